@@ -1,0 +1,241 @@
+"""A restricted arithmetic language for formulas written in content files.
+
+`(strength - 1) * 10 + 1d10`, `2 * strength`, `max(1, strength / 3)`: integers, names, dice,
++ - * /, parentheses, min and max. Parsed once into a tree; never `eval`.
+Fractions are kept exact and the result is rounded half up (xcom-trpg 1.2).
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Callable, Mapping
+
+import attrs
+
+_TOKEN = re.compile(r"\s*(?:(\d+)d(\d+)|(\d+)|([a-z_][a-z_0-9]*)|(.))")
+_FUNCS = {"min": min, "max": max}
+
+
+class FormulaError(ValueError):
+    pass
+
+
+@attrs.frozen
+class Num:
+    value: int
+
+
+@attrs.frozen
+class Name:
+    name: str
+
+
+@attrs.frozen
+class DiceTerm:
+    count: int
+    sides: int
+
+
+@attrs.frozen
+class BinOp:
+    op: str
+    left: object
+    right: object
+
+
+@attrs.frozen
+class Neg:
+    operand: object
+
+
+@attrs.frozen
+class Call:
+    func: str
+    args: tuple
+
+
+def _tokens(text: str) -> list[tuple[str, object, int]]:
+    out: list[tuple[str, object, int]] = []
+    pos = 0
+    text = text.rstrip()
+    while pos < len(text):
+        m = _TOKEN.match(text, pos)
+        assert m is not None
+        col = m.start(m.lastindex or 0) + 1
+        if m.group(1):
+            out.append(("dice", (int(m.group(1)), int(m.group(2))), col))
+        elif m.group(3):
+            out.append(("num", int(m.group(3)), col))
+        elif m.group(4):
+            out.append(("name", m.group(4), col))
+        elif m.group(5) in "+-*/(),":
+            out.append((m.group(5), None, col))
+        else:
+            raise FormulaError(f"unexpected {m.group(5)!r} at column {col}")
+        pos = m.end()
+    return out
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.toks = _tokens(text)
+        self.i = 0
+
+    def peek(self) -> str | None:
+        return self.toks[self.i][0] if self.i < len(self.toks) else None
+
+    def take(self) -> tuple[str, object, int]:
+        if self.i >= len(self.toks):
+            raise FormulaError("unexpected end of formula")
+        tok = self.toks[self.i]
+        self.i += 1
+        return tok
+
+    def expr(self) -> object:
+        node = self.term()
+        while self.peek() in ("+", "-"):
+            op = self.take()[0]
+            node = BinOp(op, node, self.term())
+        return node
+
+    def term(self) -> object:
+        node = self.factor()
+        while self.peek() in ("*", "/"):
+            op = self.take()[0]
+            node = BinOp(op, node, self.factor())
+        return node
+
+    def factor(self) -> object:
+        kind, value, col = self.take()
+        if kind == "num":
+            return Num(value)  # type: ignore[arg-type]
+        if kind == "dice":
+            count, sides = value  # type: ignore[misc]
+            if count < 1 or sides < 1:
+                raise FormulaError(f"bad dice {count}d{sides} at column {col}")
+            return DiceTerm(count, sides)
+        if kind == "-":
+            return Neg(self.factor())
+        if kind == "(":
+            node = self.expr()
+            self.expect(")")
+            return node
+        if kind == "name":
+            if self.peek() == "(":
+                if value not in _FUNCS:
+                    raise FormulaError(f"unknown function {value!r} at column {col}")
+                self.take()
+                args = [self.expr()]
+                while self.peek() == ",":
+                    self.take()
+                    args.append(self.expr())
+                self.expect(")")
+                return Call(value, tuple(args))  # type: ignore[arg-type]
+            return Name(value)  # type: ignore[arg-type]
+        raise FormulaError(f"unexpected {kind!r} at column {col}")
+
+    def expect(self, kind: str) -> None:
+        got = self.take()
+        if got[0] != kind:
+            raise FormulaError(f"expected {kind!r} at column {got[2]}")
+
+
+def names_in(node: object) -> set[str]:
+    if isinstance(node, Name):
+        return {node.name}
+    if isinstance(node, BinOp):
+        return names_in(node.left) | names_in(node.right)
+    if isinstance(node, Neg):
+        return names_in(node.operand)
+    if isinstance(node, Call):
+        return set().union(*(names_in(a) for a in node.args))
+    return set()
+
+
+@attrs.frozen
+class Formula:
+    """A parsed formula; `text` is what the content file said."""
+
+    text: str
+    tree: object = attrs.field(eq=False, repr=False)
+
+    @classmethod
+    def parse(cls, text: str, allowed: set[str] | frozenset[str] | None = None) -> "Formula":
+        p = _Parser(text)
+        if not p.toks:
+            raise FormulaError("empty formula")
+        tree = p.expr()
+        if p.i != len(p.toks):
+            raise FormulaError(f"unexpected {p.toks[p.i][0]!r} at column {p.toks[p.i][2]}")
+        if allowed is not None:
+            unknown = sorted(names_in(tree) - set(allowed))
+            if unknown:
+                raise FormulaError(f"unknown name {unknown[0]!r}")
+        return cls(text, tree)
+
+    @property
+    def has_dice(self) -> bool:
+        return _has_dice(self.tree)
+
+    def evaluate(self, env: Mapping[str, int],
+                 roll: Callable[[int], int] | None = None) -> tuple[int, str, list[int]]:
+        """Value, the formula with numbers filled in (`(4-1)*10+3=33`), and the faces rolled."""
+        faces: list[int] = []
+        value, shown = _eval(self.tree, env, roll, faces)
+        result = round_half_up(value)
+        return result, f"{shown}={result}", faces
+
+
+def _has_dice(node: object) -> bool:
+    if isinstance(node, DiceTerm):
+        return True
+    if isinstance(node, BinOp):
+        return _has_dice(node.left) or _has_dice(node.right)
+    if isinstance(node, Neg):
+        return _has_dice(node.operand)
+    if isinstance(node, Call):
+        return any(_has_dice(a) for a in node.args)
+    return False
+
+
+def round_half_up(value: Fraction | int) -> int:
+    return int(Fraction(value) + Fraction(1, 2)) if value >= 0 else -int(-Fraction(value) + Fraction(1, 2))
+
+
+def _eval(node: object, env: Mapping[str, int], roll: Callable[[int], int] | None,
+          faces: list[int]) -> tuple[Fraction, str]:
+    if isinstance(node, Num):
+        return Fraction(node.value), str(node.value)
+    if isinstance(node, Name):
+        if node.name not in env:
+            raise FormulaError(f"no value for {node.name!r}")
+        return Fraction(env[node.name]), str(env[node.name])
+    if isinstance(node, DiceTerm):
+        if roll is None:
+            raise FormulaError("this formula rolls dice but no dice were given")
+        got = [roll(node.sides) for _ in range(node.count)]
+        faces.extend(got)
+        return Fraction(sum(got)), "+".join(map(str, got)) if len(got) > 1 else str(got[0])
+    if isinstance(node, Neg):
+        v, s = _eval(node.operand, env, roll, faces)
+        return -v, f"-{s}"
+    if isinstance(node, Call):
+        vals = [_eval(a, env, roll, faces) for a in node.args]
+        return _FUNCS[node.func](v for v, _ in vals), f"{node.func}({', '.join(s for _, s in vals)})"
+    assert isinstance(node, BinOp)
+    lv, ls = _eval(node.left, env, roll, faces)
+    rv, rs = _eval(node.right, env, roll, faces)
+    if isinstance(node.left, BinOp) and node.op in "*/" and node.left.op in "+-":
+        ls = f"({ls})"
+    if isinstance(node.right, BinOp) and (node.op in "*/" or node.op == "-") and node.right.op in "+-":
+        rs = f"({rs})"
+    if node.op == "+":
+        return lv + rv, f"{ls}+{rs}"
+    if node.op == "-":
+        return lv - rv, f"{ls}-{rs}"
+    if node.op == "*":
+        return lv * rv, f"{ls}*{rs}"
+    if rv == 0:
+        raise FormulaError("division by zero")
+    return lv / rv, f"{ls}/{rs}"

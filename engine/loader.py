@@ -1,0 +1,319 @@
+"""Load a content bundle: strict TOML -> attrs through cattrs, then cross-references.
+
+Every mistake becomes one located line, `weapons.toml: [shotgun].damage: expected integer, got "eight"`.
+This module and `engine.log` are the only ones that read or write files.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import json
+import tomllib
+import typing
+from pathlib import Path
+from typing import Any, Literal, get_args, get_origin
+
+import attrs
+import cattrs
+from cattrs.cols import list_structure_factory, mapping_structure_factory
+from cattrs.gen import make_dict_structure_fn
+from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
+
+from engine import content as c
+from engine.formula import Formula, FormulaError
+
+FILES: dict[str, type] = {
+    "rulesets.toml": c.RulesetDef,
+    "races.toml": c.Race,
+    "armor.toml": c.Armor,
+    "weapons.toml": c.Weapon,
+    "factions.toml": c.Faction,
+    "units.toml": c.UnitTemplate,
+    "terrain.toml": c.Terrain,
+    "missions.toml": c.Mission,
+}
+_FIELD = {name: name.removesuffix(".toml") for name in FILES}
+
+
+class ContentError(Exception):
+    """All the located messages of a content bundle that failed to load."""
+
+    def __init__(self, messages: list[str]) -> None:
+        super().__init__("\n".join(messages))
+        self.messages = messages
+
+
+class _Bad(ValueError):
+    """A value of the wrong shape; its text is the whole message."""
+
+
+def show(value: Any) -> str:
+    if isinstance(value, dict):
+        return "a table"
+    if isinstance(value, list):
+        return "an array"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _strict(kind: type, label: str):
+    def hook(value: Any, _t: Any) -> Any:
+        ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
+        if kind is float and isinstance(value, int) and not isinstance(value, bool):
+            ok = True
+        if not ok:
+            raise _Bad(f"expected {label}, got {show(value)}")
+        return value
+    return hook
+
+
+def _literal(t: Any):
+    choices = get_args(t)
+
+    def hook(value: Any, _t: Any) -> Any:
+        if value not in choices or isinstance(value, bool):
+            raise _Bad(f"expected one of {', '.join(map(str, choices))}, got {show(value)}")
+        return value
+    return hook
+
+
+def _formula(value: Any, _t: Any) -> Formula:
+    if not isinstance(value, str):
+        raise _Bad(f"expected a formula string, got {show(value)}")
+    try:
+        return Formula.parse(value)
+    except FormulaError as exc:
+        raise _Bad(f"bad formula {show(value)}: {exc}") from None
+
+
+def _shape_checked(kind: type, label: str, factory):
+    def make(t: Any, conv: cattrs.Converter):
+        inner = factory(t, conv)
+
+        def hook(value: Any, _t: Any) -> Any:
+            if not isinstance(value, kind):
+                raise _Bad(f"expected {label}, got {show(value)}")
+            return inner(value, _t)
+        return hook
+    return make
+
+
+def make_converter() -> cattrs.Converter:
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+    conv.register_structure_hook(int, _strict(int, "integer"))
+    conv.register_structure_hook(float, _strict(float, "number"))
+    conv.register_structure_hook(str, _strict(str, "string"))
+    conv.register_structure_hook(bool, _strict(bool, "true or false"))
+    conv.register_structure_hook(Formula, _formula)
+    conv.register_structure_hook_func(lambda t: get_origin(t) is Literal, lambda v, t: _literal(t)(v, t))
+    conv.register_structure_hook_factory(
+        lambda t: get_origin(t) is list, _shape_checked(list, "an array", list_structure_factory))
+    conv.register_structure_hook_factory(
+        lambda t: get_origin(t) is dict, _shape_checked(dict, "a table", mapping_structure_factory))
+    conv.register_structure_hook_factory(
+        attrs.has, _shape_checked(dict, "a table", lambda t, cv: make_dict_structure_fn(t, cv)))
+    return conv
+
+
+_converter = make_converter()
+
+
+def _walk(exc: BaseException, path: str, out: list[str]) -> None:
+    if isinstance(exc, (ClassValidationError, IterableValidationError)):
+        with_notes, without = exc.group_exceptions()
+        for sub, note in with_notes:
+            key = getattr(note, "name", None)
+            if key is None:
+                key = note.index
+            _walk(sub, f"{path}.{key}" if path else f"[{key}]", out)
+        for sub in without:
+            _walk(sub, path, out)
+    elif isinstance(exc, ForbiddenExtraKeysError):
+        fields = [a.name for a in exc.cl.__attrs_attrs__]
+        for extra in sorted(exc.extra_fields):
+            out.append(f"{path}: unknown key {extra!r}{did_you_mean(extra, fields)}")
+    elif isinstance(exc, KeyError):
+        out.append(f"{path}: missing required key")
+    elif isinstance(exc, _Bad):
+        out.append(f"{path}: {exc}")
+    elif isinstance(exc, (AttributeError, TypeError)) and "items" in str(exc):
+        out.append(f"{path}: expected a table")
+    else:
+        out.append(f"{path}: {exc}")
+
+
+def did_you_mean(word: str, choices: typing.Iterable[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def bundle_hash(files: dict[str, bytes]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(files):
+        h.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
+    return h.hexdigest()
+
+
+def default_dir() -> Path:
+    return Path(__file__).resolve().parent.parent / "content"
+
+
+def load(directory: Path | str | None = None) -> c.Content:
+    """Load and cross-check; raises ContentError with every message found."""
+    root = Path(directory) if directory is not None else default_dir()
+    if not root.is_dir():
+        raise ContentError([f"{root}: not a content directory"])
+    messages: list[str] = []
+    raw: dict[str, bytes] = {}
+    tables: dict[str, dict[str, Any]] = {}
+    known: dict[str, set[str]] = {}  # every id a file declares, loaded or not, so one error is not ten
+    for name, model in FILES.items():
+        path = root / name
+        try:
+            raw[name] = path.read_bytes()
+        except FileNotFoundError:
+            messages.append(f"{name}: missing file")
+            continue
+        except OSError as exc:
+            messages.append(f"{name}: cannot read ({exc.strerror})")
+            continue
+        try:
+            doc = tomllib.loads(raw[name].decode("utf-8"))
+        except UnicodeDecodeError:
+            messages.append(f"{name}: not UTF-8 text")
+            continue
+        except tomllib.TOMLDecodeError as exc:
+            messages.append(f"{name}: {exc}")
+            continue
+        parsed: dict[str, Any] = {}
+        known[name] = set(doc)
+        for key, value in doc.items():
+            if not isinstance(value, dict):
+                messages.append(f"{name}: [{key}]: expected a table, got {show(value)}")
+                continue
+            try:
+                parsed[key] = _converter.structure(value, model)
+            except Exception as exc:  # noqa: BLE001 - every failure becomes located messages
+                found: list[str] = []
+                _walk(exc, f"[{key}]", found)
+                messages.extend(f"{name}: {m}" for m in found)
+        tables[name] = parsed
+    if len(tables) == len(FILES):
+        messages.extend(cross_check(tables, known))
+    if messages:
+        raise ContentError(messages)
+    return c.Content(sha256=bundle_hash(raw), **{_FIELD[n]: t for n, t in tables.items()})
+
+
+def _ref(file: str, key: str, field: str, kind: str, value: str, table: set[str]) -> list[str]:
+    if value in table:
+        return []
+    return [f"{file}: [{key}].{field}: unknown {kind} {value!r}{did_you_mean(value, table)}"]
+
+
+def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]]) -> list[str]:
+    out: list[str] = []
+    rulesets, races, armor = t["rulesets.toml"], t["races.toml"], known["armor.toml"]
+    weapons, factions, units = t["weapons.toml"], known["factions.toml"], t["units.toml"]
+    terrain, missions = t["terrain.toml"], t["missions.toml"]
+    race_ids, weapon_ids, unit_ids = known["races.toml"], known["weapons.toml"], known["units.toml"]
+    all_stats: set[str] = set()
+    for rid, r in rulesets.items():
+        stats = set(r.stats)
+        all_stats |= stats
+        for field in ("hp", "stamina", "god_of_random"):
+            bad = _names(getattr(r, field), stats)
+            if bad:
+                out.append(f"rulesets.toml: [{rid}].{field}: unknown name {bad!r}{did_you_mean(bad, stats)}")
+        for stat in r.stat_minimums:
+            if stat not in stats:
+                out.append(f"rulesets.toml: [{rid}].stat_minimums.{stat}: unknown stat{did_you_mean(stat, stats)}")
+    for rid, race in races.items():
+        for part in ("caps", "modifiers"):
+            for stat in getattr(race, part):
+                if stat not in all_stats:
+                    out.append(f"races.toml: [{rid}].{part}.{stat}: unknown stat{did_you_mean(stat, all_stats)}")
+    for wid, w in weapons.items():
+        if w.stat not in all_stats:
+            out.append(f"weapons.toml: [{wid}].stat: unknown stat {w.stat!r}{did_you_mean(w.stat, all_stats)}")
+        for aid in w.headshot_kills:
+            out.extend(_ref("weapons.toml", wid, "headshot_kills", "armour", aid, armor))
+        for field in ("throw_range", "penalty"):
+            bad = _names(getattr(w, field), all_stats)
+            if bad:
+                out.append(f"weapons.toml: [{wid}].{field}: unknown name {bad!r}{did_you_mean(bad, all_stats)}")
+        if w.thrown and w.throw_range is None:
+            out.append(f"weapons.toml: [{wid}].throw_range: a thrown weapon needs a throw range")
+        if not w.modes:
+            out.append(f"weapons.toml: [{wid}].modes: a weapon needs at least one mode")
+    for uid, u in units.items():
+        out.extend(_ref("units.toml", uid, "race", "race", u.race, race_ids))
+        out.extend(_ref("units.toml", uid, "faction", "faction", u.faction, factions))
+        out.extend(_ref("units.toml", uid, "armor", "armour", u.armor, armor))
+        out.extend(_ref("units.toml", uid, "weapon", "weapon", u.weapon, weapon_ids))
+        for item in u.items:
+            out.extend(_ref("units.toml", uid, f"items.{item}", "weapon", item, weapon_ids))
+        for stat in u.stats:
+            if stat not in all_stats:
+                out.append(f"units.toml: [{uid}].stats.{stat}: unknown stat{did_you_mean(stat, all_stats)}")
+        if len(u.glyph) != 1:
+            out.append(f"units.toml: [{uid}].glyph: expected one character, got {show(u.glyph)}")
+    for tid, tile in terrain.items():
+        if len(tile.glyph) != 1:
+            out.append(f"terrain.toml: [{tid}].glyph: expected one character, got {show(tile.glyph)}")
+        for field in ("color", "background"):
+            if not _is_colour(getattr(tile, field)):
+                out.append(f"terrain.toml: [{tid}].{field}: expected a colour like \"#a0b0c0\", "
+                           f"got {show(getattr(tile, field))}")
+        if tile.destroyed is not None:
+            out.extend(_ref("terrain.toml", tid, "destroyed", "tile", tile.destroyed, known["terrain.toml"]))
+    for mid, m in missions.items():
+        out.extend(_ref("missions.toml", mid, "ruleset", "ruleset", m.ruleset, known["rulesets.toml"]))
+        for i, uid in enumerate(m.squad):
+            out.extend(_ref("missions.toml", mid, f"squad[{i}]", "unit", uid, unit_ids))
+        for uid in m.enemies:
+            out.extend(_ref("missions.toml", mid, f"enemies.{uid}", "unit", uid, unit_ids))
+    return out
+
+
+def _names(formula: Formula | None, allowed: set[str]) -> str | None:
+    if formula is None:
+        return None
+    from engine.formula import names_in
+
+    bad = sorted(names_in(formula.tree) - allowed)
+    return bad[0] if bad else None
+
+
+def _is_colour(text: str) -> bool:
+    return len(text) == 7 and text[0] == "#" and all(ch in "0123456789abcdefABCDEF" for ch in text[1:])
+
+
+def load_scenario(path: Path | str) -> "Scenario":
+    """A `resolve` scenario, parsed as strictly as content."""
+    from engine.scenario import Scenario
+
+    p = Path(path)
+    name = p.name
+    try:
+        doc = tomllib.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ContentError([f"{path}: no such file"]) from None
+    except IsADirectoryError:
+        raise ContentError([f"{path}: is a directory, not a scenario file"]) from None
+    except UnicodeDecodeError:
+        raise ContentError([f"{name}: not UTF-8 text"]) from None
+    except OSError as exc:
+        raise ContentError([f"{path}: cannot read ({exc.strerror})"]) from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ContentError([f"{name}: {exc}"]) from None
+    try:
+        return _converter.structure(doc, Scenario)
+    except Exception as exc:  # noqa: BLE001
+        found: list[str] = []
+        _walk(exc, "", found)
+        raise ContentError([f"{name}: {m.lstrip('.')}" for m in found]) from None

@@ -1,0 +1,170 @@
+"""The mission log: append-only JSON Lines, hash-chained, fsynced per record.
+
+Line 1 is the header. Every line carries `prev`, the sha256 of the previous line's bytes. The
+secret seed lives beside the log in `<log>.seed` (mode 0600) until a reveal record publishes it.
+This module and `engine.loader` are the only ones that touch files.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterator
+
+from engine.codec import canonical
+
+FORMAT = "xenotac-log"
+VERSION = 1
+GENESIS = "0" * 64
+
+
+class LogError(Exception):
+    """A log that cannot be read or written, with the line it concerns when there is one."""
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(f"line {line}: {message}" if line else message)
+        self.line = line
+
+
+def line_hash(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+def seed_path(log: Path) -> Path:
+    return log.with_name(log.name + ".seed")
+
+
+def write_seed(log: Path, seed: bytes) -> None:
+    fd = os.open(seed_path(log), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.write(fd, seed.hex().encode() + b"\n")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def read_seed(path: Path) -> bytes:
+    try:
+        text = path.read_text().strip()
+    except FileNotFoundError:
+        raise LogError(f"seed file {path} not found") from None
+    except OSError as exc:
+        raise LogError(f"cannot read seed file {path}: {exc.strerror}") from None
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        raise LogError(f"seed file {path} does not hold a hex seed") from None
+
+
+class Writer:
+    """Appends records; each one is on disk (flushed and fsynced) before `append` returns."""
+
+    def __init__(self, path: Path, last_hash: str, next_line: int) -> None:
+        self.path = path
+        self.last_hash = last_hash
+        self.next_line = next_line
+        self._file = open(path, "ab")  # noqa: SIM115 - held open for the mission
+        self.offset = self._file.tell()
+
+    @classmethod
+    def create(cls, path: Path, header: dict[str, Any]) -> "Writer":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.exists() and path.stat().st_size > 0:
+            raise LogError(f"{path} already exists; choose another name")
+        writer = cls(path, GENESIS, 1)
+        writer.append(header)
+        return writer
+
+    def append(self, record: dict[str, Any]) -> tuple[int, int]:
+        """Writes the record as line `n`; returns (n, byte offset of the line)."""
+        full = {"n": self.next_line, **record, "prev": self.last_hash}
+        raw = canonical(full).encode()
+        offset = self.offset
+        self._file.write(raw + b"\n")
+        self._file.flush()
+        os.fsync(self._file.fileno())
+        self.offset += len(raw) + 1
+        self.last_hash = line_hash(raw)
+        self.next_line += 1
+        return full["n"], offset
+
+    def close(self) -> None:
+        self._file.close()
+
+
+def parse(raw: bytes, line: int) -> dict[str, Any]:
+    try:
+        record = json.loads(raw)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise LogError("torn or corrupt record (not valid JSON)", line) from None
+    if not isinstance(record, dict):
+        raise LogError("a record must be a JSON object", line)
+    return record
+
+
+def read_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
+    """(line number, byte offset, raw bytes without the newline) for every line, checking nothing."""
+    try:
+        with open(path, "rb") as f:
+            offset = 0
+            for i, raw in enumerate(f, start=1):
+                yield i, offset, raw.rstrip(b"\n")
+                offset += len(raw)
+    except FileNotFoundError:
+        raise LogError(f"{path}: no such log") from None
+    except IsADirectoryError:
+        raise LogError(f"{path}: is a directory, not a log") from None
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read ({exc.strerror})") from None
+
+
+def read_at(path: Path, offset: int) -> bytes:
+    with open(path, "rb") as f:
+        f.seek(offset)
+        return f.readline().rstrip(b"\n")
+
+
+def read_header(path: Path) -> dict[str, Any]:
+    for n, _offset, raw in read_lines(path):
+        header = parse(raw, n)
+        if header.get("format") != FORMAT:
+            raise LogError(f"not a xenotac mission log (format {header.get('format')!r})", 1)
+        if header.get("version") != VERSION:
+            raise LogError(f"log format version {header.get('version')!r}; this xenotac reads {VERSION}", 1)
+        return header
+    raise LogError(f"{path}: empty log")
+
+
+def tail(path: Path, want: str = "checkpoint") -> tuple[list[tuple[int, int, bytes]], int]:
+    """The lines from the last record of kind `want` to the end, read backwards from the end.
+
+    Returns ([(line offset, size, raw)...] oldest first, file size). Cost grows with the
+    distance to that record, not with the length of the log.
+    """
+    needle = f'"kind":"{want}"'.encode()
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        pos, buf, found = size, b"", False
+        while pos > 0 and not found:
+            step = min(65536, pos)
+            pos -= step
+            f.seek(pos)
+            buf = f.read(step) + buf
+            lines = buf.split(b"\n")
+            found = any(needle in ln for ln in lines[1:] if pos > 0) or (pos == 0 and any(needle in ln for ln in lines))
+        start = pos
+    lines = buf.split(b"\n")
+    out: list[tuple[int, int, bytes]] = []
+    offset = start
+    for i, raw in enumerate(lines):
+        if i == 0 and start > 0:  # a partial line before the window
+            offset += len(raw) + 1
+            continue
+        if raw:
+            out.append((offset, len(raw), raw))
+        offset += len(raw) + 1
+    first = next((i for i in range(len(out) - 1, -1, -1) if needle in out[i][2]), 0)
+    return out[first:], size

@@ -1,0 +1,136 @@
+"""The battle map: content tiles in numpy arrays indexed [y, x], with FOV, LOS and paths from tcod."""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+import attrs
+import numpy as np
+import tcod.constants
+import tcod.map
+import tcod.path
+
+from engine.content import COVER_LEVEL, Terrain
+
+Pos = tuple[int, int]  # (x, y)
+
+# Orthogonal neighbours; diagonal steps are allowed for movement (Chebyshev distance, xcom-trpg 1.3).
+ORTHOGONAL: tuple[Pos, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+NEIGHBOURS: tuple[Pos, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+
+
+def distance(a: Pos, b: Pos) -> int:
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+
+
+@attrs.frozen(eq=False)
+class Grid:
+    """Tile ids per cell; derived arrays are built once and never mutated."""
+
+    tile_ids: tuple[str, ...]  # index -> terrain id
+    tiles: np.ndarray  # int16 [y, x] indices into tile_ids
+    walkable: np.ndarray = attrs.field(init=False)
+    transparent: np.ndarray = attrs.field(init=False)
+    cover: np.ndarray = attrs.field(init=False)
+    cost: np.ndarray = attrs.field(init=False)
+    terrain: Mapping[str, Terrain] = attrs.field(kw_only=True)
+    _fov_cache: dict = attrs.field(init=False, factory=dict)  # (origin, radius) -> seen cells
+
+    def __attrs_post_init__(self) -> None:
+        lut = [self.terrain[t] for t in self.tile_ids]
+        walk = np.array([t.walkable for t in lut], dtype=bool)
+        see = np.array([t.transparent for t in lut], dtype=bool)
+        cov = np.array([COVER_LEVEL[t.cover] for t in lut], dtype=np.int8)
+        cost = np.array([t.move_cost if t.walkable else 0 for t in lut], dtype=np.int16)
+        for name, table in (("walkable", walk), ("transparent", see), ("cover", cov), ("cost", cost)):
+            arr = table[self.tiles]
+            arr.setflags(write=False)
+            object.__setattr__(self, name, arr)
+        self.tiles.setflags(write=False)
+
+    @classmethod
+    def from_ids(cls, rows: list[list[str]], terrain: Mapping[str, Terrain]) -> "Grid":
+        ids = tuple(sorted({t for row in rows for t in row}))
+        index = {t: i for i, t in enumerate(ids)}
+        tiles = np.array([[index[t] for t in row] for row in rows], dtype=np.int16)
+        return cls(ids, tiles, terrain=terrain)
+
+    @property
+    def width(self) -> int:
+        return int(self.tiles.shape[1])
+
+    @property
+    def height(self) -> int:
+        return int(self.tiles.shape[0])
+
+    def inside(self, p: Pos) -> bool:
+        return 0 <= p[0] < self.width and 0 <= p[1] < self.height
+
+    def tile(self, p: Pos) -> str:
+        return self.tile_ids[int(self.tiles[p[1], p[0]])]
+
+    def with_tiles(self, changes: Mapping[Pos, str]) -> "Grid":
+        """A new grid with some cells replaced (explosions)."""
+        if not changes:
+            return self
+        ids = tuple(sorted(set(self.tile_ids) | set(changes.values())))
+        index = {t: i for i, t in enumerate(ids)}
+        remap = np.array([index[t] for t in self.tile_ids], dtype=np.int16)
+        tiles = remap[self.tiles]
+        for (x, y), t in changes.items():
+            tiles[y, x] = index[t]
+        return Grid(ids, tiles, terrain=self.terrain)
+
+    def fov(self, origin: Pos, radius: int) -> np.ndarray:
+        """Cells seen from origin: symmetric shadowcast, so seeing is mutual. Read-only, cached."""
+        key = (origin, radius)
+        seen = self._fov_cache.get(key)
+        if seen is None:
+            if len(self._fov_cache) > 4096:
+                self._fov_cache.clear()
+            seen = tcod.map.compute_fov(self.transparent, (origin[1], origin[0]), radius=radius,
+                                        light_walls=True, algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+            seen.setflags(write=False)
+            self._fov_cache[key] = seen
+        return seen
+
+    def sees(self, a: Pos, b: Pos, radius: int) -> bool:
+        return distance(a, b) <= radius and bool(self.fov(a, radius)[b[1], b[0]])
+
+    def cover_against(self, target: Pos, shooter: Pos) -> int:
+        """Best cover level of the target's orthogonal neighbours that face the shooter (90° each)."""
+        vx, vy = shooter[0] - target[0], shooter[1] - target[1]
+        best = 0
+        for dx, dy in ORTHOGONAL:
+            along = dx * vx + dy * vy
+            across = abs(dy * vx - dx * vy)
+            if along <= 0 or along < across:
+                continue
+            n = (target[0] + dx, target[1] + dy)
+            if self.inside(n):
+                best = max(best, int(self.cover[n[1], n[0]]))
+        return best
+
+    def path(self, start: Pos, goal: Pos, blocked: Iterable[Pos] = ()) -> list[Pos]:
+        """Cheapest 8-way path from start to goal, excluding start; [] if there is none."""
+        cost = np.array(self.cost, dtype=np.int16)
+        for x, y in blocked:
+            if (x, y) != goal:
+                cost[y, x] = 0
+        if not self.inside(goal) or cost[goal[1], goal[0]] == 0:
+            return []
+        graph = tcod.path.SimpleGraph(cost=cost, cardinal=1, diagonal=1)  # a diagonal is one sector
+        pf = tcod.path.Pathfinder(graph)
+        pf.add_root((start[1], start[0]))
+        yx = pf.path_to((goal[1], goal[0]))[1:].tolist()
+        return [(x, y) for y, x in yx]
+
+    def distances(self, start: Pos, blocked: Iterable[Pos] = ()) -> np.ndarray:
+        """Step distances (Chebyshev moves) from start to every cell; huge where unreachable."""
+        cost = (self.cost > 0).astype(np.int8)
+        for x, y in blocked:
+            cost[y, x] = 0
+        dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
+        dist[start[1], start[0]] = 0
+        tcod.path.dijkstra2d(dist, cost, 1, 1, out=dist)
+        return dist

@@ -1,0 +1,508 @@
+"""The xcom-trpg ruleset (../shared/rules/xcom-trpg.md): the primary one and the default.
+
+Turns run by side: in each phase the squad acts first (the Vanguard's side), each soldier taking
+its 2 actions in any order the player likes, then the aliens. See docs/rules-notes.md.
+"""
+
+from __future__ import annotations
+
+import math
+
+import attrs
+import numpy as np
+
+from engine.commands import (Combo, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
+                             Wait)
+from engine.content import COVER_LEVEL, Content, Mode, Weapon
+from engine.dice import Dice
+from engine.events import (Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, TileChanged,
+                           UnitSpawned)
+from engine.map.grid import NEIGHBOURS, Pos, distance
+from engine.model import State, Unit
+from engine.reducer import fold
+from engine.rules.xcom_trpg import combat, odds
+from engine.rules.xcom_trpg.checks import plain_roll
+from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
+from engine.rules.xcom_trpg.referee import referee
+from engine.rules.xcom_trpg.units import spawn
+from engine.scenario import Action, Verdict
+from engine.ruleset import Budget, Setup, ShotPreview, register
+
+COVER_NAME = {v: k for k, v in COVER_LEVEL.items()}
+FACING_CONE = math.cos(math.radians(45)) - 1e-9  # 5.1 interpretation: sees = facing ±45°
+
+
+def facing_towards(a: Pos, b: Pos) -> int:
+    """The NEIGHBOURS index closest to the direction from a to b."""
+    return round(math.atan2(b[0] - a[0], -(b[1] - a[1])) / (math.pi / 4)) % 8
+
+
+@attrs.frozen
+class ShotContext:
+    weapon: Weapon
+    mode: Mode
+    distance: int
+    between: int
+    target_sees: bool
+    cover: int
+
+
+@register("xcom-trpg")
+class XcomTrpg:
+    id = "xcom-trpg"
+
+    def __init__(self, content: Content, setup: Setup | None) -> None:
+        self.content = content
+        self.rules = content.rulesets[self.id]
+        self.setup = setup
+
+    # -- the kernel's entry point -------------------------------------------------------------
+
+    def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
+        if isinstance(command, StartMission):
+            return self._start(state, dice)
+        if state.phase == 0:
+            return Rejected("not_started", "The mission has not started yet")
+        if state.winner is not None:
+            return Rejected("mission_over", f"The mission is over: {state.ended}")
+        handler = {Move: self._move, Combo: self._combo, Face: self._face, Shoot: self._shoot,
+                   Throw: self._throw, Reload: self._reload, Wait: self._wait, EndTurn: self._end_turn}
+        events = handler[type(command)](state, command, dice)  # type: ignore[operator]
+        if isinstance(events, Rejected):
+            return events
+        return events + self._check_end(fold(state, events))
+
+    # -- mission flow ----------------------------------------------------------------------------
+
+    def _start(self, state: State, dice: Dice) -> Rejected | list[Event]:
+        if state.phase != 0:
+            return Rejected("already_started", "The mission is already under way")
+        if self.setup is None:
+            return Rejected("no_mission", "This ruleset was made without a mission to start")
+        mission = self.setup.mission
+        events: list[Event] = []
+        roster = [(t, t, self.content.units[t].name) for t in mission.squad]
+        per_kind: dict[str, int] = {}
+        aliens = []
+        for template, count in mission.enemies.items():
+            for _ in range(count):
+                per_kind[template] = per_kind.get(template, 0) + 1
+                n = per_kind[template]
+                aliens.append((template, f"{template}_{n}", f"{self.content.units[template].name} {n}"))
+        for side, members, facing in (("xcom", roster, 0), ("aliens", aliens, 4)):
+            cells = self.setup.spawns.get(side, ())
+            for i, (template, uid, name) in enumerate(members):
+                unit, rolls = spawn(self.content, self.rules, template, uid, name, side, cells[i % len(cells)],
+                                    facing, dice)
+                events.append(UnitSpawned(unit=unit, rolls=tuple(rolls)))
+        events.append(PhaseStarted(phase=1))
+        started = fold(state, events)
+        return events + self._begin_side(started, state.sides[0], dice)
+
+    def _begin_side(self, state: State, side: str, dice: Dice) -> list[Event]:
+        """Fresh actions; 1 after concussion (8.5); panic checks below 40 morale (6.5)."""
+        events: list[Event] = [SideStarted(side=side)]
+        ledger = Ledger(state.units)
+        for unit in state.side_units(side):
+            if unit.status == "unconscious" and 0 < unit.hp and unit.concussion <= unit.hp:
+                ledger.set(unit.id, "comes round", status="active")
+            unit = ledger.units[unit.id]
+            if unit.status != "active":
+                continue
+            actions = 1 if unit.has("concussed") else self.rules.actions_per_turn
+            ledger.set(unit.id, "new turn", actions=actions, flags=())
+        events += ledger.events
+        current = fold(state, events)
+        for uid in [u.id for u in current.side_units(side)]:
+            unit = current.units[uid]
+            if unit.status == "active" and unit.morale < self.rules.panic_below:
+                panic = self._panic(current, unit, dice)
+                events += panic
+                current = fold(current, panic)
+        return events
+
+    def _panic(self, state: State, unit: Unit, dice: Dice) -> list[Event]:
+        """6.5: 1d100 > morale panics; morale 0 always does. A panicking unit loses its turn."""
+        rolls = []
+        if unit.morale > 0:
+            check = plain_roll(dice, unit.id, "panic check", 100, "panic")
+            rolls.append(check)
+            if check.total <= unit.morale:
+                return [Resolved(actor=unit.id, action="panic", rolls=(check,), outcome="steady",
+                                 text=f"{unit.name} keeps calm ({check.total} <= morale {unit.morale})")]
+        what = plain_roll(dice, unit.id, "meaningless action", 100, "panic act")
+        rolls.append(what)
+        events: list[Event] = []
+        text = f"{unit.name} panics"
+        if what.total <= 50:
+            way = plain_roll(dice, unit.id, "panic direction", 8, "direction")
+            rolls.append(way)
+            dx, dy = NEIGHBOURS[way.total - 1]
+            cell = (unit.pos[0] + dx, unit.pos[1] + dy)
+            if self._enterable(state, unit, cell):
+                events.append(Moved(unit=unit.id, path=(cell,), facing=way.total - 1))
+                text += " and runs around screaming"
+            else:
+                text += " and freezes against an obstacle"
+        else:
+            text += " and stares into nothing"
+        ledger = Ledger(state.units)
+        ledger.set(unit.id, "panic", actions=0)
+        return [Resolved(actor=unit.id, action="panic", rolls=tuple(rolls), outcome="panic", text=text),
+                *events, *ledger.events]
+
+    def _end_turn(self, state: State, cmd: EndTurn, dice: Dice) -> Rejected | list[Event]:
+        if cmd.side != state.side:
+            return Rejected("not_your_turn", f"It is the {state.side} turn, not the {cmd.side} turn")
+        ledger = Ledger(state.units)
+        for unit in state.side_units(state.side):
+            if unit.actions:
+                ledger.set(unit.id, "turn ended", actions=0)
+        events: list[Event] = list(ledger.events)
+        i = state.sides.index(state.side)
+        if i + 1 < len(state.sides):
+            return events + self._begin_side(fold(state, events), state.sides[i + 1], dice)
+        ledger = Ledger(fold(state, events).units)
+        for unit in ledger.units.values():
+            gain = self.content.races[unit.race].morale_per_phase
+            if gain and unit.status == "active":
+                ledger.morale(unit.id, gain, f"{self.content.races[unit.race].name} vigour at phase end")
+        events += ledger.events
+        limit = self.setup.max_phases if self.setup else 0
+        if limit and state.phase >= limit:
+            return events + [MissionEnded(winner="draw", reason=f"phase limit {limit} reached")]
+        events.append(PhaseStarted(phase=state.phase + 1))
+        return events + self._begin_side(fold(state, events), state.sides[0], dice)
+
+    def _check_end(self, state: State) -> list[Event]:
+        if state.winner is not None:
+            return []
+        standing = {side: any(u.conscious for u in state.side_units(side)) for side in state.sides}
+        if all(standing.values()):
+            return []
+        if not any(standing.values()):
+            return [MissionEnded(winner="draw", reason="nobody is left standing")]
+        winner = next(s for s, up in standing.items() if up)
+        reason = "all hostiles eliminated" if winner == "xcom" else "the squad is down"
+        return [MissionEnded(winner=winner, reason=reason)]
+
+    # -- unit commands ---------------------------------------------------------------------------
+
+    def _actor(self, state: State, uid: str, actions: int = 0) -> Unit | Rejected:
+        unit = state.units.get(uid)
+        if unit is None:
+            return Rejected("unknown_unit", f"There is no unit {uid!r}")
+        if unit.side != state.side:
+            return Rejected("not_your_turn", f"{unit.name} cannot act during the {state.side} turn")
+        if unit.status != "active":
+            return Rejected(unit.status, f"{unit.name} is {unit.status}")
+        if unit.actions < actions:
+            left = "no actions" if unit.actions == 0 else f"{unit.actions} action"
+            return Rejected("no_actions", f"{unit.name} has {left} left this turn")
+        return unit
+
+    def _enterable(self, state: State, unit: Unit, cell: Pos) -> bool:
+        return self._step_problem(state, unit, cell) is None
+
+    def _step_problem(self, state: State, unit: Unit, cell: Pos) -> str | None:
+        grid = state.grid
+        if not grid.inside(cell):
+            return f"{cell} is off the map"
+        if not grid.walkable[cell[1], cell[0]]:
+            return f"{self.content.terrain[grid.tile(cell)].name} at {cell} blocks the way"
+        others = [u for u in state.units_at(cell) if u.id != unit.id]
+        if any(u.side != unit.side for u in others):
+            return f"a hostile stands at {cell}"
+        cap = self.rules.cell_capacity
+        if cap and len(others) >= cap:
+            return f"{cell} is full"
+        return None
+
+    def _path_problem(self, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | None:
+        if not path:
+            return Rejected("empty_path", "A move needs at least one cell")
+        here = unit.pos
+        for cell in path:
+            if distance(here, cell) != 1:
+                return Rejected("not_adjacent", f"{cell} is not next to {here}")
+            problem = self._step_problem(state, unit, cell)
+            if problem:
+                return Rejected("blocked", problem[0].upper() + problem[1:])
+            here = cell
+        return None
+
+    def _move(self, state: State, cmd: Move, dice: Dice) -> Rejected | list[Event]:
+        unit = self._actor(state, cmd.unit, 1)
+        if isinstance(unit, Rejected):
+            return unit
+        if unit.has("combo"):
+            return Rejected("combo_done", f"{unit.name} made a combo move: the move cannot be split (4.3)")
+        if len(cmd.path) > unit.actions:
+            return Rejected("too_far", f"{unit.name} has {unit.actions} action(s): "
+                                       f"{len(cmd.path)} sectors need {len(cmd.path)}")
+        bad = self._path_problem(state, unit, cmd.path)
+        if bad:
+            return bad
+        return self._walk(unit, cmd.path, actions=unit.actions - len(cmd.path), cause="move")
+
+    def _walk(self, unit: Unit, path: tuple[Pos, ...], *, actions: int, cause: str, **extra: object) -> list[Event]:
+        before = path[-2] if len(path) > 1 else unit.pos
+        ledger = Ledger({unit.id: unit})
+        flags = tuple(sorted(set(unit.flags) | {"moved"} | ({"combo"} if cause == "combo" else set())))
+        ledger.set(unit.id, cause, actions=actions, flags=flags, **extra)
+        return [Moved(unit=unit.id, path=tuple(path), facing=facing_towards(before, path[-1])), *ledger.events]
+
+    def _combo(self, state: State, cmd: Combo, dice: Dice) -> Rejected | list[Event]:
+        unit = self._actor(state, cmd.unit, self.rules.actions_per_turn)
+        if isinstance(unit, Rejected):
+            if unit.code == "no_actions":
+                return Rejected("no_combo", "A combo replaces a whole turn: it needs every action unspent (4.3)")
+            return unit
+        if unit.has("moved"):
+            return Rejected("no_combo", f"{unit.name} has already moved this turn")
+        if not unit.infinite_stamina and unit.stamina < self.rules.combo_stamina:
+            return Rejected("no_stamina", f"{unit.name} has no stamina for a combo")
+        if len(cmd.path) > self.rules.combo_move:
+            return Rejected("too_far", f"A combo moves at most {self.rules.combo_move} sectors")
+        bad = self._path_problem(state, unit, cmd.path)
+        if bad:
+            return bad
+        stamina = unit.stamina if unit.infinite_stamina else unit.stamina - self.rules.combo_stamina
+        return self._walk(unit, cmd.path, actions=1, cause="combo", stamina=stamina)
+
+    def _face(self, state: State, cmd: Face, dice: Dice) -> Rejected | list[Event]:
+        unit = self._actor(state, cmd.unit)
+        if isinstance(unit, Rejected):
+            return unit
+        if not 0 <= cmd.facing < 8:
+            return Rejected("bad_facing", "Facing is 0-7, clockwise from north")
+        ledger = Ledger(state.units)
+        ledger.set(unit.id, "turns", facing=cmd.facing)
+        return list(ledger.events)
+
+    def _wait(self, state: State, cmd: Wait, dice: Dice) -> Rejected | list[Event]:
+        unit = self._actor(state, cmd.unit)
+        if isinstance(unit, Rejected):
+            return unit
+        ledger = Ledger(state.units)
+        ledger.set(unit.id, "waits", actions=0)
+        return list(ledger.events)
+
+    def _reload(self, state: State, cmd: Reload, dice: Dice) -> Rejected | list[Event]:
+        unit = self._actor(state, cmd.unit, 1)
+        if isinstance(unit, Rejected):
+            return unit
+        weapon = self.content.weapons[unit.weapon]
+        if unit.ammo >= weapon.ammo:
+            return Rejected("full", f"{weapon.name} is already loaded ({unit.ammo}/{weapon.ammo})")
+        if unit.magazines <= 0:
+            return Rejected("no_magazines", f"{unit.name} has no spare magazine for the {weapon.name.lower()}")
+        ledger = Ledger(state.units)
+        ledger.set(unit.id, "reload", ammo=weapon.ammo, magazines=unit.magazines - 1, actions=unit.actions - 1)
+        return list(ledger.events)
+
+    # -- shooting --------------------------------------------------------------------------------
+
+    def target_sees(self, state: State, target: Unit, shooter: Unit) -> bool:
+        """5.1: line of sight and the shooter within the target's facing ±45°."""
+        if not target.conscious or not state.grid.sees(target.pos, shooter.pos, self.rules.vision_radius):
+            return False
+        vx, vy = shooter.pos[0] - target.pos[0], shooter.pos[1] - target.pos[1]
+        if vx == vy == 0:
+            return True
+        fx, fy = NEIGHBOURS[target.facing]
+        return (fx * vx + fy * vy) / (math.hypot(fx, fy) * math.hypot(vx, vy)) >= FACING_CONE
+
+    def shot_context(self, state: State, shooter_id: str, target_id: str, mode_id: str,
+                     check_turn: bool = True) -> ShotContext | Rejected:
+        shooter = self._actor(state, shooter_id, 1) if check_turn else state.units.get(shooter_id)
+        if isinstance(shooter, Rejected):
+            return shooter
+        if shooter is None:
+            return Rejected("unknown_unit", f"There is no unit {shooter_id!r}")
+        target = state.units.get(target_id)
+        if target is None:
+            return Rejected("unknown_unit", f"There is no unit {target_id!r}")
+        if target.side == shooter.side:
+            return Rejected("friendly_fire", f"{target.name} is on your side")
+        if target.status == "dead":
+            return Rejected("dead", f"{target.name} is already dead")
+        weapon = self.content.weapons[shooter.weapon]
+        if weapon.thrown:
+            return Rejected("thrown", f"The {weapon.name.lower()} is thrown, not fired")
+        mode = weapon.modes.get(mode_id)
+        if mode is None:
+            return Rejected("unknown_mode", f"The {weapon.name.lower()} has no {mode_id!r} mode; "
+                                            f"it has {', '.join(weapon.modes)}")
+        if weapon.alien and not self.content.races[shooter.race].alien:
+            return Rejected("biometric_lock", f"The {weapon.name.lower()} refuses {shooter.name}'s hands (8.4)")
+        if weapon.damage == 0 and not weapon.blast:
+            return Rejected("not_supported", f"The {weapon.name.lower()} comes with the full ruleset")
+        if shooter.ammo < mode.shots:
+            return Rejected("no_ammo", f"The {weapon.name.lower()} has {shooter.ammo} rounds; "
+                                       f"{mode.name.lower()} needs {mode.shots}: reload")
+        if mode.actions > shooter.actions and check_turn:
+            return Rejected("no_actions", f"{mode.name} needs {mode.actions} actions")
+        if mode.stamina and not shooter.infinite_stamina and shooter.stamina < mode.stamina:
+            return Rejected("no_stamina", f"{mode.name} needs {mode.stamina} stamina; {shooter.name} has "
+                                          f"{shooter.stamina}")
+        grid = state.grid
+        if not grid.sees(shooter.pos, target.pos, self.rules.vision_radius):
+            return Rejected("no_line_of_sight", f"{shooter.name} cannot see {target.name}")
+        d = distance(shooter.pos, target.pos)
+        if weapon.max_between is not None and d - 1 > weapon.max_between:
+            return Rejected("out_of_range", f"Target is {d} cells away; {weapon.name.lower()} reaches "
+                                            f"{weapon.max_between + 1}")
+        cover = grid.cover_against(target.pos, shooter.pos) if d > 0 else 0
+        if cover == combat.FULL:
+            return Rejected("full_cover", f"{target.name} is in full cover from here: no hit possible (8.8)")
+        return ShotContext(weapon, mode, d, max(0, d - 1), self.target_sees(state, target, shooter), cover)
+
+    def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+        ctx = self.shot_context(state, shooter, target, mode, check_turn=False)
+        if isinstance(ctx, Rejected):
+            return ctx
+        s, t = state.units[shooter], state.units[target]
+        p_hit, damage, p_head = odds.shot_odds(self.content, self.rules, s, t, ctx.weapon, ctx.mode,
+                                               between=ctx.between, target_sees=ctx.target_sees, cover=ctx.cover)
+        notes = []
+        if ctx.weapon.blast:
+            notes.append("explodes in the target's cell")
+        return ShotPreview(p_hit=p_hit, expected_damage=damage, p_headshot=p_head, can_dodge=ctx.between >= 2
+                           and ctx.target_sees, cover=COVER_NAME[ctx.cover], distance=ctx.distance,
+                           reach=None if ctx.weapon.max_between is None else ctx.weapon.max_between + 1,
+                           notes=tuple(notes))
+
+    def _shoot(self, state: State, cmd: Shoot, dice: Dice) -> Rejected | list[Event]:
+        ctx = self.shot_context(state, cmd.unit, cmd.target, cmd.mode)
+        if isinstance(ctx, Rejected):
+            return ctx
+        shooter, target = state.units[cmd.unit], state.units[cmd.target]
+        if ctx.weapon.blast:
+            return self._explosive(state, shooter, shooter.weapon, target.pos, target, dice)
+        outcome = combat.resolve_shot(self.content, self.rules, dice, shooter, target, ctx.weapon, ctx.mode,
+                                      between=ctx.between, target_sees=ctx.target_sees, cover=ctx.cover)
+        ledger = Ledger(state.units)
+        stamina = shooter.stamina - (0 if shooter.infinite_stamina else ctx.mode.stamina)
+        ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()}", ammo=shooter.ammo - ctx.mode.shots,
+                   actions=0, stamina=stamina, facing=facing_towards(shooter.pos, target.pos))
+        apply_crits(ledger, self.rules, outcome.crits)
+        apply_hits(ledger, self.rules, shooter.id, outcome, pellets=ctx.weapon.pellets > 1)
+        resolved = Resolved(actor=shooter.id, action="shoot", target=target.id, weapon=shooter.weapon,
+                            mode=cmd.mode, rolls=tuple(outcome.rolls), outcome=outcome.verdict, text=outcome.summary)
+        return [resolved, *ledger.events]
+
+    # -- explosives ------------------------------------------------------------------------------
+
+    def throw_range(self, state: State, unit: Unit, item: str) -> int:
+        weapon = self.content.weapons[item]
+        if weapon.throw_range is None:
+            return 0
+        stats = dict(unit.stats, strength=combat.effective_stat(unit, "strength"))
+        return weapon.throw_range.evaluate(stats)[0]
+
+    def _throw(self, state: State, cmd: Throw, dice: Dice) -> Rejected | list[Event]:
+        unit = self._actor(state, cmd.unit, 1)
+        if isinstance(unit, Rejected):
+            return unit
+        weapon = self.content.weapons.get(cmd.item)
+        if weapon is None or not weapon.thrown:
+            return Rejected("not_throwable", f"{cmd.item!r} is not something to throw")
+        if unit.items.get(cmd.item, 0) <= 0:
+            return Rejected("no_item", f"{unit.name} carries no {weapon.name.lower()}")
+        if weapon.alien and not self.content.races[unit.race].alien:
+            return Rejected("biometric_lock", f"The {weapon.name.lower()} refuses {unit.name}'s hands (8.4)")
+        reach = self.throw_range(state, unit, cmd.item)
+        d = distance(unit.pos, cmd.cell)
+        if not state.grid.inside(cmd.cell):
+            return Rejected("off_map", f"{cmd.cell} is off the map")
+        if d > reach:
+            return Rejected("out_of_range", f"Target is {d} cells away; {unit.name} throws {reach} (Strength×2)")
+        if not state.grid.sees(unit.pos, cmd.cell, self.rules.vision_radius):
+            return Rejected("no_line_of_sight", f"{unit.name} cannot see {cmd.cell}")
+        target = None
+        if cmd.target is not None:
+            target = state.units.get(cmd.target)
+            if target is None or target.pos != cmd.cell or target.status == "dead":
+                return Rejected("no_target", f"{cmd.target!r} is not standing at {cmd.cell}")
+        return self._explosive(state, unit, cmd.item, cmd.cell, target, dice)
+
+    def _explosive(self, state: State, thrower: Unit, weapon_id: str, cell: Pos, declared: Unit | None,
+                   dice: Dice) -> list[Event]:
+        weapon = self.content.weapons[weapon_id]
+        roll = combat.throw_roll(self.content, self.rules, dice, thrower, weapon, declared)
+        rolls = list(roll.rolls)
+        text = f"{thrower.name}: {weapon.name.lower()} at {cell}"
+        landed_on: Pos | None = cell
+        if not roll.landed:
+            way = plain_roll(dice, thrower.id, "scatter", 8, "scatter")
+            rolls.append(way)
+            dx, dy = NEIGHBOURS[way.total - 1]
+            landed_on = (cell[0] + dx, cell[1] + dy)
+            text += f" goes astray to {landed_on}" if state.grid.inside(landed_on) else " flies off the map"
+            if not state.grid.inside(landed_on):
+                landed_on = None
+        hits, blast_rolls, crits = [], [], dict(roll.crits)
+        tiles: list[Event] = []
+        if landed_on is not None:
+            head = declared if roll.attack.crit == "success" else None
+            victims = [(u, max(0, distance(thrower.pos, u.pos) - 1), self.target_sees(state, u, thrower))
+                       for u in state.units_at(landed_on)]
+            hits, blast_rolls, more = combat.blast(self.content, self.rules, dice, thrower, weapon,
+                                                   roll if roll.landed else None, head, victims)
+            for uid, kinds in more.items():
+                crits.setdefault(uid, []).extend(kinds)
+            tile = self.content.terrain[state.grid.tile(landed_on)]
+            if tile.destructible and tile.destroyed:
+                tiles.append(TileChanged(pos=landed_on, tile=tile.destroyed))
+            names = {u.id: u.name for u in state.units.values()}
+            text += ": " + (", ".join(_hit_text(names[h.target], h) for h in hits) if hits else "nobody hurt")
+        outcome = combat.Outcome(rolls + blast_rolls, hits, "hit" if hits else "miss", text, crits)
+        ledger = Ledger(state.units)
+        if not weapon.thrown:
+            ledger.set(thrower.id, f"fires the {weapon.name.lower()}", ammo=thrower.ammo - 1, actions=0,
+                       facing=facing_towards(thrower.pos, cell))
+        else:
+            items = dict(thrower.items)
+            items[weapon_id] -= 1
+            ledger.set(thrower.id, f"throws a {weapon.name.lower()}", items={k: v for k, v in items.items() if v},
+                       actions=0, facing=facing_towards(thrower.pos, cell))
+        apply_crits(ledger, self.rules, outcome.crits)
+        apply_hits(ledger, self.rules, thrower.id, outcome, pellets=False)
+        resolved = Resolved(actor=thrower.id, action="throw" if weapon.thrown else "shoot",
+                            target=declared.id if declared else None, cell=cell, weapon=weapon_id,
+                            mode="single", rolls=tuple(outcome.rolls), outcome=outcome.verdict, text=text)
+        return [resolved, *tiles, *ledger.events]
+
+    # -- what the client and the AI ask ---------------------------------------------------------
+
+    def budget(self, state: State, unit: Unit) -> Budget:
+        full = self.rules.actions_per_turn
+        can = unit.conscious and unit.side == state.side and unit.actions > 0 and state.winner is None
+        combo = 0
+        if can and unit.actions == full and not unit.has("moved") and (
+                unit.infinite_stamina or unit.stamina >= self.rules.combo_stamina):
+            combo = self.rules.combo_move
+        moves = 0 if unit.has("combo") or not can else unit.actions
+        return Budget(label=f"actions {unit.actions}/{full}", can_act=can, moves_left=moves, combo_moves=combo)
+
+    def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
+        return referee(self.content, self.id, units, action, dice)
+
+    def visible(self, state: State, side: str) -> np.ndarray:
+        seen = np.zeros((state.grid.height, state.grid.width), dtype=bool)
+        for unit in state.side_units(side):
+            if unit.conscious:
+                seen |= state.grid.fov(unit.pos, self.rules.vision_radius)
+        return seen
+
+
+def _hit_text(name: str, hit: combat.Hit) -> str:
+    if hit.kind == "kill":
+        return f"{name} killed by a head-strike"
+    text = f"{name} {hit.damage} dmg"
+    if hit.concussion:
+        text += f" +{hit.concussion} concussion"
+    if hit.kind not in ("hit",):
+        text += f" ({hit.kind})"
+    return text

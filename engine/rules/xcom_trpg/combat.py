@@ -1,0 +1,242 @@
+"""xcom-trpg 8.1-8.10: one attack resolved against dice, with no map and no state changes.
+
+The game and `xenotac resolve` both call `resolve_shot` / `resolve_blast`; they differ only in
+where `between`, `target_sees` and `cover` come from.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import attrs
+
+from engine.content import Content, Mode, RulesetDef, Weapon
+from engine.dice import Dice, Roll
+from engine.formula import round_half_up
+from engine.model import Unit
+from engine.rules.xcom_trpg.checks import luck_check, passed, stat_roll, tie_break
+
+PARTIAL, FULL = 1, 2
+
+
+@attrs.frozen
+class Hit:
+    """One projectile (or blast) that reached a target."""
+
+    target: str
+    damage: int
+    concussion: int = 0
+    kind: str = "hit"  # hit | glancing | crit120 | headshot | kill
+    pellet: bool = False
+
+
+@attrs.frozen
+class Outcome:
+    rolls: list[Roll]
+    hits: list[Hit]
+    verdict: str  # hit | miss | dodged | headshot | no effect
+    summary: str
+    crits: dict[str, list[str]]  # unit id -> ["success", "failure", ...] for tokens and morale
+
+
+def effective_stat(unit: Unit, stat: str) -> int:
+    """6.4: with stamina 0, Strength counts as Strength/3 (rounded, min 1)."""
+    value = unit.stats[stat]
+    if stat == "strength" and unit.stamina <= 0 and not unit.infinite_stamina:
+        return max(1, round_half_up(Fraction(value, 3)))
+    return value
+
+
+def attack_stat(unit: Unit, weapon: Weapon) -> str:
+    """8.12.2: RSh-12 falls back to Agility below Strength 7."""
+    if weapon.fallback_stat and unit.stats.get("strength", 0) < weapon.fallback_below:
+        return weapon.fallback_stat
+    return weapon.stat
+
+
+def penalty(unit: Unit, weapon: Weapon) -> int:
+    if weapon.penalty is None:
+        return 0
+    return weapon.penalty.evaluate(unit.stats)[0]
+
+
+def crit_floor(content: Content, rules: RulesetDef, target: Unit | None) -> int:
+    """3.4: attacks on sectoids crit from 86, on sectopods and cyberdisks from 99."""
+    if target is not None:
+        low = content.races[target.race].crit_range_min
+        if low is not None:
+            return low
+    return rules.crit_success_min
+
+
+def armour_damage(content: Content, weapon: Weapon, target: Unit, *, unarmoured_if_light: bool = False) -> int:
+    """8.1: power - (tier - ignore)*3, floored at 0."""
+    tier = content.armor[target.armor].tier
+    if unarmoured_if_light and tier == 1:
+        tier = 0
+    return max(0, weapon.damage - max(0, tier - weapon.armor_ignore) * 3)
+
+
+def concussion_taken(content: Content, amount: int, target: Unit) -> int:
+    """8.5: ignores tiers 0-2; heavy armour reduces it by 20%, rounded."""
+    cut = content.armor[target.armor].concussion_reduction_percent
+    return round_half_up(Fraction(amount * (100 - cut), 100)) if cut else amount
+
+
+def _name(unit: Unit) -> str:
+    return unit.name
+
+
+def _dodge(dice: Dice, content: Content, rules: RulesetDef, weapon: Weapon, shooter: Unit, target: Unit,
+           atk: int, atk_luck: Roll, rolls: list[Roll], crits: dict[str, list[str]], label: str,
+           concussion: int = 0) -> Hit | None:
+    """One dodge against one projectile (8.7 case B, 8.12.6): None if it misses."""
+    d = stat_roll(dice, rules, target.id, f"dodge{label}", "agility", effective_stat(target, "agility"))
+    rolls.append(d)
+    full = armour_damage(content, weapon, target)
+    conc = concussion_taken(content, concussion, target)
+    if d.crit == "success":
+        crits.setdefault(target.id, []).append("success")
+        return None
+    if d.crit == "failure":
+        crits.setdefault(target.id, []).append("failure")
+        boosted = armour_damage(content, weapon, target, unarmoured_if_light=True)
+        return Hit(target.id, round_half_up(Fraction(boosted * 6, 5)), conc, "crit120")
+    if d.total < atk:
+        return Hit(target.id, full, conc, "hit")
+    luck = luck_check(dice, rules, target.id, target.stats["luck"], f"dodge{label} luck")
+    rolls.append(luck)
+    if not passed(luck, rules):
+        return Hit(target.id, round_half_up(Fraction(full, 2)), round_half_up(Fraction(conc, 2)), "glancing")
+    if d.total > atk:
+        return None
+    shooter_wins, extra = tie_break(dice, rules, shooter.id, shooter.stats["luck"], atk_luck,
+                                    target.id, target.stats["luck"], luck)
+    rolls.extend(extra)
+    return Hit(target.id, full, conc, "hit") if shooter_wins else None
+
+
+def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit, target: Unit, weapon: Weapon,
+                 mode: Mode, *, between: int, target_sees: bool, cover: int) -> Outcome:
+    """Every shot of the mode, each with its own main roll and luck check (8.9)."""
+    rolls: list[Roll] = []
+    hits: list[Hit] = []
+    crits: dict[str, list[str]] = {}
+    stat = attack_stat(shooter, weapon)
+    value = effective_stat(shooter, stat) + mode.stat_modifier
+    low = crit_floor(content, rules, target)
+    pen = penalty(shooter, weapon)
+    notes: list[str] = []
+    down = False  # the target is dead or out: later bullets hit a body that cannot dodge
+    for shot in range(mode.shots):
+        tag = f" {shot + 1}" if mode.shots > 1 else ""
+        a = stat_roll(dice, rules, shooter.id, f"attack{tag}", stat, value, crit_min=low,
+                      halve=cover == PARTIAL, penalty=pen, crit_note=f" vs {content.races[target.race].name.lower()}"
+                      if low != rules.crit_success_min else "")
+        rolls.append(a)
+        if a.crit == "success":
+            crits.setdefault(shooter.id, []).append("success")
+            if down:
+                notes.append(f"shot{tag}: headshot on the body")
+                continue
+            if target.armor in weapon.headshot_kills:
+                hits.append(Hit(target.id, 0, 0, "kill"))
+                down = True
+            else:
+                for _ in range(weapon.pellets):
+                    hits.append(Hit(target.id, weapon.damage * weapon.headshot_multiplier, 0, "headshot",
+                                    pellet=weapon.pellets > 1))
+            continue
+        if a.crit == "failure":
+            crits.setdefault(shooter.id, []).append("failure")
+            notes.append(f"shot{tag}: critical failure")
+            continue
+        luck = luck_check(dice, rules, shooter.id, shooter.stats["luck"])
+        rolls.append(luck)
+        if not passed(luck, rules):
+            notes.append(f"shot{tag}: luck check failed")
+            continue
+        if down:
+            notes.append(f"shot{tag}: hits the body")
+            continue
+        dodging = between >= 2 and target_sees and target.conscious
+        for pellet in range(weapon.pellets):
+            label = f"{tag} pellet {pellet + 1}" if weapon.pellets > 1 else tag
+            if dodging:
+                hit = _dodge(dice, content, rules, weapon, shooter, target, a.total, luck, rolls, crits, label)
+            else:
+                hit = Hit(target.id, armour_damage(content, weapon, target), 0, "hit")
+            if hit is not None:
+                hits.append(attrs.evolve(hit, pellet=weapon.pellets > 1))
+    verdict, summary = _verdict(shooter, target, hits, notes, mode.shots * weapon.pellets)
+    return Outcome(rolls, hits, verdict, summary, crits)
+
+
+def _verdict(shooter: Unit, target: Unit, hits: list[Hit], notes: list[str], projectiles: int) -> tuple[str, str]:
+    who = f"{_name(shooter)} → {_name(target)}"
+    if any(h.kind == "kill" for h in hits):
+        return "headshot", f"{who}: HEADSHOT, killed outright"
+    if not hits:
+        why = "; ".join(notes) if notes else "dodged"
+        return ("miss" if notes else "dodged"), f"{who}: MISS ({why})"
+    damage = sum(h.damage for h in hits)
+    kinds = sorted({h.kind for h in hits} - {"hit"})
+    extra = f" ({', '.join(kinds)})" if kinds else ""
+    count = f"{len(hits)}/{projectiles} hit, " if projectiles > 1 else ""
+    verdict = "headshot" if any(h.kind == "headshot" for h in hits) else "hit"
+    return verdict, f"{who}: {verdict.upper()}{extra}, {count}{damage} dmg"
+
+
+@attrs.frozen
+class ThrowRoll:
+    rolls: list[Roll]
+    attack: Roll
+    luck: Roll | None  # None after a crit: no luck check was made
+    landed: bool  # False: it goes astray and the caller scatters it
+    crits: dict[str, list[str]]
+
+
+def throw_roll(content: Content, rules: RulesetDef, dice: Dice, thrower: Unit, weapon: Weapon,
+               declared: Unit | None) -> ThrowRoll:
+    """8.10: a Strength attack on a cell; a crit failure or failed luck check scatters it."""
+    stat = attack_stat(thrower, weapon)
+    a = stat_roll(dice, rules, thrower.id, "throw" if weapon.thrown else "attack", stat,
+                  effective_stat(thrower, stat), crit_min=crit_floor(content, rules, declared),
+                  penalty=penalty(thrower, weapon))
+    crits: dict[str, list[str]] = {}
+    if a.crit is not None:
+        crits[thrower.id] = [a.crit]
+        return ThrowRoll([a], a, None, a.crit == "success", crits)
+    luck = luck_check(dice, rules, thrower.id, thrower.stats["luck"])
+    return ThrowRoll([a, luck], a, luck, passed(luck, rules), crits)
+
+
+def blast(content: Content, rules: RulesetDef, dice: Dice, thrower: Unit, weapon: Weapon, throw: ThrowRoll | None,
+          head: Unit | None, victims: list[tuple[Unit, int, bool]]) -> tuple[list[Hit], list[Roll], dict[str, list[str]]]:
+    """Every unit in the blast cell: (unit, sectors between, sees the thrower).
+
+    A unit may dodge (8.7 case B) against the throw total; a scattered blast (`throw` None)
+    and a head-strike leave no dodge.
+    """
+    hits: list[Hit] = []
+    rolls: list[Roll] = []
+    crits: dict[str, list[str]] = {}
+    if head is not None:
+        if head.armor in weapon.headshot_kills:
+            hits.append(Hit(head.id, 0, 0, "kill"))
+        else:
+            hits.append(Hit(head.id, weapon.damage * weapon.headshot_multiplier, 0, "headshot"))
+    for unit, between, sees in victims:
+        if head is not None and unit.id == head.id:
+            continue
+        conc = concussion_taken(content, weapon.concussion, unit)
+        can_dodge = throw is not None and throw.luck is not None and between >= 2 and sees and unit.conscious
+        if can_dodge:
+            assert throw is not None and throw.luck is not None
+            hit = _dodge(dice, content, rules, weapon, thrower, unit, throw.attack.total, throw.luck, rolls, crits,
+                         f" ({unit.name})", concussion=weapon.concussion)
+        else:
+            hit = Hit(unit.id, armour_damage(content, weapon, unit), conc, "hit")
+        if hit is not None:
+            hits.append(hit)
+    return hits, rolls, crits

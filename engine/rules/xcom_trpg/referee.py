@@ -1,0 +1,56 @@
+"""The xcom-trpg verdict on a described situation (`xenotac resolve`), with no map."""
+
+from __future__ import annotations
+
+from engine.content import COVER_LEVEL, Content
+from engine.dice import Dice
+from engine.model import Unit
+from engine.rules.xcom_trpg import combat
+from engine.rules.xcom_trpg.checks import plain_roll
+from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
+from engine.scenario import Action, Verdict
+
+
+def referee(content: Content, ruleset_id: str, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
+    rules = content.rulesets[ruleset_id]
+    actor, target = units[action.actor], units[action.target]
+    ledger = Ledger(units)
+    if action.type == "shoot":
+        weapon = content.weapons[actor.weapon]
+        mode = weapon.modes[action.mode]
+        if action.cover == "full":
+            return Verdict([], units, units, f"{actor.name} → {target.name}: no hit possible (full cover, 8.8)")
+        if weapon.max_between is not None and action.sectors_between > weapon.max_between:
+            return Verdict([], units, units, f"{actor.name} → {target.name}: out of range "
+                                             f"({weapon.name.lower()} is useless beyond {weapon.max_between} "
+                                             f"sectors between)")
+        outcome = combat.resolve_shot(content, rules, dice, actor, target, weapon, mode,
+                                      between=action.sectors_between, target_sees=action.target_sees_actor,
+                                      cover=COVER_LEVEL[action.cover])
+        stamina = actor.stamina - (0 if actor.infinite_stamina else mode.stamina)
+        ledger.set(actor.id, "fires", stamina=stamina, ammo=max(0, actor.ammo - mode.shots))
+        apply_crits(ledger, rules, outcome.crits)
+        apply_hits(ledger, rules, actor.id, outcome, pellets=weapon.pellets > 1)
+        return Verdict(outcome.rolls, units, ledger.units, outcome.summary)
+    item = action.item or next(i for i in actor.items if content.weapons[i].thrown)
+    weapon = content.weapons[item]
+    throw = combat.throw_roll(content, rules, dice, actor, weapon, target)
+    rolls = list(throw.rolls)
+    if not throw.landed:
+        rolls.append(plain_roll(dice, actor.id, "scatter", 8, "scatter"))
+        apply_crits(ledger, rules, throw.crits)
+        return Verdict(rolls, units, ledger.units, f"{actor.name}: the {weapon.name.lower()} goes astray "
+                                                   f"(scatter {rolls[-1].total}) and hits nobody listed")
+    victims = [(units[uid], action.sectors_between, action.target_sees_actor if uid == target.id else True)
+               for uid in [target.id, *action.bystanders]]
+    head = target if throw.attack.crit == "success" else None
+    hits, more, crits = combat.blast(content, rules, dice, actor, weapon, throw, head, victims)
+    rolls += more
+    for uid, kinds in throw.crits.items():
+        crits.setdefault(uid, []).extend(kinds)
+    apply_crits(ledger, rules, crits)
+    apply_hits(ledger, rules, actor.id, combat.Outcome(rolls, hits, "hit", "", crits), pellets=False)
+    parts = [f"{units[h.target].name} {'killed by a head-strike' if h.kind == 'kill' else f'{h.damage} dmg'}"
+             + (f" +{h.concussion} concussion" if h.concussion else "") for h in hits]
+    return Verdict(rolls, units, ledger.units, f"{actor.name}: {weapon.name.lower()} explodes: "
+                                               + (", ".join(parts) if parts else "nobody hurt"))

@@ -1,0 +1,106 @@
+"""The seam between the kernel and a tabletop rule system.
+
+The kernel knows commands, events, dice and the fold. A ruleset knows everything else: how a turn
+is paid for (2 actions, action points, time units, one action per slot), what an attack rolls,
+and what a preview should tell the player. See docs/architecture.md for how each of the four
+rulesets maps onto these methods.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+import attrs
+import numpy as np
+
+from engine.commands import Command, Rejected
+from engine.content import Content, Mission
+from engine.dice import Dice
+from engine.events import Event
+from engine.map.grid import Pos
+from engine.model import State, Unit
+from engine.scenario import Action, Verdict
+
+
+@attrs.frozen(kw_only=True)
+class Setup:
+    """What a ruleset needs to start a mission: the mission and where each side stands."""
+
+    mission_id: str
+    mission: Mission
+    spawns: dict[str, tuple[Pos, ...]]
+    max_phases: int  # the mission's limit, or the one `simulate --max-turns` set
+
+
+@attrs.frozen(kw_only=True)
+class ShotPreview:
+    """Exact odds before the player confirms a shot."""
+
+    p_hit: float  # chance the target takes damage or is killed
+    expected_damage: float
+    p_headshot: float
+    can_dodge: bool
+    cover: str  # none | partial | full
+    distance: int
+    reach: int | None  # furthest distance in cells, None = line of sight
+    notes: tuple[str, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
+class Budget:
+    """What a unit can still do this turn, in the ruleset's own currency."""
+
+    label: str  # "actions 1/2", "AP 6/8", "TU 43/60"
+    can_act: bool
+    moves_left: int  # cells it could still walk now
+    combo_moves: int = 0  # extra reach of a combo-like move, 0 if none
+
+
+class Ruleset(Protocol):
+    id: str
+    content: Content
+
+    def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
+        """The ruleset's verdict on a command: a rejection, or events carrying their rolls."""
+
+    def budget(self, state: State, unit: Unit) -> Budget:
+        """Turn economy for the unit panel, the footer and the AI."""
+
+    def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+        """Chance to hit, expected damage and the conditions, without rolling."""
+
+    def throw_range(self, state: State, unit: Unit, item: str) -> int:
+        """Furthest cell a thrown item reaches."""
+
+    def visible(self, state: State, side: str) -> np.ndarray:
+        """Boolean [y, x] array of the cells the side sees now."""
+
+    def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
+        """`xenotac resolve`: one described situation, without a map."""
+
+
+_REGISTRY: dict[str, type] = {}
+
+
+def register(ruleset_id: str):
+    def deco(cls: type) -> type:
+        _REGISTRY[ruleset_id] = cls
+        cls.id = ruleset_id
+        return cls
+    return deco
+
+
+def available() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def make(ruleset_id: str, content: Content, setup: Setup | None) -> Ruleset:
+    _load_builtin()
+    if ruleset_id not in _REGISTRY:
+        raise KeyError(ruleset_id)
+    return _REGISTRY[ruleset_id](content, setup)
+
+
+def _load_builtin() -> None:
+    import engine.rules.xcom_trpg  # noqa: F401 - registers itself

@@ -1,0 +1,154 @@
+"""`xenotac resolve`: the referee's calculator for one situation described in TOML.
+
+A game master of the tabletop version describes the units and the action, optionally gives the
+dice actually rolled, and gets the verdict with every formula; or asks for the odds over N trials.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import attrs
+
+from engine.content import Content
+from engine.dice import Dice, Faces, Roll
+from engine.model import Unit
+
+
+@attrs.frozen(kw_only=True)
+class ScenarioUnit:
+    race: str
+    stats: dict[str, int]
+    armor: str = "none"
+    weapon: str | None = None
+    side: str | None = None  # default: the actor's side is "a", everyone else "b"
+    hp: int | None = None
+    morale: int | None = None
+    stamina: int | None = None
+    concussion: int = 0
+    items: dict[str, int] = attrs.field(factory=dict)
+    name: str | None = None
+
+
+@attrs.frozen(kw_only=True)
+class Action:
+    type: Literal["shoot", "throw"]
+    actor: str
+    target: str
+    mode: str = "single"
+    item: str | None = None  # throw: the grenade; default the first thrown item carried
+    sectors_between: int = 0
+    target_sees_actor: bool = True
+    cover: Literal["none", "partial", "full"] = "none"
+    bystanders: list[str] = attrs.field(factory=list)  # throw: others in the blast cell
+
+
+@attrs.frozen(kw_only=True)
+class Scenario:
+    ruleset: str
+    units: dict[str, ScenarioUnit]
+    action: Action
+
+
+@attrs.frozen
+class Verdict:
+    rolls: list[Roll]
+    before: dict[str, Unit]
+    after: dict[str, Unit]
+    summary: str
+
+
+def check(content: Content, sc: Scenario) -> list[str]:
+    """Cross-references, as located messages."""
+    from engine.loader import did_you_mean
+
+    out = []
+    if sc.ruleset not in content.rulesets:
+        out.append(f"ruleset: unknown ruleset {sc.ruleset!r}{did_you_mean(sc.ruleset, content.rulesets)}")
+        return out
+    stats = content.rulesets[sc.ruleset].stats
+    for uid, u in sc.units.items():
+        if u.race not in content.races:
+            out.append(f"[units.{uid}].race: unknown race {u.race!r}{did_you_mean(u.race, content.races)}")
+        if u.armor not in content.armor:
+            out.append(f"[units.{uid}].armor: unknown armour {u.armor!r}{did_you_mean(u.armor, content.armor)}")
+        if u.weapon is not None and u.weapon not in content.weapons:
+            out.append(f"[units.{uid}].weapon: unknown weapon {u.weapon!r}{did_you_mean(u.weapon, content.weapons)}")
+        missing = [s for s in stats if s not in u.stats]
+        if missing:
+            out.append(f"[units.{uid}].stats: missing {', '.join(missing)}")
+        for s in u.stats:
+            if s not in stats:
+                out.append(f"[units.{uid}].stats.{s}: unknown stat{did_you_mean(s, stats)}")
+    a = sc.action
+    for field in ("actor", "target"):
+        uid = getattr(a, field)
+        if uid not in sc.units:
+            out.append(f"[action].{field}: unknown unit {uid!r}{did_you_mean(uid, sc.units)}")
+    for i, uid in enumerate(a.bystanders):
+        if uid not in sc.units:
+            out.append(f"[action].bystanders[{i}]: unknown unit {uid!r}")
+    if not out and a.type == "shoot":
+        actor = sc.units[a.actor]
+        if actor.weapon is None:
+            out.append(f"[units.{a.actor}].weapon: the shooter needs a weapon")
+        elif a.mode not in content.weapons[actor.weapon].modes:
+            modes = content.weapons[actor.weapon].modes
+            out.append(f"[action].mode: the {actor.weapon} has no {a.mode!r} mode; it has {', '.join(modes)}")
+    if not out and a.type == "throw":
+        item = a.item or next((i for i in sc.units[a.actor].items if content.weapons.get(i)
+                               and content.weapons[i].thrown), None)
+        if item is None or item not in content.weapons or not content.weapons[item].thrown:
+            out.append("[action].item: name a thrown weapon (hand_grenade, alien_grenade)")
+    return out
+
+
+def make_units(content: Content, sc: Scenario, setup_dice: Dice) -> tuple[dict[str, Unit], list[Roll]]:
+    """Frames from the scenario; HP the scenario leaves out is rolled on the seeded setup stream."""
+    rules = content.rulesets[sc.ruleset]
+    units: dict[str, Unit] = {}
+    rolls: list[Roll] = []
+    for uid, u in sc.units.items():
+        race = content.races[u.race]
+        hp = u.hp
+        if hp is None:
+            indices: list[int] = []
+
+            def die(sides: int, uid: str = uid) -> int:
+                face, index = setup_dice.d(sides, uid, "hp", stream="setup")
+                indices.append(index)
+                return face
+
+            hp, shown, faces = rules.hp.evaluate(u.stats, die)
+            rolls.append(Roll(actor=uid, purpose="hp", expr=rules.hp.text, faces=tuple(faces), formula=f"hp {shown}",
+                              total=hp, stream="setup", index=indices[0] if indices else -1))
+        tier = content.armor[u.armor].tier
+        stamina_max = max(0, rules.stamina.evaluate(u.stats)[0] - tier)
+        weapon = u.weapon or "pistol"
+        side = u.side or ("a" if uid == sc.action.actor else "b")
+        units[uid] = Unit(id=uid, name=u.name or uid.replace("_", " ").title(), template=uid, race=u.race,
+                          side=side, glyph="?", pos=(0, 0), facing=0, stats=dict(u.stats), hp=hp, hp_max=max(hp, 1),
+                          stamina=u.stamina if u.stamina is not None else stamina_max, stamina_max=stamina_max,
+                          infinite_stamina=race.infinite_stamina,
+                          morale=u.morale if u.morale is not None else rules.morale_max, morale_max=rules.morale_max,
+                          concussion=u.concussion, armor=u.armor, weapon=weapon,
+                          ammo=content.weapons[weapon].ammo, magazines=0, items=dict(u.items), actions=2)
+    return units, rolls
+
+
+def seeded(seed: int) -> Faces:
+    from engine.dice import seed_from_int
+
+    return Faces(seed_from_int(seed))
+
+
+def summary_json(ruleset: str, verdict: Verdict) -> dict[str, Any]:
+    units = {}
+    for uid, after in verdict.after.items():
+        before = verdict.before[uid]
+        units[uid] = {"hp": after.hp, "hp_lost": before.hp - after.hp, "morale": after.morale,
+                      "morale_lost": before.morale - after.morale, "stamina": after.stamina,
+                      "concussion": after.concussion, "status": after.status}
+    rolls = [{"actor": r.actor, "purpose": r.purpose, "expr": r.expr, "faces": list(r.faces), "formula": r.formula,
+              "total": r.total, "crit": r.crit} for r in verdict.rolls]
+    return {"ruleset": ruleset, "rolls": rolls, "units": units, "summary": verdict.summary}

@@ -1,0 +1,180 @@
+"""`replay --verify`: recompute a whole mission from its header, seed and commands.
+
+Two passes. The first walks the hash chain and the record numbers, so an edited, deleted,
+swapped or truncated line is named by its number. The second re-decides every command against
+the seeded dice and compares every event and state hash.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from engine import codec, log
+from engine.commands import Rejected
+from engine.content import Content
+from engine.dice import Dice, Faces, commitment
+from engine.kernel import build, check_header
+from engine.model import State
+from engine.reducer import fold
+
+
+@attrs.frozen
+class Failure:
+    line: int | None
+    message: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.message}" if self.line else self.message
+
+
+@attrs.frozen
+class Report:
+    records: int
+    failure: Failure | None
+    seed_source: str = ""
+
+
+def chain(path: Path) -> tuple[list[tuple[int, bytes, dict[str, Any]]], Failure | None]:
+    """Every line parsed, or the first line where the chain or numbering breaks."""
+    out: list[tuple[int, bytes, dict[str, Any]]] = []
+    prev = log.GENESIS
+    prev_raw: bytes | None = None
+    for n, _offset, raw in log.read_lines(path):
+        try:
+            record = log.parse(raw, n)
+        except log.LogError as exc:
+            return out, Failure(n, str(exc).split(": ", 1)[1])
+        if record.get("prev") != prev:
+            if prev_raw is None:
+                return out, Failure(n, "the first line is not a header")
+            return out, Failure(n - 1, "does not match the hash recorded on the next line "
+                                       "(the line was edited, or a line was deleted or moved after it)")
+        if record.get("n") != n:
+            return out, Failure(n, f"record number {record.get('n')!r} found where {n} was expected "
+                                   "(a line was deleted or moved)")
+        out.append((n, raw, record))
+        prev, prev_raw = log.line_hash(raw), raw
+    if not out:
+        return out, Failure(None, f"{path}: empty log")
+    return out, None
+
+
+def verify(content: Content, path: Path, seed_file: Path | None = None) -> Report:
+    try:
+        lines, broken = chain(path)
+    except log.LogError as exc:
+        return Report(0, Failure(exc.line, str(exc)))
+    if broken and not lines:
+        return Report(0, broken)
+    header = lines[0][2]
+    try:
+        if header.get("format") != log.FORMAT or header.get("version") != log.VERSION:
+            raise log.LogError(f"not a xenotac log of version {log.VERSION}", 1)
+        check_header(content, header)
+    except log.LogError as exc:
+        return Report(0, Failure(1, str(exc).split(": ", 1)[-1]))
+    seed, source, problem = _seed(lines, header, seed_file, path)
+    if problem:
+        return Report(0, problem)
+    assert seed is not None
+    replay_failure = _replay(content, header, seed, lines)
+    failure = broken or replay_failure
+    if broken and replay_failure and replay_failure.line and broken.line and replay_failure.line < broken.line:
+        failure = replay_failure
+    return Report(len(lines), failure, source)
+
+
+def _seed(lines, header, seed_file: Path | None, path: Path) -> tuple[bytes | None, str, Failure | None]:
+    for n, _raw, record in lines:
+        if record.get("kind") == "reveal":
+            try:
+                seed = bytes.fromhex(record["seed"])
+            except (KeyError, TypeError, ValueError):
+                return None, "", Failure(n, "the revealed seed is not hex")
+            if commitment(seed) != header.get("seed_commitment"):
+                return None, "", Failure(n, "the revealed seed does not match the header's commitment")
+            return seed, "revealed", None
+    candidate = seed_file or log.seed_path(path)
+    try:
+        seed = log.read_seed(candidate)
+    except log.LogError as exc:
+        return None, "", Failure(None, f"the seed is not revealed yet and {exc}; pass --seed-file")
+    if commitment(seed) != header.get("seed_commitment"):
+        return None, "", Failure(None, f"{candidate} is not the seed this log committed to")
+    return seed, str(candidate), None
+
+
+def _replay(content: Content, header: dict[str, Any], seed: bytes, lines) -> Failure | None:
+    ruleset, initial = build(content, header)
+    faces = Faces(seed)
+    states: dict[int, State] = {1: initial}
+    for n, _raw, record in lines[1:]:
+        kind = record.get("kind")
+        try:
+            if kind == "command":
+                problem = _command(ruleset, faces, states, n, record)
+                if problem:
+                    return problem
+            elif kind == "undo":
+                base = states.get(record.get("base"))  # type: ignore[arg-type]
+                if base is None:
+                    return Failure(n, f"undo to unknown record {record.get('base')!r}")
+                if record.get("state") != codec.state_hash(base):
+                    return Failure(n, "state hash after undo does not match")
+            elif kind == "checkpoint":
+                of = states.get(record.get("of"))  # type: ignore[arg-type]
+                anchor = record.get("anchor") or {}
+                expect = states.get(anchor.get("of"))
+                if of is None or expect is None or codec.dump_state(expect) != anchor.get("state"):
+                    return Failure(n, "checkpoint state differs from the recomputed one")
+            elif kind != "reveal":
+                return Failure(n, f"unknown record kind {kind!r}")
+        except (codec.CodecError, KeyError, TypeError) as exc:
+            return Failure(n, f"malformed record: {exc}")
+    return None
+
+
+def _command(ruleset, faces: Faces, states: dict[int, State], n: int, record: dict[str, Any]) -> Failure | None:
+    base = states.get(record.get("base"))  # type: ignore[arg-type]
+    if base is None:
+        return Failure(n, f"command on unknown record {record.get('base')!r}")
+    command = codec.load_command(record.get("command"))
+    dice = Dice(faces, base.dice)
+    events = ruleset.decide(base, command, dice)
+    if isinstance(events, Rejected):
+        return Failure(n, f"the command is not legal here: {events}")
+    expected = [codec.dump_event(e) for e in events]
+    found = record.get("events")
+    if expected != found:
+        return Failure(n, _first_difference(expected, found))
+    state = fold(base, events)
+    if record.get("state") != codec.state_hash(state):
+        return Failure(n, f"state hash: expected {codec.state_hash(state)}, found {record.get('state')}")
+    states[n] = state
+    return None
+
+
+def _first_difference(expected: list[Any], found: Any) -> str:
+    if not isinstance(found, list):
+        return "events are not a list"
+    for i, (e, f) in enumerate(zip(expected, found)):
+        if e != f:
+            path, ev, fv = _diff(e, f, f"event {i + 1}")
+            return f"{path}: expected {json.dumps(ev, ensure_ascii=False)}, found {json.dumps(fv, ensure_ascii=False)}"
+    return f"expected {len(expected)} events, found {len(found)}"
+
+
+def _diff(e: Any, f: Any, path: str) -> tuple[str, Any, Any]:
+    if isinstance(e, dict) and isinstance(f, dict):
+        for k in list(e) + [k for k in f if k not in e]:
+            if e.get(k) != f.get(k):
+                return _diff(e.get(k), f.get(k), f"{path}.{k}")
+    if isinstance(e, list) and isinstance(f, list) and len(e) == len(f):
+        for i, (a, b) in enumerate(zip(e, f)):
+            if a != b:
+                return _diff(a, b, f"{path}[{i}]")
+    return path, e, f
