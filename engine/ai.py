@@ -53,7 +53,8 @@ class Ai:
     def next_command(self, state: State) -> Command:
         if self._turn != (state.phase, state.side):
             self._turn, self._skip = (state.phase, state.side), set()
-        _seen, hostiles = self.observe(state)
+        seen, hostiles = self.observe(state)
+        self._seen = seen
         for unit in state.side_units(self.side):
             budget = self.ruleset.budget(state, unit)
             if not budget.can_act or unit.id in self._skip:
@@ -156,8 +157,11 @@ class Ai:
             return None
         goals = [h.pos for h in hostiles if h.conscious] or sorted(self.memory.values())
         grid = state.grid
+        if not goals:  # nobody in sight or in memory: go and look where we cannot see
+            ys, xs = np.nonzero(~self._seen & grid.walkable)
+            goals = list(zip(xs.tolist(), ys.tolist()))
         if not goals:
-            goals = [(grid.width // 2, 0 if unit.pos[1] > grid.height // 2 else grid.height - 1)]
+            return None
         blocked = [u.pos for u in state.units.values() if u.side != self.side and u.status != "dead"
                    and any(u.id == h.id for h in hostiles)]
         reach = max(moves, combo)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import operator
+import typing
 import json
 from typing import Any, get_origin
 
@@ -30,7 +32,7 @@ def _tuple_to_list(_t: Any) -> Any:
 
 # JSON has no tuples: dump them as lists so a recomputed event equals the parsed one
 _conv.register_unstructure_hook_factory(lambda t: t is tuple or get_origin(t) is tuple, _tuple_to_list)
-_UNIT_FIELDS = {f.name: f.type for f in attrs.fields(Unit)}
+_UNIT_FIELDS = typing.get_type_hints(Unit)
 
 
 def _strict_int(v: Any, _t: Any) -> int:
@@ -67,11 +69,27 @@ def dump_command(cmd: Command) -> dict[str, Any]:
 
 
 def dump_event(event: Event) -> dict[str, Any]:
+    """The hot events by hand (verify dumps every event it recomputes), the rest through cattrs."""
+    kind = event.kind
+    if kind == "changed":
+        return {"kind": kind, "unit": event.unit, "changes": {k: _plain(v) for k, v in event.changes.items()},
+                "cause": event.cause, "rolls": [dump_roll(r) for r in event.rolls]}
+    if kind == "moved":
+        return {"kind": kind, "unit": event.unit, "path": [list(p) for p in event.path], "facing": event.facing,
+                "rolls": [dump_roll(r) for r in event.rolls]}
     return _tagged(event)
 
 
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
 def dump_roll(roll: Roll) -> dict[str, Any]:
-    return _conv.unstructure(roll)
+    return {"actor": roll.actor, "purpose": roll.purpose, "expr": roll.expr, "faces": list(roll.faces),
+            "formula": roll.formula, "total": roll.total, "crit": roll.crit, "stream": roll.stream,
+            "index": roll.index}
 
 
 def _untag(data: Any, table: dict[str, type], what: str) -> Any:
@@ -146,5 +164,31 @@ def canonical(obj: Any) -> str:
     return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
 
 
+_unit_digests: dict[int, tuple[Unit, bytes]] = {}
+_unit_values = operator.attrgetter(*(f.name for f in attrs.fields(Unit)))
+
+
+def _unit_digest(unit: Unit) -> bytes:
+    """Units are immutable and most survive a record unchanged: hash each one once.
+
+    The bytes hashed are the repr of the field values in declaration order: plain ints, strings,
+    tuples and insertion-ordered dicts, so the same unit gives the same digest everywhere.
+    """
+    hit = _unit_digests.get(id(unit))
+    if hit is not None and hit[0] is unit:
+        return hit[1]
+    if len(_unit_digests) > 50_000:
+        _unit_digests.clear()
+    digest = hashlib.sha256(repr(_unit_values(unit)).encode()).digest()
+    _unit_digests[id(unit)] = (unit, digest)
+    return digest
+
+
 def state_hash(state: State) -> str:
-    return hashlib.sha256(canonical(dump_state(state)).encode()).hexdigest()[:16]
+    """sha256 of the state's own fields, then of each unit in turn order; 16 hex digits."""
+    rest = (state.ruleset, state.mission, state.phase, state.side, state.sides, sorted(state.dice.items()),
+            sorted(state.tiles_changed.items()), state.winner, state.ended)
+    h = hashlib.sha256(repr(rest).encode())
+    for unit in state.units.values():
+        h.update(_unit_digest(unit))
+    return h.hexdigest()[:16]

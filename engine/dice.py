@@ -1,8 +1,8 @@
 """Dice as data: every face is a pure function of (secret seed, stream, index).
 
-A die is HMAC-SHA256(seed, "stream:index"), its first unbiased 32-bit word mapped onto 1..sides.
+A die is one 32-bit word of HMAC-SHA256(seed, "stream:block"), mapped without bias onto 1..sides.
 Nothing here keeps hidden state: the caller says which index it wants, and the state of the
-game says which index comes next.
+game says which index comes next. (Faces caches a digest; the cache never changes a face.)
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import attrs
 
 Crit = Literal["success", "failure"] | None
 
-_WORDS = 8  # one SHA-256 digest holds eight 32-bit words
+_WORDS = 8  # one SHA-256 digest holds eight 32-bit words: dice 8k..8k+7 of a stream share one HMAC
 
 
 def seed_from_int(n: int) -> bytes:
@@ -28,39 +28,60 @@ def commitment(seed: bytes) -> str:
     return hashlib.sha256(seed).hexdigest()
 
 
-def _message(stream: str, index: int, block: int) -> bytes:
-    return f"{stream}:{index}:{block}".encode()
+def _limit(sides: int) -> int:
+    """Words at or above this are rejected, so every face is equally likely."""
+    return (1 << 32) - ((1 << 32) % sides)
 
 
-def derive(seed: bytes, stream: str, index: int, sides: int, block: int = 0) -> tuple[bytes, int, int]:
-    """The HMAC output, the accepted word and the face: everything an auditor needs."""
+@attrs.frozen
+class Derivation:
+    """How one face came out of the seed: what an auditor recomputes."""
+
+    message: str  # the HMAC input
+    digest: str  # the HMAC output, hex
+    word: int  # the accepted 32-bit word
+    face: int
+
+
+def derive(seed: bytes, stream: str, index: int, sides: int) -> Derivation:
+    """Die `index` of `stream`: word index%8 of HMAC(seed, "stream:index//8"); if that word falls in
+    the rejected sliver, the first good word of HMAC(seed, "stream:index:retry-k"), k = 1, 2, ..."""
     if sides < 1:
         raise ValueError(f"a die needs at least one side, got {sides}")
-    limit = (1 << 32) - ((1 << 32) % sides)  # reject the top sliver so every face is equally likely
-    while True:
-        digest = hmac.digest(seed, _message(stream, index, block), "sha256")
-        for w in range(_WORDS):
-            word = int.from_bytes(digest[w * 4 : w * 4 + 4], "big")
-            if word < limit:
-                return digest, word, word % sides + 1
-        block += 1
+    limit = _limit(sides)
+    message = f"{stream}:{index // _WORDS}"
+    digest = hmac.digest(seed, message.encode(), "sha256")
+    word = int.from_bytes(digest[(index % _WORDS) * 4:(index % _WORDS) * 4 + 4], "big")
+    retry = 0
+    while word >= limit:
+        retry += 1
+        message = f"{stream}:{index}:retry-{retry}"
+        digest = hmac.digest(seed, message.encode(), "sha256")
+        words = [int.from_bytes(digest[i:i + 4], "big") for i in range(0, 32, 4)]
+        word = next((w for w in words if w < limit), limit)
+    return Derivation(message, digest.hex(), word, word % sides + 1)
 
 
 class Faces:
-    """Seeded faces; the keyed HMAC is prepared once per mission."""
+    """Seeded faces; keeps the last digest per stream, so a run of dice costs one HMAC per eight."""
 
     def __init__(self, seed: bytes) -> None:
         self.seed = seed
-        self._mac = hmac.new(seed, digestmod="sha256")
+        self._cache: dict[str, tuple[int, bytes]] = {}
 
     def face(self, stream: str, index: int, sides: int) -> int:
-        mac = self._mac.copy()
-        mac.update(_message(stream, index, 0))
-        word = int.from_bytes(mac.digest()[:4], "big")
-        limit = (1 << 32) - ((1 << 32) % sides)
-        if word < limit:
+        block = index // _WORDS
+        cached = self._cache.get(stream)
+        if cached is None or cached[0] != block:
+            digest = hmac.digest(self.seed, f"{stream}:{block}".encode(), "sha256")
+            self._cache[stream] = (block, digest)
+        else:
+            digest = cached[1]
+        at = (index % _WORDS) * 4
+        word = int.from_bytes(digest[at:at + 4], "big")
+        if word < _limit(sides):
             return word % sides + 1
-        return derive(self.seed, stream, index, sides)[2]
+        return derive(self.seed, stream, index, sides).face
 
 
 class DiceExhausted(Exception):

@@ -200,7 +200,15 @@ def _has_dice(node: object) -> bool:
 
 
 def round_half_up(value: Fraction | int) -> int:
+    """Nearest integer, halves away from zero (xcom-trpg 1.2)."""
     return int(Fraction(value) + Fraction(1, 2)) if value >= 0 else -int(-Fraction(value) + Fraction(1, 2))
+
+
+def div_round(a: int, b: int) -> int:
+    """round_half_up(a / b) in integers, for the hot paths."""
+    if b < 0:
+        a, b = -a, -b
+    return (2 * a + b) // (2 * b) if a >= 0 else -((-2 * a + b) // (2 * b))
 
 
 def _eval(node: object, env: Mapping[str, int], roll: Callable[[int], int] | None,

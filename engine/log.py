@@ -168,3 +168,20 @@ def tail(path: Path, want: str = "checkpoint") -> tuple[list[tuple[int, int, byt
         offset += len(raw) + 1
     first = next((i for i in range(len(out) - 1, -1, -1) if needle in out[i][2]), 0)
     return out[first:], size
+
+
+def is_finished(path: Path) -> bool:
+    """True once the log holds its reveal record (the mission ended)."""
+    try:
+        lines, _size = tail(path, "reveal")
+    except OSError:
+        return False
+    return any(b'"kind":"reveal"' in raw for _off, _len, raw in lines)
+
+
+def list_logs(folder: Path) -> list[Path]:
+    """Mission logs in a save folder, newest first (by name order of modification)."""
+    if not folder.is_dir():
+        return []
+    logs = [p for p in folder.glob("*.jsonl") if p.is_file()]
+    return sorted(logs, key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)

@@ -73,3 +73,14 @@ class State:
 
     def units_at(self, pos: Pos) -> list[Unit]:
         return [u for u in self.units.values() if u.pos == pos and u.status != "dead"]
+
+
+_UNIT_FIELDS = tuple(a.name for a in attrs.fields(Unit))
+
+
+def replace(unit: Unit, changes: dict[str, object]) -> Unit:
+    """`attrs.evolve` without its per-call introspection: units change on every event."""
+    new = object.__new__(Unit)
+    for name in _UNIT_FIELDS:
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(unit, name))
+    return new

@@ -12,7 +12,7 @@ import attrs
 
 from engine.content import Content
 from engine.dice import Dice, Faces, Roll
-from engine.model import Unit
+from engine.model import Unit, replace
 
 
 @attrs.frozen(kw_only=True)
@@ -54,8 +54,12 @@ class Scenario:
 class Verdict:
     rolls: list[Roll]
     before: dict[str, Unit]
-    after: dict[str, Unit]
+    changes: dict[str, dict[str, Any]]  # unit id -> fields that changed, with their new values
     summary: str
+
+    @property
+    def after(self) -> dict[str, Unit]:
+        return {uid: replace(u, self.changes[uid]) if uid in self.changes else u for uid, u in self.before.items()}
 
 
 def check(content: Content, sc: Scenario) -> list[str]:

@@ -22,18 +22,17 @@ def run(content: Content, sc: Scenario, n: int, seed: int) -> dict[str, Any]:
     morale_lost = dict.fromkeys(units, 0)
     for _ in range(n):
         verdict = rules.referee(units, sc.action, dice)
-        for uid, after in verdict.after.items():
-            if after is units[uid]:
-                continue
+        for uid, changed in verdict.changes.items():
             before = units[uid]
-            lost = before.hp - after.hp
+            lost = before.hp - changed.get("hp", before.hp)
+            status = changed.get("status", before.status)
             hp_lost[uid] += lost
-            morale_lost[uid] += before.morale - after.morale
-            if after.status == "dead":
+            morale_lost[uid] += before.morale - changed.get("morale", before.morale)
+            if status == "dead":
                 dead[uid] += 1
-            elif after.status == "unconscious" and before.status == "active":
+            elif status == "unconscious" and before.status == "active":
                 out[uid] += 1
-            if lost > 0 or after.status != before.status:
+            if lost > 0 or status != before.status:
                 hit[uid] += 1
     return {"ruleset": sc.ruleset, "trials": n, "seed": seed,
             "units": {uid: {"p_hit": hit[uid] / n, "mean_hp_lost": hp_lost[uid] / n, "p_dead": dead[uid] / n,

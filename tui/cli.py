@@ -282,7 +282,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     if args.dice and dice.scripted_left:
         print(f"note: {dice.scripted_left} die/dice left unused", file=sys.stderr)
-    verdict = scenario.Verdict(hp_rolls + verdict.rolls, verdict.before, verdict.after, verdict.summary)
+    verdict = scenario.Verdict(hp_rolls + verdict.rolls, verdict.before, verdict.changes, verdict.summary)
     if args.json:
         print(json.dumps(scenario.summary_json(sc.ruleset, verdict), indent=2, ensure_ascii=False))
         return 0

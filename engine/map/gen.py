@@ -56,13 +56,14 @@ def open_ground(width: int, height: int, seed: int, terrain: Mapping[str, Terrai
             rows[y][x] = tile
 
     _road(rows, rng, width, height)
-    for _ in range(rng.between(3, 5)):
+    area = width * height / 1600  # densities are tuned on 40x40 and scale with the area
+    for _ in range(rng.between(3, 5) * max(1, round(area))):
         _building(rows, free, rng, put)
-    for _ in range(rng.between(3, 5)):
+    for _ in range(round(rng.between(5, 8) * area)):
         _fence(rows, free, rng, put)
-    for _ in range(rng.between(6, 10)):
+    for _ in range(round(rng.between(14, 20) * area)):
         _crates(free, rng, put)
-    for _ in range(rng.between(5, 9)):
+    for _ in range(round(rng.between(8, 12) * area)):
         _copse(rows, free, rng, put)
     grid = Grid.from_ids(rows, terrain)
     grid, spawns = _spawn(grid, rng, counts, terrain)
@@ -154,24 +155,26 @@ def _copse(rows, free, rng: MapRng, put) -> None:
 
 def _spawn(grid: Grid, rng: MapRng, counts: Mapping[str, int],
            terrain: Mapping[str, Terrain]) -> tuple[Grid, dict[str, tuple[Pos, ...]]]:
-    """Pick spawn cells in each side's edge zone and carve a way between every pair."""
+    """The squad lands together at the south edge; hostiles are spread over the northern part.
+
+    Then every spawn cell is made reachable from the squad's, breaking through whatever blocks.
+    """
     h, w = grid.height, grid.width
-    zones = {"xcom": range(h - SPAWN_DEPTH, h), "aliens": range(0, SPAWN_DEPTH)}
     spawns: dict[str, tuple[Pos, ...]] = {}
-    for side, ys in zones.items():
-        cells = [(x, y) for y in ys for x in range(w) if grid.walkable[y, x]]
-        chosen: list[Pos] = []
-        while len(chosen) < counts.get(side, 0):
-            chosen.append(cells.pop(rng.below(len(cells))))
-        spawns[side] = tuple(chosen)
-    anchor = spawns["xcom"][0] if spawns.get("xcom") else (w // 2, h - 1)
-    changes: dict[Pos, str] = {}
+    squad_zone = [(x, y) for y in range(h - SPAWN_DEPTH, h) for x in range(w) if grid.walkable[y, x]]
+    cx = rng.between(w // 4, 3 * w // 4)
+    squad_zone.sort(key=lambda c: (max(abs(c[0] - cx), abs(c[1] - (h - 2))), c[1], c[0]))
+    spawns["xcom"] = tuple(squad_zone[: counts.get("xcom", 0)])
+    north = [(x, y) for y in range(0, max(SPAWN_DEPTH, 2 * h // 5)) for x in range(w) if grid.walkable[y, x]]
+    chosen: list[Pos] = []
+    while len(chosen) < counts.get("aliens", 0) and north:
+        chosen.append(north.pop(rng.below(len(north))))
+    spawns["aliens"] = tuple(chosen)
+    anchor = spawns["xcom"][0] if spawns["xcom"] else (w // 2, h - 1)
     for cell in [c for cells in spawns.values() for c in cells]:
-        dist = grid.distances(anchor)
-        if dist[cell[1], cell[0]] < 10**6:
+        if grid.distances(anchor)[cell[1], cell[0]] < 10**6:
             continue
-        changes.update(_carve(grid, cell, anchor, terrain))
-        grid = grid.with_tiles(changes)
+        grid = grid.with_tiles(_carve(grid, cell, anchor, terrain))
     return grid, spawns
 
 

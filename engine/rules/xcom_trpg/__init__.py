@@ -16,7 +16,7 @@ from engine.commands import (Combo, Command, EndTurn, Face, Move, Rejected, Relo
 from engine.content import COVER_LEVEL, Content, Mode, Weapon
 from engine.dice import Dice
 from engine.events import (Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, TileChanged,
-                           UnitSpawned)
+                           UnitChanged, UnitSpawned)
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.model import State, Unit
 from engine.reducer import fold
@@ -70,6 +70,8 @@ class XcomTrpg:
         events = handler[type(command)](state, command, dice)  # type: ignore[operator]
         if isinstance(events, Rejected):
             return events
+        if not any(isinstance(e, UnitChanged) and "status" in e.changes for e in events):
+            return events  # nobody went down or came round: the balance of the fight is unchanged
         return events + self._check_end(fold(state, events))
 
     # -- mission flow ----------------------------------------------------------------------------
@@ -99,24 +101,29 @@ class XcomTrpg:
         started = fold(state, events)
         return events + self._begin_side(started, state.sides[0], dice)
 
-    def _begin_side(self, state: State, side: str, dice: Dice) -> list[Event]:
-        """Fresh actions; 1 after concussion (8.5); panic checks below 40 morale (6.5)."""
+    def _begin_side(self, state: State, side: str, dice: Dice, ledger: Ledger | None = None) -> list[Event]:
+        """Fresh actions; 1 after concussion (8.5); panic checks below 40 morale (6.5).
+
+        `ledger` carries changes made earlier in the same decision, so nothing is folded twice.
+        """
+        ledger = ledger or Ledger(state.units)
         events: list[Event] = [SideStarted(side=side)]
-        ledger = Ledger(state.units)
-        for unit in state.side_units(side):
-            if unit.status == "unconscious" and 0 < unit.hp and unit.concussion <= unit.hp:
-                ledger.set(unit.id, "comes round", status="active")
-            unit = ledger.units[unit.id]
-            if unit.status != "active":
+        side_ids = [u.id for u in state.side_units(side)]
+        for uid in side_ids:
+            status, hp = ledger.get(uid, "status"), ledger.get(uid, "hp")
+            if status == "unconscious" and 0 < hp and ledger.get(uid, "concussion") <= hp:
+                ledger.set(uid, "comes round", status="active")
+            if ledger.get(uid, "status") != "active":
                 continue
-            actions = 1 if unit.has("concussed") else self.rules.actions_per_turn
-            ledger.set(unit.id, "new turn", actions=actions, flags=())
-        events += ledger.events
-        current = fold(state, events)
-        for uid in [u.id for u in current.side_units(side)]:
-            unit = current.units[uid]
-            if unit.status == "active" and unit.morale < self.rules.panic_below:
-                panic = self._panic(current, unit, dice)
+            actions = 1 if "concussed" in ledger.get(uid, "flags") else self.rules.actions_per_turn
+            ledger.set(uid, "new turn", actions=actions, flags=())
+        events += ledger.take()
+        panicky = [uid for uid in side_ids if ledger.get(uid, "status") == "active"
+                   and ledger.get(uid, "morale") < self.rules.panic_below]
+        if panicky:
+            current = attrs.evolve(state, units=ledger.units)
+            for uid in panicky:
+                panic = self._panic(current, current.units[uid], dice)
                 events += panic
                 current = fold(current, panic)
         return events
@@ -158,21 +165,19 @@ class XcomTrpg:
         for unit in state.side_units(state.side):
             if unit.actions:
                 ledger.set(unit.id, "turn ended", actions=0)
-        events: list[Event] = list(ledger.events)
         i = state.sides.index(state.side)
         if i + 1 < len(state.sides):
-            return events + self._begin_side(fold(state, events), state.sides[i + 1], dice)
-        ledger = Ledger(fold(state, events).units)
-        for unit in ledger.units.values():
+            return ledger.take() + self._begin_side(state, state.sides[i + 1], dice, ledger)
+        for unit in state.units.values():
             gain = self.content.races[unit.race].morale_per_phase
-            if gain and unit.status == "active":
+            if gain and ledger.get(unit.id, "status") == "active":
                 ledger.morale(unit.id, gain, f"{self.content.races[unit.race].name} vigour at phase end")
-        events += ledger.events
+        events: list[Event] = ledger.take()
         limit = self.setup.max_phases if self.setup else 0
         if limit and state.phase >= limit:
             return events + [MissionEnded(winner="draw", reason=f"phase limit {limit} reached")]
         events.append(PhaseStarted(phase=state.phase + 1))
-        return events + self._begin_side(fold(state, events), state.sides[0], dice)
+        return events + self._begin_side(state, state.sides[0], dice, ledger)
 
     def _check_end(self, state: State) -> list[Event]:
         if state.winner is not None:

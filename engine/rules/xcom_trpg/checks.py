@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.content import RulesetDef
 from engine.dice import Dice, Roll
-from engine.formula import round_half_up
+from engine.formula import div_round
 
 D100 = "1d100"
 
@@ -25,7 +25,7 @@ def stat_roll(dice: Dice, rules: RulesetDef, actor: str, purpose: str, stat: str
         shown += f"+{bonus}" if bonus > 0 else f"{bonus}"
     if halve:
         shown = f"({shown})/2" if penalty or bonus else f"{shown}/2"
-        total = round_half_up(total / 2) if total >= 0 else -round_half_up(-total / 2)
+        total = div_round(total, 2)
     formula = f"{stat} {shown}={total}"
     crit = None
     if can_crit:
@@ -85,4 +85,4 @@ def tie_break(dice: Dice, rules: RulesetDef, a: str, a_luck: int, a_check: Roll 
 
 def per_bravery(k: int, bravery: int) -> int:
     """6.5 and 1.2: the `k/Bravery` unit is rounded first (60/7 -> 9)."""
-    return round_half_up(k / max(1, bravery))
+    return div_round(k, max(1, bravery))

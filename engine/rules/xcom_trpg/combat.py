@@ -6,17 +6,24 @@ where `between`, `target_sees` and `cover` come from.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import attrs
 
 from engine.content import Content, Mode, RulesetDef, Weapon
 from engine.dice import Dice, Roll
-from engine.formula import round_half_up
+from engine.formula import div_round
 from engine.model import Unit
 from engine.rules.xcom_trpg.checks import luck_check, passed, stat_roll, tie_break
 
 PARTIAL, FULL = 1, 2
+DEATH_BELOW = -5  # 6.3: HP below -5 is death; -5..0 is unconsciousness (6.2)
+
+
+def status_for(hp: int, concussion: int) -> str:
+    if hp < DEATH_BELOW:
+        return "dead"
+    if hp <= 0 or concussion > hp:
+        return "unconscious"
+    return "active"
 
 
 @attrs.frozen
@@ -27,7 +34,6 @@ class Hit:
     damage: int
     concussion: int = 0
     kind: str = "hit"  # hit | glancing | crit120 | headshot | kill
-    pellet: bool = False
 
 
 @attrs.frozen
@@ -43,7 +49,7 @@ def effective_stat(unit: Unit, stat: str) -> int:
     """6.4: with stamina 0, Strength counts as Strength/3 (rounded, min 1)."""
     value = unit.stats[stat]
     if stat == "strength" and unit.stamina <= 0 and not unit.infinite_stamina:
-        return max(1, round_half_up(Fraction(value, 3)))
+        return max(1, div_round(value, 3))
     return value
 
 
@@ -80,7 +86,7 @@ def armour_damage(content: Content, weapon: Weapon, target: Unit, *, unarmoured_
 def concussion_taken(content: Content, amount: int, target: Unit) -> int:
     """8.5: ignores tiers 0-2; heavy armour reduces it by 20%, rounded."""
     cut = content.armor[target.armor].concussion_reduction_percent
-    return round_half_up(Fraction(amount * (100 - cut), 100)) if cut else amount
+    return div_round(amount * (100 - cut), 100) if cut else amount
 
 
 def _name(unit: Unit) -> str:
@@ -101,13 +107,13 @@ def _dodge(dice: Dice, content: Content, rules: RulesetDef, weapon: Weapon, shoo
     if d.crit == "failure":
         crits.setdefault(target.id, []).append("failure")
         boosted = armour_damage(content, weapon, target, unarmoured_if_light=True)
-        return Hit(target.id, round_half_up(Fraction(boosted * 6, 5)), conc, "crit120")
+        return Hit(target.id, div_round(boosted * 6, 5), conc, "crit120")
     if d.total < atk:
         return Hit(target.id, full, conc, "hit")
     luck = luck_check(dice, rules, target.id, target.stats["luck"], f"dodge{label} luck")
     rolls.append(luck)
     if not passed(luck, rules):
-        return Hit(target.id, round_half_up(Fraction(full, 2)), round_half_up(Fraction(conc, 2)), "glancing")
+        return Hit(target.id, div_round(full, 2), div_round(conc, 2), "glancing")
     if d.total > atk:
         return None
     shooter_wins, extra = tie_break(dice, rules, shooter.id, shooter.stats["luck"], atk_luck,
@@ -127,12 +133,13 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
     low = crit_floor(content, rules, target)
     pen = penalty(shooter, weapon)
     notes: list[str] = []
-    down = False  # the target is dead or out: later bullets hit a body that cannot dodge
+    note = f" vs {content.races[target.race].name.lower()}" if low != rules.crit_success_min else ""
+    status = target.status  # as the burst goes on: a target put down cannot dodge, a dead one takes nothing
     for shot in range(mode.shots):
         tag = f" {shot + 1}" if mode.shots > 1 else ""
+        down = status == "dead"
         a = stat_roll(dice, rules, shooter.id, f"attack{tag}", stat, value, crit_min=low,
-                      halve=cover == PARTIAL, penalty=pen, crit_note=f" vs {content.races[target.race].name.lower()}"
-                      if low != rules.crit_success_min else "")
+                      halve=cover == PARTIAL, penalty=pen, crit_note=note)
         rolls.append(a)
         if a.crit == "success":
             crits.setdefault(shooter.id, []).append("success")
@@ -141,11 +148,10 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
                 continue
             if target.armor in weapon.headshot_kills:
                 hits.append(Hit(target.id, 0, 0, "kill"))
-                down = True
+                status = "dead"
             else:
                 for _ in range(weapon.pellets):
-                    hits.append(Hit(target.id, weapon.damage * weapon.headshot_multiplier, 0, "headshot",
-                                    pellet=weapon.pellets > 1))
+                    hits.append(Hit(target.id, weapon.damage * weapon.headshot_multiplier, 0, "headshot"))
             continue
         if a.crit == "failure":
             crits.setdefault(shooter.id, []).append("failure")
@@ -159,7 +165,7 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
         if down:
             notes.append(f"shot{tag}: hits the body")
             continue
-        dodging = between >= 2 and target_sees and target.conscious
+        dodging = between >= 2 and target_sees and status == "active"
         for pellet in range(weapon.pellets):
             label = f"{tag} pellet {pellet + 1}" if weapon.pellets > 1 else tag
             if dodging:
@@ -167,7 +173,9 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
             else:
                 hit = Hit(target.id, armour_damage(content, weapon, target), 0, "hit")
             if hit is not None:
-                hits.append(attrs.evolve(hit, pellet=weapon.pellets > 1))
+                hits.append(hit)
+        if status != "dead":
+            status = status_for(target.hp - sum(h.damage for h in hits), target.concussion)
     verdict, summary = _verdict(shooter, target, hits, notes, mode.shots * weapon.pellets)
     return Outcome(rolls, hits, verdict, summary, crits)
 

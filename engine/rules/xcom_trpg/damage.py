@@ -4,56 +4,75 @@ from __future__ import annotations
 
 from typing import Any
 
-import attrs
-
 from engine.content import RulesetDef
 from engine.events import UnitChanged
-from engine.model import Unit
+from engine.model import Unit, replace
 from engine.rules.xcom_trpg.checks import per_bravery
-from engine.rules.xcom_trpg.combat import Hit, Outcome
-
-DEATH_BELOW = -5  # 6.3: HP below -5 is death; -5..0 is unconsciousness (6.2)
-
+from engine.rules.xcom_trpg.combat import Hit, Outcome, status_for
 
 class Ledger:
-    """Working copies of the units a decision touches, and the events that changed them."""
+    """The units a decision touches, as they stand after it, and the events that changed them."""
 
     def __init__(self, units: dict[str, Unit]) -> None:
-        self.units = dict(units)
+        self._base = units
+        self._pending: dict[str, dict[str, Any]] = {}
+        self._built: dict[str, Unit] | None = None
         self.events: list[UnitChanged] = []
 
+    @property
+    def units(self) -> dict[str, Unit]:
+        if self._built is None:  # one copy per touched unit, however many changes it had
+            built = dict(self._base)
+            for uid, changes in self._pending.items():
+                built[uid] = replace(self._base[uid], changes)
+            self._built = built
+        return self._built
+
+    def take(self) -> list[UnitChanged]:
+        """The events so far, handed over once; the changed values stay known."""
+        events, self.events = self.events, []
+        return events
+
+    @property
+    def changes(self) -> dict[str, dict[str, Any]]:
+        return self._pending
+
+    def unit(self, uid: str) -> Unit:
+        pending = self._pending.get(uid)
+        return replace(self._base[uid], pending) if pending else self._base[uid]
+
+    def ids(self) -> list[str]:
+        return list(self._base)
+
+    def get(self, uid: str, field: str) -> Any:
+        pending = self._pending.get(uid)
+        if pending is not None and field in pending:
+            return pending[field]
+        return getattr(self._base[uid], field)
+
     def set(self, uid: str, cause: str, **changes: Any) -> None:
-        unit = self.units[uid]
-        changes = {k: v for k, v in changes.items() if getattr(unit, k) != v}
+        changes = {k: v for k, v in changes.items() if self.get(uid, k) != v}
         if not changes:
             return
-        self.units[uid] = attrs.evolve(unit, **changes)
+        self._pending.setdefault(uid, {}).update(changes)
+        self._built = None
         self.events.append(UnitChanged(unit=uid, changes=changes, cause=cause))
 
     def morale(self, uid: str, delta: int, cause: str) -> None:
-        unit = self.units[uid]
-        if unit.status == "dead" or delta == 0:
+        if self.get(uid, "status") == "dead" or delta == 0:
             return
-        self.set(uid, cause, morale=max(0, min(unit.morale_max, unit.morale + delta)))
+        value = self.get(uid, "morale") + delta
+        self.set(uid, cause, morale=max(0, min(self.get(uid, "morale_max"), value)))
 
     def flag(self, uid: str, flag: str, cause: str) -> None:
-        unit = self.units[uid]
-        if flag not in unit.flags:
-            self.set(uid, cause, flags=tuple(sorted(unit.flags + (flag,))))
+        flags = self.get(uid, "flags")
+        if flag not in flags:
+            self.set(uid, cause, flags=tuple(sorted(flags + (flag,))))
 
     def count(self, uid: str, counter: str, cause: str, by: int = 1) -> None:
-        unit = self.units[uid]
-        counters = dict(unit.counters)
+        counters = dict(self.get(uid, "counters"))
         counters[counter] = counters.get(counter, 0) + by
         self.set(uid, cause, counters=counters)
-
-
-def status_for(hp: int, concussion: int) -> str:
-    if hp < DEATH_BELOW:
-        return "dead"
-    if hp <= 0 or concussion > hp:
-        return "unconscious"
-    return "active"
 
 
 def apply_crits(ledger: Ledger, rules: RulesetDef, crits: dict[str, list[str]]) -> None:
@@ -74,7 +93,7 @@ def apply_hits(ledger: Ledger, rules: RulesetDef, attacker: str, outcome: Outcom
     for hit in outcome.hits:
         by_target.setdefault(hit.target, []).append(hit)
     for uid, hits in by_target.items():
-        before = ledger.units[uid]
+        before = ledger.unit(uid)
         if before.status == "dead":
             continue
         if any(h.kind == "kill" for h in hits):
@@ -96,20 +115,20 @@ def apply_hits(ledger: Ledger, rules: RulesetDef, attacker: str, outcome: Outcom
                 ledger.morale(uid, -per_bravery(rules.morale.concussion, before.stats["bravery"]) *
                               sum(1 for h in hits if h.concussion), "concussion")
                 ledger.flag(uid, "concussed", "concussion: one action next turn")
-        after = ledger.units[uid]
-        if before.status != after.status:
-            fallen(ledger, rules, attacker, before, after.status)
+        status = ledger.get(uid, "status")
+        if before.status != status:
+            fallen(ledger, rules, attacker, before, status)
 
 
 def fallen(ledger: Ledger, rules: RulesetDef, attacker: str | None, before: Unit, status: str) -> None:
     """6.5: +10 for a kill, +5 for a knock-out; every conscious comrade mourns a death."""
-    if attacker is not None and ledger.units[attacker].side != before.side:
+    if attacker is not None and ledger.get(attacker, "side") != before.side:
         if status == "dead":
             ledger.morale(attacker, rules.morale.kill, f"killed {before.name}")
         elif status == "unconscious" and before.status == "active":
             ledger.morale(attacker, rules.morale.stun, f"knocked out {before.name}")
     if status == "dead":
-        for other in list(ledger.units.values()):
-            if other.side == before.side and other.id != before.id and other.conscious:
-                ledger.morale(other.id, -per_bravery(rules.morale.comrade_death, other.stats["bravery"]),
-                              f"{before.name} died")
+        for uid in ledger.ids():
+            if uid != before.id and ledger.get(uid, "side") == before.side and ledger.get(uid, "status") == "active":
+                bravery = ledger.get(uid, "stats")["bravery"]
+                ledger.morale(uid, -per_bravery(rules.morale.comrade_death, bravery), f"{before.name} died")

@@ -19,9 +19,9 @@ def referee(content: Content, ruleset_id: str, units: dict[str, Unit], action: A
         weapon = content.weapons[actor.weapon]
         mode = weapon.modes[action.mode]
         if action.cover == "full":
-            return Verdict([], units, units, f"{actor.name} → {target.name}: no hit possible (full cover, 8.8)")
+            return Verdict([], units, {}, f"{actor.name} → {target.name}: no hit possible (full cover, 8.8)")
         if weapon.max_between is not None and action.sectors_between > weapon.max_between:
-            return Verdict([], units, units, f"{actor.name} → {target.name}: out of range "
+            return Verdict([], units, {}, f"{actor.name} → {target.name}: out of range "
                                              f"({weapon.name.lower()} is useless beyond {weapon.max_between} "
                                              f"sectors between)")
         outcome = combat.resolve_shot(content, rules, dice, actor, target, weapon, mode,
@@ -31,7 +31,7 @@ def referee(content: Content, ruleset_id: str, units: dict[str, Unit], action: A
         ledger.set(actor.id, "fires", stamina=stamina, ammo=max(0, actor.ammo - mode.shots))
         apply_crits(ledger, rules, outcome.crits)
         apply_hits(ledger, rules, actor.id, outcome, pellets=weapon.pellets > 1)
-        return Verdict(outcome.rolls, units, ledger.units, outcome.summary)
+        return Verdict(outcome.rolls, units, ledger.changes, outcome.summary)
     item = action.item or next(i for i in actor.items if content.weapons[i].thrown)
     weapon = content.weapons[item]
     throw = combat.throw_roll(content, rules, dice, actor, weapon, target)
@@ -39,7 +39,7 @@ def referee(content: Content, ruleset_id: str, units: dict[str, Unit], action: A
     if not throw.landed:
         rolls.append(plain_roll(dice, actor.id, "scatter", 8, "scatter"))
         apply_crits(ledger, rules, throw.crits)
-        return Verdict(rolls, units, ledger.units, f"{actor.name}: the {weapon.name.lower()} goes astray "
+        return Verdict(rolls, units, ledger.changes, f"{actor.name}: the {weapon.name.lower()} goes astray "
                                                    f"(scatter {rolls[-1].total}) and hits nobody listed")
     victims = [(units[uid], action.sectors_between, action.target_sees_actor if uid == target.id else True)
                for uid in [target.id, *action.bystanders]]
@@ -52,5 +52,5 @@ def referee(content: Content, ruleset_id: str, units: dict[str, Unit], action: A
     apply_hits(ledger, rules, actor.id, combat.Outcome(rolls, hits, "hit", "", crits), pellets=False)
     parts = [f"{units[h.target].name} {'killed by a head-strike' if h.kind == 'kill' else f'{h.damage} dmg'}"
              + (f" +{h.concussion} concussion" if h.concussion else "") for h in hits]
-    return Verdict(rolls, units, ledger.units, f"{actor.name}: {weapon.name.lower()} explodes: "
+    return Verdict(rolls, units, ledger.changes, f"{actor.name}: {weapon.name.lower()} explodes: "
                                                + (", ".join(parts) if parts else "nobody hurt"))

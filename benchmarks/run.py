@@ -1,0 +1,36 @@
+"""Print every performance figure the issues name, each with its ratio to a reference from the same run.
+
+    python benchmarks/run.py            # everything
+    python benchmarks/run.py engine     # one group
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+GROUPS = ["engine", "tui"]
+
+
+def main(argv: list[str]) -> int:
+    wanted = argv or GROUPS
+    failed = 0
+    for group in wanted:
+        try:
+            module = importlib.import_module(f"benchmarks.bench_{group}")
+        except ModuleNotFoundError as exc:
+            print(f"{group}: not available ({exc})")
+            continue
+        print(f"== {group}")
+        for figure in module.figures():
+            print(figure.line(), flush=True)
+            failed += not figure.ok
+    print(f"{failed} figure(s) missed their target" if failed else "all figures met their targets")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
