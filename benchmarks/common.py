@@ -14,11 +14,11 @@ class Figure:
     unit: str
     limit: str  # the target, as text: "<= 4096 bytes", ">= 20000/s"
     ok: bool
-    reference: str = ""  # what the value is compared with
+    reference: str = ""  # what the ratio means: "× the speed of json.loads alone (26,000/s)"
     ratio: float | None = None  # value / reference value, measured in the same run
 
     def line(self) -> str:
-        ratio = f"  ratio {self.ratio:.2f}× {self.reference}" if self.ratio is not None else ""
+        ratio = f"\n     ratio {self.ratio:.2f}{self.reference}" if self.ratio is not None else ""
         mark = "ok  " if self.ok else "FAIL"
         return f"{mark} {self.name:<46} {self.value:>12.2f} {self.unit:<10} (target {self.limit}){ratio}"
 

@@ -82,6 +82,22 @@ class Wait:
 
 
 @attrs.frozen(kw_only=True)
+class Act:
+    """A ruleset's own action beyond the common ones: aim, kneel, overwatch, an encouraging speech...
+
+    The kernel passes it through untouched; each ruleset names the actions it knows and rejects
+    the rest, so a new ruleset never needs a new command type.
+    """
+
+    kind: ClassVar[str] = "act"
+    unit: str
+    action: str
+    target: str | None = None
+    cell: Pos | None = None
+    option: str | None = None
+
+
+@attrs.frozen(kw_only=True)
 class EndTurn:
     """The side hands over to the next one."""
 
@@ -89,5 +105,5 @@ class EndTurn:
     side: str
 
 
-Command = Union[StartMission, Move, Combo, Face, Shoot, Throw, Reload, Wait, EndTurn]
+Command = Union[StartMission, Move, Combo, Face, Shoot, Throw, Reload, Wait, Act, EndTurn]
 COMMAND_TYPES: dict[str, type] = {t.kind: t for t in Command.__args__}  # type: ignore[attr-defined]

@@ -11,7 +11,7 @@ import math
 import attrs
 import numpy as np
 
-from engine.commands import (Combo, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
+from engine.commands import (Act, Combo, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
                              Wait)
 from engine.content import COVER_LEVEL, Content, Mode, Weapon
 from engine.dice import Dice
@@ -65,6 +65,8 @@ class XcomTrpg:
             return Rejected("not_started", "The mission has not started yet")
         if state.winner is not None:
             return Rejected("mission_over", f"The mission is over: {state.ended}")
+        if isinstance(command, Act):
+            return Rejected("unknown_action", f"xcom-trpg has no {command.action!r} action yet")
         handler = {Move: self._move, Combo: self._combo, Face: self._face, Shoot: self._shoot,
                    Throw: self._throw, Reload: self._reload, Wait: self._wait, EndTurn: self._end_turn}
         events = handler[type(command)](state, command, dice)  # type: ignore[operator]
