@@ -27,6 +27,7 @@ class Ai:
         self.side = side
         self.memory: dict[str, Pos] = {}  # enemy id -> last position seen
         self._skip: set[str] = set()  # units that got a rejection this turn
+        self._explore: dict[str, Pos] = {}  # unit id -> unseen cell it is walking to
         self._turn: tuple[int, str] | None = None
 
     # -- knowledge -------------------------------------------------------------------------
@@ -157,13 +158,12 @@ class Ai:
             return None
         goals = [h.pos for h in hostiles if h.conscious] or sorted(self.memory.values())
         grid = state.grid
+        blocked = [h.pos for h in hostiles if h.status != "dead"]
         if not goals:  # nobody in sight or in memory: go and look where we cannot see
-            ys, xs = np.nonzero(~self._seen & grid.walkable)
-            goals = list(zip(xs.tolist(), ys.tolist()))
-        if not goals:
-            return None
-        blocked = [u.pos for u in state.units.values() if u.side != self.side and u.status != "dead"
-                   and any(u.id == h.id for h in hostiles)]
+            target = self._explore_target(state, unit, blocked)
+            if target is None:
+                return None
+            goals = [target]
         reach = max(moves, combo)
         field = _goal_field(grid, goals, blocked)
         here = int(field[unit.pos[1], unit.pos[0]])
@@ -185,6 +185,21 @@ class Ai:
         if len(path) > moves and combo >= len(path):
             return Combo(unit=unit.id, path=path)
         return Move(unit=unit.id, path=path[:moves])
+
+
+    def _explore_target(self, state: State, unit: Unit, blocked: list[Pos]) -> Pos | None:
+        """The nearest cell the side cannot see, kept until it comes into view (no dithering)."""
+        target = self._explore.get(unit.id)
+        if target is not None and not self._seen[target[1], target[0]]:
+            return target
+        steps = state.grid.distances(unit.pos, blocked)
+        candidates = ~self._seen & state.grid.walkable & (steps < UNREACHABLE)
+        if not candidates.any():
+            return None
+        masked = np.where(candidates, steps, UNREACHABLE)
+        y, x = np.unravel_index(int(np.argmin(masked)), masked.shape)
+        self._explore[unit.id] = (int(x), int(y))
+        return self._explore[unit.id]
 
 
 def _score(preview: ShotPreview, target: Unit) -> float:
