@@ -7,8 +7,7 @@ from typing import Any, Iterator
 
 import attrs
 
-from engine import log
-from engine.verify import chain
+from engine import log, reading
 
 GOD = "god"
 
@@ -32,11 +31,11 @@ class Tally:
     luck_expected: float = 0.0
 
 
-def _branch(records: list[tuple[int, bytes, dict[str, Any]]]) -> set[int]:
+def _branch(records: list[tuple[int, dict[str, Any]]]) -> set[int]:
     """Record numbers on the final branch; the others were undone."""
     bases: dict[int, int] = {}
     head = 1
-    for n, _raw, r in records:
+    for n, r in records:
         if r.get("kind") == "command":
             bases[n], head = r.get("base", 1), n
         elif r.get("kind") == "undo":
@@ -50,13 +49,13 @@ def _branch(records: list[tuple[int, bytes, dict[str, Any]]]) -> set[int]:
 
 def read(path: Path) -> tuple[list[Line], dict[str, str], dict[str, str], str | None]:
     """Lines with rolls, unit names, unit sides, and a note if the chain is broken."""
-    records, broken = chain(path)
+    records, broken = reading.records(path)
     alive = _branch(records)
     names: dict[str, str] = {}
     sides: dict[str, str] = {}
     out: list[Line] = []
     phase = 0
-    for n, _raw, record in records:
+    for n, record in records:
         if record.get("kind") != "command":
             continue
         rolls: list[dict[str, Any]] = []

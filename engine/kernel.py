@@ -122,19 +122,23 @@ class Game:
             raise log.LogError(f"{log.seed_path(path)} is not the seed this log committed to")
         records, _size = log.tail(path)
         game = cls(content, header, seed, None)
-        last_n, last_raw = 1, None
+        game._load(path, records)
+        return game
+
+    def _load(self, path: Path, records: list[tuple[int, int, bytes]]) -> None:
+        """The history from the last checkpoint on, then a writer to carry on after the last line."""
         parsed = [(off, _parse_tail(raw), raw) for off, _len, raw in records]
         if parsed and parsed[0][1].get("kind") == "checkpoint":
-            game.history = game._restore(parsed[0][1], path)
+            self.history = _located(parsed[0][1], lambda: self._restore(parsed[0][1], path))
         else:  # no checkpoint yet: the log is short, fold it all
             parsed = [(off, log.parse(raw, n), raw) for n, off, raw in log.read_lines(path)][1:]
+        last_n, last_raw = 1, None
         for offset, record, raw in parsed:
             last_n, last_raw = record.get("n", last_n), raw
-            game._replay(record, offset)
+            _located(record, lambda: self._replay(record, offset))
         if last_raw is None:
             last_raw = records[-1][2] if records else next(raw for _n, _o, raw in log.read_lines(path))
-        game.writer = log.Writer(path, log.line_hash(last_raw), int(last_n) + 1)
-        return game
+        self.writer = log.Writer(path, log.line_hash(last_raw), int(last_n) + 1)
 
     def _restore(self, checkpoint: dict[str, Any], path: Path) -> list[Entry]:
         anchor = checkpoint["anchor"]
@@ -142,8 +146,14 @@ class Game:
         history = [Entry(anchor["of"], codec.load_state(anchor["state"], initial.grid), False)]
         for n, offset, rolled in checkpoint["trail"]:
             record = log.parse(log.read_at(path, offset), n)
+            if record.get("n") != n or record.get("kind") != "command":
+                raise log.LogError(f"the checkpoint points at byte {offset} for record {n}, but it is not there",
+                                   checkpoint.get("n"))
             events = [codec.load_event(e) for e in record["events"]]
-            history.append(Entry(n, fold(history[-1].state, events), bool(rolled), offset))
+            state = fold(history[-1].state, events)
+            if codec.state_hash(state) != record.get("state"):
+                raise log.LogError("state hash does not match its events", n)
+            history.append(Entry(n, state, bool(rolled), offset))
         return history
 
     def _replay(self, record: dict[str, Any], offset: int) -> None:
@@ -234,3 +244,11 @@ def _parse_tail(raw: bytes) -> dict[str, Any]:
         return log.parse(raw, 0)
     except log.LogError:
         raise log.LogError("the last record is torn (the game stopped while writing it)") from None
+
+
+def _located(record: dict[str, Any], work: Any) -> Any:
+    """Run `work`; a malformed record becomes one LogError naming its line."""
+    try:
+        return work()
+    except (codec.CodecError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise log.LogError(f"malformed record ({exc})", record.get("n")) from None

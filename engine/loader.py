@@ -122,16 +122,26 @@ def make_converter() -> cattrs.Converter:
 _converter = make_converter()
 
 
-def _walk(exc: BaseException, path: str, out: list[str]) -> None:
+def _walk(exc: BaseException, path: str, out: list[str], tables: tuple[str, ...] = ()) -> None:
+    """Located messages: `[shotgun].damage`, `[eliminate].squad[0]`; keys under a name in `tables`
+    are tables of their own, as in TOML: `[units.anton].hp`."""
     if isinstance(exc, (ClassValidationError, IterableValidationError)):
         with_notes, without = exc.group_exceptions()
         for sub, note in with_notes:
             key = getattr(note, "name", None)
             if key is None:
                 key = note.index
-            _walk(sub, f"{path}.{key}" if path else f"[{key}]", out)
+            if isinstance(key, int):
+                where = f"{path}[{key}]"
+            elif not path:
+                where = f"[{key}]"
+            elif path.strip("[]") in tables:
+                where = f"[{path.strip('[]')}.{key}]"
+            else:
+                where = f"{path}.{key}"
+            _walk(sub, where, out, tables)
         for sub in without:
-            _walk(sub, path, out)
+            _walk(sub, path, out, tables)
     elif isinstance(exc, ForbiddenExtraKeysError):
         fields = [a.name for a in exc.cl.__attrs_attrs__]
         for extra in sorted(exc.extra_fields):
@@ -171,6 +181,7 @@ def load(directory: Path | str | None = None) -> c.Content:
     raw: dict[str, bytes] = {}
     tables: dict[str, dict[str, Any]] = {}
     known: dict[str, set[str]] = {}  # every id a file declares, loaded or not, so one error is not ten
+    stats: set[str] = set()  # stat names as written, even in a ruleset that failed to load
     for name, model in FILES.items():
         path = root / name
         try:
@@ -191,6 +202,10 @@ def load(directory: Path | str | None = None) -> c.Content:
             continue
         parsed: dict[str, Any] = {}
         known[name] = set(doc)
+        if name == "rulesets.toml":
+            stats = {st for table in doc.values() if isinstance(table, dict)
+                     for st in (table.get("stats") if isinstance(table.get("stats"), list) else [])
+                     if isinstance(st, str)}
         for key, value in doc.items():
             if not isinstance(value, dict):
                 messages.append(f"{name}: [{key}]: expected a table, got {show(value)}")
@@ -203,7 +218,7 @@ def load(directory: Path | str | None = None) -> c.Content:
                 messages.extend(f"{name}: {m}" for m in found)
         tables[name] = parsed
     if len(tables) == len(FILES):
-        messages.extend(cross_check(tables, known))
+        messages.extend(cross_check(tables, known, stats))
     if messages:
         raise ContentError(messages)
     return c.Content(sha256=bundle_hash(raw), **{_FIELD[n]: t for n, t in tables.items()})
@@ -215,16 +230,14 @@ def _ref(file: str, key: str, field: str, kind: str, value: str, table: set[str]
     return [f"{file}: [{key}].{field}: unknown {kind} {value!r}{did_you_mean(value, table)}"]
 
 
-def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]]) -> list[str]:
+def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_stats: set[str]) -> list[str]:
     out: list[str] = []
     rulesets, races, armor = t["rulesets.toml"], t["races.toml"], known["armor.toml"]
     weapons, factions, units = t["weapons.toml"], known["factions.toml"], t["units.toml"]
     terrain, missions = t["terrain.toml"], t["missions.toml"]
     race_ids, weapon_ids, unit_ids = known["races.toml"], known["weapons.toml"], known["units.toml"]
-    all_stats: set[str] = set()
     for rid, r in rulesets.items():
         stats = set(r.stats)
-        all_stats |= stats
         for field in ("hp", "stamina", "god_of_random"):
             bad = _names(getattr(r, field), stats)
             if bad:
@@ -315,5 +328,5 @@ def load_scenario(path: Path | str) -> "Scenario":
         return _converter.structure(doc, Scenario)
     except Exception as exc:  # noqa: BLE001
         found: list[str] = []
-        _walk(exc, "", found)
-        raise ContentError([f"{name}: {m.lstrip('.')}" for m in found]) from None
+        _walk(exc, "", found, tables=("units",))
+        raise ContentError([f"{name}: {m}" for m in found]) from None

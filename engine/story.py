@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Iterator, Mapping
 
-from engine import log
+from engine import reading
 
 SIDE_NAMES = {"xcom": "X-COM", "aliens": "Aliens", "draw": "Nobody"}
 
@@ -13,7 +13,9 @@ SIDE_NAMES = {"xcom": "X-COM", "aliens": "Aliens", "draw": "Nobody"}
 def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
     """One line for an event in its JSON form, or None for bookkeeping."""
     kind = event.get("kind")
-    who = names.get(event.get("unit") or event.get("actor") or "", event.get("unit") or event.get("actor") or "")
+    uid = event.get("unit") if kind != "spawned" else None  # a spawned event carries the whole unit
+    uid = uid or event.get("actor") or ""
+    who = names.get(uid, uid)
     if kind == "phase":
         return f"── PHASE {event['phase']} ──"
     if kind == "side":
@@ -43,9 +45,10 @@ def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
 
 
 def story(path: Path) -> Iterator[str]:
+    """Every event as a sentence; a damaged log stops at the damage, with a note."""
     names: dict[str, str] = {}
-    for n, _off, raw in log.read_lines(path):
-        record = log.parse(raw, n)
+    records, broken = reading.records(path)
+    for n, record in records:
         kind = record.get("kind")
         if kind == "undo":
             yield f"line {n}: (undo back to line {record.get('base')})"
@@ -57,3 +60,5 @@ def story(path: Path) -> Iterator[str]:
             text = describe(event, names)
             if text:
                 yield f"line {n}: {text}"
+    if broken:
+        yield f"warning: {broken}; the story stops there"

@@ -48,14 +48,13 @@ def chain(path: Path) -> tuple[list[tuple[int, bytes, dict[str, Any]]], Failure 
             record = log.parse(raw, n)
         except log.LogError as exc:
             return out, Failure(n, str(exc).split(": ", 1)[1])
-        if record.get("prev") != prev:
-            if prev_raw is None:
-                return out, Failure(n, "the first line is not a header")
-            return out, Failure(n - 1, "does not match the hash recorded on the next line "
-                                       "(the line was edited, or a line was deleted or moved after it)")
         if record.get("n") != n:
             return out, Failure(n, f"record number {record.get('n')!r} found where {n} was expected "
                                    "(a line was deleted or moved)")
+        if record.get("prev") != prev:
+            if prev_raw is None:
+                return out, Failure(n, "the first line is not a header")
+            return out, Failure(n - 1, "does not match the hash recorded on the next line (the line was edited)")
         out.append((n, raw, record))
         prev, prev_raw = log.line_hash(raw), raw
     if not out:
@@ -109,32 +108,69 @@ def _seed(lines, header, seed_file: Path | None, path: Path) -> tuple[bytes | No
 
 
 def _replay(content: Content, header: dict[str, Any], seed: bytes, lines) -> Failure | None:
+    """Re-decide every command, and hold undo and checkpoint records to the kernel's own rules."""
     ruleset, initial = build(content, header)
     faces = Faces(seed)
+    casual = bool(header["mission"].get("casual"))
     states: dict[int, State] = {1: initial}
-    for n, _raw, record in lines[1:]:
+    branch: list[tuple[int, bool, int]] = [(1, False, 0)]  # (record, rolled dice, byte offset): the live history
+    offset = 0
+    for n, raw, record in lines:
+        here, offset = offset, offset + len(raw) + 1
+        if n == 1:
+            continue
         kind = record.get("kind")
         try:
             if kind == "command":
+                if record.get("base") != branch[-1][0]:
+                    return Failure(n, f"a command must follow the current record {branch[-1][0]}, "
+                                      f"not {record.get('base')!r}")
                 problem = _command(ruleset, faces, states, n, record)
                 if problem:
                     return problem
+                branch.append((n, any(e.get("rolls") for e in record["events"]), here))
             elif kind == "undo":
-                base = states.get(record.get("base"))  # type: ignore[arg-type]
-                if base is None:
-                    return Failure(n, f"undo to unknown record {record.get('base')!r}")
-                if record.get("state") != codec.state_hash(base):
-                    return Failure(n, "state hash after undo does not match")
+                problem = _undo(states, branch, casual, record)
+                if problem:
+                    return Failure(n, problem)
             elif kind == "checkpoint":
-                of = states.get(record.get("of"))  # type: ignore[arg-type]
-                anchor = record.get("anchor") or {}
-                expect = states.get(anchor.get("of"))
-                if of is None or expect is None or codec.dump_state(expect) != anchor.get("state"):
-                    return Failure(n, "checkpoint state differs from the recomputed one")
+                problem = _checkpoint(states, branch, record)
+                if problem:
+                    return Failure(n, problem)
             elif kind != "reveal":
                 return Failure(n, f"unknown record kind {kind!r}")
-        except (codec.CodecError, KeyError, TypeError) as exc:
+        except (codec.CodecError, KeyError, TypeError, AttributeError) as exc:
             return Failure(n, f"malformed record: {exc}")
+    return None
+
+
+def _undo(states: dict[int, State], branch: list[tuple[int, bool, int]], casual: bool,
+          record: dict[str, Any]) -> str | None:
+    if len(branch) < 3 or record.get("undone") != branch[-1][0] or record.get("base") != branch[-2][0]:
+        return f"undo of {record.get('undone')!r} back to {record.get('base')!r} is not the last command"
+    if branch[-1][1] and not casual:
+        return "an undo across a dice roll in a mission that is not casual"
+    if states[branch[-1][0]].winner is not None:
+        return "an undo after the mission ended"
+    branch.pop()
+    if record.get("state") != codec.state_hash(states[branch[-1][0]]):
+        return "state hash after undo does not match"
+    return None
+
+
+def _checkpoint(states: dict[int, State], branch: list[tuple[int, bool, int]], record: dict[str, Any]) -> str | None:
+    if record.get("of") != branch[-1][0]:
+        return f"checkpoint of record {record.get('of')!r}, but the current record is {branch[-1][0]}"
+    anchor = record["anchor"]
+    numbers = [n for n, _rolled, _offset in branch]
+    if anchor.get("of") not in numbers:
+        return f"checkpoint anchor {anchor.get('of')!r} is not on the current branch"
+    at = numbers.index(anchor["of"])
+    if codec.canonical(codec.dump_state(states[anchor["of"]])) != codec.canonical(anchor.get("state")):
+        return "checkpoint state differs from the recomputed one"
+    trail = [[n, offset, rolled] for n, rolled, offset in branch[at + 1:]]
+    if codec.canonical(trail) != codec.canonical(record.get("trail")):
+        return "checkpoint trail does not match the records on the current branch"
     return None
 
 
@@ -149,7 +185,7 @@ def _command(ruleset, faces: Faces, states: dict[int, State], n: int, record: di
         return Failure(n, f"the command is not legal here: {events}")
     expected = [codec.dump_event(e) for e in events]
     found = record.get("events")
-    if expected != found:
+    if codec.canonical(expected) != codec.canonical(found):  # not ==: 0, 0.0 and false differ in a log
         return Failure(n, _first_difference(expected, found))
     state = fold(base, events)
     if record.get("state") != codec.state_hash(state):
@@ -162,7 +198,7 @@ def _first_difference(expected: list[Any], found: Any) -> str:
     if not isinstance(found, list):
         return "events are not a list"
     for i, (e, f) in enumerate(zip(expected, found)):
-        if e != f:
+        if not _same(e, f):
             path, ev, fv = _diff(e, f, f"event {i + 1}")
             return f"{path}: expected {json.dumps(ev, ensure_ascii=False)}, found {json.dumps(fv, ensure_ascii=False)}"
     return f"expected {len(expected)} events, found {len(found)}"
@@ -171,10 +207,14 @@ def _first_difference(expected: list[Any], found: Any) -> str:
 def _diff(e: Any, f: Any, path: str) -> tuple[str, Any, Any]:
     if isinstance(e, dict) and isinstance(f, dict):
         for k in list(e) + [k for k in f if k not in e]:
-            if e.get(k) != f.get(k):
+            if not _same(e.get(k), f.get(k)):
                 return _diff(e.get(k), f.get(k), f"{path}.{k}")
     if isinstance(e, list) and isinstance(f, list) and len(e) == len(f):
         for i, (a, b) in enumerate(zip(e, f)):
-            if a != b:
+            if not _same(a, b):
                 return _diff(a, b, f"{path}[{i}]")
     return path, e, f
+
+
+def _same(a: Any, b: Any) -> bool:
+    return codec.canonical(a) == codec.canonical(b)
