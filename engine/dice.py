@@ -70,6 +70,8 @@ class Faces:
         self._cache: dict[str, tuple[int, bytes]] = {}
 
     def face(self, stream: str, index: int, sides: int) -> int:
+        if sides < 1:
+            raise ValueError(f"a die needs at least one side, got {sides}")
         block = index // _WORDS
         cached = self._cache.get(stream)
         if cached is None or cached[0] != block:

@@ -283,12 +283,14 @@ class XcomTrpg:
             return unit
         if not 0 <= cmd.facing < 8:
             return Rejected("bad_facing", "Facing is 0-7, clockwise from north")
+        if cmd.facing == unit.facing:
+            return Rejected("no_change", f"{unit.name} already faces that way")
         ledger = Ledger(state.units)
         ledger.set(unit.id, "turns", facing=cmd.facing)
         return list(ledger.events)
 
     def _wait(self, state: State, cmd: Wait, dice: Dice) -> Rejected | list[Event]:
-        unit = self._actor(state, cmd.unit)
+        unit = self._actor(state, cmd.unit, 1)
         if isinstance(unit, Rejected):
             return unit
         ledger = Ledger(state.units)
