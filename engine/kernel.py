@@ -85,6 +85,7 @@ class Game:
         self.writer = writer
         self.history = history or [Entry(1, initial, False)]
         self.revealed = False
+        self.notes: list[str] = []  # what resume had to do (a torn record set aside)
         self._since_checkpoint = 0
         self._memory_n = max(e.n for e in self.history) + 1  # record numbers when there is no file
 
@@ -105,8 +106,10 @@ class Game:
         header = make_header(content, ruleset_id, mission_id, seed, casual, max_phases)
         writer = None
         if path is not None:
+            if path.exists() and path.stat().st_size > 0:
+                raise log.LogError(f"{path} already exists; choose another name")
+            log.write_seed(path, seed)  # first: a log must never exist without its seed
             writer = log.Writer.create(path, header)
-            log.write_seed(path, seed)
         game = cls(content, header, seed, writer)
         started = game.submit(StartMission())
         if isinstance(started, Rejected):
@@ -115,17 +118,47 @@ class Game:
 
     @classmethod
     def resume(cls, content: Content, path: Path) -> "Game":
+        """Carry on an unfinished log. A record torn by a crash is set aside (see `notes`); a log
+        changed after it was written is refused: `recover` continues its good part in a new file."""
         header = log.read_header(path)
         check_header(content, header)
         seed = log.read_seed(log.seed_path(path))
         if commitment(seed) != header.get("seed_commitment"):
             raise log.LogError(f"{log.seed_path(path)} is not the seed this log committed to")
-        records, _size = log.tail(path)
-        game = cls(content, header, seed, None)
-        game._load(path, records)
+        lock = log.Lock(path)
+        try:
+            notes = [note] if (note := log.set_aside(path)) else []
+            line, why = log.first_break(path)
+            if line is not None:
+                raise log.LogError(f"{why}; `xenotac replay LOG --verify` explains, and "
+                                   f"`xenotac resume LOG --recover` continues from the last good record", line)
+            game = cls(content, header, seed, None)
+            records, _size = log.tail(path)
+            game._load(path, records, lock)
+        except BaseException:
+            lock.release()
+            raise
+        game.notes = notes
         return game
 
-    def _load(self, path: Path, records: list[tuple[int, int, bytes]]) -> None:
+    @classmethod
+    def recover(cls, content: Content, path: Path, new_path: Path) -> "Game":
+        """Copy the records before the first damaged line into `new_path` and resume that copy.
+        The damaged log is left exactly as it is."""
+        header = log.read_header(path)
+        check_header(content, header)
+        line, _why = log.first_break(path)
+        good = b"".join(raw + b"\n" for n, _off, raw in log.read_lines(path) if line is None or n < line)
+        _complete, torn = log.torn_tail(path)
+        if torn and good.endswith(torn + b"\n"):
+            good = good[: -len(torn) - 1]
+        if new_path.exists():
+            raise log.LogError(f"{new_path} already exists")
+        new_path.write_bytes(good)
+        log.write_seed(new_path, log.read_seed(log.seed_path(path)))
+        return cls.resume(content, new_path)
+
+    def _load(self, path: Path, records: list[tuple[int, int, bytes]], lock: log.Lock) -> None:
         """The history from the last checkpoint on, then a writer to carry on after the last line."""
         parsed = [(off, _parse_tail(raw), raw) for off, _len, raw in records]
         if parsed and parsed[0][1].get("kind") == "checkpoint":
@@ -138,7 +171,7 @@ class Game:
             _located(record, lambda: self._replay(record, offset))
         if last_raw is None:
             last_raw = records[-1][2] if records else next(raw for _n, _o, raw in log.read_lines(path))
-        self.writer = log.Writer(path, log.line_hash(last_raw), int(last_n) + 1)
+        self.writer = log.Writer(path, log.line_hash(last_raw), int(last_n) + 1, lock)
 
     def _restore(self, checkpoint: dict[str, Any], path: Path) -> list[Entry]:
         anchor = checkpoint["anchor"]
@@ -243,7 +276,7 @@ def _parse_tail(raw: bytes) -> dict[str, Any]:
     try:
         return log.parse(raw, 0)
     except log.LogError:
-        raise log.LogError("the last record is torn (the game stopped while writing it)") from None
+        raise log.LogError("a record near the end is not valid JSON; `xenotac replay LOG --verify` names it") from None
 
 
 def _located(record: dict[str, Any], work: Any) -> Any:

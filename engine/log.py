@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import fcntl
 import os
 from pathlib import Path
 from typing import Any, Iterator
@@ -58,13 +59,41 @@ def read_seed(path: Path) -> bytes:
         raise LogError(f"seed file {path} does not hold a hex seed") from None
 
 
+def lock_path(log: Path) -> Path:
+    return log.with_name(log.name + ".lock")
+
+
+class Lock:
+    """One writer per log: an flock on `<log>.lock`, which holds the writer's PID for the message.
+
+    The operating system drops the lock when the process dies, so a crash never leaves it stuck.
+    """
+
+    def __init__(self, log: Path) -> None:
+        self._fd = os.open(lock_path(log), os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            pid = os.read(self._fd, 32).decode(errors="replace").strip() or "?"
+            os.close(self._fd)
+            raise LogError(f"{log} is in use by PID {pid}") from None
+        os.ftruncate(self._fd, 0)
+        os.write(self._fd, str(os.getpid()).encode())
+
+    def release(self) -> None:
+        if self._fd >= 0:
+            os.close(self._fd)
+            self._fd = -1
+
+
 class Writer:
     """Appends records; each one is on disk (flushed and fsynced) before `append` returns."""
 
-    def __init__(self, path: Path, last_hash: str, next_line: int) -> None:
+    def __init__(self, path: Path, last_hash: str, next_line: int, lock: Lock | None = None) -> None:
         self.path = path
         self.last_hash = last_hash
         self.next_line = next_line
+        self._lock = lock or Lock(path)
         self._file = open(path, "ab")  # noqa: SIM115 - held open for the mission
         self.offset = self._file.tell()
 
@@ -92,6 +121,7 @@ class Writer:
 
     def close(self) -> None:
         self._file.close()
+        self._lock.release()
 
 
 def parse(raw: bytes, line: int) -> dict[str, Any]:
@@ -185,3 +215,54 @@ def list_logs(folder: Path) -> list[Path]:
         return []
     logs = [p for p in folder.glob("*.jsonl") if p.is_file()]
     return sorted(logs, key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
+
+
+def torn_tail(path: Path) -> tuple[int, bytes]:
+    """(size of the complete lines, the bytes after them). A record is written with its newline in
+    one go, so bytes with no newline after them are a record the process died writing."""
+    with open(path, "rb") as f:
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        pos = size
+        while pos > 0:
+            step = min(65536, pos)
+            f.seek(pos - step)
+            chunk = f.read(step)
+            cut = chunk.rfind(b"\n")
+            if cut >= 0:
+                end = pos - step + cut + 1
+                f.seek(end)
+                return end, f.read()
+            pos -= step
+        f.seek(0)
+        return 0, f.read()
+
+
+def set_aside(path: Path) -> str | None:
+    """Move a torn last record into `<log>.torn` and cut it from the log; say what was done."""
+    complete, torn = torn_tail(path)
+    if not torn:
+        return None
+    aside = path.with_name(path.name + ".torn")
+    with open(aside, "ab") as f:
+        f.write(torn + b"\n")
+        f.flush()
+        os.fsync(f.fileno())
+    with open(path, "r+b") as f:
+        f.truncate(complete)
+        os.fsync(f.fileno())
+    return f"a record torn by a crash ({len(torn)} bytes) was set aside in {aside.name}"
+
+
+def first_break(path: Path) -> tuple[int | None, str]:
+    """The first line whose number or hash chain is wrong, by bytes alone (no JSON): fast enough to
+    run on every resume. (None, "") when the chain is whole."""
+    prev = GENESIS.encode()
+    n = 0
+    for n, _offset, raw in read_lines(path):
+        if not raw.startswith(b'{"n":%d,' % n):
+            return n, "its record number is wrong (a line was deleted, added or moved)"
+        if not raw.endswith(b'"prev":"' + prev + b'"}'):
+            return (n - 1, "it was changed after it was written") if n > 1 else (1, "not a log header")
+        prev = hashlib.sha256(raw).hexdigest().encode()
+    return (None, "") if n else (1, "empty log")

@@ -47,6 +47,9 @@ def chain(path: Path) -> tuple[list[tuple[int, bytes, dict[str, Any]]], Failure 
         try:
             record = log.parse(raw, n)
         except log.LogError as exc:
+            if log.torn_tail(path)[1] == raw:
+                return out, Failure(n, "torn record: the game stopped while writing it (resume sets it aside); "
+                                       f"the {len(out)} records before it are complete")
             return out, Failure(n, str(exc).split(": ", 1)[1])
         if record.get("n") != n:
             return out, Failure(n, f"record number {record.get('n')!r} found where {n} was expected "

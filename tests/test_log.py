@@ -6,6 +6,7 @@ A finished AI-vs-AI mission (seed 1) is logged once per module; each test works 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -371,23 +372,44 @@ def test_resume_play_on_and_resume_again(long_game, content):
     assert verify(content, long_game.path).failure is None
 
 
-def test_resume_trusts_the_checkpoint_and_verify_does_not(long_game, content):
-    """Resume folds only what follows the last checkpoint (that is what keeps it fast), so damage
-    before the checkpoint's anchor goes unnoticed by resume; `replay --verify` still names it."""
+def test_resume_refuses_a_changed_log_and_recover_keeps_the_original(long_game, content, tmp_path):
+    """Damage anywhere, even before the last checkpoint, stops resume with the line; --recover
+    carries the good part on in a new file and leaves the damaged one as it was."""
     lines = read_lines(long_game.path)
     recs = records(lines)
     k = next(n for n in range(3, 40) if recs[n - 1]["kind"] == "command")
     lines[k - 1] = lines[k - 1].replace(b'"kind":"command"', b'"kind":"commant"', 1)  # same length
     write_lines(long_game.path, lines)
-    assert dump(Game.resume(content, long_game.path).state) == dump(long_game.state)
+    damaged = long_game.path.read_bytes()
+    with pytest.raises(log.LogError, match=f"line {k}: .*--recover"):
+        Game.resume(content, long_game.path)
     assert verify(content, long_game.path).failure.line == k
+    copy = tmp_path / "recovered.jsonl"
+    recovered = Game.recover(content, long_game.path, copy)
+    assert recovered.history[-1].n < k  # only records before the damage
+    assert verify(content, copy).failure is None
+    recovered.close()
+    assert long_game.path.read_bytes() == damaged
 
 
-def test_resume_of_a_torn_log_is_one_error(long_game, content):
+def test_resume_sets_a_torn_record_aside(long_game, content):
     data = long_game.path.read_bytes()
     long_game.path.write_bytes(data[:-25])
-    with pytest.raises(log.LogError, match="torn"):
+    game = Game.resume(content, long_game.path)
+    assert game.notes and "set aside" in game.notes[0]
+    torn = long_game.path.with_name(long_game.path.name + ".torn").read_bytes()
+    assert data.endswith(torn.rstrip(b"\n") + data[-25:])
+    assert long_game.path.read_bytes() == data[: data.rstrip(b"\n").rfind(b"\n") + 1]
+    game.close()
+    assert verify(content, long_game.path).failure is None
+
+
+def test_a_second_writer_is_told_who_holds_the_log(long_game, content):
+    first = Game.resume(content, long_game.path)
+    with pytest.raises(log.LogError, match=f"in use by PID {os.getpid()}"):
         Game.resume(content, long_game.path)
+    first.close()
+    Game.resume(content, long_game.path).close()
 
 
 # -- any edit of what a command did is named, chain repaired or not ---------------------------------

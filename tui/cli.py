@@ -108,6 +108,7 @@ def build_parser() -> Parser:
     sim.add_argument("--seed", type=_seed)
     sim.add_argument("--out", metavar="PATH", help="log file (default: a new file in the save folder)")
     sim.add_argument("--max-turns", type=_positive, metavar="N", help="end in a draw after N phases")
+    sim.add_argument("--resume", metavar="LOG", help="carry an interrupted simulation on to the end")
 
     rep = sub.add_parser("replay", help="verify a mission log, or print its story")
     rep.add_argument("log")
@@ -181,13 +182,23 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from engine import simulate
 
     content = load_content(args.content)
-    _check_choice("ruleset", args.ruleset, rs.available())
-    _check_choice("mission", args.mission, content.missions)
-    seed, tag = _secret(args.seed)
-    path = Path(args.out) if args.out else new_log_path(saves_dir(args.saves), f"{args.mission}-sim-{tag}")
-    if path.exists() and path.is_dir():
-        raise BadInput(f"{path}: is a directory; give a file name")
-    game = simulate.run(content, args.ruleset, args.mission, seed, path, max_phases=args.max_turns)
+    if args.resume:
+        from engine.kernel import Game
+
+        path = Path(args.resume)
+        _readable(path)
+        game = Game.resume(content, path)
+        for note in game.notes:
+            print(f"note: {note}", file=sys.stderr)
+        simulate.play_out(game)
+    else:
+        _check_choice("ruleset", args.ruleset, rs.available())
+        _check_choice("mission", args.mission, content.missions)
+        seed, tag = _secret(args.seed)
+        path = Path(args.out) if args.out else new_log_path(saves_dir(args.saves), f"{args.mission}-sim-{tag}")
+        if path.exists() and path.is_dir():
+            raise BadInput(f"{path}: is a directory; give a file name")
+        game = simulate.run(content, args.ruleset, args.mission, seed, path, max_phases=args.max_turns)
     state = game.state
     rolls = sum(state.dice.values())  # every die on the final branch
     print(f"log:        {path}")
