@@ -118,8 +118,11 @@ class Game:
 
     @classmethod
     def resume(cls, content: Content, path: Path) -> "Game":
-        """Carry on an unfinished log. A record torn by a crash is set aside (see `notes`); a log
-        changed after it was written is refused: `recover` continues its good part in a new file."""
+        """Carry on an unfinished log. A record torn by a crash is set aside (see `notes`).
+
+        Only the records from the last checkpoint on are read (that keeps resume flat), and a
+        change to any of them is refused: `recover` continues the good part in a new file. Damage
+        further back is for `replay --verify` to find."""
         header = log.read_header(path)
         check_header(content, header)
         seed = log.read_seed(log.seed_path(path))
@@ -128,12 +131,14 @@ class Game:
         lock = log.Lock(path)
         try:
             notes = [note] if (note := log.set_aside(path)) else []
-            line, why = log.first_break(path)
+            records, _size = log.tail(path)
+            first = _parse_tail(records[0][2]).get("n") if records else None
+            line, why = log.chain_break([raw for _o, _l, raw in records], first, None) \
+                if isinstance(first, int) else (1, "no readable record")
             if line is not None:
                 raise log.LogError(f"{why}; `xenotac replay LOG --verify` explains, and "
                                    f"`xenotac resume LOG --recover` continues from the last good record", line)
             game = cls(content, header, seed, None)
-            records, _size = log.tail(path)
             game._load(path, records, lock)
         except BaseException:
             lock.release()

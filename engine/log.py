@@ -255,14 +255,27 @@ def set_aside(path: Path) -> str | None:
 
 
 def first_break(path: Path) -> tuple[int | None, str]:
-    """The first line whose number or hash chain is wrong, by bytes alone (no JSON): fast enough to
-    run on every resume. (None, "") when the chain is whole."""
-    prev = GENESIS.encode()
-    n = 0
-    for n, _offset, raw in read_lines(path):
+    """The first line whose number or hash chain is wrong in the whole file. (None, "") if whole."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LogError(f"{path}: cannot read ({exc.strerror})") from None
+    lines = data.split(b"\n")
+    if lines and lines[-1] == b"":
+        lines.pop()
+    if not lines:
+        return 1, "empty log"
+    return chain_break(lines, 1, GENESIS.encode())
+
+
+def chain_break(lines: list[bytes], first: int, prev: bytes | None) -> tuple[int | None, str]:
+    """Check consecutive lines numbered from `first` by bytes alone (no JSON); `prev` is the hex
+    hash the first line must carry, or None when the line before it was not read."""
+    sha256 = hashlib.sha256
+    for n, raw in enumerate(lines, start=first):
         if not raw.startswith(b'{"n":%d,' % n):
             return n, "its record number is wrong (a line was deleted, added or moved)"
-        if not raw.endswith(b'"prev":"' + prev + b'"}'):
+        if prev is not None and not raw.endswith(b'"prev":"%s"}' % prev):
             return (n - 1, "it was changed after it was written") if n > 1 else (1, "not a log header")
-        prev = hashlib.sha256(raw).hexdigest().encode()
-    return (None, "") if n else (1, "empty log")
+        prev = sha256(raw).hexdigest().encode()
+    return None, ""

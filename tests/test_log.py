@@ -373,11 +373,12 @@ def test_resume_play_on_and_resume_again(long_game, content):
 
 
 def test_resume_refuses_a_changed_log_and_recover_keeps_the_original(long_game, content, tmp_path):
-    """Damage anywhere, even before the last checkpoint, stops resume with the line; --recover
-    carries the good part on in a new file and leaves the damaged one as it was."""
+    """Damage among the records resume reads (from the last checkpoint on) stops it with the line;
+    recover carries the good part on in a new file and leaves the damaged one as it was."""
     lines = read_lines(long_game.path)
     recs = records(lines)
-    k = next(n for n in range(3, 40) if recs[n - 1]["kind"] == "command")
+    last_checkpoint = max(n for n in range(1, len(recs) + 1) if recs[n - 1]["kind"] == "checkpoint")
+    k = next(n for n in range(last_checkpoint + 1, len(recs)) if recs[n - 1]["kind"] == "command")
     lines[k - 1] = lines[k - 1].replace(b'"kind":"command"', b'"kind":"commant"', 1)  # same length
     write_lines(long_game.path, lines)
     damaged = long_game.path.read_bytes()
@@ -390,6 +391,17 @@ def test_resume_refuses_a_changed_log_and_recover_keeps_the_original(long_game, 
     assert verify(content, copy).failure is None
     recovered.close()
     assert long_game.path.read_bytes() == damaged
+
+
+def test_damage_before_the_last_checkpoint_is_left_to_verify(long_game, content):
+    """Resume folds only what follows the last checkpoint (that keeps it flat); verify names it."""
+    lines = read_lines(long_game.path)
+    recs = records(lines)
+    k = next(n for n in range(3, 40) if recs[n - 1]["kind"] == "command")
+    lines[k - 1] = lines[k - 1].replace(b'"kind":"command"', b'"kind":"commant"', 1)  # same length
+    write_lines(long_game.path, lines)
+    assert dump(Game.resume(content, long_game.path).state) == dump(long_game.state)
+    assert verify(content, long_game.path).failure.line == k
 
 
 def test_resume_sets_a_torn_record_aside(long_game, content):
