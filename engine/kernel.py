@@ -108,6 +108,7 @@ class Game:
         if path is not None:
             if path.exists() and path.stat().st_size > 0:
                 raise log.LogError(f"{path} already exists; choose another name")
+            path.parent.mkdir(parents=True, exist_ok=True)
             log.write_seed(path, seed)  # first: a log must never exist without its seed
             writer = log.Writer.create(path, header)
         game = cls(content, header, seed, writer)
