@@ -91,6 +91,8 @@ def build_parser() -> Parser:
     p = Parser(prog="xenotac", description="Keyboard-only squad tactics with auditable dice.")
     p.add_argument("--saves", metavar="DIR", help="save folder (default: $XENOTAC_SAVES or saves/)")
     p.add_argument("--content", metavar="DIR", help="content folder (default: the built-in content/)")
+    p.add_argument("--keys", metavar="FILE", help="key map TOML for the client (default: $XENOTAC_KEYS or "
+                                                  "~/.config/xenotac/keys.toml)")
     sub = p.add_subparsers(dest="cmd", parser_class=Parser)
 
     play = sub.add_parser("play", help="start a new mission in the terminal client")
@@ -98,9 +100,11 @@ def build_parser() -> Parser:
     play.add_argument("--mission", default="eliminate")
     play.add_argument("--seed", type=_seed)
     play.add_argument("--casual", action="store_true", help="allow undo across dice rolls")
+    play.add_argument("--keys", metavar="FILE", default=argparse.SUPPRESS, help="key map TOML")
 
     resume = sub.add_parser("resume", help="continue the most recent unfinished mission, or LOG")
     resume.add_argument("log", nargs="?")
+    resume.add_argument("--keys", metavar="FILE", default=argparse.SUPPRESS, help="key map TOML")
 
     sim = sub.add_parser("simulate", help="AI against AI to the end of a mission, logged")
     sim.add_argument("--ruleset", default="xcom-trpg")

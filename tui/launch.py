@@ -1,9 +1,63 @@
-"""Entry points that need the terminal client: the title menu, `play` and `resume`."""
+"""Entry points that need the terminal client: the title menu, `play` and `resume`.
+
+Everything that can be wrong with the command line is checked before Textual starts, so a bad
+option is one line on stderr and the terminal is never left in the alternate screen.
+"""
 
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
+
+from tui import keys
 
 
 def run(args: argparse.Namespace) -> int:
-    raise SystemExit("xenotac: the terminal client is not built yet; try `xenotac simulate`")
+    from tui import cli
+    from tui.app import XenotacApp, log_path, stamp
+    from tui.session import Session
+
+    try:
+        keymap = keys.load(Path(args.keys) if getattr(args, "keys", None) else keys.default_path())
+    except keys.KeyMapError as exc:
+        raise cli.BadInput(str(exc)) from None
+    content = cli.load_content(args.content)
+    saves = cli.saves_dir(args.saves)
+    session = None
+    if args.cmd == "play":
+        from tui.screens.newmission import playable
+
+        cli._check_choice("ruleset", args.ruleset, playable(content))
+        missions = [m for m, mission in content.missions.items() if mission.ruleset == args.ruleset]
+        cli._check_choice("mission", args.mission, missions)
+        seed, _tag = cli._secret(args.seed)
+        tag = f"seed{args.seed}" if args.seed is not None else stamp()
+        saves.mkdir(parents=True, exist_ok=True)
+        session = Session.new(content, args.ruleset, args.mission, seed, log_path(saves, args.mission, tag),
+                              casual=args.casual)
+    elif args.cmd == "resume":
+        session = Session.resume(content, _resume_path(args.log, saves, cli.BadInput))
+    app = XenotacApp(content, saves, keymap, session=session, casual=bool(getattr(args, "casual", False)))
+    message = app.run()
+    if message:
+        print(message)
+    return app.return_code or 0
+
+
+def _resume_path(given: str | None, saves: Path, bad) -> Path:
+    from engine import log
+    from tui.screens.title import latest_unfinished
+
+    if given:
+        path = Path(given)
+        if path.is_dir():
+            raise bad(f"{path}: is a directory, not a log")
+        if not path.exists():
+            raise bad(f"{path}: no such file")
+        if log.is_finished(path):
+            raise bad(f"{path}: that mission is over; see it with `xenotac audit {path}`")
+        return path
+    path = latest_unfinished(saves)
+    if path is None:
+        raise bad(f"no unfinished mission in {saves}; start one with `xenotac play`")
+    return path

@@ -1,0 +1,97 @@
+"""The Textual application: settings, the first screen, and starting or resuming a mission."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from textual.app import App
+
+from engine import log
+from engine.content import Content
+from engine.dice import seed_from_int
+from tui.session import Session
+
+
+def log_path(folder: Path, mission: str, tag: str) -> Path:
+    from tui.cli import new_log_path
+
+    return new_log_path(folder, f"{mission}-{tag}")
+
+
+class XenotacApp(App[str]):
+    CSS_PATH = "xenotac.tcss"
+    TITLE = "xenotac"
+    ENABLE_COMMAND_PALETTE = False
+
+    def __init__(self, content: Content, saves: Path, keymap: dict[str, str] | None = None,
+                 session: Session | None = None, casual: bool = False, alien_delay: float | None = None) -> None:
+        super().__init__()
+        self.content = content
+        self.saves = saves
+        self.casual = casual
+        self.first_session = session
+        self.alien_delay = alien_delay
+        self.sessions: list[Session] = []
+        if keymap:
+            self.set_keymap(keymap)
+
+    def on_mount(self) -> None:
+        if self.first_session is None:
+            from tui.screens.title import Title
+
+            self.push_screen(Title())
+        elif self.first_session.over:
+            self._summary(self.first_session.path)
+        else:
+            self.battle(self.first_session)
+
+    def battle(self, session: Session) -> None:
+        from tui.screens.battle import ALIEN_DELAY, BattleScreen
+
+        self.sessions.append(session)
+        delay = ALIEN_DELAY if self.alien_delay is None else self.alien_delay
+        self._open(BattleScreen(session, alien_delay=delay))
+
+    def _summary(self, path: Path) -> None:
+        from tui.screens.summary import Summary
+
+        self._open(Summary(path, self.content))
+
+    def _open(self, screen) -> None:
+        """Over the title menu, or instead of the form or list that chose it: menu → mission → menu."""
+        from tui.screens.title import Title
+
+        if len(self.screen_stack) > 1 and not isinstance(self.screen, Title):
+            self.switch_screen(screen)
+        else:
+            self.push_screen(screen)
+
+    def start_mission(self, ruleset: str, mission: str, seed: int) -> str | None:
+        """Starts a new mission from the menu; a problem comes back as one line."""
+        try:
+            path = log_path(self.saves, mission, f"seed{seed}")
+            session = Session.new(self.content, ruleset, mission, seed_from_int(seed), path, casual=self.casual)
+        except (log.LogError, OSError) as exc:
+            return str(exc)
+        self.battle(session)
+        return None
+
+    def open_log(self, path: Path) -> str | None:
+        try:
+            if log.is_finished(path):
+                self._summary(path)
+                return None
+            session = Session.resume(self.content, path)
+        except (log.LogError, OSError, ValueError) as exc:
+            return f"{path.name}: {exc}"
+        self.battle(session)
+        return None
+
+    def on_unmount(self) -> None:
+        for session in self.sessions:
+            session.close()
+
+
+def stamp() -> str:
+    return time.strftime("%Y%m%d-%H%M%S")

@@ -1,0 +1,146 @@
+"""What the squad has seen and heard, rebuilt from the log's records alone.
+
+The live client feeds it the records the game just wrote, and `resume` feeds it the whole file:
+the same records give the same roll log, message log, explored cells and last-known enemy
+positions, so a resumed mission looks exactly like the one that was left.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import numpy as np
+
+from engine import codec
+from engine.map.grid import Pos
+from engine.model import State
+from engine.reducer import fold
+from engine.ruleset import Ruleset
+from engine.story import describe
+
+CRIT = {"success": " [crit+]", "failure": " [crit-]"}
+
+
+def roll_text(roll: dict[str, Any]) -> str:
+    return roll["formula"] + CRIT.get(roll.get("crit") or "", "")
+
+
+def roll_line(event: dict[str, Any], names: dict[str, str]) -> str | None:
+    """One roll-log line: `Anton → Sectoid: agility 4*53=212, luck 6*30=180>=100 ✓ → HIT, 10 dmg`."""
+    rolls = event.get("rolls") or []
+    if not rolls:
+        return None
+    formulas = ", ".join(roll_text(r) for r in rolls)
+    if event.get("kind") == "resolved":
+        text = event.get("text", "")
+        head, sep, tail = text.partition(": ")
+        if sep and "→" in head:
+            return f"{head}: {formulas} → {tail}"
+        who = names.get(event.get("actor", ""), event.get("actor", ""))
+        rest = text[len(who):].strip() if text.startswith(who) else text
+        return f"{who}: {formulas} → {rest}"
+    uid = event.get("unit", {}).get("id") if event.get("kind") == "spawned" else event.get("unit")
+    who = names.get(uid or "", uid or "dice")
+    return f"{who}: {formulas}"
+
+
+class Chronicle:
+    def __init__(self, ruleset: Ruleset, initial: State, side: str) -> None:
+        self.ruleset = ruleset
+        self.side = side
+        self.rolls: list[str] = []
+        self.messages: list[str] = []
+        self.journal: list[str] = []  # both, in order, for the full log
+        self.names: dict[str, str] = {}
+        self.last_seen: dict[str, Pos] = {}  # hostile id -> where the squad last saw it
+        self.explored = np.zeros((initial.grid.height, initial.grid.width), dtype=bool)
+        self.visible = np.zeros_like(self.explored)
+        self.turn_start = 0  # record that began the squad's current turn: undo stops there
+        self._stack: list[tuple[int, State]] = [(1, initial)]
+
+    @property
+    def state(self) -> State:
+        return self._stack[-1][1]
+
+    @property
+    def head(self) -> int:
+        return self._stack[-1][0]
+
+    def feed_all(self, records: Iterable[dict[str, Any]]) -> None:
+        for record in records:
+            self.feed(record)
+
+    def feed(self, record: dict[str, Any]) -> None:
+        kind = record.get("kind")
+        if kind == "command":
+            self._command(record)
+        elif kind == "undo":
+            while len(self._stack) > 1 and self._stack[-1][0] != record.get("base"):
+                self._stack.pop()
+            self._say(f"↶ undone: back to log line {record.get('base')}")
+            self._look(self.state)
+        elif kind == "reveal":
+            self._say(f"Seed revealed: {record.get('seed')}")
+
+    def _command(self, record: dict[str, Any]) -> None:
+        before = self.state
+        seen_before = self.visible
+        events = record.get("events", [])
+        after = fold(before, [codec.load_event(e) for e in events])
+        for event in events:
+            if event.get("kind") == "spawned":
+                self.names[event["unit"]["id"]] = event["unit"]["name"]
+        self._stack.append((int(record.get("n", self.head + 1)), after))
+        seen = self._look(after)
+        for event in events:
+            line = roll_line(event, self.names)
+            if line:
+                self.rolls.append(line)
+                self.journal.append(f"  » {line}")
+            if event.get("kind") == "side" and event.get("side") == self.side:
+                self.turn_start = self.head
+            text = self._message(event, before, after, seen_before, seen)
+            if text:
+                self._say(text)
+
+    def _say(self, text: str) -> None:
+        self.messages.append(text)
+        self.journal.append(text)
+
+    def _look(self, state: State) -> np.ndarray:
+        seen = self.ruleset.visible(state, self.side)
+        self.visible = seen
+        self.explored |= seen
+        for unit in state.units.values():
+            if unit.side == self.side:
+                continue
+            if seen[unit.pos[1], unit.pos[0]]:
+                if unit.status == "dead":
+                    self.last_seen.pop(unit.id, None)
+                else:
+                    self.last_seen[unit.id] = unit.pos
+            elif unit.id in self.last_seen:
+                x, y = self.last_seen[unit.id]
+                if seen[y, x]:
+                    del self.last_seen[unit.id]  # the squad looks there and it is gone
+        return seen
+
+    def _message(self, event: dict[str, Any], before: State, after: State, seen_before: np.ndarray,
+                 seen: np.ndarray) -> str | None:
+        """Hostile doings the squad cannot see stay out of the message log (the roll log keeps every die)."""
+        kind = event.get("kind")
+        if kind == "spawned":  # shorter than the story's line, and hostile deployments stay unseen
+            unit = event["unit"]
+            return f"{unit['name']} deploys with {unit['hp']} HP" if unit["side"] == self.side else None
+        uid = event.get("unit") if kind in ("moved", "changed") else event.get("actor")
+        if not isinstance(uid, str) or uid not in after.units or after.units[uid].side == self.side:
+            return describe(event, self.names)
+        target = after.units.get(event.get("target") or "")
+        if kind == "resolved" and target is not None and target.side == self.side:
+            return describe(event, self.names)
+        was, now = before.units.get(uid), after.units[uid]
+        saw_then = was is not None and bool(seen_before[was.pos[1], was.pos[0]])
+        sees_now = bool(seen[now.pos[1], now.pos[0]])
+        if kind == "moved" and saw_then and not sees_now:
+            return f"{self.names.get(uid, uid)} moves out of sight"
+        return describe(event, self.names) if saw_then or sees_now else None

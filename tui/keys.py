@@ -1,0 +1,224 @@
+"""The key map: every action's id, default keys and words, and the TOML file that overrides them.
+
+Screens build their BINDINGS from these tables, so a key map file can rebind any id. The defaults
+avoid what terminals confuse over SSH: Ctrl+I is Tab, Ctrl+H is Backspace, Ctrl+M is Enter, and a
+lone Esc can merge with the next key under lag, so every Esc has a Backspace twin.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+
+import attrs
+from textual.binding import Binding
+from textual.keys import Keys, _character_to_key
+
+
+@attrs.frozen
+class Key:
+    id: str
+    keys: str  # Textual key names, comma-separated
+    action: str
+    words: str  # what the footer and the help say
+    show: bool = True
+
+
+MOVES = {"north": (0, -1), "south": (0, 1), "west": (-1, 0), "east": (1, 0),
+         "north_west": (-1, -1), "north_east": (1, -1), "south_west": (-1, 1), "south_east": (1, 1)}
+_MOVE_KEYS = {"north": "up,k,8", "south": "down,j,2", "west": "left,h,4", "east": "right,l,6",
+              "north_west": "y,7,home", "north_east": "u,9,pageup", "south_west": "b,1,end",
+              "south_east": "n,3,pagedown"}
+
+BATTLE: tuple[Key, ...] = (
+    *(Key(name, _MOVE_KEYS[name], f"cursor({dx},{dy})", f"cursor {name.replace('_', '-')}", show=False)
+      for name, (dx, dy) in MOVES.items()),
+    Key("move", "enter", "go", "move"),
+    Key("next_soldier", "tab", "cycle(1)", "next soldier"),
+    Key("prev_soldier", "shift+tab", "cycle(-1)", "prev soldier", show=False),
+    Key("fire", "f", "fire", "fire"),
+    Key("throw", "t", "throw", "throw"),
+    Key("reload", "r", "reload", "reload"),
+    Key("combo", "c", "combo", "combo"),
+    Key("wait", "w", "wait", "wait"),
+    Key("end_turn", "e", "end_turn", "end turn"),
+    Key("undo", "U", "undo", "undo"),
+    Key("look", "x", "look", "look"),
+    Key("next_target", "tab", "cycle_target(1)", "next target"),
+    Key("prev_target", "shift+tab", "cycle_target(-1)", "prev target", show=False),
+    Key("fire_mode", "m", "fire_mode", "fire mode"),
+    Key("confirm_fire", "enter,f", "shoot", "FIRE"),
+    Key("confirm_throw", "enter,t", "lob", "THROW"),
+    Key("cancel", "escape,backspace", "cancel", "cancel"),
+    Key("full_log", "L", "full_log", "log"),
+    Key("help", "question_mark", "help", "help"),
+    Key("quit", "q", "quit", "save & quit"),
+)
+
+TITLE: tuple[Key, ...] = (
+    Key("title_new", "n", "pick('new')", "new mission"),
+    Key("title_resume", "r", "pick('resume')", "resume"),
+    Key("title_replays", "p", "pick('replays')", "replays"),
+    Key("help", "question_mark", "help", "help"),
+    Key("quit", "q", "pick('quit')", "quit"),
+)
+
+FORM: tuple[Key, ...] = (
+    Key("back", "escape", "back", "back"),
+    Key("help", "f1", "help", "help"),
+)
+
+LIST: tuple[Key, ...] = (
+    Key("open", "enter", "open", "open"),
+    Key("back", "escape,backspace,q", "back", "back"),
+    Key("help", "question_mark", "help", "help"),
+)
+
+SUMMARY: tuple[Key, ...] = (
+    Key("full_log", "L", "full_log", "log"),
+    Key("back", "enter,escape,backspace", "back", "title menu"),
+    Key("help", "question_mark", "help", "help"),
+    Key("quit", "q", "app.quit", "quit"),
+)
+
+READER: tuple[Key, ...] = (
+    Key("search", "slash", "search", "search"),
+    Key("next_match", "n", "next_match(1)", "next match"),
+    Key("prev_match", "N", "next_match(-1)", "prev match"),
+    Key("back", "escape,backspace,q,L", "back", "close"),
+)
+
+CLOSE: tuple[Key, ...] = (
+    Key("back", "escape,backspace,q,question_mark,enter", "back", "close"),
+)
+
+CONFIRM: tuple[Key, ...] = (
+    Key("yes", "y,enter", "answer(True)", "yes"),
+    Key("no", "n,escape,backspace", "answer(False)", "no"),
+)
+
+TABLES = {"battle": BATTLE, "title": TITLE, "form": FORM, "list": LIST, "summary": SUMMARY, "reader": READER,
+          "close": CLOSE, "confirm": CONFIRM}
+CONFUSED = {"ctrl+i": "Tab", "ctrl+h": "Backspace", "ctrl+m": "Enter", "ctrl+j": "Enter",
+            "ctrl+left_square_bracket": "Esc"}
+_NAMED = {k.value for k in Keys} | {"enter", "tab", "escape", "backspace", "space"}
+
+
+def bindings(table: str) -> list[Binding]:
+    return [Binding(k.keys, k.action, k.words, show=k.show, id=k.id) for k in TABLES[table]]
+
+
+class KeyMapError(ValueError):
+    """A key map file that cannot be used: one line saying where and why."""
+
+
+def normal(key: str) -> str:
+    """Textual's name for one key as a person writes it: "?" -> "question_mark", "Ctrl+S" -> "ctrl+s"."""
+    key = key.strip()
+    if len(key) == 1:
+        return _character_to_key(key)
+    *mods, base = key.split("+")
+    mods = [m.lower() for m in mods]
+    base = base if len(base) == 1 else base.lower()
+    if len(base) == 1:
+        base = _character_to_key(base)
+    return "+".join([*mods, base])
+
+
+def _check_key(key: str) -> str | None:
+    *mods, base = key.split("+")
+    if any(m not in ("ctrl", "shift", "alt") for m in mods):
+        return f"unknown modifier in {key!r} (use ctrl+, shift+ or alt+)"
+    if key in CONFUSED:
+        return f"{key!r} reaches the game as {CONFUSED[key]} in most terminals; pick another key"
+    if not base:
+        return "an empty key"
+    if len(base) == 1 or base in _NAMED or base.isidentifier() and len(base) > 1 and _is_char_name(base):
+        return None
+    return f"unknown key {key!r}"
+
+
+def _is_char_name(name: str) -> bool:
+    import unicodedata
+
+    try:
+        unicodedata.lookup(name.replace("_", " "))
+        return True
+    except KeyError:
+        return False
+
+
+def parse(text: str, source: str = "keys.toml") -> dict[str, str]:
+    """A [keys] table of `id = "key"` or `id = ["key", ...]` into a Textual keymap; KeyMapError on any problem."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise KeyMapError(f"{source}: not valid TOML ({exc})") from None
+    extra = sorted(set(data) - {"keys"})
+    if extra:
+        raise KeyMapError(f"{source}: unknown table or key {extra[0]!r}; put bindings under [keys]")
+    table = data.get("keys", {})
+    if not isinstance(table, dict):
+        raise KeyMapError(f"{source}: [keys] must be a table of action = \"key\"")
+    known = {k.id: name for name, keys in TABLES.items() for k in keys}
+    keymap: dict[str, str] = {}
+    for action, value in table.items():
+        if action not in known:
+            from engine.loader import did_you_mean
+
+            raise KeyMapError(f"{source}: unknown action {action!r}{did_you_mean(action, list(known))}")
+        values = [value] if isinstance(value, str) else value
+        if not isinstance(values, list) or not values or not all(isinstance(v, str) for v in values):
+            raise KeyMapError(f"{source}: keys.{action} must be a key name or a list of key names")
+        names = [normal(v) for v in values]
+        for raw, name in zip(values, names):
+            problem = _check_key(name) if raw.strip() else "an empty key"
+            if problem:
+                raise KeyMapError(f"{source}: keys.{action}: {problem}")
+        keymap[action] = ",".join(names)
+    _check_clashes(keymap, source)
+    return keymap
+
+
+def _check_clashes(keymap: dict[str, str], source: str) -> None:
+    """Two actions live on one screen at once cannot share a key (mode pairs in battle may)."""
+    shared_ok = {frozenset({"next_soldier", "next_target"}), frozenset({"prev_soldier", "prev_target"})}
+    modal = {"move", "confirm_fire", "confirm_throw", "fire", "throw", "cancel", "look"}
+    for name, table in TABLES.items():
+        owner: dict[str, str] = {}
+        for k in table:
+            for key in keymap.get(k.id, k.keys).split(","):
+                other = owner.get(key)
+                if other and other != k.id and frozenset({other, k.id}) not in shared_ok \
+                        and not (other in modal and k.id in modal):
+                    raise KeyMapError(f"{source}: {key!r} is bound to both {other} and {k.id} on the {name} screen")
+                owner[key] = k.id
+
+
+def default_path() -> Path | None:
+    """$XENOTAC_KEYS, then ~/.config/xenotac/keys.toml if it exists."""
+    env = os.environ.get("XENOTAC_KEYS")
+    if env:
+        return Path(env)
+    home = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "xenotac" / "keys.toml"
+    return home if home.is_file() else None
+
+
+def load(path: Path | None) -> dict[str, str]:
+    if path is None:
+        return {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise KeyMapError(f"{path}: no such key map file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise KeyMapError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+    return parse(text, str(path))
+
+
+def display(key: str) -> str:
+    """A key as the footer shows it."""
+    return {"question_mark": "?", "enter": "⏎", "escape": "esc", "backspace": "⌫", "shift+tab": "⇧tab",
+            "slash": "/", "up": "↑", "down": "↓", "left": "←", "right": "→", "pageup": "pgup",
+            "pagedown": "pgdn"}.get(key, key)

@@ -1,0 +1,178 @@
+"""Draws the battle map into a tcod Console with vectorised numpy, one layer at a time.
+
+Arrays are indexed [y, x] like the engine's grid. Besides ch/fg/bg there is an `attrs` array of
+text attributes (bold, underline, reverse), so the cursor, the selection and the path stay visible
+without colour (NO_COLOR).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import attrs
+import numpy as np
+import tcod.console
+
+from engine.content import Content
+from engine.map.grid import Pos
+from engine.model import State
+
+BOLD, UNDERLINE, REVERSE, DIM = 1, 2, 4, 8
+
+BLACK = (0, 0, 0)
+REMEMBERED = (70, 70, 84)
+SQUAD = (90, 220, 255)
+HOSTILE = (255, 90, 90)
+LAST_SEEN = (200, 120, 60)
+DOWN = (150, 150, 150)
+SELECTED_BG = (120, 100, 0)
+PATH_BG = (20, 60, 120)
+FAR_BG = (110, 30, 30)
+RANGE_BG = (40, 40, 80)
+TARGET_BG = (170, 20, 20)
+LAST_SEEN_GLYPH = "?"
+
+
+def rgb(color: str) -> tuple[int, int, int]:
+    c = color.lstrip("#")
+    return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
+
+
+@attrs.frozen
+class Overlay:
+    """Everything drawn on top of the terrain and the units, chosen by the battle screen."""
+
+    cursor: Pos | None = None
+    selected: str | None = None
+    path: tuple[Pos, ...] = ()
+    reach: int = 0  # path cells beyond this are out of reach
+    marked: tuple[Pos, ...] = ()  # candidate targets
+    target: Pos | None = None
+    area: np.ndarray | None = attrs.field(default=None, eq=False)  # throw range, [y, x]
+
+
+class Palette:
+    """Per-tile lookup tables: index arrays turn the grid into glyphs and colours in one step."""
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self._cache: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def tables(self, tile_ids: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        hit = self._cache.get(tile_ids)
+        if hit is None:
+            terrain = [self.content.terrain[t] for t in tile_ids]
+            hit = (np.array([ord(t.glyph) for t in terrain], dtype=np.int32),
+                   np.array([rgb(t.color) for t in terrain], dtype=np.uint8),
+                   np.array([rgb(t.background) for t in terrain], dtype=np.uint8))
+            self._cache[tile_ids] = hit
+        return hit
+
+
+class Frame:
+    """A whole-map console plus its attribute layer."""
+
+    def __init__(self, width: int, height: int) -> None:
+        self.console = tcod.console.Console(width, height, order="C")
+        self.attrs = np.zeros((height, width), dtype=np.uint8)
+
+    def window(self, ox: int, oy: int, width: int, height: int) -> "Frame":
+        """The part of the map a viewport shows; cells off the map stay blank."""
+        out = Frame(width, height)
+        out.console.rgb["ch"] = ord(" ")
+        out.console.rgb["fg"] = BLACK
+        out.console.rgb["bg"] = BLACK
+        mh, mw = self.attrs.shape
+        x0, y0 = max(ox, 0), max(oy, 0)
+        x1, y1 = min(ox + width, mw), min(oy + height, mh)
+        if x0 < x1 and y0 < y1:
+            out.console.rgb[y0 - oy:y1 - oy, x0 - ox:x1 - ox] = self.console.rgb[y0:y1, x0:x1]
+            out.attrs[y0 - oy:y1 - oy, x0 - ox:x1 - ox] = self.attrs[y0:y1, x0:x1]
+        return out
+
+
+def draw(palette: Palette, state: State, side: str, visible: np.ndarray, explored: np.ndarray,
+         last_seen: dict[str, Pos], overlay: Overlay) -> Frame:
+    grid = state.grid
+    frame = Frame(grid.width, grid.height)
+    ch, fg, bg = frame.console.ch, frame.console.fg, frame.console.bg
+    glyphs, fgs, bgs = palette.tables(grid.tile_ids)
+    tiles = grid.tiles
+    ch[...] = np.where(explored, glyphs[tiles], ord(" "))
+    fg[...] = np.where(visible[..., None], fgs[tiles], REMEMBERED)
+    bg[...] = np.where(visible[..., None], bgs[tiles], BLACK)
+    frame.attrs[explored & ~visible] = DIM  # faint even without colour (NO_COLOR)
+    _units(frame, state, side, visible, last_seen, overlay.selected)
+    _overlay(frame, overlay, visible)
+    return frame
+
+
+def _units(frame: Frame, state: State, side: str, visible: np.ndarray, last_seen: dict[str, Pos],
+           selected: str | None) -> None:
+    ch, fg, bg, at = frame.console.ch, frame.console.fg, frame.console.bg, frame.attrs
+    shown = {u.pos for u in state.units.values() if u.status != "dead" and (u.side == side or visible[u.pos[1], u.pos[0]])}
+    for uid, (x, y) in last_seen.items():
+        if not visible[y, x] and (x, y) not in shown:
+            ch[y, x], fg[y, x], at[y, x] = ord(LAST_SEEN_GLYPH), LAST_SEEN, BOLD
+    # the down first, so a standing unit on the same cell is drawn over them; hostiles over friends
+    order = sorted((u for u in state.units.values() if u.status != "dead"),
+                   key=lambda u: (u.status == "active", u.side != side))
+    for unit in order:
+        x, y = unit.pos
+        if unit.side != side and not visible[y, x]:
+            continue
+        ch[y, x] = ord(unit.glyph[0])
+        if unit.status != "active":
+            fg[y, x], at[y, x] = DOWN, DIM | UNDERLINE
+        else:
+            fg[y, x], at[y, x] = (SQUAD if unit.side == side else HOSTILE), BOLD
+    unit = state.units.get(selected or "")
+    if unit is not None:
+        x, y = unit.pos
+        bg[y, x] = SELECTED_BG
+        at[y, x] |= BOLD | UNDERLINE
+
+
+def _overlay(frame: Frame, overlay: Overlay, visible: np.ndarray) -> None:
+    bg, at = frame.console.bg, frame.attrs
+    if overlay.area is not None:
+        area = overlay.area & visible
+        bg[area] = RANGE_BG
+    for i, (x, y) in enumerate(overlay.path):
+        bg[y, x] = PATH_BG if i < overlay.reach else FAR_BG
+        at[y, x] |= UNDERLINE
+    for x, y in overlay.marked:
+        at[y, x] |= UNDERLINE
+    if overlay.target is not None:
+        x, y = overlay.target
+        bg[y, x] = TARGET_BG
+    if overlay.cursor is not None:
+        x, y = overlay.cursor
+        at[y, x] |= REVERSE
+
+
+def cells_within(shape: tuple[int, int], centre: Pos, radius: int) -> np.ndarray:
+    """Chebyshev disc, [y, x]."""
+    h, w = shape
+    ys, xs = np.ogrid[:h, :w]
+    return (np.abs(xs - centre[0]) <= radius) & (np.abs(ys - centre[1]) <= radius)
+
+
+def follow(origin: Pos, focus: Pos, view: tuple[int, int], world: tuple[int, int], margin: int = 3) -> Pos:
+    """Scroll the viewport the least that keeps `focus` `margin` cells from its edges; centre a small map."""
+    return (_axis(origin[0], focus[0], view[0], world[0], margin), _axis(origin[1], focus[1], view[1], world[1], margin))
+
+
+def _axis(o: int, f: int, view: int, world: int, margin: int) -> int:
+    if view >= world:
+        return -((view - world) // 2)
+    margin = min(margin, max(0, (view - 1) // 2))
+    if f < o + margin:
+        o = f - margin
+    elif f > o + view - 1 - margin:
+        o = f - (view - 1 - margin)
+    return max(0, min(o, world - view))
+
+
+def positions(units: Iterable) -> tuple[Pos, ...]:
+    return tuple(u.pos for u in units)

@@ -1,0 +1,26 @@
+"""A yes/no question over the current screen."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from tui import keys
+
+
+class Confirm(ModalScreen[bool]):
+    BINDINGS = keys.bindings("confirm")
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dialog"):
+            yield Static(self.question, id="question")
+            yield Static("y / ⏎  yes      n / esc / ⌫  no", id="answers")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)

@@ -1,0 +1,70 @@
+"""Every key of the screen underneath, as the key map has them now; the ones valid right now marked."""
+
+from __future__ import annotations
+
+import itertools
+import textwrap
+
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Static
+
+from tui import keys
+
+INTRO = {
+    "battle": ("Move the cursor to preview a path; ⏎ walks it (one action a cell, 2 a turn). A shot or a "
+               "throw ends the soldier's turn. f: Tab picks a target, the panel shows the odds, ⏎/f fires. "
+               "t: the cursor picks the blast cell. Every command is saved as it is made."),
+    "title": "Pick with ↑↓ and ⏎, or press the letter.",
+    "summary": "The mission is over; its seed is revealed, so `xenotac audit LOG` can re-derive every die.",
+}
+MODE_WORDS = {"move": "moving", "target": "targeting", "throw": "throwing", "look": "looking",
+              "aliens": "the alien turn (any key skips the wait)", "over": "the mission is over"}
+
+
+class Help(ModalScreen[None]):
+    BINDINGS = keys.bindings("close")
+
+    def __init__(self, table: str, under: Screen | None = None) -> None:
+        super().__init__()
+        self.table = table
+        self.under = under
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help-box"):
+            yield Static(self._text(), id="help-text")
+
+    def _text(self) -> str:
+        keymap = self.app._keymap  # noqa: SLF001 - the keymap Textual applies
+        under = self.under
+        mode = getattr(under, "mode", None)
+        lines = [f"HELP — {self.table}" + (f", now {MODE_WORDS.get(mode, mode)}" if mode else "")]
+        if self.table in INTRO:
+            lines += textwrap.wrap(INTRO[self.table], 74)
+        lines.append("")
+        table = keys.TABLES[self.table]
+        moves = [k for k in table if k.id in keys.MOVES]
+        if moves:
+            lines.append("cursor  " + "  ".join("/".join(self._names(k, keymap)) for k in moves))
+        cells = []
+        for k in table:
+            if k.id in keys.MOVES:
+                continue
+            mark = " "
+            if under is not None and under.check_action(k.action.split("(")[0], ()):
+                mark = "•"
+            cells.append(f"{mark} {'/'.join(self._names(k, keymap)):<13} {k.words}")
+        half = -(-len(cells) // 2)
+        for left, right in itertools.zip_longest(cells[:half], cells[half:], fillvalue=""):
+            lines.append(f"{left:<37} {right}".rstrip())
+        lines.append("• = valid now · remap keys: xenotac --keys FILE · esc/⌫/q/? closes")
+        return "\n".join(lines)
+
+    @staticmethod
+    def _names(k: keys.Key, keymap: dict[str, str]) -> list[str]:
+        return [keys.display(n) for n in keymap.get(k.id, k.keys).split(",")]
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+

@@ -1,0 +1,126 @@
+"""New mission: a ruleset, a mission, a seed (a random default, editable), and the squad."""
+
+from __future__ import annotations
+
+import secrets
+
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from engine import ruleset as rs
+from tui import keys
+from tui.screens.base import Sized
+from tui.widgets.keybar import KeyBar
+from tui.widgets.panels import StatusLine
+
+
+def playable(content) -> list[str]:
+    return [rid for rid in rs.available() if rid in content.rulesets and content.rulesets[rid].playable]
+
+
+class NewMission(Sized):
+    BINDINGS = keys.bindings("form")
+
+    def compose(self) -> ComposeResult:
+        content = self.app.content
+        self.rulesets = playable(content)
+        with Horizontal(id="form"):
+            with Vertical(id="form-left"):
+                yield Static("Ruleset", classes="label")
+                yield OptionList(*(Option(content.rulesets[r].name + f" ({r})", id=r) for r in self.rulesets),
+                                 id="ruleset")
+                yield Static("Mission", classes="label")
+                yield OptionList(id="mission")
+                yield Static("Seed (a whole number; the dice come from it)", classes="label")
+                yield Input(str(secrets.randbelow(10**9)), id="seed", restrict=r"[0-9]*", max_length=18,
+                            select_on_focus=False)
+                yield Button("Start mission", id="start", variant="primary")
+            yield Static(id="squad")
+        yield StatusLine(id="status")
+        yield KeyBar()
+        yield from super().compose()
+
+    def on_mount(self) -> None:
+        rulesets = self.query_one("#ruleset", OptionList)
+        rulesets.highlighted = 0
+        rulesets.focus()
+        self._fill_missions()
+        self.query_one(StatusLine).message = "Tab/⇧Tab: next/previous field · ↑↓ choose · ⏎ on the seed starts"
+
+    def _ruleset(self) -> str:
+        menu = self.query_one("#ruleset", OptionList)
+        return self.rulesets[menu.highlighted or 0]
+
+    def _mission(self) -> str | None:
+        menu = self.query_one("#mission", OptionList)
+        if menu.highlighted is None or menu.option_count == 0:
+            return None
+        return menu.get_option_at_index(menu.highlighted).id
+
+    def _fill_missions(self) -> None:
+        content = self.app.content
+        menu = self.query_one("#mission", OptionList)
+        menu.clear_options()
+        ruleset = self._ruleset()
+        for mid, mission in content.missions.items():
+            if mission.ruleset == ruleset:
+                menu.add_option(Option(f"{mission.name} — {mission.description}", id=mid))
+        if menu.option_count:
+            menu.highlighted = 0
+        self._show_squad()
+
+    def _show_squad(self) -> None:
+        content = self.app.content
+        mid = self._mission()
+        if mid is None:
+            self.query_one("#squad", Static).update("No mission for this ruleset")
+            return
+        mission = content.missions[mid]
+        lines = [f"{mission.name}: {mission.width}×{mission.height} map, ≤{mission.max_phases} phases", "", "Squad:"]
+        for tid in mission.squad:
+            t = content.units[tid]
+            items = ", ".join(f"{content.weapons[i].name.lower()}×{n}" for i, n in t.items.items())
+            lines.append(f" {t.glyph} {t.name:<8} {content.weapons[t.weapon].name}")
+            lines.append(f"   {t.armor} armour; {items or 'no items'}")
+        hostiles = ", ".join(f"{n} {content.units[u].name.lower()}" for u, n in mission.enemies.items())
+        lines += ["", f"Hostiles: {hostiles}"]
+        self.query_one("#squad", Static).update("\n".join(lines))
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        if event.option_list.id == "ruleset":
+            self._fill_missions()
+        else:
+            self._show_squad()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.focus_next()
+
+    def on_input_submitted(self, _event: Input.Submitted) -> None:
+        self._start()
+
+    def on_button_pressed(self, _event: Button.Pressed) -> None:
+        self._start()
+
+    def _start(self) -> None:
+        text = self.query_one("#seed", Input).value.strip()
+        status = self.query_one(StatusLine)
+        if not text.isdigit():
+            status.message = f"✗ A seed is a whole number, not {text!r}"
+            return
+        mid = self._mission()
+        if mid is None:
+            status.message = "✗ Pick a mission"
+            return
+        problem = self.app.start_mission(self._ruleset(), mid, int(text))
+        if problem:
+            status.message = f"✗ {problem}"
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_help(self) -> None:
+        from tui.screens.help import Help
+
+        self.app.push_screen(Help("form", self))

@@ -1,0 +1,83 @@
+"""The battle screen's words: the top bar, and the info box for the cursor, a shot or a throw.
+
+Pure functions of the session and what the player points at, so they are easy to test and the
+screen module stays about keys and modes.
+"""
+
+from __future__ import annotations
+
+from engine.commands import Rejected
+from engine.map.grid import Pos, distance
+from engine.model import Unit
+from engine.story import SIDE_NAMES
+from tui.session import Session
+
+
+def top_line(session: Session, hostiles_seen: int) -> str:
+    state = session.state
+    mission = session.content.missions[state.mission].name
+    side = SIDE_NAMES.get(state.side, state.side)
+    limit = session.game.header["mission"]["max_phases"]
+    turn = f"{side} turn"
+    if session.players_turn:
+        turn += f" · {len(session.ready())}/{sum(u.conscious for u in session.squad())} ready"
+    return f"{mission} · Phase {state.phase}/{limit} · {turn} · hostiles in sight {hostiles_seen}"
+
+
+def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos, ...]) -> list[str]:
+    state, chron = session.state, session.chronicle
+    x, y = cursor
+    if chron.explored[y, x]:
+        tile = session.content.terrain[state.grid.tile(cursor)]
+        cover = f", {tile.cover} cover" if tile.cover != "none" else ""
+        lines = [f"{x},{y} {tile.name}{cover}" + ("" if chron.visible[y, x] else " (remembered)")]
+    else:
+        lines = [f"{x},{y} unexplored"]
+    for other in state.units_at(cursor):
+        if other.side == session.side or chron.visible[y, x]:
+            lines.append(f"{other.glyph} {other.name}: HP {other.hp}/{other.hp_max} {other.status}")
+    for uid, pos in chron.last_seen.items():
+        if pos == cursor and not chron.visible[y, x]:
+            lines.append(f"? {chron.names.get(uid, uid)} last seen here")
+    if unit is not None and path:
+        budget = session.ruleset.budget(state, unit)
+        verdict = "⏎ move" if len(path) <= budget.moves_left else "too far"
+        if budget.combo_moves and len(path) <= budget.combo_moves:
+            verdict += ", c combo"
+        lines.append(f"Path {len(path)}/{budget.moves_left}: {verdict}")
+    return lines
+
+
+def shot_info(session: Session, unit: Unit | None, target: Unit | None, index: int, count: int,
+              fire_mode: str) -> list[str]:
+    if target is None or unit is None:
+        return ["No target"]
+    weapon = session.content.weapons[unit.weapon]
+    mode = weapon.modes[fire_mode]
+    modes = f" (m: {'/'.join(weapon.modes)})" if len(weapon.modes) > 1 else ""
+    lines = [f"{unit.name} → {target.glyph} {target.name} ({index + 1}/{count})",
+             f"HP {target.hp}/{target.hp_max} · {mode.name}{modes}"]
+    preview = session.ruleset.preview_shot(session.state, unit.id, target.id, fire_mode)
+    if isinstance(preview, Rejected):
+        return [*lines, f"✗ {preview.reason}"]
+    reach = f"/{preview.reach}" if preview.reach else ""
+    lines += [f"Hit {100 * preview.p_hit:.1f}% · dmg {preview.expected_damage:.1f}",
+              f"Headshot {100 * preview.p_headshot:.1f}% · dodge {'yes' if preview.can_dodge else 'no'}",
+              f"Cover {preview.cover} · range {preview.distance}{reach}"]
+    if preview.notes:
+        lines.append("; ".join(preview.notes))
+    return lines
+
+
+def throw_info(session: Session, unit: Unit | None, item: str | None, cursor: Pos) -> list[str]:
+    if unit is None or not item:
+        return []
+    state = session.state
+    reach = session.ruleset.throw_range(state, unit, item)
+    d = distance(unit.pos, cursor)
+    inside = "in range" if d <= reach else "OUT OF RANGE"
+    seen = session.chronicle.visible
+    who = [u.name for u in state.units_at(cursor) if u.side == session.side or seen[u.pos[1], u.pos[0]]]
+    return [f"{session.content.weapons[item].name} ×{unit.items.get(item, 0)}",
+            f"Range {reach} · target {d}: {inside}", f"Blast: cell {cursor[0]},{cursor[1]}",
+            f"In it: {', '.join(who) or 'nobody seen'}"]

@@ -1,0 +1,60 @@
+"""The logs in the save folder: a finished one opens its summary, an unfinished one resumes."""
+
+from __future__ import annotations
+
+import time
+
+from textual.app import ComposeResult
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from engine import log
+from tui import keys
+from tui.screens.base import Sized
+from tui.widgets.keybar import KeyBar
+from tui.widgets.panels import StatusLine
+
+
+class Replays(Sized):
+    BINDINGS = keys.bindings("list")
+
+    def compose(self) -> ComposeResult:
+        folder = self.app.saves
+        self.paths = log.list_logs(folder)
+        yield Static(f"Mission logs in {folder} — newest first · ⏎ opens (finished: summary, unfinished: resume)",
+                     id="replays-head")
+        options = [Option(self._label(p), id=str(i)) for i, p in enumerate(self.paths)]
+        yield OptionList(*options, id="replays")
+        yield StatusLine(id="status")
+        yield KeyBar()
+        yield from super().compose()
+
+    @staticmethod
+    def _label(path) -> str:
+        state = "finished  " if log.is_finished(path) else "UNFINISHED"
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
+        return f"{state} {when}  {path.name}"
+
+    def on_mount(self) -> None:
+        if not self.paths:
+            self.query_one(StatusLine).message = "No mission logs yet: start a new mission from the title menu"
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.action_open()
+
+    def action_open(self) -> None:
+        menu = self.query_one(OptionList)
+        if menu.highlighted is None or not self.paths:
+            return
+        problem = self.app.open_log(self.paths[menu.highlighted])
+        if problem:
+            self.query_one(StatusLine).message = f"✗ {problem}"
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_help(self) -> None:
+        from tui.screens.help import Help
+
+        self.app.push_screen(Help("list", self))

@@ -1,0 +1,131 @@
+"""One mission in play for the client: the game, the AI for the other side, and the chronicle.
+
+Only a Session (driven by the battle screen) submits commands. Every accepted command is on disk
+before `submit` returns; the chronicle then reads the new records back from the log, so what the
+screen shows is exactly what a resume will rebuild.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine import log
+from engine.ai import Ai
+from engine.commands import Command, EndTurn, Rejected
+from engine.content import Content
+from engine.events import Event
+from engine.kernel import Game, build, check_header
+from engine.model import State, Unit
+from tui.chronicle import Chronicle
+
+PLAYER = "xcom"
+
+
+class Session:
+    def __init__(self, game: Game, side: str = PLAYER) -> None:
+        if game.path is None:
+            raise ValueError("a client session needs a log file")
+        self.game = game
+        self.side = side
+        self.path: Path = game.path
+        _ruleset, initial = build(game.content, game.header)
+        self.chronicle = Chronicle(game.ruleset, initial, side)
+        self._offset = 0
+        self._ais: dict[str, Ai] = {}
+        self.catch_up()
+
+    @classmethod
+    def new(cls, content: Content, ruleset_id: str, mission_id: str, seed: bytes, path: Path,
+            casual: bool = False) -> "Session":
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return cls(Game.new(content, ruleset_id, mission_id, seed, path, casual=casual))
+
+    @classmethod
+    def resume(cls, content: Content, path: Path) -> "Session":
+        return cls(Game.resume(content, path))
+
+    # -- what the screen reads -------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.game.state
+
+    @property
+    def ruleset(self):
+        return self.game.ruleset
+
+    @property
+    def content(self) -> Content:
+        return self.game.content
+
+    @property
+    def over(self) -> bool:
+        return self.state.winner is not None
+
+    @property
+    def players_turn(self) -> bool:
+        return not self.over and self.state.side == self.side
+
+    def squad(self) -> list[Unit]:
+        return self.state.side_units(self.side)
+
+    def ready(self) -> list[Unit]:
+        """Soldiers who can still act this turn."""
+        return [u for u in self.squad() if self.ruleset.budget(self.state, u).can_act]
+
+    # -- doing -----------------------------------------------------------------------------------
+
+    def submit(self, command: Command) -> Rejected | list[Event]:
+        result = self.game.submit(command)
+        if not isinstance(result, Rejected):
+            self.catch_up()
+        return result
+
+    def undo(self) -> Rejected | None:
+        if self.game.history[-1].n <= self.chronicle.turn_start or not self.players_turn:
+            return Rejected("turn_start", "Undo stops at the start of your turn")
+        result = self.game.undo()
+        if isinstance(result, Rejected):
+            return result
+        self.catch_up()
+        return None
+
+    def ai_step(self) -> Rejected | list[Event]:
+        """One command of the side that is not the player's, as the AI chooses it."""
+        side = self.state.side
+        ai = self._ais.setdefault(side, Ai(self.ruleset, side))
+        command = ai.next_command(self.state)
+        result = self.submit(command)
+        if isinstance(result, Rejected):
+            if isinstance(command, EndTurn):
+                raise RuntimeError(f"the {side} AI cannot end its turn: {result}")
+            ai.rejected(command, result)
+        return result
+
+    def catch_up(self) -> None:
+        """Feed the chronicle every record written since the last call."""
+        with open(self.path, "rb") as f:
+            f.seek(self._offset)
+            data = f.read()
+        end = data.rfind(b"\n") + 1
+        for n, raw in enumerate(data[:end].splitlines(), start=1):
+            record = log.parse(raw, n)
+            if record.get("kind") != "header":
+                self.chronicle.feed(record)
+        self._offset += end
+
+    def close(self) -> None:
+        self.game.close()
+
+
+def read_chronicle(content: Content, path: Path, side: str = PLAYER) -> Chronicle:
+    """The chronicle of a log on disk, finished or not, without resuming it."""
+    header = log.read_header(path)
+    check_header(content, header)
+    ruleset, initial = build(content, header)
+    chron = Chronicle(ruleset, initial, side)
+    for n, _offset, raw in log.read_lines(path):
+        record = log.parse(raw, n)
+        if record.get("kind") != "header":
+            chron.feed(record)
+    return chron

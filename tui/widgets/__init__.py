@@ -1,0 +1,1 @@
+"""The battle screen's widgets: they take attributes from the screen and post messages up."""
