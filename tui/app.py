@@ -54,9 +54,10 @@ class XenotacApp(App[str]):
         self._open(BattleScreen(session, alien_delay=delay))
 
     def _summary(self, path: Path) -> None:
-        from tui.screens.summary import Summary
+        """Built before the screen opens, so a log that cannot be read stays a one-line problem."""
+        from tui.screens.summary import Summary, summary_lines
 
-        self._open(Summary(path, self.content))
+        self._open(Summary(path, self.content, summary_lines(path, self.content)))
 
     def _open(self, screen) -> None:
         """Over the title menu, or instead of the form or list that chose it: menu → mission → menu."""
@@ -83,7 +84,7 @@ class XenotacApp(App[str]):
                 self._summary(path)
                 return None
             session = Session.resume(self.content, path)
-        except (log.LogError, OSError, ValueError) as exc:
+        except (log.LogError, OSError, ValueError) as exc:  # CodecError is a ValueError
             return f"{path.name}: {exc}"
         self.battle(session)
         return None

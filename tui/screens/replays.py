@@ -36,9 +36,12 @@ class Replays(Sized):
         return f"{state} {when}  {path.name}"
 
     def on_mount(self) -> None:
+        menu = self.query_one(OptionList)
         if not self.paths:
             self.query_one(StatusLine).message = "No mission logs yet: start a new mission from the title menu"
-        self.query_one(OptionList).focus()
+        else:
+            menu.highlighted = 0  # so Enter opens the newest at once
+        menu.focus()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_open()

@@ -74,14 +74,15 @@ def _revealed(path: Path) -> str | None:
 class Summary(Sized):
     BINDINGS = keys.bindings("summary")
 
-    def __init__(self, path: Path, content: Content) -> None:
+    def __init__(self, path: Path, content: Content, lines: list[str] | None = None) -> None:
         super().__init__()
         self.path = path
         self.content = content
+        self.lines = lines if lines is not None else summary_lines(path, content)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="summary-box"):
-            yield Static("\n".join(summary_lines(self.path, self.content)), id="summary-text")
+            yield Static("\n".join(self.lines), id="summary-text")
         yield KeyBar()
         yield from super().compose()
 
