@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -141,3 +142,61 @@ def _statistics(tallies: dict[str, Tally]) -> Iterator[str]:
             luck = (f"{t.luck_passed}/{t.luck_checks} {100 * t.luck_passed / t.luck_checks:.1f}% "
                     f"({100 * t.luck_expected / t.luck_checks:.1f}%)")
         yield f"  {side:<8} {len(t.d100):>6} {mean:>6.1f} {t.crit_plus:>6} {t.crit_minus:>6}   {luck}"
+
+
+def stats(path: Path) -> Iterator[str]:
+    """`audit --stats`: per side, the d100 distribution with a χ² test and luck checks against their odds."""
+    lines, _names, sides, note = read(path)
+    if note:
+        yield f"warning: {note}; the rolls after it are not counted"
+    tallies: dict[str, Tally] = {}
+    for line in lines:
+        if not line.abandoned:
+            for r in line.rolls:
+                _count(tallies.setdefault(sides.get(r["actor"], GOD), Tally()), r)
+    yield from _statistics(tallies)
+    for side in sorted(tallies):
+        t = tallies[side]
+        if not t.d100:
+            continue
+        buckets = [0] * 10
+        for face in t.d100:
+            buckets[(face - 1) // 10] += 1
+        expected = len(t.d100) / 10
+        chi2 = sum((b - expected) ** 2 / expected for b in buckets)
+        yield ""
+        yield (f"{side}: {len(t.d100)} d100, χ² = {chi2:.2f} on 9 degrees of freedom, p = {chi2_p(chi2, 9):.3f}"
+               f"  (p below 0.01 would mean the dice look unfair)")
+        top = max(buckets)
+        for i, b in enumerate(buckets):
+            bar = "█" * round(40 * b / top) if top else ""
+            yield f"  {10 * i + 1:>3}-{10 * i + 10:<3} {b:>6} {bar}"
+        yield f"  expected {expected:.1f} per row"
+
+
+def chi2_p(x: float, dof: int) -> float:
+    """P(χ² >= x): the regularized upper incomplete gamma Q(dof/2, x/2)."""
+    a, z = dof / 2, x / 2
+    if z <= 0:
+        return 1.0
+    if z < a + 1:  # series for the lower part
+        term = total = 1 / a
+        k = a
+        while abs(term) > 1e-14 * abs(total):
+            k += 1
+            term *= z / k
+            total += term
+        return max(0.0, 1 - total * math.exp(-z + a * math.log(z) - math.lgamma(a)))
+    b, c, d = z + 1 - a, 1e300, 1 / (z + 1 - a)  # continued fraction for the upper part
+    h = d
+    for i in range(1, 300):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1 / (d if abs(d) > 1e-300 else 1e-300)
+        c = b + an / c
+        c = c if abs(c) > 1e-300 else 1e-300
+        h *= d * c
+        if abs(d * c - 1) < 1e-14:
+            break
+    return min(1.0, math.exp(-z + a * math.log(z) - math.lgamma(a)) * h)

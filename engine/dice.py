@@ -39,6 +39,7 @@ class Derivation:
 
     message: str  # the HMAC input
     digest: str  # the HMAC output, hex
+    slot: int  # which of the digest's eight 32-bit words
     word: int  # the accepted 32-bit word
     face: int
 
@@ -52,14 +53,15 @@ def derive(seed: bytes, stream: str, index: int, sides: int) -> Derivation:
     message = f"{stream}:{index // _WORDS}"
     digest = hmac.digest(seed, message.encode(), "sha256")
     word = int.from_bytes(digest[(index % _WORDS) * 4:(index % _WORDS) * 4 + 4], "big")
-    retry = 0
+    slot, retry = index % _WORDS, 0
     while word >= limit:
         retry += 1
         message = f"{stream}:{index}:retry-{retry}"
         digest = hmac.digest(seed, message.encode(), "sha256")
         words = [int.from_bytes(digest[i:i + 4], "big") for i in range(0, 32, 4)]
-        word = next((w for w in words if w < limit), limit)
-    return Derivation(message, digest.hex(), word, word % sides + 1)
+        slot = next((i for i, w in enumerate(words) if w < limit), -1)
+        word = words[slot] if slot >= 0 else limit
+    return Derivation(message, digest.hex(), slot, word, word % sides + 1)
 
 
 class Faces:
@@ -117,6 +119,13 @@ class Dice:
         self.counters = dict(counters or {})
         self._script = list(script) if script is not None else None
         self._given = len(self._script) if self._script is not None else 0
+        # Only while a record is being explained (audit --explain): where each roll's numbers came from.
+        self.sources: dict[tuple[str, int], list[str]] | None = None
+
+    def note(self, roll: Roll, *lines: str) -> None:
+        """Say where a roll's numbers came from; free unless a record is being explained."""
+        if self.sources is not None:
+            self.sources.setdefault((roll.stream, roll.index), []).extend(line for line in lines if line)
 
     @classmethod
     def scripted(cls, faces: list[int]) -> "Dice":

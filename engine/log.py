@@ -134,6 +134,12 @@ def parse(raw: bytes, line: int) -> dict[str, Any]:
     return record
 
 
+def parse_prev(raw: bytes) -> str | None:
+    """The `prev` hash at the end of a canonical line, without parsing the JSON."""
+    tail = raw[-75:]
+    return tail[9:73].decode() if tail.startswith(b',"prev":"') and tail.endswith(b'"}') else None
+
+
 def read_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
     """(line number, byte offset, raw bytes without the newline) for every line, checking nothing."""
     try:
@@ -161,8 +167,9 @@ def read_header(path: Path) -> dict[str, Any]:
         header = parse(raw, n)
         if header.get("format") != FORMAT:
             raise LogError(f"not a xenotac mission log (format {header.get('format')!r})", 1)
-        if header.get("version") != VERSION:
-            raise LogError(f"log format version {header.get('version')!r}; this xenotac reads {VERSION}", 1)
+        from engine.upcast import check_version
+
+        check_version(header.get("version"))
         return header
     raise LogError(f"{path}: empty log")
 

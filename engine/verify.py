@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from engine import codec, log
+from engine import codec, log, upcast
 from engine.commands import Rejected
 from engine.content import Content
 from engine.dice import Dice, Faces, commitment
@@ -41,13 +41,14 @@ class Report:
 def chain(path: Path) -> tuple[list[tuple[int, bytes, dict[str, Any]]], Failure | None]:
     """Every line parsed, or the first line where the chain or numbering breaks."""
     out: list[tuple[int, bytes, dict[str, Any]]] = []
+    raws = [raw for _n, _offset, raw in log.read_lines(path)]
     prev = log.GENESIS
-    prev_raw: bytes | None = None
-    for n, _offset, raw in log.read_lines(path):
+    version: Any = None
+    for n, raw in enumerate(raws, start=1):
         try:
             record = log.parse(raw, n)
         except log.LogError as exc:
-            if log.torn_tail(path)[1] == raw:
+            if n == len(raws) and log.torn_tail(path)[1] == raw:
                 return out, Failure(n, "torn record: the game stopped while writing it (resume sets it aside); "
                                        f"the {len(out)} records before it are complete")
             return out, Failure(n, str(exc).split(": ", 1)[1])
@@ -55,14 +56,26 @@ def chain(path: Path) -> tuple[list[tuple[int, bytes, dict[str, Any]]], Failure 
             return out, Failure(n, f"record number {record.get('n')!r} found where {n} was expected "
                                    "(a line was deleted or moved)")
         if record.get("prev") != prev:
-            if prev_raw is None:
+            if n == 1:
                 return out, Failure(n, "the first line is not a header")
-            return out, Failure(n - 1, "does not match the hash recorded on the next line (the line was edited)")
+            return out, _blame(raws, n)
+        if n == 1:
+            version = record.get("version")
+        else:
+            record = upcast.upgrade(record, version)
         out.append((n, raw, record))
-        prev, prev_raw = log.line_hash(raw), raw
+        prev = log.line_hash(raw)
     if not out:
         return out, Failure(None, f"{path}: empty log")
     return out, None
+
+
+def _blame(raws: list[bytes], n: int) -> Failure:
+    """Line n does not carry the hash of line n-1: which of the two was changed? If line n+1 still
+    carries line n's hash, line n is as written and n-1 was changed; otherwise line n was."""
+    if n < len(raws) and log.parse_prev(raws[n]) == log.line_hash(raws[n - 1]):
+        return Failure(n - 1, "changed after it was written (the next line holds its original hash)")
+    return Failure(n, "changed after it was written (its hash of the line before does not match)")
 
 
 def verify(content: Content, path: Path, seed_file: Path | None = None) -> Report:
@@ -74,8 +87,9 @@ def verify(content: Content, path: Path, seed_file: Path | None = None) -> Repor
         return Report(0, broken)
     header = lines[0][2]
     try:
-        if header.get("format") != log.FORMAT or header.get("version") != log.VERSION:
-            raise log.LogError(f"not a xenotac log of version {log.VERSION}", 1)
+        if header.get("format") != log.FORMAT:
+            raise log.LogError("not a xenotac mission log", 1)
+        upcast.check_version(header.get("version"))
         check_header(content, header)
     except log.LogError as exc:
         return Report(0, Failure(1, str(exc).split(": ", 1)[-1]))
@@ -98,7 +112,8 @@ def _seed(lines, header, seed_file: Path | None, path: Path) -> tuple[bytes | No
             except (KeyError, TypeError, ValueError):
                 return None, "", Failure(n, "the revealed seed is not hex")
             if commitment(seed) != header.get("seed_commitment"):
-                return None, "", Failure(n, "the revealed seed does not match the header's commitment")
+                return None, "", Failure(n, "the revealed seed does not match the commitment on line 1 "
+                                            "(a forged reveal, or a header from another mission)")
             return seed, "revealed", None
     candidate = seed_file or log.seed_path(path)
     try:

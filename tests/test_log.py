@@ -241,6 +241,41 @@ def test_a_log_for_other_content_is_refused_at_line_1(mission, content):
     assert failure.line == 1 and "content sha" in failure.message
 
 
+@pytest.mark.parametrize("where", range(0, 40))
+def test_a_flipped_byte_anywhere_is_named_by_its_line(mission, content, capsys, where):
+    """Flip one byte at 40 spread places: verify names the line holding it, as a one-line failure."""
+    data = bytearray(mission.read_bytes())
+    at = (where * 7919 + 13) % len(data)
+    while data[at:at + 1] == b"\n":
+        at += 1
+    data[at] ^= 0x04
+    mission.write_bytes(bytes(data))
+    line = data[:at].count(b"\n") + 1
+    failure = verify(content, mission).failure
+    assert failure is not None and failure.line == line, (at, failure)
+    code, _out, err = replay_verify(mission, capsys)
+    assert code == 1 and err.count("\n") == 1 and err.startswith(f"FAILED at line {line}: ")
+
+
+@pytest.mark.parametrize("garbage", [b"junk\n", b'{"n": 999}\n', b"\x00\xff\n"], ids=["text", "json", "binary"])
+def test_appended_garbage_is_named(mission, content, garbage):
+    lines = read_lines(mission)
+    mission.write_bytes(mission.read_bytes() + garbage)
+    failure = verify(content, mission).failure
+    assert failure.line == len(lines) + 1
+
+
+def test_a_header_from_another_mission_is_named(mission, content, tmp_path):
+    """Same content, same kind of mission, another seed: the header commits to another seed."""
+    other = tmp_path / "other.jsonl"
+    run(content, "xcom-trpg", "eliminate", seed_from_int(9), other, max_phases=1).close()
+    lines = read_lines(mission)
+    lines[0] = read_lines(other)[0]
+    write_lines(mission, rechain(lines, 1))
+    failure = verify(content, mission).failure
+    assert failure.line == len(lines) and "a header from another mission" in failure.message
+
+
 # -- a mission in progress: the seed is still secret, in <log>.seed ------------------------------------
 
 

@@ -123,6 +123,9 @@ def build_parser() -> Parser:
     aud.add_argument("log")
     aud.add_argument("--record", type=_positive, metavar="N", help="only line N of the log")
     aud.add_argument("--unit", metavar="ID", help="only this unit's rolls")
+    aud.add_argument("--explain", action="store_true", help="with --record N: each roll's whole derivation")
+    aud.add_argument("--stats", action="store_true", help="dice distribution, χ² test and luck-check rates")
+    aud.add_argument("--seed-file", metavar="F", help="the seed, if the log has not revealed it yet")
 
     res = sub.add_parser("resolve", help="the referee's calculator for one situation")
     res.add_argument("scenario", metavar="SCENARIO.toml")
@@ -257,7 +260,18 @@ def cmd_audit(args: argparse.Namespace) -> int:
 
     path = Path(args.log)
     _readable(path)
-    for line in audit.render(path, args.record, args.unit):
+    if args.explain:
+        from engine.timeline import Timeline
+
+        if args.record is None:
+            raise BadInput("--explain needs --record N: the line whose rolls to explain")
+        lines = Timeline(load_content(args.content), path, Path(args.seed_file) if args.seed_file else None
+                         ).explain(args.record)
+    elif args.stats:
+        lines = audit.stats(path)
+    else:
+        lines = audit.render(path, args.record, args.unit)
+    for line in lines:
         print(line)
     return 0
 

@@ -99,17 +99,21 @@ class Grid:
 
     def cover_against(self, target: Pos, shooter: Pos) -> int:
         """Best cover level of the target's orthogonal neighbours that face the shooter (90° each)."""
+        return self.cover_source(target, shooter)[0]
+
+    def cover_source(self, target: Pos, shooter: Pos) -> tuple[int, Pos | None]:
+        """That cover level and the cell that gives it (None when there is no cover)."""
         vx, vy = shooter[0] - target[0], shooter[1] - target[1]
-        best = 0
+        best, where = 0, None
         for dx, dy in ORTHOGONAL:
             along = dx * vx + dy * vy
             across = abs(dy * vx - dx * vy)
             if along <= 0 or along < across:
                 continue
             n = (target[0] + dx, target[1] + dy)
-            if self.inside(n):
-                best = max(best, int(self.cover[n[1], n[0]]))
-        return best
+            if self.inside(n) and int(self.cover[n[1], n[0]]) > best:
+                best, where = int(self.cover[n[1], n[0]]), n
+        return best, where
 
     def path(self, start: Pos, goal: Pos, blocked: Iterable[Pos] = ()) -> list[Pos]:
         """Cheapest 8-way path from start to goal, excluding start; [] if there is none."""

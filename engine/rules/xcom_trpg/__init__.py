@@ -45,6 +45,7 @@ class ShotContext:
     between: int
     target_sees: bool
     cover: int
+    cover_from: str = ""  # the tile giving it, for explanations
 
 
 @register("xcom-trpg")
@@ -136,11 +137,14 @@ class XcomTrpg:
         if unit.morale > 0:
             check = plain_roll(dice, unit.id, "panic check", 100, "panic")
             rolls.append(check)
+            dice.note(check, f"morale {unit.morale} is below {self.rules.panic_below}: rulesets.toml "
+                             "[xcom-trpg].panic_below (6.5); more than the morale panics")
             if check.total <= unit.morale:
                 return [Resolved(actor=unit.id, action="panic", rolls=(check,), outcome="steady",
                                  text=f"{unit.name} keeps calm ({check.total} <= morale {unit.morale})")]
         what = plain_roll(dice, unit.id, "meaningless action", 100, "panic act")
         rolls.append(what)
+        dice.note(what, "1-50: a step in the 1d8 direction, 51-100: nothing (docs/rules-notes.md)")
         events: list[Event] = []
         text = f"{unit.name} panics"
         if what.total <= 50:
@@ -362,10 +366,14 @@ class XcomTrpg:
         if weapon.max_between is not None and d - 1 > weapon.max_between:
             return Rejected("out_of_range", f"Target is {d} cells away; {weapon.name.lower()} reaches "
                                             f"{weapon.max_between + 1}")
-        cover = grid.cover_against(target.pos, shooter.pos) if d > 0 else 0
+        cover, cell = grid.cover_source(target.pos, shooter.pos) if d > 0 else (0, None)
         if cover == combat.FULL:
             return Rejected("full_cover", f"{target.name} is in full cover from here: no hit possible (8.8)")
-        return ShotContext(weapon, mode, d, max(0, d - 1), self.target_sees(state, target, shooter), cover)
+        cover_from = ""
+        if cell is not None:
+            tile = grid.tile(cell)
+            cover_from = f"{self.content.terrain[tile].name.lower()} at {cell[0]},{cell[1]}: terrain.toml [{tile}].cover"
+        return ShotContext(weapon, mode, d, max(0, d - 1), self.target_sees(state, target, shooter), cover, cover_from)
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         ctx = self.shot_context(state, shooter, target, mode, check_turn=False)
@@ -390,7 +398,8 @@ class XcomTrpg:
         if ctx.weapon.blast:
             return self._explosive(state, shooter, shooter.weapon, target.pos, target, dice)
         outcome = combat.resolve_shot(self.content, self.rules, dice, shooter, target, ctx.weapon, ctx.mode,
-                                      between=ctx.between, target_sees=ctx.target_sees, cover=ctx.cover)
+                                      between=ctx.between, target_sees=ctx.target_sees, cover=ctx.cover,
+                                      cover_from=ctx.cover_from)
         ledger = Ledger(state.units)
         stamina = shooter.stamina - (0 if shooter.infinite_stamina else ctx.mode.stamina)
         ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()}", ammo=shooter.ammo - ctx.mode.shots,
@@ -446,6 +455,7 @@ class XcomTrpg:
         if not roll.landed:
             way = plain_roll(dice, thrower.id, "scatter", 8, "scatter")
             rolls.append(way)
+            dice.note(way, "it went astray: 1-8 = N, NE, E, SE, S, SW, W, NW of the aimed cell (8.10)")
             dx, dy = NEIGHBOURS[way.total - 1]
             landed_on = (cell[0] + dx, cell[1] + dy)
             text += f" goes astray to {landed_on}" if state.grid.inside(landed_on) else " flies off the map"

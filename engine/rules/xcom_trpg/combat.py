@@ -12,6 +12,7 @@ from engine.content import Content, Mode, RulesetDef, Weapon
 from engine.dice import Dice, Roll
 from engine.formula import div_round
 from engine.model import Unit
+from engine.rules.xcom_trpg import sources
 from engine.rules.xcom_trpg.checks import luck_check, passed, stat_roll, tie_break
 
 PARTIAL, FULL = 1, 2
@@ -95,10 +96,13 @@ def _name(unit: Unit) -> str:
 
 def _dodge(dice: Dice, content: Content, rules: RulesetDef, weapon: Weapon, shooter: Unit, target: Unit,
            atk: int, atk_luck: Roll, rolls: list[Roll], crits: dict[str, list[str]], label: str,
-           concussion: int = 0) -> Hit | None:
+           concussion: int = 0, between: int = 2) -> Hit | None:
     """One dodge against one projectile (8.7 case B, 8.12.6): None if it misses."""
-    d = stat_roll(dice, rules, target.id, f"dodge{label}", "agility", effective_stat(target, "agility"))
+    agility = effective_stat(target, "agility")
+    d = stat_roll(dice, rules, target.id, f"dodge{label}", "agility", agility)
     rolls.append(d)
+    if dice.sources is not None:
+        dice.note(d, *sources.dodge(content, target, agility, between))
     full = armour_damage(content, weapon, target)
     conc = concussion_taken(content, concussion, target)
     if d.crit == "success":
@@ -112,6 +116,8 @@ def _dodge(dice: Dice, content: Content, rules: RulesetDef, weapon: Weapon, shoo
         return Hit(target.id, full, conc, "hit")
     luck = luck_check(dice, rules, target.id, target.stats["luck"], f"dodge{label} luck")
     rolls.append(luck)
+    if dice.sources is not None:
+        dice.note(luck, *sources.luck(content, rules, target))
     if not passed(luck, rules):
         return Hit(target.id, div_round(full, 2), div_round(conc, 2), "glancing")
     if d.total > atk:
@@ -123,7 +129,7 @@ def _dodge(dice: Dice, content: Content, rules: RulesetDef, weapon: Weapon, shoo
 
 
 def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit, target: Unit, weapon: Weapon,
-                 mode: Mode, *, between: int, target_sees: bool, cover: int) -> Outcome:
+                 mode: Mode, *, between: int, target_sees: bool, cover: int, cover_from: str = "") -> Outcome:
     """Every shot of the mode, each with its own main roll and luck check (8.9)."""
     rolls: list[Roll] = []
     hits: list[Hit] = []
@@ -141,6 +147,9 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
         a = stat_roll(dice, rules, shooter.id, f"attack{tag}", stat, value, crit_min=low,
                       halve=cover == PARTIAL, penalty=pen, crit_note=note)
         rolls.append(a)
+        if dice.sources is not None:
+            dice.note(a, *sources.attack(content, rules, shooter, weapon, mode, stat, value, low, pen,
+                                         (cover_from or "partial") if cover == PARTIAL else "", target))
         if a.crit == "success":
             crits.setdefault(shooter.id, []).append("success")
             if down:
@@ -159,6 +168,8 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
             continue
         luck = luck_check(dice, rules, shooter.id, shooter.stats["luck"])
         rolls.append(luck)
+        if dice.sources is not None:
+            dice.note(luck, *sources.luck(content, rules, shooter))
         if not passed(luck, rules):
             notes.append(f"shot{tag}: luck check failed")
             continue
@@ -169,7 +180,8 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
         for pellet in range(weapon.pellets):
             label = f"{tag} pellet {pellet + 1}" if weapon.pellets > 1 else tag
             if dodging:
-                hit = _dodge(dice, content, rules, weapon, shooter, target, a.total, luck, rolls, crits, label)
+                hit = _dodge(dice, content, rules, weapon, shooter, target, a.total, luck, rolls, crits, label,
+                             between=between)
             else:
                 hit = Hit(target.id, armour_damage(content, weapon, target), 0, "hit")
             if hit is not None:
@@ -208,14 +220,20 @@ def throw_roll(content: Content, rules: RulesetDef, dice: Dice, thrower: Unit, w
                declared: Unit | None) -> ThrowRoll:
     """8.10: a Strength attack on a cell; a crit failure or failed luck check scatters it."""
     stat = attack_stat(thrower, weapon)
-    a = stat_roll(dice, rules, thrower.id, "throw" if weapon.thrown else "attack", stat,
-                  effective_stat(thrower, stat), crit_min=crit_floor(content, rules, declared),
-                  penalty=penalty(thrower, weapon))
+    value, low, pen = effective_stat(thrower, stat), crit_floor(content, rules, declared), penalty(thrower, weapon)
+    a = stat_roll(dice, rules, thrower.id, "throw" if weapon.thrown else "attack", stat, value, crit_min=low,
+                  penalty=pen)
+    if dice.sources is not None:
+        mode = next(iter(weapon.modes.values()))
+        dice.note(a, *sources.attack(content, rules, thrower, weapon, mode, stat, value + mode.stat_modifier, low,
+                                     pen, "", declared))
     crits: dict[str, list[str]] = {}
     if a.crit is not None:
         crits[thrower.id] = [a.crit]
         return ThrowRoll([a], a, None, a.crit == "success", crits)
     luck = luck_check(dice, rules, thrower.id, thrower.stats["luck"])
+    if dice.sources is not None:
+        dice.note(luck, *sources.luck(content, rules, thrower))
     return ThrowRoll([a, luck], a, luck, passed(luck, rules), crits)
 
 
@@ -242,7 +260,7 @@ def blast(content: Content, rules: RulesetDef, dice: Dice, thrower: Unit, weapon
         if can_dodge:
             assert throw is not None and throw.luck is not None
             hit = _dodge(dice, content, rules, weapon, thrower, unit, throw.attack.total, throw.luck, rolls, crits,
-                         f" ({unit.name})", concussion=weapon.concussion)
+                         f" ({unit.name})", concussion=weapon.concussion, between=between)
         else:
             hit = Hit(unit.id, armour_damage(content, weapon, unit), conc, "hit")
         if hit is not None:

@@ -33,6 +33,10 @@ def spawn(content: Content, rules: RulesetDef, template_id: str, uid: str, name:
         hp_max, shown, faces = rules.hp.evaluate(stats, die)
         rolls.append(Roll(actor=uid, purpose="hp", expr=rules.hp.text, faces=tuple(faces), formula=f"hp {shown}",
                           total=hp_max, index=indices[0] if indices else -1))
+        dice.note(rolls[-1], f"rulesets.toml [xcom-trpg].hp = \"{rules.hp.text}\" (6.1), rolled once",
+                  f"strength {stats['strength']}: units.toml [{template_id}].stats.strength"
+                  + (f" {race.modifiers['strength']:+d} from races.toml [{t.race}].modifiers.strength"
+                     if race.modifiers.get("strength") else ""))
     tier = content.armor[t.armor].tier
     stamina_max = max(0, rules.stamina.evaluate(stats)[0] - tier)
     weapon = content.weapons[t.weapon]

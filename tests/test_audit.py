@@ -1,0 +1,129 @@
+"""Audit: the disputed-roll derivation, dice statistics, the timeline, and every released log format."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine import audit, codec, loader, log
+from engine.dice import seed_from_int
+from engine.simulate import run
+from engine.timeline import Timeline
+from engine.verify import verify
+from tui.cli import main
+
+FIXTURES = Path(__file__).parent / "fixtures" / "logs"
+
+
+@pytest.fixture(scope="module")
+def mission(tmp_path_factory, content) -> Path:
+    path = tmp_path_factory.mktemp("audit") / "m.jsonl"
+    run(content, "xcom-trpg", "eliminate", seed_from_int(2), path).close()
+    return path
+
+
+def first_shot(timeline: Timeline) -> int:
+    return next(n for n in timeline.commands
+                if any(e["kind"] == "resolved" and e["action"] == "shoot" for e in timeline.records[n]["events"]))
+
+
+def test_explain_shows_a_derivation_anyone_can_recompute(content, mission):
+    timeline = Timeline(content, mission)
+    n = first_shot(timeline)
+    lines = timeline.explain(n)
+    seed = bytes.fromhex(re.search(r"Seed: ([0-9a-f]{64})", "\n".join(lines)).group(1))
+    assert hashlib.sha256(seed).hexdigest() == timeline.header["seed_commitment"]
+    rolls = [r for e in timeline.records[n]["events"] for r in e["rolls"]]
+    derivations = [line for line in lines if "HMAC-SHA256(seed" in line]
+    assert len(derivations) == sum(len(r["faces"]) for r in rolls)
+    for line, roll in zip(derivations, rolls):
+        message, digest = re.search(r'"(.+?)"\) = ([0-9a-f]{64})', line).groups()
+        assert hmac.digest(seed, message.encode(), "sha256").hex() == digest
+        assert f"index {roll['index']}:" in line
+    faces = [int(m) for m in re.findall(r"mod 100 \+ 1 = (\d+)", "\n".join(lines))]
+    assert faces == [f for r in rolls for f in r["faces"]]
+    assert "THE LOG SAYS" not in "\n".join(lines)
+
+
+def test_explain_names_where_every_number_came_from(content, mission):
+    timeline = Timeline(content, mission)
+    text = "\n".join(timeline.explain(first_shot(timeline)))
+    assert re.search(r"from: agility \d+: \w+'s frame \(units\.toml \[\w+\]\.stats\.agility\)", text)
+    assert "from: passes at 100: rulesets.toml [xcom-trpg].luck_threshold" in text
+    assert "races.toml [sectoid].crit_range_min" in text or "crit_success_min" in text
+
+
+def test_explain_from_the_command_line(mission, capsys):
+    assert main(["audit", str(mission), "--record", "2", "--explain"]) == 0
+    out = capsys.readouterr().out
+    assert "Record 2: start" in out and "rulesets.toml [xcom-trpg].hp" in out
+    assert main(["audit", str(mission), "--explain"]) == 2
+    assert "--explain needs --record N" in capsys.readouterr().err
+
+
+def test_a_changed_die_face_shows_in_the_explanation(content, mission, tmp_path):
+    timeline = Timeline(content, mission)
+    n = first_shot(timeline)
+    copy = tmp_path / "edited.jsonl"
+    shutil.copy(mission, copy)
+    shutil.copy(log.seed_path(mission), log.seed_path(copy))  # the edit cuts the chain before the reveal
+    lines = copy.read_bytes().split(b"\n")
+    record = codec.canonical(timeline.records[n]).encode()
+    assert lines[n - 1] == record
+    face = timeline.records[n]["events"][0]["rolls"][0]["faces"][0]
+    edited = timeline.records[n]
+    edited["events"][0]["rolls"][0]["faces"][0] = face % 100 + 1
+    lines[n - 1] = codec.canonical(edited).encode()
+    copy.write_bytes(b"\n".join(lines))
+    text = "\n".join(Timeline(content, copy).explain(n))
+    assert f"THE LOG SAYS {face % 100 + 1}" in text and "WARNING" in text
+
+
+def test_the_timeline_gives_the_states_verify_computes(content, mission):
+    timeline = Timeline(content, mission)
+    for n in timeline.commands[::7] + [timeline.final]:
+        assert codec.state_hash(timeline.state_at(n)) == timeline.records[n]["state"]
+    assert timeline.state_at(timeline.final).winner is not None
+    assert [t.side for t in timeline.turns[:3]] == ["xcom", "aliens", "xcom"]
+
+
+def test_chi_square_p_values():
+    assert audit.chi2_p(0.0, 9) == 1.0
+    assert audit.chi2_p(21.666, 9) == pytest.approx(0.01, abs=2e-4)
+    assert audit.chi2_p(3.841, 1) == pytest.approx(0.05, abs=2e-4)
+    assert audit.chi2_p(8.343, 9) == pytest.approx(0.5, abs=2e-3)
+    assert audit.chi2_p(100.0, 9) < 1e-15
+
+
+def test_stats_report_each_side(mission, capsys):
+    assert main(["audit", str(mission), "--stats"]) == 0
+    out = capsys.readouterr().out
+    for side in ("xcom", "aliens"):
+        assert re.search(rf"{side}: \d+ d100, χ² = [\d.]+ on 9 degrees of freedom, p = [\d.]+", out)
+    assert out.count("91-100") == 2 and "luck checks passed (expected)" in out
+
+
+@pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("v*.jsonl")), ids=lambda p: p.stem)
+def test_every_released_log_format_still_reads_verifies_and_audits(fixture, tmp_path):
+    """Each released version keeps a fixture, played with the content of its day (kept beside it)."""
+    bundle = loader.load(FIXTURES / f"{fixture.stem}-content")
+    version = log.read_header(fixture)["version"]
+    assert fixture.stem == f"v{version}"
+    report = verify(bundle, fixture)
+    assert report.failure is None and report.records == fixture.read_bytes().count(b"\n")
+    assert any("Dice statistics" in line for line in audit.render(fixture))
+    timeline = Timeline(bundle, fixture)
+    assert timeline.state_at(timeline.final).winner is not None
+
+
+def test_a_log_from_a_newer_xenotac_is_refused_plainly(mission, content, tmp_path):
+    copy = tmp_path / "future.jsonl"
+    lines = mission.read_bytes().split(b"\n")
+    header = codec.canonical({**log.parse(lines[0], 1), "version": log.VERSION + 1}).encode()
+    copy.write_bytes(b"\n".join([header, *lines[1:]]))
+    assert "written by a newer xenotac" in str(verify(content, copy).failure)
