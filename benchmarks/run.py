@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-GROUPS = ["engine", "tui"]
+GROUPS = ["engine", "audit", "tui"]
 
 
 def main(argv: list[str]) -> int:

@@ -1,0 +1,36 @@
+"""Replay viewer and audit figures (issue: audit and replay viewer), on a 10,000-record log."""
+
+from __future__ import annotations
+
+import json
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.bench_engine import long_log
+from benchmarks.common import Figure, best_of
+from engine import audit, loader
+from engine.timeline import Timeline
+
+
+def figures() -> list[Figure]:
+    content = loader.load()
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "big.jsonl"
+        long_log(content, path, 10_000)
+        timeline = Timeline(content, path)
+        worst, total = 0.0, 0.0
+        picks = [timeline.turns[(i * 7919) % len(timeline.turns)] for i in range(50)]
+        for turn in picks:
+            timeline._states = {1: timeline.initial}  # no help from earlier jumps
+            t = time.perf_counter()
+            timeline.state_at(turn.n)
+            took = time.perf_counter() - t
+            worst, total = max(worst, took), total + took
+        stats = best_of(lambda: list(audit.stats(path)), repeat=2)
+        lines = path.read_bytes().splitlines()
+        parse = best_of(lambda: [json.loads(line) for line in lines], repeat=2)
+    return [Figure("jump to a turn of a 10,000-record log (worst of 50)", worst * 1000, "ms", "< 100 ms",
+                   worst < 0.1, f"× the mean jump ({total / len(picks) * 1000:.1f} ms)", worst * len(picks) / total),
+            Figure("audit --stats on 10,000 records", stats, "s", "< 2 s", stats < 2,
+                   f"× json.loads of the same lines alone ({parse:.2f} s)", stats / parse)]
