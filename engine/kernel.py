@@ -122,8 +122,8 @@ class Game:
         """Carry on an unfinished log. A record torn by a crash is set aside (see `notes`).
 
         Only the records from the last checkpoint on are read (that keeps resume flat), and a
-        change to any of them is refused: `recover` continues the good part in a new file. Damage
-        further back is for `replay --verify` to find."""
+        change to any of them is refused: `engine.recovery` continues the good part in a new
+        file. Damage further back is for `replay --verify` to find."""
         header = log.read_header(path)
         check_header(content, header)
         seed = log.read_seed(log.seed_path(path))
@@ -145,24 +145,9 @@ class Game:
             lock.release()
             raise
         game.notes = notes
+        if game.state.winner is not None and not game.revealed:  # it ended, then stopped before the reveal
+            game._reveal()
         return game
-
-    @classmethod
-    def recover(cls, content: Content, path: Path, new_path: Path) -> "Game":
-        """Copy the records before the first damaged line into `new_path` and resume that copy.
-        The damaged log is left exactly as it is."""
-        header = log.read_header(path)
-        check_header(content, header)
-        line, _why = log.first_break(path)
-        good = b"".join(raw + b"\n" for n, _off, raw in log.read_lines(path) if line is None or n < line)
-        _complete, torn = log.torn_tail(path)
-        if torn and good.endswith(torn + b"\n"):
-            good = good[: -len(torn) - 1]
-        if new_path.exists():
-            raise log.LogError(f"{new_path} already exists")
-        new_path.write_bytes(good)
-        log.write_seed(new_path, log.read_seed(log.seed_path(path)))
-        return cls.resume(content, new_path)
 
     def _load(self, path: Path, records: list[tuple[int, int, bytes]], lock: log.Lock) -> None:
         """The history from the last checkpoint on, then a writer to carry on after the last line."""

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 
 from engine import codec, log
 from engine.ai import Ai
+from engine.recovery import recover
 from engine.commands import Rejected
 from engine.dice import seed_from_int
 from engine.kernel import CHECKPOINT_EVERY, Game
@@ -421,7 +422,8 @@ def test_resume_refuses_a_changed_log_and_recover_keeps_the_original(long_game, 
         Game.resume(content, long_game.path)
     assert verify(content, long_game.path).failure.line == k
     copy = tmp_path / "recovered.jsonl"
-    recovered = Game.recover(content, long_game.path, copy)
+    recovered, note = recover(content, long_game.path, copy)
+    assert f"recovered lines 1-{k - 1}" in note and "unchanged" in note
     assert recovered.history[-1].n < k  # only records before the damage
     assert verify(content, copy).failure is None
     recovered.close()

@@ -103,6 +103,10 @@ class Chronicle:
             if text:
                 self._say(text)
 
+    def say(self, text: str) -> None:
+        """A line for the message log that no record holds (a note from resume)."""
+        self._say(text)
+
     def _say(self, text: str) -> None:
         self.messages.append(text)
         self.journal.append(text)

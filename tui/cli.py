@@ -104,6 +104,8 @@ def build_parser() -> Parser:
 
     resume = sub.add_parser("resume", help="continue the most recent unfinished mission, or LOG")
     resume.add_argument("log", nargs="?")
+    resume.add_argument("--recover", action="store_true",
+                        help="a damaged log: carry its good part on in a new file (the log is kept)")
     resume.add_argument("--keys", metavar="FILE", default=argparse.SUPPRESS, help="key map TOML")
 
     sim = sub.add_parser("simulate", help="AI against AI to the end of a mission, logged")

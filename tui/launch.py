@@ -36,7 +36,8 @@ def run(args: argparse.Namespace) -> int:
         session = Session.new(content, args.ruleset, args.mission, seed, log_path(saves, args.mission, tag),
                               casual=args.casual)
     elif args.cmd == "resume":
-        session = Session.resume(content, _resume_path(args.log, saves, cli.BadInput))
+        session = Session.resume(content, _resume_path(args.log, saves, cli.BadInput, args.recover),
+                                 recover=args.recover)
     app = XenotacApp(content, saves, keymap, session=session, casual=bool(getattr(args, "casual", False)))
     message = app.run()
     if message:
@@ -44,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     return app.return_code or 0
 
 
-def _resume_path(given: str | None, saves: Path, bad) -> Path:
+def _resume_path(given: str | None, saves: Path, bad, recover: bool = False) -> Path:
     from engine import log
     from tui.screens.title import latest_unfinished
 
@@ -54,7 +55,7 @@ def _resume_path(given: str | None, saves: Path, bad) -> Path:
             raise bad(f"{path}: is a directory, not a log")
         if not path.exists():
             raise bad(f"{path}: no such file")
-        if log.is_finished(path):
+        if log.is_finished(path) and not recover:
             raise bad(f"{path}: that mission is over; see it with `xenotac audit {path}`")
         return path
     path = latest_unfinished(saves)

@@ -41,8 +41,16 @@ class Session:
         return cls(Game.new(content, ruleset_id, mission_id, seed, path, casual=casual))
 
     @classmethod
-    def resume(cls, content: Content, path: Path) -> "Session":
-        return cls(Game.resume(content, path))
+    def resume(cls, content: Content, path: Path, recover: bool = False) -> "Session":
+        """Carry on a log; with `recover`, its good part in a new file beside it (the log is kept)."""
+        if not recover:
+            return cls(Game.resume(content, path))
+        from engine.recovery import recover as recover_log
+        from tui.cli import new_log_path
+
+        game, note = recover_log(content, path, new_log_path(path.parent, f"{path.stem}-recovered"))
+        game.notes.append(note)
+        return cls(game)
 
     # -- what the screen reads -------------------------------------------------------------------
 

@@ -83,6 +83,9 @@ class BattleScreen(Sized, Screen[None]):
             self._start_aliens()
         else:
             self.say(f"Phase {self.session.state.phase}: your turn. Move the cursor, ⏎ to move, f to fire, ? for help")
+        for note in self.session.game.notes:  # what resume had to do: a torn record set aside, a recovery
+            self.session.chronicle.say(f"note: {note}")
+            self.say(f"note: {note}")
 
     def on_map_view_resized(self, _message: MapView.Resized) -> None:
         self.update_view()
