@@ -200,10 +200,10 @@ def _verdict(shooter: Unit, target: Unit, hits: list[Hit], notes: list[str], pro
         why = "; ".join(notes) if notes else "dodged"
         return ("miss" if notes else "dodged"), f"{who}: MISS ({why})"
     damage = sum(h.damage for h in hits)
-    kinds = sorted({h.kind for h in hits} - {"hit"})
+    verdict = "headshot" if any(h.kind == "headshot" for h in hits) else "hit"
+    kinds = sorted({h.kind for h in hits} - {"hit", verdict})
     extra = f" ({', '.join(kinds)})" if kinds else ""
     count = f"{len(hits)}/{projectiles} hit, " if projectiles > 1 else ""
-    verdict = "headshot" if any(h.kind == "headshot" for h in hits) else "hit"
     return verdict, f"{who}: {verdict.upper()}{extra}, {count}{damage} dmg"
 
 
