@@ -185,3 +185,58 @@ def test_scripted_dice_running_out_names_the_roll(content):
     action = Action(type="shoot", actor="anton", target="julia", sectors_between=2)
     with pytest.raises(DiceExhausted, match="julia's dodge"):
         resolve(content, units, action, [53, 30])
+
+
+# -- psionics (section 7) ------------------------------------------------------------------------
+
+from engine.rules.xcom_trpg import psionics  # noqa: E402
+
+SECTOID_MIND = psionics.Mind("sectoid", psionics=7, luck=6, intelligence=8, bravery=4, active=True)
+ANTON_ASLEEP = psionics.Mind("anton", psionics=3, luck=6, intelligence=6, bravery=6, active=False)
+
+
+@pytest.mark.parametrize("ability", ["communication", "mind control"])
+def test_tv09_tv10_psi_against_an_inactive_mind(rules, ability):
+    """The same dice win either way; what it costs is the declared type's business (1 SS or 40 SS)."""
+    result = psionics.contest(Dice.scripted([61, 80]), rules, SECTOID_MIND, ANTON_ASLEEP)
+    assert [r.formula for r in result.rolls] == ["psi (7+6)*8+61=165", "psi defence (inactive) 6^2+6*6+80=152"]
+    assert result.attacker_wins and all(r.crit is None for r in result.rolls)
+
+
+def test_tv11_psionic_duel_uses_the_active_defence(rules):
+    anton = psionics.Mind("anton", psionics=3, luck=6, intelligence=6, bravery=6, active=True)
+    julia = psionics.Mind("julia", psionics=1, luck=2, intelligence=6, bravery=5, active=True)
+    result = psionics.contest(Dice.scripted([87, 68]), rules, anton, julia)
+    assert [r.total for r in result.rolls] == [141, 111]  # the source printed 105: a slip (see the spec)
+    assert result.attacker_wins
+
+
+@pytest.mark.parametrize("face,freed", [(96, True), (95, False)])
+def test_tv12_mind_control_save(face, freed):
+    ok, roll = psionics.saving_throw(Dice.scripted([face]), "operative", 10, 1)
+    assert ok is freed and roll.total == 96 - face and roll.crit is None
+
+
+@pytest.mark.parametrize("face,freed", [(44, True), (43, False)])
+def test_tv13_mind_control_save_after_esp_027(face, freed):
+    ok, roll = psionics.saving_throw(Dice.scripted([face]), "ethereal", 6, 9)
+    assert ok is freed and roll.total == 44 - face
+
+
+def test_d3_psi_pool():
+    roll = psionics.pool(Dice.scripted([20]), "sectoid", 6)
+    assert roll.total == 80 and roll.formula == "sigurdsens 6*10+20=80"
+
+
+def test_d4_stun():
+    assert psionics.stun(6, 0) == 24
+    assert psionics.stun(6, 10) == 28
+    assert psionics.mind_strike(8, 0) == 24 and psionics.mind_strike(8, 10) == 32
+
+
+def test_a_psi_tie_goes_to_luck_rolled_for_the_tie_break_only(rules):
+    a = psionics.Mind("a", psionics=1, luck=5, intelligence=5, bravery=5, active=True)
+    d = psionics.Mind("d", psionics=0, luck=3, intelligence=5, bravery=0, active=True)
+    # 30+40=70 against 0+15+55=70: a tie; luck 5*30=150 against 3*40=120
+    result = psionics.contest(Dice.scripted([40, 55, 30, 40]), rules, a, d)
+    assert [r.total for r in result.rolls] == [70, 70, 150, 120] and result.attacker_wins

@@ -1,0 +1,93 @@
+"""xcom-trpg 7: psionic attack and defence, the sigurdsen pool, the mind-control saving throw.
+
+Psi rolls are never critical and never luck-checked (3.2, 7.2); a tie goes to 3.3, where a side
+without a luck check rolls Luck*1d100 for the tie-break only.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.content import RulesetDef
+from engine.dice import Dice, Roll
+from engine.rules.xcom_trpg.checks import tie_break
+
+
+@attrs.frozen
+class Mind:
+    """What a psi contest needs of a unit."""
+
+    id: str
+    psionics: int
+    luck: int
+    intelligence: int
+    bravery: int
+    active: bool  # awakened: aliens always, humans after initiation (7.1)
+
+
+@attrs.frozen
+class PsiContest:
+    attacker_wins: bool
+    rolls: list[Roll]
+
+
+def _d100(dice: Dice, actor: str, purpose: str, base: int, shown: str, bonus: int = 0) -> Roll:
+    face, index = dice.d(100, actor, purpose)
+    total = base + face + bonus
+    text = f"{shown}+{face}" + (f"+{bonus}" if bonus else "") + f"={total}"
+    return Roll(actor=actor, purpose=purpose, expr="1d100", faces=(face,), formula=text, total=total, index=index)
+
+
+def attack(dice: Dice, a: Mind, bonus: int = 0) -> Roll:
+    """(Psi + Luck) * Int + 1d100; overload that lowers the defence adds `bonus` (7.5 #9, #14)."""
+    return _d100(dice, a.id, "psi attack", (a.psionics + a.luck) * a.intelligence,
+                 f"psi ({a.psionics}+{a.luck})*{a.intelligence}", bonus)
+
+
+def defence(dice: Dice, d: Mind) -> Roll:
+    """Bravery² + (Psi + Luck) * Int + 1d100 when active; Bravery² + Luck * Int + 1d100 when not."""
+    if d.active:
+        base = d.bravery ** 2 + (d.psionics + d.luck) * d.intelligence
+        shown = f"psi defence {d.bravery}^2+({d.psionics}+{d.luck})*{d.intelligence}"
+    else:
+        base = d.bravery ** 2 + d.luck * d.intelligence
+        shown = f"psi defence (inactive) {d.bravery}^2+{d.luck}*{d.intelligence}"
+    return _d100(dice, d.id, "psi defence", base, shown)
+
+
+def contest(dice: Dice, rules: RulesetDef, a: Mind, d: Mind, bonus: int = 0) -> PsiContest:
+    atk = attack(dice, a, bonus)
+    dfn = defence(dice, d)
+    rolls = [atk, dfn]
+    if atk.total != dfn.total:
+        return PsiContest(atk.total > dfn.total, rolls)
+    won, extra = tie_break(dice, rules, a.id, a.luck, None, d.id, d.luck, None)
+    return PsiContest(won, rolls + extra)
+
+
+def pool(dice: Dice, unit_id: str, psionics: int) -> Roll:
+    """7.3: the sigurdsen pool, Psi*10 + 1d50, rolled once by the game master."""
+    face, index = dice.d(50, unit_id, "psi pool")
+    total = psionics * 10 + face
+    return Roll(actor=unit_id, purpose="psi pool", expr="1d50", faces=(face,),
+                formula=f"sigurdsens {psionics}*10+{face}={total}", total=total, index=index)
+
+
+def saving_throw(dice: Dice, controlled: str, psi_a: int, psi_b: int) -> tuple[bool, Roll]:
+    """7.7: 50 + PsiA*5 - PsiB*4 - 1d100; at or below 0 the controlled unit is freed. No crits."""
+    face, index = dice.d(100, controlled, "mind-control save")
+    total = 50 + psi_a * 5 - psi_b * 4 - face
+    roll = Roll(actor=controlled, purpose="mind-control save", expr="1d100", faces=(face,),
+                formula=f"save 50+{psi_a}*5-{psi_b}*4-{face}={total}" + (" ≤0: freed" if total <= 0 else " >0: held"),
+                total=total, index=index)
+    return total <= 0, roll
+
+
+def stun(bravery: int, overload: int) -> int:
+    """7.5 #11: X = (10 - Bravery) * 6, the multiplier +1 per 10 extra SS."""
+    return max(0, 10 - bravery) * (6 + overload // 10)
+
+
+def mind_strike(intelligence: int, overload: int) -> int:
+    """7.5 #15: X = Int*3, plus Int for +10 SS."""
+    return intelligence * 3 + (intelligence if overload >= 10 else 0)
