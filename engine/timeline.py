@@ -66,10 +66,8 @@ class Timeline:
             elif kind == "reveal":
                 self.seed, self.seed_source = bytes.fromhex(record["seed"]), f"revealed on line {n}"
         self.final = head  # the state the log ends in
-        if self.seed is None:
-            candidate = seed_file or log.seed_path(path)
-            if candidate.exists():
-                self.seed, self.seed_source = log.read_seed(candidate), str(candidate)
+        if self.seed is None and seed_file is not None:  # never the file beside the log on its own:
+            self.seed, self.seed_source = log.read_seed(seed_file), str(seed_file)  # it would foretell the dice
         if self.seed is not None and commitment(self.seed) != self.header["seed_commitment"]:
             raise log.LogError(f"the seed ({self.seed_source}) does not match the header's commitment", 1)
 
@@ -125,7 +123,8 @@ class Timeline:
         out = [f"Record {n}: {_command_text(record['command'])}",
                f"Seed commitment (header): {self.header['seed_commitment']}"]
         if self.seed is None:
-            out.append("Seed: not revealed yet and no seed file: the dice cannot be re-derived")
+            out.append("Seed: not revealed until the mission ends (give --seed-file to audit it before that; "
+                       "knowing it foretells every die to come)")
             return out + [f"  {r['actor']} {r['purpose']}: {r['formula']}" for e in record["events"]
                           for r in e.get("rolls", [])]
         out.append(f"Seed: {self.seed.hex()} ({self.seed_source}); sha256(seed) = commitment ✓")
@@ -138,6 +137,7 @@ class Timeline:
         if codec.canonical(redone) != codec.canonical(logged):
             out.append("WARNING: re-deciding this record does not give the logged rolls: run replay --verify")
         names = {u.id: u.name for u in base.units.values()}
+        names.update({e["unit"]["id"]: e["unit"]["name"] for e in record["events"] if e.get("kind") == "spawned"})
         if not logged:
             out.append("No dice were rolled in this record.")
         for roll in logged:

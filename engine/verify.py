@@ -58,7 +58,8 @@ def chain(path: Path) -> tuple[list[tuple[int, bytes, dict[str, Any]]], Failure 
         if record.get("prev") != prev:
             if n == 1:
                 return out, Failure(n, "the first line is not a header")
-            return out, _blame(raws, n)
+            failure = _blame(raws, n)
+            return (out[:-1] if failure.line == n - 1 else out), failure  # never hand back a changed line
         if n == 1:
             version = record.get("version")
         else:
@@ -80,16 +81,13 @@ def _blame(raws: list[bytes], n: int) -> Failure:
 
 def verify(content: Content, path: Path, seed_file: Path | None = None) -> Report:
     try:
+        header = log.read_header(path)  # format and version first: a log from elsewhere is said so plainly
         lines, broken = chain(path)
     except log.LogError as exc:
-        return Report(0, Failure(exc.line, str(exc)))
+        return Report(0, Failure(exc.line, str(exc).split(": ", 1)[-1] if exc.line else str(exc)))
     if broken and not lines:
         return Report(0, broken)
-    header = lines[0][2]
     try:
-        if header.get("format") != log.FORMAT:
-            raise log.LogError("not a xenotac mission log", 1)
-        upcast.check_version(header.get("version"))
         check_header(content, header)
     except log.LogError as exc:
         return Report(0, Failure(1, str(exc).split(": ", 1)[-1]))
