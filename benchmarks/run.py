@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-GROUPS = ["engine", "audit", "tui"]
+GROUPS = ["engine", "audit", "tui", "viewer", "missions"]
 
 
 def main(argv: list[str]) -> int:

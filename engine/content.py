@@ -103,6 +103,8 @@ class Weapon:
     single_use: bool = False
     throw_range: Formula | None = None
     penalty: Formula | None = None
+    smoke: str | None = None  # tile an explosion lays round its cell
+    smoke_radius: int = 1
     modes: dict[str, Mode]
 
 
@@ -111,6 +113,41 @@ class Faction:
     name: str
     playable: bool = False
     glyph_hint: str = ""
+    behaviour: str = ""  # behaviour.toml id the AI plays its units by; "" = default
+    converts: dict[str, str] = attrs.field(factory=dict)  # victim faction -> unit template its kills rise as
+
+
+@attrs.frozen(kw_only=True)
+class Behaviour:
+    """How the AI plays a unit: weights of what it values when it picks a cell or a target."""
+
+    name: str
+    description: str
+    advance: int = 2  # per step gained towards the enemy (or the objective)
+    cover: int = 2  # per level of cover against each known threat
+    exposure: int = 2  # penalty per known threat that would see the cell with no cover between
+    flank: int = 2  # per enemy the cell sees whose cover does not face it
+    distance: int = 0  # preferred distance from the nearest known enemy; 0 = close in
+    focus: int = 2  # weight on finishing the wounded
+    grenade_cluster: int = 2  # enemies in one cell before a grenade is worth it; 0 = never throws
+    retreat_morale: int = 0  # below this morale it falls back; 0 = never
+    retreat_wounded: int = 0  # below this percentage of its HP it falls back; 0 = never
+    melee: bool = False  # closes to the same or the next cell, by combo when it can, then strikes
+    hold: bool = False  # with no shot it keeps its cover and waits (an ambush) rather than advance
+    rear: bool = False  # stays behind its friends
+    command: bool = False  # its side focuses fire on the target it picks
+    objective: bool = False  # goes for the mission's objective (the extraction point) before anything else
+
+
+@attrs.frozen(kw_only=True)
+class Difficulty:
+    name: str
+    description: str
+    default: bool = False  # the level of a mission id without "@level"
+    enemies_percent: int = 100  # alien numbers, as a percentage of the mission's (halves round up)
+    alien_stats: dict[str, int] = attrs.field(factory=dict)  # added to every alien's stats
+    aggression_percent: int = 100  # scales how readily the AI advances and how late it falls back
+    misjudge_percent: int = 0  # how far off the AI's estimate of its odds may be
 
 
 @attrs.frozen(kw_only=True)
@@ -139,6 +176,27 @@ class Terrain:
     destructible: bool = False
     destroyed: str | None = None  # tile it becomes when an explosion destroys it
     move_cost: int = 1
+    opens_to: str | None = None  # a door: the tile the "open" action makes of it
+    closes_to: str | None = None
+    fades_to: str | None = None  # smoke: what it becomes at the next phase ("" = the map's own tile)
+
+
+ObjectiveKind = Literal["eliminate", "shut_down", "extract", "hold", "protect"]
+
+
+@attrs.frozen(kw_only=True)
+class Objective:
+    """One line of the briefing, with the state of the battle that completes or fails it."""
+
+    kind: ObjectiveKind
+    text: str
+    zone: str = ""  # shut_down, extract, hold: a zone of the battlefield
+    unit: str = ""  # extract: the unit template to bring out
+    side: str = ""  # protect: whose units must live
+    at_least: int = 0  # protect: how many must live
+    until_phase: int = 0  # hold: the zone must be held to the end of this phase
+    stats: list[str] = attrs.field(factory=lambda: ["intelligence"])  # shut_down: the special formula (4.7)
+    done_tile: str = ""  # shut_down: what the objective's tile becomes
 
 
 @attrs.frozen(kw_only=True)
@@ -152,6 +210,55 @@ class Mission:
     squad: list[str]
     enemies: dict[str, int]
     max_phases: int
+    objectives: dict[str, Objective] = attrs.field(factory=dict)  # none: eliminate every hostile
+    win: Literal["any", "all"] = "any"  # which goals must be met
+    civilians: int = 0
+    civilian: str = "civilian"  # the unit template civilians are made from
+    spawn: dict[str, str] = attrs.field(factory=dict)  # side -> zone it deploys in (default: the side's own)
+    difficulty: str = ""  # "" = the default level in difficulty.toml
+
+
+class Missions(dict):
+    """Missions by id. `ID@LEVEL` is mission ID at another difficulty level, made on demand and
+    never listed, so menus show each mission once and a log names exactly what was played."""
+
+    def __init__(self, missions: dict[str, Mission], difficulties: dict[str, Difficulty]) -> None:
+        super().__init__(missions)
+        self.difficulties = difficulties
+        self._made: dict[str, Mission] = {}
+
+    def __missing__(self, key: str) -> Mission:
+        made = self._variant(key)
+        if made is None:
+            raise KeyError(key)
+        return made
+
+    def __contains__(self, key: object) -> bool:
+        return dict.__contains__(self, key) or self._variant(key) is not None
+
+    def get(self, key, default=None):  # type: ignore[override]
+        try:
+            return self[key]
+        except KeyError:
+            return default
+
+    def _variant(self, key: object) -> Mission | None:
+        if not isinstance(key, str) or "@" not in key:
+            return None
+        if key not in self._made:
+            base_id, _, level = key.partition("@")
+            if not dict.__contains__(self, base_id) or level not in self.difficulties:
+                return None
+            self._made[key] = at_level(dict.__getitem__(self, base_id), level, self.difficulties[level])
+        return self._made[key]
+
+
+def at_level(mission: Mission, level: str, difficulty: Difficulty) -> Mission:
+    """The mission at a difficulty level: its alien numbers scaled (halves up, at least 1 of each)."""
+    enemies = {k: max(1, (2 * n * difficulty.enemies_percent + 100) // 200) if n else 0
+               for k, n in mission.enemies.items()}
+    name = mission.name if difficulty.default else f"{mission.name} ({difficulty.name})"
+    return attrs.evolve(mission, enemies=enemies, difficulty=level, name=name)
 
 
 @attrs.frozen(kw_only=True)
@@ -167,3 +274,8 @@ class Content:
     units: dict[str, UnitTemplate]
     terrain: dict[str, Terrain]
     missions: dict[str, Mission]
+    behaviour: dict[str, Behaviour] = attrs.field(factory=dict)
+    difficulty: dict[str, Difficulty] = attrs.field(factory=dict)
+
+    def default_difficulty(self) -> str | None:
+        return next((k for k, d in self.difficulty.items() if d.default), None)

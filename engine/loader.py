@@ -31,9 +31,18 @@ FILES: dict[str, type] = {
     "factions.toml": c.Faction,
     "units.toml": c.UnitTemplate,
     "terrain.toml": c.Terrain,
-    "missions.toml": c.Mission,
+    "behaviour.toml": c.Behaviour,
+    "difficulty.toml": c.Difficulty,
 }
 _FIELD = {name: name.removesuffix(".toml") for name in FILES}
+MISSIONS = "missions"  # a folder of TOML files, one or more missions each
+LEGACY_MISSIONS = "missions.toml"  # the one-file layout of older bundles, still read
+NEWER = ("behaviour.toml", "difficulty.toml")  # files an older bundle may lack
+
+
+def is_content_file(name: str) -> bool:
+    """True for the file labels content messages start with."""
+    return name in FILES or name == LEGACY_MISSIONS or (name.startswith(MISSIONS + "/") and name.endswith(".toml"))
 
 
 class ContentError(Exception):
@@ -182,46 +191,96 @@ def load(directory: Path | str | None = None) -> c.Content:
     tables: dict[str, dict[str, Any]] = {}
     known: dict[str, set[str]] = {}  # every id a file declares, loaded or not, so one error is not ten
     stats: set[str] = set()  # stat names as written, even in a ruleset that failed to load
+    mission_files = _mission_files(root)
+    legacy = mission_files == [LEGACY_MISSIONS]
     for name, model in FILES.items():
-        path = root / name
-        try:
-            raw[name] = path.read_bytes()
-        except FileNotFoundError:
-            messages.append(f"{name}: missing file")
+        doc = _read(root, name, raw, messages, optional=legacy and name in NEWER)
+        if doc is None:
             continue
-        except OSError as exc:
-            messages.append(f"{name}: cannot read ({exc.strerror})")
-            continue
-        try:
-            doc = tomllib.loads(raw[name].decode("utf-8"))
-        except UnicodeDecodeError:
-            messages.append(f"{name}: not UTF-8 text")
-            continue
-        except tomllib.TOMLDecodeError as exc:
-            messages.append(f"{name}: {exc}")
-            continue
-        parsed: dict[str, Any] = {}
         known[name] = set(doc)
         if name == "rulesets.toml":
             stats = {st for table in doc.values() if isinstance(table, dict)
                      for st in (table.get("stats") if isinstance(table.get("stats"), list) else [])
                      if isinstance(st, str)}
-        for key, value in doc.items():
-            if not isinstance(value, dict):
-                messages.append(f"{name}: [{key}]: expected a table, got {show(value)}")
-                continue
-            try:
-                parsed[key] = _converter.structure(value, model)
-            except Exception as exc:  # noqa: BLE001 - every failure becomes located messages
-                found: list[str] = []
-                _walk(exc, f"[{key}]", found)
-                messages.extend(f"{name}: {m}" for m in found)
-        tables[name] = parsed
-    if len(tables) == len(FILES):
-        messages.extend(cross_check(tables, known, stats))
+        tables[name] = _structure(name, doc, model, messages)
+    missions: dict[str, Any] = {}
+    origin: dict[str, str] = {}  # mission id -> the file it is in, for messages
+    if not mission_files:
+        messages.append(f"{MISSIONS}/: missing folder")
+    for name in mission_files:
+        doc = _read(root, name, raw, messages)
+        if doc is None:
+            continue
+        for key in doc:
+            if key in origin:
+                messages.append(f"{name}: [{key}]: mission {key!r} is already defined in {origin[key]}")
+        fresh = {k: v for k, v in doc.items() if k not in origin}
+        origin.update({k: name for k in fresh})
+        missions.update(_structure(name, fresh, c.Mission, messages))
+    missing = [n for n in FILES if n not in tables and not (legacy and n in NEWER)]
+    if not missing and mission_files:
+        for name in NEWER:
+            tables.setdefault(name, {})
+            known.setdefault(name, set())
+        messages.extend(cross_check(tables, known, stats, missions, origin))
     if messages:
         raise ContentError(messages)
-    return c.Content(sha256=bundle_hash(raw), **{_FIELD[n]: t for n, t in tables.items()})
+    fields = {_FIELD[n]: t for n, t in tables.items()}
+    fields["missions"] = c.Missions(missions, fields.get("difficulty", {}))
+    return c.Content(sha256=bundle_hash(raw), **fields)
+
+
+def _mission_files(root: Path) -> list[str]:
+    folder = root / MISSIONS
+    if folder.is_dir():
+        return [f"{MISSIONS}/{p.name}" for p in sorted(folder.glob("*.toml"))]
+    return [LEGACY_MISSIONS] if (root / LEGACY_MISSIONS).exists() else []
+
+
+def _read(root: Path, name: str, raw: dict[str, bytes], messages: list[str], optional: bool = False) -> dict | None:
+    """The file's TOML document, or None with a message (none for a missing optional file)."""
+    try:
+        raw[name] = (root / name).read_bytes()
+    except FileNotFoundError:
+        if not optional:
+            messages.append(f"{name}: missing file")
+        return None
+    except OSError as exc:
+        messages.append(f"{name}: cannot read ({exc.strerror})")
+        return None
+    key = hashlib.sha256(raw[name]).digest()
+    if key in _parsed:
+        return _parsed[key]
+    try:
+        doc = tomllib.loads(raw[name].decode("utf-8"))
+    except UnicodeDecodeError:
+        messages.append(f"{name}: not UTF-8 text")
+        return None
+    except tomllib.TOMLDecodeError as exc:
+        messages.append(f"{name}: {exc}")
+        return None
+    if len(_parsed) > 256:
+        _parsed.clear()
+    _parsed[key] = doc
+    return doc
+
+
+_parsed: dict[bytes, dict] = {}  # sha256 of a file's bytes -> its TOML document; documents are never changed
+
+
+def _structure(name: str, doc: dict[str, Any], model: type, messages: list[str]) -> dict[str, Any]:
+    parsed: dict[str, Any] = {}
+    for key, value in doc.items():
+        if not isinstance(value, dict):
+            messages.append(f"{name}: [{key}]: expected a table, got {show(value)}")
+            continue
+        try:
+            parsed[key] = _converter.structure(value, model)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes located messages
+            found: list[str] = []
+            _walk(exc, f"[{key}]", found)
+            messages.extend(f"{name}: {m}" for m in found)
+    return parsed
 
 
 def _ref(file: str, key: str, field: str, kind: str, value: str, table: set[str]) -> list[str]:
@@ -230,11 +289,12 @@ def _ref(file: str, key: str, field: str, kind: str, value: str, table: set[str]
     return [f"{file}: [{key}].{field}: unknown {kind} {value!r}{did_you_mean(value, table)}"]
 
 
-def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_stats: set[str]) -> list[str]:
+def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_stats: set[str],
+                missions: dict[str, c.Mission], origin: dict[str, str]) -> list[str]:
     out: list[str] = []
     rulesets, races, armor = t["rulesets.toml"], t["races.toml"], known["armor.toml"]
     weapons, factions, units = t["weapons.toml"], known["factions.toml"], t["units.toml"]
-    terrain, missions = t["terrain.toml"], t["missions.toml"]
+    terrain = t["terrain.toml"]
     race_ids, weapon_ids, unit_ids = known["races.toml"], known["weapons.toml"], known["units.toml"]
     for rid, r in rulesets.items():
         stats = set(r.stats)
@@ -284,12 +344,79 @@ def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_st
                            f"got {show(getattr(tile, field))}")
         if tile.destroyed is not None:
             out.extend(_ref("terrain.toml", tid, "destroyed", "tile", tile.destroyed, known["terrain.toml"]))
+    tiles = known["terrain.toml"]
+    for wid, w in weapons.items():
+        if w.smoke is not None:
+            out.extend(_ref("weapons.toml", wid, "smoke", "tile", w.smoke, tiles))
+    for tid, tile in terrain.items():
+        for field in ("opens_to", "closes_to", "fades_to"):
+            value = getattr(tile, field)
+            if value:  # fades_to = "" is the map's own tile
+                out.extend(_ref("terrain.toml", tid, field, "tile", value, tiles))
+    behaviours, levels = known["behaviour.toml"], t["difficulty.toml"]
+    for fid, f in t["factions.toml"].items():
+        if f.behaviour and behaviours:
+            out.extend(_ref("factions.toml", fid, "behaviour", "behaviour", f.behaviour, behaviours))
+        for victim, risen in f.converts.items():
+            out.extend(_ref("factions.toml", fid, f"converts.{victim}", "faction", victim, factions))
+            out.extend(_ref("factions.toml", fid, f"converts.{victim}", "unit", risen, unit_ids))
+    for uid, u in units.items():
+        if u.ai != "default" and behaviours:
+            out.extend(_ref("units.toml", uid, "ai", "behaviour", u.ai, behaviours))
+    defaults = [k for k, d in levels.items() if d.default]
+    if levels and len(defaults) != 1:
+        out.append(f"difficulty.toml: exactly one level needs default = true, found {len(defaults)}"
+                   + (f" ({', '.join(defaults)})" if defaults else ""))
+    for did, d in levels.items():
+        for stat in d.alien_stats:
+            if stat not in all_stats:
+                out.append(f"difficulty.toml: [{did}].alien_stats.{stat}: unknown stat{did_you_mean(stat, all_stats)}")
     for mid, m in missions.items():
-        out.extend(_ref("missions.toml", mid, "ruleset", "ruleset", m.ruleset, known["rulesets.toml"]))
-        for i, uid in enumerate(m.squad):
-            out.extend(_ref("missions.toml", mid, f"squad[{i}]", "unit", uid, unit_ids))
-        for uid in m.enemies:
-            out.extend(_ref("missions.toml", mid, f"enemies.{uid}", "unit", uid, unit_ids))
+        out.extend(check_mission(origin[mid], mid, m, known, unit_ids, levels))
+    return out
+
+
+def check_mission(file: str, mid: str, m: c.Mission, known: dict[str, set[str]], unit_ids: set[str],
+                  levels: dict[str, c.Difficulty]) -> list[str]:
+    from engine.map.gen import GENERATORS, ZONES
+
+    out = _ref(file, mid, "ruleset", "ruleset", m.ruleset, known["rulesets.toml"])
+    for i, uid in enumerate(m.squad):
+        out.extend(_ref(file, mid, f"squad[{i}]", "unit", uid, unit_ids))
+    if len(set(m.squad)) != len(m.squad):
+        out.append(f"{file}: [{mid}].squad: a unit template can be in the squad only once")
+    for uid in m.enemies:
+        out.extend(_ref(file, mid, f"enemies.{uid}", "unit", uid, unit_ids))
+    for field in ("width", "height"):
+        if not 20 <= getattr(m, field) <= 200:
+            out.append(f"{file}: [{mid}].{field}: expected 20 to 200 cells, got {getattr(m, field)}")
+    if m.difficulty and levels:
+        out.extend(_ref(file, mid, "difficulty", "difficulty level", m.difficulty, set(levels)))
+    if m.civilians:
+        out.extend(_ref(file, mid, "civilian", "unit", m.civilian, unit_ids))
+    if m.generator not in GENERATORS:
+        return out + _ref(file, mid, "generator", "generator", m.generator, set(GENERATORS))
+    zones = ZONES[m.generator]
+    for side, zone in m.spawn.items():
+        out.extend(_ref(file, mid, f"spawn.{side}", f"zone of the {m.generator} map", zone, zones))
+    for oid, o in m.objectives.items():
+        where = f"objectives.{oid}"
+        needs = {"shut_down": ("zone", "done_tile"), "extract": ("zone", "unit"), "hold": ("zone", "until_phase"),
+                 "protect": ("side", "at_least")}.get(o.kind, ())
+        for field in needs:
+            if not getattr(o, field):
+                out.append(f"{file}: [{mid}].{where}.{field}: a {o.kind} objective needs it")
+        if o.zone:
+            out.extend(_ref(file, mid, f"{where}.zone", f"zone of the {m.generator} map", o.zone, zones))
+        if o.unit and o.unit not in m.squad:
+            out.append(f"{file}: [{mid}].{where}.unit: {o.unit!r} is not in the squad")
+        if o.done_tile:
+            out.extend(_ref(file, mid, f"{where}.done_tile", "tile", o.done_tile, known["terrain.toml"]))
+        if o.kind == "hold" and o.until_phase >= m.max_phases:
+            out.append(f"{file}: [{mid}].{where}.until_phase: must be below max_phases ({m.max_phases}), "
+                       "or the phase limit ends the mission first")
+        if o.kind == "protect" and o.side == "civilians" and o.at_least > m.civilians:
+            out.append(f"{file}: [{mid}].{where}.at_least: {o.at_least} of {m.civilians} civilians can never live")
     return out
 
 

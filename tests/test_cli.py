@@ -134,7 +134,7 @@ def test_audit_of_one_unit_and_one_record(simulated, capsys):
 
 def test_replay_tells_the_story(simulated, capsys):
     path, _out = simulated
-    code, out, err = run(["replay", str(path)], capsys)
+    code, out, err = run(["replay", str(path), "--story"], capsys)
     assert (code, err) == (0, "")
     assert re.match(r"line 2: Anton \(xcom\) deploys with \d+ HP", out)
     assert "MISSION OVER" in out
@@ -240,14 +240,16 @@ def test_bad_arguments(argv, expected, capsys, tmp_path, monkeypatch):
     assert list(tmp_path.iterdir()) == [], "bad input must not write anything"
 
 
-@pytest.mark.parametrize("command", [["replay", "{}", "--verify"], ["replay", "{}"], ["audit", "{}"]])
+@pytest.mark.parametrize("command", [["replay", "{}", "--verify"], ["replay", "{}"], ["replay", "{}", "--story"],
+                                     ["audit", "{}"]])
 def test_a_missing_log(command, tmp_path, capsys):
     missing = tmp_path / "missing.jsonl"
     argv = [a.format(missing) for a in command]
     assert one_line_exit_2(argv, capsys) == f"xenotac: {missing}: no such file"
 
 
-@pytest.mark.parametrize("command", [["replay", "{}", "--verify"], ["replay", "{}"], ["audit", "{}"]])
+@pytest.mark.parametrize("command", [["replay", "{}", "--verify"], ["replay", "{}"], ["replay", "{}", "--story"],
+                                     ["audit", "{}"]])
 def test_a_directory_as_the_log(command, tmp_path, capsys):
     argv = [a.format(tmp_path) for a in command]
     assert one_line_exit_2(argv, capsys) == f"xenotac: {tmp_path}: is a directory, not a log"
@@ -321,7 +323,7 @@ def test_a_file_that_is_not_a_log(data, tmp_path, capsys):
 def test_the_story_of_a_file_that_is_not_a_log(data, tmp_path, capsys):
     path = tmp_path / "not-a-log.jsonl"
     path.write_bytes(data)
-    one_line_exit_2(["replay", str(path)], capsys)
+    one_line_exit_2(["replay", str(path), "--story"], capsys)
 
 
 def test_a_failed_verification_exits_1_with_one_line(simulated, tmp_path, capsys):

@@ -120,11 +120,11 @@ CASES = {
     "missing_key": [Set("armor.toml", "medium", "tier", None)],
     "bad_literal": [Set("terrain.toml", "fence", "cover", '"half"')],
     "bad_reference": [Set("units.toml", "sectoid", "weapon", '"plasma_pistl"')],
-    "bad_reference_in_array": [Set("missions.toml", "eliminate", "squad", '["anton", "juliaa"]')],
-    "bad_reference_as_key": [Set("missions.toml", "eliminate", "enemies", "{ sectoid = 5, mutton = 2 }")],
+    "bad_reference_in_array": [Set("missions/eliminate.toml", "eliminate", "squad", '["anton", "juliaa"]')],
+    "bad_reference_as_key": [Set("missions/eliminate.toml", "eliminate", "enemies", "{ sectoid = 5, mutton = 2 }")],
     "bad_armour_reference": [Set("weapons.toml", "machine_gun", "headshot_kills", '["none", "lite"]')],
     "bad_tile_reference": [Set("terrain.toml", "wall", "destroyed", '"rubbel"')],
-    "bad_ruleset_reference": [Set("missions.toml", "eliminate", "ruleset", '"xcom-trgp"')],
+    "bad_ruleset_reference": [Set("missions/eliminate.toml", "eliminate", "ruleset", '"xcom-trgp"')],
     "unknown_stat": [Set("races.toml", "sectoid", "caps", "{ strenght = 5 }")],
     "unknown_stat_minimum": [Set("rulesets.toml", "xcom-trpg", "stat_minimums", "{ psionic = 0 }")],
     "bad_formula_unknown_name": [Set("weapons.toml", "hand_grenade", "throw_range", '"2 * strenght"')],
@@ -144,7 +144,7 @@ CASES = {
         Set("terrain.toml", "grass", "color", '"green"'),
         Set("units.toml", "sectoid", "weapon", '"plasma_pistl"'),
         Set("weapons.toml", "hand_grenade", "throw_range", '"2 * strenght"'),
-        Set("missions.toml", "eliminate", "enemies", "{ sectoid = 5, mutton = 2 }"),
+        Set("missions/eliminate.toml", "eliminate", "enemies", "{ sectoid = 5, mutton = 2 }"),
     ],
 }
 
@@ -198,7 +198,7 @@ def test_every_message_is_one_located_line(case, actual):
     for message in actual[case]:
         assert "\n" not in message
         file, _, rest = message.partition(": ")
-        assert file in loader.FILES, message
+        assert loader.is_content_file(file), message
         assert rest.strip(), message
 
 
@@ -234,8 +234,8 @@ def test_a_bad_formula_is_reported_with_where_it_breaks(tmp_path):
 
 
 def test_array_elements_are_located_like_cross_references(tmp_path):
-    found = messages(broken_bundle(tmp_path, [Set("missions.toml", "eliminate", "squad", '[1, "anton"]')]))
-    assert found == ["missions.toml: [eliminate].squad[0]: expected string, got 1"]
+    found = messages(broken_bundle(tmp_path, [Set("missions/eliminate.toml", "eliminate", "squad", '[1, "anton"]')]))
+    assert found == ["missions/eliminate.toml: [eliminate].squad[0]: expected string, got 1"]
 
 
 def test_the_unbroken_copy_loads_with_the_same_hash(tmp_path, content):
@@ -289,7 +289,8 @@ def test_other_commands_refuse_broken_content_in_one_line(tmp_path, capsys):
 
 # -- any single-line mistake: located messages, never a crash ---------------------------------------
 
-_SOURCES = {name: (CONTENT / name).read_text(encoding="utf-8").splitlines(keepends=True) for name in loader.FILES}
+_SOURCES = {p.relative_to(CONTENT).as_posix(): p.read_text(encoding="utf-8").splitlines(keepends=True)
+            for p in sorted(CONTENT.rglob("*.toml"))}
 _KEY_LINES = [(name, i) for name, lines in _SOURCES.items() for i, line in enumerate(lines)
               if re.match(r"\s*[\w.\-]+\s*=", line)]
 _VALUES = ['"x"', "1", "0", "-1", "true", "[]", "{}", "[1]", "{ a = 1 }", '""', "1.5", '"#zzzzzz"']
@@ -301,6 +302,7 @@ _VALUES = ['"x"', "1", "0", "-1", "true", "[]", "{}", "[1]", "{ a = 1 }", '""', 
 def test_any_one_line_mistake_is_reported_not_raised(where, value, tmp_path_factory):
     name, i = where
     folder = tmp_path_factory.mktemp("fuzz")
+    (folder / "missions").mkdir()
     for other, lines in _SOURCES.items():
         (folder / other).write_text("".join(lines), encoding="utf-8")
     lines = list(_SOURCES[name])
@@ -312,4 +314,4 @@ def test_any_one_line_mistake_is_reported_not_raised(where, value, tmp_path_fact
     except loader.ContentError as exc:
         assert exc.messages
         for message in exc.messages:
-            assert message.partition(": ")[0] in loader.FILES and "\n" not in message, message
+            assert loader.is_content_file(message.partition(": ")[0]) and "\n" not in message, message

@@ -129,3 +129,15 @@ def test_the_message_log_keeps_unseen_hostile_moves_out(content, tmp_path):
     session.submit(Move(unit="anton", path=((anton.pos[0], anton.pos[1] - 1),)))
     assert session.chronicle.messages[-1].startswith("Anton moves to")
     assert np.array_equal(session.chronicle.visible, session.ruleset.visible(session.state, "xcom"))
+
+
+def test_civilians_are_drawn_in_the_friendly_colour_for_the_squad(content, tmp_path):
+    session = new_session(content, tmp_path, mission="terror")
+    session.chronicle.visible[:] = True  # as if the squad saw everyone
+    frame = frame_for(session)
+    kinds = {}
+    for unit in session.state.units.values():
+        x, y = unit.pos
+        kinds.setdefault(unit.side, set()).add(tuple(int(v) for v in frame.console.fg[y, x]))
+    assert kinds["civilians"] == {scene.FRIENDLY}
+    assert kinds["aliens"] == {scene.HOSTILE} and kinds["xcom"] == {scene.SQUAD}

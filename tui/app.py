@@ -10,6 +10,7 @@ from textual.app import App
 from engine import log
 from engine.content import Content
 from engine.dice import seed_from_int
+from engine.timeline import Timeline
 from tui.session import Session
 
 
@@ -25,19 +26,25 @@ class XenotacApp(App[str]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, content: Content, saves: Path, keymap: dict[str, str] | None = None,
-                 session: Session | None = None, casual: bool = False, alien_delay: float | None = None) -> None:
+                 session: Session | None = None, casual: bool = False, alien_delay: float | None = None,
+                 replay: Timeline | None = None) -> None:
         super().__init__()
         self.content = content
         self.saves = saves
         self.casual = casual
         self.first_session = session
+        self.first_replay = replay
         self.alien_delay = alien_delay
         self.sessions: list[Session] = []
         if keymap:
             self.set_keymap(keymap)
 
     def on_mount(self) -> None:
-        if self.first_session is None:
+        if self.first_replay is not None:
+            from tui.screens.viewer import Viewer
+
+            self.push_screen(Viewer(self.first_replay))
+        elif self.first_session is None:
             from tui.screens.title import Title
 
             self.push_screen(Title())
@@ -87,6 +94,17 @@ class XenotacApp(App[str]):
         except (log.LogError, OSError, ValueError) as exc:  # CodecError is a ValueError
             return f"{path.name}: {exc}"
         self.battle(session)
+        return None
+
+    def view_log(self, path: Path) -> str | None:
+        """Opens the replay viewer over the current screen; the log is read first, so a bad one stays one line."""
+        from tui.screens.viewer import Viewer
+
+        try:
+            timeline = Timeline(self.content, path)
+        except (log.LogError, OSError, ValueError) as exc:
+            return f"{path.name}: {exc}"
+        self.push_screen(Viewer(timeline))
         return None
 
     def on_unmount(self) -> None:

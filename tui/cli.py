@@ -97,7 +97,8 @@ def build_parser() -> Parser:
 
     play = sub.add_parser("play", help="start a new mission in the terminal client")
     play.add_argument("--ruleset", default="xcom-trpg")
-    play.add_argument("--mission", default="eliminate")
+    play.add_argument("--mission", default="eliminate", help="mission id, or ID@LEVEL (e.g. terror@veteran)")
+    play.add_argument("--difficulty", metavar="D", help="difficulty level (default: the content's default)")
     play.add_argument("--seed", type=_seed)
     play.add_argument("--casual", action="store_true", help="allow undo across dice rolls")
     play.add_argument("--keys", metavar="FILE", default=argparse.SUPPRESS, help="key map TOML")
@@ -110,16 +111,31 @@ def build_parser() -> Parser:
 
     sim = sub.add_parser("simulate", help="AI against AI to the end of a mission, logged")
     sim.add_argument("--ruleset", default="xcom-trpg")
-    sim.add_argument("--mission", default="eliminate")
+    sim.add_argument("--mission", help="mission id (default: eliminate; with --trials, every mission)")
+    sim.add_argument("--difficulty", metavar="D", help="difficulty level (with --trials, default: every level)")
     sim.add_argument("--seed", type=_seed)
     sim.add_argument("--out", metavar="PATH", help="log file (default: a new file in the save folder)")
     sim.add_argument("--max-turns", type=_positive, metavar="N", help="end in a draw after N phases")
     sim.add_argument("--resume", metavar="LOG", help="carry an interrupted simulation on to the end")
+    sim.add_argument("--trials", type=_positive, metavar="N",
+                     help="N missions per mission and difficulty, in memory: win rate, phases, casualties")
+    sim.add_argument("--jobs", type=_positive, default=1, metavar="N", help="with --trials: worker processes")
+    sim.add_argument("--json", action="store_true", help="with --trials: the report as JSON")
 
-    rep = sub.add_parser("replay", help="verify a mission log, or print its story")
+    mp = sub.add_parser("map", help="an ASCII preview of a mission's map for a seed")
+    mp.add_argument("--ruleset", default="xcom-trpg")
+    mp.add_argument("--mission", default="eliminate")
+    mp.add_argument("--seed", type=_seed, default=1, help="the seed `play --seed` takes (default 1)")
+    mp.add_argument("--count", type=_positive, default=1, metavar="N", help="N seeds from --seed on")
+    mp.add_argument("--json", action="store_true", help="the grid, units and zones as JSON")
+
+    rep = sub.add_parser("replay", help="open a mission log in the replay viewer, verify it, or print its story")
     rep.add_argument("log")
-    rep.add_argument("--verify", action="store_true", help="recompute every event and compare")
+    how = rep.add_mutually_exclusive_group()
+    how.add_argument("--verify", action="store_true", help="recompute every event and compare")
+    how.add_argument("--story", action="store_true", help="print the story as text instead of opening the viewer")
     rep.add_argument("--seed-file", metavar="F", help="the seed, if the log has not revealed it yet")
+    rep.add_argument("--keys", metavar="FILE", default=argparse.SUPPRESS, help="key map TOML")
 
     aud = sub.add_parser("audit", help="every roll of a log, as a player would write it")
     aud.add_argument("log")
@@ -160,7 +176,9 @@ def _dispatch(parser: Parser, args: argparse.Namespace) -> int:
 
     try:
         if args.cmd == "simulate":
-            return cmd_simulate(args)
+            return cmd_simulate_trials(args) if args.trials else cmd_simulate(args)
+        if args.cmd == "map":
+            return cmd_map(args)
         if args.cmd == "replay":
             return cmd_replay(args)
         if args.cmd == "audit":
@@ -202,12 +220,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         simulate.play_out(game)
     else:
         _check_choice("ruleset", args.ruleset, rs.available())
-        _check_choice("mission", args.mission, content.missions)
+        mission = _mission_at(content, args.mission or "eliminate", args.difficulty)
         seed, tag = _secret(args.seed)
-        path = Path(args.out) if args.out else new_log_path(saves_dir(args.saves), f"{args.mission}-sim-{tag}")
+        path = Path(args.out) if args.out else new_log_path(saves_dir(args.saves), f"{mission}-sim-{tag}")
         if path.exists() and path.is_dir():
             raise BadInput(f"{path}: is a directory; give a file name")
-        game = simulate.run(content, args.ruleset, args.mission, seed, path, max_phases=args.max_turns)
+        game = simulate.run(content, args.ruleset, mission, seed, path, max_phases=args.max_turns)
     state = game.state
     rolls = sum(state.dice.values())  # every die on the final branch
     print(f"log:        {path}")
@@ -223,11 +241,123 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _mission_at(content, mission: str, difficulty: str | None) -> str:
+    """The mission id to play: `ID`, or `ID@LEVEL` when a difficulty level is named."""
+    _check_choice("mission", mission.partition("@")[0], content.missions)
+    if difficulty is not None:
+        if "@" in mission:
+            raise BadInput(f"--mission {mission} already names a difficulty; leave out --difficulty")
+        _check_choice("difficulty", difficulty, content.difficulty)
+        return f"{mission}@{difficulty}"
+    if "@" in mission:
+        _check_choice("difficulty", mission.partition("@")[2], content.difficulty)
+    return mission
+
+
+def cmd_simulate_trials(args: argparse.Namespace) -> int:
+    """N seeded missions per mission and difficulty; a progress bar on stderr, the report on stdout."""
+    import time
+
+    from engine import balance
+    from engine import ruleset as rs
+
+    if args.resume or args.out:
+        raise BadInput("--trials plays in memory: it takes no --out or --resume")
+    content = load_content(args.content)
+    _check_choice("ruleset", args.ruleset, rs.available())
+    if args.mission is not None:
+        _check_choice("mission", args.mission, [m for m in content.missions])
+    if args.difficulty is not None:
+        _check_choice("difficulty", args.difficulty, content.difficulty)
+    if not content.difficulty:
+        raise BadInput("this content has no difficulty.toml: there are no levels to compare")
+    ids = [args.mission] if args.mission else sorted(content.missions, key=lambda m: (m != "eliminate", m))
+    levels = [args.difficulty] if args.difficulty else list(content.difficulty)
+    start = time.perf_counter()
+    bar = _Progress(sys.stderr)
+    rows = balance.run_trials(content, args.ruleset, ids, levels, args.trials, 1 if args.seed is None else args.seed,
+                              max_phases=args.max_turns, jobs=args.jobs, content_dir=args.content, progress=bar)
+    bar.done(time.perf_counter() - start)
+    if args.json:
+        print(json.dumps({"ruleset": args.ruleset, "trials": args.trials, "seed": 1 if args.seed is None else args.seed,
+                          "confidence": 0.95, "results": rows}, indent=2))
+        return 0
+    for line in _trials_table(rows):
+        print(line)
+    return 0
+
+
+class _Progress:
+    """`[#########·········] 9/20 terror@normal` on one line of a terminal; silent when piped."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.live = stream.isatty()
+        self.total = 0
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        self.total = total
+        if self.live:
+            filled = 30 * done // total
+            self.stream.write(f"\r[{'#' * filled}{'·' * (30 - filled)}] {done}/{total} {label:<24}")
+            self.stream.flush()
+
+    def done(self, seconds: float) -> None:
+        end = "\n" if self.live else ""
+        self.stream.write(f"{end}{self.total} missions in {seconds:.1f} s\n")
+
+
+def _trials_table(rows: list[dict]) -> list[str]:
+    """One row per mission and level; each figure with its 95% interval in brackets."""
+    sides = []
+    for r in rows:
+        sides += [s for s in r["casualties"] if s not in sides]
+
+    def mean(v: dict) -> str:
+        return f"{v['mean']:.1f} [{v['low']:.1f}–{v['high']:.1f}]"
+
+    head = f"{'mission':<10} {'difficulty':<11} {'trials':>6}  {'X-COM wins':<17} {'draws':>5}  {'phases':<18}"
+    head += "".join(f" {s + ' lost':<16}" for s in sides)
+    out = [head]
+    for r in rows:
+        w = r["win_rate"]
+        rate = f"{100 * w['value']:.0f}% [{100 * w['low']:.0f}–{100 * w['high']:.0f}%]"
+        line = (f"{r['mission']:<10} {r['difficulty']:<11} {r['trials']:>6}  {rate:<17} "
+                f"{r['wins']['draw']:>5}  {mean(r['phases']):<18}")
+        line += "".join(f" {mean(r['casualties'][s]) if s in r['casualties'] else '—':<16}" for s in sides)
+        out.append(line)
+    out.append("95% intervals: Wilson for the win rate, ±1.96 standard errors for the means.")
+    return out
+
+
+def cmd_map(args: argparse.Namespace) -> int:
+    """The map of a mission for each seed asked, exactly as `play --seed` makes it; exit 1 if a
+    map breaks a guarantee."""
+    from engine import preview
+    from engine import ruleset as rs
+
+    content = load_content(args.content)
+    _check_choice("ruleset", args.ruleset, rs.available())
+    _check_choice("mission", args.mission.partition("@")[0], content.missions)
+    _check_choice("mission", args.mission, content.missions)
+    maps = [preview.describe(content, args.ruleset, args.mission, seed)
+            for seed in range(args.seed, args.seed + args.count)]
+    if args.json:
+        print(json.dumps(maps[0] if args.count == 1 else maps))
+    else:
+        for i, d in enumerate(maps):
+            if i:
+                print()
+            for line in preview.text(content, d):
+                print(line)
+    return 1 if any(d["problems"] for d in maps) else 0
+
+
 def _check_choice(what: str, value: str, choices) -> None:
     from engine.loader import did_you_mean
 
     if value not in choices:
-        raise BadInput(f"unknown {what} {value!r}{did_you_mean(value, choices)}; choose from {', '.join(choices)}")
+        raise BadInput(f"unknown {what} {value!r}{did_you_mean(value, choices)}; one of {', '.join(choices)}")
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -236,12 +366,16 @@ def cmd_replay(args: argparse.Namespace) -> int:
     path = Path(args.log)
     _readable(path)
     content = load_content(args.content)
-    if not args.verify:
+    if args.story:
         from engine.story import story
 
         for line in story(path):
             print(line)
         return 0
+    if not args.verify:
+        from tui import launch
+
+        return launch.view(args, content, path)
     report = verify.verify(content, path, Path(args.seed_file) if args.seed_file else None)
     if report.failure is not None:
         print(f"FAILED at {report.failure}", file=sys.stderr)

@@ -40,6 +40,7 @@ BATTLE: tuple[Key, ...] = (
     Key("fire", "f", "fire", "fire"),
     Key("throw", "t", "throw", "throw"),
     Key("reload", "r", "reload", "reload"),
+    Key("operate", "o", "operate", "use"),
     Key("combo", "c", "combo", "combo"),
     Key("wait", "w", "wait", "wait"),
     Key("end_turn", "e", "end_turn", "end turn"),
@@ -71,6 +72,7 @@ FORM: tuple[Key, ...] = (
 
 LIST: tuple[Key, ...] = (
     Key("open", "enter", "open", "open"),
+    Key("view_replay", "v", "view", "view replay"),
     Key("back", "escape,backspace,q", "back", "back"),
     Key("help", "question_mark", "help", "help"),
 )
@@ -98,11 +100,46 @@ CONFIRM: tuple[Key, ...] = (
     Key("no", "n,escape,backspace", "answer(False)", "no"),
 )
 
+VIEWER: tuple[Key, ...] = (
+    Key("record_back", "left,h", "step(-1)", "record-"),
+    Key("record_forward", "right,l", "step(1)", "record+"),
+    Key("turn_back", "pageup,p", "turn(-1)", "turn-"),
+    Key("turn_forward", "pagedown,n", "turn(1)", "turn+"),
+    Key("first_record", "home", "ends(-1)", "first record", show=False),
+    Key("last_record", "end", "ends(1)", "last record", show=False),
+    Key("prev_dice", "left_square_bracket", "dice(-1)", "prev dice", show=False),
+    Key("next_dice", "right_square_bracket", "dice(1)", "next dice"),
+    Key("jump", "g", "jump", "go to"),
+    Key("view_squad", "s", "view('xcom')", "squad"),
+    Key("view_aliens", "a", "view('aliens')", "aliens"),
+    Key("view_full", "f", "view('full')", "full"),
+    Key("next_roll", "tab", "roll(1)", "roll"),
+    Key("prev_roll", "shift+tab", "roll(-1)", "prev roll", show=False),
+    Key("explain", "enter,e", "explain", "why"),
+    Key("help", "question_mark", "help", "help"),
+    Key("back", "escape,backspace", "back", "back"),
+    Key("quit", "q", "app.quit", "quit"),
+)
+
+DISPUTE: tuple[Key, ...] = (
+    Key("next_roll", "tab", "roll(1)", "next roll"),
+    Key("prev_roll", "shift+tab", "roll(-1)", "prev roll"),
+    Key("back", "escape,backspace,q,enter", "back", "close"),
+)
+
 TABLES = {"battle": BATTLE, "title": TITLE, "form": FORM, "list": LIST, "summary": SUMMARY, "reader": READER,
-          "close": CLOSE, "confirm": CONFIRM}
+          "close": CLOSE, "confirm": CONFIRM, "viewer": VIEWER, "dispute": DISPUTE}
 CONFUSED = {"ctrl+i": "Tab", "ctrl+h": "Backspace", "ctrl+m": "Enter", "ctrl+j": "Enter",
             "ctrl+left_square_bracket": "Esc"}
 _NAMED = {k.value for k in Keys} | {"enter", "tab", "escape", "backspace", "space"}
+
+
+def action_of(key: Key) -> tuple[str, tuple[object, ...]]:
+    """A key's action name and arguments, as Textual parses them: "view('full')" -> ("view", ("full",))."""
+    from textual.actions import parse
+
+    _namespace, name, args = parse(key.action)
+    return name, args
 
 
 def bindings(table: str) -> list[Binding]:
@@ -221,4 +258,4 @@ def display(key: str) -> str:
     """A key as the footer shows it."""
     return {"question_mark": "?", "enter": "⏎", "escape": "esc", "backspace": "⌫", "shift+tab": "⇧tab",
             "slash": "/", "up": "↑", "down": "↓", "left": "←", "right": "→", "pageup": "pgup",
-            "pagedown": "pgdn"}.get(key, key)
+            "pagedown": "pgdn", "left_square_bracket": "[", "right_square_bracket": "]"}.get(key, key)

@@ -1,4 +1,4 @@
-"""Entry points that need the terminal client: the title menu, `play` and `resume`.
+"""Entry points that need the terminal client: the title menu, `play`, `resume` and `replay`.
 
 Everything that can be wrong with the command line is checked before Textual starts, so a bad
 option is one line on stderr and the terminal is never left in the alternate screen.
@@ -12,15 +12,39 @@ from pathlib import Path
 from tui import keys
 
 
+def _keymap(args: argparse.Namespace) -> dict[str, str]:
+    from tui import cli
+
+    try:
+        return keys.load(Path(args.keys) if getattr(args, "keys", None) else keys.default_path())
+    except keys.KeyMapError as exc:
+        raise cli.BadInput(str(exc)) from None
+
+
+def viewer_app(args: argparse.Namespace, content, path: Path):
+    """`xenotac replay LOG`: the viewer on its own. The log is read here, before Textual starts, so a
+    bad one is a LogError (one line, exit 2) and never a half-drawn screen."""
+    from engine.timeline import Timeline
+    from tui import cli
+    from tui.app import XenotacApp
+
+    keymap = _keymap(args)
+    timeline = Timeline(content, path, Path(args.seed_file) if args.seed_file else None)
+    return XenotacApp(content, cli.saves_dir(args.saves), keymap, replay=timeline)
+
+
+def view(args: argparse.Namespace, content, path: Path) -> int:
+    app = viewer_app(args, content, path)
+    app.run()
+    return app.return_code or 0
+
+
 def run(args: argparse.Namespace) -> int:
     from tui import cli
     from tui.app import XenotacApp, log_path, stamp
     from tui.session import Session
 
-    try:
-        keymap = keys.load(Path(args.keys) if getattr(args, "keys", None) else keys.default_path())
-    except keys.KeyMapError as exc:
-        raise cli.BadInput(str(exc)) from None
+    keymap = _keymap(args)
     content = cli.load_content(args.content)
     saves = cli.saves_dir(args.saves)
     session = None
@@ -28,12 +52,13 @@ def run(args: argparse.Namespace) -> int:
         from tui.screens.newmission import playable
 
         cli._check_choice("ruleset", args.ruleset, playable(content))
-        missions = [m for m, mission in content.missions.items() if mission.ruleset == args.ruleset]
-        cli._check_choice("mission", args.mission, missions)
+        mission = cli._mission_at(content, args.mission, args.difficulty)
+        missions = [m for m, found in content.missions.items() if found.ruleset == args.ruleset]
+        cli._check_choice("mission", mission.partition("@")[0], missions)
         seed, _tag = cli._secret(args.seed)
         tag = f"seed{args.seed}" if args.seed is not None else stamp()
         saves.mkdir(parents=True, exist_ok=True)
-        session = Session.new(content, args.ruleset, args.mission, seed, log_path(saves, args.mission, tag),
+        session = Session.new(content, args.ruleset, mission, seed, log_path(saves, mission, tag),
                               casual=args.casual)
     elif args.cmd == "resume":
         session = Session.resume(content, _resume_path(args.log, saves, cli.BadInput, args.recover),

@@ -15,6 +15,7 @@ import tcod.console
 
 from engine.content import Content
 from engine.map.grid import Pos
+from engine.missions import hostile
 from engine.model import State
 
 BOLD, UNDERLINE, REVERSE, DIM = 1, 2, 4, 8
@@ -23,6 +24,7 @@ BLACK = (0, 0, 0)
 REMEMBERED = (70, 70, 84)
 SQUAD = (90, 220, 255)
 HOSTILE = (255, 90, 90)
+FRIENDLY = (240, 220, 120)  # on our side, not under our orders: civilians, a VIP's escort
 LAST_SEEN = (200, 120, 60)
 DOWN = (150, 150, 150)
 SELECTED_BG = (120, 100, 0)
@@ -125,7 +127,8 @@ def _units(frame: Frame, state: State, side: str, visible: np.ndarray, last_seen
         if unit.status != "active":
             fg[y, x], at[y, x] = DOWN, DIM | UNDERLINE
         else:
-            fg[y, x], at[y, x] = (SQUAD if unit.side == side else HOSTILE), BOLD
+            colour = SQUAD if unit.side == side else HOSTILE if hostile(side, unit.side) else FRIENDLY
+            fg[y, x], at[y, x] = colour, BOLD
     unit = state.units.get(selected or "")
     if unit is not None:
         x, y = unit.pos

@@ -1,45 +1,23 @@
-"""Seeded map generators. The same seed always gives the same map, on every machine.
+"""Seeded map generators, one per biome. The same seed always gives the same map, on every machine.
 
-Randomness comes from the dice function on a public map seed, never from `random`.
+Randomness comes from the dice function on a public map seed, never from `random`. Each
+generator takes (width, height, map seed, terrain, counts) and returns a Battlefield: the grid
+and its zones — "xcom" and "aliens" (spawn cells, as many as `counts` asks) and the zones
+missions name (ZONES). `open_ground` is the first generator, kept exactly as it was so older
+logs rebuild the same map; `farmland` is its successor.
 """
 
 from __future__ import annotations
 
 from typing import Callable, Mapping
 
-import attrs
 import numpy as np
 
 from engine.content import Terrain
-from engine.dice import Faces
+from engine.map import farmland, forest, ship, urban
+from engine.map.common import SPAWN_DEPTH, Battlefield, MapRng
 from engine.map.grid import NEIGHBOURS, Grid, Pos
-
-SPAWN_DEPTH = 4  # rows at the map's south (squad) and north (hostiles) edges
-
-
-class MapRng:
-    """Integer choices drawn from the keyed-hash dice on a public seed."""
-
-    def __init__(self, seed: int) -> None:
-        self._faces = Faces(b"xenotac-map:%d" % seed)
-        self._i = 0
-
-    def below(self, n: int) -> int:
-        """0 <= r < n."""
-        self._i += 1
-        return self._faces.face("map", self._i, n) - 1
-
-    def between(self, lo: int, hi: int) -> int:
-        return lo + self.below(hi - lo + 1)
-
-    def chance(self, percent: int) -> bool:
-        return self.below(100) < percent
-
-
-@attrs.frozen
-class Battlefield:
-    grid: Grid
-    spawns: dict[str, tuple[Pos, ...]]  # side -> cells, in spawn order
+from engine.map.zones import COMMON_ZONES, add_zones
 
 
 def open_ground(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
@@ -191,11 +169,26 @@ def _carve(grid: Grid, start: Pos, goal: Pos, terrain: Mapping[str, Terrain]) ->
     return out
 
 
-GENERATORS = {"open_ground": open_ground}
+def open_ground_zones(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
+                      counts: Mapping[str, int]) -> Battlefield:
+    """`open_ground` with the common zones added on their own draws: the tiles and spawns stay as they were."""
+    field = open_ground(width, height, seed, terrain, counts)
+    return add_zones(field, MapRng(seed ^ 0x5EED), terrain)
+
+
+GENERATORS: dict[str, Callable[..., Battlefield]] = {
+    "open_ground": open_ground_zones,
+    "farmland": farmland.generate,
+    "urban": urban.generate,
+    "forest": forest.generate,
+    "alien_ship": ship.generate,
+}
+ZONES: dict[str, set[str]] = {name: set(COMMON_ZONES) for name in GENERATORS}
+ZONES["alien_ship"].add("power")
 
 
 def reachable_from(grid: Grid, start: Pos) -> np.ndarray:
     return grid.distances(start) < 10**6
 
 
-__all__ = ["Battlefield", "GENERATORS", "MapRng", "NEIGHBOURS", "open_ground", "reachable_from"]
+__all__ = ["Battlefield", "GENERATORS", "MapRng", "NEIGHBOURS", "ZONES", "open_ground", "reachable_from"]

@@ -34,6 +34,7 @@ class Grid:
     cover: np.ndarray = attrs.field(init=False)
     cost: np.ndarray = attrs.field(init=False)
     terrain: Mapping[str, Terrain] = attrs.field(kw_only=True)
+    origin: "Grid | None" = attrs.field(default=None, kw_only=True)  # the map as generated, before any change
     _fov_cache: dict = attrs.field(init=False, factory=dict)  # (origin, radius) -> seen cells
 
     def __attrs_post_init__(self) -> None:
@@ -79,7 +80,11 @@ class Grid:
         tiles = remap[self.tiles]
         for (x, y), t in changes.items():
             tiles[y, x] = index[t]
-        return Grid(ids, tiles, terrain=self.terrain)
+        return Grid(ids, tiles, terrain=self.terrain, origin=self.origin or self)
+
+    def original(self, p: Pos) -> str:
+        """The tile this cell had when the map was made (what smoke clears back to)."""
+        return (self.origin or self).tile(p)
 
     def fov(self, origin: Pos, radius: int) -> np.ndarray:
         """Cells seen from origin: symmetric shadowcast, so seeing is mutual. Read-only, cached."""

@@ -7,13 +7,15 @@ key skips the delay) and `over`.
 
 from __future__ import annotations
 
+import numpy as np
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from engine.commands import Combo, EndTurn, Move, Rejected, Reload, Shoot, Throw, Wait
+from engine import missions
+from engine.commands import Act, Combo, EndTurn, Move, Rejected, Reload, Shoot, Throw, Wait
 from engine.map.grid import Pos, distance
 from engine.model import Unit
 from tui import keys, scene
@@ -22,12 +24,12 @@ from tui.screens.base import Sized
 from tui.session import Session
 from tui.widgets.keybar import KeyBar
 from tui.widgets.mapview import MapView
-from tui.widgets.panels import InfoPanel, LogTail, StatusLine, TopBar, UnitPanel
+from tui.widgets.panels import InfoPanel, LogTail, StatusLine, TopBar, UnitPanel, objective_lines
 
 ALWAYS = {"help", "quit", "full_log"}
 BY_MODE = {
-    "move": {"cursor", "go", "cycle", "fire", "throw", "reload", "combo", "wait", "end_turn", "undo", "look",
-             "cancel"},
+    "move": {"cursor", "go", "cycle", "fire", "throw", "reload", "operate", "combo", "wait", "end_turn", "undo",
+             "look", "cancel"},
     "target": {"cycle_target", "fire_mode", "shoot", "cancel"},
     "throw": {"cursor", "cycle_target", "lob", "cancel"},
     "look": {"cursor", "cycle_target", "cancel"},
@@ -124,7 +126,8 @@ class BattleScreen(Sized, Screen[None]):
         if self.mode == "move" and unit is not None:
             path = self._path()
             budget = self.session.ruleset.budget(state, unit)
-            return scene.Overlay(cursor=self.cursor, selected=selected, path=path, reach=budget.moves_left)
+            return scene.Overlay(cursor=self.cursor, selected=selected, path=path, reach=budget.moves_left,
+                                 area=self._zone())
         if self.mode == "target":
             marked = tuple(state.units[t].pos for t in self.targets)
             target = self._target()
@@ -151,7 +154,39 @@ class BattleScreen(Sized, Screen[None]):
         return [u.pos for u in self.session.state.units.values()
                 if u.side != self.session.side and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
 
-    def _info(self) -> list[str]:
+    def _zone(self):
+        """The ground an objective is about (the extraction point, the zone to hold), shaded while moving."""
+        setup = getattr(self.session.ruleset, "setup", None)
+        if setup is None:
+            return None
+        cells = [c for o in missions.objectives(setup.mission).values() if o.kind in ("extract", "hold")
+                 for c in setup.spawns.get(o.zone, ())]
+        if not cells:
+            return None
+        grid = self.session.state.grid
+        area = np.zeros((grid.height, grid.width), dtype=bool)
+        for x, y in cells:
+            area[y, x] = True
+        return area
+
+    def _objectives(self) -> list:
+        setup = getattr(self.session.ruleset, "setup", None)
+        if setup is None:
+            return []
+        found = missions.statuses(self.session.content, setup.mission, setup.spawns, self.session.state)
+        return objective_lines(found)
+
+    def _uses(self) -> list[tuple[str, Pos]]:
+        setup = getattr(self.session.ruleset, "setup", None)
+        unit = self.unit
+        if setup is None or unit is None:
+            return []
+        return missions.uses(self.session.content, setup.mission, setup.spawns, self.session.state, unit)
+
+    def _info(self) -> list:
+        return self._cell_or_shot() + self._objectives()
+
+    def _cell_or_shot(self) -> list:
         if self.mode == "target":
             return readout.shot_info(self.session, self.unit, self._target(), self.target_i, len(self.targets),
                                      self.fire_mode)
@@ -181,7 +216,7 @@ class BattleScreen(Sized, Screen[None]):
         if action in ALWAYS:
             return True
         if action in ("cursor", "cycle", "cycle_target", "fire_mode", "go", "shoot", "lob", "fire", "throw",
-                      "reload", "combo", "wait", "end_turn", "undo", "look", "cancel"):
+                      "reload", "operate", "combo", "wait", "end_turn", "undo", "look", "cancel"):
             if action not in BY_MODE.get(self.mode, set()):
                 return False
             return self._possible(action)
@@ -202,6 +237,8 @@ class BattleScreen(Sized, Screen[None]):
             return bool(self._path())
         if action in ("fire", "throw", "reload", "wait"):
             return unit is not None and self.session.ruleset.budget(state, unit).can_act
+        if action == "operate":
+            return unit is not None and self.session.ruleset.budget(state, unit).can_act and bool(self._uses())
         return True
 
     # -- keys ------------------------------------------------------------------------------------
@@ -229,6 +266,8 @@ class BattleScreen(Sized, Screen[None]):
                 return problem.reason if problem else "Undo stops at the start of your turn"
             if action in ("fire", "throw", "reload", "wait") and unit is not None:
                 return f"{unit.name} cannot act any more this turn"
+            if action == "operate" and unit is not None:
+                return f"Nothing next to {unit.name} to open, close or work on"
             if action in ("go", "combo"):
                 return "Move the cursor to where the soldier should go first"
             if action == "fire_mode" and unit is not None:
@@ -275,6 +314,16 @@ class BattleScreen(Sized, Screen[None]):
     def action_reload(self) -> None:
         if self.unit:
             self._do(Reload(unit=self.unit.id))
+
+    def action_operate(self) -> None:
+        """Open or close a door next to the soldier, or work on the objective: the one under the
+        cursor if it can be used, else the objective first."""
+        uses = self._uses()
+        if self.unit is None or not uses:
+            self.refuse("Nothing next to the soldier to open, close or work on")
+            return
+        action, cell = next(((a, c) for a, c in uses if c == self.cursor), uses[0])
+        self._do(Act(unit=self.unit.id, action=action, cell=cell))
 
     def action_wait(self) -> None:
         if self.unit:
@@ -459,7 +508,7 @@ class BattleScreen(Sized, Screen[None]):
     def _visible_hostiles(self) -> list[Unit]:
         seen = self.session.chronicle.visible
         return [u for u in self.session.state.units.values()
-                if u.side != self.session.side and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
+                if missions.hostile(self.session.side, u.side) and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
 
     # -- the other side's turn --------------------------------------------------------------------
 

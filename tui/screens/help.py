@@ -18,6 +18,9 @@ INTRO = {
                "t: the cursor picks the blast cell. Every command is saved as it is made."),
     "title": "Pick with ↑↓ and ⏎, or press the letter.",
     "summary": "The mission is over; its seed is revealed, so `xenotac audit LOG` can re-derive every die.",
+    "viewer": ("A mission log replayed: step by record or by turn, or g to go to a turn (#N: a record). s and a "
+               "show the map as the squad or the aliens saw it then; f the full map once the mission has ended. "
+               "Tab picks a roll of the record on show, ⏎ shows why it fell as it did."),
 }
 MODE_WORDS = {"move": "moving", "target": "targeting", "throw": "throwing", "look": "looking",
               "aliens": "the alien turn (any key skips the wait)", "over": "the mission is over"}
@@ -52,7 +55,7 @@ class Help(ModalScreen[None]):
             if k.id in keys.MOVES:
                 continue
             mark = " "
-            if under is not None and under.check_action(k.action.split("(")[0], ()):
+            if under is not None and under.check_action(*keys.action_of(k)):
                 mark = "•"
             cells.append(f"{mark} {'/'.join(self._names(k, keymap)):<13} {k.words}")
         half = -(-len(cells) // 2)

@@ -1,4 +1,5 @@
-"""New mission: a ruleset, a mission, a seed (a random default, editable), and the squad."""
+"""New mission: a ruleset, a mission, a seed (a random default, editable), a difficulty level, and
+the briefing: the map, the squad, the hostiles and the objectives."""
 
 from __future__ import annotations
 
@@ -9,11 +10,14 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from engine import missions
 from engine import ruleset as rs
 from tui import keys
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
+
+DEFAULT_MISSION = "eliminate"
 
 
 def playable(content) -> list[str]:
@@ -22,10 +26,16 @@ def playable(content) -> list[str]:
 
 class NewMission(Sized):
     BINDINGS = keys.bindings("form")
+    DEFAULT_CSS = """
+    #form-right { width: 1fr; }
+    #difficulty { height: auto; max-height: 6; margin: 0 0 0 2; }
+    #form-right .label { margin: 1 0 0 2; }
+    """
 
     def compose(self) -> ComposeResult:
         content = self.app.content
         self.rulesets = playable(content)
+        self.levels = list(content.difficulty)
         with Horizontal(id="form"):
             with Vertical(id="form-left"):
                 yield Static("Ruleset", classes="label")
@@ -37,7 +47,12 @@ class NewMission(Sized):
                 yield Input(str(secrets.randbelow(10**9)), id="seed", restrict=r"[0-9]*", max_length=18,
                             select_on_focus=False)
                 yield Button("Start mission", id="start", variant="primary")
-            yield Static(id="squad")
+            with Vertical(id="form-right"):
+                if self.levels:
+                    yield Static("Difficulty", classes="label")
+                    yield OptionList(*(Option(d.name, id=k) for k, d in content.difficulty.items()),
+                                     id="difficulty")
+                yield Static(id="squad")
         yield StatusLine(id="status")
         yield KeyBar()
         yield from super().compose()
@@ -46,6 +61,9 @@ class NewMission(Sized):
         rulesets = self.query_one("#ruleset", OptionList)
         rulesets.highlighted = 0
         rulesets.focus()
+        if self.levels:
+            default = self.app.content.default_difficulty()
+            self.query_one("#difficulty", OptionList).highlighted = self.levels.index(default) if default else 0
         self._fill_missions()
         self.query_one(StatusLine).message = "Tab/⇧Tab: next/previous field · ↑↓ choose · ⏎ on the seed starts"
 
@@ -53,18 +71,34 @@ class NewMission(Sized):
         menu = self.query_one("#ruleset", OptionList)
         return self.rulesets[menu.highlighted or 0]
 
+    def _level(self) -> str | None:
+        if not self.levels:
+            return None
+        menu = self.query_one("#difficulty", OptionList)
+        return self.levels[menu.highlighted or 0]
+
     def _mission(self) -> str | None:
         menu = self.query_one("#mission", OptionList)
         if menu.highlighted is None or menu.option_count == 0:
             return None
         return menu.get_option_at_index(menu.highlighted).id
 
+    def _mission_id(self) -> str | None:
+        """The id the log will name: the mission, at the chosen level unless it is the default one."""
+        mid = self._mission()
+        level = self._level()
+        if mid is None or level is None or level == self.app.content.default_difficulty():
+            return mid
+        return f"{mid}@{level}"
+
     def _fill_missions(self) -> None:
         content = self.app.content
         menu = self.query_one("#mission", OptionList)
         menu.clear_options()
         ruleset = self._ruleset()
-        for mid, mission in content.missions.items():
+        ids = sorted(content.missions, key=lambda m: (m != DEFAULT_MISSION, m))
+        for mid in ids:
+            mission = content.missions[mid]
             if mission.ruleset == ruleset:
                 menu.add_option(Option(f"{mission.name} — {mission.description}", id=mid))
         if menu.option_count:
@@ -73,19 +107,24 @@ class NewMission(Sized):
 
     def _show_squad(self) -> None:
         content = self.app.content
-        mid = self._mission()
+        mid = self._mission_id()
         if mid is None:
             self.query_one("#squad", Static).update("No mission for this ruleset")
             return
         mission = content.missions[mid]
-        lines = [f"{mission.name}: {mission.width}×{mission.height} map, ≤{mission.max_phases} phases", "", "Squad:"]
-        for tid in mission.squad:
-            t = content.units[tid]
-            items = ", ".join(f"{content.weapons[i].name.lower()}×{n}" for i, n in t.items.items())
-            lines.append(f" {t.glyph} {t.name:<8} {content.weapons[t.weapon].name}")
-            lines.append(f"   {t.armor} armour; {items or 'no items'}")
+        level = missions.difficulty(content, mission)
+        lines = [f"{mission.width}×{mission.height} {mission.generator.replace('_', ' ')}, ≤{mission.max_phases} phases"]
+        if level is not None:
+            lines.append(f"{level.name}: {level.description}")
+        lines.append("Objectives:")
+        lines += [f" · {o.text}" for o in missions.objectives(mission).values()]
         hostiles = ", ".join(f"{n} {content.units[u].name.lower()}" for u, n in mission.enemies.items())
-        lines += ["", f"Hostiles: {hostiles}"]
+        lines.append(f"Hostiles: {hostiles}")
+        if mission.civilians:
+            lines.append(f"Civilians: {mission.civilians} ({content.units[mission.civilian].glyph})")
+        squad = ", ".join(f"{content.units[t].glyph} {content.units[t].name} ({content.weapons[content.units[t].weapon].name.lower()})"
+                          for t in mission.squad)
+        lines.append(f"Squad: {squad}")
         self.query_one("#squad", Static).update("\n".join(lines))
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -109,7 +148,7 @@ class NewMission(Sized):
         if not text.isdigit():
             status.message = f"✗ A seed is a whole number, not {text!r}"
             return
-        mid = self._mission()
+        mid = self._mission_id()
         if mid is None:
             status.message = "✗ Pick a mission"
             return

@@ -1,9 +1,10 @@
-"""The logs in the save folder: a finished one opens its summary, an unfinished one resumes."""
+"""The logs in the save folder: ⏎ opens a finished one's summary or resumes an unfinished one; v views any."""
 
 from __future__ import annotations
 
 import time
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -21,8 +22,8 @@ class Replays(Sized):
     def compose(self) -> ComposeResult:
         folder = self.app.saves
         self.paths = log.list_logs(folder)
-        yield Static(f"Mission logs in {folder} — newest first · ⏎ opens (finished: summary, unfinished: resume)",
-                     id="replays-head")
+        yield Static(Text(f"Mission logs in {folder} — newest first · ⏎ opens (finished: summary, unfinished: "
+                          "resume) · v views the replay"), id="replays-head")
         options = [Option(self._label(p), id=str(i)) for i, p in enumerate(self.paths)]
         yield OptionList(*options, id="replays")
         yield StatusLine(id="status")
@@ -51,6 +52,14 @@ class Replays(Sized):
         if menu.highlighted is None or not self.paths:
             return
         problem = self.app.open_log(self.paths[menu.highlighted])
+        if problem:
+            self.query_one(StatusLine).message = f"✗ {problem}"
+
+    def action_view(self) -> None:
+        menu = self.query_one(OptionList)
+        if menu.highlighted is None or not self.paths:
+            return
+        problem = self.app.view_log(self.paths[menu.highlighted])
         if problem:
             self.query_one(StatusLine).message = f"✗ {problem}"
 

@@ -89,6 +89,8 @@ class Lines(Widget):
             text = self._rows[y].copy()
             text.stylize_before(style)
             text.end = ""
-            strip = Strip(text.render(self.app.console), text.cell_len).crop_extend(0, width, style)
+            # an empty line renders as a segment without a style, which NO_COLOR's filter cannot take
+            segments = [s for s in text.render(self.app.console) if s.text]
+            strip = Strip(segments, text.cell_len).crop_extend(0, width, style)
             self._strips[y] = strip
         return strip

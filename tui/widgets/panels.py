@@ -41,6 +41,18 @@ def sheet(content: Content, unit: Unit | None, budget: Budget | None) -> list[Te
     return rows
 
 
+MARK = {"done": "✓", "failed": "✗", "open": "·"}
+
+
+def objective_lines(statuses) -> list[Text]:
+    """One line per objective: its mark, its words up to any bracket, and how far along it is."""
+    out = []
+    for s in statuses:
+        words = s.objective.text.split(" (")[0]
+        out.append(Text.assemble((MARK[s.state], "bold"), f" {words}: {s.detail}"))
+    return out
+
+
 class UnitPanel(Lines):
     """The selected soldier's sheet."""
 

@@ -15,16 +15,14 @@ from engine.commands import (Act, Combo, Command, EndTurn, Face, Move, Rejected,
                              Wait)
 from engine.content import COVER_LEVEL, Content, Mode, Weapon
 from engine.dice import Dice
-from engine.events import (Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, TileChanged,
-                           UnitChanged, UnitSpawned)
+from engine.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, TileChanged
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.model import State, Unit
 from engine.reducer import fold
-from engine.rules.xcom_trpg import combat, odds
+from engine.rules.xcom_trpg import combat, field, odds
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.referee import referee
-from engine.rules.xcom_trpg.units import spawn
 from engine.scenario import Action, Verdict
 from engine.ruleset import Budget, Setup, ShotPreview, register
 
@@ -66,16 +64,13 @@ class XcomTrpg:
             return Rejected("not_started", "The mission has not started yet")
         if state.winner is not None:
             return Rejected("mission_over", f"The mission is over: {state.ended}")
-        if isinstance(command, Act):
-            return Rejected("unknown_action", f"xcom-trpg has no {command.action!r} action yet")
         handler = {Move: self._move, Combo: self._combo, Face: self._face, Shoot: self._shoot,
-                   Throw: self._throw, Reload: self._reload, Wait: self._wait, EndTurn: self._end_turn}
+                   Throw: self._throw, Reload: self._reload, Wait: self._wait, EndTurn: self._end_turn,
+                   Act: self._act}
         events = handler[type(command)](state, command, dice)  # type: ignore[operator]
         if isinstance(events, Rejected):
             return events
-        if not any(isinstance(e, UnitChanged) and "status" in e.changes for e in events):
-            return events  # nobody went down or came round: the balance of the fight is unchanged
-        return events + self._check_end(fold(state, events))
+        return events + self._check_end(state, events)
 
     # -- mission flow ----------------------------------------------------------------------------
 
@@ -84,22 +79,7 @@ class XcomTrpg:
             return Rejected("already_started", "The mission is already under way")
         if self.setup is None:
             return Rejected("no_mission", "This ruleset was made without a mission to start")
-        mission = self.setup.mission
-        events: list[Event] = []
-        roster = [(t, t, self.content.units[t].name) for t in mission.squad]
-        per_kind: dict[str, int] = {}
-        aliens = []
-        for template, count in mission.enemies.items():
-            for _ in range(count):
-                per_kind[template] = per_kind.get(template, 0) + 1
-                n = per_kind[template]
-                aliens.append((template, f"{template}_{n}", f"{self.content.units[template].name} {n}"))
-        for side, members, facing in (("xcom", roster, 0), ("aliens", aliens, 4)):
-            cells = self.setup.spawns.get(side, ())
-            for i, (template, uid, name) in enumerate(members):
-                unit, rolls = spawn(self.content, self.rules, template, uid, name, side, cells[i % len(cells)],
-                                    facing, dice)
-                events.append(UnitSpawned(unit=unit, rolls=tuple(rolls)))
+        events = field.deploy(self, dice)
         events.append(PhaseStarted(phase=1))
         started = fold(state, events)
         return events + self._begin_side(started, state.sides[0], dice)
@@ -185,17 +165,13 @@ class XcomTrpg:
         events.append(PhaseStarted(phase=state.phase + 1))
         return events + self._begin_side(state, state.sides[0], dice, ledger)
 
-    def _check_end(self, state: State) -> list[Event]:
-        if state.winner is not None:
-            return []
-        standing = {side: any(u.conscious for u in state.side_units(side)) for side in state.sides}
-        if all(standing.values()):
-            return []
-        if not any(standing.values()):
-            return [MissionEnded(winner="draw", reason="nobody is left standing")]
-        winner = next(s for s, up in standing.items() if up)
-        reason = "all hostiles eliminated" if winner == "xcom" else "the squad is down"
-        return [MissionEnded(winner=winner, reason=reason)]
+    def _check_end(self, state: State, events: list[Event]) -> list[Event]:
+        """After every command: smoke, the risen dead, then the mission's objectives (field.after)."""
+        return field.after(self, state, events)
+
+    def _act(self, state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
+        """Doors and the power source (field.act)."""
+        return field.act(self, state, cmd, dice)
 
     # -- unit commands ---------------------------------------------------------------------------
 

@@ -1,0 +1,198 @@
+"""Missions, maps and the AI (issue: missions, maps and an AI worth fighting), each figure with a
+reference measured in the same run.
+
+- Map generation per biome at 100x100, against one tcod Dijkstra over the same map.
+- One alien's decision on a 100x100 map, 12 aliens against 8 soldiers, against the raw tcod FOV
+  and Dijkstra calls that decision made (counted while it ran, then timed bare).
+- Undo after resume on the 100x100 map at 10,000 records, against its cost at 100.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import time
+from contextlib import contextmanager
+from pathlib import Path
+
+import attrs
+import numpy as np
+import tcod.constants
+import tcod.map
+import tcod.path
+
+from benchmarks.common import Figure, best_of
+from engine import log, loader
+from engine.ai import Ai
+from engine.commands import EndTurn, Move, Rejected
+from engine.content import Mission, Missions
+from engine.dice import seed_from_int
+from engine.kernel import Game
+from engine.map.gen import GENERATORS
+from engine.map.grid import NEIGHBOURS
+
+SIZE = 100
+EXTRA = {"anna": "7", "boris": "8"}  # two more soldiers for a squad of 8
+TURNS = 12  # alien turns timed
+
+
+def big_content(generator: str = "urban"):
+    """The built-in content plus a 100x100 mission: 8 soldiers against 12 aliens."""
+    content = loader.load()
+    units = dict(content.units)
+    for uid, glyph in EXTRA.items():
+        units[uid] = attrs.evolve(content.units["viktor"], name=uid.title(), glyph=glyph)
+    squad = ["anton", "julia", "stephen", "laura", "nadia", "viktor", *EXTRA]
+    bench = Mission(name="Benchmark", description="100x100", ruleset="xcom-trpg", generator=generator,
+                    width=SIZE, height=SIZE, squad=squad, enemies={"sectoid": 6, "muton": 3, "floater": 3},
+                    max_phases=10**6)
+    missions = Missions({**dict(content.missions), "bench": bench}, content.difficulty)
+    return attrs.evolve(content, units=units, missions=missions)
+
+
+def map_figures(content) -> list[Figure]:
+    out = []
+    for name, generate in GENERATORS.items():
+        took = best_of(lambda: generate(SIZE, SIZE, 77, content.terrain, {"xcom": 8, "aliens": 12}))
+        field = generate(SIZE, SIZE, 77, content.terrain, {"xcom": 8, "aliens": 12})
+        ref = best_of(lambda: field.grid.distances(field.spawns["xcom"][0]), repeat=5)
+        out.append(Figure(f"map generation {name} {SIZE}x{SIZE}", took * 1000, "ms", "< 200 ms", took < 0.2,
+                          f"× one tcod Dijkstra over the same map ({ref * 1000:.2f} ms)", took / ref))
+    return out
+
+
+@contextmanager
+def counting():
+    """Count the tcod FOV and Dijkstra calls made inside the block."""
+    calls = {"fov": 0, "dijkstra": 0}
+    fov, dijkstra = tcod.map.compute_fov, tcod.path.dijkstra2d
+
+    def counted_fov(*a, **kw):
+        calls["fov"] += 1
+        return fov(*a, **kw)
+
+    def counted_dijkstra(*a, **kw):
+        calls["dijkstra"] += 1
+        return dijkstra(*a, **kw)
+
+    tcod.map.compute_fov, tcod.path.dijkstra2d = counted_fov, counted_dijkstra
+    try:
+        yield calls
+    finally:
+        tcod.map.compute_fov, tcod.path.dijkstra2d = fov, dijkstra
+
+
+def ai_figures(content) -> list[Figure]:
+    """Play the big mission AI against AI and time each alien's decision — every command the AI
+    gives that alien in its turn — over the first alien turns: the approach and first contact."""
+    game = Game.new(content, "xcom-trpg", "bench", seed_from_int(3), None)
+    ais = {side: Ai(game.ruleset, side) for side in game.state.sides}
+    per_alien: list[float] = []
+    calls = {"fov": 0, "dijkstra": 0}
+    turns = 0
+    while game.state.winner is None and turns < TURNS:
+        side = game.state.side
+        ai = ais[side]
+        spent: dict[str, float] = {}
+        seen = side == "aliens"
+        for _ in range(400):
+            with counting() as made:
+                t = time.perf_counter()
+                command = ai.next_command(game.state)
+                took = time.perf_counter() - t
+            if seen:
+                who = getattr(command, "unit", None) or "end"
+                spent[who] = spent.get(who, 0.0) + took
+                calls["fov"] += made["fov"]
+                calls["dijkstra"] += made["dijkstra"]
+            result = game.submit(command)
+            if isinstance(result, Rejected):
+                ai.rejected(command, result)
+            if isinstance(command, EndTurn) or game.state.side != side or game.state.winner:
+                break
+        if seen:
+            turns += 1
+            end = spent.pop("end", 0.0)
+            per_alien += [v + end / max(1, len(spent)) for v in spent.values()]
+    worst, mean = max(per_alien), sum(per_alien) / len(per_alien)
+    grid = game.state.grid
+    decisions = len(per_alien)
+    fov_n, dij_n = calls["fov"] / decisions, calls["dijkstra"] / decisions
+    raw = _raw_cost(grid, fov_n, dij_n)
+    return [Figure(f"AI decision per alien {SIZE}x{SIZE}, 12 vs 8 (worst)", worst * 1000, "ms", "<= 100 ms",
+                   worst <= 0.1, f"× the {fov_n:.1f} FOV + {dij_n:.1f} Dijkstra calls one decision makes, "
+                   f"bare ({raw * 1000:.2f} ms)", worst / raw if raw else None),
+            Figure(f"AI decision per alien (mean of {decisions})", mean * 1000, "ms", "<= 100 ms", mean <= 0.1,
+                   " × the same bare tcod calls", mean / raw if raw else None)]
+
+
+def _raw_cost(grid, fov_calls: float, dijkstra_calls: float) -> float:
+    """The bare cost of that many tcod FOV (radius 20) and Dijkstra calls on this map."""
+    fov = best_of(lambda: tcod.map.compute_fov(grid.transparent, (50, 50), radius=20, light_walls=True,
+                                               algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST), repeat=20)
+    cost = (grid.cost > 0).astype(np.int8)
+
+    def dijkstra() -> None:
+        dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
+        dist[50, 50] = 0
+        tcod.path.dijkstra2d(dist, cost, 1, 1, out=dist)
+
+    return fov_calls * fov + dijkstra_calls * best_of(dijkstra, repeat=20)
+
+
+def undo_figure(content) -> Figure:
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        small, big = tmp / "small.jsonl", tmp / "big.jsonl"
+        _long_log(content, small, 100)
+        _long_log(content, big, 10_000)
+        at_small, at_big = _undo(content, small), _undo(content, big)
+    ratio = at_big / at_small
+    return Figure(f"undo after resume {SIZE}x{SIZE} at 10,000 records", at_big * 1000, "ms",
+                  "<= 2x its cost at 100", ratio <= 2, f"× its cost at 100 records ({at_small * 1000:.2f} ms)", ratio)
+
+
+def _long_log(content, path: Path, records: int) -> None:
+    """Cheap moves on the big map until the log holds `records` lines (as bench_engine does on 40x40)."""
+    game = Game.new(content, "xcom-trpg", "bench", seed_from_int(5), path)
+    while game.writer.next_line - 1 < records:
+        state = game.state
+        if state.side == "aliens":
+            game.submit(EndTurn(side="aliens"))
+            continue
+        moved = False
+        for unit in state.side_units("xcom"):
+            if not (unit.actions and unit.conscious):
+                continue
+            for dx, dy in NEIGHBOURS:
+                if not isinstance(game.submit(Move(unit=unit.id, path=((unit.pos[0] + dx, unit.pos[1] + dy),))),
+                                  Rejected):
+                    moved = True
+                    break
+            if moved:
+                break
+        if not moved:
+            game.submit(EndTurn(side="xcom"))
+    game.close()
+
+
+def _undo(content, path: Path) -> float:
+    best = float("inf")
+    for i in range(5):  # each on a fresh copy: an undo appends a record
+        copy = path.with_name(f"undo-{i}-{path.name}")
+        shutil.copyfile(path, copy)
+        shutil.copyfile(log.seed_path(path), log.seed_path(copy))
+        os.sync()
+        game = Game.resume(content, copy)
+        t = time.perf_counter()
+        result = game.undo()
+        best = min(best, time.perf_counter() - t)
+        assert not isinstance(result, Rejected), result
+        game.close()
+    return best
+
+
+def figures() -> list[Figure]:
+    content = big_content()
+    return [*map_figures(content), *ai_figures(content), undo_figure(content)]

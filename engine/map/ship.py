@@ -1,0 +1,132 @@
+"""A crashed alien ship: an octagonal hull in a scorched field, bulkheads dividing it into rooms
+round a core, hatches between them, a breach torn in the hull, consoles, and the power source at
+the heart of the core. Debris lies along the furrow the crash ploughed."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+import numpy as np
+
+from engine.content import Terrain
+from engine.map.common import SPAWN_DEPTH, Battlefield, Canvas, MapRng, cells_of, landing, nearest
+from engine.map.zones import aliens_in, finish, paint_extraction, spread_civilians
+
+CORE = 2  # cells from the power source to the core's bulkhead
+
+
+def generate(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
+             counts: Mapping[str, int]) -> Battlefield:
+    rng = MapRng(seed)
+    cv = Canvas(width, height, "grass", terrain)
+    cv.free[height - SPAWN_DEPTH - 1:, :] = False
+    extraction = paint_extraction(cv, rng)
+    ground = rng.noise(height, width, smooth=2)
+    cv.paint((ground > 0.72) & cv.free, "tree")
+    a = min(max(8, width * 28 // 100), 24)  # half-width and half-height of the hull
+    b = min(max(6, height * 22 // 100), 16, (height - SPAWN_DEPTH - 8) // 2)
+    cx = width // 2 + rng.between(-2, 2)
+    cy = max(b + 3, min(height - SPAWN_DEPTH - b - 4, height * 42 // 100 + rng.between(-2, 2)))
+    ys, xs = np.ogrid[:height, :width]
+    dx, dy = np.abs(xs - cx), np.abs(ys - cy)
+    cut = min(a, b) // 2
+    outer = (dx <= a) & (dy <= b) & (dx + dy <= a + b - cut)
+    inner = (dx <= a - 1) & (dy <= b - 1) & (dx + dy <= a + b - cut - 1)
+    near = (dx <= a + 3) & (dy <= b + 3) & ~outer
+    cv.paint(near & (ground > 0.35), "scorch")
+    cv.paint(near & (ground <= 0.35), "grass")
+    cv.paint(outer, "hull")
+    cv.paint(inner, "ship_floor")
+    cv.free[np.broadcast_to(near | outer, cv.free.shape)] = False
+    _rooms(cv, rng, cx, cy, a, b)
+    _breach(cv, rng, cx, cy, a, b)
+    _furrow(cv, rng, cx, cy, a)
+    power = (cx, cy)
+    cv.put(*power, "power_source")
+    walk = cv.walkable()
+    interior = cells_of(inner & walk)
+    squad = landing(walk, rng, counts.get("xcom", 0))
+    core = [(x, y) for x, y in interior if abs(x - cx) <= CORE and abs(y - cy) <= CORE]
+    zones = {
+        "xcom": squad,
+        "aliens": aliens_in(interior, rng, counts.get("aliens", 0), squad, keep=4),
+        "civilians": spread_civilians(cells_of(walk & ~np.broadcast_to(outer | near, walk.shape)), rng),
+        "extraction": extraction,
+        "hold": nearest(core, power) or nearest(interior, power),
+        "power": [power],
+    }
+    return finish(cv, zones, "wreckage")
+
+
+def _rooms(cv: Canvas, rng: MapRng, cx: int, cy: int, a: int, b: int) -> None:
+    """Bulkheads from the core to the hull, north, south, east and west: four rooms round the core.
+    Every bulkhead has a hatch; so does every side of the core."""
+    floor = cv.code("ship_floor")
+    k = CORE + 1
+    for x in range(cx - k, cx + k + 1):
+        for y in (cy - k, cy + k):
+            cv.put(x, y, "bulkhead")
+    for y in range(cy - k, cy + k + 1):
+        for x in (cx - k, cx + k):
+            cv.put(x, y, "bulkhead")
+    for x, y in ((cx, cy - k), (cx, cy + k), (cx - k, cy), (cx + k, cy)):
+        cv.put(x, y, "hatch")
+    spokes = []
+    for sx, sy in ((0, -1), (0, 1), (-1, 0), (1, 0)):  # a spoke from each face of the core to the hull
+        ox, oy = (cx + (k + 1) * sx + (1 if sx == 0 else 0) * rng.pick([-2, 2]),
+                  cy + (k + 1) * sy + (1 if sy == 0 else 0) * rng.pick([-2, 2]))
+        spoke = []
+        x, y = ox, oy
+        while cv.inside(x, y) and int(cv.tiles[y, x]) == floor:
+            spoke.append((x, y))
+            x, y = x + sx, y + sy
+        for cell in spoke:
+            cv.put(*cell, "bulkhead")
+        spokes.append(spoke)
+    for spoke in spokes:
+        if len(spoke) >= 2:
+            cv.put(*spoke[rng.between(0, len(spoke) - 2)], "hatch")
+    for _ in range(rng.between(4, 8)):  # consoles against the walls
+        x, y = rng.between(cx - a + 2, cx + a - 2), rng.between(cy - b + 2, cy + b - 2)
+        if int(cv.tiles[y, x]) == floor and _hugs_wall(cv, x, y) and not _by_hatch(cv, x, y):
+            cv.put(x, y, "console")
+
+
+def _hugs_wall(cv: Canvas, x: int, y: int) -> bool:
+    return any(cv.at(x + dx, y + dy) in ("hull", "bulkhead") for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)))
+
+
+def _by_hatch(cv: Canvas, x: int, y: int) -> bool:
+    return any(cv.at(x + dx, y + dy) in ("hatch", "power_source") for dx in (-1, 0, 1) for dy in (-1, 0, 1)
+               if cv.inside(x + dx, y + dy))
+
+
+def _breach(cv: Canvas, rng: MapRng, cx: int, cy: int, a: int, b: int) -> None:
+    """The boarding ramp's hatch on the south hull and a breach torn in the east or west hull."""
+    y = cy
+    while cv.at(cx, y) != "hull":
+        y += 1
+    cv.put(cx, y, "hatch")
+    side = rng.pick([-1, 1])
+    by = cy + rng.between(-b // 2, b // 2)
+    x = cx
+    while cv.inside(x, by) and cv.at(x, by) != "hull":
+        x += side
+    for cell in ((x, by - 1), (x, by), (x, by + 1), (x + side, by)):
+        if cv.inside(*cell) and cv.at(*cell) == "hull":
+            cv.put(*cell, "wreckage")
+
+
+def _furrow(cv: Canvas, rng: MapRng, cx: int, cy: int, a: int) -> None:
+    """The furrow the ship ploughed, from the west or east edge to the hull, strewn with debris."""
+    side = rng.pick([-1, 1])
+    x, y = (0 if side < 0 else cv.width - 1), cy + rng.between(-2, 2)
+    while cv.at(x, y) not in ("hull", "ship_floor", "wreckage", "hatch"):
+        cv.put(x, y, "dirt")
+        if rng.chance(18):
+            for ox, oy in ((0, -2), (0, 2)):
+                if cv.inside(x + ox, y + oy) and cv.at(x + ox, y + oy) in ("grass", "scorch", "tree"):
+                    cv.put(x + ox, y + oy, "debris")
+        x -= side
+        if not cv.inside(x, y) or abs(x - cx) < a // 2:
+            break

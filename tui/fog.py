@@ -1,0 +1,120 @@
+"""What each side had seen by any record of a log: the fog of war of the replay viewer.
+
+A side's memory (the cells it explored, where it last saw each hostile) depends on every state
+before, so it is kept as snapshots every EVERY commands; any record is its nearest snapshot on its
+own branch folded forward. `fill` takes the whole final branch once, off the screen's thread, so
+that later jumps fold at most EVERY records.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import attrs
+import numpy as np
+
+from engine.map.grid import Pos
+from engine.model import State
+from engine.reducer import fold
+from engine.ruleset import Ruleset
+from engine.timeline import Timeline
+
+EVERY = 32
+
+
+@attrs.frozen
+class Sight:
+    """One side's view after a record. The arrays are [y, x] and must not be written to."""
+
+    visible: np.ndarray
+    explored: np.ndarray
+    last_seen: dict[str, Pos]  # hostile id -> where the side last saw it
+
+
+def look(ruleset: Ruleset, state: State, side: str, explored: np.ndarray, last_seen: dict[str, Pos]) -> np.ndarray:
+    """The side looks at `state`; `explored` and `last_seen` change in place, as in the battle's chronicle."""
+    seen = ruleset.visible(state, side)
+    explored |= seen
+    for unit in state.units.values():
+        if unit.side == side:
+            continue
+        if seen[unit.pos[1], unit.pos[0]]:
+            if unit.status == "dead":
+                last_seen.pop(unit.id, None)
+            else:
+                last_seen[unit.id] = unit.pos
+        elif unit.id in last_seen:
+            x, y = last_seen[unit.id]
+            if seen[y, x]:
+                del last_seen[unit.id]  # the side looks there and it is gone
+    return seen
+
+
+Memory = dict[str, tuple[np.ndarray, dict[str, Pos]]]  # side -> (explored, last seen)
+
+
+class Fog:
+    def __init__(self, timeline: Timeline) -> None:
+        self.timeline = timeline
+        self.sides = timeline.initial.sides
+        shape = (timeline.initial.grid.height, timeline.initial.grid.width)
+        # record -> memory after it; a record's branch back to the start is unique, so is its memory
+        self._memory: dict[int, Memory] = {1: {s: (np.zeros(shape, dtype=bool), {}) for s in self.sides}}
+
+    def at(self, n: int, side: str) -> Sight:
+        """What `side` saw after command record n (or 1, the start) and what it remembered."""
+        path: list[int] = []
+        k = n
+        while k not in self._memory and k in self.timeline.base:
+            path.append(k)
+            k = self.timeline.base[k]
+        state = self._walk(k, path[::-1])
+        explored, last_seen = self._memory[n][side]
+        return Sight(self.timeline.ruleset.visible(state, side), explored, last_seen)
+
+    def near(self, n: int) -> bool:
+        """Whether `at(n)` folds at most a couple of snapshots' worth of records (a fast jump)."""
+        k, steps = n, 0
+        while k not in self._memory and k in self.timeline.base:
+            k, steps = self.timeline.base[k], steps + 1
+            if steps > 2 * EVERY:
+                return False
+        return True
+
+    def fill(self, cancelled: Callable[[], bool] = lambda: False) -> None:
+        """Snapshots along the final branch, so no later jump folds more than EVERY records. Safe on a
+        worker thread: it folds its own states and never touches the timeline's cache."""
+        branch = self.timeline.branch(self.timeline.final)
+        k, state = 1, self.timeline.initial
+        for i in range(0, len(branch), EVERY):
+            if cancelled():
+                return
+            chunk = branch[i:i + EVERY]
+            state = self._walk(k, chunk, state)
+            k = chunk[-1]
+
+    def _walk(self, k: int, path: list[int], state: State | None = None) -> State:
+        """Fold from the snapshot at k along `path` (its branch onwards), keeping a snapshot every EVERY
+        records and at the end; the state after the last record."""
+        memory = self._memory[k]
+        if state is None:
+            state = self.timeline.state_at(k) if k != 1 else self.timeline.initial
+        if not path:
+            return state
+        ruleset = self.timeline.ruleset
+        mine = {side: (explored.copy(), dict(seen)) for side, (explored, seen) in memory.items()}
+        for i, m in enumerate(path, start=1):
+            state = fold(state, self.timeline.events(m))
+            for side, (explored, seen) in mine.items():
+                look(ruleset, state, side, explored, seen)
+            if i % EVERY == 0 or i == len(path):
+                self._keep(m, mine)
+        return state
+
+    def _keep(self, n: int, memory: Memory) -> None:
+        kept = {}
+        for side, (explored, seen) in memory.items():
+            frozen = explored.copy()
+            frozen.setflags(write=False)
+            kept[side] = (frozen, dict(seen))
+        self._memory[n] = kept

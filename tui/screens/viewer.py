@@ -1,0 +1,393 @@
+"""The replay viewer: any log, record by record or turn by turn, as either side saw it, and why each die fell.
+
+Jumps cost the same anywhere in a log: states come from the log's checkpoints (Timeline.state_at)
+and each side's memory from snapshots (tui.fog), which a worker thread lays along the final branch
+once the screen opens.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from rich.text import Text
+from textual import events, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from engine.map.grid import Pos
+from engine.model import State
+from engine.story import SIDE_NAMES
+from engine.timeline import Timeline
+from tui import keys, scene
+from tui.fog import Fog
+from tui.replay import Replay, names_in, rolls_of
+from tui.screens.base import Sized
+from tui.widgets.keybar import KeyBar
+from tui.widgets.lines import Lines
+from tui.widgets.mapview import MapView
+from tui.widgets.panels import StatusLine, TopBar
+from tui.widgets.rolllog import RollLog
+
+FULL = "full"
+VIEW_WORDS = {"xcom": "X-COM's fog", "aliens": "Aliens' fog", FULL: "full map"}
+NAVIGATION = {"step", "turn", "ends", "dice"}
+FILL_AT_ONCE = 1500  # commands: a mission this long gets its fog pass before the first frame (~0.2 s)
+STORY_LINES = 7  # of a record's story in the side panel: a start record deploys a dozen units
+
+
+class Viewer(Sized):
+    BINDINGS = keys.bindings("viewer")
+    AUTO_FOCUS = ""  # nothing takes the keys but the screen (g types into the status line)
+
+    def __init__(self, timeline: Timeline) -> None:
+        super().__init__()
+        self.timeline = timeline
+        self.replay = Replay(timeline)
+        self.fog = Fog(timeline)
+        self.palette = scene.Palette(timeline.content)
+        self.n = self.replay.stops[0] if self.replay.stops else 1  # the record on show
+        self.view = "xcom"
+        self.roll = 0  # the selected roll of record n
+        self.origin: Pos = (0, 0)
+        self.typed: str | None = None  # what was typed after g; None when not going anywhere
+        self.filling = True  # the fog pass is still running: far jumps show current sight only
+        self.partial = False  # the map on show is such a jump
+
+    # -- layout ----------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield TopBar(id="top")
+        with Horizontal(id="body"):
+            yield MapView(id="map")
+            yield Lines(id="viewer-record")
+        yield RollLog("Rolls this turn", id="viewer-rolls")
+        yield StatusLine(id="status")
+        yield KeyBar(id="keys")
+        yield from super().compose()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.update_view()
+        name = self.timeline.path.name
+        if not self.replay.stops:
+            self.say(f"{name}: nothing happened in this log yet")
+        elif self.timeline.broken:
+            self.say("✗ The log is damaged: the viewer shows the records before the damage (see the panel)")
+        else:
+            self.say("←→ record · pgup/pgdn turn · ] next dice · tab a roll · ⏎ why it fell · ? help")
+        if len(self.timeline.commands) <= FILL_AT_ONCE:
+            self.fog.fill()
+            self.filling = False
+        else:
+            self._fill()
+
+    @work(thread=True, exclusive=True, group="fog")
+    def _fill(self) -> None:
+        worker = get_current_worker()
+        self.fog.fill(lambda: worker.is_cancelled)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.group == "fog" and event.state == WorkerState.SUCCESS:
+            self.filling = False
+            self.update_view()  # the memory a jump during the pass went without
+
+    def on_map_view_resized(self, _message: MapView.Resized) -> None:
+        self.update_view()
+
+    # -- what is on show -------------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.timeline.state_at(self.replay.state_record(self.n))
+
+    def update_view(self) -> None:
+        if not self.is_mounted:
+            return
+        state = self.state
+        names = names_in(state)
+        self._draw_map(state)
+        self.query_one(TopBar).set_lines([self._top(state)])
+        self.query_one("#viewer-record", Lines).set_lines(self._record_lines(names))
+        lines, first = self.replay.roll_log(self.n, names)
+        focus = first + self.roll if self._rolls() else None
+        texts = [Text(line, style="reverse" if i == focus else ("bold" if i >= first else "dim"))
+                 for i, line in enumerate(lines)]
+        self.query_one(RollLog).show(texts or [Text("No dice rolled this turn so far", style="dim")], focus)
+        self.refresh_bindings()
+
+    def _top(self, state: State) -> str:
+        turn = f"turn {self.replay.turn_index(self.n) + 1}/{len(self.replay.turns)}" if self.replay.turns else "turn -"
+        side = SIDE_NAMES.get(state.side, state.side or "-")
+        undone = " (undone)" if self.replay.undone(self.n) else ""
+        view = VIEW_WORDS[self.view] + (" (memory loading)" if self.partial else "")
+        return f"Record {self.n}/{self.replay.last}{undone} · {turn}: phase {state.phase}, {side} · {view}"
+
+    def _record_lines(self, names: dict[str, str]) -> list[Text]:
+        out = [Text(self.timeline.path.name, style="dim")]
+        if self.timeline.broken:  # a torn tail, or a line changed after it was written: say which and why
+            out.append(Text(f"DAMAGED: {self.timeline.broken}; nothing after it is shown", style="bold"))
+        out.append(Text(f"Record {self.n}", style="bold"))
+        if self.replay.undone(self.n):
+            out[-1].append(" UNDONE", style="bold reverse")
+        if not self.replay.stops:
+            return out
+        out.append(Text(self.replay.heading(self.n, names)))
+        count = len(self._rolls())
+        out.append(Text(f"{count} dice: tab picks, ⏎ why" if count else "No dice in this record", style="dim"))
+        story = self.replay.story(self.n, names)
+        if story:
+            out.append(Text(""))
+            shown = story if len(story) <= STORY_LINES else story[:STORY_LINES - 1]
+            out += [Text(line) for line in shown]
+            if len(shown) < len(story):
+                out.append(Text(f"… and {len(story) - len(shown)} more", style="dim"))
+        return out
+
+    def _rolls(self) -> list:
+        if not self.replay.stops:
+            return []
+        return rolls_of(self.replay.record(self.n))
+
+    def _sight(self, state: State) -> tuple[str, np.ndarray, np.ndarray, dict[str, Pos]]:
+        """(side drawn as friends, visible, explored, last seen) for the view."""
+        self.partial = False
+        if self.view == FULL:
+            every = np.ones((state.grid.height, state.grid.width), dtype=bool)
+            return "xcom", every, every, {}
+        n = self.replay.state_record(self.n)
+        self.partial = self.filling and not self.fog.near(n)
+        if self.partial:  # for now, what the side sees; its memory comes when the pass is done
+            visible = self.timeline.ruleset.visible(state, self.view)
+            return self.view, visible, visible, {}
+        sight = self.fog.at(n, self.view)
+        return self.view, sight.visible, sight.explored, sight.last_seen
+
+    def _draw_map(self, state: State) -> None:
+        map_view = self.query_one(MapView)
+        width, height = map_view.size.width, map_view.size.height
+        if not (width and height):
+            return
+        side, visible, explored, last_seen = self._sight(state)
+
+        def shown(uid: str | None) -> Pos | None:
+            unit = state.units.get(uid or "")
+            if unit is None or unit.side != side and not visible[unit.pos[1], unit.pos[0]]:
+                return None  # the view does not give away what its side could not see
+            return unit.pos
+
+        command = self.replay.record(self.n).get("command", {}) if self.replay.stops else {}
+        rolls = self._rolls()
+        actor = rolls[self.roll][1]["actor"] if rolls else command.get("unit")
+        target = shown(command.get("target"))
+        if target is None and command.get("cell") and visible[command["cell"][1], command["cell"][0]]:
+            target = tuple(command["cell"])
+        path = tuple(tuple(p) for p in command.get("path", ()) if visible[p[1], p[0]])
+        overlay = scene.Overlay(selected=actor if shown(actor) else None, target=target, path=path, reach=len(path))
+        view, world = (width, height), (state.grid.width, state.grid.height)
+        # the target, then the selected roll's unit: that one always ends up in view
+        focuses = [p for p in (target, shown(actor)) if p is not None] or [self._home(state, side)]
+        for focus in focuses:
+            if focus is not None:
+                self.origin = scene.follow(self.origin, focus, view, world)
+        frame = scene.draw(self.palette, state, side, visible, explored, last_seen, overlay)
+        map_view.show(frame.window(*self.origin, width, height))
+
+    @staticmethod
+    def _home(state: State, side: str) -> Pos | None:
+        units = [u for u in state.side_units(side) if u.status != "dead"]
+        return units[0].pos if units else None
+
+    def say(self, text: str) -> None:
+        self.query_one(StatusLine).message = text
+
+    # -- which keys work now ----------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.too_small:
+            return action in ("help", "quit", "back")
+        if self.typed is not None:
+            return action == "back"
+        if action in ("help", "quit", "back", "jump"):
+            return True
+        return self._why(action, parameters) is None
+
+    def _why(self, action: str, parameters: tuple[object, ...]) -> str | None:
+        """Why an action does nothing right now; None if it does something."""
+        by = parameters[0] if parameters and isinstance(parameters[0], int) else 1
+        if action in NAVIGATION and self._target(action, by) is None:
+            if not self.replay.stops:
+                return "This log has no records to step through"
+            if action == "dice":
+                return f"No {'later' if by > 0 else 'earlier'} record rolled dice"
+            if action == "turn" and by > 0:
+                return "This is the last turn of the log"
+            return f"This is the {'last' if by > 0 else 'first'} record of the log"
+        if action == "view" and parameters == (FULL,) and not self.timeline.ended:
+            return "The full map opens when the mission ends: until then, each side's fog only"
+        if action == "view" and parameters == ("aliens",) and not self.timeline.ended:
+            return "The aliens' view opens when the mission ends: until then it would show where they hide"
+        if action in ("roll", "explain") and not self._rolls():
+            return f"No dice were rolled in record {self.n}"
+        return None
+
+    def _target(self, action: str, by: int) -> int | None:
+        if not self.replay.stops:
+            return None
+        if action == "step":
+            return self.replay.step(self.n, by)
+        if action == "turn":
+            return self.replay.turn(self.n, by)
+        if action == "dice":
+            return self.replay.dice_stop(self.n, by)
+        end = self.replay.stops[-1 if by > 0 else 0]
+        return end if end != self.n else None
+
+    def on_key(self, event: events.Key) -> None:
+        # g opens the jump box here and not through its binding: bindings run later, in the App, so
+        # digits typed ahead ("g12⏎" in one packet) would reach this screen before the box was open
+        opens = self.typed is None and event.key in self._keys("jump") and not self.too_small
+        if self.typed is not None or opens:
+            event.stop()  # the keys are the jump box's: no binding sees them
+            event.prevent_default()
+            if opens:
+                self.action_jump()
+            else:
+                self._type(event)
+            return
+        if event.key in self.active_bindings or event.key in ("ctrl+q", "ctrl+c"):
+            return
+        for k in keys.VIEWER:
+            if event.key in self._keys(k.id):
+                why = self._why(*keys.action_of(k))
+                if why:
+                    self.say(f"✗ {why}")
+                    return
+        self.say(f"✗ {keys.display(event.key)} does nothing here: press ? for the keys")
+
+    def _keys(self, binding_id: str) -> list[str]:
+        keymap = self.app._keymap  # noqa: SLF001 - the keymap Textual applies
+        default = next(k.keys for k in keys.VIEWER if k.id == binding_id)
+        return keymap.get(binding_id, default).split(",")
+
+    # -- keys ------------------------------------------------------------------------------------
+
+    def go(self, n: int, roll: int = 0) -> None:
+        self.n, self.roll = n, roll
+        self.update_view()
+
+    def action_step(self, by: int) -> None:
+        self._move("step", by)
+
+    def action_turn(self, by: int) -> None:
+        self._move("turn", by)
+
+    def action_ends(self, by: int) -> None:
+        self._move("ends", by)
+
+    def action_dice(self, by: int) -> None:
+        self._move("dice", by)
+
+    def _move(self, action: str, by: int) -> None:
+        n = self._target(action, by)
+        if n is None:
+            self.say(f"✗ {self._why(action, (by,))}")
+            return
+        self.go(n)
+        self.say("")
+
+    def action_view(self, view: str) -> None:
+        why = self._why("view", (view,))
+        if why:
+            self.say(f"✗ {why}")
+            return
+        self.view = view
+        self.update_view()
+        self.say(f"Showing the {VIEW_WORDS[view]}" + ("" if view == FULL else ": what that side had seen by now"))
+
+    def action_roll(self, by: int) -> None:
+        rolls = self._rolls()
+        if not rolls:
+            self.say(f"✗ {self._why('roll', ())}")
+            return
+        self.roll = (self.roll + by) % len(rolls)
+        self.update_view()
+        self.say(f"Roll {self.roll + 1} of {len(rolls)} · ⏎ shows why it fell as it did")
+
+    def action_explain(self) -> None:
+        if not self._rolls():
+            self.say(f"✗ {self._why('explain', ())}")
+            return
+        from tui.screens.dispute import Dispute
+
+        self.app.push_screen(Dispute(self.replay, self.n, self.roll), self._picked)
+
+    def _picked(self, roll: int | None) -> None:
+        """The dispute panel hands back the roll it ended on, so the log and the map follow it."""
+        if roll is not None and roll != self.roll:
+            self.roll = roll
+            self.update_view()
+
+    def action_jump(self) -> None:
+        self.typed = ""
+        self._prompt()
+        self.refresh_bindings()
+
+    def _prompt(self) -> None:
+        self.say(f"Go to turn (1-{len(self.replay.turns)}) or #record: {self.typed}▏ · ⏎ goes, esc cancels")
+
+    def _type(self, event: events.Key) -> None:
+        """A small line editor in the status line: typed ahead keys land in order, nothing takes focus."""
+        if event.key in ("escape", "backspace") and not self.typed:
+            self._close_jump()
+            self.say("")
+        elif event.key == "backspace":
+            self.typed = (self.typed or "")[:-1]
+            self._prompt()
+        elif event.key == "enter":
+            text = (self.typed or "").strip()
+            self._close_jump()
+            n, problem = self._parse_jump(text)
+            if problem:
+                self.say(f"✗ {problem}")
+            else:
+                self.go(n)
+        elif event.key == "escape":
+            self._close_jump()
+            self.say("")
+        elif event.character and event.character.isprintable() and len(self.typed or "") < 12:
+            self.typed = (self.typed or "") + event.character
+            self._prompt()
+
+    def _parse_jump(self, text: str) -> tuple[int, str | None]:
+        record = text.startswith("#")
+        digits = text.lstrip("#").strip()
+        if not digits.isdigit():
+            return 0, f"{text!r} is not a turn number (or # and a record number)"
+        value = int(digits)
+        if record:
+            n = self.replay.stop_at_or_before(value)
+            if n is None:
+                return 0, f"Record {value} is before the first command"
+            self.say(f"Record {value}" + ("" if n == value else f" is not a command: showing record {n}, before it"))
+            return n, None
+        if not 1 <= value <= len(self.replay.turns):
+            return 0, f"There is no turn {value}: this log has turns 1-{len(self.replay.turns)}"
+        turn = self.replay.turns[value - 1]
+        self.say(f"Turn {value}: phase {turn.phase}, {SIDE_NAMES.get(turn.side, turn.side)}")
+        return turn.n, None
+
+    def _close_jump(self) -> None:
+        self.typed = None
+        self.refresh_bindings()
+
+    def action_back(self) -> None:
+        below = self.app.screen_stack[-2] if len(self.app.screen_stack) > 1 else None
+        if isinstance(below, Sized):
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+
+    def action_help(self) -> None:
+        from tui.screens.help import Help
+
+        self.app.push_screen(Help("viewer", self))
