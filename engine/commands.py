@@ -94,7 +94,9 @@ class Act:
     action: str
     target: str | None = None
     cell: Pos | None = None
-    option: str | None = None
+    option: str | None = None  # which kind: a psi ability, a demand, a body part, an item...
+    amount: int = 0  # how much: overload SS, ...
+    targets: tuple[str, ...] = ()  # more than one target: mass psi abilities
 
 
 @attrs.frozen(kw_only=True)

@@ -28,13 +28,40 @@ class ScenarioUnit:
     concussion: int = 0
     items: dict[str, int] = attrs.field(factory=dict)
     name: str | None = None
+    traits: list[str] = attrs.field(factory=list)  # xenophobe, xenophile (5.5)
+    sex: str | None = None  # "male" | "female": a xenophile's preference (5.5)
+    psi_active: bool | None = None  # default: aliens yes, humans not until initiation (7.1)
+    ss: int | None = None  # sigurdsens in the pool now; default the pool's maximum
+
+
+@attrs.frozen(kw_only=True)
+class LootRow:
+    item: str
+    min: int
+    max: int
+
+
+TYPES = ("shoot", "throw", "psi", "persuade", "grab", "escape", "shove", "search", "special", "bravery",
+         "initiation")
+TARGETED = ("shoot", "throw", "psi", "persuade", "grab", "escape", "shove")
 
 
 @attrs.frozen(kw_only=True)
 class Action:
-    type: Literal["shoot", "throw"]
+    type: Literal["shoot", "throw", "psi", "persuade", "grab", "escape", "shove", "search", "special", "bravery",
+                  "initiation"]
     actor: str
-    target: str
+    target: str | None = None  # who is acted on; none for search, special, bravery and initiation
+    targets: list[str] = attrs.field(factory=list)  # psi: the other targets of a mass ability
+    ability: str | None = None  # psi: which (7.5); left out, it is psi-communication (7.4)
+    overload: int = 0  # psi: extra SS declared before the roll (7.4)
+    demand: str | None = None  # persuade: what the target must do on its next turn (5.5)
+    earlier: int = 0  # persuade: charisma interactions this pair already had this episode (diminishing)
+    hostile: bool = False  # persuade: the target is trying to kill the actor (immune but to a crit)
+    stats: list[str] = attrs.field(factory=list)  # special: the stats summed, (Str+Int)*1d100 (4.7)
+    loot: list[LootRow] = attrs.field(factory=list)  # search: the sector's loot table (4.6)
+    monster: str | None = None  # bravery: the unit the actor meets (5.4)
+    part: str | None = None  # shoot in sniper mode: torso, arm, leg, head (8.12.5)
     mode: str = "single"
     item: str | None = None  # throw: the grenade; default the first thrown item carried
     sectors_between: int = 0
@@ -85,10 +112,16 @@ def check(content: Content, sc: Scenario) -> list[str]:
             if s not in stats:
                 out.append(f"[units.{uid}].stats.{s}: unknown stat{did_you_mean(s, stats)}")
     a = sc.action
-    for field in ("actor", "target"):
-        uid = getattr(a, field)
-        if uid not in sc.units:
+    if a.actor not in sc.units:
+        out.append(f"[action].actor: unknown unit {a.actor!r}{did_you_mean(a.actor, sc.units)}")
+    if a.target is None and a.type in TARGETED:
+        out.append(f"[action].target: a {a.type} action needs a target")
+    for field, uid in (("target", a.target), ("monster", a.monster)):
+        if uid is not None and uid not in sc.units:
             out.append(f"[action].{field}: unknown unit {uid!r}{did_you_mean(uid, sc.units)}")
+    for i, uid in enumerate(a.targets):
+        if uid not in sc.units:
+            out.append(f"[action].targets[{i}]: unknown unit {uid!r}")
     for i, uid in enumerate(a.bystanders):
         if uid not in sc.units:
             out.append(f"[action].bystanders[{i}]: unknown unit {uid!r}")

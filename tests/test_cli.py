@@ -269,7 +269,7 @@ def test_simulate_refuses_to_overwrite_or_write_into_a_directory(simulated, tmp_
     (SCENARIO.replace('race = "muton"', 'race = "mutn"'),
      "shotgun.toml: [units.muton].race: unknown race 'mutn' (did you mean 'muton'?)"),
     (SCENARIO.replace('type = "shoot"', 'type = "stab"'),
-     'shotgun.toml: [action].type: expected one of shoot, throw, got "stab"'),
+     'shotgun.toml: [action].type: expected one of shoot, throw, psi, persuade, grab, escape, shove, search, special, bravery, initiation, got "stab"'),
     (SCENARIO.replace('target = "muton"', 'target = "mutton"'),
      "shotgun.toml: [action].target: unknown unit 'mutton' (did you mean 'muton'?)"),
     (SCENARIO.replace("[action]", "[action"), "shotgun.toml: Expected ']' at the end of a table declaration"),

@@ -19,7 +19,7 @@ from engine.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, Si
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.model import State, Unit
 from engine.reducer import fold
-from engine.rules.xcom_trpg import combat, field, odds
+from engine.rules.xcom_trpg import combat, field, hooks, odds
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.referee import referee
@@ -70,7 +70,7 @@ class XcomTrpg:
         events = handler[type(command)](state, command, dice)  # type: ignore[operator]
         if isinstance(events, Rejected):
             return events
-        return events + self._check_end(state, events)
+        return events + self._check_end(state, events, dice)
 
     # -- mission flow ----------------------------------------------------------------------------
 
@@ -100,6 +100,8 @@ class XcomTrpg:
                 continue
             actions = 1 if "concussed" in ledger.get(uid, "flags") else self.rules.actions_per_turn
             ledger.set(uid, "new turn", actions=actions, flags=())
+            for hook in hooks.TURN_START:
+                events += ledger.take() + hook(self, ledger, uid, dice)
         events += ledger.take()
         panicky = [uid for uid in side_ids if ledger.get(uid, "status") == "active"
                    and ledger.get(uid, "morale") < self.rules.panic_below]
@@ -159,19 +161,35 @@ class XcomTrpg:
             if gain and ledger.get(unit.id, "status") == "active":
                 ledger.morale(unit.id, gain, f"{self.content.races[unit.race].name} vigour at phase end")
         events: list[Event] = ledger.take()
+        for hook in hooks.PHASE_END:
+            events += hook(self, ledger, dice) + ledger.take()
         limit = self.setup.max_phases if self.setup else 0
         if limit and state.phase >= limit:
             return events + [MissionEnded(winner="draw", reason=f"phase limit {limit} reached")]
         events.append(PhaseStarted(phase=state.phase + 1))
         return events + self._begin_side(state, state.sides[0], dice, ledger)
 
-    def _check_end(self, state: State, events: list[Event]) -> list[Event]:
-        """After every command: smoke, the risen dead, then the mission's objectives (field.after)."""
-        return field.after(self, state, events)
+    def _check_end(self, state: State, events: list[Event], dice: Dice) -> list[Event]:
+        """After every command: the rules that watch for it (hooks.AFTER), then smoke, the risen dead and
+        the mission's objectives (field.after)."""
+        extra: list[Event] = []
+        for hook in hooks.AFTER:
+            extra += hook(self, state, events + extra, dice)
+        return extra + field.after(self, state, events + extra)
 
     def _act(self, state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
-        """Doors and the power source (field.act)."""
-        return field.act(self, state, cmd, dice)
+        """The ruleset's own actions, each in its module (hooks.ACTS)."""
+        handler = hooks.ACTS.get(cmd.action)
+        if handler is None:
+            return Rejected("unknown_action", f"xcom-trpg has no {cmd.action!r} action; it has "
+                                              f"{', '.join(sorted(hooks.ACTS))}")
+        return handler(self, state, cmd, dice)
+
+    def options(self, state: State, unit: Unit) -> list[hooks.Option]:
+        """What the unit could do now beyond moving and shooting: the client's action menu, the AI's choices."""
+        if not (unit.conscious and unit.side == state.side and state.winner is None):
+            return []
+        return [o for provider in hooks.OPTIONS for o in provider(self, state, unit)]
 
     # -- unit commands ---------------------------------------------------------------------------
 

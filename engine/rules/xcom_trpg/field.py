@@ -17,6 +17,7 @@ from engine.model import State, Unit
 from engine.reducer import fold
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
+from engine.rules.xcom_trpg.hooks import act as registers
 from engine.rules.xcom_trpg.units import final_stats, spawn
 
 if TYPE_CHECKING:
@@ -54,9 +55,8 @@ def _adjusted(rs: "XcomTrpg", stats: dict[str, int], bonus: dict[str, int]) -> d
 # -- Act: doors and the power source -------------------------------------------------------------
 
 
+@registers(*ACTIONS)
 def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
-    if cmd.action not in ACTIONS:
-        return Rejected("unknown_action", f"xcom-trpg has no {cmd.action!r} action; it has {', '.join(ACTIONS)}")
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001 - the ruleset's own check of whose turn it is
     if isinstance(unit, Rejected):
         return unit

@@ -8,12 +8,17 @@ from engine.model import Unit
 from engine.rules.xcom_trpg import combat
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
+from engine.rules.xcom_trpg.hooks import REFEREES
 from engine.scenario import Action, Verdict
 
 
 def referee(content: Content, ruleset_id: str, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
     rules = content.rulesets[ruleset_id]
-    actor, target = units[action.actor], units[action.target]
+    if action.type in REFEREES:
+        return REFEREES[action.type](content, rules, units, action, dice)
+    if action.type not in ("shoot", "throw"):
+        raise ValueError(f"no referee for {action.type!r}")
+    actor, target = units[action.actor], units[action.target or ""]
     ledger = Ledger(units)
     if action.type == "shoot":
         weapon = content.weapons[actor.weapon]

@@ -1,0 +1,84 @@
+"""Where the parts of the xcom-trpg ruleset plug into its turn loop, so each rule lives in its own module.
+
+- `ACTS[name]`: the handler of `Act(action=name)` — (rs, state, cmd, dice) -> Rejected | events.
+- `OPTIONS`: what a unit could do now beyond moving and shooting, for the client's action menu and the
+  AI — (rs, state, unit) -> [Option].
+- `TURN_START`: run for each conscious unit of a side as its turn begins, after its actions are reset —
+  (rs, ledger, uid, dice) -> extra events (unit changes go through the ledger).
+- `PHASE_END`: run once as a phase ends, before the next begins — (rs, ledger, dice) -> extra events.
+- `AFTER`: run after every decided command, before the mission's verdict — (rs, before, events, dice)
+  -> extra events (a bravery check on first sight, a sleeper woken by damage...).
+- `REFEREES[type]`: `xenotac resolve` for one scenario action type —
+  (content, rules, units, action, dice) -> Verdict.
+
+Modules register at import; `engine.rules.xcom_trpg` imports them all.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable
+
+import attrs
+
+from engine.commands import Act
+
+if TYPE_CHECKING:
+    from engine.dice import Dice
+    from engine.events import Event
+    from engine.model import State, Unit
+    from engine.rules.xcom_trpg import XcomTrpg
+    from engine.rules.xcom_trpg.damage import Ledger
+
+ACTS: dict[str, Callable[..., Any]] = {}
+OPTIONS: list[Callable[..., list["Option"]]] = []
+TURN_START: list[Callable[..., list["Event"]]] = []
+PHASE_END: list[Callable[..., list["Event"]]] = []
+AFTER: list[Callable[..., list["Event"]]] = []
+REFEREES: dict[str, Callable[..., Any]] = {}
+
+
+@attrs.frozen
+class Option:
+    """One entry of the action menu: what the player reads, and the command it sends."""
+
+    group: str  # "Psionics", "Morale", "Melee", "Items", ... (the menu's headings)
+    label: str  # "Panic → Sectoid 2 (7 SS)"
+    command: Act
+    note: str = ""  # why it costs what it costs, or its odds
+    overload: int = 0  # the most extra SS the player may add (0: no overload)
+
+
+def act(*names: str) -> Callable:
+    def register(fn: Callable) -> Callable:
+        for name in names:
+            ACTS[name] = fn
+        return fn
+    return register
+
+
+def referee(*types: str) -> Callable:
+    def register(fn: Callable) -> Callable:
+        for t in types:
+            REFEREES[t] = fn
+        return fn
+    return register
+
+
+def options(fn: Callable) -> Callable:
+    OPTIONS.append(fn)
+    return fn
+
+
+def turn_start(fn: Callable) -> Callable:
+    TURN_START.append(fn)
+    return fn
+
+
+def phase_end(fn: Callable) -> Callable:
+    PHASE_END.append(fn)
+    return fn
+
+
+def after(fn: Callable) -> Callable:
+    AFTER.append(fn)
+    return fn
