@@ -162,6 +162,10 @@ class UnitTemplate:
     magazines: int = 2
     glyph: str
     ai: str = "default"
+    hp: int | None = None  # a roster character's HP, rolled once at creation (6.1); None: rolled at deployment
+    psi_awakened: bool = False  # a human past the psi initiation (7.1); aliens are always awake
+    traits: list[str] = attrs.field(factory=list)  # xenophobe, xenophile (5.5)
+    sex: str | None = None  # "male" | "female", for a xenophile's preference
 
 
 @attrs.frozen(kw_only=True)

@@ -21,7 +21,7 @@ def spawn(content: Content, rules: RulesetDef, template_id: str, uid: str, name:
     race = content.races[t.race]
     stats = dict(stats) if stats is not None else final_stats(content, template_id)
     rolls: list[Roll] = []
-    hp_max = hp
+    hp_max = hp if hp is not None else t.hp
     if hp_max is None:
         indices: list[int] = []
 
