@@ -20,6 +20,8 @@ from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.model import State, Unit
 from engine.reducer import fold
 from engine.rules.xcom_trpg import combat, field, hooks, odds
+# Rule modules register their actions, options, turn hooks and referees in `hooks` as they are imported:
+from engine.rules.xcom_trpg import field as _field  # noqa: F401  (doors, the power source)
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.referee import referee
