@@ -13,7 +13,7 @@ from typing import Protocol
 import attrs
 import numpy as np
 
-from engine.commands import Command, Rejected
+from engine.commands import Act, Command, Rejected
 from engine.content import Content, Mission
 from engine.dice import Dice
 from engine.events import Event
@@ -46,6 +46,17 @@ class ShotPreview:
     notes: tuple[str, ...] = ()
 
 
+@attrs.frozen
+class Option:
+    """One entry of the action menu: what the player reads, and the command it sends."""
+
+    group: str  # "Psionics", "Morale", "Melee", "Items", ... (the menu's headings)
+    label: str  # "Panic → Sectoid 2 (7 SS)"
+    command: Act
+    note: str = ""  # why it costs what it costs, or its odds
+    overload: int = 0  # the most extra SS the player may add (0: no overload)
+
+
 @attrs.frozen(kw_only=True)
 class Budget:
     """What a unit can still do this turn, in the ruleset's own currency."""
@@ -68,6 +79,9 @@ class Ruleset(Protocol):
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         """Chance to hit, expected damage and the conditions, without rolling."""
+
+    def options(self, state: State, unit: Unit) -> list[Option]:
+        """The unit's actions beyond moving and shooting (`Act` commands), for the action menu and the AI."""
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
         """Furthest cell a thrown item reaches."""

@@ -41,6 +41,7 @@ BATTLE: tuple[Key, ...] = (
     Key("throw", "t", "throw", "throw"),
     Key("reload", "r", "reload", "reload"),
     Key("operate", "o", "operate", "use"),
+    Key("actions", "a", "actions", "actions"),
     Key("combo", "c", "combo", "combo"),
     Key("wait", "w", "wait", "wait"),
     Key("end_turn", "e", "end_turn", "end turn"),
@@ -121,6 +122,15 @@ VIEWER: tuple[Key, ...] = (
     Key("quit", "q", "app.quit", "quit"),
 )
 
+MENU: tuple[Key, ...] = (
+    Key("menu_up", "up,k", "move(-1)", "up"),
+    Key("menu_down", "down,j", "move(1)", "down"),
+    Key("less", "left,h,minus", "more(-1)", "less", show=False),
+    Key("more", "right,l,plus", "more(1)", "more", show=False),
+    Key("choose", "enter", "choose", "do it"),
+    Key("back", "escape,backspace,a", "back", "close"),
+)
+
 DISPUTE: tuple[Key, ...] = (
     Key("next_roll", "tab", "roll(1)", "next roll"),
     Key("prev_roll", "shift+tab", "roll(-1)", "prev roll"),
@@ -128,7 +138,7 @@ DISPUTE: tuple[Key, ...] = (
 )
 
 TABLES = {"battle": BATTLE, "title": TITLE, "form": FORM, "list": LIST, "summary": SUMMARY, "reader": READER,
-          "close": CLOSE, "confirm": CONFIRM, "viewer": VIEWER, "dispute": DISPUTE}
+          "close": CLOSE, "confirm": CONFIRM, "viewer": VIEWER, "dispute": DISPUTE, "menu": MENU}
 CONFUSED = {"ctrl+i": "Tab", "ctrl+h": "Backspace", "ctrl+m": "Enter", "ctrl+j": "Enter",
             "ctrl+left_square_bracket": "Esc"}
 _NAMED = {k.value for k in Keys} | {"enter", "tab", "escape", "backspace", "space"}

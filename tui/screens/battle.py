@@ -28,8 +28,8 @@ from tui.widgets.panels import InfoPanel, LogTail, StatusLine, TopBar, UnitPanel
 
 ALWAYS = {"help", "quit", "full_log"}
 BY_MODE = {
-    "move": {"cursor", "go", "cycle", "fire", "throw", "reload", "operate", "combo", "wait", "end_turn", "undo",
-             "look", "cancel"},
+    "move": {"cursor", "go", "cycle", "fire", "throw", "reload", "operate", "actions", "combo", "wait", "end_turn",
+             "undo", "look", "cancel"},
     "target": {"cycle_target", "fire_mode", "shoot", "cancel"},
     "throw": {"cursor", "cycle_target", "lob", "cancel"},
     "look": {"cursor", "cycle_target", "cancel"},
@@ -216,7 +216,7 @@ class BattleScreen(Sized, Screen[None]):
         if action in ALWAYS:
             return True
         if action in ("cursor", "cycle", "cycle_target", "fire_mode", "go", "shoot", "lob", "fire", "throw",
-                      "reload", "operate", "combo", "wait", "end_turn", "undo", "look", "cancel"):
+                      "reload", "operate", "actions", "combo", "wait", "end_turn", "undo", "look", "cancel"):
             if action not in BY_MODE.get(self.mode, set()):
                 return False
             return self._possible(action)
@@ -239,6 +239,8 @@ class BattleScreen(Sized, Screen[None]):
             return unit is not None and self.session.ruleset.budget(state, unit).can_act
         if action == "operate":
             return unit is not None and self.session.ruleset.budget(state, unit).can_act and bool(self._uses())
+        if action == "actions":
+            return unit is not None and bool(self._options())
         return True
 
     # -- keys ------------------------------------------------------------------------------------
@@ -268,6 +270,8 @@ class BattleScreen(Sized, Screen[None]):
                 return f"{unit.name} cannot act any more this turn"
             if action == "operate" and unit is not None:
                 return f"Nothing next to {unit.name} to open, close or work on"
+            if action == "actions" and unit is not None:
+                return f"{unit.name} has nothing else to do now"
             if action in ("go", "combo"):
                 return "Move the cursor to where the soldier should go first"
             if action == "fire_mode" and unit is not None:
@@ -324,6 +328,27 @@ class BattleScreen(Sized, Screen[None]):
             return
         action, cell = next(((a, c) for a, c in uses if c == self.cursor), uses[0])
         self._do(Act(unit=self.unit.id, action=action, cell=cell))
+
+    def _options(self) -> list:
+        unit = self.unit
+        offer = getattr(self.session.ruleset, "options", None)
+        return offer(self.session.state, unit) if unit is not None and offer else []
+
+    def action_actions(self) -> None:
+        """The action menu: psionics, speeches, items, melee... whatever the ruleset offers the soldier now."""
+        from tui.screens.actions import ActionMenu
+
+        options = self._options()
+        if self.unit is None or not options:
+            self.refuse("Nothing else to do now")
+            return
+        self.app.push_screen(ActionMenu(f"{self.unit.name}: actions", options), self._chosen)
+
+    def _chosen(self, command: Act | None) -> None:
+        if command is None:
+            self.say("")
+            return
+        self._do(command)
 
     def action_wait(self) -> None:
         if self.unit:

@@ -18,9 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-import attrs
-
-from engine.commands import Act
+from engine.ruleset import Option  # noqa: F401  (rule modules build their menu entries from it)
 
 if TYPE_CHECKING:
     from engine.dice import Dice
@@ -35,17 +33,6 @@ TURN_START: list[Callable[..., list["Event"]]] = []
 PHASE_END: list[Callable[..., list["Event"]]] = []
 AFTER: list[Callable[..., list["Event"]]] = []
 REFEREES: dict[str, Callable[..., Any]] = {}
-
-
-@attrs.frozen
-class Option:
-    """One entry of the action menu: what the player reads, and the command it sends."""
-
-    group: str  # "Psionics", "Morale", "Melee", "Items", ... (the menu's headings)
-    label: str  # "Panic → Sectoid 2 (7 SS)"
-    command: Act
-    note: str = ""  # why it costs what it costs, or its odds
-    overload: int = 0  # the most extra SS the player may add (0: no overload)
 
 
 def act(*names: str) -> Callable:
