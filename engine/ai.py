@@ -11,9 +11,9 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
-from engine import missions
+from engine import ai_psi, missions
 from engine.ai_mission import Orders
-from engine.commands import Combo, Command, EndTurn, Move, Rejected, Reload, Shoot, Throw, Wait
+from engine.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Shoot, Throw, Wait
 from engine.content import Behaviour
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.model import State, Unit
@@ -129,6 +129,9 @@ class Ai:
         if not weapon.blast and unit.ammo < min(m.shots for m in weapon.modes.values()) and unit.magazines > 0:
             return Reload(unit=unit.id)
         shot = self._best_shot(state, unit, k, p)
+        psi = ai_psi.choose(rs, state, unit, list(k.targets), shot is not None)  # sectoids, ethereals (7)
+        if psi is not None:
+            return psi
         if self._breaking(unit, p) and k.threats and budget.moves_left > 0:
             back = self._fall_back(state, unit, k, p, budget.moves_left)
             if back is not None:
@@ -145,6 +148,8 @@ class Ai:
                     return step
             self._held.pop(unit.id, None)
             return shot[0]
+        if any(k.startswith("melee_held_by:") for k in unit.counters):
+            return Act(unit=unit.id, action="escape")  # no shot and it cannot move: break the grip (8.11)
         if weapon.blast is False and unit.ammo < weapon.ammo and unit.magazines > 0 and not k.targets:
             return Reload(unit=unit.id)
         if budget.moves_left >= 2 and k.live_targets():
@@ -167,7 +172,9 @@ class Ai:
             if not missions.hostile(self.side, target.side) or (target.side == missions.CIVILIANS and not p.melee
                                                                  and any(t.side != missions.CIVILIANS for t in k.targets)):
                 continue  # shoot the armed first; the civilians can wait
-            for mode in self.content.weapons[unit.weapon].modes:
+            for mode, spec in self.content.weapons[unit.weapon].modes.items():
+                if spec.actions > unit.actions:
+                    continue  # a 2-action sniper shot with one action left
                 preview = self.ruleset.preview_shot(state, unit.id, target.id, mode)
                 if isinstance(preview, Rejected):
                     continue
@@ -186,7 +193,7 @@ class Ai:
         if p.grenade_cluster <= 0:
             return None
         alien = self.content.races[unit.race].alien
-        items = [i for i, n in sorted(unit.items.items()) if n > 0 and self.content.weapons[i].thrown
+        items = [i for i, n in sorted(unit.items.items()) if n > 0 and i in self.content.weapons and self.content.weapons[i].thrown
                  and (alien or not self.content.weapons[i].alien)]
         if not items:
             return None

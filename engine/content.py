@@ -23,6 +23,7 @@ class MoraleTable:
     crit_failure: int
     kill: int
     stun: int
+    monster: int = 20  # 5.4: a lost bravery check on meeting a monster
 
 
 @attrs.frozen(kw_only=True)
@@ -65,6 +66,9 @@ class Race:
     psi_locked: bool = False
     crit_range_min: int | None = None  # attacks against this race crit from here (sectoid 86)
     morale_per_phase: int = 0
+    frightens: list[str] = attrs.field(factory=list)  # 5.4: races that check Bravery on first sight of it
+    playable: bool = False  # a player may create a character of this race (2.2)
+    fixed: dict[str, int] = attrs.field(factory=dict)  # creation points placed automatically (berserker Bravery 10)
 
 
 @attrs.frozen(kw_only=True)
@@ -81,6 +85,7 @@ class Mode:
     actions: int = 1
     stamina: int = 0
     stat_modifier: int = 0
+    sniper: bool = False  # 8.12.5: no crits, a declared body part, dodged from any distance; no stamina prone
 
 
 @attrs.frozen(kw_only=True)
@@ -105,6 +110,9 @@ class Weapon:
     penalty: Formula | None = None
     smoke: str | None = None  # tile an explosion lays round its cell
     smoke_radius: int = 1
+    darts: bool = False  # 8.12.4: a tranquilizer: no damage, a sedative dose (tranquilizer.py)
+    owner: str | None = None  # 8.12.1: the unit template it was made for (PP2-BS: Zmey)
+    owner_bonus: dict[str, int] = attrs.field(factory=dict)  # stats added while its owner uses it
     modes: dict[str, Mode]
 
 
@@ -168,6 +176,33 @@ class UnitTemplate:
     sex: str | None = None  # "male" | "female", for a xenophile's preference
 
 
+PsiTarget = Literal["friendly", "hostile", "any", "self", "area", "corpse"]
+PsiOverload = Literal["none", "steps", "once", "attack", "combo"]
+
+
+@attrs.frozen(kw_only=True)
+class PsiAbility:
+    """xcom-trpg 7.5: one row of the psi ability table (content/psionics.toml)."""
+
+    name: str
+    number: int  # the row of table 7.5
+    effect: str  # which rule plays it (engine/rules/xcom_trpg/psi_effects.py)
+    implemented: bool = True  # psychokinesis: a placeholder with N/A in every column
+    cost: int
+    cost_per_radius: int = 0  # psi-location: cost + this per cell of radius
+    min_psi: int
+    cooldown: int
+    target: PsiTarget
+    most_targets: int = 1  # mass abilities: up to 3
+    casters: list[str] = attrs.field(factory=list)  # race ids that may cast it; empty: any race not barred
+    barred: list[str] = attrs.field(factory=list)  # race ids that may not
+    power: float = 0  # mind strikes: X = target Int * power
+    overload: PsiOverload = "none"  # steps: gain per overload_ss; once: gain at overload_ss; attack: + per SS
+    overload_ss: int = 0
+    overload_gain: float = 0
+    combines_with: str = ""  # compulsion <-> oblivion (7.6): + overload_ss SS, both cooldowns
+
+
 @attrs.frozen(kw_only=True)
 class Terrain:
     name: str
@@ -204,6 +239,47 @@ class Objective:
 
 
 @attrs.frozen(kw_only=True)
+class Item:
+    """A consumable (xcom-trpg 6.4, 9): what one use does. `reach` 0 = only the user, 1 = also a
+    unit in the same or an adjacent cell."""
+
+    name: str
+    actions: int = 1
+    reach: int = 0
+    stamina: int = 0
+    over_max: bool = False  # the stamina may go above the maximum (XS-076-2)
+    hp: int = 0  # lost or gained, no wound (XS-076-2: -6)
+    clears_concussion: bool = False  # medkit (8.5)
+    morale_to_max: bool = False
+    after_turns: int = 0  # after-effect at the end of the user's Nth turn after the use
+    after_morale: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class Loot:
+    """One row of a searchable zone's table (4.6): the item found with a search total in min..max."""
+
+    item: str
+    min: int
+    max: int
+
+
+@attrs.frozen(kw_only=True)
+class Search:
+    text: str = ""
+    loot: list[Loot]
+
+
+@attrs.frozen(kw_only=True)
+class SpecialFormula:
+    """An episode's own formula (4.7): (sum of `stats`)*1d100 against the god of random, next to `zone`."""
+
+    text: str
+    stats: list[str]
+    zone: str
+
+
+@attrs.frozen(kw_only=True)
 class Mission:
     name: str
     description: str
@@ -220,6 +296,9 @@ class Mission:
     civilian: str = "civilian"  # the unit template civilians are made from
     spawn: dict[str, str] = attrs.field(factory=dict)  # side -> zone it deploys in (default: the side's own)
     difficulty: str = ""  # "" = the default level in difficulty.toml
+    leader: str = ""  # the squad's commander (4.5, 6.5); "" = the first of `squad`
+    search: dict[str, Search] = attrs.field(factory=dict)  # zone -> what can be found there (4.6)
+    formulas: dict[str, SpecialFormula] = attrs.field(factory=dict)  # special formulas (4.7)
 
 
 class Missions(dict):
@@ -280,6 +359,8 @@ class Content:
     missions: dict[str, Mission]
     behaviour: dict[str, Behaviour] = attrs.field(factory=dict)
     difficulty: dict[str, Difficulty] = attrs.field(factory=dict)
+    items: dict[str, Item] = attrs.field(factory=dict)  # items.toml: consumables
+    psionics: dict[str, PsiAbility] = attrs.field(factory=dict)  # psionics.toml; none: no psi in play
 
     def default_difficulty(self) -> str | None:
         return next((k for k, d in self.difficulty.items() if d.default), None)

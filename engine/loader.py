@@ -1,7 +1,7 @@
 """Load a content bundle: strict TOML -> attrs through cattrs, then cross-references.
 
 Every mistake becomes one located line, `weapons.toml: [shotgun].damage: expected integer, got "eight"`.
-This module and `engine.log` are the only ones that read or write files.
+This module, `engine.log` and `engine.roster` (the squad roster file) are the only ones that read or write files.
 """
 
 from __future__ import annotations
@@ -33,11 +33,14 @@ FILES: dict[str, type] = {
     "terrain.toml": c.Terrain,
     "behaviour.toml": c.Behaviour,
     "difficulty.toml": c.Difficulty,
+    "psionics.toml": c.PsiAbility,
+    "items.toml": c.Item,
 }
 _FIELD = {name: name.removesuffix(".toml") for name in FILES}
 MISSIONS = "missions"  # a folder of TOML files, one or more missions each
 LEGACY_MISSIONS = "missions.toml"  # the one-file layout of older bundles, still read
 NEWER = ("behaviour.toml", "difficulty.toml")  # files an older bundle may lack
+OPTIONAL = ("psionics.toml", "items.toml")  # files any bundle may leave out (then no psionics, no consumables)
 
 
 def is_content_file(name: str) -> bool:
@@ -194,7 +197,7 @@ def load(directory: Path | str | None = None) -> c.Content:
     mission_files = _mission_files(root)
     legacy = mission_files == [LEGACY_MISSIONS]
     for name, model in FILES.items():
-        doc = _read(root, name, raw, messages, optional=legacy and name in NEWER)
+        doc = _read(root, name, raw, messages, optional=(legacy and name in NEWER) or name in OPTIONAL)
         if doc is None:
             continue
         known[name] = set(doc)
@@ -217,9 +220,9 @@ def load(directory: Path | str | None = None) -> c.Content:
         fresh = {k: v for k, v in doc.items() if k not in origin}
         origin.update({k: name for k in fresh})
         missions.update(_structure(name, fresh, c.Mission, messages))
-    missing = [n for n in FILES if n not in tables and not (legacy and n in NEWER)]
+    missing = [n for n in FILES if n not in tables and not (legacy and n in NEWER) and n not in OPTIONAL]
     if not missing and mission_files:
-        for name in NEWER:
+        for name in NEWER + OPTIONAL:
             tables.setdefault(name, {})
             known.setdefault(name, set())
         messages.extend(cross_check(tables, known, stats, missions, origin))
@@ -306,7 +309,9 @@ def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_st
             if stat not in stats:
                 out.append(f"rulesets.toml: [{rid}].stat_minimums.{stat}: unknown stat{did_you_mean(stat, stats)}")
     for rid, race in races.items():
-        for part in ("caps", "modifiers"):
+        for i, other in enumerate(race.frightens):
+            out.extend(_ref("races.toml", rid, f"frightens[{i}]", "race", other, race_ids))
+        for part in ("caps", "modifiers", "fixed"):
             for stat in getattr(race, part):
                 if stat not in all_stats:
                     out.append(f"races.toml: [{rid}].{part}.{stat}: unknown stat{did_you_mean(stat, all_stats)}")
@@ -323,13 +328,18 @@ def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_st
             out.append(f"weapons.toml: [{wid}].throw_range: a thrown weapon needs a throw range")
         if not w.modes:
             out.append(f"weapons.toml: [{wid}].modes: a weapon needs at least one mode")
+        if w.owner is not None:
+            out.extend(_ref("weapons.toml", wid, "owner", "unit", w.owner, unit_ids))
+        for stat in w.owner_bonus:
+            if stat not in all_stats:
+                out.append(f"weapons.toml: [{wid}].owner_bonus.{stat}: unknown stat{did_you_mean(stat, all_stats)}")
     for uid, u in units.items():
         out.extend(_ref("units.toml", uid, "race", "race", u.race, race_ids))
         out.extend(_ref("units.toml", uid, "faction", "faction", u.faction, factions))
         out.extend(_ref("units.toml", uid, "armor", "armour", u.armor, armor))
         out.extend(_ref("units.toml", uid, "weapon", "weapon", u.weapon, weapon_ids))
-        for item in u.items:
-            out.extend(_ref("units.toml", uid, f"items.{item}", "weapon", item, weapon_ids))
+        for item in u.items:  # grenades (weapons.toml) or consumables (items.toml)
+            out.extend(_ref("units.toml", uid, f"items.{item}", "item", item, weapon_ids | known.get("items.toml", set())))
         for stat in u.stats:
             if stat not in all_stats:
                 out.append(f"units.toml: [{uid}].stats.{stat}: unknown stat{did_you_mean(stat, all_stats)}")
@@ -373,6 +383,30 @@ def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_st
                 out.append(f"difficulty.toml: [{did}].alien_stats.{stat}: unknown stat{did_you_mean(stat, all_stats)}")
     for mid, m in missions.items():
         out.extend(check_mission(origin[mid], mid, m, known, unit_ids, levels))
+        for fid, f in m.formulas.items():
+            out.extend(f"{origin[mid]}: [{mid}].formulas.{fid}.stats: unknown stat {st!r}{did_you_mean(st, all_stats)}"
+                       for st in f.stats if st not in all_stats)
+    return out + check_psionics(t["psionics.toml"], race_ids)
+
+
+def check_psionics(abilities: dict[str, c.PsiAbility], race_ids: set[str]) -> list[str]:
+    """psionics.toml: known races, a partner that exists and names this one back, sane overloads."""
+    out: list[str] = []
+    for aid, a in abilities.items():
+        for field in ("casters", "barred"):
+            for i, race in enumerate(getattr(a, field)):
+                out.extend(_ref("psionics.toml", aid, f"{field}[{i}]", "race", race, race_ids))
+        if a.combines_with:
+            partner = abilities.get(a.combines_with)
+            out.extend(_ref("psionics.toml", aid, "combines_with", "ability", a.combines_with, set(abilities)))
+            if partner is not None and partner.combines_with != aid:
+                out.append(f"psionics.toml: [{aid}].combines_with: [{a.combines_with}] does not combine with {aid!r}")
+        if a.overload == "combo" and not a.combines_with:
+            out.append(f"psionics.toml: [{aid}].combines_with: a combo overload needs the ability it combines with")
+        if a.overload != "none" and a.overload_ss <= 0:
+            out.append(f"psionics.toml: [{aid}].overload_ss: a {a.overload} overload needs a positive number of SS")
+        if a.most_targets < 1:
+            out.append(f"psionics.toml: [{aid}].most_targets: expected at least 1, got {a.most_targets}")
     return out
 
 
@@ -399,6 +433,7 @@ def check_mission(file: str, mid: str, m: c.Mission, known: dict[str, set[str]],
     zones = ZONES[m.generator]
     for side, zone in m.spawn.items():
         out.extend(_ref(file, mid, f"spawn.{side}", f"zone of the {m.generator} map", zone, zones))
+    out.extend(_check_field_rules(file, mid, m, known, zones))
     for oid, o in m.objectives.items():
         where = f"objectives.{oid}"
         needs = {"shut_down": ("zone", "done_tile"), "extract": ("zone", "unit"), "hold": ("zone", "until_phase"),
@@ -417,6 +452,27 @@ def check_mission(file: str, mid: str, m: c.Mission, known: dict[str, set[str]],
                        "or the phase limit ends the mission first")
         if o.kind == "protect" and o.side == "civilians" and o.at_least > m.civilians:
             out.append(f"{file}: [{mid}].{where}.at_least: {o.at_least} of {m.civilians} civilians can never live")
+    return out
+
+
+def _check_field_rules(file: str, mid: str, m: c.Mission, known: dict[str, set[str]], zones: set[str]) -> list[str]:
+    """The squad's leader, searchable zones (4.6) and special formulas (4.7)."""
+    out = []
+    if m.leader and m.leader not in m.squad:
+        out.append(f"{file}: [{mid}].leader: {m.leader!r} is not in the squad")
+    things = known["weapons.toml"] | known.get("items.toml", set())
+    for zone, search in m.search.items():
+        out.extend(_ref(file, mid, f"search.{zone}", f"zone of the {m.generator} map", zone, zones))
+        if not search.loot:
+            out.append(f"{file}: [{mid}].search.{zone}.loot: a searchable zone needs at least one item")
+        for i, row in enumerate(search.loot):
+            out.extend(_ref(file, mid, f"search.{zone}.loot[{i}].item", "item", row.item, things))
+            if row.min > row.max:
+                out.append(f"{file}: [{mid}].search.{zone}.loot[{i}]: min {row.min} is above max {row.max}")
+    for fid, f in m.formulas.items():
+        out.extend(_ref(file, mid, f"formulas.{fid}.zone", f"zone of the {m.generator} map", f.zone, zones))
+        if not f.stats:
+            out.append(f"{file}: [{mid}].formulas.{fid}.stats: name at least one stat")
     return out
 
 

@@ -169,8 +169,26 @@ def make_units(content: Content, sc: Scenario, setup_dice: Dice) -> tuple[dict[s
                           infinite_stamina=race.infinite_stamina,
                           morale=u.morale if u.morale is not None else rules.morale_max, morale_max=rules.morale_max,
                           concussion=u.concussion, armor=u.armor, weapon=weapon,
-                          ammo=content.weapons[weapon].ammo, magazines=0, items=dict(u.items), actions=2)
+                          ammo=content.weapons[weapon].ammo, magazines=0, items=dict(u.items), actions=2,
+                          counters=_psi(race, u) | _traits(u))
     return units, rolls
+
+
+def _psi(race: Any, u: ScenarioUnit) -> dict[str, int]:
+    """7.1: aliens' psionics are awake, humans' (psi_locked races) only if the scenario says so."""
+    active = u.psi_active if u.psi_active is not None else not (race.psi_locked or race.robot)
+    out = {"psi_active": 1} if active else {}
+    if u.ss is not None:
+        out["psi_ss"] = u.ss
+    return out
+
+
+def _traits(u: ScenarioUnit) -> dict[str, int]:
+    """5.5: traits and sex as `trait:<name>` / `sex:<sex>` counters (the game reads its unit templates)."""
+    out = {f"trait:{t}": 1 for t in u.traits}
+    if u.sex:
+        out[f"sex:{u.sex}"] = 1
+    return out
 
 
 def seeded(seed: int) -> Faces:

@@ -22,6 +22,18 @@ from engine.reducer import fold
 from engine.rules.xcom_trpg import combat, field, hooks, odds
 # Rule modules register their actions, options, turn hooks and referees in `hooks` as they are imported:
 from engine.rules.xcom_trpg import field as _field  # noqa: F401  (doors, the power source)
+from engine.rules.xcom_trpg import morale as _morale  # noqa: F401  (speeches, bravery on first sight)
+from engine.rules.xcom_trpg import tokens as _tokens  # noqa: F401  (crit tokens -> episode buffs)
+from engine.rules.xcom_trpg import consumables as _consumables  # noqa: F401  (items.toml, rest)
+from engine.rules.xcom_trpg import scenery as _scenery  # noqa: F401  (carry, take, special formulas)
+from engine.rules.xcom_trpg import search as _search  # noqa: F401  (item search)
+from engine.rules.xcom_trpg import psi_menu as _psi_menu  # noqa: F401  (psi abilities, gather, meditate, ESP-027)
+from engine.rules.xcom_trpg import psi_referee as _psi_referee  # noqa: F401  (resolve: psi, initiation)
+from engine.rules.xcom_trpg import psi_turns as _psi_turns  # noqa: F401  (psi effects over turns, damage)
+from engine.rules.xcom_trpg import melee as _melee  # noqa: F401  (grab, escape, shove)
+from engine.rules.xcom_trpg import charisma as _charisma  # noqa: F401  (persuade)
+from engine.rules.xcom_trpg import tranquilizer as _tranquilizer  # noqa: F401  (darts)
+from engine.rules.xcom_trpg import sniper as _sniper  # noqa: F401  (sniper shots, prone)
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.referee import referee
@@ -66,6 +78,10 @@ class XcomTrpg:
             return Rejected("not_started", "The mission has not started yet")
         if state.winner is not None:
             return Rejected("mission_over", f"The mission is over: {state.ended}")
+        for guard in hooks.GUARDS:
+            why = guard(self, state, command)
+            if why is not None:
+                return why
         handler = {Move: self._move, Combo: self._combo, Face: self._face, Shoot: self._shoot,
                    Throw: self._throw, Reload: self._reload, Wait: self._wait, EndTurn: self._end_turn,
                    Act: self._act}
@@ -96,7 +112,8 @@ class XcomTrpg:
         side_ids = [u.id for u in state.side_units(side)]
         for uid in side_ids:
             status, hp = ledger.get(uid, "status"), ledger.get(uid, "hp")
-            if status == "unconscious" and 0 < hp and ledger.get(uid, "concussion") <= hp:
+            if status == "unconscious" and 0 < hp and ledger.get(uid, "concussion") <= hp \
+                    and not ledger.get(uid, "counters").get("tranq_asleep"):  # a dart's sleep ends by itself
                 ledger.set(uid, "comes round", status="active")
             if ledger.get(uid, "status") != "active":
                 continue
@@ -275,7 +292,8 @@ class XcomTrpg:
         if bad:
             return bad
         stamina = unit.stamina if unit.infinite_stamina else unit.stamina - self.rules.combo_stamina
-        return self._walk(unit, cmd.path, actions=1, cause="combo", stamina=stamina)
+        # the ultracombo (3.5): with inspiration's 3 actions the same stamina leaves 2
+        return self._walk(unit, cmd.path, actions=unit.actions - 1, cause="combo", stamina=stamina)
 
     def _face(self, state: State, cmd: Face, dice: Dice) -> Rejected | list[Event]:
         unit = self._actor(state, cmd.unit)
@@ -304,6 +322,8 @@ class XcomTrpg:
         weapon = self.content.weapons[unit.weapon]
         if unit.ammo >= weapon.ammo:
             return Rejected("full", f"{weapon.name} is already loaded ({unit.ammo}/{weapon.ammo})")
+        if weapon.darts:  # 8.12.4: the quick reload, a dart of a random kind
+            return _tranquilizer.quick_reload(self, state, unit, dice)
         if unit.magazines <= 0:
             return Rejected("no_magazines", f"{unit.name} has no spare magazine for the {weapon.name.lower()}")
         ledger = Ledger(state.units)
@@ -315,6 +335,8 @@ class XcomTrpg:
     def target_sees(self, state: State, target: Unit, shooter: Unit) -> bool:
         """5.1: line of sight and the shooter within the target's facing ±45°."""
         if not target.conscious or not state.grid.sees(target.pos, shooter.pos, self.rules.vision_radius):
+            return False
+        if target.counters.get("psi_sleep"):  # 7.6: a psi sleeper cannot dodge
             return False
         vx, vy = shooter.pos[0] - target.pos[0], shooter.pos[1] - target.pos[1]
         if vx == vy == 0:
@@ -345,15 +367,16 @@ class XcomTrpg:
                                             f"it has {', '.join(weapon.modes)}")
         if weapon.alien and not self.content.races[shooter.race].alien:
             return Rejected("biometric_lock", f"The {weapon.name.lower()} refuses {shooter.name}'s hands (8.4)")
-        if weapon.damage == 0 and not weapon.blast:
+        if weapon.damage == 0 and not weapon.blast and not weapon.darts:
             return Rejected("not_supported", f"The {weapon.name.lower()} comes with the full ruleset")
         if shooter.ammo < mode.shots:
             return Rejected("no_ammo", f"The {weapon.name.lower()} has {shooter.ammo} rounds; "
                                        f"{mode.name.lower()} needs {mode.shots}: reload")
         if mode.actions > shooter.actions and check_turn:
             return Rejected("no_actions", f"{mode.name} needs {mode.actions} actions")
-        if mode.stamina and not shooter.infinite_stamina and shooter.stamina < mode.stamina:
-            return Rejected("no_stamina", f"{mode.name} needs {mode.stamina} stamina; {shooter.name} has "
+        stamina = combat.mode_stamina(shooter, mode)
+        if stamina and not shooter.infinite_stamina and shooter.stamina < stamina:
+            return Rejected("no_stamina", f"{mode.name} needs {stamina} stamina; {shooter.name} has "
                                           f"{shooter.stamina}")
         grid = state.grid
         if not grid.sees(shooter.pos, target.pos, self.rules.vision_radius):
@@ -391,6 +414,10 @@ class XcomTrpg:
         if isinstance(ctx, Rejected):
             return ctx
         shooter, target = state.units[cmd.unit], state.units[cmd.target]
+        if ctx.weapon.darts:
+            return _tranquilizer.fire(self, state, shooter, target, ctx, dice)
+        if ctx.mode.sniper:
+            return _sniper.fire(self, state, shooter, target, ctx, "torso", dice)
         if ctx.weapon.blast:
             return self._explosive(state, shooter, shooter.weapon, target.pos, target, dice)
         outcome = combat.resolve_shot(self.content, self.rules, dice, shooter, target, ctx.weapon, ctx.mode,
@@ -495,7 +522,7 @@ class XcomTrpg:
         full = self.rules.actions_per_turn
         can = unit.conscious and unit.side == state.side and unit.actions > 0 and state.winner is None
         combo = 0
-        if can and unit.actions == full and not unit.has("moved") and (
+        if can and unit.actions >= full and not unit.has("moved") and (  # >=: inspiration's 3 (3.5)
                 unit.infinite_stamina or unit.stamina >= self.rules.combo_stamina):
             combo = self.rules.combo_move
         moves = 0 if unit.has("combo") or not can else unit.actions

@@ -12,7 +12,7 @@ from engine.content import Content, Mode, RulesetDef, Weapon
 from engine.dice import Dice, Roll
 from engine.formula import div_round
 from engine.model import Unit
-from engine.rules.xcom_trpg import sources
+from engine.rules.xcom_trpg import buffs, sources
 from engine.rules.xcom_trpg.checks import luck_check, passed, stat_roll, tie_break
 
 PARTIAL, FULL = 1, 2
@@ -46,12 +46,29 @@ class Outcome:
     crits: dict[str, list[str]]  # unit id -> ["success", "failure", ...] for tokens and morale
 
 
-def effective_stat(unit: Unit, stat: str) -> int:
-    """6.4: with stamina 0, Strength counts as Strength/3 (rounded, min 1)."""
+def effective_stat(unit: Unit, stat: str, *, dodge: bool = False) -> int:
+    """The stat every rule reads: 6.4, with stamina 0 Strength counts as Strength/3 (rounded, min 1);
+    3.5, episode buffs (buffs.py; `dodge` for inspiration 3)."""
     value = unit.stats[stat]
     if stat == "strength" and unit.stamina <= 0 and not unit.infinite_stamina:
-        return max(1, div_round(value, 3))
-    return value
+        value = max(1, div_round(value, 3))
+    return buffs.adjust(unit, stat, value, dodge=dodge)
+
+
+def owner_bonus(unit: Unit, weapon: Weapon, stat: str) -> int:
+    """8.12.1: a weapon made for one operative (PP2-BS: Zmey +3 Agility, +1 Luck) is ordinary for others."""
+    return weapon.owner_bonus.get(stat, 0) if weapon.owner == unit.template else 0
+
+
+def shooter_luck(unit: Unit, weapon: Weapon) -> int:
+    return effective_stat(unit, "luck") + owner_bonus(unit, weapon, "luck")
+
+
+def mode_stamina(unit: Unit, mode: Mode) -> int:
+    """6.4, 8.12.5: a sniper shot costs its stamina only if fired standing (not prone)."""
+    if mode.sniper and unit.counters.get("sniper_prone"):
+        return 0
+    return mode.stamina
 
 
 def attack_stat(unit: Unit, weapon: Weapon) -> str:
@@ -96,25 +113,30 @@ def _name(unit: Unit) -> str:
 
 def _dodge(dice: Dice, content: Content, rules: RulesetDef, weapon: Weapon, shooter: Unit, target: Unit,
            atk: int, atk_luck: Roll, rolls: list[Roll], crits: dict[str, list[str]], label: str,
-           concussion: int = 0, between: int = 2) -> Hit | None:
-    """One dodge against one projectile (8.7 case B, 8.12.6): None if it misses."""
-    agility = effective_stat(target, "agility")
+           concussion: int = 0, between: int = 2, agility_bonus: int = 0, luck_bonus: int = 0,
+           damage: int | None = None) -> Hit | None:
+    """One dodge against one projectile (8.7 case B, 8.12.6): None if it misses.
+
+    A sniper shot's target dodges with +7 Agility, +2 Luck (`*_bonus`) against the declared part's
+    `damage` (8.12.5)."""
+    agility = effective_stat(target, "agility", dodge=True) + agility_bonus
     d = stat_roll(dice, rules, target.id, f"dodge{label}", "agility", agility)
     rolls.append(d)
     if dice.sources is not None:
         dice.note(d, *sources.dodge(content, target, agility, between))
-    full = armour_damage(content, weapon, target)
+    full = armour_damage(content, weapon, target) if damage is None else damage
     conc = concussion_taken(content, concussion, target)
     if d.crit == "success":
         crits.setdefault(target.id, []).append("success")
         return None
     if d.crit == "failure":
         crits.setdefault(target.id, []).append("failure")
-        boosted = armour_damage(content, weapon, target, unarmoured_if_light=True)
+        boosted = armour_damage(content, weapon, target, unarmoured_if_light=True) if damage is None else damage
         return Hit(target.id, div_round(boosted * 6, 5), conc, "crit120")
     if d.total < atk:
         return Hit(target.id, full, conc, "hit")
-    luck = luck_check(dice, rules, target.id, target.stats["luck"], f"dodge{label} luck")
+    luck = luck_check(dice, rules, target.id, effective_stat(target, "luck", dodge=True) + luck_bonus,
+                      f"dodge{label} luck")
     rolls.append(luck)
     if dice.sources is not None:
         dice.note(luck, *sources.luck(content, rules, target))
@@ -122,8 +144,8 @@ def _dodge(dice: Dice, content: Content, rules: RulesetDef, weapon: Weapon, shoo
         return Hit(target.id, div_round(full, 2), div_round(conc, 2), "glancing")
     if d.total > atk:
         return None
-    shooter_wins, extra = tie_break(dice, rules, shooter.id, shooter.stats["luck"], atk_luck,
-                                    target.id, target.stats["luck"], luck)
+    shooter_wins, extra = tie_break(dice, rules, shooter.id, shooter_luck(shooter, weapon), atk_luck,
+                                    target.id, effective_stat(target, "luck", dodge=True) + luck_bonus, luck)
     rolls.extend(extra)
     return Hit(target.id, full, conc, "hit") if shooter_wins else None
 
@@ -135,7 +157,7 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
     hits: list[Hit] = []
     crits: dict[str, list[str]] = {}
     stat = attack_stat(shooter, weapon)
-    value = effective_stat(shooter, stat) + mode.stat_modifier
+    value = effective_stat(shooter, stat) + mode.stat_modifier + owner_bonus(shooter, weapon, stat)
     low = crit_floor(content, rules, target)
     pen = penalty(shooter, weapon)
     notes: list[str] = []
@@ -148,8 +170,12 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
                       halve=cover == PARTIAL, penalty=pen, crit_note=note)
         rolls.append(a)
         if dice.sources is not None:
-            dice.note(a, *sources.attack(content, rules, shooter, weapon, mode, stat, value, low, pen,
+            bonus = owner_bonus(shooter, weapon, stat)
+            dice.note(a, *sources.attack(content, rules, shooter, weapon, mode, stat, value - bonus, low, pen,
                                          (cover_from or "partial") if cover == PARTIAL else "", target))
+            if bonus:
+                dice.note(a, f"{bonus:+d} {stat}, {owner_bonus(shooter, weapon, 'luck'):+d} luck: weapons.toml "
+                             f"owner_bonus, {shooter.name}'s own weapon (8.12.1)")
         if a.crit == "success":
             crits.setdefault(shooter.id, []).append("success")
             if down:
@@ -166,7 +192,7 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
             crits.setdefault(shooter.id, []).append("failure")
             notes.append(f"shot{tag}: critical failure")
             continue
-        luck = luck_check(dice, rules, shooter.id, shooter.stats["luck"])
+        luck = luck_check(dice, rules, shooter.id, shooter_luck(shooter, weapon))
         rolls.append(luck)
         if dice.sources is not None:
             dice.note(luck, *sources.luck(content, rules, shooter))
@@ -231,7 +257,7 @@ def throw_roll(content: Content, rules: RulesetDef, dice: Dice, thrower: Unit, w
     if a.crit is not None:
         crits[thrower.id] = [a.crit]
         return ThrowRoll([a], a, None, a.crit == "success", crits)
-    luck = luck_check(dice, rules, thrower.id, thrower.stats["luck"])
+    luck = luck_check(dice, rules, thrower.id, effective_stat(thrower, "luck"))
     if dice.sources is not None:
         dice.note(luck, *sources.luck(content, rules, thrower))
     return ThrowRoll([a, luck], a, luck, passed(luck, rules), crits)

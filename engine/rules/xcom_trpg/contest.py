@@ -30,10 +30,13 @@ class Contest:
 
 
 def opposed(dice: Dice, rules: RulesetDef, a: Side, d: Side, *, luck: bool = True,
-            crit_min: int | None = None) -> Contest:
-    """The attacker needs a strictly higher total; crits end it at once; ties per 3.3."""
+            crit_min: int | None = None, a_bonus: int = 0, d_bonus: int = 0,
+            purposes: tuple[str, str] = ("attack", "defence")) -> Contest:
+    """The attacker needs a strictly higher total; crits end it at once; ties per 3.3.
+
+    `a_bonus`/`d_bonus` are flat terms on the totals (charisma diminishing: -100 / +100, 5.5)."""
     rolls: list[Roll] = []
-    atk = stat_roll(dice, rules, a.id, "attack", a.stat, a.value, crit_min=crit_min)
+    atk = stat_roll(dice, rules, a.id, purposes[0], a.stat, a.value, crit_min=crit_min, bonus=a_bonus)
     rolls.append(atk)
     if atk.crit == "success":
         return Contest(True, rolls, {a.id: ["success"]}, f"{a.id}: critical success, no counter-roll")
@@ -45,7 +48,7 @@ def opposed(dice: Dice, rules: RulesetDef, a: Side, d: Side, *, luck: bool = Tru
         rolls.append(a_luck)
         if not passed(a_luck, rules):
             return Contest(False, rolls, {}, f"{a.id}: luck check failed, the action fails")
-    dfn = stat_roll(dice, rules, d.id, "defence", d.stat, d.value)
+    dfn = stat_roll(dice, rules, d.id, purposes[1], d.stat, d.value, bonus=d_bonus)
     rolls.append(dfn)
     if dfn.crit == "success":
         return Contest(False, rolls, {d.id: ["success"]}, f"{d.id}: critical success")

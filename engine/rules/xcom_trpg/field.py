@@ -15,6 +15,7 @@ from engine.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, Ti
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.model import State, Unit
 from engine.reducer import fold
+from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.rules.xcom_trpg.hooks import act as registers
@@ -42,7 +43,7 @@ def deploy(rs: "XcomTrpg", dice: Dice) -> list[Event]:
         if m.side == missions.ALIENS and level is not None and level.alien_stats:
             stats = _adjusted(rs, final_stats(rs.content, m.template), level.alien_stats)
         unit, rolls = spawn(rs.content, rs.rules, m.template, m.uid, m.name, m.side, cells[i % len(cells)],
-                            FACING.get(m.side, 0), dice, stats=stats)
+                            FACING.get(m.side, 0), dice, stats=stats, psi=True)
         events.append(UnitSpawned(unit=unit, rolls=tuple(rolls)))
     return events
 
@@ -107,8 +108,8 @@ def _shut_down(rs: "XcomTrpg", state: State, unit: Unit, cell: Pos, dice: Dice) 
         return Rejected("already_done", f"The {tile.name.lower()} is already shut down")
     if unit.side != missions.PLAYER:
         return Rejected("not_yours", "Only the squad has reason to shut it down")
-    value = sum(unit.stats[s] for s in objective.stats)
-    contest = versus_god(dice, rs.rules, Side(unit.id, "+".join(objective.stats), value, unit.stats["luck"]))
+    value = sum(effective_stat(unit, s) for s in objective.stats)  # Str/3 at stamina 0, buffs (3.5)
+    contest = versus_god(dice, rs.rules, Side(unit.id, "+".join(objective.stats), value, effective_stat(unit, "luck")))
     ledger = Ledger(state.units)
     ledger.set(unit.id, "works on the power source", actions=0)
     apply_crits(ledger, rs.rules, contest.crits)

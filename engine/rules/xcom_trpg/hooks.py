@@ -8,6 +8,8 @@
 - `PHASE_END`: run once as a phase ends, before the next begins — (rs, ledger, dice) -> extra events.
 - `AFTER`: run after every decided command, before the mission's verdict — (rs, before, events, dice)
   -> extra events (a bravery check on first sight, a sleeper woken by damage...).
+- `GUARDS`: asked before any unit command is decided — (rs, state, command) -> Rejected | None; a
+  grabbed unit cannot move, a persuaded one keeps its word (melee.py, charisma.py).
 - `REFEREES[type]`: `xenotac resolve` for one scenario action type —
   (content, rules, units, action, dice) -> Verdict.
 
@@ -33,6 +35,7 @@ TURN_START: list[Callable[..., list["Event"]]] = []
 PHASE_END: list[Callable[..., list["Event"]]] = []
 AFTER: list[Callable[..., list["Event"]]] = []
 REFEREES: dict[str, Callable[..., Any]] = {}
+GUARDS: list[Callable[..., Any]] = []
 
 
 def act(*names: str) -> Callable:
@@ -68,4 +71,9 @@ def phase_end(fn: Callable) -> Callable:
 
 def after(fn: Callable) -> Callable:
     AFTER.append(fn)
+    return fn
+
+
+def guard(fn: Callable) -> Callable:
+    GUARDS.append(fn)
     return fn

@@ -34,7 +34,7 @@ class PsiContest:
 def _d100(dice: Dice, actor: str, purpose: str, base: int, shown: str, bonus: int = 0) -> Roll:
     face, index = dice.d(100, actor, purpose)
     total = base + face + bonus
-    text = f"{shown}+{face}" + (f"+{bonus}" if bonus else "") + f"={total}"
+    text = f"{shown}+{face}" + (f"{bonus:+d}" if bonus else "") + f"={total}"
     return Roll(actor=actor, purpose=purpose, expr="1d100", faces=(face,), formula=text, total=total, index=index)
 
 
@@ -65,12 +65,32 @@ def contest(dice: Dice, rules: RulesetDef, a: Mind, d: Mind, bonus: int = 0) -> 
     return PsiContest(won, rolls + extra)
 
 
-def pool(dice: Dice, unit_id: str, psionics: int) -> Roll:
+def defend(dice: Dice, rules: RulesetDef, atk: Roll, a: Mind, d: Mind) -> tuple[bool, list[Roll]]:
+    """One defence against an attack already rolled (mass abilities: one attack, each its own defence)."""
+    dfn = defence(dice, d)
+    if atk.total != dfn.total:
+        return atk.total > dfn.total, [dfn]
+    won, extra = tie_break(dice, rules, a.id, a.luck, None, d.id, d.luck, None)
+    return won, [dfn, *extra]
+
+
+def pool(dice: Dice, unit_id: str, psionics: int, stream: str = "main") -> Roll:
     """7.3: the sigurdsen pool, Psi*10 + 1d50, rolled once by the game master."""
-    face, index = dice.d(50, unit_id, "psi pool")
+    face, index = dice.d(50, unit_id, "psi pool", stream)
     total = psionics * 10 + face
     return Roll(actor=unit_id, purpose="psi pool", expr="1d50", faces=(face,),
-                formula=f"sigurdsens {psionics}*10+{face}={total}", total=total, index=index)
+                formula=f"sigurdsens {psionics}*10+{face}={total}", total=total, index=index, stream=stream)
+
+
+def is_active(unit) -> bool:
+    """In play, `psi_active` is set at deployment (aliens; humans with psi_awakened, 7.1)."""
+    return bool(unit.counters.get("psi_active", 0))
+
+
+def mind(unit) -> Mind:
+    s = unit.stats
+    return Mind(unit.id, s.get("psionics", 0), s.get("luck", 0), s.get("intelligence", 0), s.get("bravery", 0),
+                is_active(unit))
 
 
 def saving_throw(dice: Dice, controlled: str, psi_a: int, psi_b: int) -> tuple[bool, Roll]:
@@ -91,3 +111,46 @@ def stun(bravery: int, overload: int) -> int:
 def mind_strike(intelligence: int, overload: int) -> int:
     """7.5 #15: X = Int*3, plus Int for +10 SS."""
     return intelligence * 3 + (intelligence if overload >= 10 else 0)
+
+
+@attrs.frozen
+class Initiation:
+    awakened: bool
+    stats: dict[str, int]  # the character's stats after it
+    roll: Roll
+    text: str
+
+
+def initiation(dice: Dice, rules: RulesetDef, unit_id: str, stats: dict[str, int]) -> Initiation:
+    """7.1: Luck*1d100 >= 100 unlocks; crit success (raw 96-100) unlocks and +1 Psionics (may pass the
+    race cap); crit failure (1-5) -1 Intelligence and no gift. Any failure loses the psi points."""
+    face, index = dice.d(100, unit_id, "psi initiation")
+    luck, psi, new = stats.get("luck", 0), stats.get("psionics", 0), dict(stats)
+    if face >= rules.crit_success_min:
+        crit, awake = "success", True
+        new["psionics"] = psi + 1
+        text = f"initiation {face} → critical success: unlocked, +1 Psionics ({psi}→{psi + 1})"
+    elif face <= rules.crit_failure_max:
+        crit, awake = "failure", False
+        new["psionics"], new["intelligence"] = 0, max(0, stats.get("intelligence", 0) - 1)
+        text = f"initiation {face} → critical failure: −1 Intelligence, not unlocked, psionics lost"
+    else:
+        crit, awake = None, luck * face >= rules.luck_threshold
+        if not awake:
+            new["psionics"] = 0
+        mark = "≥" if awake else "<"
+        text = (f"initiation luck {luck}*{face}={luck * face}{mark}{rules.luck_threshold} → "
+                + ("unlocked" if awake else "no gift, psionics lost"))
+    roll = Roll(actor=unit_id, purpose="psi initiation", expr="1d100", faces=(face,), formula=text,
+                total=face if crit else luck * face, crit=crit, index=index)
+    return Initiation(awake, new, roll, text)
+
+
+def odds(a: Mind, d: Mind, bonus: int = 0) -> float:
+    """The chance the attack beats the defence (a tie counted as half): for the AI and the menu."""
+    atk = (a.psionics + a.luck) * a.intelligence + bonus
+    dfn = d.bravery ** 2 + ((d.psionics if d.active else 0) + d.luck) * d.intelligence
+    gap = atk - dfn  # wins when gap + x > y, x and y in 1..100
+    wins = sum(min(100, max(0, gap + x - 1)) for x in range(1, 101))
+    ties = sum(1 for x in range(1, 101) if 1 <= gap + x <= 100)
+    return (wins + ties / 2) / 10000

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.content import COVER_LEVEL, Content
 from engine.dice import Dice
 from engine.model import Unit
-from engine.rules.xcom_trpg import combat
+from engine.rules.xcom_trpg import combat, sniper, tranquilizer
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.hooks import REFEREES
@@ -29,6 +29,10 @@ def referee(content: Content, ruleset_id: str, units: dict[str, Unit], action: A
             return Verdict([], units, {}, f"{actor.name} → {target.name}: out of range "
                                              f"({weapon.name.lower()} is useless beyond {weapon.max_between} "
                                              f"sectors between)")
+        if mode.sniper:
+            return sniper.referee(content, rules, units, action, dice)
+        if weapon.darts:
+            return tranquilizer.referee(content, rules, units, action, dice)
         outcome = combat.resolve_shot(content, rules, dice, actor, target, weapon, mode,
                                       between=action.sectors_between, target_sees=action.target_sees_actor,
                                       cover=COVER_LEVEL[action.cover])
@@ -37,7 +41,7 @@ def referee(content: Content, ruleset_id: str, units: dict[str, Unit], action: A
         apply_crits(ledger, rules, outcome.crits)
         apply_hits(ledger, rules, actor.id, outcome, pellets=weapon.pellets > 1)
         return Verdict(outcome.rolls, units, ledger.changes, outcome.summary)
-    item = action.item or next(i for i in actor.items if content.weapons[i].thrown)
+    item = action.item or next(i for i in actor.items if i in content.weapons and content.weapons[i].thrown)
     weapon = content.weapons[item]
     throw = combat.throw_roll(content, rules, dice, actor, weapon, target)
     rolls = list(throw.rolls)

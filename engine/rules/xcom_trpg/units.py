@@ -6,6 +6,7 @@ from engine.content import Content, RulesetDef
 from engine.dice import Dice, Roll
 from engine.map.grid import Pos
 from engine.model import Unit
+from engine.rules.xcom_trpg import psionics
 
 
 def final_stats(content: Content, template_id: str) -> dict[str, int]:
@@ -16,7 +17,10 @@ def final_stats(content: Content, template_id: str) -> dict[str, int]:
 
 
 def spawn(content: Content, rules: RulesetDef, template_id: str, uid: str, name: str, side: str, pos: Pos,
-          facing: int, dice: Dice, stats: dict[str, int] | None = None, hp: int | None = None) -> tuple[Unit, list[Roll]]:
+          facing: int, dice: Dice, stats: dict[str, int] | None = None, hp: int | None = None,
+          psi: bool = False) -> tuple[Unit, list[Roll]]:
+    """`psi`: roll the sigurdsen pool of an awake mind (7.3) on the "psi" dice stream, when the content
+    has psi abilities; the main stream stays as it was without psionics."""
     t = content.units[template_id]
     race = content.races[t.race]
     stats = dict(stats) if stats is not None else final_stats(content, template_id)
@@ -43,5 +47,24 @@ def spawn(content: Content, rules: RulesetDef, template_id: str, uid: str, name:
     unit = Unit(id=uid, name=name, template=template_id, race=t.race, side=side, glyph=t.glyph, pos=pos,
                 facing=facing, stats=stats, hp=hp_max, hp_max=hp_max, stamina=stamina_max, stamina_max=stamina_max,
                 infinite_stamina=race.infinite_stamina, morale=rules.morale_max, morale_max=rules.morale_max,
-                armor=t.armor, weapon=t.weapon, ammo=weapon.ammo, magazines=t.magazines, items=dict(t.items))
+                armor=t.armor, weapon=t.weapon, ammo=weapon.ammo, magazines=t.magazines, items=dict(t.items),
+                counters=_psi_pool(content, template_id, uid, stats, dice, rolls) if psi else {})
     return unit, rolls
+
+
+def psi_awake(content: Content, template_id: str) -> bool:
+    """7.1: alien minds are awake; humans (psi_locked races) after initiation; robots have none."""
+    t = content.units[template_id]
+    race = content.races[t.race]
+    return not race.robot and (not race.psi_locked or t.psi_awakened)
+
+
+def _psi_pool(content: Content, template_id: str, uid: str, stats: dict[str, int], dice: Dice,
+              rolls: list[Roll]) -> dict[str, int]:
+    if not content.psionics or not psi_awake(content, template_id):
+        return {}
+    roll = psionics.pool(dice, uid, stats.get("psionics", 0), stream="psi")
+    dice.note(roll, "7.3: max pool Psi*10+1d50, rolled once at deployment",
+              f"psionics {stats.get('psionics', 0)}: units.toml [{template_id}].stats.psionics")
+    rolls.append(roll)
+    return {"psi_active": 1, "psi_ss": roll.total, "psi_ss_max": roll.total}
