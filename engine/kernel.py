@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from engine import codec, log
+from engine import codec, log, roster
 from engine.commands import Command, Rejected, StartMission
 from engine.content import Content
 from engine.dice import Dice, Faces, commitment
@@ -42,17 +42,19 @@ def map_seed(seed: bytes) -> int:
 
 
 def make_header(content: Content, ruleset_id: str, mission_id: str, seed: bytes, casual: bool,
-                max_phases: int | None = None) -> dict[str, Any]:
+                max_phases: int | None = None, squad: list[roster.Character] | None = None) -> dict[str, Any]:
     limit = max_phases if max_phases is not None else content.missions[mission_id].max_phases
+    params = {"id": mission_id, "map_seed": map_seed(seed), "casual": casual, "max_phases": limit}
+    if squad:  # roster characters: the header holds all a replay needs of them
+        params["squad"] = roster.to_header(squad)
     return {"kind": "header", "format": log.FORMAT, "version": log.VERSION, "ruleset": ruleset_id,
-            "content_sha256": content.sha256,
-            "mission": {"id": mission_id, "map_seed": map_seed(seed), "casual": casual, "max_phases": limit},
-            "seed_commitment": commitment(seed)}
+            "content_sha256": content.sha256, "mission": params, "seed_commitment": commitment(seed)}
 
 
 def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
     """The ruleset and the state before the first command, from the header alone."""
     params = header["mission"]
+    content = roster.with_squad(content, params["id"], roster.from_header(content, params.get("squad")))
     mission = content.missions[params["id"]]
     counts = {"xcom": len(mission.squad), "aliens": sum(mission.enemies.values())}
     field = GENERATORS[mission.generator](mission.width, mission.height, params["map_seed"], content.terrain, counts)
@@ -71,15 +73,19 @@ def check_header(content: Content, header: dict[str, Any]) -> None:
                            f"you have {content.sha256[:12]}", 1)
     if mission["id"] not in content.missions:
         raise log.LogError(f"unknown mission {mission['id']!r}", 1)
+    try:
+        roster.from_header(content, mission.get("squad"))
+    except roster.RosterError as exc:
+        raise log.LogError(str(exc), 1) from None
 
 
 class Game:
     def __init__(self, content: Content, header: dict[str, Any], seed: bytes | None, writer: log.Writer | None,
                  history: list[Entry] | None = None) -> None:
-        self.content = content
         self.header = header
         self.casual = bool(header["mission"].get("casual"))
         self.ruleset, initial = build(content, header)
+        self.content = self.ruleset.content  # with the header's roster characters, if any
         self.faces = Faces(seed) if seed is not None else None
         self.seed = seed
         self.writer = writer
@@ -101,9 +107,11 @@ class Game:
 
     @classmethod
     def new(cls, content: Content, ruleset_id: str, mission_id: str, seed: bytes, path: Path | None,
-            casual: bool = False, max_phases: int | None = None) -> "Game":
-        """A fresh mission; with `path` None it lives in memory only (tests, benchmarks)."""
-        header = make_header(content, ruleset_id, mission_id, seed, casual, max_phases)
+            casual: bool = False, max_phases: int | None = None,
+            squad: list[roster.Character] | None = None) -> "Game":
+        """A fresh mission; with `path` None it lives in memory only (tests, benchmarks). `squad`:
+        roster characters deployed in the first squad places (engine.roster.with_squad)."""
+        header = make_header(content, ruleset_id, mission_id, seed, casual, max_phases, squad)
         writer = None
         if path is not None:
             if path.exists() and path.stat().st_size > 0:

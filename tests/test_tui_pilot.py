@@ -67,7 +67,7 @@ def test_the_battle_screen_opens_on_the_squads_turn(content, fresh):
         assert isinstance(app.screen, BattleScreen)
         assert "Phase 1/40" in text and "X-COM turn" in text
         assert "[1] Anton" in text  # the first soldier is selected
-        assert "save & quit" in text  # the footer
+        assert "save+quit" in text  # the footer
         return True
 
     assert play(content, fresh, check)
@@ -334,7 +334,7 @@ def test_help_lists_every_key_of_the_context_and_closes(content, fresh):
 
     text, after = play(content, fresh, check)
     assert "HELP — battle, now moving" in text
-    for words in ("fire", "throw", "reload", "combo", "end turn", "undo", "look", "save & quit"):
+    for words in ("fire", "throw", "reload", "combo", "end turn", "undo", "look", "save+quit"):
         assert words in text
     assert after == "BattleScreen"
 

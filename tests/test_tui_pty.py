@@ -23,7 +23,7 @@ def start(args, saves, **extra):
 def test_play_move_kill_and_resume_in_a_pseudo_terminal(content, tmp_path, sig):
     term = start(["play", "--seed", "1"], tmp_path)
     try:
-        assert term.wait_for("Phase 1/40", "X-COM turn", "save & quit"), term.text()
+        assert term.wait_for("Phase 1/40", "X-COM turn", "save+quit"), term.text()
         assert "[1] Anton" in term.text()
         term.send("k")
         term.send(KEYS["enter"])
@@ -55,7 +55,7 @@ def test_below_80x24_says_the_terminal_is_too_small_and_recovers(tmp_path):
         assert "Phase 1/40" not in term.text()
         term.settle()
         term.resize(80, 24)
-        assert term.wait_for("Phase 1/40", "save & quit"), term.text()
+        assert term.wait_for("Phase 1/40", "save+quit"), term.text()
         assert "too small" not in term.text()
     finally:
         term.kill()
@@ -64,7 +64,7 @@ def test_below_80x24_says_the_terminal_is_too_small_and_recovers(tmp_path):
 def test_no_color_still_shows_the_squad_by_glyph(tmp_path):
     term = start(["play", "--seed", "1"], tmp_path, NO_COLOR="1")
     try:
-        assert term.wait_for("Phase 1/40", "save & quit"), term.text()
+        assert term.wait_for("Phase 1/40", "save+quit"), term.text()
         assert "234" in term.text()  # soldiers are digits, hostiles letters
     finally:
         term.kill()

@@ -141,3 +141,29 @@ def test_civilians_are_drawn_in_the_friendly_colour_for_the_squad(content, tmp_p
         kinds.setdefault(unit.side, set()).add(tuple(int(v) for v in frame.console.fg[y, x]))
     assert kinds["civilians"] == {scene.FRIENDLY}
     assert kinds["aliens"] == {scene.HOSTILE} and kinds["xcom"] == {scene.SQUAD}
+
+
+def test_every_morale_change_the_squad_knows_of_goes_to_the_roll_log(content, tmp_path):
+    session = new_session(content, tmp_path)
+    chron = session.chronicle
+    anton = session.state.units["anton"]
+    hidden = next(u for u in session.state.units.values()
+                  if u.side == "aliens" and not chron.visible[u.pos[1], u.pos[0]])
+    record = {"kind": "command", "n": chron.head + 1, "events": [
+        {"kind": "changed", "unit": "anton", "changes": {"morale": anton.morale - 9}, "cause": "wounds", "rolls": []},
+        {"kind": "changed", "unit": "anton", "changes": {"morale": anton.morale + 1}, "cause": "killed Sectoid",
+         "rolls": []},
+        {"kind": "changed", "unit": hidden.id, "changes": {"morale": hidden.morale - 5}, "cause": "panic",
+         "rolls": []}]}
+    chron.feed(record)
+    assert chron.rolls[-2:] == [f"Anton: morale {anton.morale} → {anton.morale - 9} (-9, wounds)",
+                                f"Anton: morale {anton.morale - 9} → {anton.morale + 1} (+10, killed Sectoid)"]
+    assert not any(line.startswith(f"{hidden.name}: morale") for line in chron.rolls)
+
+
+def test_the_sheet_names_states_and_cooldowns_not_bookkeeping():
+    from tui.widgets.panels import effect_words
+
+    words = effect_words({"psi_active": 1, "psi_ss": 50, "psi_cd_panic": 3, "crit_plus": 2, "cha_pair:julia": 1,
+                          "melee_held_by:anton": 1, "bravery_sectoid_1": 1, "psi_sleep": 2, "after_xs_076_2": 2})
+    assert words == ["after-effect in 2", "+ tokens 2", "held", "panic cooldown 2", "asleep 2"]

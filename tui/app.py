@@ -77,9 +77,13 @@ class XenotacApp(App[str]):
 
     def start_mission(self, ruleset: str, mission: str, seed: int) -> str | None:
         """Starts a new mission from the menu; a problem comes back as one line."""
+        from tui import rostercmd
+
         try:
+            squad = rostercmd.squad_for(self.content, self.saves, ruleset, mission, log.LogError)
             path = log_path(self.saves, mission, f"seed{seed}")
-            session = Session.new(self.content, ruleset, mission, seed_from_int(seed), path, casual=self.casual)
+            session = Session.new(self.content, ruleset, mission, seed_from_int(seed), path, casual=self.casual,
+                                  squad=squad)
         except (log.LogError, OSError) as exc:
             return str(exc)
         self.battle(session)

@@ -92,8 +92,13 @@ class Chronicle:
                 self.names[event["unit"]["id"]] = event["unit"]["name"]
         self._stack.append((int(record.get("n", self.head + 1)), after))
         seen = self._look(after)
+        morale = {uid: u.morale for uid, u in before.units.items()}
         for event in events:
             line = roll_line(event, self.names)
+            if line:
+                self.rolls.append(line)
+                self.journal.append(f"  » {line}")
+            line = self._morale_line(event, morale, after, seen_before | seen)
             if line:
                 self.rolls.append(line)
                 self.journal.append(f"  » {line}")
@@ -102,6 +107,20 @@ class Chronicle:
             text = self._message(event, before, after, seen_before, seen)
             if text:
                 self._say(text)
+
+    def _morale_line(self, event: dict[str, Any], morale: dict[str, int], after: State,
+                     seen: np.ndarray) -> str | None:
+        """`Julia: morale 28 → 38 (+10, killed Sectoid 2)`: every change the squad could know of."""
+        changes = event.get("changes") or {}
+        uid = event.get("unit")
+        if event.get("kind") != "changed" or "morale" not in changes or uid not in after.units:
+            return None
+        old, new = morale.get(uid, changes["morale"]), changes["morale"]
+        morale[uid] = new
+        unit = after.units[uid]
+        if old == new or (unit.side != self.side and not seen[unit.pos[1], unit.pos[0]]):
+            return None
+        return f"{self.names.get(uid, uid)}: morale {old} → {new} ({new - old:+d}, {event.get('cause', '')})"
 
     def say(self, text: str) -> None:
         """A line for the message log that no record holds (a note from resume)."""

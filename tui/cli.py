@@ -101,6 +101,7 @@ def build_parser() -> Parser:
     play.add_argument("--difficulty", metavar="D", help="difficulty level (default: the content's default)")
     play.add_argument("--seed", type=_seed)
     play.add_argument("--casual", action="store_true", help="allow undo across dice rolls")
+    play.add_argument("--no-roster", action="store_true", help="deploy the mission's own soldiers, not the roster's")
     play.add_argument("--keys", metavar="FILE", default=argparse.SUPPRESS, help="key map TOML")
 
     resume = sub.add_parser("resume", help="continue the most recent unfinished mission, or LOG")
@@ -156,6 +157,9 @@ def build_parser() -> Parser:
     con_sub = con.add_subparsers(dest="content_cmd", parser_class=Parser, required=True)
     chk = con_sub.add_parser("check", help="list every problem in a content folder")
     chk.add_argument("dir", nargs="?")
+    from tui import rostercmd
+
+    rostercmd.add_parser(sub)
     return p
 
 
@@ -187,6 +191,10 @@ def _dispatch(parser: Parser, args: argparse.Namespace) -> int:
             return cmd_resolve(args)
         if args.cmd == "content":
             return cmd_content_check(args)
+        if args.cmd == "roster":
+            from tui import rostercmd
+
+            return rostercmd.run(args, load_content(args.content), saves_dir(args.saves), BadInput, _secret)
         from tui import launch
 
         return launch.run(args)

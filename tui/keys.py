@@ -35,7 +35,7 @@ BATTLE: tuple[Key, ...] = (
     *(Key(name, _MOVE_KEYS[name], f"cursor({dx},{dy})", f"cursor {name.replace('_', '-')}", show=False)
       for name, (dx, dy) in MOVES.items()),
     Key("move", "enter", "go", "move"),
-    Key("next_soldier", "tab", "cycle(1)", "next soldier"),
+    Key("next_soldier", "tab", "cycle(1)", "soldier"),
     Key("prev_soldier", "shift+tab", "cycle(-1)", "prev soldier", show=False),
     Key("fire", "f", "fire", "fire"),
     Key("throw", "t", "throw", "throw"),
@@ -55,13 +55,14 @@ BATTLE: tuple[Key, ...] = (
     Key("cancel", "escape,backspace", "cancel", "cancel"),
     Key("full_log", "L", "full_log", "log"),
     Key("help", "question_mark", "help", "help"),
-    Key("quit", "q", "quit", "save & quit"),
+    Key("quit", "q", "quit", "save+quit"),
 )
 
 TITLE: tuple[Key, ...] = (
     Key("title_new", "n", "pick('new')", "new mission"),
     Key("title_resume", "r", "pick('resume')", "resume"),
     Key("title_replays", "p", "pick('replays')", "replays"),
+    Key("title_squad", "s", "pick('squad')", "squad"),
     Key("help", "question_mark", "help", "help"),
     Key("quit", "q", "pick('quit')", "quit"),
 )
@@ -137,8 +138,26 @@ DISPUTE: tuple[Key, ...] = (
     Key("back", "escape,backspace,q,enter", "back", "close"),
 )
 
+ROSTER: tuple[Key, ...] = (
+    Key("roster_new", "n", "create", "new character"),
+    Key("roster_delete", "d", "delete", "delete"),
+    Key("back", "escape,backspace,q", "back", "back"),
+    Key("help", "question_mark", "help", "help"),
+)
+
+CREATION: tuple[Key, ...] = (  # letters typed into the name field stay there: the field takes them first
+    Key("stat_prev", "up,k", "select(-1)", "up"),
+    Key("stat_next", "down,j", "select(1)", "down"),
+    Key("stat_less", "left,h,minus", "change(-1)", "less"),
+    Key("stat_more", "right,l,plus", "change(1)", "more"),
+    Key("save_character", "enter", "save", "save"),
+    Key("back", "escape", "back", "back"),
+    Key("help", "question_mark,f1", "help", "help"),
+)
+
 TABLES = {"battle": BATTLE, "title": TITLE, "form": FORM, "list": LIST, "summary": SUMMARY, "reader": READER,
-          "close": CLOSE, "confirm": CONFIRM, "viewer": VIEWER, "dispute": DISPUTE, "menu": MENU}
+          "close": CLOSE, "confirm": CONFIRM, "viewer": VIEWER, "dispute": DISPUTE, "menu": MENU,
+          "roster": ROSTER, "creation": CREATION}
 CONFUSED = {"ctrl+i": "Tab", "ctrl+h": "Backspace", "ctrl+m": "Enter", "ctrl+j": "Enter",
             "ctrl+left_square_bracket": "Esc"}
 _NAMED = {k.value for k in Keys} | {"enter", "tab", "escape", "backspace", "space"}

@@ -40,7 +40,7 @@ def view(args: argparse.Namespace, content, path: Path) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui import cli
+    from tui import cli, rostercmd
     from tui.app import XenotacApp, log_path, stamp
     from tui.session import Session
 
@@ -57,9 +57,10 @@ def run(args: argparse.Namespace) -> int:
         cli._check_choice("mission", mission.partition("@")[0], missions)
         seed, _tag = cli._secret(args.seed)
         tag = f"seed{args.seed}" if args.seed is not None else stamp()
+        squad = [] if args.no_roster else rostercmd.squad_for(content, saves, args.ruleset, mission, cli.BadInput)
         saves.mkdir(parents=True, exist_ok=True)
         session = Session.new(content, args.ruleset, mission, seed, log_path(saves, mission, tag),
-                              casual=args.casual)
+                              casual=args.casual, squad=squad)
     elif args.cmd == "resume":
         session = Session.resume(content, _resume_path(args.log, saves, cli.BadInput, args.recover),
                                  recover=args.recover)

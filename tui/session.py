@@ -36,9 +36,10 @@ class Session:
 
     @classmethod
     def new(cls, content: Content, ruleset_id: str, mission_id: str, seed: bytes, path: Path,
-            casual: bool = False) -> "Session":
+            casual: bool = False, squad: list | None = None) -> "Session":
+        """`squad`: roster characters (engine.roster.Character) in the first squad places."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        return cls(Game.new(content, ruleset_id, mission_id, seed, path, casual=casual))
+        return cls(Game.new(content, ruleset_id, mission_id, seed, path, casual=casual, squad=squad))
 
     @classmethod
     def resume(cls, content: Content, path: Path, recover: bool = False) -> "Session":

@@ -410,7 +410,7 @@ class BattleScreen(Sized, Screen[None]):
             return
         content = self.session.content
         alien = content.races[unit.race].alien
-        items = [i for i, n in unit.items.items() if n > 0 and content.weapons[i].thrown
+        items = [i for i, n in unit.items.items() if n > 0 and i in content.weapons and content.weapons[i].thrown
                  and (alien or not content.weapons[i].alien)]
         if not items:
             self.refuse(f"{unit.name} carries nothing to throw")

@@ -122,10 +122,24 @@ class NewMission(Sized):
         lines.append(f"Hostiles: {hostiles}")
         if mission.civilians:
             lines.append(f"Civilians: {mission.civilians} ({content.units[mission.civilian].glyph})")
-        squad = ", ".join(f"{content.units[t].glyph} {content.units[t].name} ({content.weapons[content.units[t].weapon].name.lower()})"
-                          for t in mission.squad)
-        lines.append(f"Squad: {squad}")
+        lines.append(self._squad_line(mid))
         self.query_one("#squad", Static).update("\n".join(lines))
+
+    def _squad_line(self, mid: str) -> str:
+        """Who deploys: the roster's characters first (Squad in the title menu), then the mission's own."""
+        from engine import roster
+        from tui import rostercmd
+
+        content = self.app.content
+        try:
+            chars = rostercmd.squad_for(content, self.app.saves, self._ruleset(), mid, roster.RosterError)
+        except roster.RosterError as exc:
+            return f"Squad: ✗ {exc}"
+        content = roster.with_squad(content, mid, chars)
+        squad = ", ".join(f"{content.units[t].glyph} {content.units[t].name} "
+                          f"({content.weapons[content.units[t].weapon].name.lower()})"
+                          for t in content.missions[mid].squad)
+        return f"Squad{f' ({len(chars)} from the roster)' if chars else ''}: {squad}"
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "ruleset":

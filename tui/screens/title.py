@@ -1,4 +1,4 @@
-"""The title menu: New mission, Resume, Replays, Help, Quit."""
+"""The title menu: New mission, Resume, Replays, Squad, Help, Quit."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ LOGO = r"""
   >  <|  __/ | | | (_) | || (_| | (__
  /_/\_\\___|_| |_|\___/ \__\__,_|\___|
 """
-CHOICES = (("new", "New mission"), ("resume", "Resume"), ("replays", "Replays"), ("help", "Help"),
-           ("quit", "Quit"))
+CHOICES = (("new", "New mission"), ("resume", "Resume"), ("replays", "Replays"), ("squad", "Squad"),
+           ("help", "Help"), ("quit", "Quit"))
 
 
 class Title(Sized):
@@ -59,6 +59,10 @@ class Title(Sized):
             from tui.screens.replays import Replays
 
             app.push_screen(Replays())
+        elif choice == "squad":
+            from tui.screens.roster import RosterScreen
+
+            app.push_screen(RosterScreen())
         elif choice == "help":
             self.action_help()
         elif choice == "quit":

@@ -24,6 +24,8 @@ def sheet(content: Content, unit: Unit | None, budget: Budget | None) -> list[Te
     head = Text.assemble((f"[{unit.glyph}] {unit.name}", "bold"), f" {content.races[unit.race].name}")
     stamina = "∞" if unit.infinite_stamina else f"{unit.stamina:>3}/{unit.stamina_max:<3}"
     status = Text(f"Concussion {unit.concussion}")
+    if unit.counters.get("psi_active"):
+        status.append(f"  Psi {unit.counters.get('psi_ss', 0)}/{unit.counters.get('psi_ss_max', 0)} SS")
     if unit.status != "active":
         status.append(f"  {unit.status.upper()}", style="bold reverse")
     rows = [head, Text(f"HP      {unit.hp:>3}/{unit.hp_max:<3} {bar(unit.hp, unit.hp_max)}"),
@@ -33,12 +35,40 @@ def sheet(content: Content, unit: Unit | None, budget: Budget | None) -> list[Te
         rows.append(Text.assemble((budget.label[0].upper() + budget.label[1:], "bold" if budget.can_act else "dim"),
                                   moves))
     rows.append(Text(f"{weapon.name} {unit.ammo}/{weapon.ammo} +{unit.magazines} mag"))
-    items = ", ".join(f"{content.weapons[i].name.lower()}×{n}" for i, n in unit.items.items() if n)
+    items = ", ".join(f"{(content.weapons.get(i) or content.items[i]).name.lower()}×{n}"  # grenades or consumables
+                      for i, n in unit.items.items() if n)
     rows.append(Text(f"Items: {items or '—'}"))
     effects = [f for f in unit.flags if f != "moved"]
-    tokens = [f"{k.replace('_', ' ')} {v}" for k, v in unit.counters.items() if v]
-    rows.append(Text(f"Effects: {', '.join(effects + tokens) or '—'}"))
+    rows.append(Text(f"Effects: {', '.join(effects + effect_words(unit.counters)) or '—'}"))
     return rows
+
+
+BOOKKEEPING = ("psi_active", "psi_ss", "psi_ss_max", "psi_mc_home", "psi_mc_by", "psi_order_x", "psi_order_y",
+               "speech_free_phase", "bravery_", "cha_", "found_", "special_", "trait:", "sex:", "tranq_thio",
+               "tranq_pheno", "tranq_loaded", "tranq_found", "tranq_age", "tranq_wake", "melee_holding:")
+WORDS = {"crit_plus": "+ tokens {v}", "crit_minus": "− tokens {v}", "buff_plus": "heroic inspiration {v}",
+         "buff_minus": "depression {v}", "psi_sleep": "asleep {v}", "psi_mc_turns": "mind-controlled",
+         "psi_skip": "skips a turn", "psi_phantom": "sees a phantom", "psi_order": "compelled",
+         "psi_gather": "gathering thoughts", "psi_meditate": "meditating", "psi_revenant": "revenant",
+         "tranq_asleep": "sedated", "tranq_psi_left": "drugged ({v} psi)", "tranq_addicted": "addicted",
+         "sniper_prone": "prone", "rest": "resting"}
+
+
+def effect_words(counters: dict[str, int]) -> list[str]:
+    """What a player reads on the sheet: states and cooldowns, not the rules' bookkeeping."""
+    out = []
+    for key, v in sorted(counters.items()):
+        if not v or key.startswith(BOOKKEEPING) and key not in WORDS:
+            continue
+        if key.startswith("psi_cd_"):
+            out.append(f"{key[7:].replace('_', ' ')} cooldown {v - 1}")
+        elif key.startswith("melee_held_by:"):
+            out.append("held")
+        elif key.startswith("after_"):
+            out.append(f"after-effect in {v}")
+        else:
+            out.append(WORDS.get(key, key.replace("_", " ") + " {v}").format(v=v))
+    return out
 
 
 MARK = {"done": "✓", "failed": "✗", "open": "·"}

@@ -1,0 +1,148 @@
+"""The squad roster (saves/roster.toml): n creates a character, d deletes one (after a yes), esc goes back.
+
+In a new mission the first characters take the squad's places, in this order.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from engine import roster
+from tui import keys
+from tui.screens.base import Sized
+from tui.widgets.keybar import KeyBar
+from tui.widgets.panels import StatusLine
+
+SHORT = {"strength": "S", "agility": "A", "intelligence": "I", "bravery": "B", "charisma": "C", "luck": "L",
+         "psionics": "P"}
+
+
+def short_line(content, ch: roster.Character) -> str:
+    """One character in 78 columns: name, race, final stats, HP, psi."""
+    from tui.rostercmd import psi_word
+
+    final = roster.final_stats(content, ch)
+    stats = " ".join(f"{SHORT.get(k, k[:1].upper())}{final[k]}" for k in ch.stats)
+    psi = psi_word(content, ch).replace(" until initiation", "")
+    return f"{ch.name[:16]:<16} {content.races[ch.race].name[:15]:<15} {stats}  HP {ch.hp:<3} {psi}"
+
+
+class RosterScreen(Sized):
+    BINDINGS = keys.bindings("roster")
+
+    def __init__(self, seed: bytes | None = None) -> None:
+        super().__init__()
+        self.seed = seed  # of the HP dice of the characters made here; None: a fresh secret each
+        self.characters: list[roster.Character] = []
+        self.problem: str | None = None  # why the roster file does not read
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="roster-head")
+        yield OptionList(id="roster-list")
+        yield StatusLine(id="status")
+        yield KeyBar()
+        yield from super().compose()
+
+    def on_mount(self) -> None:
+        self.reload()
+        self.query_one(OptionList).focus()
+
+    @property
+    def path(self):
+        return self.app.saves / roster.FILE
+
+    def reload(self, message: str | None = None) -> None:
+        """Reads the file again; a file that does not read is shown, never written over."""
+        content = self.app.content
+        status = self.query_one(StatusLine)
+        self.problem = None
+        try:
+            self.characters = roster.load(self.path, content)
+        except roster.RosterError as exc:
+            self.characters, self.problem = [], str(exc)
+        menu = self.query_one(OptionList)
+        menu.clear_options()
+        for i, ch in enumerate(self.characters):
+            menu.add_option(Option(Text(short_line(content, ch)), id=str(i)))
+        if self.characters:
+            menu.highlighted = min(menu.highlighted or 0, len(self.characters) - 1)
+        places = sorted({len(roster.slots(content, m)) for m, found in content.missions.items()
+                         if found.ruleset == roster.RULESET}) or [0]
+        span = f"{places[0]}–{places[-1]}" if len(places) > 1 else str(places[0])
+        self.query_one("#roster-head", Static).update(Text(
+            f"Squad roster · the first {span} deploy in a new mission, in this order"))
+        if self.problem:
+            status.message = f"✗ {self.problem.replace(str(self.path), self.path.name)} (fix or move it)"
+        elif message is not None:
+            status.message = message
+        elif not self.characters:
+            status.message = "No characters yet: n creates one (meanwhile the built-in squad deploys)"
+        else:
+            status.message = ""
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.too_small and action not in ("back", "help"):
+            return False
+        if action == "delete":
+            return bool(self.characters) and self.problem is None
+        if action == "create":
+            return self.problem is None
+        return True
+
+    def on_option_list_option_selected(self, _event: OptionList.OptionSelected) -> None:
+        pass  # nothing to open yet: the line shows the whole character
+
+    def action_create(self) -> None:
+        from tui.screens.creation import Creation
+
+        self.app.push_screen(Creation(self.seed), self._created)
+
+    def _created(self, ch: roster.Character | None) -> None:
+        if ch is None:
+            self.reload()
+            return
+        self.reload(f"{ch.name} joins the roster: {ch.hp_roll}")
+        menu = self.query_one(OptionList)
+        menu.highlighted = len(self.characters) - 1
+
+    def action_delete(self) -> None:
+        from tui.screens.dialogs import Confirm
+
+        menu = self.query_one(OptionList)
+        if menu.highlighted is None or not self.characters:
+            return
+        ch = self.characters[menu.highlighted]
+
+        def answer(yes: bool | None) -> None:
+            if not yes:
+                self.query_one(StatusLine).message = f"{ch.name} stays"
+                return
+            self._delete(ch)
+
+        self.app.push_screen(Confirm(f"Delete {ch.name} from the roster? The rolled HP ({ch.hp}) is lost for good."),
+                             answer)
+
+    def _delete(self, ch: roster.Character) -> None:
+        try:
+            characters = roster.load(self.path, self.app.content)  # as it is now on disk
+        except roster.RosterError as exc:
+            self.reload()
+            self.query_one(StatusLine).message = f"✗ {exc}"
+            return
+        at = roster.find(characters, ch.name)
+        if at is not None:
+            characters.pop(at)
+            roster.save(self.path, characters)
+        self.reload(f"{ch.name} left the roster")
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_help(self) -> None:
+        from tui.screens.help import Help
+
+        self.app.push_screen(Help("roster", self))
