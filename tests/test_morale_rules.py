@@ -612,3 +612,40 @@ def test_morale_and_stamina_stay_in_range(content, steps, seed):
         for u in state.units.values():
             assert 0 <= u.morale <= u.morale_max, (u.id, u.morale)
             assert u.stamina >= 0, (u.id, u.stamina)
+
+
+def test_the_shot_preview_counts_the_dodge_buff_like_the_shot_does(content):
+    """Heroic inspiration 3 (+3 Agility, +1 Luck on every dodge) lowers the previewed hit chance."""
+    from engine.rules.xcom_trpg import odds
+    from engine.rules.xcom_trpg.units import spawn as _spawn
+
+    rules = content.rulesets["xcom-trpg"]
+    shooter, _ = _spawn(content, rules, "anton", "anton", "Anton", "xcom", (0, 0), 0, Dice(None, script=[]), hp=60)
+    target, _ = _spawn(content, rules, "julia", "julia", "Julia", "aliens", (5, 0), 0, Dice(None, script=[]), hp=50)
+    weapon = content.weapons[shooter.weapon]
+    mode = weapon.modes["single"]
+    plain = odds.shot_odds(content, rules, shooter, target, weapon, mode, between=4, target_sees=True, cover=0)
+    buffed = attrs.evolve(target, counters={"buff_plus": 3})
+    inspired = odds.shot_odds(content, rules, shooter, buffed, weapon, mode, between=4, target_sees=True, cover=0)
+    assert inspired[0] < plain[0]
+
+
+def test_the_menu_offers_to_take_a_neighbours_item(content):
+    from engine.rules.xcom_trpg.units import spawn as _spawn
+    from engine.map.grid import Grid
+    from engine.model import State
+    from engine.ruleset import make
+
+    rules = content.rulesets["xcom-trpg"]
+    anton, _ = _spawn(content, rules, "anton", "anton", "Anton", "xcom", (3, 3), 0, Dice(None, script=[]), hp=60)
+    julia, _ = _spawn(content, rules, "julia", "julia", "Julia", "xcom", (4, 3), 0, Dice(None, script=[]), hp=50)
+    anton = attrs.evolve(anton, actions=2)
+    grid = Grid.from_ids([["grass"] * 8 for _ in range(8)], content.terrain)
+    state = State(ruleset="xcom-trpg", mission="test", grid=grid, units={"anton": anton, "julia": julia}, phase=1,
+                  side="xcom")
+    rs = make("xcom-trpg", content, None)
+    takes = [o for o in rs.options(state, anton) if o.command.action == "take"]
+    assert {o.command.option for o in takes} == {i for i, n in julia.items.items() if n}
+    assert all(o.label.startswith("Take Julia's ") and o.note == "handed over: 1 action" for o in takes)
+    events = rs.decide(state, takes[0].command, Dice(None, script=[]))
+    assert not isinstance(events, Rejected)

@@ -78,3 +78,25 @@ def test_bad_command_line_is_one_line_and_no_terminal_garbage(tmp_path):
         assert len([ln for ln in term.text().splitlines() if ln.strip()]) == 1
     finally:
         term.kill()
+
+
+def test_the_action_menu_in_a_pseudo_terminal_gives_a_speech(tmp_path):
+    """The squad leader's free speech, picked from the action menu by keys alone."""
+    term = start(["play", "--seed", "1"], tmp_path)
+    try:
+        assert term.wait_for("Phase 1/40", "a:actions"), term.text()
+        term.send("a")
+        assert term.wait_for("Anton: actions", "Encouraging speech"), term.text()
+        for _ in range(30):
+            if "▶ Encouraging speech" in term.text():
+                break
+            term.send("j")
+            term.settle()
+        assert "▶ Encouraging speech" in term.text(), term.text()
+        term.send(KEYS["enter"])
+        assert term.wait_for("Anton gives an encouraging speech: +8 morale (Charisma 4×2)"), term.text()
+        assert "Actions 2/2" in term.text()  # the leader's speech is free once a phase
+        term.send("q")
+        assert term.wait(10) == 0
+    finally:
+        term.kill()

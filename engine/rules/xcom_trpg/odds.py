@@ -44,8 +44,8 @@ def shot_odds(content: Content, rules: RulesetDef, shooter: Unit, target: Unit, 
         damage = p_pellet * full * weapon.pellets
         p_any = p_pellet if lands else np.zeros_like(p_pellet)
     else:
-        agi = effective_stat(target, "agility")
-        d_luck = _luck_pass(target.stats["luck"], rules.luck_threshold)
+        agi = effective_stat(target, "agility", dodge=True)
+        d_luck = _luck_pass(effective_stat(target, "luck", dodge=True), rules.luck_threshold)
         defence = agi * FACES  # [D]
         d_normal = (FACES > rules.crit_failure_max) & (FACES < rules.crit_success_min)
         a = atk[:, None]

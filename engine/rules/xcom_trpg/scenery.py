@@ -160,6 +160,17 @@ def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
                 out.append(hooks.Option(group="Move", label=f"Help {friend.name} to {cell[0]},{cell[1]}",
                                         command=Act(unit=unit.id, action="carry", target=friend.id, cell=cell),
                                         note="both move one cell; ends your turn (4.4)"))
+    for other in state.units.values():
+        if other.id == unit.id or other.status == "dead" or distance(unit.pos, other.pos) > 1:
+            continue
+        resists = missions.hostile(unit.side, other.side) and other.conscious
+        for item, n in sorted(other.items.items()):
+            if n > 0:
+                name = (rs.content.items.get(item) or rs.content.weapons.get(item)).name.lower()
+                out.append(hooks.Option(group="Items", label=f"Take {other.name}'s {name}",
+                                        command=Act(unit=unit.id, action="take", target=other.id, option=item),
+                                        note="a Strength contest; ends your turn (4.4)" if resists
+                                        else "handed over: 1 action"))
     for fid in formulas_near(rs, unit.pos):
         assert rs.setup is not None
         f = rs.setup.mission.formulas[fid]
