@@ -320,14 +320,14 @@ def test_a_corrupt_roster_is_reported_and_never_overwritten(saves, capsys):
 def test_with_squad_puts_characters_in_the_first_places_and_keeps_the_vip(content):
     anna, bo = make(content, "Anna", die=4), make(content, "Bo", "muton", BO, die=2)
     deployed = roster.with_squad(content, "vip", [anna, bo])
-    assert deployed.missions["vip"].squad == ["roster_anna", "roster_bo", "stephen", "laura", "viktor", "vip"]
+    assert deployed.missions["vip"].squad == ["roster_anna", "roster_bo", "stephen", "laura", "viktor", "zmey", "vip"]
     t = deployed.units["roster_bo"]
     assert (t.name, t.race, t.hp, t.glyph, t.weapon, t.armor) == ("Bo", "muton", bo.hp, "2", "rifle", "light")
     assert content.missions["vip"].squad[0] == "anton" and "roster_anna" not in content.units  # untouched
     assert deployed.sha256 == content.sha256
     many = [make(content, f"Soldier {i}", die=1) for i in range(9)]
-    assert roster.deploying(content, "xcom-trpg", "vip", many) == many[:5]
-    assert roster.with_squad(content, "vip", many[:5]).missions["vip"].squad[-1] == "vip"
+    assert roster.deploying(content, "xcom-trpg", "vip", many) == many[:6]
+    assert roster.with_squad(content, "vip", many[:6]).missions["vip"].squad[-1] == "vip"
 
 
 def test_a_mission_with_roster_characters_replays_and_verifies(content, tmp_path, capsys):
