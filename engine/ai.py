@@ -23,6 +23,7 @@ from engine.tactics import UNREACHABLE, Knowledge, goal_field, misjudgement, pos
 MIN_ODDS = 0.04  # below this a shot is a waste of the turn
 GOOD_ODDS = 0.35  # below this an aggressive unit would rather throw a grenade
 HOLD_TURNS = 2  # an ambush lasts this many turns without a shot before the unit moves on
+RALLY_REACH = 3  # cells: earshot of an encouraging speech (docs/rules-notes.md)
 DEFAULT = Behaviour(name="Soldier", description="")
 
 
@@ -118,6 +119,17 @@ class Ai:
         if uid:
             self._skip.add(uid)
 
+    def _rally(self, state: State, unit: Unit) -> Command | None:
+        """A speech when a friend in earshot is below the panic line (xcom-trpg 6.5): without it a squad
+        that panics keeps panicking, since nothing else restores morale."""
+        line = getattr(getattr(self.ruleset, "rules", None), "panic_below", 0)
+        offer = getattr(self.ruleset, "options", None)
+        if not line or offer is None or not any(
+                u.side == unit.side and u.id != unit.id and u.conscious and u.morale < line
+                and distance(u.pos, unit.pos) <= RALLY_REACH for u in state.units.values()):
+            return None
+        return next((o.command for o in offer(state, unit) if o.command.action == "speech"), None)
+
     def _plan(self, state: State, unit: Unit, k: Knowledge) -> Command | None:
         rs = self.ruleset
         p = self.profile(unit)
@@ -128,6 +140,9 @@ class Ai:
             return objective
         if not weapon.blast and unit.ammo < min(m.shots for m in weapon.modes.values()) and unit.magazines > 0:
             return Reload(unit=unit.id)
+        rally = self._rally(state, unit)
+        if rally is not None:
+            return rally
         shot = self._best_shot(state, unit, k, p)
         psi = ai_psi.choose(rs, state, unit, list(k.targets), shot is not None)  # sectoids, ethereals (7)
         if psi is not None:

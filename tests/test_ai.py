@@ -304,3 +304,16 @@ def test_the_squad_ai_goes_for_the_objective(content, mission):
             ai.rejected(command, result)
     after = min(distance(u.pos, g) for u in game.state.side_units("xcom") for g in goal)
     assert after < before or (mission == "defend" and after == 0)
+
+
+def test_a_shaken_friend_in_earshot_gets_an_encouraging_speech_first(content):
+    """6.5: nothing but a speech (or a kill) lifts morale, so the AI rallies a friend below the panic line."""
+    a = arena(content, """
+        ........
+        .ab.....
+        ........
+        """, {"a": "anton", "b": "julia"}, side="xcom", julia={"morale": 20})
+    first = Ai(a.ruleset, "xcom").next_command(a.state)
+    assert first.unit == "anton" and first.action == "speech"
+    events = a.ruleset.decide(a.state, first, Dice(None, script=[]))
+    assert fold(a.state, events).units["julia"].morale > 20
