@@ -15,8 +15,12 @@ from tui import keys
 INTRO = {
     "battle": ("Move the cursor to preview a path; ⏎ walks it (one action a cell, 2 a turn). A shot or a "
                "throw ends the soldier's turn. f: Tab picks a target, the panel shows the odds, ⏎/f fires. "
-               "t: the cursor picks the blast cell. Every command is saved as it is made."),
+               "t: the cursor picks the blast cell. a: the action menu (psionics, speeches, items, melee, "
+               "persuasion). Every command is saved as it is made."),
     "title": "Pick with ↑↓ and ⏎, or press the letter.",
+    "roster": "The characters kept across missions: a new mission deploys them first, in this order.",
+    "creation": ("Spend every point: ↑↓ pick a row, ←→ change it. Caps and points left show as you go, and a "
+                 "refused change says why. ⏎ saves the character; its HP is rolled then, once."),
     "summary": "The mission is over; its seed is revealed, so `xenotac audit LOG` can re-derive every die.",
     "viewer": ("A mission log replayed: step by record or by turn, or g to go to a turn (#N: a record). s and a "
                "show the map as the squad or the aliens saw it then; f the full map once the mission has ended. "
