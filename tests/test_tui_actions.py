@@ -52,15 +52,15 @@ def test_a_lists_the_options_and_enter_submits_the_chosen_one(content, tmp_path,
 
     async def steps(pilot):
         await pilot.press("a")
-        menu = screen_text(app)
         while not app.screen.options[app.screen.index].label == "Plain probe":
             await pilot.press("down")
+        menu = screen_text(app)  # the list scrolls to keep the chosen entry in view
         await pilot.press("enter")
         return menu, screen_text(app)
 
     app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
     menu, after = run_app(app, steps)
-    assert "Tests" in menu and "Plain probe" in menu and "Strong probe" in menu
+    assert "Tests" in menu and "▶ Plain probe" in menu and "Strong probe" in menu
     assert "probes plain with 0 extra" in after
     sent = last_command(session)
     assert (sent["kind"], sent["unit"], sent["action"], sent["option"], sent["amount"]) == \
