@@ -60,9 +60,9 @@ def _dice_per_shot(content, sc: Scenario) -> float:
     return dice.counters["main"] / 1000
 
 
-def long_log(content, path: Path, records: int) -> None:
+def long_log(content, path: Path, records: int, mission: str = "eliminate") -> None:
     """A mission of cheap moves: the soldiers shuffle about until the log holds `records` lines."""
-    game = Game.new(content, "xcom-trpg", "eliminate", seed_from_int(5), path, max_phases=10**6)
+    game = Game.new(content, "xcom-trpg", mission, seed_from_int(5), path, max_phases=10**6)
     lines = 2
     while lines < records:
         state = game.state
@@ -97,24 +97,29 @@ def verify_figure(content, path: Path) -> Figure:
                   rate / (len(lines) / ref))
 
 
+def undo_after_resume(content, path: Path) -> float:
+    """The best of 5 undos, each on a fresh copy of the log resumed (an undo appends a record)."""
+    best = float("inf")
+    for i in range(5):
+        copy = path.with_name(f"undo-{i}-{path.name}")
+        shutil.copyfile(path, copy)
+        shutil.copyfile(log.seed_path(path), log.seed_path(copy))
+        os.sync()  # the copy's own dirty pages must not land in the undo's fsync
+        game = Game.resume(content, copy)
+        t = time.perf_counter()
+        result = game.undo()
+        best = min(best, time.perf_counter() - t)
+        assert not isinstance(result, Rejected), result
+        game.close()
+    return best
+
+
 def resume_and_undo(content, small: Path, big: Path) -> list[Figure]:
     def resume(path: Path) -> float:
         return best_of(lambda: Game.resume(content, path).close(), repeat=5)
 
     def undo(path: Path) -> float:
-        best = float("inf")
-        for i in range(5):  # each on a fresh copy: an undo appends a record
-            copy = path.with_name(f"undo-{i}-{path.name}")
-            shutil.copyfile(path, copy)
-            shutil.copyfile(log.seed_path(path), log.seed_path(copy))
-            os.sync()  # the copy's own dirty pages must not land in the undo's fsync
-            game = Game.resume(content, copy)
-            t = time.perf_counter()
-            result = game.undo()
-            best = min(best, time.perf_counter() - t)
-            assert not isinstance(result, Rejected), result
-            game.close()
-        return best
+        return undo_after_resume(content, path)
 
     out = []
     for name, measure in (("resume", resume), ("undo after resume", undo)):

@@ -9,8 +9,6 @@ reference measured in the same run.
 
 from __future__ import annotations
 
-import os
-import shutil
 import tempfile
 import time
 from contextlib import contextmanager
@@ -22,15 +20,15 @@ import tcod.constants
 import tcod.map
 import tcod.path
 
+from benchmarks.bench_engine import long_log, undo_after_resume
 from benchmarks.common import Figure, best_of
-from engine import log, loader
+from engine import loader
 from engine.ai import Ai
-from engine.commands import EndTurn, Move, Rejected
+from engine.commands import EndTurn, Rejected
 from engine.content import Mission, Missions
 from engine.dice import seed_from_int
 from engine.kernel import Game
 from engine.map.gen import GENERATORS
-from engine.map.grid import NEIGHBOURS
 
 SIZE = 100
 EXTRA = {"anna": "7", "boris": "8"}  # two more soldiers for a squad of 8
@@ -145,52 +143,12 @@ def undo_figure(content) -> Figure:
     with tempfile.TemporaryDirectory() as d:
         tmp = Path(d)
         small, big = tmp / "small.jsonl", tmp / "big.jsonl"
-        _long_log(content, small, 100)
-        _long_log(content, big, 10_000)
-        at_small, at_big = _undo(content, small), _undo(content, big)
+        long_log(content, small, 100, mission="bench")
+        long_log(content, big, 10_000, mission="bench")
+        at_small, at_big = undo_after_resume(content, small), undo_after_resume(content, big)
     ratio = at_big / at_small
     return Figure(f"undo after resume {SIZE}x{SIZE} at 10,000 records", at_big * 1000, "ms",
                   "<= 2x its cost at 100", ratio <= 2, f"× its cost at 100 records ({at_small * 1000:.2f} ms)", ratio)
-
-
-def _long_log(content, path: Path, records: int) -> None:
-    """Cheap moves on the big map until the log holds `records` lines (as bench_engine does on 40x40)."""
-    game = Game.new(content, "xcom-trpg", "bench", seed_from_int(5), path)
-    while game.writer.next_line - 1 < records:
-        state = game.state
-        if state.side == "aliens":
-            game.submit(EndTurn(side="aliens"))
-            continue
-        moved = False
-        for unit in state.side_units("xcom"):
-            if not (unit.actions and unit.conscious):
-                continue
-            for dx, dy in NEIGHBOURS:
-                if not isinstance(game.submit(Move(unit=unit.id, path=((unit.pos[0] + dx, unit.pos[1] + dy),))),
-                                  Rejected):
-                    moved = True
-                    break
-            if moved:
-                break
-        if not moved:
-            game.submit(EndTurn(side="xcom"))
-    game.close()
-
-
-def _undo(content, path: Path) -> float:
-    best = float("inf")
-    for i in range(5):  # each on a fresh copy: an undo appends a record
-        copy = path.with_name(f"undo-{i}-{path.name}")
-        shutil.copyfile(path, copy)
-        shutil.copyfile(log.seed_path(path), log.seed_path(copy))
-        os.sync()
-        game = Game.resume(content, copy)
-        t = time.perf_counter()
-        result = game.undo()
-        best = min(best, time.perf_counter() - t)
-        assert not isinstance(result, Rejected), result
-        game.close()
-    return best
 
 
 def figures() -> list[Figure]:
