@@ -83,16 +83,22 @@ def versus_god(dice: Dice, rules: RulesetDef, a: Side, *, luck: bool = True) -> 
         if not passed(a_luck, rules):
             return Contest(False, rolls, {}, f"{a.id}: luck check failed")
     while True:
-        indices: list[int] = []
+        god = god_roll(dice, rules)
+        rolls.append(god)
+        if god.total != atk.total:
+            won = atk.total > god.total
+            return Contest(won, rolls, {}, f"{atk.total} {'>' if won else '<'} god {god.total}")
 
-        def die(sides: int) -> int:
-            face, index = dice.d(sides, GOD, "god of random")
-            indices.append(index)
-            return face
 
-        god, shown, faces = rules.god_of_random.evaluate({}, die)
-        rolls.append(Roll(actor=GOD, purpose="god of random", expr=rules.god_of_random.text, faces=tuple(faces),
-                          formula=f"god {shown}", total=god, index=indices[0] if indices else -1))
-        if god != atk.total:
-            won = atk.total > god
-            return Contest(won, rolls, {}, f"{atk.total} {'>' if won else '<'} god {god}")
+def god_roll(dice: Dice, rules: RulesetDef) -> Roll:
+    """1.4: one roll of the god of random (`10*1d100`), never critical; a tie with it is rolled again."""
+    indices: list[int] = []
+
+    def die(sides: int) -> int:
+        face, index = dice.d(sides, GOD, "god of random")
+        indices.append(index)
+        return face
+
+    god, shown, faces = rules.god_of_random.evaluate({}, die)
+    return Roll(actor=GOD, purpose="god of random", expr=rules.god_of_random.text, faces=tuple(faces),
+                formula=f"god {shown}", total=god, index=indices[0] if indices else -1)

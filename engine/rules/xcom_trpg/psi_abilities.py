@@ -19,7 +19,7 @@ from engine.events import Event, Resolved
 from engine.map.grid import distance
 from engine.model import State, Unit
 from engine.rules.xcom_trpg import buffs, hooks, psi_effects, psionics
-from engine.rules.xcom_trpg.contest import GOD
+from engine.rules.xcom_trpg.contest import god_roll
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.psi_effects import ORDERS, apply, attack_bonus, revive, set_counter
 
@@ -240,17 +240,8 @@ def _locate(rs: "XcomTrpg", state: State, ledger: Ledger, p: Plan, dice: Dice, h
     atk = psionics.attack(dice, me)
     rolls = [atk]
     while True:
-        indices: list[int] = []
-
-        def die(sides: int) -> int:
-            face, index = dice.d(sides, GOD, "god of random")
-            indices.append(index)
-            return face
-
-        god, shown, faces = rs.rules.god_of_random.evaluate({}, die)
-        rolls.append(Roll(actor=GOD, purpose="god of random", expr=rs.rules.god_of_random.text, faces=tuple(faces),
-                          formula=f"god {shown}", total=god, index=indices[0] if indices else -1))
-        if god != atk.total:
+        rolls.append(god_roll(dice, rs.rules))
+        if rolls[-1].total != atk.total:
             break
     r = int(p.detail)
     if atk.total <= rolls[-1].total:
