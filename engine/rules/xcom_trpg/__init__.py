@@ -20,8 +20,8 @@ from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.model import State, Unit
 from engine.reducer import fold
 from engine.rules.xcom_trpg import combat, field, hooks, odds
-# Rule modules register their actions, options, turn hooks and referees in `hooks` as they are imported:
-from engine.rules.xcom_trpg import field as _field  # noqa: F401  (doors, the power source)
+# Rule modules register their actions, options, turn hooks and referees in `hooks` as they are imported
+# (field, imported above, registers doors and the power source):
 from engine.rules.xcom_trpg import morale as _morale  # noqa: F401  (speeches, bravery on first sight)
 from engine.rules.xcom_trpg import tokens as _tokens  # noqa: F401  (crit tokens -> episode buffs)
 from engine.rules.xcom_trpg import consumables as _consumables  # noqa: F401  (items.toml, rest)

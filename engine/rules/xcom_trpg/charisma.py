@@ -241,9 +241,7 @@ def in_earnest(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -
     for e in hits:
         a, t = now.units.get(e.actor), now.units.get(e.target or "")
         if a is not None and t is not None and a.side != t.side and a.counters.get(HOSTILE + t.id) != now.phase:
-            counters = dict(ledger.get(a.id, "counters"))
-            counters[HOSTILE + t.id] = now.phase
-            ledger.set(a.id, f"attacks {t.name} in earnest", counters=counters)
+            ledger.set_counters(a.id, f"attacks {t.name} in earnest", {HOSTILE + t.id: now.phase})
     return ledger.take()
 
 
@@ -282,9 +280,7 @@ def referee(content: Content, rules: RulesetDef, units: dict[str, Unit], action:
                                         hostile=action.hostile)
     ledger = Ledger(units)
     for uid, other in ((actor.id, target.id), (target.id, actor.id)):
-        counters = dict(units[uid].counters)
-        counters[PAIR + other] = action.earlier
-        ledger.set(uid, "earlier interactions", counters=counters)
+        ledger.set_counters(uid, "earlier interactions", {PAIR + other: action.earlier})
     ledger.take()
     apply_crits(ledger, rules, crits)
     record(ledger, actor, target, crits)

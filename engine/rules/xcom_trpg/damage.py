@@ -69,6 +69,16 @@ class Ledger:
         if flag not in flags:
             self.set(uid, cause, flags=tuple(sorted(flags + (flag,))))
 
+    def set_counters(self, uid: str, cause: str, values: dict[str, int | None]) -> None:
+        """Counters set to their new values; None removes one."""
+        counters = dict(self.get(uid, "counters"))
+        for k, v in values.items():
+            if v is None:
+                counters.pop(k, None)
+            else:
+                counters[k] = v
+        self.set(uid, cause, counters=counters)
+
     def count(self, uid: str, counter: str, cause: str, by: int = 1) -> None:
         counters = dict(self.get(uid, "counters"))
         counters[counter] = counters.get(counter, 0) + by

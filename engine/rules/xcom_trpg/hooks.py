@@ -23,11 +23,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from engine.ruleset import Option  # noqa: F401  (rule modules build their menu entries from it)
 
 if TYPE_CHECKING:
-    from engine.dice import Dice
     from engine.events import Event
-    from engine.model import State, Unit
-    from engine.rules.xcom_trpg import XcomTrpg
-    from engine.rules.xcom_trpg.damage import Ledger
 
 ACTS: dict[str, Callable[..., Any]] = {}
 OPTIONS: list[Callable[..., list["Option"]]] = []

@@ -95,15 +95,9 @@ def _text(kind: str, actor: Unit, target: Unit, won: bool, hurt: Outcome | None)
     return f"{target.name} stands firm"
 
 
-def _uncount(ledger: Ledger, uid: str, key: str, cause: str) -> None:
-    counters = dict(ledger.get(uid, "counters"))
-    if counters.pop(key, None) is not None:
-        ledger.set(uid, cause, counters=counters)
-
-
 def release(ledger: Ledger, held: str, grabber: str, cause: str) -> None:
-    _uncount(ledger, held, HELD + grabber, cause)
-    _uncount(ledger, grabber, HOLDING + held, cause)
+    ledger.set_counters(held, cause, {HELD + grabber: None})
+    ledger.set_counters(grabber, cause, {HOLDING + held: None})
 
 
 def away_cells(rs: "XcomTrpg", state: State, actor: Unit, target: Unit) -> list[Pos]:

@@ -41,13 +41,8 @@ def attack_bonus(a: PsiAbility, overload: int) -> int:
 
 
 def set_counter(ledger: Ledger, uid: str, cause: str, **values: int) -> None:
-    counters = dict(ledger.get(uid, "counters"))
-    for k, v in values.items():
-        if v:
-            counters[k] = v
-        else:
-            counters.pop(k, None)
-    ledger.set(uid, cause, counters=counters)
+    """Psi counters mean nothing at 0: a 0 removes one."""
+    ledger.set_counters(uid, cause, {k: v or None for k, v in values.items()})
 
 
 def counter(ledger: Ledger, uid: str, name: str) -> int:

@@ -147,9 +147,8 @@ def stand_up(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> 
     now = fold(before, events)
     ledger = Ledger(now.units)
     for uid in sorted(moved):
-        counters = dict(now.units[uid].counters)
-        if counters.pop(PRONE, None):
-            ledger.set(uid, "gets up", counters=counters)
+        if PRONE in now.units[uid].counters:
+            ledger.set_counters(uid, "gets up", {PRONE: None})
     return ledger.take()
 
 

@@ -47,16 +47,6 @@ def loaded(unit: Unit) -> int:
     return unit.counters.get(LOADED, THIO)
 
 
-def _set_counters(ledger: Ledger, uid: str, cause: str, **values: int | None) -> None:
-    counters = dict(ledger.get(uid, "counters"))
-    for k, v in values.items():
-        if v is None:
-            counters.pop(k, None)
-        else:
-            counters[k] = v
-    ledger.set(uid, cause, counters=counters)
-
-
 def refusal(content: Content, target: Unit) -> str | None:
     if not content.races[target.race].biological:
         return f"{target.name} is no living thing: darts do nothing to it"
@@ -79,11 +69,11 @@ def dose(ledger: Ledger, content: Content, uid: str, kind: int, crit: bool) -> s
                 ss = unit.counters["psi_ss"] + PHENO_SS
                 values["psi_ss"] = min(ss, unit.counters.get("psi_ss_max", ss))
             text += f", +{PHENO_SS} SS, addictive"
-        _set_counters(ledger, uid, f"{NAMES[kind]} dart", **values)
+        ledger.set_counters(uid, f"{NAMES[kind]} dart", values)
         return text
     if AGE in unit.counters:
         return "already sedated"
-    _set_counters(ledger, uid, f"{NAMES[kind]} dart: sedated", **{AGE: 0, WAKE: WAKES + extra})
+    ledger.set_counters(uid, f"{NAMES[kind]} dart: sedated", {AGE: 0, WAKE: WAKES + extra})
     return f"sedated: one action next phase, asleep the phase after, awake {WAKES + extra} phases on"
 
 
@@ -97,7 +87,7 @@ def fire(rs: "XcomTrpg", state: State, shooter: Unit, target: Unit, ctx: "ShotCo
                                   cover_from=ctx.cover_from)
     kind = loaded(shooter)
     ledger = Ledger(state.units)
-    _set_counters(ledger, shooter.id, "fires a dart", **{LOADED: None})
+    ledger.set_counters(shooter.id, "fires a dart", {LOADED: None})
     ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()}", ammo=shooter.ammo - 1, actions=0)
     apply_crits(ledger, rs.rules, outcome.crits)
     text, verdict = _result(rs.content, ledger, shooter, target, outcome, kind)
@@ -124,14 +114,14 @@ def _loose(ledger: Ledger, unit: Unit, kind: int) -> tuple[int, bool]:
     have = unit.counters.get(LOOSE[kind], 0)
     if have or any(unit.counters.get(k, 0) for k in LOOSE.values()) or unit.magazines <= 0:
         return have, False
-    _set_counters(ledger, unit.id, "opens a dart box", **{v: PER_BOX for v in LOOSE.values()})
+    ledger.set_counters(unit.id, "opens a dart box", {v: PER_BOX for v in LOOSE.values()})
     ledger.set(unit.id, "opens a dart box", magazines=unit.magazines - 1)
     return PER_BOX, True
 
 
 def _load(ledger: Ledger, unit: Unit, kind: int, cause: str) -> None:
     left = ledger.get(unit.id, "counters").get(LOOSE[kind], 0) - 1
-    _set_counters(ledger, unit.id, cause, **{LOOSE[kind]: left, LOADED: kind, FOUND: None})
+    ledger.set_counters(unit.id, cause, {LOOSE[kind]: left, LOADED: kind, FOUND: None})
     ledger.set(unit.id, cause, ammo=1, actions=unit.actions - 1)
 
 
@@ -176,7 +166,7 @@ def reload(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
     have, _opened = _loose(ledger, unit, kind)
     if not have:
         return Rejected("no_darts", f"{unit.name} has no {NAMES[kind]} darts left")
-    _set_counters(ledger, unit.id, f"finds a {NAMES[kind]} dart", **{FOUND: kind})
+    ledger.set_counters(unit.id, f"finds a {NAMES[kind]} dart", {FOUND: kind})
     ledger.set(unit.id, f"finds a {NAMES[kind]} dart", actions=unit.actions - 1)
     return list(ledger.events)
 
@@ -194,14 +184,14 @@ def sedation(rs: "XcomTrpg", ledger: Ledger, dice: Dice) -> list[Event]:
         age = counters.get(AGE, 0) + 1
         status = ledger.get(uid, "status")
         if status == "dead" or age >= counters[WAKE]:
-            _set_counters(ledger, uid, "the sedative wears off", **{AGE: None, WAKE: None, ASLEEP: None})
+            ledger.set_counters(uid, "the sedative wears off", {AGE: None, WAKE: None, ASLEEP: None})
             hp, conc = ledger.get(uid, "hp"), ledger.get(uid, "concussion")
             if status == "unconscious" and combat.status_for(hp, conc) == "active":
                 ledger.set(uid, "wakes from the sedative", status="active")
             continue
-        _set_counters(ledger, uid, "sedative", **{AGE: age})
+        ledger.set_counters(uid, "sedative", {AGE: age})
         if age == FALLS_ASLEEP and status == "active":
-            _set_counters(ledger, uid, "falls asleep", **{ASLEEP: 1})
+            ledger.set_counters(uid, "falls asleep", {ASLEEP: 1})
             ledger.set(uid, "falls asleep (sedative)", status="unconscious")
     return []
 
