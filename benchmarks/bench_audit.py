@@ -9,8 +9,9 @@ from pathlib import Path
 
 from benchmarks.bench_engine import long_log
 from benchmarks.common import Figure, best_of
-from engine import audit, loader
-from engine.timeline import Timeline
+from engine.log import audit
+from engine.content import loader
+from engine.play.timeline import Timeline
 
 
 def figures() -> list[Figure]:

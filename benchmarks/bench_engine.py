@@ -12,13 +12,16 @@ import time
 from pathlib import Path
 
 from benchmarks.common import Figure, best_of
-from engine import log, loader, trials, verify
-from engine.commands import EndTurn, Move, Rejected
-from engine.dice import Dice, Faces, seed_from_int
-from engine.kernel import Game
+from engine.log import writer as log
+from engine.content import loader
+from engine.play import trials
+from engine.play import verify
+from engine.core.commands import EndTurn, Move, Rejected
+from engine.core.dice import Dice, Faces, seed_from_int
+from engine.play.game import Game
 from engine.map.grid import NEIGHBOURS
-from engine.ruleset import make
-from engine.scenario import Action, Scenario, ScenarioUnit, make_units
+from engine.core.ruleset import make
+from engine.content.scenario import Action, Scenario, ScenarioUnit, make_units
 
 SHOTS = 20_000
 HUMAN = {"strength": 7, "agility": 6, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 1}
@@ -142,7 +145,7 @@ def simulate_figures(tmp: Path) -> list[Figure]:
     took = time.perf_counter() - t
     peak_mb = int(child.stderr.split()[-1]) / 1024  # measured inside the child: a fork's copy of us is not it
     t = time.perf_counter()
-    subprocess.run([sys.executable, "-c", "import engine.loader; engine.loader.load()"], check=True)
+    subprocess.run([sys.executable, "-c", "import engine.content.loader; engine.content.loader.load()"], check=True)
     start = time.perf_counter() - t
     records = sum(1 for _ in out.open("rb"))
     return [Figure("simulate 40x40, 6 vs 8", took, "s", "< 5 s", took < 5,

@@ -22,12 +22,12 @@ import tcod.path
 
 from benchmarks.bench_engine import long_log, undo_after_resume
 from benchmarks.common import Figure, best_of
-from engine import loader
-from engine.ai import Ai
-from engine.commands import EndTurn, Rejected
-from engine.content import Mission, Missions
-from engine.dice import seed_from_int
-from engine.kernel import Game
+from engine.content import loader
+from engine.ai.planner import Ai
+from engine.core.commands import EndTurn, Rejected
+from engine.content.models import Mission, Missions
+from engine.core.dice import seed_from_int
+from engine.play.game import Game
 from engine.map.gen import GENERATORS
 
 SIZE = 100

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from benchmarks.bench_engine import long_log
 from benchmarks.common import Figure
-from engine import loader
-from engine.timeline import Timeline
+from engine.content import loader
+from engine.play.timeline import Timeline
 from tui.fog import Fog
 
 JUMPS = 50

@@ -2,8 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import loader
-from engine.content import Content
+from engine.content import loader
+from engine.content.models import Content
 
 
 @pytest.fixture(scope="session")

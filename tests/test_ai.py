@@ -11,13 +11,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.ai import Ai
-from engine.commands import Combo, EndTurn, Move, Rejected, Shoot, Throw, Wait
-from engine.dice import Dice, Faces, seed_from_int
-from engine.kernel import Game
+from engine.ai.planner import Ai
+from engine.core.commands import Combo, EndTurn, Move, Rejected, Shoot, Throw, Wait
+from engine.core.dice import Dice, Faces, seed_from_int
+from engine.play.game import Game
 from engine.map.grid import Grid, distance
-from engine.reducer import fold
-from engine.ruleset import make
+from engine.core.reducer import fold
+from engine.core.ruleset import make
 
 LEGEND = {".": "grass", "#": "wall", "%": "crate"}
 

@@ -11,11 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from engine import audit, codec, loader, log
-from engine.dice import seed_from_int
-from engine.simulate import run
-from engine.timeline import Timeline
-from engine.verify import verify
+from engine.log import audit
+from engine.core import codec
+from engine.content import loader
+from engine.log import writer as log
+from engine.core.dice import seed_from_int
+from engine.play.simulate import run
+from engine.play.timeline import Timeline
+from engine.play.verify import verify
 from tui.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures" / "logs"

@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import codec, log
-from engine.commands import Rejected
-from engine.dice import seed_from_int
-from engine.kernel import Game
+from engine.core import codec
+from engine.log import writer as log
+from engine.core.commands import Rejected
+from engine.core.dice import seed_from_int
+from engine.play.game import Game
 from tui.cli import main
 
 SCENARIO = """\

@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import loader
+from engine.content import loader
 from tui.cli import main
 
 CONTENT = loader.default_dir()

@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from engine import log
-from engine.dice import seed_from_int
-from engine.kernel import Game
-from engine.simulate import play_out, run
-from engine.verify import verify
+from engine.log import writer as log
+from engine.core.dice import seed_from_int
+from engine.play.game import Game
+from engine.play.simulate import play_out, run
+from engine.play.verify import verify
 
 SEED = 3
 KILLS = 50
@@ -49,6 +49,7 @@ def killed_run(content, path: Path, lines: int) -> None:
     os.waitpid(pid, 0)
 
 
+@pytest.mark.slow
 def test_killed_fifty_times_nothing_complete_is_lost(content, reference, tmp_path):
     total = reference.count(b"\n")
     for i in range(KILLS):

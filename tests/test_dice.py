@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.dice import Dice, DiceExhausted, Faces, commitment, derive, seed_from_int
+from engine.core.dice import Dice, DiceExhausted, Faces, commitment, derive, seed_from_int
 
 SEED = seed_from_int(1)
 

@@ -15,8 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import loader
-from tui.cli import main, new_log_path
+from engine.content import loader
+from tui.cli import main
+from tui.saves import new_log_path
 
 CONTENT = loader.default_dir()
 FILES = sorted(p.relative_to(CONTENT).as_posix() for p in CONTENT.rglob("*.toml"))
@@ -60,6 +61,7 @@ def pristine(tmp_path_factory) -> Path:
     return folder / "content"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", FILES)
 def test_mutated_content_loads_or_is_located(name, pristine, tmp_path_factory):
     original = (pristine / name).read_text(encoding="utf-8")

@@ -14,14 +14,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import codec, log
-from engine.ai import Ai
-from engine.recovery import recover
-from engine.commands import Rejected
-from engine.dice import seed_from_int
-from engine.kernel import CHECKPOINT_EVERY, Game
-from engine.simulate import run
-from engine.verify import verify
+from engine.core import codec
+from engine.log import writer as log
+from engine.ai.planner import Ai
+from engine.play.recovery import recover
+from engine.core.commands import Rejected
+from engine.core.dice import seed_from_int
+from engine.play.game import CHECKPOINT_EVERY, Game
+from engine.play.simulate import run
+from engine.play.verify import verify
 from tui.cli import main
 
 # -- helpers -------------------------------------------------------------------------------------
@@ -562,7 +563,7 @@ def test_a_tampered_checkpoint_trail_is_named(content, tmp_path):
 
 def test_a_strict_log_with_an_undo_across_dice_is_refused(content, tmp_path, monkeypatch):
     # no checkpoint: rewriting the header moves every byte offset a checkpoint records
-    monkeypatch.setattr("engine.kernel.CHECKPOINT_EVERY", 10**6)
+    monkeypatch.setattr("engine.play.game.CHECKPOINT_EVERY", 10**6)
     path = tmp_path / "forged.jsonl"
     game = Game.new(content, "xcom-trpg", "eliminate", seed_from_int(2), path, casual=True)
     ais = {side: Ai(game.ruleset, side) for side in game.state.sides}

@@ -12,7 +12,7 @@ import pytest
 
 from engine.map.gen import GENERATORS, ZONES
 from engine.map.zones import problems
-from engine.preview import battlefield, describe
+from engine.play.preview import battlefield, describe
 from tui import scene
 from tui.cli import main
 

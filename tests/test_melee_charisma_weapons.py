@@ -8,17 +8,17 @@ from pathlib import Path
 import attrs
 import pytest
 
-from engine.ai import Ai
-from engine.commands import Act, EndTurn, Move, Rejected, Reload, Shoot, Wait
-from engine.dice import Dice
-from engine.events import Moved, Resolved
+from engine.ai.planner import Ai
+from engine.core.commands import Act, EndTurn, Move, Rejected, Reload, Shoot, Wait
+from engine.core.dice import Dice
+from engine.core.events import Moved, Resolved
 from engine.map.grid import Grid
-from engine.model import State
-from engine.reducer import fold
-from engine.ruleset import make
+from engine.core.model import State
+from engine.core.reducer import fold
+from engine.core.ruleset import make
 from engine.rules.xcom_trpg import charisma, melee, odds, sniper, tranquilizer
 from engine.rules.xcom_trpg.units import spawn
-from engine.scenario import Action, Scenario, ScenarioUnit, make_units
+from engine.content.scenario import Action, Scenario, ScenarioUnit, make_units
 
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
 JULIA = {"strength": 5, "agility": 10, "intelligence": 6, "bravery": 5, "charisma": 7, "luck": 2, "psionics": 1}

@@ -8,14 +8,15 @@ import shutil
 import attrs
 import pytest
 
-from engine import loader, missions
-from engine.commands import Act, EndTurn, Move, Rejected, Shoot, Throw
-from engine.dice import Dice, seed_from_int
-from engine.events import MissionEnded, Resolved, TileChanged, UnitSpawned
-from engine.kernel import Game
+from engine.content import loader
+from engine.content import missions
+from engine.core.commands import Act, EndTurn, Move, Rejected, Shoot, Throw
+from engine.core.dice import Dice, seed_from_int
+from engine.core.events import MissionEnded, Resolved, TileChanged, UnitSpawned
+from engine.play.game import Game
 from engine.map.grid import NEIGHBOURS, distance
-from engine.simulate import run
-from engine.verify import verify
+from engine.play.simulate import run
+from engine.play.verify import verify
 from tui.cli import main
 
 
@@ -206,7 +207,7 @@ def a_door(content):
 
 
 def test_a_door_opens_and_closes_for_one_action_each(content):
-    from engine.reducer import fold
+    from engine.core.reducer import fold
 
     game, state, door = a_door(content)
     assert not state.grid.transparent[door[1], door[0]]
@@ -221,7 +222,7 @@ def test_a_door_opens_and_closes_for_one_action_each(content):
 
 
 def test_a_door_cannot_close_on_someone_or_open_from_afar(content):
-    from engine.reducer import fold
+    from engine.core.reducer import fold
 
     game, state, door = a_door(content)
     state = put(state, julia={"pos": door})
@@ -309,7 +310,7 @@ def test_civilians_are_friends_of_the_squad_and_prey_of_the_aliens():
 
 
 def test_a_grenade_leaves_smoke_that_blocks_sight_and_clears_in_two_phases(content):
-    from engine.reducer import fold
+    from engine.core.reducer import fold
 
     game = new(content, "eliminate", 2)
     state = game.state
@@ -396,7 +397,7 @@ def test_trials_as_a_table_for_every_level_of_a_mission(capsys):
 
 
 def test_trials_are_the_same_in_one_process_or_two(content):
-    from engine.balance import run_trials
+    from engine.play.balance import run_trials
 
     one = run_trials(content, "xcom-trpg", ["vip"], ["normal"], 2, 5, max_phases=3)
     two = run_trials(content, "xcom-trpg", ["vip"], ["normal"], 2, 5, max_phases=3, jobs=2)

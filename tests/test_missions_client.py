@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from engine import missions
+from engine.content import missions
 from tui.app import XenotacApp
 from tui.testing import new_session
 from tui.textshot import screen_text

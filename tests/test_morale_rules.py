@@ -12,17 +12,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import loader
-from engine.commands import Act, Combo, EndTurn, Move, Rejected, Shoot
-from engine.dice import Dice, DiceExhausted, Faces, seed_from_int
-from engine.events import Moved, PhaseStarted, Resolved, SideStarted, UnitChanged
-from engine.kernel import Game
+from engine.content import loader
+from engine.core.commands import Act, Combo, EndTurn, Move, Rejected, Shoot
+from engine.core.dice import Dice, DiceExhausted, Faces, seed_from_int
+from engine.core.events import Moved, PhaseStarted, Resolved, SideStarted, UnitChanged
+from engine.play.game import Game
 from engine.map.grid import Grid
-from engine.reducer import fold
-from engine.ruleset import make
+from engine.core.reducer import fold
+from engine.core.ruleset import make
 from engine.rules.xcom_trpg import buffs, combat, consumables, search, tokens
 from engine.rules.xcom_trpg.damage import Ledger, apply_hits, fallen
-from engine.scenario import Action, Scenario, ScenarioUnit, make_units
+from engine.content.scenario import Action, Scenario, ScenarioUnit, make_units
 
 ROOT = Path(__file__).resolve().parent.parent
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
@@ -375,7 +375,7 @@ def test_rest_is_cancelled_by_damage_or_a_dodge(content, how):
     if how == "hurt":
         ledger.set("anton", "wounded", hp=a.unit("anton").hp - 3)
     else:
-        from engine.dice import Roll
+        from engine.core.dice import Roll
         events.append(Resolved(actor="sectoid_1", action="shoot", target="anton", outcome="dodged", text="",
                                rolls=(Roll(actor="anton", purpose="dodge", expr="1d100", faces=(50,),
                                            formula="agility 4*50=200", total=200),)))
@@ -633,8 +633,8 @@ def test_the_shot_preview_counts_the_dodge_buff_like_the_shot_does(content):
 def test_the_menu_offers_to_take_a_neighbours_item(content):
     from engine.rules.xcom_trpg.units import spawn as _spawn
     from engine.map.grid import Grid
-    from engine.model import State
-    from engine.ruleset import make
+    from engine.core.model import State
+    from engine.core.ruleset import make
 
     rules = content.rulesets["xcom-trpg"]
     anton, _ = _spawn(content, rules, "anton", "anton", "Anton", "xcom", (3, 3), 0, Dice(None, script=[]), hp=60)

@@ -23,14 +23,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import codec
-from engine.ai import Ai
-from engine.commands import Combo, EndTurn, Face, Move, Rejected, Reload, Shoot, Wait
-from engine.dice import Dice, seed_from_int
-from engine.kernel import Game
+from engine.core import codec
+from engine.ai.planner import Ai
+from engine.core.commands import Combo, EndTurn, Face, Move, Rejected, Reload, Shoot, Wait
+from engine.core.dice import Dice, seed_from_int
+from engine.play.game import Game
 from engine.map.grid import NEIGHBOURS
-from engine.reducer import apply, fold
-from engine.verify import verify
+from engine.core.reducer import apply, fold
+from engine.play.verify import verify
 
 # -- invariants ----------------------------------------------------------------------------------
 

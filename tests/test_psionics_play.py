@@ -8,13 +8,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.commands import Act, EndTurn, Rejected, Shoot
-from engine.dice import Dice, Faces, seed_from_int
-from engine.events import Resolved, UnitChanged
+from engine.core.commands import Act, EndTurn, Rejected, Shoot
+from engine.core.dice import Dice, Faces, seed_from_int
+from engine.core.events import Resolved, UnitChanged
 from engine.map.grid import Grid
-from engine.model import State
-from engine.reducer import fold
-from engine.ruleset import make
+from engine.core.model import State
+from engine.core.reducer import fold
+from engine.core.ruleset import make
 from engine.rules.xcom_trpg.units import spawn
 
 SECTOID = {"strength": 4, "agility": 7, "intelligence": 8, "bravery": 4, "charisma": 3, "luck": 6, "psionics": 7}
@@ -457,7 +457,7 @@ def test_menu_lists_each_ability_and_target_with_its_cost(duel):
 
 
 def test_deployment_rolls_pools_for_awake_minds(content, tmp_path):
-    from engine.kernel import Game
+    from engine.play.game import Game
 
     game = Game.new(content, "xcom-trpg", "eliminate", seed_from_int(4), None)
     spawned = {u.id: u for u in game.state.units.values()}
@@ -473,7 +473,7 @@ def test_deployment_rolls_pools_for_awake_minds(content, tmp_path):
 
 
 def test_resolve_psi_and_initiation(content):
-    from engine.scenario import Action, Scenario, ScenarioUnit, make_units
+    from engine.content.scenario import Action, Scenario, ScenarioUnit, make_units
 
     sc = Scenario(ruleset="xcom-trpg", units={
         "sectoid": ScenarioUnit(race="sectoid", stats=SECTOID, hp=30, ss=60),
@@ -498,7 +498,7 @@ def test_resolve_psi_and_initiation(content):
 
 
 def test_ai_panics_a_shaken_soldier_it_sees_and_never_an_unseen_one(content):
-    from engine.ai import Ai
+    from engine.ai.planner import Ai
 
     sectoid = soldier(content, "sectoid", "sectoid_1", "aliens", (5, 10), SECTOID, ss=60)
     anton = soldier(content, "anton", "anton", "xcom", (5, 5), ANTON, morale=30)
@@ -512,7 +512,7 @@ def test_ai_panics_a_shaken_soldier_it_sees_and_never_an_unseen_one(content):
 
 
 def test_ai_muton_never_uses_psi_and_chryssalid_only_panics(content):
-    from engine.ai import Ai
+    from engine.ai.planner import Ai
 
     muton = soldier(content, "muton", "muton_1", "aliens", (5, 10), dict(SECTOID), ss=60)
     anton = soldier(content, "anton", "anton", "xcom", (5, 5), ANTON, morale=30)
@@ -526,7 +526,7 @@ def test_ai_muton_never_uses_psi_and_chryssalid_only_panics(content):
 
 
 def test_ai_takes_the_strongest_mind_when_the_pool_allows(content):
-    from engine.ai import Ai
+    from engine.ai.planner import Ai
 
     ethereal = soldier(content, "ethereal", "ethereal_1", "aliens", (5, 10), dict(SECTOID, psionics=9), ss=60)
     anton = soldier(content, "anton", "anton", "xcom", (5, 5), ANTON)
@@ -537,7 +537,7 @@ def test_ai_takes_the_strongest_mind_when_the_pool_allows(content):
 
 
 def test_compelled_to_hold_cannot_move_or_shoot_but_may_reload(duel):
-    from engine.commands import Move, Reload
+    from engine.core.commands import Move, Reload
 
     rs, state = duel
     _, state = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="compulsion:hold")
@@ -553,7 +553,7 @@ def test_compelled_to_hold_cannot_move_or_shoot_but_may_reload(duel):
 
 
 def test_a_revenant_makes_no_combo_and_falls_for_good(content):
-    from engine.commands import Combo
+    from engine.core.commands import Combo
 
     ethereal = soldier(content, "ethereal", "ethereal_1", "aliens", (5, 10), dict(SECTOID, psionics=9), ss=60)
     corpse = soldier(content, "stephen", "stephen", "xcom", (5, 6), status="dead", hp=-8)
@@ -617,7 +617,7 @@ def test_psionics_toml_mistakes_are_located(mistake, expected, tmp_path):
 def test_a_bundle_without_psionics_has_no_psi_in_play(content, tmp_path):
     from test_content import Remove, broken_bundle
 
-    from engine import loader
+    from engine.content import loader
 
     bare = loader.load(broken_bundle(tmp_path, [Remove("psionics.toml")]))
     assert bare.psionics == {}

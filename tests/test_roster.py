@@ -7,10 +7,11 @@ import json
 
 import pytest
 
-from engine import log, roster
-from engine.dice import Dice, seed_from_int
-from engine.kernel import Game, check_header
-from engine.simulate import play_out
+from engine.log import writer as log
+from engine.play import roster
+from engine.core.dice import Dice, seed_from_int
+from engine.play.game import Game, check_header
+from engine.play.simulate import play_out
 from tui.cli import main
 
 ANTON = dict(strength=7, agility=4, intelligence=6, bravery=6, charisma=4, luck=6, psionics=3)
@@ -262,7 +263,7 @@ def test_roster_command_add_list_remove(saves, capsys):
 
 
 def _content():
-    from engine import loader
+    from engine.content import loader
 
     return loader.load()
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 
-from engine.commands import Act, Rejected
-from engine.events import Resolved
+from engine.core.commands import Act, Rejected
+from engine.core.events import Resolved
 from engine.rules.xcom_trpg import hooks
-from engine.ruleset import Option
+from engine.core.ruleset import Option
 from tui.app import XenotacApp
 from tui.testing import new_session
 from tui.textshot import screen_text

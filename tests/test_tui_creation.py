@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from engine import roster
-from engine.dice import seed_from_int
+from engine.play import roster
+from engine.core.dice import seed_from_int
 from tui.app import XenotacApp
 from tui.screens.creation import Creation
 from tui.screens.roster import RosterScreen

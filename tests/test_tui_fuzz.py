@@ -5,9 +5,12 @@ from __future__ import annotations
 import asyncio
 import random
 
+import pytest
+
 from textual import events
 
-from engine import log, verify
+from engine.log import writer as log
+from engine.play import verify
 from tui import keys
 from tui.app import XenotacApp
 from tui.screens.battle import BattleScreen
@@ -27,6 +30,7 @@ def key_pool() -> list[str]:
     return sorted(bound - QUIT) * 4 + [k for k in noise if k not in QUIT]
 
 
+@pytest.mark.slow
 def test_two_thousand_random_keys(content, tmp_path):
     session = new_session(content, tmp_path, seed=3)
     assert advance_to_contact(session)  # hostiles in sight: firing and throwing get fuzzed too

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from engine import log
-from engine.simulate import play_out
+from engine.log import writer as log
+from engine.play.simulate import play_out
 from tui.app import XenotacApp
 from tui.cli import main
 from tui.testing import new_session

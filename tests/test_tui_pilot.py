@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from engine import verify
-from engine.commands import EndTurn, Rejected
+from engine.play import verify
+from engine.core.commands import EndTurn, Rejected
 from tui.app import XenotacApp
 from tui.screens.battle import BattleScreen
 from tui.session import Session
@@ -379,7 +379,7 @@ def test_quit_then_resume_shows_the_same_turn_units_and_logs(content, fresh, tmp
 
 
 def test_the_mission_end_opens_the_summary(content, tmp_path):
-    from engine.simulate import play_out
+    from engine.play.simulate import play_out
 
     session = new_session(content, tmp_path, seed=2)
     play_out(session.game, ("xcom", "aliens"))
@@ -428,8 +428,8 @@ def test_the_winning_command_goes_straight_to_the_summary(content, tmp_path):
     """Replay a finished AI-v-AI mission up to its last command, then give that command from the screen."""
     import json
 
-    from engine import codec
-    from engine.simulate import play_out
+    from engine.core import codec
+    from engine.play.simulate import play_out
 
     done = new_session(content, tmp_path, seed=2, name="done.jsonl")
     play_out(done.game, ("xcom", "aliens"))

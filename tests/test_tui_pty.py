@@ -9,7 +9,8 @@ import signal
 
 import pytest
 
-from engine import log, verify
+from engine.log import writer as log
+from engine.play import verify
 from tui.ptyterm import KEYS, Terminal, env_for_terminal, xenotac
 
 pytestmark = pytest.mark.skipif(not hasattr(signal, "SIGKILL"), reason="needs a POSIX pseudo-terminal")

@@ -6,7 +6,7 @@ import asyncio
 
 import numpy as np
 
-from engine.commands import Move
+from engine.core.commands import Move
 from tui import scene
 from tui.app import XenotacApp
 from tui.chronicle import roll_line

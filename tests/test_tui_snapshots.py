@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.simulate import play_out
+from engine.play.simulate import play_out
 from tui.app import XenotacApp
 from tui.session import Session
 from tui.testing import advance_to_contact, new_session

@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from textual import events
 
-from engine import log
-from engine.commands import EndTurn, Move
-from engine.simulate import play_out
-from engine.timeline import Timeline
+from engine.log import writer as log
+from engine.core.commands import EndTurn, Move
+from engine.play.simulate import play_out
+from engine.play.timeline import Timeline
 from tui import keys, launch
 from tui.app import XenotacApp
 from tui.chronicle import Chronicle

@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.dice import Dice, DiceExhausted
+from engine.core.dice import Dice, DiceExhausted
 from engine.rules.xcom_trpg import combat
 from engine.rules.xcom_trpg.contest import Side, opposed, versus_god
 from engine.rules.xcom_trpg.checks import luck_check, per_bravery
-from engine.ruleset import make
-from engine.scenario import Action, Scenario, ScenarioUnit, make_units
+from engine.core.ruleset import make
+from engine.content.scenario import Action, Scenario, ScenarioUnit, make_units
 
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
 JULIA = {"strength": 5, "agility": 10, "intelligence": 6, "bravery": 5, "charisma": 7, "luck": 2, "psionics": 1}
@@ -146,7 +146,7 @@ def test_d1_armour_damage(content):
     w, a = content.weapons, content.armor
 
     def target(armor: str):
-        from engine.model import Unit
+        from engine.core.model import Unit
         return Unit(id="t", name="T", template="t", race="human", side="b", glyph="t", pos=(0, 0), facing=0,
                     stats=ANTON, hp=50, hp_max=50, stamina=5, stamina_max=5, morale=100, morale_max=100,
                     armor=armor, weapon="rifle", ammo=1, magazines=0)

@@ -7,15 +7,15 @@ from pathlib import Path
 
 from textual.app import App
 
-from engine import log
-from engine.content import Content
-from engine.dice import seed_from_int
-from engine.timeline import Timeline
+from engine.log import writer as log
+from engine.content.models import Content
+from engine.core.dice import seed_from_int
+from engine.play.timeline import Timeline
 from tui.session import Session
 
 
 def log_path(folder: Path, mission: str, tag: str) -> Path:
-    from tui.cli import new_log_path
+    from tui.saves import new_log_path
 
     return new_log_path(folder, f"{mission}-{tag}")
 
@@ -77,10 +77,10 @@ class XenotacApp(App[str]):
 
     def start_mission(self, ruleset: str, mission: str, seed: int) -> str | None:
         """Starts a new mission from the menu; a problem comes back as one line."""
-        from tui import rostercmd
+        from tui import squad
 
         try:
-            squad = rostercmd.squad_for(self.content, self.saves, ruleset, mission, log.LogError)
+            squad = squad.squad_for(self.content, self.saves, ruleset, mission, log.LogError)
             path = log_path(self.saves, mission, f"seed{seed}")
             session = Session.new(self.content, ruleset, mission, seed_from_int(seed), path, casual=self.casual,
                                   squad=squad)

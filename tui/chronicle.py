@@ -11,12 +11,12 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from engine import codec
+from engine.core import codec
 from engine.map.grid import Pos
-from engine.model import State
-from engine.reducer import fold
-from engine.ruleset import Ruleset
-from engine.story import describe
+from engine.core.model import State
+from engine.core.reducer import fold
+from engine.core.ruleset import Ruleset
+from engine.log.story import describe
 
 CRIT = {"success": " [crit+]", "failure": " [crit-]"}
 

@@ -14,10 +14,10 @@ import attrs
 import numpy as np
 
 from engine.map.grid import Pos
-from engine.model import State
-from engine.reducer import fold
-from engine.ruleset import Ruleset
-from engine.timeline import Timeline
+from engine.core.model import State
+from engine.core.reducer import fold
+from engine.core.ruleset import Ruleset
+from engine.play.timeline import Timeline
 
 EVERY = 32
 

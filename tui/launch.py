@@ -13,24 +13,24 @@ from tui import keys
 
 
 def _keymap(args: argparse.Namespace) -> dict[str, str]:
-    from tui import cli
+    from tui.cli.common import BadInput
 
     try:
         return keys.load(Path(args.keys) if getattr(args, "keys", None) else keys.default_path())
     except keys.KeyMapError as exc:
-        raise cli.BadInput(str(exc)) from None
+        raise BadInput(str(exc)) from None
 
 
 def viewer_app(args: argparse.Namespace, content, path: Path):
     """`xenotac replay LOG`: the viewer on its own. The log is read here, before Textual starts, so a
     bad one is a LogError (one line, exit 2) and never a half-drawn screen."""
-    from engine.timeline import Timeline
-    from tui import cli
+    from engine.play.timeline import Timeline
+    from tui.saves import saves_dir
     from tui.app import XenotacApp
 
     keymap = _keymap(args)
     timeline = Timeline(content, path, Path(args.seed_file) if args.seed_file else None)
-    return XenotacApp(content, cli.saves_dir(args.saves), keymap, replay=timeline)
+    return XenotacApp(content, saves_dir(args.saves), keymap, replay=timeline)
 
 
 def view(args: argparse.Namespace, content, path: Path) -> int:
@@ -40,29 +40,31 @@ def view(args: argparse.Namespace, content, path: Path) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui import cli, rostercmd
+    from tui import squad
+    from tui.cli.common import BadInput, check_choice, load_content, mission_at, secret
+    from tui.saves import saves_dir
     from tui.app import XenotacApp, log_path, stamp
     from tui.session import Session
 
     keymap = _keymap(args)
-    content = cli.load_content(args.content)
-    saves = cli.saves_dir(args.saves)
+    content = load_content(args.content)
+    saves = saves_dir(args.saves)
     session = None
     if args.cmd == "play":
         from tui.screens.newmission import playable
 
-        cli._check_choice("ruleset", args.ruleset, playable(content))
-        mission = cli._mission_at(content, args.mission, args.difficulty)
+        check_choice("ruleset", args.ruleset, playable(content))
+        mission = mission_at(content, args.mission, args.difficulty)
         missions = [m for m, found in content.missions.items() if found.ruleset == args.ruleset]
-        cli._check_choice("mission", mission.partition("@")[0], missions)
-        seed, _tag = cli._secret(args.seed)
+        check_choice("mission", mission.partition("@")[0], missions)
+        seed, _tag = secret(args.seed)
         tag = f"seed{args.seed}" if args.seed is not None else stamp()
-        squad = [] if args.no_roster else rostercmd.squad_for(content, saves, args.ruleset, mission, cli.BadInput)
+        squad = [] if args.no_roster else squad.squad_for(content, saves, args.ruleset, mission, BadInput)
         saves.mkdir(parents=True, exist_ok=True)
         session = Session.new(content, args.ruleset, mission, seed, log_path(saves, mission, tag),
                               casual=args.casual, squad=squad)
     elif args.cmd == "resume":
-        session = Session.resume(content, _resume_path(args.log, saves, cli.BadInput, args.recover),
+        session = Session.resume(content, _resume_path(args.log, saves, BadInput, args.recover),
                                  recover=args.recover)
     app = XenotacApp(content, saves, keymap, session=session, casual=bool(getattr(args, "casual", False)))
     message = app.run()
@@ -72,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _resume_path(given: str | None, saves: Path, bad, recover: bool = False) -> Path:
-    from engine import log
+    from engine.log import writer as log
     from tui.screens.title import latest_unfinished
 
     if given:

@@ -9,9 +9,9 @@ from __future__ import annotations
 import bisect
 from typing import Any
 
-from engine.model import State
-from engine.story import SIDE_NAMES, describe
-from engine.timeline import Timeline
+from engine.core.model import State
+from engine.log.story import SIDE_NAMES, describe
+from engine.play.timeline import Timeline
 from tui.chronicle import CRIT, roll_line
 
 

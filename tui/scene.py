@@ -13,10 +13,10 @@ import attrs
 import numpy as np
 import tcod.console
 
-from engine.content import Content
+from engine.content.models import Content
 from engine.map.grid import Pos
-from engine.missions import hostile
-from engine.model import State
+from engine.content.missions import hostile
+from engine.core.model import State
 
 BOLD, UNDERLINE, REVERSE, DIM = 1, 2, 4, 8
 

@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine import log
-from engine.ai import Ai
-from engine.commands import Command, EndTurn, Rejected
-from engine.content import Content
-from engine.events import Event
-from engine.kernel import Game, build, check_header
-from engine.model import State, Unit
+from engine.log import writer as log
+from engine.ai.planner import Ai
+from engine.core.commands import Command, EndTurn, Rejected
+from engine.content.models import Content
+from engine.core.events import Event
+from engine.play.game import Game, build, check_header
+from engine.core.model import State, Unit
 from tui.chronicle import Chronicle
 
 PLAYER = "xcom"
@@ -46,8 +46,8 @@ class Session:
         """Carry on a log; with `recover`, its good part in a new file beside it (the log is kept)."""
         if not recover:
             return cls(Game.resume(content, path))
-        from engine.recovery import recover as recover_log
-        from tui.cli import new_log_path
+        from engine.play.recovery import recover as recover_log
+        from tui.saves import new_log_path
 
         game, note = recover_log(content, path, new_log_path(path.parent, f"{path.stem}-recovered"))
         game.notes.append(note)

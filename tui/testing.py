@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.commands import EndTurn, Move
-from engine.content import Content
-from engine.dice import seed_from_int
+from engine.core.commands import EndTurn, Move
+from engine.content.models import Content
+from engine.core.dice import seed_from_int
 from tui.session import Session
 
 

@@ -13,8 +13,8 @@ import attrs
 import numpy as np
 import tcod.path
 
-from engine.content import Terrain
-from engine.dice import Faces
+from engine.map.terrain import Terrain
+from engine.core.dice import Faces
 from engine.map.grid import Grid, Pos
 
 SPAWN_DEPTH = 4  # rows at the map's south (squad) and north (hostiles) edges

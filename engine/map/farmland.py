@@ -7,7 +7,7 @@ from typing import Mapping
 
 import numpy as np
 
-from engine.content import Terrain
+from engine.map.terrain import Terrain
 from engine.map.common import SPAWN_DEPTH, Battlefield, Canvas, MapRng, cells_of, landing, nearest
 from engine.map.features import Style, building, clump, line
 from engine.map.zones import aliens_in, finish, paint_extraction, spread_civilians

@@ -13,7 +13,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from engine.content import Terrain
+from engine.map.terrain import Terrain
 from engine.map import farmland, forest, ship, urban
 from engine.map.common import SPAWN_DEPTH, Battlefield, MapRng
 from engine.map.grid import NEIGHBOURS, Grid, Pos

@@ -10,18 +10,8 @@ import tcod.constants
 import tcod.map
 import tcod.path
 
-from engine.content import COVER_LEVEL, Terrain
-
-Pos = tuple[int, int]  # (x, y)
-
-# Orthogonal neighbours; diagonal steps are allowed for movement (Chebyshev distance, xcom-trpg 1.3).
-ORTHOGONAL: tuple[Pos, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
-NEIGHBOURS: tuple[Pos, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
-
-
-def distance(a: Pos, b: Pos) -> int:
-    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
-
+from engine.core.geometry import NEIGHBOURS, ORTHOGONAL, Pos, distance  # noqa: F401 - the map's vocabulary
+from engine.map.terrain import COVER_LEVEL, Terrain
 
 @attrs.frozen(eq=False)
 class Grid:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from engine.content import Terrain
+from engine.map.terrain import Terrain
 from engine.map.common import SPAWN_DEPTH, Battlefield, Canvas, MapRng, cells_of, landing, nearest
 from engine.map.features import Style, building, clump, line
 from engine.map.zones import aliens_in, finish, paint_extraction, spread_civilians

@@ -7,7 +7,7 @@ from typing import Mapping
 
 import numpy as np
 
-from engine.content import Terrain
+from engine.map.terrain import Terrain
 from engine.map.common import Battlefield, Canvas, MapRng, cells_of, connect, nearest, reachable, scatter
 from engine.map.grid import NEIGHBOURS, Grid, Pos
 

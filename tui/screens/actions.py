@@ -9,8 +9,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from engine.commands import Act
-from engine.ruleset import Option
+from engine.core.commands import Act
+from engine.core.ruleset import Option
 from tui import keys
 
 ROWS = 14  # entries shown at once: fits the 24-line terminal with the frame, title and key line

@@ -14,10 +14,10 @@ from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from engine import missions
-from engine.commands import Act, Combo, EndTurn, Move, Rejected, Reload, Shoot, Throw, Wait
+from engine.content import missions
+from engine.core.commands import Act, Combo, EndTurn, Move, Rejected, Reload, Shoot, Throw, Wait
 from engine.map.grid import Pos, distance
-from engine.model import Unit
+from engine.core.model import Unit
 from tui import keys, scene
 from tui.screens import readout
 from tui.screens.base import Sized

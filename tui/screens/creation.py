@@ -13,7 +13,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Input, Static
 
-from engine import roster
+from engine.play import roster
 from tui import keys
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar

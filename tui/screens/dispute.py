@@ -14,8 +14,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from engine.log import LogError, seed_path
-from engine.story import describe
+from engine.log.writer import LogError, seed_path
+from engine.log.story import describe
 from tui import keys
 from tui.replay import Replay, names_in, rolls_of
 from tui.screens.summary import shown_path

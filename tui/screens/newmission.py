@@ -10,8 +10,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine import missions
-from engine import ruleset as rs
+from engine.content import missions
+from engine.core import ruleset as rs
 from tui import keys
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
@@ -127,12 +127,12 @@ class NewMission(Sized):
 
     def _squad_line(self, mid: str) -> str:
         """Who deploys: the roster's characters first (Squad in the title menu), then the mission's own."""
-        from engine import roster
-        from tui import rostercmd
+        from engine.play import roster
+        from tui import squad
 
         content = self.app.content
         try:
-            chars = rostercmd.squad_for(content, self.app.saves, self._ruleset(), mid, roster.RosterError)
+            chars = squad.squad_for(content, self.app.saves, self._ruleset(), mid, roster.RosterError)
         except roster.RosterError as exc:
             return f"Squad: ✗ {exc}"
         content = roster.with_squad(content, mid, chars)

@@ -6,10 +6,10 @@ screen module stays about keys and modes.
 
 from __future__ import annotations
 
-from engine.commands import Rejected
+from engine.core.commands import Rejected
 from engine.map.grid import Pos, distance
-from engine.model import Unit
-from engine.story import SIDE_NAMES
+from engine.core.model import Unit
+from engine.log.story import SIDE_NAMES
 from tui.session import Session
 
 

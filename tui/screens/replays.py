@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine import log
+from engine.log import writer as log
 from tui import keys
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine import roster
+from engine.play import roster
 from tui import keys
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
@@ -22,7 +22,7 @@ SHORT = {"strength": "S", "agility": "A", "intelligence": "I", "bravery": "B", "
 
 def short_line(content, ch: roster.Character) -> str:
     """One character in 78 columns: name, race, final stats, HP, psi."""
-    from tui.rostercmd import psi_word
+    from tui.squad import psi_word
 
     final = roster.final_stats(content, ch)
     stats = " ".join(f"{SHORT.get(k, k[:1].upper())}{final[k]}" for k in ch.stats)

@@ -10,9 +10,10 @@ from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from engine import audit, log
-from engine.content import Content
-from engine.story import SIDE_NAMES
+from engine.log import audit
+from engine.log import writer as log
+from engine.content.models import Content
+from engine.log.story import SIDE_NAMES
 from tui import keys
 from tui.screens.base import Sized
 from tui.session import read_chronicle

@@ -7,7 +7,7 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine import log
+from engine.log import writer as log
 from tui import keys
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar

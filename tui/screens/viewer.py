@@ -15,9 +15,9 @@ from textual.containers import Horizontal
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from engine.map.grid import Pos
-from engine.model import State
-from engine.story import SIDE_NAMES
-from engine.timeline import Timeline
+from engine.core.model import State
+from engine.log.story import SIDE_NAMES
+from engine.play.timeline import Timeline
 from tui import keys, scene
 from tui.fog import Fog
 from tui.replay import Replay, names_in, rolls_of

@@ -6,9 +6,9 @@ from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from engine.content import Content
-from engine.model import Unit
-from engine.ruleset import Budget
+from engine.content.models import Content
+from engine.core.model import Unit
+from engine.core.ruleset import Budget
 from tui.widgets.lines import Lines
 
 

@@ -11,15 +11,15 @@ import math
 import attrs
 import numpy as np
 
-from engine.commands import (Act, Combo, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
+from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
                              Wait)
-from engine.content import COVER_LEVEL, Content, Mode, Weapon
-from engine.dice import Dice
-from engine.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, TileChanged
+from engine.content.models import COVER_LEVEL, Content, Mode, Weapon
+from engine.core.dice import Dice
+from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, TileChanged
 from engine.map.grid import NEIGHBOURS, Pos, distance
-from engine.model import State, Unit
-from engine.reducer import fold
-from engine.rules.xcom_trpg import combat, field, hooks, odds
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
+from engine.rules.xcom_trpg import ai_psi, combat, field, hooks, odds
 # Rule modules register their actions, options, turn hooks and referees in `hooks` as they are imported
 # (field, imported above, registers doors and the power source):
 from engine.rules.xcom_trpg import morale as _morale  # noqa: F401  (speeches, bravery on first sight)
@@ -37,8 +37,8 @@ from engine.rules.xcom_trpg import sniper as _sniper  # noqa: F401  (sniper shot
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.referee import referee
-from engine.scenario import Action, Verdict
-from engine.ruleset import Budget, Setup, ShotPreview, register
+from engine.content.scenario import Action, Verdict
+from engine.core.ruleset import Budget, Setup, ShotPreview, register
 
 COVER_NAME = {v: k for k, v in COVER_LEVEL.items()}
 FACING_CONE = math.cos(math.radians(45)) - 1e-9  # 5.1 interpretation: sees = facing ±45°
@@ -530,6 +530,14 @@ class XcomTrpg:
 
     def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
         return referee(self.content, self.id, units, action, dice)
+
+    def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
+        return ai_psi.choose(self, state, unit, in_sight, has_shot)  # sectoids, ethereals (7)
+
+    def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
+        from engine.rules.xcom_trpg.psionics import initiation
+
+        return initiation(dice, self.rules, who, stats)
 
     def visible(self, state: State, side: str) -> np.ndarray:
         seen = np.zeros((state.grid.height, state.grid.width), dtype=bool)

@@ -7,7 +7,7 @@ reads goes through `combat.effective_stat`, which calls `adjust` here.
 
 from __future__ import annotations
 
-from engine.model import Unit
+from engine.core.model import Unit
 
 PLUS, MINUS = "buff_plus", "buff_minus"
 LUCK_DOUBLED, THREE_ACTIONS, DODGER, UNSHAKEABLE = 1, 2, 3, 4  # heroic inspiration, by roll mod 4

@@ -14,19 +14,19 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.commands import Act, Combo, Command, EndTurn, Face, Move, Rejected, Shoot, StartMission, Throw, Wait
-from engine.content import Content, RulesetDef
-from engine.dice import Dice, Roll
-from engine.events import Event, Resolved
+from engine.core.commands import Act, Combo, Command, EndTurn, Face, Move, Rejected, Shoot, StartMission, Throw, Wait
+from engine.content.models import Content, RulesetDef
+from engine.core.dice import Dice, Roll
+from engine.core.events import Event, Resolved
 from engine.map.grid import distance
-from engine.model import State, Unit
-from engine.reducer import fold
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
 from engine.rules.xcom_trpg import buffs, hooks
 from engine.rules.xcom_trpg.checks import stat_roll
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, opposed
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
-from engine.scenario import Action, Verdict
+from engine.content.scenario import Action, Verdict
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.content import RulesetDef
-from engine.dice import Dice, Roll
-from engine.formula import div_round
+from engine.content.models import RulesetDef
+from engine.core.dice import Dice, Roll
+from engine.content.formula import div_round
 
 D100 = "1d100"
 

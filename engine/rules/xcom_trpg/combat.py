@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import attrs
 
-from engine.content import Content, Mode, RulesetDef, Weapon
-from engine.dice import Dice, Roll
-from engine.formula import div_round
-from engine.model import Unit
+from engine.content.models import Content, Mode, RulesetDef, Weapon
+from engine.core.dice import Dice, Roll
+from engine.content.formula import div_round
+from engine.core.model import Unit
 from engine.rules.xcom_trpg import buffs, sources
 from engine.rules.xcom_trpg.checks import luck_check, passed, stat_roll, tie_break
 

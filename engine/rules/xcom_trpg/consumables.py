@@ -12,14 +12,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import missions
-from engine.commands import Act, Rejected
-from engine.content import Item
-from engine.dice import Dice
-from engine.events import Event, PhaseStarted, Resolved, SideStarted
+from engine.content import missions
+from engine.core.commands import Act, Rejected
+from engine.content.models import Item
+from engine.core.dice import Dice
+from engine.core.events import Event, PhaseStarted, Resolved, SideStarted
 from engine.map.grid import distance
-from engine.model import State, Unit
-from engine.reducer import fold
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
 from engine.rules.xcom_trpg import hooks
 from engine.rules.xcom_trpg.combat import status_for
 from engine.rules.xcom_trpg.damage import Ledger, fallen

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import attrs
 
-from engine.content import RulesetDef
-from engine.dice import Dice, Roll
+from engine.content.models import RulesetDef
+from engine.core.dice import Dice, Roll
 from engine.rules.xcom_trpg.checks import luck_check, passed, stat_roll, tie_break
 
 GOD = "god"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.content import RulesetDef
-from engine.events import UnitChanged
-from engine.model import Unit, replace
+from engine.content.models import RulesetDef
+from engine.core.events import UnitChanged
+from engine.core.model import Unit, replace
 from engine.rules.xcom_trpg.checks import per_bravery
 from engine.rules.xcom_trpg.combat import Hit, Outcome, status_for
 

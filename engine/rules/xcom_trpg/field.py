@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import missions
-from engine.commands import Act, Rejected
-from engine.dice import Dice
-from engine.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, TileChanged, UnitChanged, UnitSpawned
+from engine.content import missions
+from engine.core.commands import Act, Rejected
+from engine.core.dice import Dice
+from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, TileChanged, UnitChanged, UnitSpawned
 from engine.map.grid import NEIGHBOURS, Pos, distance
-from engine.model import State, Unit
-from engine.reducer import fold
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits

@@ -20,10 +20,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from engine.ruleset import Option  # noqa: F401  (rule modules build their menu entries from it)
+from engine.core.ruleset import Option  # noqa: F401  (rule modules build their menu entries from it)
 
 if TYPE_CHECKING:
-    from engine.events import Event
+    from engine.core.events import Event
 
 ACTS: dict[str, Callable[..., Any]] = {}
 OPTIONS: list[Callable[..., list["Option"]]] = []

@@ -15,18 +15,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.commands import Act, Combo, Move, Rejected
-from engine.content import Content, RulesetDef
-from engine.dice import Dice
-from engine.events import Event, Moved, Resolved
+from engine.core.commands import Act, Combo, Move, Rejected
+from engine.content.models import Content, RulesetDef
+from engine.core.dice import Dice
+from engine.core.events import Event, Moved, Resolved
 from engine.map.grid import NEIGHBOURS, Pos, distance
-from engine.model import State, Unit
-from engine.reducer import fold
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
 from engine.rules.xcom_trpg import hooks
 from engine.rules.xcom_trpg.combat import Hit, Outcome, concussion_taken, crit_floor, effective_stat
 from engine.rules.xcom_trpg.contest import Contest, Side, opposed
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
-from engine.scenario import Action, Verdict
+from engine.content.scenario import Action, Verdict
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg

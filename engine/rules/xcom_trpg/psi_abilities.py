@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from engine.commands import Act, Combo, Move, Rejected, Shoot, Throw
-from engine.content import PsiAbility
-from engine.dice import Dice, Roll
-from engine.events import Event, Resolved
+from engine.core.commands import Act, Combo, Move, Rejected, Shoot, Throw
+from engine.content.models import PsiAbility
+from engine.core.dice import Dice, Roll
+from engine.core.events import Event, Resolved
 from engine.map.grid import distance
-from engine.model import State, Unit
+from engine.core.model import State, Unit
 from engine.rules.xcom_trpg import buffs, hooks, psi_effects, psionics
 from engine.rules.xcom_trpg.contest import god_roll
 from engine.rules.xcom_trpg.damage import Ledger

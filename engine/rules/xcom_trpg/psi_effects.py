@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine import missions
-from engine.content import PsiAbility
-from engine.dice import Dice
-from engine.formula import div_round
+from engine.content import missions
+from engine.content.models import PsiAbility
+from engine.core.dice import Dice
+from engine.content.formula import div_round
 from engine.map.grid import Pos
-from engine.model import State, Unit
+from engine.core.model import State, Unit
 from engine.rules.xcom_trpg import combat, psionics
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits

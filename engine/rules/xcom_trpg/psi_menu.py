@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.commands import Act, Rejected
-from engine.dice import Dice
-from engine.events import Event, Resolved
-from engine.model import State, Unit
+from engine.core.commands import Act, Rejected
+from engine.core.dice import Dice
+from engine.core.events import Event, Resolved
+from engine.core.model import State, Unit
 from engine.rules.xcom_trpg import hooks, psionics
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.psi_abilities import LOCATION_RADIUS, Plan, plan

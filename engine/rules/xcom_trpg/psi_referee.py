@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import attrs
 
-from engine.content import Content, RulesetDef
-from engine.dice import Dice
-from engine.model import State, Unit
+from engine.content.models import Content, RulesetDef
+from engine.core.dice import Dice
+from engine.core.model import State, Unit
 from engine.rules.xcom_trpg import buffs, hooks, psionics
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.psi_abilities import DEFAULT, parse
 from engine.rules.xcom_trpg.psi_effects import apply, attack_bonus, revive, set_counter
-from engine.scenario import Action, Verdict
+from engine.content.scenario import Action, Verdict
 
 
 @attrs.frozen

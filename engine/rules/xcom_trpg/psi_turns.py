@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.dice import Dice
-from engine.events import Event, Resolved
-from engine.model import State, Unit
-from engine.reducer import fold
+from engine.core.dice import Dice
+from engine.core.events import Event, Resolved
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
 from engine.rules.xcom_trpg import combat, hooks, psionics
 from engine.rules.xcom_trpg.checks import per_bravery
 from engine.rules.xcom_trpg.damage import Ledger, fallen

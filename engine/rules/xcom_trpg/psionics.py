@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import attrs
 
-from engine.content import RulesetDef
-from engine.dice import Dice, Roll
+from engine.content.models import RulesetDef
+from engine.core.dice import Dice, Roll
 from engine.rules.xcom_trpg.checks import tie_break
 
 

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from engine.content import COVER_LEVEL, Content
-from engine.dice import Dice
-from engine.model import Unit
+from engine.content.models import COVER_LEVEL, Content
+from engine.core.dice import Dice
+from engine.core.model import Unit
 from engine.rules.xcom_trpg import combat, sniper, tranquilizer
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.hooks import REFEREES
-from engine.scenario import Action, Verdict
+from engine.content.scenario import Action, Verdict
 
 
 def referee(content: Content, ruleset_id: str, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:

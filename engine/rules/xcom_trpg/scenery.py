@@ -12,18 +12,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 
-from engine import missions
-from engine.commands import Act, Rejected
-from engine.content import Content, RulesetDef
-from engine.dice import Dice, Roll
-from engine.events import Event, Moved, Resolved
+from engine.content import missions
+from engine.core.commands import Act, Rejected
+from engine.content.models import Content, RulesetDef
+from engine.core.dice import Dice, Roll
+from engine.core.events import Event, Moved, Resolved
 from engine.map.grid import NEIGHBOURS, Pos, distance
-from engine.model import State, Unit
+from engine.core.model import State, Unit
 from engine.rules.xcom_trpg import hooks
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Contest, Side, opposed, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
-from engine.scenario import Action, Verdict
+from engine.content.scenario import Action, Verdict
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.commands import Act, Rejected
-from engine.content import Content, Loot, RulesetDef
-from engine.dice import Dice, Roll
-from engine.events import Event, Resolved
+from engine.core.commands import Act, Rejected
+from engine.content.models import Content, Loot, RulesetDef
+from engine.core.dice import Dice, Roll
+from engine.core.events import Event, Resolved
 from engine.map.grid import Pos, distance
-from engine.model import State, Unit
+from engine.core.model import State, Unit
 from engine.rules.xcom_trpg import hooks
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
-from engine.scenario import Action, Verdict
+from engine.content.scenario import Action, Verdict
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg

@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from engine.commands import Act, Rejected
-from engine.content import Content, Mode, RulesetDef, Weapon
-from engine.dice import Dice, Roll
-from engine.events import Event, Moved, Resolved
-from engine.model import State, Unit
-from engine.reducer import fold
+from engine.core.commands import Act, Rejected
+from engine.content.models import Content, Mode, RulesetDef, Weapon
+from engine.core.dice import Dice, Roll
+from engine.core.events import Event, Moved, Resolved
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
 from engine.rules.xcom_trpg import combat, hooks, odds
 from engine.rules.xcom_trpg.checks import luck_check, passed, plain_roll, stat_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
-from engine.scenario import Action, Verdict
+from engine.content.scenario import Action, Verdict
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import ShotContext, XcomTrpg

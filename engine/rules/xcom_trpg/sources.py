@@ -5,8 +5,8 @@ Only called while a record is being explained, so the hot paths never build thes
 
 from __future__ import annotations
 
-from engine.content import Content, Mode, RulesetDef, Weapon
-from engine.model import Unit
+from engine.content.models import Content, Mode, RulesetDef, Weapon
+from engine.core.model import Unit
 
 RULES = "rulesets.toml [xcom-trpg]"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.dice import Dice, Roll
-from engine.events import Event, Resolved, UnitChanged
-from engine.model import State
-from engine.reducer import fold
+from engine.core.dice import Dice, Roll
+from engine.core.events import Event, Resolved, UnitChanged
+from engine.core.model import State
+from engine.core.reducer import fold
 from engine.rules.xcom_trpg import buffs, hooks
 from engine.rules.xcom_trpg.damage import Ledger
 

@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.commands import Act, Rejected
-from engine.content import Content, RulesetDef
-from engine.dice import Dice
-from engine.events import Event, Resolved
-from engine.model import State, Unit
+from engine.core.commands import Act, Rejected
+from engine.content.models import Content, RulesetDef
+from engine.core.dice import Dice
+from engine.core.events import Event, Resolved
+from engine.core.model import State, Unit
 from engine.rules.xcom_trpg import combat, hooks
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
-from engine.scenario import Action, Verdict
+from engine.content.scenario import Action, Verdict
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import ShotContext, XcomTrpg

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine.content import Content, RulesetDef
-from engine.dice import Dice, Roll
+from engine.content.models import Content, RulesetDef
+from engine.core.dice import Dice, Roll
 from engine.map.grid import Pos
-from engine.model import Unit
+from engine.core.model import Unit
 from engine.rules.xcom_trpg import psionics
 
 

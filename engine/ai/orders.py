@@ -1,0 +1,95 @@
+"""What a mission asks of a side's AI: where to go when no hostile is known, who works on the power
+source, how the VIP and its escorts move. Only the public briefing (objectives and zones) and the
+side's own units are read."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.content import missions
+from engine.core.commands import Act, Command
+from engine.content.models import Behaviour, Mission, Objective
+from engine.map.grid import Pos, distance
+from engine.core.model import State, Unit
+
+
+class Orders:
+    def __init__(self, mission: Mission | None, zones: missions.Zones, side: str) -> None:
+        self.mission = mission
+        self.zones = zones
+        self.side = side
+        self.squad = side == missions.PLAYER
+
+    def of(self, kind: str) -> list[Objective]:
+        if self.mission is None:
+            return []
+        return [o for o in missions.objectives(self.mission).values() if o.kind == kind]
+
+    def idle(self) -> str | None:
+        """With no hostile known: aliens guard a ship ("wait"), make for the ground the squad must
+        hold or reach; escorts lead the way to the extraction point; None: go looking."""
+        if self.mission is None:
+            return None
+        if self.squad:
+            return next((o.zone for o in self.of("extract")), None)
+        if self.of("shut_down"):
+            return "wait"
+        return next((o.zone for kind in ("hold", "extract") for o in self.of(kind)), None)
+
+    def cells(self, state: State, unit: Unit, p: Behaviour) -> list[Pos] | None:
+        """The squad's objective cells for this unit, before anything else: the VIP's extraction
+        point, the power source for its engineer, the ground to hold."""
+        if not self.squad:
+            return None
+        for o in self.of("extract"):
+            if unit.template == o.unit or (p.objective and not self.of("shut_down")):
+                return list(self.zones.get(o.zone, ()))
+        for o in self.of("shut_down"):
+            if self.engineer(state, o) == unit.id:
+                return [c for c in self.zones.get(o.zone, ()) if state.grid.tile(c) != o.done_tile] or None
+        for o in self.of("hold"):
+            return list(self.zones.get(o.zone, ()))
+        return None
+
+    def engineer(self, state: State, objective: Objective) -> str | None:
+        """The squad member who goes for the power source: the best at its formula."""
+        able = [u for u in state.side_units(self.side) if u.conscious]
+        if not able:
+            return None
+        return max(able, key=lambda u: (sum(u.stats[s] for s in objective.stats), u.stats.get("luck", 0), u.id)).id
+
+    def act(self, state: State, unit: Unit) -> Command | None:
+        """The engineer next to the power source works on it."""
+        if not self.squad:
+            return None
+        for o in self.of("shut_down"):
+            if self.engineer(state, o) != unit.id:
+                continue
+            for cell in self.zones.get(o.zone, ()):
+                if distance(unit.pos, cell) <= 1 and state.grid.tile(cell) != o.done_tile:
+                    return Act(unit=unit.id, action="shut_down", cell=cell)
+        return None
+
+    def lead(self, state: State, unit: Unit, field: np.ndarray, threats: bool) -> int:
+        """The least goal distance the VIP may move to: two steps behind the second escort nearest
+        the extraction point (one scout is not enough), unless the way looks clear and the point is
+        within reach. 0 for anyone else."""
+        if not self.squad or not any(o.unit == unit.template for o in self.of("extract")):
+            return 0
+        escorts = sorted(int(field[u.pos[1], u.pos[0]]) for u in state.side_units(self.side)
+                         if u.conscious and u.id != unit.id)
+        here = int(field[unit.pos[1], unit.pos[0]])
+        if not escorts or (not threats and here <= 2):
+            return 0
+        return escorts[min(1, len(escorts) - 1)] + 2
+
+    def escorted(self, state: State, unit: Unit) -> Pos | None:
+        """Where the VIP is, for its escorts to keep close."""
+        if not self.squad:
+            return None
+        for o in self.of("extract"):
+            if unit.template == o.unit:
+                return None
+            vip = next((u for u in state.side_units(self.side) if u.template == o.unit and u.conscious), None)
+            return vip.pos if vip else None
+        return None

@@ -1,0 +1,473 @@
+"""A side's AI. It decides only from what its side can see and remembers, never the true state.
+
+One command per call: the driver submits it and asks again, so every AI step is an ordinary,
+logged command. Deterministic: the same states in the same order give the same commands.
+Each unit plays by its behaviour (behaviour.toml, chosen by its faction); the shared tactics
+are in engine.tactics and the mission's goals in engine.missions.
+"""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from engine.content import missions
+from engine.ai.orders import Orders
+from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Shoot, Throw, Wait
+from engine.content.models import Behaviour
+from engine.map.grid import NEIGHBOURS, Pos, distance
+from engine.core.model import State, Unit
+from engine.core.ruleset import Ruleset
+from engine.ai.tactics import UNREACHABLE, Knowledge, goal_field, misjudgement, position_score, safety, shot_value
+
+MIN_ODDS = 0.04  # below this a shot is a waste of the turn
+GOOD_ODDS = 0.35  # below this an aggressive unit would rather throw a grenade
+HOLD_TURNS = 2  # an ambush lasts this many turns without a shot before the unit moves on
+RALLY_REACH = 3  # cells: earshot of an encouraging speech (docs/rules-notes.md)
+DEFAULT = Behaviour(name="Soldier", description="")
+
+
+class Ai:
+    def __init__(self, ruleset: Ruleset, side: str) -> None:
+        self.ruleset = ruleset
+        self.side = side
+        self.content = ruleset.content
+        setup = getattr(ruleset, "setup", None)
+        self.mission = setup.mission if setup is not None else None
+        self.zones = setup.spawns if setup is not None else {}
+        self.orders = Orders(self.mission, self.zones, side)
+        level = missions.difficulty(self.content, self.mission) if self.mission and side != missions.PLAYER else None
+        self.aggression = (level.aggression_percent if level else 100) / 100
+        self.misjudge = level.misjudge_percent if level else 0
+        self.memory: dict[str, Pos] = {}  # hostile id -> last position seen
+        self._armed: set[str] = set()  # hostiles seen that fight back (not civilians)
+        self._skip: set[str] = set()  # units that got a rejection this turn
+        self._explore: dict[str, Pos] = {}  # unit id -> unseen cell it is walking to
+        self._held: dict[str, int] = {}  # unit id -> turns spent waiting in ambush
+        self._turn: tuple[int, str] | None = None
+        self._mark: str | None = None  # the commander's target this turn
+        self._fields: dict = {}
+        self._explored: np.ndarray | None = None  # cells the side has ever seen
+        self._looked = np.zeros((0, 0), dtype=np.int32)  # phase each cell was last seen in
+
+    # -- knowledge -------------------------------------------------------------------------
+
+    def observe(self, state: State) -> tuple[np.ndarray, list[Unit]]:
+        """Cells the side sees and the hostiles standing in them; updates the memory."""
+        seen = self.ruleset.visible(state, self.side)
+        if self._explored is None or self._explored.shape != seen.shape:
+            self._explored = np.zeros_like(seen)
+            self._looked = np.zeros(seen.shape, dtype=np.int32)
+        self._explored |= seen
+        self._looked[seen] = state.phase
+        hostiles = []
+        for unit in state.units.values():
+            if not missions.hostile(self.side, unit.side) or not seen[unit.pos[1], unit.pos[0]]:
+                continue
+            if unit.status == "dead":
+                self.memory.pop(unit.id, None)
+            else:
+                hostiles.append(unit)
+                self.memory[unit.id] = unit.pos
+                if unit.side != missions.CIVILIANS:
+                    self._armed.add(unit.id)
+        for uid, pos in list(self.memory.items()):
+            if seen[pos[1], pos[0]] and all(h.id != uid for h in hostiles):
+                del self.memory[uid]  # we look there and it is gone
+        return seen, hostiles
+
+    def knowledge(self, state: State) -> Knowledge:
+        seen, hostiles = self.observe(state)
+        in_sight = {h.id for h in hostiles}
+        threats = [h.pos for h in hostiles if h.conscious and h.id in self._armed]
+        threats += [p for uid, p in sorted(self.memory.items()) if uid not in in_sight and uid in self._armed]
+        vision = getattr(getattr(self.ruleset, "rules", None), "vision_radius", 20)
+        return Knowledge(seen, tuple(hostiles), tuple(threats), vision)
+
+    def profile(self, unit: Unit) -> Behaviour:
+        template = self.content.units.get(unit.template)
+        if template is None:
+            return DEFAULT
+        name = template.ai if template.ai != "default" else self.content.factions[template.faction].behaviour
+        return self.content.behaviour.get(name or "default", DEFAULT)
+
+    # -- deciding --------------------------------------------------------------------------
+
+    def next_command(self, state: State) -> Command:
+        if self._turn != (state.phase, state.side):
+            self._turn, self._skip, self._mark = (state.phase, state.side), set(), None
+            self._fields = {}
+        k = self.knowledge(state)
+        self._seen = k.seen
+        units = sorted(state.side_units(self.side), key=lambda u: (self.profile(u).rear or self.profile(u).objective,
+                                                                   not self.profile(u).melee))
+        self._mark = self._commanders_mark(state, units, k)
+        for unit in units:
+            budget = self.ruleset.budget(state, unit)
+            if not budget.can_act or unit.id in self._skip:
+                continue
+            command = self._plan(state, unit, k)
+            if command is not None:
+                return command
+            self._skip.add(unit.id)
+            return Wait(unit=unit.id)
+        return EndTurn(side=self.side)
+
+    def rejected(self, command: Command, why: Rejected) -> None:
+        """The driver tells us a command failed: that unit sits the turn out."""
+        uid = getattr(command, "unit", None)
+        if uid:
+            self._skip.add(uid)
+
+    def _rally(self, state: State, unit: Unit) -> Command | None:
+        """A speech when a friend in earshot is below the panic line (xcom-trpg 6.5): without it a squad
+        that panics keeps panicking, since nothing else restores morale."""
+        line = getattr(getattr(self.ruleset, "rules", None), "panic_below", 0)
+        offer = getattr(self.ruleset, "options", None)
+        if not line or offer is None or not any(
+                u.side == unit.side and u.id != unit.id and u.conscious and u.morale < line
+                and distance(u.pos, unit.pos) <= RALLY_REACH for u in state.units.values()):
+            return None
+        return next((o.command for o in offer(state, unit) if o.command.action == "speech"), None)
+
+    def _plan(self, state: State, unit: Unit, k: Knowledge) -> Command | None:
+        rs = self.ruleset
+        p = self.profile(unit)
+        weapon = self.content.weapons[unit.weapon]
+        budget = rs.budget(state, unit)
+        objective = self.orders.act(state, unit)
+        if objective is not None:
+            return objective
+        if not weapon.blast and unit.ammo < min(m.shots for m in weapon.modes.values()) and unit.magazines > 0:
+            return Reload(unit=unit.id)
+        rally = self._rally(state, unit)
+        if rally is not None:
+            return rally
+        shot = self._best_shot(state, unit, k, p)
+        psi = rs.ai_special(state, unit, list(k.targets), shot is not None)  # xcom-trpg: psionics
+        if psi is not None:
+            return psi
+        if self._breaking(unit, p) and k.threats and budget.moves_left > 0:
+            back = self._fall_back(state, unit, k, p, budget.moves_left)
+            if back is not None:
+                return back
+        if p.melee:
+            return shot[0] if shot else self._advance(state, unit, k, p, budget.moves_left, budget.combo_moves)
+        grenade = self._grenade(state, unit, k, p, shot)
+        if grenade is not None:
+            return grenade
+        if shot is not None:
+            if budget.moves_left >= 2 or budget.combo_moves:
+                step = self._reposition(state, unit, k, p, shot[0], budget.combo_moves)
+                if step is not None:
+                    return step
+            self._held.pop(unit.id, None)
+            return shot[0]
+        if any(k.startswith("melee_held_by:") for k in unit.counters):
+            return Act(unit=unit.id, action="escape")  # no shot and it cannot move: break the grip (8.11)
+        if weapon.blast is False and unit.ammo < weapon.ammo and unit.magazines > 0 and not k.targets:
+            return Reload(unit=unit.id)
+        if budget.moves_left >= 2 and k.live_targets():
+            step = self._step_and_shoot(state, unit, k, p, budget.combo_moves)
+            if step is not None:
+                return step
+        near = k.threats and min(distance(unit.pos, t) for t in k.threats) <= k.vision // 2
+        if p.objective and near and self._covered(state, unit, k, p):
+            return Wait(unit=unit.id)  # the VIP lets the escort deal with what is close
+        if p.hold and k.threats and self._held.get(unit.id, 0) < HOLD_TURNS and self._covered(state, unit, k, p):
+            self._held[unit.id] = self._held.get(unit.id, 0) + 1
+            return Wait(unit=unit.id)
+        return self._advance(state, unit, k, p, budget.moves_left, budget.combo_moves)
+
+    # -- shooting and throwing ---------------------------------------------------------------
+
+    def _best_shot(self, state: State, unit: Unit, k: Knowledge, p: Behaviour) -> tuple[Shoot, float] | None:
+        best: tuple[Shoot, float] | None = None
+        for target in k.targets:
+            if not missions.hostile(self.side, target.side) or (target.side == missions.CIVILIANS and not p.melee
+                                                                 and any(t.side != missions.CIVILIANS for t in k.targets)):
+                continue  # shoot the armed first; the civilians can wait
+            for mode, spec in self.content.weapons[unit.weapon].modes.items():
+                if spec.actions > unit.actions:
+                    continue  # a 2-action sniper shot with one action left
+                preview = self.ruleset.preview_shot(state, unit.id, target.id, mode)
+                if isinstance(preview, Rejected):
+                    continue
+                judged = misjudgement(self.misjudge, unit.id, target.id, mode, state.phase)
+                if preview.p_hit * judged < MIN_ODDS:
+                    continue
+                score = shot_value(preview, target, p, target.id == self._mark, judged)
+                if best is None or score > best[1]:
+                    best = (Shoot(unit=unit.id, target=target.id, mode=mode), score)
+        return best
+
+    def _grenade(self, state: State, unit: Unit, k: Knowledge, p: Behaviour,
+                 shot: tuple[Shoot, float] | None) -> Throw | None:
+        """Grenades go to cells with enough hostiles and no friend (one will do for the aggressive,
+        when their shot is poor)."""
+        if p.grenade_cluster <= 0:
+            return None
+        alien = self.content.races[unit.race].alien
+        items = [i for i, n in sorted(unit.items.items()) if n > 0 and i in self.content.weapons and self.content.weapons[i].thrown
+                 and (alien or not self.content.weapons[i].alien)]
+        if not items:
+            return None
+        need = p.grenade_cluster
+        if need <= 1 and shot is not None:
+            preview = self.ruleset.preview_shot(state, unit.id, shot[0].target, shot[0].mode)
+            if not isinstance(preview, Rejected) and preview.p_hit >= GOOD_ODDS:
+                need = 2
+        cells: dict[Pos, list[Unit]] = {}
+        for h in k.live_targets():
+            if h.side != missions.CIVILIANS or self.side != missions.PLAYER:
+                cells.setdefault(h.pos, []).append(h)
+        reach = self.ruleset.throw_range(state, unit, items[0])
+        for cell, group in sorted(cells.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+            if len(group) < max(2, need) and not (need <= 1 and len(group) == 1):
+                continue
+            if any(u.side == self.side or not missions.hostile(self.side, u.side) for u in state.units_at(cell)
+                   if u.side == self.side or k.seen[cell[1], cell[0]]):
+                continue
+            d = distance(unit.pos, cell)
+            if 1 < d <= reach and state.grid.sees(unit.pos, cell, k.vision):
+                target = min(group, key=lambda u: (u.hp, u.id))
+                return Throw(unit=unit.id, item=items[0], cell=cell, target=target.id)
+        return None
+
+    def _commanders_mark(self, state: State, units: list[Unit], k: Knowledge) -> str | None:
+        """A commander who sees hostiles marks the most wounded of them; its side fires on it."""
+        if self._mark is not None or not any(self.profile(u).command and u.conscious for u in units):
+            return self._mark
+        live = [t for t in k.live_targets() if t.side != missions.CIVILIANS]
+        if not live:
+            return None
+        return min(live, key=lambda t: (t.hp / max(1, t.hp_max), t.id)).id
+
+    # -- moving ------------------------------------------------------------------------------
+
+    def _blocked(self, state: State, k: Knowledge) -> list[Pos]:
+        """Cells it knows it cannot enter: anyone not of its side whom it sees."""
+        return [u.pos for u in state.units.values() if u.side != self.side and u.status != "dead"
+                and k.seen[u.pos[1], u.pos[0]]]
+
+    def _open(self, state: State, unit: Unit, cell: Pos, blocked: list[Pos]) -> bool:
+        grid = state.grid
+        return grid.inside(cell) and bool(grid.walkable[cell[1], cell[0]]) and cell not in blocked
+
+    def _goals(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, blocked: list[Pos]) -> list[Pos] | None:
+        """Where the unit is heading: the mission's objective, the hostiles it knows of, or the
+        unseen. None: nowhere (it waits)."""
+        objective = self.orders.cells(state, unit, p)
+        if objective:
+            return objective
+        prey = [t.pos for t in k.live_targets() if p.melee or t.side != missions.CIVILIANS]
+        if prey or k.threats:
+            return prey + list(k.threats)
+        idle = self.orders.idle()
+        if idle == "wait":
+            return None
+        if idle:
+            return list(self.zones.get(idle, ()))
+        target = self._explore_target(state, unit, blocked)
+        return [target] if target is not None else None
+
+    def _advance(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int, combo: int) -> Command | None:
+        """The best cell within this turn's reach: towards the goal, in cover, flanking, as the
+        behaviour weighs them."""
+        if moves <= 0 and combo <= 0:
+            return None
+        blocked = self._blocked(state, k)
+        goals = self._goals(state, unit, k, p, blocked)
+        if not goals:
+            return None
+        grid = state.grid
+        field = self._field(state, goals, blocked)
+        here = int(field[unit.pos[1], unit.pos[0]])
+        reach = max(moves, combo if p.melee or not k.targets else 0)
+        paths = self._reachable(state, unit, blocked, reach)
+        friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
+        escort = self.orders.escorted(state, unit)
+        lead = self.orders.lead(state, unit, field, bool(k.threats))
+        current = position_score(grid, unit.pos, p, k, 0, friends=friends, advance=self.aggression)
+        best: tuple[float, Pos] | None = None
+        onward: tuple[float, Pos] | None = None  # the best cell that gets closer to the goal
+        for x, y in sorted(paths):
+            if field[y, x] >= UNREACHABLE or field[y, x] < lead:
+                continue
+            progress = here - int(field[y, x])
+            score = position_score(grid, (x, y), p, k, progress, friends=friends, advance=self.aggression)
+            if escort is not None and not k.threats and distance((x, y), escort) > 4:
+                score -= 2 * (distance((x, y), escort) - 4)
+            if best is None or score > best[0]:
+                best = (score, (x, y))
+            if progress > 0 and (onward is None or score > onward[0]):
+                onward = (score, (x, y))
+        if best is None or best[0] <= current + 0.5:
+            best = None if p.hold or here == 0 else onward  # nothing better here: only press on
+        if best is None:
+            return None
+        path = paths[best[1]]
+        if combo >= len(path) and (len(path) > moves or (p.melee and moves > 1)):
+            return Combo(unit=unit.id, path=path)  # a rush keeps an action to strike with
+        return Move(unit=unit.id, path=path[:moves])
+
+    def _reposition(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, shot: Shoot, combo: int) -> Command | None:
+        """Before a shot: one step (or a combo's two) to a cell it likes better, if the shot stays as good."""
+        blocked = self._blocked(state, k)
+        grid = state.grid
+        friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
+        here = position_score(grid, unit.pos, p, k, 0, friends=friends, advance=0)
+        before = self.ruleset.preview_shot(state, unit.id, shot.target, shot.mode)
+        if isinstance(before, Rejected):
+            return None
+        options: list[tuple[float, tuple[Pos, ...]]] = []
+        for dx, dy in NEIGHBOURS:
+            cell = (unit.pos[0] + dx, unit.pos[1] + dy)
+            if self._open(state, unit, cell, blocked):
+                options.append((position_score(grid, cell, p, k, 0, friends=friends, advance=0), (cell,)))
+        if combo >= 2 and (unit.infinite_stamina or unit.stamina >= 2):  # two steps, keeping the shot
+            for cell in _ring(unit.pos, 2):
+                path = self._two_steps(state, unit, cell, blocked)
+                if path:
+                    options.append((position_score(grid, cell, p, k, 0, friends=friends, advance=0) - 1, path))
+        options.sort(key=lambda o: (-o[0], o[1]))
+        for score, path in options[:4]:
+            if score <= here + 1:
+                break
+            moved = _moved_copy(state, unit, path[-1])
+            after = self.ruleset.preview_shot(moved, unit.id, shot.target, shot.mode)
+            if not isinstance(after, Rejected) and after.p_hit >= min(before.p_hit, 0.9) * 0.8:
+                return Move(unit=unit.id, path=path) if len(path) == 1 else Combo(unit=unit.id, path=path)
+        return None
+
+    def _step_and_shoot(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, combo: int) -> Command | None:
+        """No shot from here: a step (or a combo's two, stamina allowing) to a cell it can shoot from."""
+        blocked = self._blocked(state, k)
+        grid = state.grid
+        friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
+        spare = unit.infinite_stamina or unit.stamina >= 2
+        cells = [(unit.pos[0] + dx, unit.pos[1] + dy) for dx, dy in NEIGHBOURS]
+        if combo >= 2 and spare:
+            cells += _ring(unit.pos, 2)
+        best: tuple[float, Pos] | None = None
+        for cell in cells:
+            if not self._open(state, unit, cell, blocked) or (distance(cell, unit.pos) == 2
+                                                                and not self._two_steps(state, unit, cell, blocked)):
+                continue
+            shot = self._best_shot(_moved_copy(state, unit, cell), unit, k, p)
+            if shot is None:
+                continue
+            score = shot[1] + 0.5 * position_score(grid, cell, p, k, 0, friends=friends, advance=0)
+            if best is None or score > best[0]:
+                best = (score, cell)
+        if best is None:
+            return None
+        if distance(unit.pos, best[1]) == 1:
+            return Move(unit=unit.id, path=(best[1],))
+        path = self._two_steps(state, unit, best[1], blocked)
+        return Combo(unit=unit.id, path=path) if path and len(path) <= combo else None
+
+    def _reachable(self, state: State, unit: Unit, blocked: list[Pos], reach: int) -> dict[Pos, tuple[Pos, ...]]:
+        """Every cell the unit can walk to within `reach` steps, with a path to it. Near cells by
+        hand (a turn of xcom-trpg is two steps); further ones with the path finder."""
+        out: dict[Pos, tuple[Pos, ...]] = {}
+        if reach <= 2:
+            for dx, dy in NEIGHBOURS:
+                cell = (unit.pos[0] + dx, unit.pos[1] + dy)
+                if self._open(state, unit, cell, blocked):
+                    out[cell] = (cell,)
+            if reach == 2:
+                for cell in _ring(unit.pos, 2):
+                    path = self._two_steps(state, unit, cell, blocked)
+                    if path:
+                        out[cell] = path
+            return out
+        grid = state.grid
+        steps = grid.distances(unit.pos, blocked)
+        ys, xs = np.nonzero((steps <= reach) & (steps > 0))
+        for cell in zip(xs.tolist(), ys.tolist()):
+            if self._open(state, unit, cell, blocked):
+                path = tuple(grid.path(unit.pos, cell, blocked))
+                if path:
+                    out[cell] = path
+        return out
+
+    def _two_steps(self, state: State, unit: Unit, cell: Pos, blocked: list[Pos]) -> tuple[Pos, ...] | None:
+        """A two-cell path to `cell` through an open neighbour, without the path finder."""
+        if not self._open(state, unit, cell, blocked):
+            return None
+        for dx, dy in NEIGHBOURS:
+            mid = (unit.pos[0] + dx, unit.pos[1] + dy)
+            if distance(mid, cell) == 1 and self._open(state, unit, mid, blocked):
+                return mid, cell
+        return None
+
+    def _fall_back(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int) -> Move | None:
+        """Morale broken or badly hurt: the reachable cell farthest from the threats, in cover."""
+        blocked = self._blocked(state, k)
+        grid = state.grid
+        steps = grid.distances(unit.pos, blocked)
+        near = min(distance(unit.pos, t) for t in k.threats)
+        best: tuple[float, Pos] | None = None
+        ys, xs = np.nonzero((steps <= moves) & (steps > 0))
+        for x, y in sorted(zip(xs.tolist(), ys.tolist())):
+            if not self._open(state, unit, (x, y), blocked):
+                continue
+            gain = min(distance((x, y), t) for t in k.threats) - near
+            score = 3 * gain + position_score(grid, (x, y), attrs.evolve(p, advance=0, flank=0, distance=0), k, 0)
+            if gain > 0 and (best is None or score > best[0]):
+                best = (score, (x, y))
+        if best is None:
+            return None
+        path = tuple(grid.path(unit.pos, best[1], blocked))
+        return Move(unit=unit.id, path=path[:moves]) if path else None
+
+    def _breaking(self, unit: Unit, p: Behaviour) -> bool:
+        morale = p.retreat_morale / self.aggression if p.retreat_morale else 0
+        wounded = p.retreat_wounded / self.aggression if p.retreat_wounded else 0
+        return unit.morale < morale or 100 * unit.hp < wounded * unit.hp_max
+
+    def _covered(self, state: State, unit: Unit, k: Knowledge, p: Behaviour) -> bool:
+        """Good enough to wait in: no known threat sees it without cover between."""
+        _cover, exposed = safety(state.grid, unit.pos, k.threats, k.vision)
+        return exposed == 0
+
+    def _field(self, state: State, goals: list[Pos], blocked: list[Pos]) -> np.ndarray:
+        key = (state.grid, tuple(goals), tuple(blocked))  # the grid object itself: a changed map is another key
+        if key not in self._fields:
+            self._fields[key] = goal_field(state.grid, goals, blocked)
+        return self._fields[key]
+
+    def _explore_target(self, state: State, unit: Unit, blocked: list[Pos]) -> Pos | None:
+        """The nearest cell the side has never seen — or, all seen, the one it has not seen for longest —
+        kept until it comes into view (no dithering)."""
+        target = self._explore.get(unit.id)
+        if target is not None and not self._seen[target[1], target[0]]:
+            return target
+        grid = state.grid
+        steps = grid.distances(unit.pos, blocked)
+        open_ = grid.walkable & (steps < UNREACHABLE) & ~self._seen
+        if not open_.any():
+            return None
+        fresh = open_ & ~self._explored
+        if fresh.any():
+            score = np.where(fresh, steps, UNREACHABLE)
+            y, x = np.unravel_index(int(np.argmin(score)), score.shape)
+        else:
+            stale = np.where(open_, 4 * (state.phase - self._looked) - steps, -UNREACHABLE)
+            y, x = np.unravel_index(int(np.argmax(stale)), stale.shape)
+        self._explore[unit.id] = (int(x), int(y))
+        return self._explore[unit.id]
+
+
+def _ring(centre: Pos, r: int) -> list[Pos]:
+    """The cells exactly r steps (Chebyshev) from centre, row by row."""
+    x0, y0 = centre
+    return [(x, y) for y in range(y0 - r, y0 + r + 1) for x in range(x0 - r, x0 + r + 1)
+            if max(abs(x - x0), abs(y - y0)) == r]
+
+
+def _moved_copy(state: State, unit: Unit, cell: Pos) -> State:
+    units = dict(state.units)
+    units[unit.id] = attrs.evolve(unit, pos=cell)
+    return attrs.evolve(state, units=units)

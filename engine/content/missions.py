@@ -1,0 +1,173 @@
+"""Mission rules every ruleset shares: who deploys where, who is hostile to whom, and the
+objectives — what completes them, what fails them, and when the mission is over.
+
+Objectives are read from the state alone (units, tiles, the phase), so the verdict is the same
+live, on resume and under `replay --verify`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, Mapping
+
+import attrs
+
+from engine.content.models import Content, Difficulty, Mission, Objective
+from engine.map.grid import Pos, distance
+from engine.core.model import State, Unit
+
+PLAYER, ALIENS, CIVILIANS = "xcom", "aliens", "civilians"
+FRIENDS = {CIVILIANS: PLAYER}  # civilians take no turns; the squad protects them, the aliens hunt them
+GOALS = ("eliminate", "shut_down", "extract", "hold")  # "protect" is a condition, never a goal
+ELIMINATE = Objective(kind="eliminate", text="Kill or stun every hostile")
+
+Zones = Mapping[str, tuple[Pos, ...]]
+
+
+def hostile(side: str, other: str) -> bool:
+    return side != other and FRIENDS.get(side) != other and FRIENDS.get(other) != side
+
+
+@attrs.frozen
+class Member:
+    """One unit a mission deploys."""
+
+    side: str
+    template: str
+    uid: str
+    name: str
+
+
+def roster(content: Content, mission: Mission) -> list[Member]:
+    """The squad, then the aliens kind by kind (sectoid_1, sectoid_2, ...), then the civilians."""
+    out = [Member(PLAYER, t, t, content.units[t].name) for t in mission.squad]
+    for template, count in mission.enemies.items():
+        for n in range(1, count + 1):
+            out.append(Member(ALIENS, template, f"{template}_{n}", f"{content.units[template].name} {n}"))
+    for n in range(1, mission.civilians + 1):
+        out.append(Member(CIVILIANS, mission.civilian, f"{mission.civilian}_{n}",
+                          f"{content.units[mission.civilian].name} {n}"))
+    return out
+
+
+def deploy_zone(mission: Mission, side: str) -> str:
+    return mission.spawn.get(side, side)
+
+
+def difficulty(content: Content, mission: Mission) -> Difficulty | None:
+    level = mission.difficulty or content.default_difficulty()
+    return content.difficulty.get(level) if level else None
+
+
+def objectives(mission: Mission) -> dict[str, Objective]:
+    return dict(mission.objectives) or {"clear": ELIMINATE}
+
+
+State_ = Literal["open", "done", "failed"]
+
+
+@attrs.frozen
+class Status:
+    """An objective as the briefing shows it: its line, how far along it is, and whether it is met."""
+
+    id: str
+    objective: Objective
+    state: State_
+    detail: str
+    reason: str = ""  # the mission's end, in words, when this objective decides it
+
+
+def statuses(content: Content, mission: Mission, zones: Zones, state: State) -> list[Status]:
+    return [_status(content, oid, o, zones, state) for oid, o in objectives(mission).items()]
+
+
+def _status(content: Content, oid: str, o: Objective, zones: Zones, state: State) -> Status:
+    cells = set(zones.get(o.zone, ()))
+    if o.kind == "eliminate":
+        foes = [u for u in state.units.values() if hostile(PLAYER, u.side)]
+        down = sum(not u.conscious for u in foes)
+        done = bool(foes) and down == len(foes)
+        return Status(oid, o, "done" if done else "open", f"{down}/{len(foes)} down", "all hostiles eliminated")
+    if o.kind == "shut_down":
+        done = bool(cells) and all(state.grid.tile(c) == o.done_tile for c in cells)
+        return Status(oid, o, "done" if done else "open", "done" if done else "running",
+                      f"objective met: {o.text[0].lower()}{o.text[1:].split(' (')[0]}")
+    if o.kind == "extract":
+        vips = [u for u in state.units.values() if u.template == o.unit and u.side == PLAYER]
+        if vips and all(u.status == "dead" for u in vips):
+            return Status(oid, o, "failed", "dead", f"{vips[0].name} is dead")
+        out = [u for u in vips if u.conscious and u.pos in cells]
+        if out:
+            return Status(oid, o, "done", "out", f"{out[0].name} reached the extraction point")
+        steps = min((distance(u.pos, c) for u in vips if u.status != "dead" for c in cells), default=0)
+        return Status(oid, o, "open", f"{steps} cells to go")
+    if o.kind == "hold":
+        inside = [u for u in state.units.values() if u.conscious and u.pos in cells]
+        foes = sum(hostile(PLAYER, u.side) for u in inside)
+        if foes > sum(u.side == PLAYER for u in inside):  # outnumbered in it: lost
+            return Status(oid, o, "failed", f"{foes} hostiles inside", "the zone is overrun")
+        if state.phase > o.until_phase:
+            return Status(oid, o, "done", "held", f"held to the end of phase {o.until_phase}")
+        return Status(oid, o, "open", f"phase {state.phase}/{o.until_phase}" + (f", {foes} hostiles in" if foes else ""))
+    # protect
+    mine = [u for u in state.units.values() if u.side == o.side]
+    alive = sum(u.status != "dead" for u in mine)
+    if alive < o.at_least:
+        return Status(oid, o, "failed", f"{alive} alive", f"only {alive} {o.side} left alive, {o.at_least} needed")
+    return Status(oid, o, "open", f"{alive} alive, {o.at_least} needed")
+
+
+def verdict(content: Content, mission: Mission, zones: Zones, state: State) -> tuple[str, str] | None:
+    """(winner, reason) when the mission is over, else None.
+
+    A side with nobody conscious loses, as in every mission; then a failed objective loses it for
+    the squad, and met goals (any or all of them, as the mission says) win it."""
+    standing = {side: any(u.conscious for u in state.side_units(side)) for side in state.sides}
+    if not any(standing.values()):
+        return "draw", "nobody is left standing"
+    foe = next((s for s in state.sides if s != PLAYER), PLAYER)
+    if not all(standing.values()):
+        winner = next(s for s, up in standing.items() if up)
+        return winner, "all hostiles eliminated" if winner == PLAYER else "the squad is down"
+    found = statuses(content, mission, zones, state)
+    failed = next((s for s in found if s.state == "failed"), None)
+    if failed is not None:
+        return foe, failed.reason
+    goals = [s for s in found if s.objective.kind in GOALS]
+    done = [s for s in goals if s.state == "done"]
+    if done and (mission.win == "any" or len(done) == len(goals)):
+        return PLAYER, done[0].reason
+    return None
+
+
+def watches(mission: Mission) -> set[str]:
+    """What can change an objective besides units going down: "move", "phase", "tile"."""
+    kinds = {o.kind for o in objectives(mission).values()}
+    out = set()
+    if kinds & {"extract", "hold"}:
+        out.add("move")
+    if "hold" in kinds:
+        out.add("phase")
+    if "shut_down" in kinds:
+        out.add("tile")
+    return out
+
+
+def uses(content: Content, mission: Mission, zones: Zones, state: State, unit: Unit) -> list[tuple[str, Pos]]:
+    """What the unit could `Act` on from where it stands, the objective first: ("shut_down" | "open" |
+    "close", cell) for its own cell and the eight round it."""
+    found = []
+    targets = {c: o for o in objectives(mission).values() if o.kind == "shut_down" for c in zones.get(o.zone, ())}
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            cell = (unit.pos[0] + dx, unit.pos[1] + dy)
+            if not state.grid.inside(cell):
+                continue
+            tile_id = state.grid.tile(cell)
+            tile = content.terrain[tile_id]
+            if cell in targets and tile_id != targets[cell].done_tile and unit.side == PLAYER:
+                found.append((0, "shut_down", cell))
+            if tile.opens_to:
+                found.append((1, "open", cell))
+            if tile.closes_to and not state.units_at(cell):
+                found.append((1, "close", cell))
+    return [(action, cell) for _rank, action, cell in sorted(found)]

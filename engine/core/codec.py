@@ -1,0 +1,194 @@
+"""JSON-ready dicts for commands, events, rolls and states, and strict parsing back."""
+
+from __future__ import annotations
+
+import hashlib
+import operator
+import typing
+import json
+from typing import Any, get_origin
+
+import attrs
+import cattrs
+
+from engine.core.commands import COMMAND_TYPES, Command
+from engine.core.dice import Roll
+from engine.core.events import EVENT_TYPES, Event, UnitChanged
+from engine.core.model import State, Unit
+
+
+class CodecError(ValueError):
+    pass
+
+
+_conv = cattrs.Converter(forbid_extra_keys=True)
+
+
+def _tuple_to_list(_t: Any) -> Any:
+    def hook(value: tuple) -> list:
+        return [_conv.unstructure(x) for x in value]
+    return hook
+
+
+# JSON has no tuples: dump them as lists so a recomputed event equals the parsed one
+_conv.register_unstructure_hook_factory(lambda t: t is tuple or get_origin(t) is tuple, _tuple_to_list)
+_UNIT_FIELDS = typing.get_type_hints(Unit)
+
+
+def _strict_int(v: Any, _t: Any) -> int:
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise CodecError(f"expected an integer, got {v!r}")
+    return v
+
+
+def _strict_str(v: Any, _t: Any) -> str:
+    if not isinstance(v, str):
+        raise CodecError(f"expected a string, got {v!r}")
+    return v
+
+
+def _strict_bool(v: Any, _t: Any) -> bool:
+    if not isinstance(v, bool):
+        raise CodecError(f"expected true or false, got {v!r}")
+    return v
+
+
+_conv.register_structure_hook(int, _strict_int)
+_conv.register_structure_hook(bool, _strict_bool)
+_conv.register_structure_hook(str, _strict_str)
+
+
+def _tagged(obj: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": obj.kind}
+    out.update(_conv.unstructure(obj))
+    return out
+
+
+def dump_command(cmd: Command) -> dict[str, Any]:
+    return _tagged(cmd)
+
+
+def dump_event(event: Event) -> dict[str, Any]:
+    """The hot events by hand (verify dumps every event it recomputes), the rest through cattrs."""
+    kind = event.kind
+    if kind == "changed":
+        return {"kind": kind, "unit": event.unit, "changes": {k: _plain(v) for k, v in event.changes.items()},
+                "cause": event.cause, "rolls": [dump_roll(r) for r in event.rolls]}
+    if kind == "moved":
+        return {"kind": kind, "unit": event.unit, "path": [list(p) for p in event.path], "facing": event.facing,
+                "rolls": [dump_roll(r) for r in event.rolls]}
+    return _tagged(event)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def dump_roll(roll: Roll) -> dict[str, Any]:
+    return {"actor": roll.actor, "purpose": roll.purpose, "expr": roll.expr, "faces": list(roll.faces),
+            "formula": roll.formula, "total": roll.total, "crit": roll.crit, "stream": roll.stream,
+            "index": roll.index}
+
+
+def _untag(data: Any, table: dict[str, type], what: str) -> Any:
+    if not isinstance(data, dict):
+        raise CodecError(f"{what} is not an object")
+    kind = data.get("kind")
+    cls = table.get(kind)  # type: ignore[arg-type]
+    if cls is None:
+        raise CodecError(f"unknown {what} kind {kind!r}")
+    body = {k: v for k, v in data.items() if k != "kind"}
+    try:
+        obj = _conv.structure(body, cls)
+    except Exception as exc:  # noqa: BLE001 - a bad log is reported, never a traceback
+        raise CodecError(f"bad {what} {kind!r}: {_first(exc)}") from None
+    if isinstance(obj, UnitChanged):
+        obj = attrs.evolve(obj, changes=_typed_changes(obj.changes))
+    return obj
+
+
+def _typed_changes(changes: dict[str, Any]) -> dict[str, Any]:
+    out = {}
+    for name, value in changes.items():
+        if name not in _UNIT_FIELDS or name == "id":
+            raise CodecError(f"a unit has no field {name!r}")
+        out[name] = _conv.structure(value, _UNIT_FIELDS[name])
+    return out
+
+
+def _first(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup):
+        exc = exc.exceptions[0]
+    return str(exc) or type(exc).__name__
+
+
+def load_command(data: Any) -> Command:
+    return _untag(data, COMMAND_TYPES, "command")
+
+
+def load_event(data: Any) -> Event:
+    return _untag(data, EVENT_TYPES, "event")
+
+
+def dump_state(state: State) -> dict[str, Any]:
+    """Everything but the grid, which is rebuilt from the header and `tiles_changed`."""
+    return {
+        "ruleset": state.ruleset,
+        "mission": state.mission,
+        "units": [_conv.unstructure(u) for u in state.units.values()],
+        "phase": state.phase,
+        "side": state.side,
+        "sides": list(state.sides),
+        "dice": dict(state.dice),
+        "tiles_changed": [[x, y, t] for (x, y), t in sorted(state.tiles_changed.items())],
+        "winner": state.winner,
+        "ended": state.ended,
+    }
+
+
+def load_state(data: dict[str, Any], grid: Any) -> State:
+    try:
+        units = [_conv.structure(u, Unit) for u in data["units"]]
+        tiles = {(int(x), int(y)): str(t) for x, y, t in data["tiles_changed"]}
+        return State(ruleset=data["ruleset"], mission=data["mission"], grid=grid.with_tiles(tiles),
+                     units={u.id: u for u in units}, phase=data["phase"], side=data["side"],
+                     sides=tuple(data["sides"]), dice=dict(data["dice"]), tiles_changed=tiles,
+                     winner=data["winner"], ended=data["ended"])
+    except Exception as exc:  # noqa: BLE001
+        raise CodecError(f"bad checkpoint state: {_first(exc)}") from None
+
+
+def canonical(obj: Any) -> str:
+    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+
+
+_unit_digests: dict[int, tuple[Unit, bytes]] = {}
+_unit_values = operator.attrgetter(*(f.name for f in attrs.fields(Unit)))
+
+
+def _unit_digest(unit: Unit) -> bytes:
+    """Units are immutable and most survive a record unchanged: hash each one once.
+
+    The bytes hashed are the repr of the field values in declaration order: plain ints, strings,
+    tuples and insertion-ordered dicts, so the same unit gives the same digest everywhere.
+    """
+    hit = _unit_digests.get(id(unit))
+    if hit is not None and hit[0] is unit:
+        return hit[1]
+    if len(_unit_digests) > 50_000:
+        _unit_digests.clear()
+    digest = hashlib.sha256(repr(_unit_values(unit)).encode()).digest()
+    _unit_digests[id(unit)] = (unit, digest)
+    return digest
+
+
+def state_hash(state: State) -> str:
+    """sha256 of the state's own fields, then of each unit in turn order; 16 hex digits."""
+    rest = (state.ruleset, state.mission, state.phase, state.side, state.sides, sorted(state.dice.items()),
+            sorted(state.tiles_changed.items()), state.winner, state.ended)
+    h = hashlib.sha256(repr(rest).encode())
+    for unit in state.units.values():
+        h.update(_unit_digest(unit))
+    return h.hexdigest()[:16]

@@ -1,0 +1,72 @@
+"""State is one pure fold of events. No dice, no I/O, no ruleset knowledge.
+
+`fold` batches: a record's events usually touch the same few units many times, so changes are
+gathered per unit and each touched unit (and the state) is rebuilt once.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import attrs
+
+from engine.core.events import (Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, TileChanged,
+                           UnitChanged, UnitSpawned)
+from engine.core.model import State, replace
+
+
+def apply(state: State, event: Event) -> State:
+    return fold(state, (event,))
+
+
+def fold(state: State, events: Iterable[Event]) -> State:
+    pending: dict[str, dict[str, Any]] = {}
+    spawned: dict[str, Any] = {}
+    fields: dict[str, Any] = {}
+    dice: dict[str, int] | None = None
+    tiles: dict = {}
+    for event in events:
+        if event.rolls:
+            if dice is None:
+                dice = dict(state.dice)
+            for r in event.rolls:
+                if r.index >= 0:
+                    end = r.index + len(r.faces)
+                    if end > dice.get(r.stream, 0):
+                        dice[r.stream] = end
+        if isinstance(event, UnitChanged):
+            _change(pending, spawned, event.unit, event.changes)
+        elif isinstance(event, Moved):
+            _change(pending, spawned, event.unit, {"pos": event.path[-1], "facing": event.facing})
+        elif isinstance(event, UnitSpawned):
+            spawned[event.unit.id] = event.unit
+            pending.pop(event.unit.id, None)
+        elif isinstance(event, SideStarted):
+            fields["side"] = event.side
+        elif isinstance(event, PhaseStarted):
+            fields["phase"] = event.phase
+        elif isinstance(event, TileChanged):
+            tiles[event.pos] = event.tile
+        elif isinstance(event, MissionEnded):
+            fields["winner"], fields["ended"] = event.winner, event.reason
+        else:
+            assert isinstance(event, Resolved)
+    if pending or spawned:
+        units = dict(state.units)
+        units.update(spawned)
+        for uid, changes in pending.items():
+            units[uid] = replace(units[uid], changes)
+        fields["units"] = units
+    if dice is not None:
+        fields["dice"] = dice
+    if tiles:
+        fields["tiles_changed"] = {**state.tiles_changed, **tiles}
+        fields["grid"] = state.grid.with_tiles(tiles)
+    return attrs.evolve(state, **fields) if fields else state
+
+
+def _change(pending: dict[str, dict[str, Any]], spawned: dict[str, Any], uid: str, changes: dict[str, Any]) -> None:
+    if uid in spawned:  # spawned in this same batch: change the new unit itself
+        spawned[uid] = replace(spawned[uid], changes)
+    else:
+        pending.setdefault(uid, {}).update(changes)

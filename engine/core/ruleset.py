@@ -1,0 +1,142 @@
+"""The seam between the kernel and a tabletop rule system.
+
+The kernel knows commands, events, dice and the fold. A ruleset knows everything else: how a turn
+is paid for (2 actions, action points, time units, one action per slot), what an attack rolls,
+and what a preview should tell the player. See docs/architecture.md for how each of the four
+rulesets maps onto these methods.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+import attrs
+import numpy as np
+
+from engine.core.commands import Act, Command, Rejected
+from engine.core.dice import Dice
+from engine.core.events import Event
+from engine.core.geometry import Pos
+from engine.core.model import State, Unit
+
+if TYPE_CHECKING:  # annotations only: the core never needs the content room at run time
+    from engine.content.models import Content, Mission
+    from engine.content.scenario import Action, Verdict
+
+
+@attrs.frozen(kw_only=True)
+class Setup:
+    """What a ruleset needs to start a mission: the mission and where each side stands."""
+
+    mission_id: str
+    mission: Mission
+    spawns: dict[str, tuple[Pos, ...]]
+    max_phases: int  # the mission's limit, or the one `simulate --max-turns` set
+
+
+@attrs.frozen(kw_only=True)
+class ShotPreview:
+    """Exact odds before the player confirms a shot."""
+
+    p_hit: float  # chance the target takes damage or is killed
+    expected_damage: float
+    p_headshot: float
+    can_dodge: bool
+    cover: str  # none | partial | full
+    distance: int
+    reach: int | None  # furthest distance in cells, None = line of sight
+    notes: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class Option:
+    """One entry of the action menu: what the player reads, and the command it sends."""
+
+    group: str  # "Psionics", "Morale", "Melee", "Items", ... (the menu's headings)
+    label: str  # "Panic → Sectoid 2 (7 SS)"
+    command: Act
+    note: str = ""  # why it costs what it costs, or its odds
+    overload: int = 0  # the most extra SS the player may add (0: no overload)
+
+
+@attrs.frozen(kw_only=True)
+class Budget:
+    """What a unit can still do this turn, in the ruleset's own currency."""
+
+    label: str  # "actions 1/2", "AP 6/8", "TU 43/60"
+    can_act: bool
+    moves_left: int  # cells it could still walk now
+    combo_moves: int = 0  # extra reach of a combo-like move, 0 if none
+
+
+class Ruleset(Protocol):
+    id: str
+    content: Content
+
+    def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
+        """The ruleset's verdict on a command: a rejection, or events carrying their rolls."""
+
+    def budget(self, state: State, unit: Unit) -> Budget:
+        """Turn economy for the unit panel, the footer and the AI."""
+
+    def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+        """Chance to hit, expected damage and the conditions, without rolling."""
+
+    def options(self, state: State, unit: Unit) -> list[Option]:
+        """The unit's actions beyond moving and shooting (`Act` commands), for the action menu and the AI."""
+
+    def throw_range(self, state: State, unit: Unit, item: str) -> int:
+        """Furthest cell a thrown item reaches."""
+
+    def visible(self, state: State, side: str) -> np.ndarray:
+        """Boolean [y, x] array of the cells the side sees now."""
+
+    def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
+        """`xenotac resolve`: one described situation, without a map."""
+
+    def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
+        """The AI's use of the ruleset's own tools before it moves or shoots (xcom-trpg: psionics), or None."""
+
+    def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
+        """A character's between-missions roll of this ruleset (xcom-trpg 7.1: psi initiation), for the roster."""
+
+
+_REGISTRY: dict[str, type] = {}
+
+
+def register(ruleset_id: str):
+    def deco(cls: type) -> type:
+        _REGISTRY[ruleset_id] = cls
+        cls.id = ruleset_id
+        return cls
+    return deco
+
+
+def available() -> list[str]:
+    _load_builtin()
+    return sorted(_REGISTRY)
+
+
+def make(ruleset_id: str, content: Content, setup: Setup | None) -> Ruleset:
+    _load_builtin()
+    if ruleset_id not in _REGISTRY:
+        raise KeyError(ruleset_id)
+    return _REGISTRY[ruleset_id](content, setup)
+
+
+def _load_builtin() -> None:
+    """Every folder of engine/rules/ is a ruleset that registers itself when imported: a plug-in is found by
+    looking, so the core names none of them."""
+    if _LOADED:
+        return
+    import importlib
+    import pkgutil
+
+    rules = importlib.import_module("engine.rules")
+    for info in sorted(pkgutil.iter_modules(rules.__path__), key=lambda i: i.name):
+        if info.ispkg:
+            importlib.import_module(f"engine.rules.{info.name}")
+    _LOADED.append(True)
+
+
+_LOADED: list[bool] = []

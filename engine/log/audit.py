@@ -1,0 +1,203 @@
+"""`xenotac audit`: every roll of a log written out as a player would write it, then dice statistics."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any, Iterator
+
+import attrs
+
+from engine.log import writer as log
+from engine.log import reading
+
+GOD = "god"
+
+
+@attrs.frozen
+class Line:
+    n: int
+    phase: int
+    abandoned: bool
+    headline: str
+    rolls: list[dict[str, Any]]
+
+
+@attrs.define
+class Tally:
+    d100: list[int] = attrs.field(factory=list)
+    crit_plus: int = 0
+    crit_minus: int = 0
+    luck_checks: int = 0
+    luck_passed: int = 0
+    luck_expected: float = 0.0
+
+
+def _branch(records: list[tuple[int, dict[str, Any]]]) -> set[int]:
+    """Record numbers on the final branch; the others were undone."""
+    bases: dict[int, int] = {}
+    head = 1
+    for n, r in records:
+        if r.get("kind") == "command":
+            bases[n], head = r.get("base", 1), n
+        elif r.get("kind") == "undo":
+            head = r.get("base", 1)
+    alive = set()
+    while head in bases:
+        alive.add(head)
+        head = bases[head]
+    return alive
+
+
+def read(path: Path) -> tuple[list[Line], dict[str, str], dict[str, str], str | None]:
+    """Lines with rolls, unit names, unit sides, and a note if the chain is broken."""
+    records, broken = reading.records(path)
+    alive = _branch(records)
+    names: dict[str, str] = {}
+    sides: dict[str, str] = {}
+    out: list[Line] = []
+    phase = 0
+    for n, record in records:
+        if record.get("kind") != "command":
+            continue
+        rolls: list[dict[str, Any]] = []
+        headline = ""
+        for event in record.get("events", []):
+            if event.get("kind") == "spawned":
+                unit = event["unit"]
+                names[unit["id"]], sides[unit["id"]] = unit["name"], unit["side"]
+            if event.get("kind") == "phase":
+                phase = event["phase"]
+            if event.get("kind") == "resolved" and not headline:
+                headline = event.get("text", "")
+            rolls.extend(event.get("rolls", []))
+        if rolls:
+            command = record.get("command", {})
+            out.append(Line(n, phase, n not in alive, headline or _describe(command), rolls))
+    note = str(broken) if broken else None
+    return out, names, sides, note
+
+
+def _describe(command: dict[str, Any]) -> str:
+    kind = command.get("kind", "?")
+    return {"start": "mission start: hit points rolled", "end_turn": f"{command.get('side')} ends the turn"}.get(
+        kind, kind)
+
+
+def luck_of(roll: dict[str, Any]) -> int | None:
+    faces = roll.get("faces") or [0]
+    return roll["total"] // faces[0] if faces[0] else None
+
+
+def render(path: Path, record: int | None = None, unit: str | None = None) -> Iterator[str]:
+    lines, names, sides, note = read(path)
+    header = log.read_header(path)
+    yield (f"{path} · mission {header['mission']['id']} · ruleset {header['ruleset']} · "
+           f"seed commitment {header['seed_commitment'][:16]}…")
+    if note:
+        yield f"warning: {note}; the rolls after it are not shown"
+    tallies: dict[str, Tally] = {}
+    for line in lines:
+        if record is not None and line.n != record:
+            continue
+        rolls = [r for r in line.rolls if unit is None or r.get("actor") == unit]
+        if not rolls:
+            continue
+        mark = " (undone)" if line.abandoned else ""
+        yield f"line {line.n} · phase {line.phase}{mark} · {line.headline}"
+        width = max(len(names.get(r["actor"], r["actor"])) for r in rolls)
+        for r in rolls:
+            who = names.get(r["actor"], r["actor"])
+            crit = f" [{r['crit']}]" if r.get("crit") else ""
+            yield f"  {who:<{width}}  {r['purpose']:<22} {r['formula']}{crit}"
+            if not line.abandoned:
+                _count(tallies.setdefault(sides.get(r["actor"], GOD), Tally()), r)
+    yield ""
+    yield from _statistics(tallies)
+
+
+def _count(t: Tally, r: dict[str, Any]) -> None:
+    if r.get("expr") != "1d100":
+        return
+    t.d100.extend(r.get("faces", []))
+    if r.get("crit") == "success":
+        t.crit_plus += 1
+    elif r.get("crit") == "failure":
+        t.crit_minus += 1
+    if "luck" in r.get("purpose", "") and r.get("formula", "").startswith("luck "):
+        luck = luck_of(r)
+        if luck:
+            t.luck_checks += 1
+            t.luck_passed += int(r["formula"].endswith("✓"))
+            t.luck_expected += sum(1 for f in range(1, 101) if luck * f >= 100) / 100
+
+
+def _statistics(tallies: dict[str, Tally]) -> Iterator[str]:
+    yield "Dice statistics (rolls on the final branch)"
+    yield f"  {'side':<8} {'d100':>6} {'mean':>6} {'crit+':>6} {'crit-':>6}   luck checks passed (expected)"
+    for side in sorted(tallies):
+        t = tallies[side]
+        mean = sum(t.d100) / len(t.d100) if t.d100 else 0.0
+        luck = "-"
+        if t.luck_checks:
+            luck = (f"{t.luck_passed}/{t.luck_checks} {100 * t.luck_passed / t.luck_checks:.1f}% "
+                    f"({100 * t.luck_expected / t.luck_checks:.1f}%)")
+        yield f"  {side:<8} {len(t.d100):>6} {mean:>6.1f} {t.crit_plus:>6} {t.crit_minus:>6}   {luck}"
+
+
+def stats(path: Path) -> Iterator[str]:
+    """`audit --stats`: per side, the d100 distribution with a χ² test and luck checks against their odds."""
+    lines, _names, sides, note = read(path)
+    if note:
+        yield f"warning: {note}; the rolls after it are not counted"
+    tallies: dict[str, Tally] = {}
+    for line in lines:
+        if not line.abandoned:
+            for r in line.rolls:
+                _count(tallies.setdefault(sides.get(r["actor"], GOD), Tally()), r)
+    yield from _statistics(tallies)
+    for side in sorted(tallies):
+        t = tallies[side]
+        if not t.d100:
+            continue
+        buckets = [0] * 10
+        for face in t.d100:
+            buckets[(face - 1) // 10] += 1
+        expected = len(t.d100) / 10
+        chi2 = sum((b - expected) ** 2 / expected for b in buckets)
+        yield ""
+        yield (f"{side}: {len(t.d100)} d100, χ² = {chi2:.2f} on 9 degrees of freedom, p = {chi2_p(chi2, 9):.3f}"
+               f"  (p below 0.01 would mean the dice look unfair)")
+        top = max(buckets)
+        for i, b in enumerate(buckets):
+            bar = "█" * round(40 * b / top) if top else ""
+            yield f"  {10 * i + 1:>3}-{10 * i + 10:<3} {b:>6} {bar}"
+        yield f"  expected {expected:.1f} per row"
+
+
+def chi2_p(x: float, dof: int) -> float:
+    """P(χ² >= x): the regularized upper incomplete gamma Q(dof/2, x/2)."""
+    a, z = dof / 2, x / 2
+    if z <= 0:
+        return 1.0
+    if z < a + 1:  # series for the lower part
+        term = total = 1 / a
+        k = a
+        while abs(term) > 1e-14 * abs(total):
+            k += 1
+            term *= z / k
+            total += term
+        return max(0.0, 1 - total * math.exp(-z + a * math.log(z) - math.lgamma(a)))
+    b, c, d = z + 1 - a, 1e300, 1 / (z + 1 - a)  # continued fraction for the upper part
+    h = d
+    for i in range(1, 300):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1 / (d if abs(d) > 1e-300 else 1e-300)
+        c = b + an / c
+        c = c if abs(c) > 1e-300 else 1e-300
+        h *= d * c
+        if abs(d * c - 1) < 1e-14:
+            break
+    return min(1.0, math.exp(-z + a * math.log(z) - math.lgamma(a)) * h)

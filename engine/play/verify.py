@@ -1,0 +1,188 @@
+"""`replay --verify`: recompute a whole mission from its header, seed and commands.
+
+Two passes. The first walks the hash chain and the record numbers, so an edited, deleted,
+swapped or truncated line is named by its number. The second re-decides every command against
+the seeded dice and compares every event and state hash.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from engine.core import codec
+from engine.log import writer as log
+from engine.log.chain import Failure, chain
+from engine.core.commands import Rejected
+from engine.content.models import Content
+from engine.core.dice import Dice, Faces, commitment
+from engine.play.game import build, check_header
+from engine.core.model import State
+from engine.core.reducer import fold
+
+
+@attrs.frozen
+class Report:
+    records: int
+    failure: Failure | None
+    seed_source: str = ""
+
+
+def verify(content: Content, path: Path, seed_file: Path | None = None) -> Report:
+    try:
+        header = log.read_header(path)  # format and version first: a log from elsewhere is said so plainly
+        lines, broken = chain(path)
+    except log.LogError as exc:
+        return Report(0, Failure(exc.line, str(exc).split(": ", 1)[-1] if exc.line else str(exc)))
+    if broken and not lines:
+        return Report(0, broken)
+    try:
+        check_header(content, header)
+    except log.LogError as exc:
+        return Report(0, Failure(1, str(exc).split(": ", 1)[-1]))
+    seed, source, problem = _seed(lines, header, seed_file, path)
+    if problem:
+        return Report(0, problem)
+    assert seed is not None
+    replay_failure = _replay(content, header, seed, lines)
+    failure = broken or replay_failure
+    if broken and replay_failure and replay_failure.line and broken.line and replay_failure.line < broken.line:
+        failure = replay_failure
+    return Report(len(lines), failure, source)
+
+
+def _seed(lines, header, seed_file: Path | None, path: Path) -> tuple[bytes | None, str, Failure | None]:
+    for n, _raw, record in lines:
+        if record.get("kind") == "reveal":
+            try:
+                seed = bytes.fromhex(record["seed"])
+            except (KeyError, TypeError, ValueError):
+                return None, "", Failure(n, "the revealed seed is not hex")
+            if commitment(seed) != header.get("seed_commitment"):
+                return None, "", Failure(n, "the revealed seed does not match the commitment on line 1 "
+                                            "(a forged reveal, or a header from another mission)")
+            return seed, "revealed", None
+    candidate = seed_file or log.seed_path(path)
+    try:
+        seed = log.read_seed(candidate)
+    except log.LogError as exc:
+        return None, "", Failure(None, f"the seed is not revealed yet and {exc}; pass --seed-file")
+    if commitment(seed) != header.get("seed_commitment"):
+        return None, "", Failure(None, f"{candidate} is not the seed this log committed to")
+    return seed, str(candidate), None
+
+
+def _replay(content: Content, header: dict[str, Any], seed: bytes, lines) -> Failure | None:
+    """Re-decide every command, and hold undo and checkpoint records to the kernel's own rules."""
+    ruleset, initial = build(content, header)
+    faces = Faces(seed)
+    casual = bool(header["mission"].get("casual"))
+    states: dict[int, State] = {1: initial}
+    branch: list[tuple[int, bool, int]] = [(1, False, 0)]  # (record, rolled dice, byte offset): the live history
+    offset = 0
+    for n, raw, record in lines:
+        here, offset = offset, offset + len(raw) + 1
+        if n == 1:
+            continue
+        kind = record.get("kind")
+        try:
+            if kind == "command":
+                if record.get("base") != branch[-1][0]:
+                    return Failure(n, f"a command must follow the current record {branch[-1][0]}, "
+                                      f"not {record.get('base')!r}")
+                problem = _command(ruleset, faces, states, n, record)
+                if problem:
+                    return problem
+                branch.append((n, any(e.get("rolls") for e in record["events"]), here))
+            elif kind == "undo":
+                problem = _undo(states, branch, casual, record)
+                if problem:
+                    return Failure(n, problem)
+            elif kind == "checkpoint":
+                problem = _checkpoint(states, branch, record)
+                if problem:
+                    return Failure(n, problem)
+            elif kind != "reveal":
+                return Failure(n, f"unknown record kind {kind!r}")
+        except (codec.CodecError, KeyError, TypeError, AttributeError) as exc:
+            return Failure(n, f"malformed record: {exc}")
+    return None
+
+
+def _undo(states: dict[int, State], branch: list[tuple[int, bool, int]], casual: bool,
+          record: dict[str, Any]) -> str | None:
+    if len(branch) < 3 or record.get("undone") != branch[-1][0] or record.get("base") != branch[-2][0]:
+        return f"undo of {record.get('undone')!r} back to {record.get('base')!r} is not the last command"
+    if branch[-1][1] and not casual:
+        return "an undo across a dice roll in a mission that is not casual"
+    if states[branch[-1][0]].winner is not None:
+        return "an undo after the mission ended"
+    branch.pop()
+    if record.get("state") != codec.state_hash(states[branch[-1][0]]):
+        return "state hash after undo does not match"
+    return None
+
+
+def _checkpoint(states: dict[int, State], branch: list[tuple[int, bool, int]], record: dict[str, Any]) -> str | None:
+    if record.get("of") != branch[-1][0]:
+        return f"checkpoint of record {record.get('of')!r}, but the current record is {branch[-1][0]}"
+    anchor = record["anchor"]
+    numbers = [n for n, _rolled, _offset in branch]
+    if anchor.get("of") not in numbers:
+        return f"checkpoint anchor {anchor.get('of')!r} is not on the current branch"
+    at = numbers.index(anchor["of"])
+    if codec.canonical(codec.dump_state(states[anchor["of"]])) != codec.canonical(anchor.get("state")):
+        return "checkpoint state differs from the recomputed one"
+    trail = [[n, offset, rolled] for n, rolled, offset in branch[at + 1:]]
+    if codec.canonical(trail) != codec.canonical(record.get("trail")):
+        return "checkpoint trail does not match the records on the current branch"
+    return None
+
+
+def _command(ruleset, faces: Faces, states: dict[int, State], n: int, record: dict[str, Any]) -> Failure | None:
+    base = states.get(record.get("base"))  # type: ignore[arg-type]
+    if base is None:
+        return Failure(n, f"command on unknown record {record.get('base')!r}")
+    command = codec.load_command(record.get("command"))
+    dice = Dice(faces, base.dice)
+    events = ruleset.decide(base, command, dice)
+    if isinstance(events, Rejected):
+        return Failure(n, f"the command is not legal here: {events}")
+    expected = [codec.dump_event(e) for e in events]
+    found = record.get("events")
+    if codec.canonical(expected) != codec.canonical(found):  # not ==: 0, 0.0 and false differ in a log
+        return Failure(n, _first_difference(expected, found))
+    state = fold(base, events)
+    if record.get("state") != codec.state_hash(state):
+        return Failure(n, f"state hash: expected {codec.state_hash(state)}, found {record.get('state')}")
+    states[n] = state
+    return None
+
+
+def _first_difference(expected: list[Any], found: Any) -> str:
+    if not isinstance(found, list):
+        return "events are not a list"
+    for i, (e, f) in enumerate(zip(expected, found)):
+        if not _same(e, f):
+            path, ev, fv = _diff(e, f, f"event {i + 1}")
+            return f"{path}: expected {json.dumps(ev, ensure_ascii=False)}, found {json.dumps(fv, ensure_ascii=False)}"
+    return f"expected {len(expected)} events, found {len(found)}"
+
+
+def _diff(e: Any, f: Any, path: str) -> tuple[str, Any, Any]:
+    if isinstance(e, dict) and isinstance(f, dict):
+        for k in list(e) + [k for k in f if k not in e]:
+            if not _same(e.get(k), f.get(k)):
+                return _diff(e.get(k), f.get(k), f"{path}.{k}")
+    if isinstance(e, list) and isinstance(f, list) and len(e) == len(f):
+        for i, (a, b) in enumerate(zip(e, f)):
+            if not _same(a, b):
+                return _diff(a, b, f"{path}[{i}]")
+    return path, e, f
+
+
+def _same(a: Any, b: Any) -> bool:
+    return codec.canonical(a) == codec.canonical(b)

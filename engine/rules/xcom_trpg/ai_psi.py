@@ -1,0 +1,54 @@
+"""The AI's psionics (xcom-trpg 7): sectoids and ethereals panic a shaken soldier, take the strongest
+one's mind when their sigurdsens allow, and stun when they have no shot; chryssalids only panic; every other race
+leaves psionics alone. Only soldiers the side sees now are considered, and only at decent odds.
+"""
+
+from __future__ import annotations
+
+from engine.content import missions
+from engine.core.commands import Act, Rejected
+from engine.core.model import State, Unit
+
+PSIONIC_RACES = {"sectoid": ("panic", "mind_control", "stun"), "ethereal": ("panic", "mind_control", "stun"),
+                 "chryssalid": ("panic",)}
+DECENT = 0.55  # the least chance of success worth a turn's action and the SS
+SHAKEN = 50  # a soldier below this morale is one panic from its panic checks (6.5: below 40)
+
+
+def choose(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
+    """A psi command for the unit's first action this turn, or None; a stun only when no shot is worth it."""
+    from engine.rules.xcom_trpg import psionics
+    from engine.rules.xcom_trpg.psi_abilities import plan
+
+    abilities = getattr(getattr(rs, "content", None), "psionics", None)
+    wanted = PSIONIC_RACES.get(unit.race, ())
+    if not abilities or not wanted or not psionics.is_active(unit):
+        return None
+    if unit.actions < rs.rules.actions_per_turn:  # one psi attack a turn; the other action shoots
+        return None
+    soldiers = [u for u in in_sight if u.conscious and u.side == missions.PLAYER and not u.counters.get("psi_mc_by")]
+    me = psionics.mind(unit)
+
+    def chance(target: Unit) -> float:
+        return psionics.odds(me, psionics.mind(target))
+
+    def ready(option: str, target: Unit) -> Act | None:
+        cmd = Act(unit=unit.id, action="psi", option=option, target=target.id)
+        return None if isinstance(plan(rs, state, cmd), Rejected) else cmd
+
+    order: list[tuple[str, list[Unit]]] = []
+    if "panic" in wanted:
+        shaken = sorted((s for s in soldiers if s.morale < SHAKEN), key=lambda s: (s.morale, s.id))
+        order.append(("panic", shaken))
+    if "mind_control" in wanted:
+        strongest = sorted(soldiers, key=lambda s: (-(s.hp + 10 * sum(s.stats.values())), s.id))
+        order.append(("mind_control", strongest))
+    if "stun" in wanted and not has_shot:
+        order.append(("stun", sorted(soldiers, key=lambda s: (s.stats["bravery"], s.id))))
+    for option, targets in order:
+        for target in targets:
+            if chance(target) >= DECENT:
+                cmd = ready(option, target)
+                if cmd is not None:
+                    return cmd
+    return None

@@ -1,0 +1,52 @@
+"""The `xenotac` command: one module per subcommand, each with `add_parser(sub)` and `run(args)`.
+
+Headless subcommands never import Textual; `play`, `resume`, a bare `xenotac` and the viewer do.
+Bad input gets one line on stderr and exit 2; a failed verification exits 1; success exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+from tui.cli import audit, content, play, preview, replay, resolve, roster, simulate
+from tui.cli.common import EXIT_BAD_INPUT, BadInput, Parser
+
+SUBCOMMANDS = {"play": play, "resume": play, "simulate": simulate, "map": preview, "replay": replay,
+               "audit": audit, "resolve": resolve, "content": content, "roster": roster}
+
+
+def build_parser() -> Parser:
+    p = Parser(prog="xenotac", description="Keyboard-only squad tactics with auditable dice.")
+    p.add_argument("--saves", metavar="DIR", help="save folder (default: $XENOTAC_SAVES or saves/)")
+    p.add_argument("--content", metavar="DIR", help="content folder (default: the built-in content/)")
+    p.add_argument("--keys", metavar="FILE", help="key map TOML for the client (default: $XENOTAC_KEYS or "
+                                                  "~/.config/xenotac/keys.toml)")
+    sub = p.add_subparsers(dest="cmd", parser_class=Parser)
+    for module in dict.fromkeys(SUBCOMMANDS.values()):  # each once, in the order of the help text
+        module.add_parser(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return _dispatch(args)
+    except BadInput as exc:
+        print(f"xenotac: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return 130
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    from engine.log import writer as log
+
+    try:
+        return SUBCOMMANDS.get(args.cmd, play).run(args)  # no subcommand: the title menu
+    except log.LogError as exc:
+        raise BadInput(str(exc)) from None
+    except OSError as exc:
+        raise BadInput(f"{exc.filename or ''}: {exc.strerror}".lstrip(": ")) from None

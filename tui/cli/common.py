@@ -1,0 +1,94 @@
+"""What every subcommand shares: the parser that exits 2, the one-line error, argument types and checks."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+from pathlib import Path
+from typing import NoReturn
+
+EXIT_BAD_INPUT = 2
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+class BadInput(Exception):
+    """Reported as one line, exit 2."""
+
+
+def positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
+    return value
+
+
+def seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("a seed cannot be negative")
+    return value
+
+
+def dice_list(text: str) -> list[int]:
+    try:
+        faces = [int(f) for f in text.replace(" ", "").split(",") if f]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"dice are comma-separated whole numbers, got {text!r}") from None
+    if not faces:
+        raise argparse.ArgumentTypeError("give at least one die")
+    return faces
+
+
+def load_content(directory: str | None = None):
+    from engine.content import loader
+
+    try:
+        return loader.load(directory)
+    except loader.ContentError as exc:
+        raise BadInput(f"content does not load ({len(exc.messages)} problems; run `xenotac content check`): "
+                       f"{exc.messages[0]}") from None
+
+
+def secret(seed: int | None) -> tuple[bytes, str]:
+    from engine.core.dice import seed_from_int
+
+    if seed is None:
+        return secrets.token_bytes(32), "random"
+    return seed_from_int(seed), str(seed)
+
+
+def mission_at(content, mission: str, difficulty: str | None) -> str:
+    """The mission id to play: `ID`, or `ID@LEVEL` when a difficulty level is named."""
+    check_choice("mission", mission.partition("@")[0], content.missions)
+    if difficulty is not None:
+        if "@" in mission:
+            raise BadInput(f"--mission {mission} already names a difficulty; leave out --difficulty")
+        check_choice("difficulty", difficulty, content.difficulty)
+        return f"{mission}@{difficulty}"
+    if "@" in mission:
+        check_choice("difficulty", mission.partition("@")[2], content.difficulty)
+    return mission
+
+
+def check_choice(what: str, value: str, choices) -> None:
+    from engine.content.loader import did_you_mean
+
+    if value not in choices:
+        raise BadInput(f"unknown {what} {value!r}{did_you_mean(value, choices)}; one of {', '.join(choices)}")
+
+
+def readable(path: Path) -> None:
+    if path.is_dir():
+        raise BadInput(f"{path}: is a directory, not a log")
+    if not path.exists():
+        raise BadInput(f"{path}: no such file")

@@ -1,0 +1,32 @@
+"""`xenotac content check`: every problem in a content folder, one located line each."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from tui.cli.common import EXIT_BAD_INPUT
+
+
+def add_parser(sub) -> None:
+    con = sub.add_parser("content", help="content tools")
+    con_sub = con.add_subparsers(dest="content_cmd", parser_class=type(con), required=True)
+    chk = con_sub.add_parser("check", help="list every problem in a content folder")
+    chk.add_argument("dir", nargs="?")
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.content import loader
+
+    directory = args.dir or args.content
+    try:
+        content = loader.load(directory)
+    except loader.ContentError as exc:
+        for message in exc.messages:
+            print(message)
+        print(f"{len(exc.messages)} problem(s)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"content OK: {len(content.weapons)} weapons, {len(content.units)} units, {len(content.terrain)} tiles, "
+          f"{len(content.missions)} missions (sha256 {content.sha256[:12]})")
+    return 0
+

@@ -1,0 +1,44 @@
+"""`xenotac replay`: open a log in the viewer, verify it, or print its story."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from tui.cli.common import load_content, readable
+
+
+def add_parser(sub) -> None:
+    rep = sub.add_parser("replay", help="open a mission log in the replay viewer, verify it, or print its story")
+    rep.add_argument("log")
+    how = rep.add_mutually_exclusive_group()
+    how.add_argument("--verify", action="store_true", help="recompute every event and compare")
+    how.add_argument("--story", action="store_true", help="print the story as text instead of opening the viewer")
+    rep.add_argument("--seed-file", metavar="F", help="the seed, if the log has not revealed it yet")
+    rep.add_argument("--keys", metavar="FILE", default=argparse.SUPPRESS, help="key map TOML")
+
+
+
+def run(args: argparse.Namespace) -> int:
+    from engine.play import verify
+
+    path = Path(args.log)
+    readable(path)
+    content = load_content(args.content)
+    if args.story:
+        from engine.log.story import story
+
+        for line in story(path):
+            print(line)
+        return 0
+    if not args.verify:
+        from tui import launch
+
+        return launch.view(args, content, path)
+    report = verify.verify(content, path, Path(args.seed_file) if args.seed_file else None)
+    if report.failure is not None:
+        print(f"FAILED at {report.failure}", file=sys.stderr)
+        return 1
+    print(f"verified {report.records} records")
+    return 0

@@ -1,0 +1,144 @@
+"""`xenotac simulate`: AI against AI to the end of a mission, or `--trials N` of them in memory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from tui.cli.common import BadInput, check_choice, load_content, mission_at, positive, readable, secret, seed
+from tui.saves import new_log_path, saves_dir
+
+
+def add_parser(sub) -> None:
+    sim = sub.add_parser("simulate", help="AI against AI to the end of a mission, logged")
+    sim.add_argument("--ruleset", default="xcom-trpg")
+    sim.add_argument("--mission", help="mission id (default: eliminate; with --trials, every mission)")
+    sim.add_argument("--difficulty", metavar="D", help="difficulty level (with --trials, default: every level)")
+    sim.add_argument("--seed", type=seed)
+    sim.add_argument("--out", metavar="PATH", help="log file (default: a new file in the save folder)")
+    sim.add_argument("--max-turns", type=positive, metavar="N", help="end in a draw after N phases")
+    sim.add_argument("--resume", metavar="LOG", help="carry an interrupted simulation on to the end")
+    sim.add_argument("--trials", type=positive, metavar="N",
+                     help="N missions per mission and difficulty, in memory: win rate, phases, casualties")
+    sim.add_argument("--jobs", type=positive, default=1, metavar="N", help="with --trials: worker processes")
+    sim.add_argument("--json", action="store_true", help="with --trials: the report as JSON")
+
+
+
+def run(args: argparse.Namespace) -> int:
+    return cmd_simulate_trials(args) if args.trials else cmd_simulate(args)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.core import ruleset as rs
+    from engine.play import simulate
+
+    content = load_content(args.content)
+    if args.resume:
+        from engine.play.game import Game
+
+        path = Path(args.resume)
+        readable(path)
+        game = Game.resume(content, path)
+        for note in game.notes:
+            print(f"note: {note}", file=sys.stderr)
+        simulate.play_out(game)
+    else:
+        check_choice("ruleset", args.ruleset, rs.available())
+        mission = mission_at(content, args.mission or "eliminate", args.difficulty)
+        seed, tag = secret(args.seed)
+        path = Path(args.out) if args.out else new_log_path(saves_dir(args.saves), f"{mission}-sim-{tag}")
+        if path.exists() and path.is_dir():
+            raise BadInput(f"{path}: is a directory; give a file name")
+        game = simulate.run(content, args.ruleset, mission, seed, path, max_phases=args.max_turns)
+    state = game.state
+    rolls = sum(state.dice.values())  # every die on the final branch
+    print(f"log:        {path}")
+    print(f"winner:     {state.winner} ({state.ended})")
+    print(f"phases:     {state.phase}")
+    for side in state.sides:
+        units = state.side_units(side)
+        dead = sum(u.status == "dead" for u in units)
+        out = sum(u.status == "unconscious" for u in units)
+        print(f"{side + ':':<11} {len(units) - dead - out} standing, {out} unconscious, {dead} dead")
+    print(f"dice rolled: {rolls}")
+    game.close()
+    return 0
+
+
+def cmd_simulate_trials(args: argparse.Namespace) -> int:
+    """N seeded missions per mission and difficulty; a progress bar on stderr, the report on stdout."""
+    import time
+
+    from engine.play import balance
+    from engine.core import ruleset as rs
+
+    if args.resume or args.out:
+        raise BadInput("--trials plays in memory: it takes no --out or --resume")
+    content = load_content(args.content)
+    check_choice("ruleset", args.ruleset, rs.available())
+    if args.mission is not None:
+        check_choice("mission", args.mission, [m for m in content.missions])
+    if args.difficulty is not None:
+        check_choice("difficulty", args.difficulty, content.difficulty)
+    if not content.difficulty:
+        raise BadInput("this content has no difficulty.toml: there are no levels to compare")
+    ids = [args.mission] if args.mission else sorted(content.missions, key=lambda m: (m != "eliminate", m))
+    levels = [args.difficulty] if args.difficulty else list(content.difficulty)
+    start = time.perf_counter()
+    bar = _Progress(sys.stderr)
+    rows = balance.run_trials(content, args.ruleset, ids, levels, args.trials, 1 if args.seed is None else args.seed,
+                              max_phases=args.max_turns, jobs=args.jobs, content_dir=args.content, progress=bar)
+    bar.done(time.perf_counter() - start)
+    if args.json:
+        print(json.dumps({"ruleset": args.ruleset, "trials": args.trials, "seed": 1 if args.seed is None else args.seed,
+                          "confidence": 0.95, "results": rows}, indent=2))
+        return 0
+    for line in _trials_table(rows):
+        print(line)
+    return 0
+
+
+class _Progress:
+    """`[#########·········] 9/20 terror@normal` on one line of a terminal; silent when piped."""
+
+    def __init__(self, stream) -> None:
+        self.stream = stream
+        self.live = stream.isatty()
+        self.total = 0
+
+    def __call__(self, done: int, total: int, label: str) -> None:
+        self.total = total
+        if self.live:
+            filled = 30 * done // total
+            self.stream.write(f"\r[{'#' * filled}{'·' * (30 - filled)}] {done}/{total} {label:<24}")
+            self.stream.flush()
+
+    def done(self, seconds: float) -> None:
+        end = "\n" if self.live else ""
+        self.stream.write(f"{end}{self.total} missions in {seconds:.1f} s\n")
+
+
+def _trials_table(rows: list[dict]) -> list[str]:
+    """One row per mission and level; each figure with its 95% interval in brackets."""
+    sides = []
+    for r in rows:
+        sides += [s for s in r["casualties"] if s not in sides]
+
+    def mean(v: dict) -> str:
+        return f"{v['mean']:.1f} [{v['low']:.1f}–{v['high']:.1f}]"
+
+    head = f"{'mission':<10} {'difficulty':<11} {'trials':>6}  {'X-COM wins':<17} {'draws':>5}  {'phases':<18}"
+    head += "".join(f" {s + ' lost':<16}" for s in sides)
+    out = [head]
+    for r in rows:
+        w = r["win_rate"]
+        rate = f"{100 * w['value']:.0f}% [{100 * w['low']:.0f}–{100 * w['high']:.0f}%]"
+        line = (f"{r['mission']:<10} {r['difficulty']:<11} {r['trials']:>6}  {rate:<17} "
+                f"{r['wins']['draw']:>5}  {mean(r['phases']):<18}")
+        line += "".join(f" {mean(r['casualties'][s]) if s in r['casualties'] else '—':<16}" for s in sides)
+        out.append(line)
+    out.append("95% intervals: Wilson for the win rate, ±1.96 standard errors for the means.")
+    return out
