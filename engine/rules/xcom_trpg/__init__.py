@@ -19,21 +19,8 @@ from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolve
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.rules.xcom_trpg import ai_psi, combat, field, hooks, odds
-# Rule modules register their actions, options, turn hooks and referees in `hooks` as they are imported
-# (field, imported above, registers doors and the power source):
-from engine.rules.xcom_trpg import morale as _morale  # noqa: F401  (speeches, bravery on first sight)
-from engine.rules.xcom_trpg import tokens as _tokens  # noqa: F401  (crit tokens -> episode buffs)
-from engine.rules.xcom_trpg import consumables as _consumables  # noqa: F401  (items.toml, rest)
-from engine.rules.xcom_trpg import scenery as _scenery  # noqa: F401  (carry, take, special formulas)
-from engine.rules.xcom_trpg import search as _search  # noqa: F401  (item search)
-from engine.rules.xcom_trpg import psi_menu as _psi_menu  # noqa: F401  (psi abilities, gather, meditate, ESP-027)
-from engine.rules.xcom_trpg import psi_referee as _psi_referee  # noqa: F401  (resolve: psi, initiation)
-from engine.rules.xcom_trpg import psi_turns as _psi_turns  # noqa: F401  (psi effects over turns, damage)
-from engine.rules.xcom_trpg import melee as _melee  # noqa: F401  (grab, escape, shove)
-from engine.rules.xcom_trpg import charisma as _charisma  # noqa: F401  (persuade)
-from engine.rules.xcom_trpg import tranquilizer as _tranquilizer  # noqa: F401  (darts)
-from engine.rules.xcom_trpg import sniper as _sniper  # noqa: F401  (sniper shots, prone)
+from engine.rules.xcom_trpg import ai_psi, combat, field, hooks, odds, sniper, tranquilizer
+# The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order.
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.referee import referee
@@ -323,7 +310,7 @@ class XcomTrpg:
         if unit.ammo >= weapon.ammo:
             return Rejected("full", f"{weapon.name} is already loaded ({unit.ammo}/{weapon.ammo})")
         if weapon.darts:  # 8.12.4: the quick reload, a dart of a random kind
-            return _tranquilizer.quick_reload(self, state, unit, dice)
+            return tranquilizer.quick_reload(self, state, unit, dice)
         if unit.magazines <= 0:
             return Rejected("no_magazines", f"{unit.name} has no spare magazine for the {weapon.name.lower()}")
         ledger = Ledger(state.units)
@@ -415,9 +402,9 @@ class XcomTrpg:
             return ctx
         shooter, target = state.units[cmd.unit], state.units[cmd.target]
         if ctx.weapon.darts:
-            return _tranquilizer.fire(self, state, shooter, target, ctx, dice)
+            return tranquilizer.fire(self, state, shooter, target, ctx, dice)
         if ctx.mode.sniper:
-            return _sniper.fire(self, state, shooter, target, ctx, "torso", dice)
+            return sniper.fire(self, state, shooter, target, ctx, "torso", dice)
         if ctx.weapon.blast:
             return self._explosive(state, shooter, shooter.weapon, target.pos, target, dice)
         outcome = combat.resolve_shot(self.content, self.rules, dice, shooter, target, ctx.weapon, ctx.mode,

@@ -20,8 +20,9 @@ from engine.core.dice import Dice, Roll
 from engine.core.events import Event, Resolved
 from engine.map.grid import distance
 from engine.core.model import State, Unit
+from engine.core.ruleset import Option
 from engine.core.reducer import fold
-from engine.rules.xcom_trpg import buffs, hooks
+from engine.rules.xcom_trpg import buffs
 from engine.rules.xcom_trpg.checks import stat_roll
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, opposed
@@ -138,7 +139,6 @@ def _hostile(state: State, target: Unit, actor: Unit) -> bool:
     return last is not None and last >= state.phase - 1
 
 
-@hooks.act("persuade")
 def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
@@ -172,7 +172,6 @@ def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
                      outcome="success" if won else "failure", text=text), *ledger.events]
 
 
-@hooks.turn_start
 def keep_word(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]:
     """The won demand binds this turn: flags `cha_<demand>`; surrender and drop_item act at once."""
     counters = ledger.get(uid, "counters")
@@ -201,7 +200,6 @@ def keep_word(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Even
     return []
 
 
-@hooks.guard
 def bound(rs: "XcomTrpg", state: State, cmd: Command) -> Rejected | None:
     if isinstance(cmd, (StartMission, EndTurn)):
         return None
@@ -230,7 +228,6 @@ def bound(rs: "XcomTrpg", state: State, cmd: Command) -> Rejected | None:
     return None
 
 
-@hooks.after
 def in_earnest(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     """Who attacked whom, and in which phase (immunity to the victim's charisma, 5.5)."""
     hits = [e for e in events if isinstance(e, Resolved) and e.action in ATTACKS and e.target]
@@ -245,8 +242,7 @@ def in_earnest(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -
     return ledger.take()
 
 
-@hooks.options
-def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
+def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     if unit.actions < 1 or unit.race in DEFENCE_ONLY:
         return []
     out = []
@@ -262,7 +258,7 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
         for demand in DEMANDS:
             if refusal(rs.content, unit, t, demand) is None:
                 label = f"{demand.replace('_', ' ').capitalize()} → {t.name}"
-                out.append(hooks.Option("Charisma", label, Act(unit=unit.id, action="persuade", target=t.id,
+                out.append(Option("Charisma", label, Act(unit=unit.id, action="persuade", target=t.id,
                                                                option=demand), note))
     return out
 
@@ -270,7 +266,6 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
 # -- xenotac resolve --------------------------------------------------------------------------------
 
 
-@hooks.referee("persuade")
 def referee(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
     actor, target = units[action.actor], units[action.target or ""]
     no = refusal(content, actor, target, action.demand if action.demand in DEMANDS else None)

@@ -19,8 +19,8 @@ from engine.core.dice import Dice
 from engine.core.events import Event, PhaseStarted, Resolved, SideStarted
 from engine.map.grid import distance
 from engine.core.model import State, Unit
+from engine.core.ruleset import Option
 from engine.core.reducer import fold
-from engine.rules.xcom_trpg import hooks
 from engine.rules.xcom_trpg.combat import status_for
 from engine.rules.xcom_trpg.damage import Ledger, fallen
 
@@ -43,13 +43,20 @@ def raised(unit: Unit, gain: int, over_max: bool) -> int:
     return max(unit.stamina, min(unit.stamina + gain, unit.stamina_max))
 
 
+def _own_action(item_id: str | None) -> bool:
+    """An item with an action of its own (ESP-027) is used through it, not as a plain consumable."""
+    from engine.rules.xcom_trpg.hooks import ACTS  # the rule table imports this module: look it up when asked
+
+    return item_id in ACTS
+
+
 def use_problem(rs: "XcomTrpg", state: State, user: Unit, item_id: str | None, target_id: str | None) -> Rejected | Unit:
     item = rs.content.items.get(item_id or "")
     if item is None:
         return Rejected("unknown_item", f"{item_id!r} is not a consumable; there are {', '.join(rs.content.items)}")
     if user.items.get(item_id or "", 0) <= 0:
         return Rejected("no_item", f"{user.name} carries no {item.name.lower()}")
-    if item_id in hooks.ACTS:
+    if _own_action(item_id):
         return Rejected("own_action", f"The {item.name} is taken with its own action ({item_id})")
     if user.actions < item.actions:
         return Rejected("no_actions", f"The {item.name.lower()} takes {item.actions} action(s)")
@@ -70,7 +77,6 @@ def use_problem(rs: "XcomTrpg", state: State, user: Unit, item_id: str | None, t
     return target
 
 
-@hooks.act("use")
 def use(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     user = rs._actor(state, cmd.unit)  # noqa: SLF001
     if isinstance(user, Rejected):
@@ -112,7 +118,6 @@ def apply_item(rs: "XcomTrpg", ledger: Ledger, item_id: str, item: Item, uid: st
             fallen(ledger, rs.rules, None, before, status)
 
 
-@hooks.act("rest")
 def rest(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
@@ -125,7 +130,6 @@ def rest(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[
     return list(ledger.events)
 
 
-@hooks.turn_start
 def turn_start(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]:
     counters = ledger.get(uid, "counters")
     if counters.get(REST):
@@ -138,7 +142,6 @@ def turn_start(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Eve
     return []
 
 
-@hooks.after
 def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     """A rest broken by a dodge or damage; an item's after-effect as its user's side ends its turn."""
     ended = before.side if any(isinstance(e, (SideStarted, PhaseStarted)) for e in events) else None
@@ -166,24 +169,23 @@ def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> lis
     return list(ledger.events)
 
 
-@hooks.options
-def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
+def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     out = []
     for item_id, n in sorted(unit.items.items()):
         item = rs.content.items.get(item_id)
-        if item is None or n <= 0 or unit.actions < item.actions or item_id in hooks.ACTS:
+        if item is None or n <= 0 or unit.actions < item.actions or _own_action(item_id):
             continue  # an item with an action of its own (ESP-027) is offered by that action
         near = [u for u in state.units.values() if u.id != unit.id and distance(u.pos, unit.pos) <= item.reach]
         for target in [unit, *near]:
             if isinstance(use_problem(rs, state, unit, item_id, target.id), Rejected):
                 continue
             who = "yourself" if target.id == unit.id else target.name
-            out.append(hooks.Option(group="Items", label=f"{item.name} → {who} ({n} left)",
+            out.append(Option(group="Items", label=f"{item.name} → {who} ({n} left)",
                                     command=Act(unit=unit.id, action="use", option=item_id,
                                                 target=None if target.id == unit.id else target.id),
                                     note=f"{item.actions} action, no roll"))
     if unit.actions >= 1 and not unit.infinite_stamina and unit.stamina < unit.stamina_max and REST not in unit.counters:
-        out.append(hooks.Option(group="Items", label=f"Rest (+{REST_GAIN} stamina next turn)",
+        out.append(Option(group="Items", label=f"Rest (+{REST_GAIN} stamina next turn)",
                                 command=Act(unit=unit.id, action="rest"),
                                 note="ends the turn; a dodge or a wound before then cancels it"))
     return out

@@ -18,7 +18,6 @@ from engine.core.reducer import fold
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
-from engine.rules.xcom_trpg.hooks import act as registers
 from engine.rules.xcom_trpg.units import final_stats, spawn
 
 if TYPE_CHECKING:
@@ -56,7 +55,6 @@ def _adjusted(rs: "XcomTrpg", stats: dict[str, int], bonus: dict[str, int]) -> d
 # -- Act: doors and the power source -------------------------------------------------------------
 
 
-@registers(*ACTIONS)
 def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001 - the ruleset's own check of whose turn it is
     if isinstance(unit, Rejected):

@@ -1,75 +1,101 @@
-"""Where the parts of the xcom-trpg ruleset plug into its turn loop, so each rule lives in its own module.
+"""The xcom-trpg rule table: which rule runs where in the turn loop, in an order written down here.
+
+The order of each list decides the order of events and which dice each rule draws, so it is part of the
+log format: the golden logs in `tests/golden/` pin it, and changing it is a rules change (regenerate them
+and say so in the CHANGELOG). Nothing registers itself at import time; re-sorting imports changes nothing.
 
 - `ACTS[name]`: the handler of `Act(action=name)` — (rs, state, cmd, dice) -> Rejected | events.
-- `OPTIONS`: what a unit could do now beyond moving and shooting, for the client's action menu and the
-  AI — (rs, state, unit) -> [Option].
+- `OPTIONS`: what a unit could do now beyond moving and shooting, for the client's action menu and the AI —
+  (rs, state, unit) -> [Option], listed in this order.
 - `TURN_START`: run for each conscious unit of a side as its turn begins, after its actions are reset —
   (rs, ledger, uid, dice) -> extra events (unit changes go through the ledger).
 - `PHASE_END`: run once as a phase ends, before the next begins — (rs, ledger, dice) -> extra events.
 - `AFTER`: run after every decided command, before the mission's verdict — (rs, before, events, dice)
   -> extra events (a bravery check on first sight, a sleeper woken by damage...).
-- `GUARDS`: asked before any unit command is decided — (rs, state, command) -> Rejected | None; a
-  grabbed unit cannot move, a persuaded one keeps its word (melee.py, charisma.py).
-- `REFEREES[type]`: `xenotac resolve` for one scenario action type —
-  (content, rules, units, action, dice) -> Verdict.
-
-Modules register at import; `engine.rules.xcom_trpg` imports them all.
+- `GUARDS`: asked before any unit command is decided — (rs, state, command) -> Rejected | None; a grabbed
+  unit cannot move, a persuaded one keeps its word.
+- `REFEREES[type]`: `xenotac resolve` for one scenario action type — (content, rules, units, action, dice)
+  -> Verdict.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
-from engine.core.ruleset import Option  # noqa: F401  (rule modules build their menu entries from it)
+from engine.rules.xcom_trpg import (charisma, consumables, field, melee, morale, psi_abilities, psi_menu, psi_referee,
+                                    psi_turns, scenery, search, sniper, tokens, tranquilizer)
 
-if TYPE_CHECKING:
-    from engine.core.events import Event
+ACTS: dict[str, Callable[..., Any]] = {
+    **{name: field.act for name in field.ACTIONS},  # open, close, shut_down
+    "speech": morale.speech,
+    "use": consumables.use,
+    "rest": consumables.rest,
+    "carry": scenery.carry,
+    "take": scenery.take,
+    "special": scenery.special,
+    "search": search.search,
+    "psi": psi_abilities.act_psi,
+    "gather_thoughts": psi_menu.gather,
+    "meditate": psi_menu.meditate,
+    "esp_027": psi_menu.esp,
+    "grab": melee.act,
+    "escape": melee.act,
+    "shove": melee.act,
+    "persuade": charisma.act,
+    "reload_quick": tranquilizer.reload,
+    "reload_careful": tranquilizer.reload,
+    "snipe": sniper.act,
+    "prone": sniper.act,
+}
 
-ACTS: dict[str, Callable[..., Any]] = {}
-OPTIONS: list[Callable[..., list["Option"]]] = []
-TURN_START: list[Callable[..., list["Event"]]] = []
-PHASE_END: list[Callable[..., list["Event"]]] = []
-AFTER: list[Callable[..., list["Event"]]] = []
-REFEREES: dict[str, Callable[..., Any]] = {}
-GUARDS: list[Callable[..., Any]] = []
+OPTIONS: tuple[Callable[..., list], ...] = (
+    morale.speech_options,
+    consumables.options,
+    scenery.options,
+    search.options,
+    psi_menu.options,
+    melee.menu,
+    charisma.menu,
+    tranquilizer.menu,
+    sniper.menu,
+)
 
+TURN_START: tuple[Callable[..., list], ...] = (
+    tokens.actions,  # crit tokens turn into actions first (3.5): later rules see the turn's real budget
+    consumables.turn_start,
+    psi_turns.turn_start,
+    charisma.keep_word,
+    tranquilizer.clouded,
+)
 
-def act(*names: str) -> Callable:
-    def register(fn: Callable) -> Callable:
-        for name in names:
-            ACTS[name] = fn
-        return fn
-    return register
+PHASE_END: tuple[Callable[..., list], ...] = (
+    tranquilizer.sedation,
+)
 
+AFTER: tuple[Callable[..., list], ...] = (
+    morale.first_sight,
+    tokens.after,
+    consumables.after,
+    psi_turns.after,
+    melee.loose_grips,
+    charisma.in_earnest,
+    sniper.stand_up,
+)
 
-def referee(*types: str) -> Callable:
-    def register(fn: Callable) -> Callable:
-        for t in types:
-            REFEREES[t] = fn
-        return fn
-    return register
+GUARDS: tuple[Callable[..., Any], ...] = (
+    psi_abilities.compelled_and_risen,
+    melee.held_cannot_move,
+    charisma.bound,
+)
 
-
-def options(fn: Callable) -> Callable:
-    OPTIONS.append(fn)
-    return fn
-
-
-def turn_start(fn: Callable) -> Callable:
-    TURN_START.append(fn)
-    return fn
-
-
-def phase_end(fn: Callable) -> Callable:
-    PHASE_END.append(fn)
-    return fn
-
-
-def after(fn: Callable) -> Callable:
-    AFTER.append(fn)
-    return fn
-
-
-def guard(fn: Callable) -> Callable:
-    GUARDS.append(fn)
-    return fn
+REFEREES: dict[str, Callable[..., Any]] = {
+    "bravery": morale.referee,
+    "special": scenery.special_referee,
+    "search": search.search_referee,
+    "psi": psi_referee.psi,
+    "initiation": psi_referee.initiation,
+    "grab": melee.referee,
+    "escape": melee.referee,
+    "shove": melee.referee,
+    "persuade": charisma.referee,
+}

@@ -21,8 +21,8 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Moved, Resolved
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.core.model import State, Unit
+from engine.core.ruleset import Option
 from engine.core.reducer import fold
-from engine.rules.xcom_trpg import hooks
 from engine.rules.xcom_trpg.combat import Hit, Outcome, concussion_taken, crit_floor, effective_stat
 from engine.rules.xcom_trpg.contest import Contest, Side, opposed
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
@@ -113,7 +113,6 @@ def away_cells(rs: "XcomTrpg", state: State, actor: Unit, target: Unit) -> list[
 # -- the game ---------------------------------------------------------------------------------------
 
 
-@hooks.act("grab", "escape", "shove")
 def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
@@ -165,7 +164,6 @@ def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
     return [resolved, *ledger.events, *events]
 
 
-@hooks.guard
 def held_cannot_move(rs: "XcomTrpg", state: State, cmd: object) -> Rejected | None:
     if not isinstance(cmd, (Move, Combo)):
         return None
@@ -176,7 +174,6 @@ def held_cannot_move(rs: "XcomTrpg", state: State, cmd: object) -> Rejected | No
     return Rejected("held", f"{unit.name} is held by {grabber.name} and cannot move: escape first (8.11)")
 
 
-@hooks.after
 def loose_grips(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     """A grab ends when the grabber falls or they are no longer within reach."""
     if not any(k.startswith(HELD) for u in before.units.values() for k in u.counters):
@@ -190,15 +187,14 @@ def loose_grips(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) 
     return ledger.take()
 
 
-@hooks.options
-def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
+def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     if unit.actions < 1:
         return []
     out = []
     grabber = holding(state, unit)
     if grabber is not None:
         me, them = best(unit), strength(grabber)
-        out.append(hooks.Option("Melee", f"Escape from {grabber.name}", Act(unit=unit.id, action="escape"),
+        out.append(Option("Melee", f"Escape from {grabber.name}", Act(unit=unit.id, action="escape"),
                                 note=f"{me.stat} {me.value} vs strength {them.value}"))
     mine = strength(unit)
     for t in state.units.values():
@@ -207,11 +203,11 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
         theirs = best(t)
         note = f"strength {mine.value} vs {theirs.stat} {theirs.value}"
         if holding(state, t) is not unit:
-            out.append(hooks.Option("Melee", f"Grab {t.name}", Act(unit=unit.id, action="grab", target=t.id), note))
+            out.append(Option("Melee", f"Grab {t.name}", Act(unit=unit.id, action="grab", target=t.id), note))
         cells = away_cells(rs, state, unit, t)
         if cells:
             c = cells[0]
-            out.append(hooks.Option("Melee", f"Shove {t.name} to {c[0]},{c[1]}",
+            out.append(Option("Melee", f"Shove {t.name} to {c[0]},{c[1]}",
                                     Act(unit=unit.id, action="shove", target=t.id, cell=c), note))
     return out
 
@@ -219,7 +215,6 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
 # -- xenotac resolve --------------------------------------------------------------------------------
 
 
-@hooks.referee("grab", "escape", "shove")
 def referee(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
     """`escape`: the actor is the held unit, the target its grabber. `mode = "arm_wrestling"`: Strength only."""
     actor, target = units[action.actor], units[action.target or ""]

@@ -16,8 +16,8 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Moved, Resolved, TileChanged, UnitChanged, UnitSpawned
 from engine.map.grid import distance
 from engine.core.model import State, Unit
+from engine.core.ruleset import Option
 from engine.core.reducer import fold
-from engine.rules.xcom_trpg import hooks
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
@@ -48,7 +48,6 @@ def _free(rs: "XcomTrpg", state: State, unit: Unit) -> bool:
     return unit.id == leader(rs) and unit.counters.get(FREE_SPEECH) != state.phase
 
 
-@hooks.act("speech")
 def speech(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = rs._actor(state, cmd.unit)  # noqa: SLF001
     if isinstance(unit, Rejected):
@@ -77,8 +76,7 @@ def speech(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
     return [Resolved(actor=unit.id, action="speech", rolls=(), outcome="heard", text=text), *ledger.events]
 
 
-@hooks.options
-def speech_options(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
+def speech_options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     heard = listeners(rs, state, unit)
     if not heard:
         return []
@@ -87,7 +85,7 @@ def speech_options(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Optio
         return []
     gain = effective_stat(unit, "charisma") * (2 if unit.id == leader(rs) else 1)
     cost = "free once per phase (Let them talk)" if free else "1 action"
-    return [hooks.Option(group="Morale", label=f"Encouraging speech (+{gain} morale to {len(heard)})",
+    return [Option(group="Morale", label=f"Encouraging speech (+{gain} morale to {len(heard)})",
                          command=Act(unit=unit.id, action="speech"), note=cost)]
 
 
@@ -116,7 +114,6 @@ def bravery_check(content: Content, rules: RulesetDef, ledger: Ledger, viewer: U
                     outcome="steady" if contest.attacker_wins else "scared", text=text)
 
 
-@hooks.after
 def first_sight(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     """Once per (character, monster) per episode, when the monster first comes into its sight."""
     races = rs.content.races
@@ -145,7 +142,6 @@ def first_sight(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) 
     return out
 
 
-@hooks.referee("bravery")
 def referee(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
     viewer, monster = units[action.actor], units[action.monster or ""]
     if not frightens(content, monster, viewer):

@@ -18,7 +18,7 @@ from engine.core.dice import Dice, Roll
 from engine.core.events import Event, Resolved
 from engine.map.grid import distance
 from engine.core.model import State, Unit
-from engine.rules.xcom_trpg import buffs, hooks, psi_effects, psionics
+from engine.rules.xcom_trpg import buffs, psi_effects, psionics
 from engine.rules.xcom_trpg.contest import god_roll
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.psi_effects import ORDERS, apply, attack_bonus, revive, set_counter
@@ -165,7 +165,6 @@ def _targets(rs: "XcomTrpg", state: State, caster: Unit, a: PsiAbility, cmd: Act
     return tuple(out)
 
 
-@hooks.act("psi")
 def act_psi(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     p = plan(rs, state, cmd)
     if isinstance(p, Rejected):
@@ -256,7 +255,6 @@ def _locate(rs: "XcomTrpg", state: State, ledger: Ledger, p: Plan, dice: Dice, h
     return [Resolved(actor=p.caster.id, action="psi", rolls=tuple(rolls), outcome=outcome, text=text), *ledger.events]
 
 
-@hooks.guard
 def compelled_and_risen(rs: "XcomTrpg", state: State, cmd: object) -> Rejected | None:
     """A compulsion to hold forbids moving and shooting this turn (7.6); a revenant of speed 2 makes
     no combo (7.6: speed = sectors a turn; the combo's 3 sectors need speed 3)."""

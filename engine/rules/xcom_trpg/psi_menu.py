@@ -9,7 +9,8 @@ from engine.core.commands import Act, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved
 from engine.core.model import State, Unit
-from engine.rules.xcom_trpg import hooks, psionics
+from engine.core.ruleset import Option
+from engine.rules.xcom_trpg import psionics
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.psi_abilities import LOCATION_RADIUS, Plan, plan
 from engine.rules.xcom_trpg.psi_effects import boost, set_counter
@@ -37,7 +38,6 @@ def _concentrating(rs: "XcomTrpg", state: State, cmd: Act) -> Unit | Rejected:
     return unit
 
 
-@hooks.act("gather_thoughts")
 def gather(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = _concentrating(rs, state, cmd)
     if isinstance(unit, Rejected):
@@ -51,7 +51,6 @@ def gather(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
                      text=f"{unit.name}: gather thoughts — +10 SS at the start of the next turn (7.3)"), *ledger.events]
 
 
-@hooks.act("meditate")
 def meditate(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = _concentrating(rs, state, cmd)
     if isinstance(unit, Rejected):
@@ -63,7 +62,6 @@ def meditate(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | l
                      text=f"{unit.name}: meditation — 3 turns of stillness, then a full pool (7.3)"), *ledger.events]
 
 
-@hooks.act("esp_027")
 def esp(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
@@ -112,11 +110,10 @@ def candidates(rs: "XcomTrpg", state: State, unit: Unit) -> list[Act]:
     return out
 
 
-@hooks.options
-def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
+def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     if not rs.content.psionics or not psionics.is_active(unit):
         return []
-    out: list[hooks.Option] = []
+    out: list[Option] = []
     ss = unit.counters.get("psi_ss", 0)
     for cmd in candidates(rs, state, unit):
         if cmd.targets:  # a mass ability keeps the targets that are valid
@@ -130,14 +127,14 @@ def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
             continue
         a = p.ability
         room = ss - p.cost if a.overload not in ("none", "combo") else 0
-        out.append(hooks.Option(group="Psionics", label=_label(rs, state, p), command=cmd, overload=room,
+        out.append(Option(group="Psionics", label=_label(rs, state, p), command=cmd, overload=room,
                                 note=f"table 7.5 #{a.number}; cooldown {a.cooldown}; {ss} SS now"))
     for action, label in (("gather_thoughts", "Gather thoughts (+10 SS next turn)"),
                           ("meditate", "Meditate (3 turns: full pool)")):
         cmd = Act(unit=unit.id, action=action)
         if not isinstance(_concentrating(rs, state, cmd), Rejected):
-            out.append(hooks.Option(group="Psionics", label=label, command=cmd, note="7.3: cancelled by damage"))
+            out.append(Option(group="Psionics", label=label, command=cmd, note="7.3: cancelled by damage"))
     if unit.items.get(ESP_027):
-        out.append(hooks.Option(group="Items", label="ESP-027 (+5 Psionics, 2 turns)",
+        out.append(Option(group="Items", label="ESP-027 (+5 Psionics, 2 turns)",
                                 command=Act(unit=unit.id, action="esp_027"), note="9"))
     return out

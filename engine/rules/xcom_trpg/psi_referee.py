@@ -8,7 +8,7 @@ import attrs
 from engine.content.models import Content, RulesetDef
 from engine.core.dice import Dice
 from engine.core.model import State, Unit
-from engine.rules.xcom_trpg import buffs, hooks, psionics
+from engine.rules.xcom_trpg import buffs, psionics
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.psi_abilities import DEFAULT, parse
 from engine.rules.xcom_trpg.psi_effects import apply, attack_bonus, revive, set_counter
@@ -26,7 +26,6 @@ class _Table:
         return False
 
 
-@hooks.referee("psi")
 def psi(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
     aid, detail, also = parse(action.ability or DEFAULT)
     a = content.psionics.get(aid)
@@ -74,7 +73,6 @@ def psi(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Act
     return Verdict(rolls, units, ledger.changes, f"{head} → " + "; ".join(parts))
 
 
-@hooks.referee("initiation")
 def initiation(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
     unit = units[action.actor]
     if not content.races[unit.race].psi_locked:

@@ -10,7 +10,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.rules.xcom_trpg import combat, hooks, psionics
+from engine.rules.xcom_trpg import combat, psionics
 from engine.rules.xcom_trpg.checks import per_bravery
 from engine.rules.xcom_trpg.damage import Ledger, fallen
 from engine.rules.xcom_trpg.psi_effects import GATHER_SS, HOLD, ORDER_NAMES, SIDES, counter, set_counter
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 # -- each turn of the affected unit ----------------------------------------------------------------
 
 
-@hooks.turn_start
 def turn_start(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]:
     events: list[Event] = []
     counters = ledger.get(uid, "counters")
@@ -128,7 +127,6 @@ def release(rs: "XcomTrpg", ledger: Ledger, uid: str, cause: str) -> None:
 # -- after every command: damage wakes, cancels, and comes back to the controller ---------------------
 
 
-@hooks.after
 def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     watched = [u for u in before.units.values() if any(k in u.counters for k in WATCHED)]
     if not watched:

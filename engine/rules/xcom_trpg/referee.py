@@ -8,11 +8,12 @@ from engine.core.model import Unit
 from engine.rules.xcom_trpg import combat, sniper, tranquilizer
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
-from engine.rules.xcom_trpg.hooks import REFEREES
 from engine.content.scenario import Action, Verdict
 
 
 def referee(content: Content, ruleset_id: str, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
+    from engine.rules.xcom_trpg.hooks import REFEREES  # the table imports the rule modules this one uses
+
     rules = content.rulesets[ruleset_id]
     if action.type in REFEREES:
         return REFEREES[action.type](content, rules, units, action, dice)

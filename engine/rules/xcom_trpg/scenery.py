@@ -19,7 +19,7 @@ from engine.core.dice import Dice, Roll
 from engine.core.events import Event, Moved, Resolved
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.core.model import State, Unit
-from engine.rules.xcom_trpg import hooks
+from engine.core.ruleset import Option
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Contest, Side, opposed, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
@@ -36,7 +36,6 @@ def _facing(a: Pos, b: Pos) -> int:
 # -- passive movement (4.4) ---------------------------------------------------------------------------
 
 
-@hooks.act("carry")
 def carry(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     helper = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(helper, Rejected):
@@ -67,7 +66,6 @@ def carry(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list
             Moved(unit=target.id, path=(cmd.cell,), facing=facing), *ledger.events]
 
 
-@hooks.act("take")
 def take(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
@@ -117,7 +115,6 @@ def formulas_near(rs: "XcomTrpg", pos: Pos) -> list[str]:
             if any(distance(pos, c) <= 1 for c in rs.setup.spawns.get(f.zone, ()))]
 
 
-@hooks.act("special")
 def special(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
@@ -146,9 +143,8 @@ def special(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | li
 # -- the action menu ---------------------------------------------------------------------------------
 
 
-@hooks.options
-def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
-    out: list[hooks.Option] = []
+def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
+    out: list[Option] = []
     if unit.actions < 1:
         return out
     for friend in state.units_at(unit.pos):
@@ -157,7 +153,7 @@ def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
         for dx, dy in NEIGHBOURS:
             cell = (unit.pos[0] + dx, unit.pos[1] + dy)
             if rs._step_problem(state, unit, cell) is None and rs._step_problem(state, friend, cell) is None:  # noqa: SLF001
-                out.append(hooks.Option(group="Move", label=f"Help {friend.name} to {cell[0]},{cell[1]}",
+                out.append(Option(group="Move", label=f"Help {friend.name} to {cell[0]},{cell[1]}",
                                         command=Act(unit=unit.id, action="carry", target=friend.id, cell=cell),
                                         note="both move one cell; ends your turn (4.4)"))
     for other in state.units.values():
@@ -167,14 +163,14 @@ def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
         for item, n in sorted(other.items.items()):
             if n > 0:
                 name = (rs.content.items.get(item) or rs.content.weapons.get(item)).name.lower()
-                out.append(hooks.Option(group="Items", label=f"Take {other.name}'s {name}",
+                out.append(Option(group="Items", label=f"Take {other.name}'s {name}",
                                         command=Act(unit=unit.id, action="take", target=other.id, option=item),
                                         note="a Strength contest; ends your turn (4.4)" if resists
                                         else "handed over: 1 action"))
     for fid in formulas_near(rs, unit.pos):
         assert rs.setup is not None
         f = rs.setup.mission.formulas[fid]
-        out.append(hooks.Option(group="Scenery", label=f.text, command=Act(unit=unit.id, action="special", option=fid),
+        out.append(Option(group="Scenery", label=f.text, command=Act(unit=unit.id, action="special", option=fid),
                                 note=f"({'+'.join(f.stats)})*1d100 vs the god of random; ends your turn (4.7)"))
     return out
 
@@ -182,7 +178,6 @@ def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
 # -- referees ------------------------------------------------------------------------------------------
 
 
-@hooks.referee("special")
 def special_referee(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action,
                     dice: Dice) -> Verdict:
     unit = units[action.actor]

@@ -15,7 +15,7 @@ from engine.core.dice import Dice, Roll
 from engine.core.events import Event, Resolved
 from engine.map.grid import Pos, distance
 from engine.core.model import State, Unit
-from engine.rules.xcom_trpg import hooks
+from engine.core.ruleset import Option
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.content.scenario import Action, Verdict
@@ -70,7 +70,6 @@ def _name(content: Content, item: str) -> str:
     return thing.name.lower() if thing else item
 
 
-@hooks.act("search")
 def search(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
@@ -100,17 +99,15 @@ def search(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
             *ledger.events]
 
 
-@hooks.options
-def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
+def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     zone = searchable(rs, unit.pos)
     if unit.actions < 1 or zone is None or rs.setup is None or not left(rs, state, zone):
         return []
-    return [hooks.Option(group="Scenery", label=f"Search: {rs.setup.mission.search[zone].text or zone}",
+    return [Option(group="Scenery", label=f"Search: {rs.setup.mission.search[zone].text or zone}",
                          command=Act(unit=unit.id, action="search"),
                          note="Luck*3 + 1d100, no luck check; ends your turn (4.6)")]
 
 
-@hooks.referee("search")
 def search_referee(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action,
                    dice: Dice) -> Verdict:
     unit = units[action.actor]

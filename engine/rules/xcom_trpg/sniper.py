@@ -20,8 +20,9 @@ from engine.content.models import Content, Mode, RulesetDef, Weapon
 from engine.core.dice import Dice, Roll
 from engine.core.events import Event, Moved, Resolved
 from engine.core.model import State, Unit
+from engine.core.ruleset import Option
 from engine.core.reducer import fold
-from engine.rules.xcom_trpg import combat, hooks, odds
+from engine.rules.xcom_trpg import combat, odds
 from engine.rules.xcom_trpg.checks import luck_check, passed, plain_roll, stat_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.content.scenario import Action, Verdict
@@ -114,7 +115,6 @@ def fire(rs: "XcomTrpg", state: State, shooter: Unit, target: Unit, ctx: "ShotCo
                      rolls=tuple(outcome.rolls), outcome=outcome.verdict, text=outcome.summary), *ledger.events]
 
 
-@hooks.act("snipe", "prone")
 def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
@@ -139,7 +139,6 @@ def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
     return fire(rs, state, unit, state.units[cmd.target or ""], ctx, part, dice)
 
 
-@hooks.after
 def stand_up(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     moved = {e.unit for e in events if isinstance(e, Moved)}
     if not any(before.units[u].counters.get(PRONE) for u in moved if u in before.units):
@@ -152,15 +151,14 @@ def stand_up(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> 
     return ledger.take()
 
 
-@hooks.options
-def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
+def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     weapon = rs.content.weapons[unit.weapon]
     mode = sniper_mode(weapon)
     if mode is None or unit.actions < 1:
         return []
     out = []
     if not unit.counters.get(PRONE):
-        out.append(hooks.Option("Sniper", "Go prone", Act(unit=unit.id, action="prone"),
+        out.append(Option("Sniper", "Go prone", Act(unit=unit.id, action="prone"),
                                 "1 action; sniper shots then cost no stamina; lost on moving"))
     for t in state.units.values():
         if t.side == unit.side or t.status == "dead":
@@ -171,7 +169,7 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
         for part in PARTS:
             p, dmg, _ = odds.sniper_odds(rs.content, rs.rules, unit, t, weapon, ctx.mode, part,
                                          target_sees=ctx.target_sees, cover=ctx.cover)
-            out.append(hooks.Option("Sniper", f"Snipe {t.name}: {part}",
+            out.append(Option("Sniper", f"Snipe {t.name}: {part}",
                                     Act(unit=unit.id, action="snipe", target=t.id, option=part),
                                     f"{round(p * 100)}% hit, {dmg:.1f} expected dmg, 2 actions"))
     return out

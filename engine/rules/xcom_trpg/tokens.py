@@ -9,7 +9,7 @@ from engine.core.dice import Dice, Roll
 from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.model import State
 from engine.core.reducer import fold
-from engine.rules.xcom_trpg import buffs, hooks
+from engine.rules.xcom_trpg import buffs
 from engine.rules.xcom_trpg.damage import Ledger
 
 if TYPE_CHECKING:
@@ -51,7 +51,6 @@ def grant(ledger: Ledger, dice: Dice, uid: str) -> list[Event]:
     return []
 
 
-@hooks.after
 def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     touched = [e.unit for e in events if isinstance(e, UnitChanged) and "counters" in e.changes]
     if not touched:
@@ -66,7 +65,6 @@ def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> lis
     return out
 
 
-@hooks.turn_start
 def actions(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]:
     """Inspiration 2: 3 actions; depression 4: 1. A 1-action restriction (concussion) wins (4.2)."""
     normal = rs.rules.actions_per_turn

@@ -21,7 +21,8 @@ from engine.content.models import Content, RulesetDef
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved
 from engine.core.model import State, Unit
-from engine.rules.xcom_trpg import combat, hooks
+from engine.core.ruleset import Option
+from engine.rules.xcom_trpg import combat
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.content.scenario import Action, Verdict
@@ -144,7 +145,6 @@ def quick_reload(rs: "XcomTrpg", state: State, unit: Unit, dice: Dice) -> Reject
                      text=f"{unit.name} loads a {NAMES[kind]} dart"), *ledger.events]
 
 
-@hooks.act("reload_quick", "reload_careful")
 def reload(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
@@ -174,7 +174,6 @@ def reload(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
 # -- the phase timeline ------------------------------------------------------------------------------
 
 
-@hooks.phase_end
 def sedation(rs: "XcomTrpg", ledger: Ledger, dice: Dice) -> list[Event]:
     """Dosed in phase N: asleep at the start of N+2, awake at the start of N+5 (N+7 after a crit)."""
     for uid in ledger.ids():
@@ -196,23 +195,21 @@ def sedation(rs: "XcomTrpg", ledger: Ledger, dice: Dice) -> list[Event]:
     return []
 
 
-@hooks.turn_start
 def clouded(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]:
     if ledger.get(uid, "counters").get(AGE) == ONE_ACTION and ledger.get(uid, "actions") > 1:
         ledger.set(uid, "clouded mind (sedative): one action", actions=1)
     return []
 
 
-@hooks.options
-def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[hooks.Option]:
+def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     weapon = rs.content.weapons[unit.weapon]
     if not weapon.darts or unit.actions < 1 or unit.ammo >= weapon.ammo:
         return []
-    out = [hooks.Option("Reload", "Quick reload (a random dart)", Act(unit=unit.id, action="reload_quick"),
+    out = [Option("Reload", "Quick reload (a random dart)", Act(unit=unit.id, action="reload_quick"),
                         "1 action")]
     for name, kind in KINDS.items():
         verb = "Load the" if unit.counters.get(FOUND) == kind else "Find a"
-        out.append(hooks.Option("Reload", f"{verb} {name} dart",
+        out.append(Option("Reload", f"{verb} {name} dart",
                                 Act(unit=unit.id, action="reload_careful", option=name), "1 action"))
     return out
 
