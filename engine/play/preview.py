@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.content import missions
+from engine.content import field, missions
 from engine.content.models import Content
 from engine.core.dice import seed_from_int
 from engine.play.game import build, make_header
-from engine.map.grid import Pos
 from engine.map.zones import problems
 from engine.core.model import State
 
@@ -21,19 +20,6 @@ def battlefield(content: Content, ruleset: str, mission_id: str, seed: int) -> t
     return header, state, dict(getattr(rs, "setup").spawns)
 
 
-def placements(content: Content, mission_id: str, zones: dict) -> list[tuple[missions.Member, Pos]]:
-    """Where each unit of the roster deploys (the ruleset's own rule: the i-th of a side takes
-    the i-th cell of its zone)."""
-    mission = content.missions[mission_id]
-    out, placed = [], {}
-    for m in missions.roster(content, mission):
-        cells = zones.get(missions.deploy_zone(mission, m.side)) or zones.get(m.side) or zones["xcom"]
-        i = placed.get(m.side, 0)
-        placed[m.side] = i + 1
-        out.append((m, cells[i % len(cells)]))
-    return out
-
-
 def describe(content: Content, ruleset: str, mission_id: str, seed: int) -> dict[str, Any]:
     header, state, zones = battlefield(content, ruleset, mission_id, seed)
     grid = state.grid
@@ -42,7 +28,7 @@ def describe(content: Content, ruleset: str, mission_id: str, seed: int) -> dict
 
     found = problems(Battlefield(grid, {k: tuple(v) for k, v in zones.items()}), content.terrain)
     units = [{"id": m.uid, "side": m.side, "template": m.template, "glyph": content.units[m.template].glyph,
-              "pos": list(pos)} for m, pos in placements(content, mission_id, zones)]
+              "pos": list(pos)} for m, pos in field.placements(content, mission, zones)]
     return {"mission": mission_id, "name": mission.name, "seed": seed, "map_seed": header["mission"]["map_seed"],
             "generator": mission.generator, "width": grid.width, "height": grid.height,
             "tiles": [[grid.tile((x, y)) for x in range(grid.width)] for y in range(grid.height)],

@@ -1,5 +1,5 @@
-"""The battlefield beyond shooting: deployment by mission, doors, the power source, smoke, the
-risen dead, and the mission's end (engine.missions).
+"""xcom-trpg on the battlefield beyond shooting: what deploying, doors, the power source, smoke and the
+risen dead cost and roll here; what they do to the map is shared (engine.content.field).
 
 Doors and the power source are `Act` commands: `Act(unit, "open" | "close" | "shut_down", cell=...)`.
 """
@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.content import field as shared
 from engine.content import missions
 from engine.core.commands import Act, Rejected
 from engine.core.dice import Dice
-from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, TileChanged, UnitChanged, UnitSpawned
+from engine.core.events import Event, Resolved, TileChanged, UnitSpawned
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.core.model import State, Unit
-from engine.core.reducer import fold
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
@@ -23,26 +23,21 @@ from engine.rules.xcom_trpg.units import final_stats, spawn
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
 
-FACING = {missions.PLAYER: 0, missions.ALIENS: 4}  # north for the squad, south for the aliens
 ACTIONS = ("open", "close", "shut_down")
 
 
 def deploy(rs: "XcomTrpg", dice: Dice) -> list[Event]:
     """Every unit of the mission's roster in its side's deployment zone; HP rolled in roster order."""
     assert rs.setup is not None
-    mission, zones = rs.setup.mission, rs.setup.spawns
+    mission = rs.setup.mission
     level = missions.difficulty(rs.content, mission)
     events: list[Event] = []
-    placed: dict[str, int] = {}
-    for m in missions.roster(rs.content, mission):
-        cells = zones.get(missions.deploy_zone(mission, m.side)) or zones.get(m.side) or zones["xcom"]
-        i = placed.get(m.side, 0)
-        placed[m.side] = i + 1
+    for m, cell in shared.placements(rs.content, mission, rs.setup.spawns):
         stats = None
         if m.side == missions.ALIENS and level is not None and level.alien_stats:
             stats = _adjusted(rs, final_stats(rs.content, m.template), level.alien_stats)
-        unit, rolls = spawn(rs.content, rs.rules, m.template, m.uid, m.name, m.side, cells[i % len(cells)],
-                            FACING.get(m.side, 0), dice, stats=stats, psi=True)
+        unit, rolls = spawn(rs.content, rs.rules, m.template, m.uid, m.name, m.side, cell,
+                            shared.FACING.get(m.side, 0), dice, stats=stats, psi=True)
         events.append(UnitSpawned(unit=unit, rolls=tuple(rolls)))
     return events
 
@@ -72,17 +67,13 @@ def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
 
 def _door(rs: "XcomTrpg", state: State, unit: Unit, action: str, cell: Pos) -> Rejected | list[Event]:
     """Opening or closing takes one action and rolls nothing: it is no interaction (4.2)."""
-    tile_id = state.grid.tile(cell)
-    tile = rs.content.terrain[tile_id]
-    new = tile.opens_to if action == "open" else tile.closes_to
-    if not new:
-        other_way = tile.closes_to if action == "open" else tile.opens_to
-        why = ("already open" if action == "open" else "already closed") if other_way else "not a door"
-        return Rejected("not_a_door", f"{tile.name} at {cell[0]},{cell[1]}: {why}")
-    if action == "close" and state.units_at(cell):
-        return Rejected("doorway_blocked", f"Someone stands in the doorway at {cell[0]},{cell[1]}")
+    try:
+        new = shared.door(rs.content, state, cell, action)
+    except ValueError as why:
+        code = "doorway_blocked" if "doorway" in str(why) else "not_a_door"
+        return Rejected(code, str(why))
     ledger = Ledger(state.units)
-    ledger.set(unit.id, f"{action}s the {tile.name.lower()}", actions=unit.actions - 1)
+    ledger.set(unit.id, f"{action}s the {rs.content.terrain[state.grid.tile(cell)].name.lower()}", actions=unit.actions - 1)
     return [TileChanged(pos=cell, tile=new), *ledger.events]
 
 
@@ -123,31 +114,10 @@ def _shut_down(rs: "XcomTrpg", state: State, unit: Unit, cell: Pos, dice: Dice) 
 
 
 def after(rs: "XcomTrpg", state: State, events: list[Event]) -> list[Event]:
-    """Smoke from blasts and smoke thinning at a phase's start, the dead rising, then the verdict."""
-    fell = any(isinstance(e, UnitChanged) and "status" in e.changes for e in events)
-    phase = any(isinstance(e, PhaseStarted) for e in events)
-    blasts = [e for e in events if isinstance(e, Resolved) and e.cell is not None and e.weapon is not None
-              and rs.content.weapons[e.weapon].smoke]
-    watched = missions.watches(rs.setup.mission) if rs.setup else set()
-    moved = "move" in watched and any(isinstance(e, Moved) for e in events)
-    tiles = "tile" in watched and any(isinstance(e, TileChanged) for e in events)
-    if not (fell or phase or blasts or moved or tiles):
-        return []
-    now = fold(state, events)
-    extra: list[Event] = []
-    for blast in blasts:
-        extra += _smoke(rs, now, blast)
-    if phase:
-        extra += _thinning(rs, now)
-    if fell:
-        extra += _risen(rs, state, now, events)
-    if extra:
-        now = fold(now, extra)
-    if now.winner is None and rs.setup is not None:
-        found = missions.verdict(rs.content, rs.setup.mission, rs.setup.spawns, now)
-        if found is not None:
-            extra.append(MissionEnded(winner=found[0], reason=found[1]))
-    return extra
+    """Smoke from blasts and smoke thinning at a phase's start, the dead rising, then the verdict (shared)."""
+    mission, spawns = (rs.setup.mission, rs.setup.spawns) if rs.setup else (None, {})
+    return shared.after(rs.content, mission, spawns, state, events, lambda now, e: _smoke_of(rs, now, e),
+                        lambda *who: _zombie(rs, *who))
 
 
 def landing_cell(state: State, blast: Resolved) -> Pos | None:
@@ -161,59 +131,16 @@ def landing_cell(state: State, blast: Resolved) -> Pos | None:
     return cell if state.grid.inside(cell) else None
 
 
-def _smoke(rs: "XcomTrpg", state: State, blast: Resolved) -> list[Event]:
-    """Smoke settles on open ground round the blast, where the ground is as the map began
-    (it does not cover rubble, doorways or other smoke)."""
-    weapon = rs.content.weapons[blast.weapon or ""]
+def _smoke_of(rs: "XcomTrpg", state: State, blast: Resolved) -> tuple[Pos, int, str] | None:
+    """A smoke grenade's cloud: where it landed, its radius and the smoke tile."""
+    weapon = rs.content.weapons.get(blast.weapon or "") if blast.cell is not None else None
+    if weapon is None or not weapon.smoke:
+        return None
     centre = landing_cell(state, blast)
-    if centre is None or not weapon.smoke:
-        return []
-    grid = state.grid
-    r = weapon.smoke_radius
-    seen = grid.fov(centre, r + 1)  # tcod's radius stops short of the ring it names
-    out = []
-    for y in range(max(0, centre[1] - r), min(grid.height, centre[1] + r + 1)):
-        for x in range(max(0, centre[0] - r), min(grid.width, centre[0] + r + 1)):
-            if seen[y, x] and grid.walkable[y, x] and grid.transparent[y, x] and grid.tile((x, y)) == grid.original((x, y)):
-                out.append(TileChanged(pos=(x, y), tile=weapon.smoke))
-    return out
+    return None if centre is None else (centre, weapon.smoke_radius, weapon.smoke)
 
 
-def _thinning(rs: "XcomTrpg", state: State) -> list[Event]:
-    out = []
-    for cell, tile in sorted(state.tiles_changed.items()):
-        fade = rs.content.terrain[tile].fades_to
-        if fade is not None:
-            out.append(TileChanged(pos=cell, tile=fade or state.grid.original(cell)))
-    return out
-
-
-def _risen(rs: "XcomTrpg", before: State, now: State, events: list[Event]) -> list[Event]:
-    """Victims of a faction that `converts` them rise where they fell, on the killer's side."""
-    killer_id = next((e.actor for e in events if isinstance(e, Resolved)), None)
-    killer = now.units.get(killer_id or "")
-    if killer is None:
-        return []
-    template = rs.content.units.get(killer.template)
-    converts = rs.content.factions[template.faction].converts if template else {}
-    if not converts:
-        return []
-    out: list[Event] = []
-    made: dict[str, int] = {}
-    for uid, unit in now.units.items():
-        was = before.units.get(uid)
-        if was is None or was.status == "dead" or unit.status != "dead":
-            continue
-        victim = rs.content.units.get(unit.template)
-        risen = converts.get(victim.faction) if victim else None
-        if risen is None:
-            continue
-        made[risen] = made.get(risen, sum(u.template == risen for u in now.units.values())) + 1
-        n = made[risen]
-        name = f"{rs.content.units[risen].name} {n}"
-        zombie, _rolls = spawn(rs.content, rs.rules, risen, f"{risen}_{n}", name, killer.side, unit.pos,
-                               unit.facing, Dice(None, script=[]), hp=unit.hp_max)
-        out.append(Resolved(actor=killer.id, action="convert", target=uid, rolls=(), outcome="risen",
-                            text=f"{unit.name} rises as {name}"))
-        out.append(UnitSpawned(unit=zombie))
-    return out
+def _zombie(rs: "XcomTrpg", template: str, uid: str, name: str, side: str, victim: Unit, killer: Unit) -> Unit:
+    zombie, _rolls = spawn(rs.content, rs.rules, template, uid, name, side, victim.pos, victim.facing,
+                           Dice(None, script=[]), hp=victim.hp_max)
+    return zombie
