@@ -23,7 +23,6 @@ from engine.ai.tactics import UNREACHABLE, Knowledge, goal_field, misjudgement, 
 MIN_ODDS = 0.04  # below this a shot is a waste of the turn
 GOOD_ODDS = 0.35  # below this an aggressive unit would rather throw a grenade
 HOLD_TURNS = 2  # an ambush lasts this many turns without a shot before the unit moves on
-RALLY_REACH = 3  # cells: earshot of an encouraging speech (docs/rules-notes.md)
 DEFAULT = Behaviour(name="Soldier", description="")
 
 
@@ -32,7 +31,7 @@ class Ai:
         self.ruleset = ruleset
         self.side = side
         self.content = ruleset.content
-        setup = getattr(ruleset, "setup", None)
+        setup = ruleset.setup
         self.mission = setup.mission if setup is not None else None
         self.zones = setup.spawns if setup is not None else {}
         self.orders = Orders(self.mission, self.zones, side)
@@ -81,8 +80,7 @@ class Ai:
         in_sight = {h.id for h in hostiles}
         threats = [h.pos for h in hostiles if h.conscious and h.id in self._armed]
         threats += [p for uid, p in sorted(self.memory.items()) if uid not in in_sight and uid in self._armed]
-        vision = getattr(getattr(self.ruleset, "rules", None), "vision_radius", 20)
-        return Knowledge(seen, tuple(hostiles), tuple(threats), vision)
+        return Knowledge(seen, tuple(hostiles), tuple(threats), self.ruleset.sight_range)
 
     def profile(self, unit: Unit) -> Behaviour:
         template = self.content.units.get(unit.template)
@@ -119,17 +117,6 @@ class Ai:
         if uid:
             self._skip.add(uid)
 
-    def _rally(self, state: State, unit: Unit) -> Command | None:
-        """A speech when a friend in earshot is below the panic line (xcom-trpg 6.5): without it a squad
-        that panics keeps panicking, since nothing else restores morale."""
-        line = getattr(getattr(self.ruleset, "rules", None), "panic_below", 0)
-        offer = getattr(self.ruleset, "options", None)
-        if not line or offer is None or not any(
-                u.side == unit.side and u.id != unit.id and u.conscious and u.morale < line
-                and distance(u.pos, unit.pos) <= RALLY_REACH for u in state.units.values()):
-            return None
-        return next((o.command for o in offer(state, unit) if o.command.action == "speech"), None)
-
     def _plan(self, state: State, unit: Unit, k: Knowledge) -> Command | None:
         rs = self.ruleset
         p = self.profile(unit)
@@ -140,13 +127,10 @@ class Ai:
             return objective
         if not weapon.blast and unit.ammo < min(m.shots for m in weapon.modes.values()) and unit.magazines > 0:
             return Reload(unit=unit.id)
-        rally = self._rally(state, unit)
-        if rally is not None:
-            return rally
         shot = self._best_shot(state, unit, k, p)
-        psi = rs.ai_special(state, unit, list(k.targets), shot is not None)  # xcom-trpg: psionics
-        if psi is not None:
-            return psi
+        special = rs.ai_special(state, unit, list(k.targets), shot is not None)  # xcom-trpg: speeches, psionics
+        if special is not None:
+            return special
         if self._breaking(unit, p) and k.threats and budget.moves_left > 0:
             back = self._fall_back(state, unit, k, p, budget.moves_left)
             if back is not None:

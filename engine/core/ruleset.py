@@ -72,6 +72,8 @@ class Budget:
 class Ruleset(Protocol):
     id: str
     content: Content
+    setup: Setup | None  # None outside a mission (the roster, `resolve`)
+    sight_range: int  # cells a unit sees at most, for the AI's sense of near and far
 
     def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
         """The ruleset's verdict on a command: a rejection, or events carrying their rolls."""

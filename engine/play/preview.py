@@ -17,7 +17,7 @@ def battlefield(content: Content, ruleset: str, mission_id: str, seed: int) -> t
     """The header a game with `--seed seed` would write, its map, and its zones."""
     header = make_header(content, ruleset, mission_id, seed_from_int(seed), casual=False)
     rs, state = build(content, header)
-    return header, state, dict(getattr(rs, "setup").spawns)
+    return header, state, dict(rs.setup.spawns)
 
 
 def describe(content: Content, ruleset: str, mission_id: str, seed: int) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolve
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.rules.xcom_trpg import ai_psi, combat, field, hooks, odds, sniper, tranquilizer
+from engine.rules.xcom_trpg import ai_special, combat, field, hooks, odds, sniper, tranquilizer
 # The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order.
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
@@ -519,7 +519,11 @@ class XcomTrpg:
         return referee(self.content, self.id, units, action, dice)
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
-        return ai_psi.choose(self, state, unit, in_sight, has_shot)  # sectoids, ethereals (7)
+        return ai_special.choose(self, state, unit, in_sight, has_shot)
+
+    @property
+    def sight_range(self) -> int:
+        return self.rules.vision_radius
 
     def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
         from engine.rules.xcom_trpg.psionics import initiation

@@ -1,4 +1,7 @@
-"""The AI's psionics (xcom-trpg 7): sectoids and ethereals panic a shaken soldier, take the strongest
+"""The AI's use of xcom-trpg's own tools, asked before it moves or shoots (`Ruleset.ai_special`).
+
+A speech when a friend in earshot is below the panic line (6.5): without it a squad that panics keeps
+panicking, since nothing else restores morale. Psionics (7): sectoids and ethereals panic a shaken soldier, take the strongest
 one's mind when their sigurdsens allow, and stun when they have no shot; chryssalids only panic; every other race
 leaves psionics alone. Only soldiers the side sees now are considered, and only at decent odds.
 """
@@ -7,20 +10,36 @@ from __future__ import annotations
 
 from engine.content import missions
 from engine.core.commands import Act, Rejected
+from engine.core.commands import Command
 from engine.core.model import State, Unit
+from engine.map.grid import distance
 
 PSIONIC_RACES = {"sectoid": ("panic", "mind_control", "stun"), "ethereal": ("panic", "mind_control", "stun"),
                  "chryssalid": ("panic",)}
 DECENT = 0.55  # the least chance of success worth a turn's action and the SS
+RALLY_REACH = 3  # cells: earshot of an encouraging speech (docs/rules-notes.md)
 SHAKEN = 50  # a soldier below this morale is one panic from its panic checks (6.5: below 40)
 
 
-def choose(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
+def choose(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
+    """A rallying speech first, then a psi attack."""
+    return rally(rs, state, unit) or psi(rs, state, unit, in_sight, has_shot)
+
+
+def rally(rs, state: State, unit: Unit) -> Command | None:
+    line = rs.rules.panic_below
+    if not line or not any(u.side == unit.side and u.id != unit.id and u.conscious and u.morale < line
+                           and distance(u.pos, unit.pos) <= RALLY_REACH for u in state.units.values()):
+        return None
+    return next((o.command for o in rs.options(state, unit) if o.command.action == "speech"), None)
+
+
+def psi(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
     """A psi command for the unit's first action this turn, or None; a stun only when no shot is worth it."""
     from engine.rules.xcom_trpg import psionics
     from engine.rules.xcom_trpg.psi_abilities import plan
 
-    abilities = getattr(getattr(rs, "content", None), "psionics", None)
+    abilities = rs.content.psionics
     wanted = PSIONIC_RACES.get(unit.race, ())
     if not abilities or not wanted or not psionics.is_active(unit):
         return None

@@ -1,0 +1,166 @@
+"""A d6 "one shot, one save" ruleset that exists only for the tests: it proves that a rule system plugs in
+through the registry and the `Ruleset` protocol alone, with no change outside this file.
+
+Side turns; each unit has one action: walk up to 4 cells, or shoot (1d6 ≥ 4 hits, then the target saves on
+1d6 ≥ 5, else it loses one of its 3 wounds). It plays the built-in missions with the built-in units.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.content import field, missions
+from engine.core.commands import Act, Command, EndTurn, Move, Rejected, Shoot, StartMission, Wait
+from engine.core.dice import Dice, Roll
+from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, UnitChanged, UnitSpawned
+from engine.core.geometry import Pos, distance
+from engine.core.model import State, Unit
+from engine.core.ruleset import Budget, ShotPreview, register
+
+ID = "d6-stub"
+STEPS, WOUNDS, HIT, SAVE, SIGHT = 4, 3, 4, 5, 12
+
+
+@register(ID)
+class D6Stub:
+    sight_range = SIGHT
+
+    def __init__(self, content, setup) -> None:
+        self.content = content
+        self.setup = setup
+
+    # -- the kernel's entry point ---------------------------------------------------------------
+
+    def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
+        if isinstance(command, StartMission):
+            return self._start(state)
+        if isinstance(command, EndTurn):
+            return self._end_turn(state, command.side)
+        unit = state.units.get(getattr(command, "unit", ""))
+        if unit is None or unit.side != state.side or not unit.conscious or unit.actions < 1:
+            return Rejected("not_now", "That unit cannot act now")
+        if isinstance(command, Wait):
+            return [UnitChanged(unit=unit.id, changes={"actions": 0}, cause="waits")]
+        if isinstance(command, Move):
+            return self._move(state, unit, command.path)
+        if isinstance(command, Shoot):
+            return self._shoot(state, unit, command.target, dice)
+        return Rejected("unknown_command", f"{ID} has no {command.kind}")
+
+    def _start(self, state: State) -> list[Event]:
+        events: list[Event] = []
+        for m, cell in field.placements(self.content, self.setup.mission, self.setup.spawns):
+            t = self.content.units[m.template]
+            unit = Unit(id=m.uid, name=m.name, template=m.template, race=t.race, side=m.side, glyph=t.glyph, pos=cell,
+                        facing=field.FACING.get(m.side, 0), stats={}, hp=WOUNDS, hp_max=WOUNDS, stamina=0,
+                        stamina_max=0, morale=0, morale_max=0, armor=t.armor, weapon=t.weapon, ammo=99, magazines=0)
+            events.append(UnitSpawned(unit=unit))
+        return events + [PhaseStarted(phase=1), *self._side(state, missions.PLAYER, events)]
+
+    def _side(self, state: State, side: str, spawned: list[Event] = ()) -> list[Event]:
+        units = [e.unit for e in spawned if isinstance(e, UnitSpawned)] or list(state.units.values())
+        return [SideStarted(side=side)] + [UnitChanged(unit=u.id, changes={"actions": 1}, cause="turn")
+                                           for u in units if u.side == side and u.conscious]
+
+    def _end_turn(self, state: State, side: str) -> Rejected | list[Event]:
+        if side != state.side:
+            return Rejected("not_your_turn", f"It is {state.side}'s turn")
+        acting = [s for s in state.sides if state.side_units(s)]
+        following = acting[(acting.index(side) + 1) % len(acting)]
+        out: list[Event] = [UnitChanged(unit=u.id, changes={"actions": 0}, cause="turn ends")
+                            for u in state.side_units(side) if u.actions]
+        if following == acting[0]:
+            if state.phase >= self.setup.max_phases:
+                return out + [MissionEnded(winner="draw", reason=f"phase limit {self.setup.max_phases} reached")]
+            out.append(PhaseStarted(phase=state.phase + 1))
+        return out + self._side(state, following)
+
+    def _move(self, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | list[Event]:
+        cost = self.path_cost(state, unit, path)
+        if isinstance(cost, Rejected):
+            return cost
+        return [Moved(unit=unit.id, path=path, facing=unit.facing),
+                UnitChanged(unit=unit.id, changes={"actions": 0}, cause="walks")]
+
+    def path_cost(self, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | int:
+        if not path or len(path) > STEPS:
+            return Rejected("too_far", f"A unit walks 1 to {STEPS} cells")
+        here = unit.pos
+        for cell in path:
+            if distance(here, cell) != 1 or not state.grid.walkable[cell[1], cell[0]] or state.units_at(cell):
+                return Rejected("blocked", f"{cell[0]},{cell[1]} cannot be entered")
+            here = cell
+        return 1
+
+    def _shoot(self, state: State, unit: Unit, target_id: str, dice: Dice) -> Rejected | list[Event]:
+        target = state.units.get(target_id)
+        if target is None or not target.conscious or not self._sees(state, unit, target):
+            return Rejected("no_target", "No target in sight there")
+        hit = _d6(dice, unit.id, "hit", HIT)
+        rolls = [hit]
+        wounded = False
+        if hit.total >= HIT:
+            save = _d6(dice, target.id, "save", SAVE)
+            rolls.append(save)
+            wounded = save.total < SAVE
+        out: list[Event] = [Resolved(actor=unit.id, action="shoot", target=target.id, weapon=unit.weapon,
+                                     rolls=tuple(rolls), outcome="wound" if wounded else "no wound",
+                                     text=f"{unit.name} shoots {target.name}: {'wound' if wounded else 'no wound'}"),
+                            UnitChanged(unit=unit.id, changes={"actions": 0}, cause="shoots")]
+        if wounded:
+            hp = target.hp - 1
+            out.append(UnitChanged(unit=target.id, changes={"hp": hp, **({"status": "dead"} if hp <= 0 else {})},
+                                   cause="wounded"))
+        return out + self._verdict(state, out)
+
+    def _verdict(self, state: State, events: list[Event]) -> list[Event]:
+        from engine.core.reducer import fold
+
+        found = missions.verdict(self.content, self.setup.mission, self.setup.spawns, fold(state, events))
+        return [MissionEnded(winner=found[0], reason=found[1])] if found else []
+
+    # -- what the client and the AI ask -----------------------------------------------------------
+
+    def _sees(self, state: State, unit: Unit, target: Unit) -> bool:
+        return bool(state.grid.fov(unit.pos, SIGHT)[target.pos[1], target.pos[0]])
+
+    def budget(self, state: State, unit: Unit) -> Budget:
+        can = unit.conscious and unit.side == state.side and unit.actions > 0 and state.winner is None
+        return Budget(label=f"action {unit.actions}/1", can_act=can, moves_left=STEPS if can else 0)
+
+    def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+        a, b = state.units[shooter], state.units[target]
+        if not self._sees(state, a, b):
+            return Rejected("no_line_of_sight", "Not in sight")
+        p = (7 - HIT) / 6 * (SAVE - 1) / 6
+        return ShotPreview(p_hit=p, expected_damage=p, p_headshot=0.0, can_dodge=False, cover="none",
+                           distance=distance(a.pos, b.pos), reach=None)
+
+    def options(self, state: State, unit: Unit) -> list:
+        return []
+
+    def throw_range(self, state: State, unit: Unit, item: str) -> int:
+        return 0
+
+    def visible(self, state: State, side: str) -> np.ndarray:
+        seen = np.zeros((state.grid.height, state.grid.width), dtype=bool)
+        for unit in state.side_units(side):
+            if unit.conscious:
+                seen |= state.grid.fov(unit.pos, SIGHT)
+        return seen
+
+    def referee(self, units, action, dice):
+        raise ValueError(f"{ID} has no referee")
+
+    def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
+        return None
+
+    def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
+        raise ValueError(f"{ID} has no initiation")
+
+
+def _d6(dice: Dice, actor: str, purpose: str, need: int) -> Roll:
+    face, index = dice.d(6, actor, purpose)
+    mark = "✓" if face >= need else "✗"
+    return Roll(actor=actor, purpose=purpose, expr="1d6", faces=(face,), formula=f"{purpose} 1d6={face}>={need} {mark}",
+                total=face, index=index)
