@@ -57,7 +57,7 @@ def test_explain_shows_a_derivation_anyone_can_recompute(content, mission):
 def test_explain_names_where_every_number_came_from(content, mission):
     timeline = Timeline(content, mission)
     text = "\n".join(timeline.explain(first_shot(timeline)))
-    assert re.search(r"from: agility \d+: \w+'s frame \(units\.toml \[\w+\]\.stats\.agility\)", text)
+    assert re.search(r"from: agility \d+: [\w ]+'s frame \(units\.toml \[\w+\]\.stats\.agility\)", text)
     assert "from: passes at 100: rulesets.toml [xcom-trpg].luck_threshold" in text
     assert "races.toml [sectoid].crit_range_min" in text or "crit_success_min" in text
 

@@ -341,7 +341,7 @@ def play(game: Game, ais: dict[str, Ai], until_line: int, undo_every: int = 0) -
 @pytest.fixture
 def long_game(content, tmp_path) -> Game:
     """A casual game of more than LONG records, with undos mixed in; closed, still running."""
-    game = Game.new(content, "xcom-trpg", "eliminate", seed_from_int(2), tmp_path / "long.jsonl", casual=True)
+    game = Game.new(content, "xcom-trpg", "eliminate", seed_from_int(5), tmp_path / "long.jsonl", casual=True)
     play(game, {side: Ai(game.ruleset, side) for side in game.state.sides}, LONG, undo_every=9)
     game.close()
     kinds = [json.loads(line)["kind"] for line in read_lines(game.path)]

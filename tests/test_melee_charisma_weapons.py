@@ -313,12 +313,12 @@ def test_who_cannot_persuade(content):
 # -- tranquilizer (8.12.4, D-5) --------------------------------------------------------------------------
 
 
-def darts_at(content, target="snakeman", armor=None, phase=4, **shooter):
+def darts_at(content, target="snakeman", armor=None, phase=4, size=12, **shooter):
     julia = make_unit(content, "julia", "julia", "xcom", (3, 3), **{"weapon": "tranquilizer_pistol", "ammo": 1,
                                                                     "magazines": 1, **shooter})
     extra = {"armor": armor} if armor else {}
     t = make_unit(content, target, "t", "aliens", (3, 5), facing=4, **extra)
-    return world(content, julia, t, phase=phase)
+    return world(content, julia, t, phase=phase, size=size)
 
 
 def run_phases(rs, state, until):
@@ -353,8 +353,8 @@ def test_darts_need_a_bare_spot_and_a_living_target(content):
     refused(rs, state, Shoot(unit="julia", target="t"), "no_effect")
     rs, state = darts_at(content, target="cyberdisk")
     refused(rs, state, Shoot(unit="julia", target="t"), "no_effect")
-    rs, state = darts_at(content)
-    far = attrs.evolve(state.units["t"], pos=(3, 7))  # 3 sectors between
+    rs, state = darts_at(content, size=24)
+    far = attrs.evolve(state.units["t"], pos=(3, 19))  # 16 cells: 4 sectors of 5, so 3 sectors between (1.3)
     refused(rs, attrs.evolve(state, units={**state.units, "t": far}), Shoot(unit="julia", target="t"), "out_of_range")
 
 

@@ -51,8 +51,9 @@ class Arena:
 
 
 def arena(content, picture: str, cast: dict[str, str], *, side: str = "xcom", mission: str = "crash",
-          zones: dict[str, tuple] | None = None, leader: str = "", **changes) -> Arena:
-    """The mission's units on a drawn map (`.` grass, `#` wall); letters place units, the rest are dead."""
+          zones: dict[str, tuple] | None = None, leader: str = "", cells_per_sector: int = 5, **changes) -> Arena:
+    """The mission's units on a drawn map (`.` grass, `#` wall); letters place units, the rest are dead.
+    `cells_per_sector=1` draws a worked example stated in sectors one character per sector."""
     game = Game.new(content, "xcom-trpg", mission, seed_from_int(1), None)
     rows = [row.strip() for row in picture.strip().splitlines()]
     grid = Grid.from_ids([["wall" if ch == "#" else "grass" for ch in row] for row in rows], content.terrain)
@@ -74,7 +75,9 @@ def arena(content, picture: str, cast: dict[str, str], *, side: str = "xcom", mi
     setup = game.ruleset.setup
     setup = attrs.evolve(setup, spawns={"xcom": (), "aliens": (), **(zones or {})},
                          mission=attrs.evolve(setup.mission, leader=leader))
-    return Arena(make("xcom-trpg", content, setup), attrs.evolve(game.state, grid=grid, units=units, side=side))
+    rules = attrs.evolve(content.rulesets["xcom-trpg"], cells_per_sector=cells_per_sector)
+    scaled = attrs.evolve(content, rulesets={**content.rulesets, "xcom-trpg": rules})
+    return Arena(make("xcom-trpg", scaled, setup), attrs.evolve(game.state, grid=grid, units=units, side=side))
 
 
 def changed(events, uid, field):
@@ -437,7 +440,7 @@ def test_tv21_the_counter_roll_closes_the_phase(content):
         .....
         .....
         S....
-    """, {"J": "julia", "S": "sectoid_1"}, side="aliens", julia={"facing": 5})
+    """, {"J": "julia", "S": "sectoid_1"}, side="aliens", julia={"facing": 5}, cells_per_sector=1)
     phase = a.state.phase
     sectoid = a.unit("sectoid_1")
     # the last alien attacks Julia; her dodge is part of the same record, in phase N

@@ -22,6 +22,7 @@ from engine.ai.tactics import UNREACHABLE, Knowledge, goal_field, misjudgement, 
 
 MIN_ODDS = 0.04  # below this a shot is a waste of the turn
 GOOD_ODDS = 0.35  # below this an aggressive unit would rather throw a grenade
+TRIED_CELLS = 12  # cells a unit tries to shoot from after a step: each try previews every shot
 HOLD_TURNS = 2  # an ambush lasts this many turns without a shot before the unit moves on
 DEFAULT = Behaviour(name="Soldier", description="")
 
@@ -141,8 +142,8 @@ class Ai:
         if grenade is not None:
             return grenade
         if shot is not None:
-            if budget.moves_left >= 2 or budget.combo_moves:
-                step = self._reposition(state, unit, k, p, shot[0], budget.combo_moves)
+            if budget.moves_left > budget.step:  # a move still leaves the shot
+                step = self._reposition(state, unit, k, p, shot[0], budget.step)
                 if step is not None:
                     return step
             self._held.pop(unit.id, None)
@@ -151,8 +152,8 @@ class Ai:
             return Act(unit=unit.id, action="escape")  # no shot and it cannot move: break the grip (8.11)
         if weapon.blast is False and unit.ammo < weapon.ammo and unit.magazines > 0 and not k.targets:
             return Reload(unit=unit.id)
-        if budget.moves_left >= 2 and k.live_targets():
-            step = self._step_and_shoot(state, unit, k, p, budget.combo_moves)
+        if budget.moves_left > budget.step and k.live_targets():
+            step = self._step_and_shoot(state, unit, k, p, budget.step, budget.combo_moves)
             if step is not None:
                 return step
         near = k.threats and min(distance(unit.pos, t) for t in k.threats) <= k.vision // 2
@@ -291,12 +292,13 @@ class Ai:
         if best is None:
             return None
         path = paths[best[1]]
-        if combo >= len(path) and (len(path) > moves or (p.melee and moves > 1)):
+        step = self.ruleset.budget(state, unit).step
+        if combo >= len(path) and (len(path) > moves or (p.melee and moves > step and len(path) > step)):
             return Combo(unit=unit.id, path=path)  # a rush keeps an action to strike with
         return Move(unit=unit.id, path=path[:moves])
 
-    def _reposition(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, shot: Shoot, combo: int) -> Command | None:
-        """Before a shot: one step (or a combo's two) to a cell it likes better, if the shot stays as good."""
+    def _reposition(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, shot: Shoot, step: int) -> Command | None:
+        """It has a shot: a better cell one move action away that keeps it, the other action left to fire."""
         blocked = self._blocked(state, k)
         grid = state.grid
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
@@ -304,40 +306,29 @@ class Ai:
         before = self.ruleset.preview_shot(state, unit.id, shot.target, shot.mode)
         if isinstance(before, Rejected):
             return None
-        options: list[tuple[float, tuple[Pos, ...]]] = []
-        for dx, dy in NEIGHBOURS:
-            cell = (unit.pos[0] + dx, unit.pos[1] + dy)
-            if self._open(state, unit, cell, blocked):
-                options.append((position_score(grid, cell, p, k, 0, friends=friends, advance=0), (cell,)))
-        if combo >= 2 and (unit.infinite_stamina or unit.stamina >= 2):  # two steps, keeping the shot
-            for cell in _ring(unit.pos, 2):
-                path = self._two_steps(state, unit, cell, blocked)
-                if path:
-                    options.append((position_score(grid, cell, p, k, 0, friends=friends, advance=0) - 1, path))
-        options.sort(key=lambda o: (-o[0], o[1]))
+        options = sorted(((position_score(grid, cell, p, k, 0, friends=friends, advance=0), path)
+                          for cell, path in self._reachable(state, unit, blocked, step).items()),
+                         key=lambda o: (-o[0], o[1]))
         for score, path in options[:4]:
             if score <= here + 1:
                 break
             moved = _moved_copy(state, unit, path[-1])
             after = self.ruleset.preview_shot(moved, unit.id, shot.target, shot.mode)
             if not isinstance(after, Rejected) and after.p_hit >= min(before.p_hit, 0.9) * 0.8:
-                return Move(unit=unit.id, path=path) if len(path) == 1 else Combo(unit=unit.id, path=path)
+                return Move(unit=unit.id, path=path)
         return None
 
-    def _step_and_shoot(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, combo: int) -> Command | None:
-        """No shot from here: a step (or a combo's two, stamina allowing) to a cell it can shoot from."""
+    def _step_and_shoot(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, step: int,
+                        combo: int) -> Command | None:
+        """No shot from here: one move action (or a combo, stamina allowing) to a cell it can shoot from. Only the
+        cells that score best as positions are tried, since each try previews every shot."""
         blocked = self._blocked(state, k)
         grid = state.grid
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
-        spare = unit.infinite_stamina or unit.stamina >= 2
-        cells = [(unit.pos[0] + dx, unit.pos[1] + dy) for dx, dy in NEIGHBOURS]
-        if combo >= 2 and spare:
-            cells += _ring(unit.pos, 2)
+        moves = self._moves(state, unit, blocked, step, combo)
+        ranked = sorted(moves, key=lambda c: (-position_score(grid, c, p, k, 0, friends=friends, advance=0), c))
         best: tuple[float, Pos] | None = None
-        for cell in cells:
-            if not self._open(state, unit, cell, blocked) or (distance(cell, unit.pos) == 2
-                                                                and not self._two_steps(state, unit, cell, blocked)):
-                continue
+        for cell in ranked[:TRIED_CELLS]:
             shot = self._best_shot(_moved_copy(state, unit, cell), unit, k, p)
             if shot is None:
                 continue
@@ -346,45 +337,20 @@ class Ai:
                 best = (score, cell)
         if best is None:
             return None
-        if distance(unit.pos, best[1]) == 1:
-            return Move(unit=unit.id, path=(best[1],))
-        path = self._two_steps(state, unit, best[1], blocked)
-        return Combo(unit=unit.id, path=path) if path and len(path) <= combo else None
+        path = moves[best[1]]
+        return Move(unit=unit.id, path=path) if len(path) <= step else Combo(unit=unit.id, path=path)
+
+    def _moves(self, state: State, unit: Unit, blocked: list[Pos], step: int, combo: int) -> dict[Pos, tuple[Pos, ...]]:
+        """Cells one move action reaches, and those a combo reaches when stamina allows."""
+        spare = unit.infinite_stamina or unit.stamina >= 2
+        return self._reachable(state, unit, blocked, max(step, combo if spare else 0))
 
     def _reachable(self, state: State, unit: Unit, blocked: list[Pos], reach: int) -> dict[Pos, tuple[Pos, ...]]:
-        """Every cell the unit can walk to within `reach` steps, with a path to it. Near cells by
-        hand (a turn of xcom-trpg is two steps); further ones with the path finder."""
-        out: dict[Pos, tuple[Pos, ...]] = {}
-        if reach <= 2:
-            for dx, dy in NEIGHBOURS:
-                cell = (unit.pos[0] + dx, unit.pos[1] + dy)
-                if self._open(state, unit, cell, blocked):
-                    out[cell] = (cell,)
-            if reach == 2:
-                for cell in _ring(unit.pos, 2):
-                    path = self._two_steps(state, unit, cell, blocked)
-                    if path:
-                        out[cell] = path
-            return out
-        grid = state.grid
-        steps = grid.distances(unit.pos, blocked)
-        ys, xs = np.nonzero((steps <= reach) & (steps > 0))
-        for cell in zip(xs.tolist(), ys.tolist()):
-            if self._open(state, unit, cell, blocked):
-                path = tuple(grid.path(unit.pos, cell, blocked))
-                if path:
-                    out[cell] = path
-        return out
-
-    def _two_steps(self, state: State, unit: Unit, cell: Pos, blocked: list[Pos]) -> tuple[Pos, ...] | None:
-        """A two-cell path to `cell` through an open neighbour, without the path finder."""
-        if not self._open(state, unit, cell, blocked):
-            return None
-        for dx, dy in NEIGHBOURS:
-            mid = (unit.pos[0] + dx, unit.pos[1] + dy)
-            if distance(mid, cell) == 1 and self._open(state, unit, mid, blocked):
-                return mid, cell
-        return None
+        """Every open cell the unit can walk to within `reach` steps, with a path to it."""
+        if reach <= 0:
+            return {}
+        return {cell: path for cell, path in state.grid.paths_within(unit.pos, reach, blocked).items()
+                if self._open(state, unit, cell, blocked)}
 
     def _fall_back(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int) -> Move | None:
         """Morale broken or badly hurt: the reachable cell farthest from the threats, in cover."""
@@ -442,13 +408,6 @@ class Ai:
             y, x = np.unravel_index(int(np.argmax(stale)), stale.shape)
         self._explore[unit.id] = (int(x), int(y))
         return self._explore[unit.id]
-
-
-def _ring(centre: Pos, r: int) -> list[Pos]:
-    """The cells exactly r steps (Chebyshev) from centre, row by row."""
-    x0, y0 = centre
-    return [(x, y) for y in range(y0 - r, y0 + r + 1) for x in range(x0 - r, x0 + r + 1)
-            if max(abs(x - x0), abs(y - y0)) == r]
 
 
 def _moved_copy(state: State, unit: Unit, cell: Pos) -> State:

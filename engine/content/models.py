@@ -41,6 +41,7 @@ class RulesetDef:
     morale_max: int
     actions_per_turn: int
     combo_move: int
+    cells_per_sector: int = 5  # 1.3 revised: a sector is a square of this many 2 m cells
     combo_stamina: int
     crit_success_min: int
     crit_failure_max: int

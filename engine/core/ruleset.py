@@ -67,6 +67,7 @@ class Budget:
     can_act: bool
     moves_left: int  # cells it could still walk now
     combo_moves: int = 0  # extra reach of a combo-like move, 0 if none
+    step: int = 0  # cells the next move action walks and still leaves the rest of the budget (xcom: one sector)
 
 
 class Ruleset(Protocol):

@@ -124,6 +124,23 @@ class Grid:
         yx = pf.path_to((goal[1], goal[0]))[1:].tolist()
         return [(x, y) for y, x in yx]
 
+    def paths_within(self, start: Pos, reach: int, blocked: Iterable[Pos] = ()) -> dict[Pos, tuple[Pos, ...]]:
+        """The cheapest path (as `path` finds it) to every cell within `reach` steps, from one search."""
+        cost = np.array(self.cost, dtype=np.int16)
+        for x, y in blocked:
+            cost[y, x] = 0
+        steps = self.distances(start, blocked)
+        graph = tcod.path.SimpleGraph(cost=cost, cardinal=1, diagonal=1)
+        pf = tcod.path.Pathfinder(graph)
+        pf.add_root((start[1], start[0]))
+        out: dict[Pos, tuple[Pos, ...]] = {}
+        ys, xs = np.nonzero((steps <= reach) & (steps > 0) & (cost > 0))
+        for y, x in zip(ys.tolist(), xs.tolist()):
+            yx = pf.path_to((y, x))[1:].tolist()
+            if yx:
+                out[(x, y)] = tuple((px, py) for py, px in yx)
+        return out
+
     def distances(self, start: Pos, blocked: Iterable[Pos] = ()) -> np.ndarray:
         """Step distances (Chebyshev moves) from start to every cell; huge where unreachable."""
         cost = (self.cost > 0).astype(np.int8)

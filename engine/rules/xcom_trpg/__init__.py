@@ -19,7 +19,7 @@ from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolve
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.rules.xcom_trpg import ai_special, combat, field, hooks, odds, sniper, tranquilizer
+from engine.rules.xcom_trpg import ai_special, combat, field, hooks, odds, scale, sniper, tranquilizer
 # The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order.
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
@@ -248,13 +248,14 @@ class XcomTrpg:
             return unit
         if unit.has("combo"):
             return Rejected("combo_done", f"{unit.name} made a combo move: the move cannot be split (4.3)")
-        if len(cmd.path) > unit.actions:
-            return Rejected("too_far", f"{unit.name} has {unit.actions} action(s): "
-                                       f"{len(cmd.path)} sectors need {len(cmd.path)}")
+        cost = scale.move_actions(self.rules, len(cmd.path))
+        if cost > unit.actions:
+            return Rejected("too_far", f"{unit.name} has {unit.actions} action(s): {len(cmd.path)} cells are "
+                                       f"{cost} sectors of {self.rules.cells_per_sector} cells (1.3)")
         bad = self._path_problem(state, unit, cmd.path)
         if bad:
             return bad
-        return self._walk(unit, cmd.path, actions=unit.actions - len(cmd.path), cause="move")
+        return self._walk(unit, cmd.path, actions=unit.actions - cost, cause="move")
 
     def _walk(self, unit: Unit, path: tuple[Pos, ...], *, actions: int, cause: str, **extra: object) -> list[Event]:
         before = path[-2] if len(path) > 1 else unit.pos
@@ -273,8 +274,9 @@ class XcomTrpg:
             return Rejected("no_combo", f"{unit.name} has already moved this turn")
         if not unit.infinite_stamina and unit.stamina < self.rules.combo_stamina:
             return Rejected("no_stamina", f"{unit.name} has no stamina for a combo")
-        if len(cmd.path) > self.rules.combo_move:
-            return Rejected("too_far", f"A combo moves at most {self.rules.combo_move} sectors")
+        if len(cmd.path) > self.rules.combo_move * self.rules.cells_per_sector:
+            return Rejected("too_far", f"A combo moves at most {self.rules.combo_move} sectors "
+                                       f"({self.rules.combo_move * self.rules.cells_per_sector} cells)")
         bad = self._path_problem(state, unit, cmd.path)
         if bad:
             return bad
@@ -369,9 +371,10 @@ class XcomTrpg:
         if not grid.sees(shooter.pos, target.pos, self.rules.vision_radius):
             return Rejected("no_line_of_sight", f"{shooter.name} cannot see {target.name}")
         d = distance(shooter.pos, target.pos)
-        if weapon.max_between is not None and d - 1 > weapon.max_between:
-            return Rejected("out_of_range", f"Target is {d} cells away; {weapon.name.lower()} reaches "
-                                            f"{weapon.max_between + 1}")
+        if weapon.max_between is not None and scale.between(self.rules, d) > weapon.max_between:
+            return Rejected("out_of_range", f"Target is {d} cells away ({scale.between(self.rules, d)} sectors "
+                                            f"between); the {weapon.name.lower()} reaches "
+                                            f"{scale.reach_cells(self.rules, weapon.max_between)} cells")
         cover, cell = grid.cover_source(target.pos, shooter.pos) if d > 0 else (0, None)
         if cover == combat.FULL:
             return Rejected("full_cover", f"{target.name} is in full cover from here: no hit possible (8.8)")
@@ -379,7 +382,8 @@ class XcomTrpg:
         if cell is not None:
             tile = grid.tile(cell)
             cover_from = f"{self.content.terrain[tile].name.lower()} at {cell[0]},{cell[1]}: terrain.toml [{tile}].cover"
-        return ShotContext(weapon, mode, d, max(0, d - 1), self.target_sees(state, target, shooter), cover, cover_from)
+        return ShotContext(weapon, mode, d, scale.between(self.rules, d), self.target_sees(state, target, shooter), cover,
+                           cover_from)
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         ctx = self.shot_context(state, shooter, target, mode, check_turn=False)
@@ -393,7 +397,7 @@ class XcomTrpg:
             notes.append("explodes in the target's cell")
         return ShotPreview(p_hit=p_hit, expected_damage=damage, p_headshot=p_head, can_dodge=ctx.between >= 2
                            and ctx.target_sees, cover=COVER_NAME[ctx.cover], distance=ctx.distance,
-                           reach=None if ctx.weapon.max_between is None else ctx.weapon.max_between + 1,
+                           reach=None if ctx.weapon.max_between is None else scale.reach_cells(self.rules, ctx.weapon.max_between),
                            notes=tuple(notes))
 
     def _shoot(self, state: State, cmd: Shoot, dice: Dice) -> Rejected | list[Event]:
@@ -475,7 +479,7 @@ class XcomTrpg:
         tiles: list[Event] = []
         if landed_on is not None:
             head = declared if roll.attack.crit == "success" else None
-            victims = [(u, max(0, distance(thrower.pos, u.pos) - 1), self.target_sees(state, u, thrower))
+            victims = [(u, scale.between(self.rules, distance(thrower.pos, u.pos)), self.target_sees(state, u, thrower))
                        for u in state.units_at(landed_on)]
             hits, blast_rolls, more = combat.blast(self.content, self.rules, dice, thrower, weapon,
                                                    roll if roll.landed else None, head, victims)
@@ -511,9 +515,11 @@ class XcomTrpg:
         combo = 0
         if can and unit.actions >= full and not unit.has("moved") and (  # >=: inspiration's 3 (3.5)
                 unit.infinite_stamina or unit.stamina >= self.rules.combo_stamina):
-            combo = self.rules.combo_move
-        moves = 0 if unit.has("combo") or not can else unit.actions
-        return Budget(label=f"actions {unit.actions}/{full}", can_act=can, moves_left=moves, combo_moves=combo)
+            combo = self.rules.combo_move * self.rules.cells_per_sector
+        per_action = self.rules.cells_per_sector
+        moves = 0 if unit.has("combo") or not can else unit.actions * per_action
+        return Budget(label=f"actions {unit.actions}/{full}", can_act=can, moves_left=moves, combo_moves=combo,
+                      step=per_action if moves else 0)
 
     def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
         return referee(self.content, self.id, units, action, dice)

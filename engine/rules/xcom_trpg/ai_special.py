@@ -13,11 +13,11 @@ from engine.core.commands import Act, Rejected
 from engine.core.commands import Command
 from engine.core.model import State, Unit
 from engine.map.grid import distance
+from engine.rules.xcom_trpg import scale
 
 PSIONIC_RACES = {"sectoid": ("panic", "mind_control", "stun"), "ethereal": ("panic", "mind_control", "stun"),
                  "chryssalid": ("panic",)}
 DECENT = 0.55  # the least chance of success worth a turn's action and the SS
-RALLY_REACH = 3  # cells: earshot of an encouraging speech (docs/rules-notes.md)
 SHAKEN = 50  # a soldier below this morale is one panic from its panic checks (6.5: below 40)
 
 
@@ -29,7 +29,7 @@ def choose(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -
 def rally(rs, state: State, unit: Unit) -> Command | None:
     line = rs.rules.panic_below
     if not line or not any(u.side == unit.side and u.id != unit.id and u.conscious and u.morale < line
-                           and distance(u.pos, unit.pos) <= RALLY_REACH for u in state.units.values()):
+                           and distance(u.pos, unit.pos) <= scale.in_sector(rs.rules) for u in state.units.values()):
         return None
     return next((o.command for o in rs.options(state, unit) if o.command.action == "speech"), None)
 

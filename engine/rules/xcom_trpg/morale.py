@@ -1,7 +1,7 @@
 """xcom-trpg 4.5, 5.4 and 6.5: encouraging speeches, and the bravery check on meeting a monster.
 
 `Act(unit, "speech")`: + the speaker's Charisma to every conscious friend it sees within
-SPEECH_REACH cells (the speaker gains nothing); the squad leader's gives Charisma×2 and is free
+cells_per_sector − 1 cells, "all friendlies in the sector" (the speaker gains nothing); the squad leader's gives Charisma×2 and is free
 once per phase ("Let them talk"). No roll: it does not end the turn.
 """
 
@@ -18,6 +18,7 @@ from engine.map.grid import distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Option
 from engine.core.reducer import fold
+from engine.rules.xcom_trpg import scale
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
@@ -26,7 +27,6 @@ from engine.content.scenario import Action, Verdict
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
 
-SPEECH_REACH = 3  # cells: "all friendlies in the sector", a sector being one cell, is read as earshot
 FREE_SPEECH = "speech_free_phase"  # counter: the phase of the leader's last free speech
 
 
@@ -40,7 +40,7 @@ def leader(rs: "XcomTrpg") -> str | None:
 
 def listeners(rs: "XcomTrpg", state: State, speaker: Unit) -> list[Unit]:
     return [u for u in state.units.values() if u.side == speaker.side and u.id != speaker.id and u.conscious
-            and distance(u.pos, speaker.pos) <= SPEECH_REACH
+            and distance(u.pos, speaker.pos) <= scale.in_sector(rs.rules)
             and state.grid.sees(speaker.pos, u.pos, rs.rules.vision_radius)]
 
 
@@ -58,7 +58,7 @@ def speech(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
                         + (" and has had this phase's free speech" if unit.id == leader(rs) else ""))
     heard = listeners(rs, state, unit)
     if not heard:
-        return Rejected("nobody_listens", f"No conscious friend within {SPEECH_REACH} cells sees {unit.name}")
+        return Rejected("nobody_listens", f"No conscious friend within {scale.in_sector(rs.rules)} cells sees {unit.name}")
     is_leader = unit.id == leader(rs)
     charisma = effective_stat(unit, "charisma")
     gain = charisma * 2 if is_leader else charisma
