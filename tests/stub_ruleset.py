@@ -15,7 +15,7 @@ from engine.core.dice import Dice, Roll
 from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, UnitChanged, UnitSpawned
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
-from engine.core.ruleset import Budget, ShotPreview, register
+from engine.core.ruleset import Budget, ShotPreview, Turn, register
 
 ID = "d6-stub"
 STEPS, WOUNDS, HIT, SAVE, SIGHT = 4, 3, 4, 5, 12
@@ -123,6 +123,13 @@ class D6Stub:
 
     def _sees(self, state: State, unit: Unit, target: Unit) -> bool:
         return bool(state.grid.fov(unit.pos, SIGHT)[target.pos[1], target.pos[0]])
+
+    def turn(self, state: State) -> Turn:
+        return Turn(side="" if state.winner is not None else state.side)
+
+    def spotted(self, state: State, side: str) -> frozenset[str]:
+        seen = self.visible(state, side)
+        return frozenset(u.id for u in state.units.values() if u.side != side and seen[u.pos[1], u.pos[0]])
 
     def budget(self, state: State, unit: Unit) -> Budget:
         can = unit.conscious and unit.side == state.side and unit.actions > 0 and state.winner is None

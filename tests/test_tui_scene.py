@@ -133,7 +133,7 @@ def test_the_message_log_keeps_unseen_hostile_moves_out(content, tmp_path):
 
 def test_civilians_are_drawn_in_the_friendly_colour_for_the_squad(content, tmp_path):
     session = new_session(content, tmp_path, mission="terror")
-    session.chronicle.visible[:] = True  # as if the squad saw everyone
+    session.chronicle.visible = np.ones_like(session.chronicle.visible)  # as if the squad saw everyone
     frame = frame_for(session)
     kinds = {}
     for unit in session.state.units.values():

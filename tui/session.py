@@ -73,7 +73,7 @@ class Session:
 
     @property
     def players_turn(self) -> bool:
-        return not self.over and self.state.side == self.side
+        return not self.over and self.ruleset.turn(self.state).side == self.side
 
     def squad(self) -> list[Unit]:
         return self.state.side_units(self.side)
@@ -101,7 +101,7 @@ class Session:
 
     def ai_step(self) -> Rejected | list[Event]:
         """One command of the side that is not the player's, as the AI chooses it."""
-        side = self.state.side
+        side = self.ruleset.turn(self.state).side
         ai = self._ais.setdefault(side, Ai(self.ruleset, side))
         command = ai.next_command(self.state)
         result = self.submit(command)

@@ -61,8 +61,9 @@ class Ai:
         self._explored |= seen
         self._looked[seen] = state.phase
         hostiles = []
+        spotted = self.ruleset.spotted(state, self.side)
         for unit in state.units.values():
-            if not missions.hostile(self.side, unit.side) or not seen[unit.pos[1], unit.pos[0]]:
+            if not missions.hostile(self.side, unit.side) or unit.id not in spotted:
                 continue
             if unit.status == "dead":
                 self.memory.pop(unit.id, None)
@@ -101,9 +102,10 @@ class Ai:
         units = sorted(state.side_units(self.side), key=lambda u: (self.profile(u).rear or self.profile(u).objective,
                                                                    not self.profile(u).melee))
         self._mark = self._commanders_mark(state, units, k)
+        turn = self.ruleset.turn(state)
         for unit in units:
             budget = self.ruleset.budget(state, unit)
-            if not budget.can_act or unit.id in self._skip:
+            if not budget.can_act or unit.id in self._skip or not turn.allows(unit.id):
                 continue
             command = self._plan(state, unit, k)
             if command is not None:

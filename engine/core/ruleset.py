@@ -60,6 +60,20 @@ class Option:
 
 
 @attrs.frozen(kw_only=True)
+class Turn:
+    """Who may act now, as data: side turns (xcom-trpg, xxxzone, annihilation) name a side and leave the choice of
+    unit open; an initiative slot (neo-troops) names the units whose slot is up; an interrupt (reaction fire) can
+    name the one unit that may answer out of its side's turn."""
+
+    side: str  # the side whose controller (player or AI) decides the next command; "" when nobody may act
+    units: tuple[str, ...] | None = None  # only these units may act now; None: any unit of the side
+    label: str = ""  # for the client's status line: "X-COM turn", "Initiative 3/8: Anna"
+
+    def allows(self, unit_id: str) -> bool:
+        return self.units is None or unit_id in self.units
+
+
+@attrs.frozen(kw_only=True)
 class Budget:
     """What a unit can still do this turn, in the ruleset's own currency."""
 
@@ -78,6 +92,13 @@ class Ruleset(Protocol):
 
     def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
         """The ruleset's verdict on a command: a rejection, or events carrying their rolls."""
+
+    def turn(self, state: State) -> Turn:
+        """Who may act now: the side whose controller decides, and the units it may move (an initiative slot)."""
+
+    def spotted(self, state: State, side: str) -> frozenset[str]:
+        """Ids of the other sides' units that `side` sees now: a unit in a seen cell may stay unseen (a cloaked
+        varan, a cautious operative); the AI and the fog of war show only these."""
 
     def budget(self, state: State, unit: Unit) -> Budget:
         """Turn economy for the unit panel, the footer and the AI."""

@@ -20,8 +20,8 @@ def run(content: Content, ruleset_id: str, mission_id: str, seed: bytes, path: P
 def play_out(game: Game, sides: tuple[str, ...] | None = None) -> None:
     """Let the AI play the given sides (all by default) until the mission ends or a human side is up."""
     ais = {side: Ai(game.ruleset, side) for side in (sides or game.state.sides)}
-    while game.state.winner is None and game.state.side in ais:
-        ai = ais[game.state.side]
+    while game.state.winner is None and game.ruleset.turn(game.state).side in ais:
+        ai = ais[game.ruleset.turn(game.state).side]
         command = ai.next_command(game.state)
         result = game.submit(command)
         if isinstance(result, Rejected):

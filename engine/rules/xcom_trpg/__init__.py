@@ -25,7 +25,7 @@ from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.referee import referee
 from engine.content.scenario import Action, Verdict
-from engine.core.ruleset import Budget, Setup, ShotPreview, register
+from engine.core.ruleset import Budget, Setup, ShotPreview, Turn, register
 
 COVER_NAME = {v: k for k, v in COVER_LEVEL.items()}
 FACING_CONE = math.cos(math.radians(45)) - 1e-9  # 5.1 interpretation: sees = facing ±45°
@@ -55,6 +55,7 @@ class XcomTrpg:
         self.content = content
         self.rules = content.rulesets[self.id]
         self.setup = setup
+        self._last_sight: tuple[State, str, np.ndarray] | None = None
 
     # -- the kernel's entry point -------------------------------------------------------------
 
@@ -509,6 +510,15 @@ class XcomTrpg:
 
     # -- what the client and the AI ask ---------------------------------------------------------
 
+    def turn(self, state: State) -> Turn:
+        """Side turns (4.1): the side's player picks any of its units."""
+        return Turn(side="" if state.winner is not None else state.side)
+
+    def spotted(self, state: State, side: str) -> frozenset[str]:
+        """Sight is by cell in xcom-trpg: a unit standing in a cell the side sees is seen."""
+        seen = self.visible(state, side)
+        return frozenset(u.id for u in state.units.values() if u.side != side and seen[u.pos[1], u.pos[0]])
+
     def budget(self, state: State, unit: Unit) -> Budget:
         full = self.rules.actions_per_turn
         can = unit.conscious and unit.side == state.side and unit.actions > 0 and state.winner is None
@@ -537,10 +547,15 @@ class XcomTrpg:
         return initiation(dice, self.rules, who, stats)
 
     def visible(self, state: State, side: str) -> np.ndarray:
+        last = self._last_sight
+        if last is not None and last[0] is state and last[1] == side:  # the AI asks for cells, then for units
+            return last[2]
         seen = np.zeros((state.grid.height, state.grid.width), dtype=bool)
         for unit in state.side_units(side):
             if unit.conscious:
                 seen |= state.grid.fov(unit.pos, self.rules.vision_radius)
+        seen.flags.writeable = False  # shared by every caller of the same state
+        self._last_sight = (state, side, seen)  # the state itself is kept, so `is` never matches a newer one
         return seen
 
 
