@@ -89,7 +89,7 @@ def test_a_mistake_in_a_mission_file_is_located(tmp_path):
     ('generator = "urban"', 'generator = "urbam"',
      "missions/terror.toml: [terror].generator: unknown generator 'urbam' (did you mean 'urban'?)"),
     ('unit = "vip"', 'unit = "nadia"', "missions/vip.toml: [vip].objectives.out.unit: 'nadia' is not in the squad"),
-    ("until_phase = 10", "until_phase = 14",
+    ("until_phase = 8", "until_phase = 14",
      "missions/defend.toml: [defend].objectives.hold.until_phase: must be below max_phases (14), "
      "or the phase limit ends the mission first"),
     ('kind = "hold"', 'kind = "survive"',
@@ -257,9 +257,10 @@ def test_the_vip_dead_loses(content):
 def test_holding_to_the_end_of_the_phase_wins(content):
     game = new(content, "defend")
     assert all(game.state.units[u].pos in game.ruleset.setup.spawns["hold"] for u in content.missions["defend"].squad)
-    state = attrs.evolve(game.state, phase=10, side="aliens")
+    until = content.missions["defend"].objectives["hold"].until_phase
+    state = attrs.evolve(game.state, phase=until, side="aliens")
     events = game.ruleset.decide(state, EndTurn(side="aliens"), Dice(game.faces, state.dice))
-    assert ended(events) == ("xcom", "held to the end of phase 10")
+    assert ended(events) == ("xcom", f"held to the end of phase {until}")
 
 
 def test_the_zone_is_lost_when_the_aliens_outnumber_the_squad_in_it(content):
