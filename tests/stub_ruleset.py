@@ -24,6 +24,7 @@ STEPS, WOUNDS, HIT, SAVE, SIGHT = 4, 3, 4, 5, 12
 @register(ID)
 class D6Stub:
     sight_range = SIGHT
+    audit_dice = (6,)
 
     def __init__(self, content, setup) -> None:
         self.content = content

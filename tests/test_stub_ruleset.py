@@ -71,3 +71,19 @@ VI_KEYS = {"k": (0, -1), "l": (1, 0), "h": (-1, 0), "j": (0, 1), "y": (-1, -1), 
 
 def _free(state, cell) -> bool:
     return state.grid.inside(cell) and bool(state.grid.walkable[cell[1], cell[0]]) and not state.units_at(cell)
+
+
+def test_audit_stats_tabulates_the_rulesets_own_die(content, tmp_path):
+    """The stub names d6 as its audited die: the χ² table has one row per face and five degrees of freedom."""
+    from engine.log import audit
+
+    path = tmp_path / "stats.jsonl"
+    simulate.run(content, stub_ruleset.ID, "eliminate", seed_from_int(5), path, max_phases=30).close()
+    lines = list(audit.stats(path))
+    heads = [line for line in lines if " d6, χ² = " in line]
+    assert heads and all("on 5 degrees of freedom" in h for h in heads)
+    assert not any(" d100, χ²" in line for line in lines)
+    rows = lines[lines.index(heads[0]) + 1:lines.index(heads[0]) + 7]
+    assert [int(r.split()[0]) for r in rows] == [1, 2, 3, 4, 5, 6]
+    counted = sum(int(r.split()[1]) for r in rows)
+    assert counted == int(heads[0].split(":")[1].split()[0])

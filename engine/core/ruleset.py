@@ -89,6 +89,7 @@ class Ruleset(Protocol):
     content: Content
     setup: Setup | None  # None outside a mission (the roster, `resolve`)
     sight_range: int  # cells a unit sees at most, for the AI's sense of near and far
+    audit_dice: tuple[int, ...]  # die sizes `audit --stats` tabulates with a χ² test (d100; d6 for a pool ruleset)
 
     def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
         """The ruleset's verdict on a command: a rejection, or events carrying their rolls."""
@@ -139,6 +140,12 @@ def register(ruleset_id: str):
 def available() -> list[str]:
     _load_builtin()
     return sorted(_REGISTRY)
+
+
+def kind(ruleset_id: str) -> type:
+    """The registered class, for what a ruleset says of itself without a mission (`audit_dice`)."""
+    _load_builtin()
+    return _REGISTRY[ruleset_id]
 
 
 def make(ruleset_id: str, content: Content, setup: Setup | None) -> Ruleset:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -25,7 +26,7 @@ class Line:
 
 @attrs.define
 class Tally:
-    d100: list[int] = attrs.field(factory=list)
+    faces: dict[int, list[int]] = attrs.field(factory=dict)  # sides of the die -> every face rolled
     crit_plus: int = 0
     crit_minus: int = 0
     luck_checks: int = 0
@@ -116,10 +117,16 @@ def render(path: Path, record: int | None = None, unit: str | None = None) -> It
     yield from _statistics(tallies)
 
 
+DIE = re.compile(r"^(\d*)d(\d+)$")  # "1d100", "4d6": a roll of plain dice, each face one die
+
+
 def _count(t: Tally, r: dict[str, Any]) -> None:
-    if r.get("expr") != "1d100":
+    die = DIE.match(str(r.get("expr", "")))
+    if die is None:
         return
-    t.d100.extend(r.get("faces", []))
+    t.faces.setdefault(int(die.group(2)), []).extend(r.get("faces", []))
+    if die.group(2) != "100":
+        return
     if r.get("crit") == "success":
         t.crit_plus += 1
     elif r.get("crit") == "failure":
@@ -137,16 +144,18 @@ def _statistics(tallies: dict[str, Tally]) -> Iterator[str]:
     yield f"  {'side':<8} {'d100':>6} {'mean':>6} {'crit+':>6} {'crit-':>6}   luck checks passed (expected)"
     for side in sorted(tallies):
         t = tallies[side]
-        mean = sum(t.d100) / len(t.d100) if t.d100 else 0.0
+        d100 = t.faces.get(100, [])
+        mean = sum(d100) / len(d100) if d100 else 0.0
         luck = "-"
         if t.luck_checks:
             luck = (f"{t.luck_passed}/{t.luck_checks} {100 * t.luck_passed / t.luck_checks:.1f}% "
                     f"({100 * t.luck_expected / t.luck_checks:.1f}%)")
-        yield f"  {side:<8} {len(t.d100):>6} {mean:>6.1f} {t.crit_plus:>6} {t.crit_minus:>6}   {luck}"
+        yield f"  {side:<8} {len(d100):>6} {mean:>6.1f} {t.crit_plus:>6} {t.crit_minus:>6}   {luck}"
 
 
 def stats(path: Path) -> Iterator[str]:
-    """`audit --stats`: per side, the d100 distribution with a χ² test and luck checks against their odds."""
+    """`audit --stats`: per side, the distribution of each die the ruleset names (`audit_dice`: d100 for xcom-trpg,
+    d6 for a pool ruleset) with a χ² test, and luck checks against their odds."""
     lines, _names, sides, note = read(path)
     if note:
         yield f"warning: {note}; the rolls after it are not counted"
@@ -156,23 +165,41 @@ def stats(path: Path) -> Iterator[str]:
             for r in line.rolls:
                 _count(tallies.setdefault(sides.get(r["actor"], GOD), Tally()), r)
     yield from _statistics(tallies)
-    for side in sorted(tallies):
-        t = tallies[side]
-        if not t.d100:
-            continue
-        buckets = [0] * 10
-        for face in t.d100:
-            buckets[(face - 1) // 10] += 1
-        expected = len(t.d100) / 10
-        chi2 = sum((b - expected) ** 2 / expected for b in buckets)
-        yield ""
-        yield (f"{side}: {len(t.d100)} d100, χ² = {chi2:.2f} on 9 degrees of freedom, p = {chi2_p(chi2, 9):.3f}"
-               f"  (p below 0.01 would mean the dice look unfair)")
-        top = max(buckets)
-        for i, b in enumerate(buckets):
-            bar = "█" * round(40 * b / top) if top else ""
-            yield f"  {10 * i + 1:>3}-{10 * i + 10:<3} {b:>6} {bar}"
-        yield f"  expected {expected:.1f} per row"
+    for sides_of_die in _audited(path):
+        for side in sorted(tallies):
+            faces = tallies[side].faces.get(sides_of_die, [])
+            if faces:
+                yield ""
+                yield from _distribution(side, sides_of_die, faces)
+
+
+def _audited(path: Path) -> tuple[int, ...]:
+    """The die sizes the log's ruleset wants tabulated; d100 when the ruleset is unknown here."""
+    from engine.core import ruleset
+
+    try:
+        return ruleset.kind(log.read_header(path).get("ruleset", "")).audit_dice
+    except (KeyError, log.LogError, OSError):
+        return (100,)
+
+
+def _distribution(side: str, sides_of_die: int, faces: list[int]) -> Iterator[str]:
+    """Ten rows for a big die (1-10, 11-20, ...), one row per face for a small one; χ² on rows - 1 degrees."""
+    width = sides_of_die // 10 if sides_of_die >= 20 and sides_of_die % 10 == 0 else 1
+    rows = sides_of_die // width
+    buckets = [0] * rows
+    for face in faces:
+        buckets[(face - 1) // width] += 1
+    expected = len(faces) / rows
+    chi2 = sum((b - expected) ** 2 / expected for b in buckets)
+    yield (f"{side}: {len(faces)} d{sides_of_die}, χ² = {chi2:.2f} on {rows - 1} degrees of freedom, "
+           f"p = {chi2_p(chi2, rows - 1):.3f}  (p below 0.01 would mean the dice look unfair)")
+    top = max(buckets)
+    for i, b in enumerate(buckets):
+        bar = "█" * round(40 * b / top) if top else ""
+        label = f"{width * i + 1:>3}-{width * i + width:<3}" if width > 1 else f"{i + 1:>7}"
+        yield f"  {label} {b:>6} {bar}"
+    yield f"  expected {expected:.1f} per row"
 
 
 def chi2_p(x: float, dof: int) -> float:

@@ -50,6 +50,7 @@ class ShotContext:
 @register("xcom-trpg")
 class XcomTrpg:
     id = "xcom-trpg"
+    audit_dice = (100,)  # every contest is stat×1d100; scatter and HP dice are not worth a table
 
     def __init__(self, content: Content, setup: Setup | None) -> None:
         self.content = content
