@@ -12,7 +12,7 @@ import json
 import tomllib
 import typing
 from pathlib import Path
-from typing import Any, Literal, get_args, get_origin
+from typing import Any, Literal, Sequence, get_args, get_origin
 
 import attrs
 import cattrs
@@ -20,6 +20,7 @@ from cattrs.cols import list_structure_factory, mapping_structure_factory
 from cattrs.gen import make_dict_structure_fn
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
 
+from engine.content import layers
 from engine.content import models as c
 from engine.content.formula import Formula, FormulaError
 
@@ -184,32 +185,55 @@ def default_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "content"
 
 
-def load(directory: Path | str | None = None) -> c.Content:
-    """Load and cross-check; raises ContentError with every message found."""
-    root = Path(directory) if directory is not None else default_dir()
-    if not root.is_dir():
-        raise ContentError([f"{root}: not a content directory"])
+def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Content:
+    """Load, merge the layers (engine.content.layers) and cross-check; raises ContentError with every message."""
+    if directory is None:
+        directories: list[Path | str] = []
+    elif isinstance(directory, (str, Path)):
+        directories = [directory]
+    else:
+        directories = list(directory)
+    stack, problems = layers.stack(directories, default_dir())
+    if problems:
+        raise ContentError(problems)
+    root = stack[0].base
     messages: list[str] = []
     raw: dict[str, bytes] = {}
     tables: dict[str, dict[str, Any]] = {}
     known: dict[str, set[str]] = {}  # every id a file declares, loaded or not, so one error is not ten
+    origins: dict[str, dict[str, str]] = {}  # file -> id -> the layer's file that wrote it last, for messages
     stats: set[str] = set()  # stat names as written, even in a ruleset that failed to load
     mission_files = _mission_files(root)
     legacy = mission_files == [LEGACY_MISSIONS]
     for name, model in FILES.items():
-        doc = _read(root, name, raw, messages, optional=(legacy and name in NEWER) or name in OPTIONAL)
-        if doc is None:
+        merged: dict[str, Any] = {}
+        origin: dict[str, str] = {}
+        found = parsed = False
+        for layer in stack:
+            doc = _read(layer.base, layer.label + name, raw, messages, optional=True)
+            found = found or layer.label + name in raw  # read, even if it did not parse (that has its message)
+            if doc is not None:
+                parsed = True
+                messages.extend(layers.overlay(merged, origin, doc, layer.label + name))
+        if not found:
+            if not ((legacy and name in NEWER) or name in OPTIONAL):
+                messages.append(f"{name}: missing file")
             continue
-        known[name] = set(doc)
+        if not parsed:
+            continue
+        known[name], origins[name] = set(merged), origin
         if name == "rulesets.toml":
-            stats = {st for table in doc.values() if isinstance(table, dict)
+            stats = {st for table in merged.values() if isinstance(table, dict)
                      for st in (table.get("stats") if isinstance(table.get("stats"), list) else [])
                      if isinstance(st, str)}
-        tables[name] = _structure(name, doc, model, messages)
+        tables[name] = {}
+        for key, value in merged.items():  # one id at a time, labelled with the layer that wrote it
+            tables[name].update(_structure(origin.get(key, name), {key: value}, model, messages))
     missions: dict[str, Any] = {}
-    origin: dict[str, str] = {}  # mission id -> the file it is in, for messages
+    origin = {}  # mission id -> the file it is in, for messages
     if not mission_files:
         messages.append(f"{MISSIONS}/: missing folder")
+    docs: dict[str, Any] = {}
     for name in mission_files:
         doc = _read(root, name, raw, messages)
         if doc is None:
@@ -219,13 +243,23 @@ def load(directory: Path | str | None = None) -> c.Content:
                 messages.append(f"{name}: [{key}]: mission {key!r} is already defined in {origin[key]}")
         fresh = {k: v for k, v in doc.items() if k not in origin}
         origin.update({k: name for k in fresh})
-        missions.update(_structure(name, fresh, c.Mission, messages))
+        docs.update(fresh)
+    for layer in stack[1:]:  # a ruleset folder's or a mod's missions patch, add or delete by id
+        for name in _mission_files(layer.base / layer.label.rstrip("/")):
+            doc = _read(layer.base, layer.label + name, raw, messages)
+            if doc is not None:
+                messages.extend(layers.overlay(docs, origin, doc, layer.label + name))
+    for key, value in docs.items():
+        missions.update(_structure(origin[key], {key: value}, c.Mission, messages))
     missing = [n for n in FILES if n not in tables and not (legacy and n in NEWER) and n not in OPTIONAL]
     if not missing and mission_files:
         for name in NEWER + OPTIONAL:
             tables.setdefault(name, {})
             known.setdefault(name, set())
-        messages.extend(cross_check(tables, known, stats, missions, origin))
+        found = cross_check(tables, known, stats, missions, origin)
+        for name, by_id in origins.items():
+            found = layers.relabel(found, name, by_id)
+        messages.extend(found)
     if messages:
         raise ContentError(messages)
     fields = {_FIELD[n]: t for n, t in tables.items()}

@@ -91,7 +91,7 @@ def _play_in_worker(ruleset: str, mission: str, level: str, seed: int, max_phase
 
 
 def run_trials(content: Content, ruleset: str, mission_ids: list[str], levels: list[str], trials: int, seed: int,
-               max_phases: int | None = None, jobs: int = 1, content_dir: str | None = None,
+               max_phases: int | None = None, jobs: int = 1, content_dir: list[str] | str | None = None,
                progress: Callable[[int, int, str], None] | None = None) -> list[dict[str, Any]]:
     """Every (mission, level) pair, `trials` missions each; rows in the order asked. With jobs > 1,
     workers load the content from `content_dir` (the built-in content if None)."""

@@ -20,7 +20,9 @@ SUBCOMMANDS = {"play": play, "resume": play, "simulate": simulate, "map": previe
 def build_parser() -> Parser:
     p = Parser(prog="xenotac", description="Keyboard-only squad tactics with auditable dice.")
     p.add_argument("--saves", metavar="DIR", help="save folder (default: $XENOTAC_SAVES or saves/)")
-    p.add_argument("--content", metavar="DIR", help="content folder (default: the built-in content/)")
+    p.add_argument("--content", metavar="DIR", action="append",
+                   help="a whole content folder instead of the built-in content/, or a mod folder (one holding "
+                        "mod.toml) layered over it; repeat for several mods, in order")
     p.add_argument("--keys", metavar="FILE", help="key map TOML for the client (default: $XENOTAC_KEYS or "
                                                   "~/.config/xenotac/keys.toml)")
     sub = p.add_subparsers(dest="cmd", parser_class=Parser)

@@ -18,7 +18,7 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from engine.content import loader
 
-    directory = args.dir or args.content
+    directory = [args.dir, *(args.content or [])] if args.dir else args.content
     try:
         content = loader.load(directory)
     except loader.ContentError as exc:
