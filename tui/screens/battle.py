@@ -24,7 +24,7 @@ from tui.screens.base import Sized
 from tui.session import Session
 from tui.widgets.keybar import KeyBar
 from tui.widgets.mapview import MapView
-from tui.widgets.panels import InfoPanel, LogTail, StatusLine, TopBar, UnitPanel, objective_lines
+from tui.widgets.panels import Card, InfoPanel, LogTail, StatusLine, TopBar, UnitPanel, objective_lines
 
 ALWAYS = {"help", "quit", "full_log"}
 BY_MODE = {
@@ -111,9 +111,9 @@ class BattleScreen(Sized, Screen[None]):
                                chron.last_seen, self._overlay())
             map_view.show(frame.window(*self.origin, width, height))
         unit = self.unit
-        panel = self.query_one(UnitPanel)
-        panel.unit = unit
-        panel.budget = self.session.ruleset.budget(state, unit) if unit else None
+        ruleset = self.session.ruleset
+        self.query_one(UnitPanel).card = Card(unit, ruleset.sheet(state, unit), ruleset.budget(state, unit)) \
+            if unit else None
         self.query_one(InfoPanel).set_lines(self._info())
         self.query_one(TopBar).set_lines([readout.top_line(self.session, len(self._visible_hostiles()))])
         self._write_logs()
@@ -408,10 +408,7 @@ class BattleScreen(Sized, Screen[None]):
         unit = self.unit
         if unit is None:
             return
-        content = self.session.content
-        alien = content.races[unit.race].alien
-        items = [i for i, n in unit.items.items() if n > 0 and i in content.weapons and content.weapons[i].thrown
-                 and (alien or not content.weapons[i].alien)]
+        items = self.session.ruleset.throwables(self.session.state, unit)
         if not items:
             self.refuse(f"{unit.name} carries nothing to throw")
             return

@@ -60,10 +60,7 @@ def shot_info(session: Session, unit: Unit | None, target: Unit | None, index: i
     preview = session.ruleset.preview_shot(session.state, unit.id, target.id, fire_mode)
     if isinstance(preview, Rejected):
         return [*lines, f"✗ {preview.reason}"]
-    reach = f"/{preview.reach}" if preview.reach else ""
-    lines += [f"Hit {100 * preview.p_hit:.1f}% · dmg {preview.expected_damage:.1f}",
-              f"Headshot {100 * preview.p_headshot:.1f}% · dodge {'yes' if preview.can_dodge else 'no'}",
-              f"Cover {preview.cover} · range {preview.distance}{reach}"]
+    lines += [f"{row.label} {row.text}" for row in preview.lines]  # the ruleset's own words for its odds
     if preview.notes:
         lines.append("; ".join(preview.notes))
     return lines
