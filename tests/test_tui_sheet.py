@@ -83,6 +83,6 @@ def test_the_panels_print_a_made_up_rulesets_rows(content, tmp_path, monkeypatch
     assert "Wounds  light 1/4 ██······" in battle and "Nerve   steady  PINNED" in battle
     assert "AP 4/4  move " in battle and "Effects: suppressed, aiming 2" in battle
     assert "Stamina" not in battle and "Concussion" not in battle  # nothing of xcom-trpg's sheet is left
-    assert "carries nothing to throw" in refused  # the ruleset says what may be thrown
+    assert "t:throw" not in battle and "carries nothing to throw" in refused  # the ruleset says what to throw
     assert "Hits 2d6 keep 1: 58%" in aiming and "Saves armour 4+: 50%" in aiming
     assert "Headshot" not in aiming
