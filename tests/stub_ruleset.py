@@ -15,7 +15,7 @@ from engine.core.dice import Dice, Roll
 from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, UnitChanged, UnitSpawned
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
-from engine.core.ruleset import Budget, ShotPreview, Turn, register
+from engine.core.ruleset import Budget, Row, Sheet, ShotPreview, Turn, register
 
 ID = "d6-stub"
 STEPS, WOUNDS, HIT, SAVE, SIGHT = 4, 3, 4, 5, 12
@@ -141,8 +141,15 @@ class D6Stub:
         if not self._sees(state, a, b):
             return Rejected("no_line_of_sight", "Not in sight")
         p = (7 - HIT) / 6 * (SAVE - 1) / 6
-        return ShotPreview(p_hit=p, expected_damage=p, p_headshot=0.0, can_dodge=False, cover="none",
-                           distance=distance(a.pos, b.pos), reach=None)
+        lines = (Row("Hit", f"1d6 ≥ {HIT}: {100 * (7 - HIT) / 6:.0f}%"), Row("Save", f"1d6 ≥ {SAVE}: "
+                                                                              f"{100 * (7 - SAVE) / 6:.0f}%"))
+        return ShotPreview(p_hit=p, expected_damage=p, distance=distance(a.pos, b.pos), reach=None, lines=lines)
+
+    def sheet(self, state: State, unit: Unit) -> Sheet:
+        return Sheet(rows=(Row("Wounds", f"{unit.hp}/{WOUNDS}", unit.hp, WOUNDS),))
+
+    def throwables(self, state: State, unit: Unit) -> list[str]:
+        return []
 
     def options(self, state: State, unit: Unit) -> list:
         return []

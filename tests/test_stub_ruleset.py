@@ -63,6 +63,7 @@ def test_the_client_draws_the_stub_and_plays_a_turn(content, tmp_path):
     first, unit, step, moved = asyncio.run(main())
     session.close()
     assert "action 1/1" in first.lower() and unit.name in first
+    assert "Wounds  3/3 ████████" in first and "Stamina" not in first  # the stub's own sheet, nothing of xcom's
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1]) and moved.actions == 0
 
 

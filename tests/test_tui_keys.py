@@ -6,6 +6,7 @@ import pytest
 
 from tui import keys
 from tui.screens.battle import BattleScreen
+from tui.screens.modes import LookScreen, TargetScreen, ThrowScreen
 
 
 def test_every_binding_id_is_unique_within_its_table():
@@ -32,8 +33,11 @@ def test_the_issues_keys_are_bound_in_battle():
         assert vi in bound[move] and len(bound[move]) == 3  # arrow or vi key, and the numpad
 
 
-def test_screen_bindings_come_from_the_table():
-    assert {b.id for b in BattleScreen.BINDINGS} == {k.id for k in keys.BATTLE}
+def test_the_battle_screens_share_the_battle_table_between_them():
+    screens = (BattleScreen, TargetScreen, ThrowScreen, LookScreen)
+    assert {b.id for s in screens for b in s.BINDINGS} == {k.id for k in keys.BATTLE}
+    for screen in screens:
+        assert {b.id for b in screen.BINDINGS} == set(keys.BATTLE_MODES[screen.keyset])
 
 
 def test_a_valid_key_map_becomes_a_textual_keymap():

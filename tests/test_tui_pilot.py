@@ -239,7 +239,7 @@ def test_fire_shows_the_odds_and_enter_fires(content, contact):
         nonlocal target
         await pilot.press("f")
         text = screen_text(app)
-        target = app.screen._target()
+        target = app.screen.target
         await pilot.press("enter")
         return text
 
@@ -269,9 +269,9 @@ def test_targeting_cancel_fires_nothing(content, contact):
 def test_tab_cycles_targets_in_targeting_mode(content, contact):
     async def check(pilot, app):
         await pilot.press("f")
-        first = app.screen._target().id
+        first = app.screen.target.id
         await pilot.press("tab")
-        return first, app.screen._target().id
+        return first, app.screen.target.id
 
     first, second = play(content, contact, check)
     assert (first == second) == (len(hostiles_in_sight(contact)) == 1)

@@ -160,10 +160,3 @@ def test_every_morale_change_the_squad_knows_of_goes_to_the_roll_log(content, tm
                                 f"Anton: morale {anton.morale - 9} → {anton.morale + 1} (+10, killed Sectoid)"]
     assert not any(line.startswith(f"{hidden.name}: morale") for line in chron.rolls)
 
-
-def test_the_sheet_names_states_and_cooldowns_not_bookkeeping():
-    from tui.widgets.panels import effect_words
-
-    words = effect_words({"psi_active": 1, "psi_ss": 50, "psi_cd_panic": 3, "crit_plus": 2, "cha_pair:julia": 1,
-                          "melee_held_by:anton": 1, "bravery_sectoid_1": 1, "psi_sleep": 2, "after_xs_076_2": 2})
-    assert words == ["after-effect in 2", "+ tokens 2", "held", "panic cooldown 2", "asleep 2"]

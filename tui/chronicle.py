@@ -16,7 +16,7 @@ from engine.map.grid import Pos
 from engine.core.model import State
 from engine.core.reducer import fold
 from engine.core.ruleset import Ruleset
-from engine.log.story import describe
+from engine.log.story import describe, tile_lines
 
 CRIT = {"success": " [crit+]", "failure": " [crit-]"}
 
@@ -93,6 +93,8 @@ class Chronicle:
         self._stack.append((int(record.get("n", self.head + 1)), after))
         seen = self._look(after)
         morale = {uid: u.morale for uid, u in before.units.items()}
+        tiles = tile_lines(self.ruleset.content.terrain, before.grid.tile,
+                           [e for e in events if e.get("kind") == "tile"])
         for event in events:
             line = roll_line(event, self.names)
             if line:
@@ -104,6 +106,11 @@ class Chronicle:
                 self.journal.append(f"  » {line}")
             if event.get("kind") == "side" and event.get("side") == self.side:
                 self.turn_start = self.head
+            if event.get("kind") == "tile":  # the record's tile changes, told together where the first one is
+                for text in tiles:
+                    self._say(text)
+                tiles = []
+                continue
             text = self._message(event, before, after, seen_before, seen)
             if text:
                 self._say(text)

@@ -58,6 +58,17 @@ BATTLE: tuple[Key, ...] = (
     Key("quit", "q", "quit", "save+quit"),
 )
 
+# Each battle mode is a screen of its own with its own share of BATTLE (one table, so a key map and the help
+# know every battle key): moving is the battle screen, the others return to it.
+_ALWAYS = ("full_log", "help", "quit")
+BATTLE_MODES: dict[str, tuple[str, ...]] = {
+    "move": (*MOVES, "move", "next_soldier", "prev_soldier", "fire", "throw", "reload", "operate", "actions",
+             "combo", "wait", "end_turn", "undo", "look", "cancel", *_ALWAYS),
+    "target": ("next_target", "prev_target", "fire_mode", "confirm_fire", "cancel", *_ALWAYS),
+    "throw": (*MOVES, "next_target", "prev_target", "confirm_throw", "cancel", *_ALWAYS),
+    "look": (*MOVES, "next_target", "prev_target", "cancel", *_ALWAYS),
+}
+
 TITLE: tuple[Key, ...] = (
     Key("title_new", "n", "pick('new')", "new mission"),
     Key("title_resume", "r", "pick('resume')", "resume"),
@@ -171,8 +182,10 @@ def action_of(key: Key) -> tuple[str, tuple[object, ...]]:
     return name, args
 
 
-def bindings(table: str) -> list[Binding]:
-    return [Binding(k.keys, k.action, k.words, show=k.show, id=k.id) for k in TABLES[table]]
+def bindings(table: str, only: tuple[str, ...] | None = None) -> list[Binding]:
+    """A screen's BINDINGS: the table's keys, or those of its ids in `only`, in the table's order."""
+    return [Binding(k.keys, k.action, k.words, show=k.show, id=k.id) for k in TABLES[table]
+            if only is None or k.id in only]
 
 
 class KeyMapError(ValueError):

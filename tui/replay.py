@@ -10,7 +10,7 @@ import bisect
 from typing import Any
 
 from engine.core.model import State
-from engine.log.story import SIDE_NAMES, describe
+from engine.log.story import SIDE_NAMES, record_lines
 from engine.play.timeline import Timeline
 from tui.chronicle import CRIT, roll_line
 
@@ -104,8 +104,10 @@ class Replay:
         return text
 
     def story(self, n: int, names: dict[str, str]) -> list[str]:
-        events = self.record(n).get("events", [])
-        return [line for line in (describe(e, names) for e in events) if line]
+        record = self.record(n)
+        before = self.timeline.state_at(record["base"]) if record.get("kind") == "command" else None
+        return record_lines(record.get("events", []), names, self.timeline.content.terrain,
+                            before.grid.tile if before else lambda _pos: None)
 
     def roll_log(self, n: int, names: dict[str, str]) -> tuple[list[str], int]:
         """The rolls of n's turn up to n, on n's branch: a line per earlier record, a line per roll of

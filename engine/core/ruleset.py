@@ -34,17 +34,36 @@ class Setup:
     max_phases: int  # the mission's limit, or the one `simulate --max-turns` set
 
 
+@attrs.frozen
+class Row:
+    """One labelled line the client prints as it comes: a sheet row or a line of odds. With `value` and
+    `maximum` the client draws a bar after the text; `alert` is a word to stand out (a status)."""
+
+    label: str  # "HP", "Hit", "Wounds"
+    text: str  # " 61/61 ", "45.0% · dmg 12.3"
+    value: int | None = None
+    maximum: int | None = None
+    alert: str = ""
+
+
+@attrs.frozen(kw_only=True)
+class Sheet:
+    """A unit as the ruleset wants it read: its rows (health, stamina, pools...) and its effects in words."""
+
+    rows: tuple[Row, ...]
+    effects: tuple[str, ...] = ()  # states and cooldowns ("asleep 2", "prone"), not the rules' bookkeeping
+
+
 @attrs.frozen(kw_only=True)
 class ShotPreview:
-    """Exact odds before the player confirms a shot."""
+    """Exact odds before the player confirms a shot: numbers for the AI, labelled lines for the player."""
 
     p_hit: float  # chance the target takes damage or is killed
     expected_damage: float
-    p_headshot: float
-    can_dodge: bool
-    cover: str  # none | partial | full
+    p_headshot: float = 0.0  # chance the shot kills outright
     distance: int
     reach: int | None  # furthest distance in cells, None = line of sight
+    lines: tuple[Row, ...] = ()  # the odds in the ruleset's words: hit %, wound tiers, hits and saves...
     notes: tuple[str, ...] = ()
 
 
@@ -112,6 +131,12 @@ class Ruleset(Protocol):
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
         """Furthest cell a thrown item reaches."""
+
+    def throwables(self, state: State, unit: Unit) -> list[str]:
+        """Ids of the items the unit could throw now (content.weapons names them), first the one to offer."""
+
+    def sheet(self, state: State, unit: Unit) -> Sheet:
+        """The unit panel's rows and effects, in the ruleset's own terms."""
 
     def visible(self, state: State, side: str) -> np.ndarray:
         """Boolean [y, x] array of the cells the side sees now."""

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterator, Mapping
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
+from engine.core.geometry import Pos
 from engine.log import reading
+from engine.map.terrain import Terrain
 
 SIDE_NAMES = {"xcom": "X-COM", "aliens": "Aliens", "draw": "Nobody"}
 
 
 def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
-    """One line for an event in its JSON form, or None for bookkeeping."""
+    """One line for an event in its JSON form, or None for bookkeeping. Tile changes are told a record at a
+    time, by `tile_lines`, which knows what each cell was."""
     kind = event.get("kind")
     uid = event.get("unit") if kind != "spawned" else None  # a spawned event carries the whole unit
     uid = uid or event.get("actor") or ""
@@ -28,9 +31,6 @@ def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
         return f"{who} moves to {x},{y}"
     if kind == "resolved":
         return event["text"]
-    if kind == "tile":
-        x, y = event["pos"]
-        return f"cover at {x},{y} is destroyed ({event['tile']})"
     if kind == "ended":
         return f"MISSION OVER: {SIDE_NAMES.get(event['winner'], event['winner'])} — {event['reason']}"
     if kind == "changed":
@@ -44,9 +44,84 @@ def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
     return None
 
 
-def story(path: Path) -> Iterator[str]:
-    """Every event as a sentence; a damaged log stops at the damage, with a note."""
+def tile_words(terrain: Mapping[str, Terrain], pos: Pos, old: str | None, new: str) -> str:
+    """One tile change as what happened: a door opens or closes, a wall or cover is destroyed."""
+    x, y = pos
+    now = terrain.get(new)
+    was = terrain.get(old) if old is not None else None
+    if was is None or now is None:
+        return f"{x},{y} is now {now.name.lower() if now else new}"
+    if was.opens_to == new:
+        return f"{was.name} at {x},{y} opens"
+    if was.closes_to == new:
+        return f"{now.name} at {x},{y} closes"
+    if was.destroyed == new:
+        return f"{was.name} at {x},{y} is destroyed"
+    return f"{was.name} at {x},{y} becomes {now.name.lower()}"
+
+
+def _drift(was: Terrain | None, now: Terrain | None) -> str | None:
+    """Smoke (a tile that fades) spreads, thins or clears; None for any other change."""
+    if was is None or now is None:
+        return None
+    if now.fades_to is not None:
+        return f"{was.name} thins" if was.fades_to is not None else f"{now.name} spreads"
+    return f"{was.name} clears" if was.fades_to is not None else None
+
+
+def tile_lines(terrain: Mapping[str, Terrain] | None, before: Callable[[Pos], str | None],
+               events: Iterable[Mapping[str, Any]]) -> list[str]:
+    """A record's tile changes in words, in order. `before` is each cell's tile before the record (None if
+    unknown). Smoke is told once per record and kind (one blast, one phase's thinning), not once per cell."""
+    terrain = terrain or {}
+    was: dict[Pos, str | None] = {}
+    lines: list[str] = []
+    drifts: dict[str, list[Pos]] = {}
+    for event in events:
+        pos = (event["pos"][0], event["pos"][1])
+        old = was[pos] if pos in was else before(pos)
+        new = event["tile"]
+        was[pos] = new
+        drift = _drift(terrain.get(old) if old else None, terrain.get(new))
+        if drift is None:
+            lines.append(tile_words(terrain, pos, old, new))
+            continue
+        if drift not in drifts:
+            drifts[drift] = []
+            lines.append(drift)  # filled in below, when every cell of it is known
+        drifts[drift].append(pos)
+    return [_where(line, drifts[line]) if line in drifts else line for line in lines]
+
+
+def _where(drift: str, cells: list[Pos]) -> str:
+    if len(cells) == 1:
+        return f"{drift} at {cells[0][0]},{cells[0][1]}"
+    xs, ys = [c[0] for c in cells], [c[1] for c in cells]
+    return f"{drift} over {len(cells)} cells round {(min(xs) + max(xs)) // 2},{(min(ys) + max(ys)) // 2}"
+
+
+def record_lines(events: list[Mapping[str, Any]], names: Mapping[str, str], terrain: Mapping[str, Terrain] | None,
+                 before: Callable[[Pos], str | None]) -> list[str]:
+    """A record's story: a line per event that tells something, its tile changes together where the first is."""
+    tiles = tile_lines(terrain, before, [e for e in events if e.get("kind") == "tile"])
+    out = []
+    for event in events:
+        if event.get("kind") == "tile":
+            out += tiles
+            tiles = []
+        else:
+            text = describe(event, names)
+            if text:
+                out.append(text)
+    return out
+
+
+def story(path: Path, terrain: Mapping[str, Terrain] | None = None,
+          ground: Callable[[Pos], str] | None = None) -> Iterator[str]:
+    """Every event as a sentence; a damaged log stops at the damage, with a note. `ground` is the map's own
+    tile per cell, so tile changes are told as what happened; without it they say what a cell became."""
     names: dict[str, str] = {}
+    changed: dict[int, dict[Pos, str]] = {1: {}}  # the cells changed so far, after each record of the branch
     records, broken = reading.records(path)
     for n, record in records:
         kind = record.get("kind")
@@ -54,11 +129,16 @@ def story(path: Path) -> Iterator[str]:
             yield f"line {n}: (undo back to line {record.get('base')})"
         elif kind == "reveal":
             yield f"line {n}: seed revealed: {record.get('seed')}"
-        for event in record.get("events", []):
+        events = record.get("events", [])
+        for event in events:
             if event.get("kind") == "spawned":
                 names[event["unit"]["id"]] = event["unit"]["name"]
-            text = describe(event, names)
-            if text:
-                yield f"line {n}: {text}"
+        tiles = changed.get(record.get("base", n - 1), {})
+        for line in record_lines(events, names, terrain, lambda p: tiles.get(p) or (ground(p) if ground else None)):
+            yield f"line {n}: {line}"
+        tile_events = [e for e in events if e.get("kind") == "tile"]
+        if kind == "command":  # a record without tile changes shares its base's cells
+            changed[n] = {**tiles, **{(e["pos"][0], e["pos"][1]): e["tile"] for e in tile_events}} \
+                if tile_events else tiles
     if broken:
         yield f"warning: {broken}; the story stops there"

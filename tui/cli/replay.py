@@ -29,7 +29,7 @@ def run(args: argparse.Namespace) -> int:
     if args.story:
         from engine.log.story import story
 
-        for line in story(path):
+        for line in story(path, content.terrain, _ground(content, path)):
             print(line)
         return 0
     if not args.verify:
@@ -42,3 +42,17 @@ def run(args: argparse.Namespace) -> int:
         return 1
     print(f"verified {report.records} records")
     return 0
+
+
+def _ground(content, path: Path):
+    """The map the log was played on, cell by cell, so the story tells a door opening or smoke clearing; None
+    when this content cannot rebuild it (another content version), and the story says what cells became."""
+    from engine.log import writer as log
+    from engine.play.game import build, check_header
+
+    try:
+        header = log.read_header(path)
+        check_header(content, header)
+    except log.LogError:
+        return None
+    return build(content, header)[1].grid.tile

@@ -7,10 +7,12 @@ screen module stays about keys and modes.
 from __future__ import annotations
 
 from engine.core.commands import Rejected
+from engine.core.ruleset import Row
 from engine.map.grid import Pos, distance
 from engine.core.model import Unit
 from engine.log.story import SIDE_NAMES
 from tui.session import Session
+from tui.widgets.panels import bar
 
 
 def top_line(session: Session, hostiles_seen: int) -> str:
@@ -60,13 +62,18 @@ def shot_info(session: Session, unit: Unit | None, target: Unit | None, index: i
     preview = session.ruleset.preview_shot(session.state, unit.id, target.id, fire_mode)
     if isinstance(preview, Rejected):
         return [*lines, f"✗ {preview.reason}"]
-    reach = f"/{preview.reach}" if preview.reach else ""
-    lines += [f"Hit {100 * preview.p_hit:.1f}% · dmg {preview.expected_damage:.1f}",
-              f"Headshot {100 * preview.p_headshot:.1f}% · dodge {'yes' if preview.can_dodge else 'no'}",
-              f"Cover {preview.cover} · range {preview.distance}{reach}"]
+    lines += [odds_line(row) for row in preview.lines]  # the ruleset's own words for its odds
     if preview.notes:
         lines.append("; ".join(preview.notes))
     return lines
+
+
+def odds_line(row: Row) -> str:
+    """`Hit 45.0% · dmg 12.3`: a preview line as the ruleset words it, with its bar if it has one."""
+    line = f"{row.label} {row.text}"
+    if row.value is not None and row.maximum is not None:
+        line += f" {bar(row.value, row.maximum)}"
+    return line + (f" {row.alert}" if row.alert else "")
 
 
 def throw_info(session: Session, unit: Unit | None, item: str | None, cursor: Pos) -> list[str]:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import attrs
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from engine.content.models import Content
 from engine.core.model import Unit
-from engine.core.ruleset import Budget
+from engine.core.ruleset import Budget, Row, Sheet
 from tui.widgets.lines import Lines
 
 
@@ -17,58 +18,45 @@ def bar(value: int, most: int, width: int = 8) -> str:
     return "█" * filled + "·" * (width - filled)
 
 
-def sheet(content: Content, unit: Unit | None, budget: Budget | None) -> list[Text]:
-    if unit is None:
+LABEL = 7  # the sheet's labels line up in a column this wide (longer ones push their text on)
+
+
+def row_text(row: Row) -> Text:
+    """A sheet row: its label in the column, its text, a bar when it has a value, its alert standing out."""
+    text = Text(f"{row.label:<{LABEL}} {row.text}")
+    if row.value is not None and row.maximum is not None:
+        text.append(f" {bar(row.value, row.maximum)}")
+    if row.alert:
+        text.append(f"  {row.alert}", style="bold reverse")
+    return text
+
+
+@attrs.frozen
+class Card:
+    """What the unit panel shows: the unit, and its sheet and budget as the ruleset gives them."""
+
+    unit: Unit
+    sheet: Sheet
+    budget: Budget
+
+
+def card_lines(content: Content, card: Card | None) -> list[Text]:
+    """The unit panel: who it is, the ruleset's rows, what is left of its turn, its kit and its effects."""
+    if card is None:
         return [Text("No soldier selected")]
+    unit, budget = card.unit, card.budget
     weapon = content.weapons[unit.weapon]
-    head = Text.assemble((f"[{unit.glyph}] {unit.name}", "bold"), f" {content.races[unit.race].name}")
-    stamina = "∞" if unit.infinite_stamina else f"{unit.stamina:>3}/{unit.stamina_max:<3}"
-    status = Text(f"Concussion {unit.concussion}")
-    if unit.counters.get("psi_active"):
-        status.append(f"  Psi {unit.counters.get('psi_ss', 0)}/{unit.counters.get('psi_ss_max', 0)} SS")
-    if unit.status != "active":
-        status.append(f"  {unit.status.upper()}", style="bold reverse")
-    rows = [head, Text(f"HP      {unit.hp:>3}/{unit.hp_max:<3} {bar(unit.hp, unit.hp_max)}"),
-            Text(f"Stamina {stamina} Morale {unit.morale}"), status]
-    if budget is not None:
-        moves = f"  move {budget.moves_left}" + (f" combo {budget.combo_moves}" if budget.combo_moves else "")
-        rows.append(Text.assemble((budget.label[0].upper() + budget.label[1:], "bold" if budget.can_act else "dim"),
-                                  moves))
+    rows = [Text.assemble((f"[{unit.glyph}] {unit.name}", "bold"), f" {content.races[unit.race].name}")]
+    rows += [row_text(r) for r in card.sheet.rows]
+    moves = f"  move {budget.moves_left}" + (f" combo {budget.combo_moves}" if budget.combo_moves else "")
+    rows.append(Text.assemble((budget.label[0].upper() + budget.label[1:], "bold" if budget.can_act else "dim"),
+                              moves))
     rows.append(Text(f"{weapon.name} {unit.ammo}/{weapon.ammo} +{unit.magazines} mag"))
     items = ", ".join(f"{(content.weapons.get(i) or content.items[i]).name.lower()}×{n}"  # grenades or consumables
                       for i, n in unit.items.items() if n)
     rows.append(Text(f"Items: {items or '—'}"))
-    effects = [f for f in unit.flags if f != "moved"]
-    rows.append(Text(f"Effects: {', '.join(effects + effect_words(unit.counters)) or '—'}"))
+    rows.append(Text(f"Effects: {', '.join(card.sheet.effects) or '—'}"))
     return rows
-
-
-BOOKKEEPING = ("psi_active", "psi_ss", "psi_ss_max", "psi_mc_home", "psi_mc_by", "psi_order_x", "psi_order_y",
-               "speech_free_phase", "bravery_", "cha_", "found_", "special_", "trait:", "sex:", "tranq_thio",
-               "tranq_pheno", "tranq_loaded", "tranq_found", "tranq_age", "tranq_wake", "melee_holding:")
-WORDS = {"crit_plus": "+ tokens {v}", "crit_minus": "− tokens {v}", "buff_plus": "heroic inspiration {v}",
-         "buff_minus": "depression {v}", "psi_sleep": "asleep {v}", "psi_mc_turns": "mind-controlled",
-         "psi_skip": "skips a turn", "psi_phantom": "sees a phantom", "psi_order": "compelled",
-         "psi_gather": "gathering thoughts", "psi_meditate": "meditating", "psi_revenant": "revenant",
-         "tranq_asleep": "sedated", "tranq_psi_left": "drugged ({v} psi)", "tranq_addicted": "addicted",
-         "sniper_prone": "prone", "rest": "resting"}
-
-
-def effect_words(counters: dict[str, int]) -> list[str]:
-    """What a player reads on the sheet: states and cooldowns, not the rules' bookkeeping."""
-    out = []
-    for key, v in sorted(counters.items()):
-        if not v or key.startswith(BOOKKEEPING) and key not in WORDS:
-            continue
-        if key.startswith("psi_cd_"):
-            out.append(f"{key[7:].replace('_', ' ')} cooldown {v - 1}")
-        elif key.startswith("melee_held_by:"):
-            out.append("held")
-        elif key.startswith("after_"):
-            out.append(f"after-effect in {v}")
-        else:
-            out.append(WORDS.get(key, key.replace("_", " ") + " {v}").format(v=v))
-    return out
 
 
 MARK = {"done": "✓", "failed": "✗", "open": "·"}
@@ -86,21 +74,15 @@ def objective_lines(statuses) -> list[Text]:
 class UnitPanel(Lines):
     """The selected soldier's sheet."""
 
-    unit: reactive[Unit | None] = reactive(None, repaint=False)
+    card: reactive[Card | None] = reactive(None, repaint=False)
     """The unit on show; None shows an empty sheet."""
-
-    budget: reactive[Budget | None] = reactive(None, repaint=False)
-    """What the unit can still do this turn, from the ruleset."""
 
     def __init__(self, content: Content, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.rules_content = content
 
-    def watch_unit(self) -> None:
-        self.set_lines(sheet(self.rules_content, self.unit, self.budget))
-
-    def watch_budget(self) -> None:
-        self.set_lines(sheet(self.rules_content, self.unit, self.budget))
+    def watch_card(self, card: Card | None) -> None:
+        self.set_lines(card_lines(self.rules_content, card))
 
 
 class InfoPanel(Lines):

@@ -25,7 +25,8 @@ from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.referee import referee
 from engine.content.scenario import Action, Verdict
-from engine.core.ruleset import Budget, Setup, ShotPreview, Turn, register
+from engine.core.ruleset import Budget, Setup, Sheet, ShotPreview, Turn, register
+from engine.rules.xcom_trpg import sheet as _sheet  # what the client reads: the unit sheet, odds lines, throwables
 
 COVER_NAME = {v: k for k, v in COVER_LEVEL.items()}
 FACING_CONE = math.cos(math.radians(45)) - 1e-9  # 5.1 interpretation: sees = facing ±45°
@@ -397,10 +398,11 @@ class XcomTrpg:
         notes = []
         if ctx.weapon.blast:
             notes.append("explodes in the target's cell")
-        return ShotPreview(p_hit=p_hit, expected_damage=damage, p_headshot=p_head, can_dodge=ctx.between >= 2
-                           and ctx.target_sees, cover=COVER_NAME[ctx.cover], distance=ctx.distance,
-                           reach=None if ctx.weapon.max_between is None else scale.reach_cells(self.rules, ctx.weapon.max_between),
-                           notes=tuple(notes))
+        reach = None if ctx.weapon.max_between is None else scale.reach_cells(self.rules, ctx.weapon.max_between)
+        lines = _sheet.shot_lines(p_hit, damage, p_head, ctx.between >= 2 and ctx.target_sees,
+                                  COVER_NAME[ctx.cover], ctx.distance, reach)
+        return ShotPreview(p_hit=p_hit, expected_damage=damage, p_headshot=p_head, distance=ctx.distance,
+                           reach=reach, lines=lines, notes=tuple(notes))
 
     def _shoot(self, state: State, cmd: Shoot, dice: Dice) -> Rejected | list[Event]:
         ctx = self.shot_context(state, cmd.unit, cmd.target, cmd.mode)
@@ -558,6 +560,12 @@ class XcomTrpg:
         seen.flags.writeable = False  # shared by every caller of the same state
         self._last_sight = (state, side, seen)  # the state itself is kept, so `is` never matches a newer one
         return seen
+
+    def sheet(self, state: State, unit: Unit) -> Sheet:
+        return _sheet.sheet(unit)
+
+    def throwables(self, state: State, unit: Unit) -> list[str]:
+        return _sheet.throwables(self, state, unit)
 
 
 def _hit_text(name: str, hit: combat.Hit) -> str:

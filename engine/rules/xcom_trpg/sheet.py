@@ -1,0 +1,71 @@
+"""What the client reads of an xcom-trpg unit, in the rules' words: its sheet (HP, stamina and morale,
+concussion and the sigurdsen pool, the states and cooldowns), the odds of a shot as lines, and what it may
+throw. The client prints these as they come and knows none of the names.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.core.model import State, Unit
+from engine.core.ruleset import Row, Sheet
+
+if TYPE_CHECKING:
+    from engine.rules.xcom_trpg import XcomTrpg
+
+# Counters the rules keep for themselves: a player reads nothing from them (WORDS overrides a prefix).
+BOOKKEEPING = ("psi_active", "psi_ss", "psi_ss_max", "psi_mc_home", "psi_mc_by", "psi_order_x", "psi_order_y",
+               "speech_free_phase", "bravery_", "cha_", "found_", "special_", "trait:", "sex:", "tranq_thio",
+               "tranq_pheno", "tranq_loaded", "tranq_found", "tranq_age", "tranq_wake", "melee_holding:")
+WORDS = {"crit_plus": "+ tokens {v}", "crit_minus": "− tokens {v}", "buff_plus": "heroic inspiration {v}",
+         "buff_minus": "depression {v}", "psi_sleep": "asleep {v}", "psi_mc_turns": "mind-controlled",
+         "psi_skip": "skips a turn", "psi_phantom": "sees a phantom", "psi_order": "compelled",
+         "psi_gather": "gathering thoughts", "psi_meditate": "meditating", "psi_revenant": "revenant",
+         "tranq_asleep": "sedated", "tranq_psi_left": "drugged ({v} psi)", "tranq_addicted": "addicted",
+         "sniper_prone": "prone", "rest": "resting"}
+QUIET_FLAGS = ("moved",)  # a turn flag the path preview already tells
+
+
+def sheet(unit: Unit) -> Sheet:
+    stamina = "∞" if unit.infinite_stamina else f"{unit.stamina:>3}/{unit.stamina_max:<3}"
+    status = str(unit.concussion)
+    if unit.counters.get("psi_active"):
+        status += f"  Psi {unit.counters.get('psi_ss', 0)}/{unit.counters.get('psi_ss_max', 0)} SS"
+    rows = (Row("HP", f"{unit.hp:>3}/{unit.hp_max:<3}", unit.hp, unit.hp_max),
+            Row("Stamina", f"{stamina} Morale {unit.morale}"),
+            Row("Concussion", status, alert="" if unit.status == "active" else unit.status.upper()))
+    effects = [f for f in unit.flags if f not in QUIET_FLAGS] + effect_words(unit.counters)
+    return Sheet(rows=rows, effects=tuple(effects))
+
+
+def effect_words(counters: dict[str, int]) -> list[str]:
+    """What a player reads on the sheet: states and cooldowns, not the rules' bookkeeping."""
+    out = []
+    for key, v in sorted(counters.items()):
+        if not v or key.startswith(BOOKKEEPING) and key not in WORDS:
+            continue
+        if key.startswith("psi_cd_"):
+            out.append(f"{key[7:].replace('_', ' ')} cooldown {v - 1}")
+        elif key.startswith("melee_held_by:"):
+            out.append("held")
+        elif key.startswith("after_"):
+            out.append(f"after-effect in {v}")
+        else:
+            out.append(WORDS.get(key, key.replace("_", " ") + " {v}").format(v=v))
+    return out
+
+
+def shot_lines(p_hit: float, damage: float, p_headshot: float, can_dodge: bool, cover: str, distance: int,
+               reach: int | None) -> tuple[Row, ...]:
+    """The targeting panel's odds: hit and expected damage after armour, headshot, dodge, cover and range."""
+    out_of = f"/{reach}" if reach else ""
+    return (Row("Hit", f"{100 * p_hit:.1f}% · dmg {damage:.1f}"),
+            Row("Headshot", f"{100 * p_headshot:.1f}% · dodge {'yes' if can_dodge else 'no'}"),
+            Row("Cover", f"{cover} · range {distance}{out_of}"))
+
+
+def throwables(rs: XcomTrpg, state: State, unit: Unit) -> list[str]:
+    """Grenades the unit carries; an alien one only in alien hands (the biometric lock, 8.4)."""
+    alien = rs.content.races[unit.race].alien
+    return [i for i, n in unit.items.items() if n > 0 and i in rs.content.weapons and rs.content.weapons[i].thrown
+            and (alien or not rs.content.weapons[i].alien)]

@@ -1,0 +1,170 @@
+"""The battlefield every battle mode draws: the map, the selected soldier's sheet, the info box, the logs,
+the status line and the keys that work now.
+
+Each mode is a screen built on Board (moving is the battle screen; targeting, throwing and looking are
+pushed over it and return their command). A mode says what the map overlays, what the info box tells and,
+in one place, whether each of its keys works now: `availability(action)` gives the reason it does not, or
+None. The footer shows the keys with None; a refused key says the reason.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+
+from engine.content import missions
+from engine.core.commands import Rejected
+from engine.core.model import Unit
+from engine.map.grid import Pos
+from tui import keys, scene
+from tui.screens import readout
+from tui.screens.base import Sized
+from tui.session import Session
+from tui.widgets.keybar import KeyBar
+from tui.widgets.mapview import MapView
+from tui.widgets.panels import Card, InfoPanel, LogTail, StatusLine, TopBar, UnitPanel, objective_lines
+
+ALWAYS = ("help", "quit", "full_log")  # every mode has them, and they always work
+
+
+class Board(Sized):
+    keyset = ""
+    """Which share of the battle keys this mode takes (keys.BATTLE_MODES)."""
+
+    mode = ""
+    """The mode's name, for the help's heading."""
+
+    def __init__(self, session: Session, selected: str | None, cursor: Pos = (0, 0), origin: Pos = (0, 0),
+                 palette: scene.Palette | None = None) -> None:
+        super().__init__()
+        self.session = session
+        self.palette = palette or scene.Palette(session.content)
+        self.selected = selected
+        self.cursor = cursor
+        self.origin = origin  # the map's top-left cell on screen
+        self.mode_actions = {keys.action_of(k)[0] for k in keys.BATTLE if k.id in keys.BATTLE_MODES[self.keyset]}
+
+    def compose(self) -> ComposeResult:
+        yield TopBar(id="top")
+        with Horizontal(id="body"):
+            yield MapView(id="map")
+            with Vertical(id="side"):
+                yield UnitPanel(self.session.content, id="unit")
+                yield InfoPanel(id="info")
+        with Horizontal(id="logs"):
+            yield LogTail("Rolls", id="rolls")
+            yield LogTail("Messages", id="messages")
+        yield StatusLine(id="status")
+        yield KeyBar(id="keys")
+        yield from super().compose()
+
+    def on_map_view_resized(self, _message: MapView.Resized) -> None:
+        self.update_view()
+
+    # -- what a mode draws ------------------------------------------------------------------------
+
+    def overlay(self) -> scene.Overlay:
+        return scene.Overlay(selected=self.selected)
+
+    def info(self) -> list:
+        """The info box above the objectives."""
+        return readout.cell_info(self.session, self.cursor, None, ())
+
+    def availability(self, action: str) -> str | None:
+        """Why `action` does nothing right now, or None when it works; the modes add their own."""
+        if action in ALWAYS:
+            return None
+        if action not in self.mode_actions:
+            return f"{action.replace('_', ' ')} is not a key of this mode"
+        return None
+
+    # -- drawing ---------------------------------------------------------------------------------
+
+    @property
+    def unit(self) -> Unit | None:
+        return self.session.state.units.get(self.selected or "")
+
+    def update_view(self) -> None:
+        if not self.is_mounted:
+            return
+        state = self.session.state
+        chron = self.session.chronicle
+        map_view = self.query_one(MapView)
+        width, height = map_view.size.width, map_view.size.height
+        if width and height:
+            self.origin = scene.follow(self.origin, self.cursor, (width, height), (state.grid.width, state.grid.height))
+            frame = scene.draw(self.palette, state, self.session.side, chron.visible, chron.explored,
+                               chron.last_seen, self.overlay())
+            map_view.show(frame.window(*self.origin, width, height))
+        unit, ruleset = self.unit, self.session.ruleset
+        self.query_one(UnitPanel).card = Card(unit, ruleset.sheet(state, unit), ruleset.budget(state, unit)) \
+            if unit else None
+        self.query_one(InfoPanel).set_lines(self.info() + self._objectives())
+        self.query_one(TopBar).set_lines([readout.top_line(self.session, len(self.visible_hostiles()))])
+        self.query_one("#rolls", LogTail).show(chron.rolls)
+        self.query_one("#messages", LogTail).show(chron.messages)
+        self.refresh_bindings()
+
+    def _objectives(self) -> list:
+        setup = self.session.ruleset.setup
+        if setup is None:
+            return []
+        return objective_lines(missions.statuses(self.session.content, setup.mission, setup.spawns,
+                                                 self.session.state))
+
+    def say(self, text: str) -> None:
+        self.query_one(StatusLine).message = text
+
+    def refuse(self, why: Rejected | str) -> None:
+        self.say(f"✗ {why.reason if isinstance(why, Rejected) else why}")
+
+    # -- keys ------------------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.too_small:
+            return action in ("help", "quit")
+        return self.availability(action) is None
+
+    def on_key(self, event: events.Key) -> None:
+        """A key that does nothing now says why, in one line."""
+        if event.key in self.active_bindings or event.key in ("ctrl+q", "ctrl+c") or self.too_small:
+            return
+        reasons = (self.availability(action) for action in self._actions_on(event.key))
+        why = next((r for r in reasons if r), None)
+        self.refuse(why or f"{keys.display(event.key)} does nothing here: press ? for the keys")
+
+    def _actions_on(self, key: str) -> list[str]:
+        keymap = self.app._keymap  # noqa: SLF001 - Textual keeps the applied keymap here
+        return [keys.action_of(k)[0] for k in keys.BATTLE if k.id in keys.BATTLE_MODES[self.keyset]
+                and key in keymap.get(k.id, k.keys).split(",")]
+
+    def keys_of(self, binding_id: str) -> list[str]:
+        keymap = self.app._keymap  # noqa: SLF001
+        return next((keymap.get(k.id, k.keys).split(",") for k in keys.BATTLE if k.id == binding_id), [])
+
+    def action_cursor(self, dx: int, dy: int) -> None:
+        grid = self.session.state.grid
+        x, y = self.cursor
+        self.cursor = (min(max(x + dx, 0), grid.width - 1), min(max(y + dy, 0), grid.height - 1))
+        self.update_view()
+
+    def action_full_log(self) -> None:
+        from tui.screens.reader import Reader
+
+        self.app.push_screen(Reader("Mission log", self.session.chronicle.journal))
+
+    def action_help(self) -> None:
+        from tui.screens.help import Help
+
+        self.app.push_screen(Help("battle", self))
+
+    def action_quit(self) -> None:
+        self.app.exit(f"Saved: {self.session.path}\nContinue with: xenotac resume")
+
+    # -- what the squad sees ---------------------------------------------------------------------
+
+    def visible_hostiles(self) -> list[Unit]:
+        seen = self.session.chronicle.visible
+        return [u for u in self.session.state.units.values()
+                if missions.hostile(self.session.side, u.side) and u.status != "dead" and seen[u.pos[1], u.pos[0]]]

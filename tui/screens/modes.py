@@ -1,0 +1,172 @@
+"""The battle modes pushed over the battle screen: targeting and throwing return the command to give
+(None when cancelled), looking returns nothing. The battle screen submits; a refused command opens the
+mode again as it was (`again`), with the reason on its status line.
+"""
+
+from __future__ import annotations
+
+from engine.core.commands import Rejected, Shoot, Throw
+from engine.core.model import Unit
+from engine.map.grid import Pos, distance
+from tui import keys, scene
+from tui.screens import readout
+from tui.screens.board import Board
+from tui.session import Session
+
+
+class Hostiles:
+    """Tab and Shift+Tab through the hostiles in sight, the cursor on the one picked (look, throw)."""
+
+    index = -1
+
+    def action_cycle_target(self, step: int) -> None:
+        hostiles = self.visible_hostiles()
+        if not hostiles:
+            return
+        self.index = (self.index + step) % len(hostiles) if self.index >= 0 or step > 0 else len(hostiles) - 1
+        self.cursor = hostiles[self.index].pos
+        self.update_view()
+
+    def hostile_availability(self, action: str) -> str | None:
+        return "No hostile in sight" if action == "cycle_target" and not self.visible_hostiles() else None
+
+
+class TargetScreen(Board):
+    """Tab cycles the hostiles in sight (the ones that can be hit first), m the fire mode; ⏎ or f fires."""
+
+    BINDINGS = keys.bindings("battle", keys.BATTLE_MODES["target"])
+    keyset = mode = "target"
+    HINT = "Tab: next target · m: fire mode · ⏎/f: fire · esc/⌫: cancel"
+
+    def __init__(self, session: Session, shooter: str, targets: list[str], fire_mode: str, index: int = 0,
+                 origin: Pos = (0, 0), palette: scene.Palette | None = None, message: str = "") -> None:
+        super().__init__(session, shooter, session.state.units[targets[index]].pos, origin, palette)
+        self.targets = targets
+        self.index = index
+        self.fire_mode = fire_mode
+        self.message = message or self.HINT
+
+    def again(self, message: str) -> TargetScreen:
+        return TargetScreen(self.session, self.selected or "", self.targets, self.fire_mode, self.index, self.origin,
+                            self.palette, message)
+
+    def on_mount(self) -> None:
+        self.say(self.message)
+        self.update_view()
+
+    @property
+    def target(self) -> Unit:
+        return self.session.state.units[self.targets[self.index]]
+
+    def _preview(self):
+        return self.session.ruleset.preview_shot(self.session.state, self.selected or "", self.target.id,
+                                                 self.fire_mode)
+
+    def overlay(self) -> scene.Overlay:
+        marked = tuple(self.session.state.units[t].pos for t in self.targets)
+        return scene.Overlay(cursor=self.cursor, selected=self.selected, marked=marked, target=self.target.pos)
+
+    def info(self) -> list:
+        return readout.shot_info(self.session, self.unit, self.target, self.index, len(self.targets), self.fire_mode)
+
+    def availability(self, action: str) -> str | None:
+        general = super().availability(action)
+        if general:
+            return general
+        if action == "fire_mode" and len(self._modes()) < 2:
+            return f"The {self.session.content.weapons[self.unit.weapon].name.lower()} has one fire mode"
+        if action == "shoot":
+            preview = self._preview()
+            return preview.reason if isinstance(preview, Rejected) else None
+        return None
+
+    def _modes(self) -> list[str]:
+        return list(self.session.content.weapons[self.unit.weapon].modes)
+
+    def action_cycle_target(self, step: int) -> None:
+        self.index = (self.index + step) % len(self.targets)
+        self.cursor = self.target.pos
+        self.update_view()
+
+    def action_fire_mode(self) -> None:
+        modes = self._modes()
+        self.fire_mode = modes[(modes.index(self.fire_mode) + 1) % len(modes)] if self.fire_mode in modes else modes[0]
+        self.say(f"Fire mode: {self.session.content.weapons[self.unit.weapon].modes[self.fire_mode].name}")
+        self.update_view()
+
+    def action_shoot(self) -> None:
+        self.dismiss(Shoot(unit=self.selected or "", target=self.target.id, mode=self.fire_mode))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class ThrowScreen(Hostiles, Board):
+    """The cursor picks the blast cell inside the shaded range (Tab jumps to a hostile); ⏎ or t throws."""
+
+    BINDINGS = keys.bindings("battle", keys.BATTLE_MODES["throw"])
+    keyset = mode = "throw"
+    HINT = "Move the cursor to the blast cell · ⏎/t: throw · esc/⌫: cancel"
+
+    def __init__(self, session: Session, thrower: str, item: str, cursor: Pos, origin: Pos = (0, 0),
+                 palette: scene.Palette | None = None, message: str = "") -> None:
+        super().__init__(session, thrower, cursor, origin, palette)
+        self.item = item
+        self.message = message or self.HINT
+
+    def again(self, message: str) -> ThrowScreen:
+        return ThrowScreen(self.session, self.selected or "", self.item, self.cursor, self.origin, self.palette,
+                           message)
+
+    def on_mount(self) -> None:
+        self.say(self.message)
+        self.update_view()
+
+    def _reach(self) -> int:
+        return self.session.ruleset.throw_range(self.session.state, self.unit, self.item)
+
+    def overlay(self) -> scene.Overlay:
+        state = self.session.state
+        area = scene.cells_within((state.grid.height, state.grid.width), self.unit.pos, self._reach())
+        return scene.Overlay(cursor=self.cursor, selected=self.selected, area=area, target=self.cursor)
+
+    def info(self) -> list:
+        return readout.throw_info(self.session, self.unit, self.item, self.cursor)
+
+    def availability(self, action: str) -> str | None:
+        general = super().availability(action) or self.hostile_availability(action)
+        if general:
+            return general
+        d, reach = distance(self.unit.pos, self.cursor), self._reach()
+        if action == "lob" and d > reach:
+            return f"The blast cell is {d} cells away; {self.unit.name} throws {reach}"
+        return None
+
+    def action_lob(self) -> None:
+        seen = self.session.chronicle.visible
+        declared = next((u.id for u in self.session.state.units_at(self.cursor)
+                         if u.side != self.session.side and seen[u.pos[1], u.pos[0]]), None)
+        self.dismiss(Throw(unit=self.selected or "", item=self.item, cell=self.cursor, target=declared))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class LookScreen(Hostiles, Board):
+    """The cursor tells what is on any cell the squad has seen; Tab jumps to a hostile."""
+
+    BINDINGS = keys.bindings("battle", keys.BATTLE_MODES["look"])
+    keyset = mode = "look"
+
+    def on_mount(self) -> None:
+        self.say("Look: move the cursor · Tab: next hostile · esc/⌫: done")
+        self.update_view()
+
+    def overlay(self) -> scene.Overlay:
+        return scene.Overlay(cursor=self.cursor, selected=self.selected)
+
+    def availability(self, action: str) -> str | None:
+        return super().availability(action) or self.hostile_availability(action)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
