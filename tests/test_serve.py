@@ -1,0 +1,108 @@
+"""`xenotac serve`, piece by piece and without a network: names, passwords, keys and rate limits.
+
+The end-to-end sessions over a real SSH connection are in test_serve_ssh.py and test_serve_openssh.py.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+pytest.importorskip("asyncssh", reason="the server extra (asyncssh) is not installed")
+
+from tui.serve import accounts  # noqa: E402
+from tui.serve.accounts import Accounts, BadName, Taken, check_name  # noqa: E402
+from tui.serve.limits import Window  # noqa: E402
+
+
+class Clock:
+    """Time that moves only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+# -- names, passwords, keys ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("typed, name", [("anna", "anna"), ("Anna", "anna"), ("j-p_2", "j-p_2"),
+                                         ("ab", "ab"), ("a" * 16, "a" * 16)])
+def test_good_names_become_lowercase_names(typed, name):
+    assert check_name(typed) == name
+
+
+@pytest.mark.parametrize("typed", ["..", "../bob", "a/b", "bob/..", "a", "a" * 17, "1anna", "-x", "an na", "anna\n",
+                                   "", "ánna", "play", "a.b", "a\\b"])
+def test_bad_names_are_refused_with_the_rule(typed):
+    with pytest.raises(BadName) as err:
+        check_name(typed)
+    assert "2-16 of a-z 0-9 - _, a letter first" in str(err.value) or "reserved for the host" in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_a_password_is_kept_as_a_salted_scrypt_hash_in_a_private_file(tmp_path):
+    acc = Accounts(tmp_path)
+    folder = acc.register("anna", "correct horse")
+    assert folder == tmp_path / "players" / "anna" and folder.is_dir()
+    path = tmp_path / "accounts" / "anna.json"
+    assert path.stat().st_mode & 0o777 == 0o600
+    text = path.read_text()
+    assert "correct horse" not in text
+    assert json.loads(text)["password"].startswith("scrypt$16384$8$1$")
+    assert acc.check_password("anna", "correct horse")
+    assert not acc.check_password("anna", "correct hors")
+    assert not acc.check_password("bob", "correct horse")  # nobody of that name
+    acc.register("bob", "correct horse")
+    assert json.loads(path.read_text())["password"] != json.loads((tmp_path / "accounts" / "bob.json").read_text())[
+        "password"]  # salted: the same password hashes differently
+
+
+def test_a_name_is_registered_once_and_passwords_have_a_minimum(tmp_path):
+    acc = Accounts(tmp_path)
+    acc.register("anna", "12345678")
+    with pytest.raises(Taken):
+        acc.register("Anna", "something else")
+    with pytest.raises(ValueError, match="8 to 200 characters"):
+        acc.register("bob", "short")
+    assert not acc.exists("bob")
+
+
+def test_keys_are_compared_without_their_comment_and_capped(tmp_path):
+    acc = Accounts(tmp_path)
+    acc.register("anna", "12345678", key="ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA anna@laptop")
+    assert acc.has_key("anna", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA other comment")
+    assert not acc.has_key("anna", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB")
+    assert not acc.has_key("bob", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA")
+    for i in range(accounts.MAX_KEYS - 1):
+        assert acc.add_key("anna", f"ssh-ed25519 KEY{i}")
+    assert not acc.add_key("anna", "ssh-ed25519 ONE_TOO_MANY")
+    import asyncssh
+
+    key = asyncssh.generate_private_key("ssh-ed25519")
+    line = key.export_public_key().decode()
+    assert accounts.fingerprint(line) == f"ssh-ed25519 {key.get_fingerprint()}"  # as ssh-keygen -l says it
+
+
+def test_a_player_folder_is_always_under_players(tmp_path):
+    acc = Accounts(tmp_path)
+    with pytest.raises(BadName):
+        acc.folder("../accounts")
+    assert acc.folder("Anna") == tmp_path / "players" / "anna"
+
+# -- rate limits --------------------------------------------------------------------------------
+
+
+def test_a_window_allows_so_many_events_per_address_and_forgets_old_ones():
+    clock = Clock()
+    window = Window(3, 60.0, clock)
+    assert [window.allow("1.2.3.4") for _ in range(4)] == [True, True, True, False]
+    assert window.allow("5.6.7.8")  # another address has its own count
+    assert window.wait("1.2.3.4") == 60.0
+    clock.now += 59.9
+    assert not window.allow("1.2.3.4")
+    clock.now += 0.2
+    assert window.allow("1.2.3.4") and not window.full("5.6.7.8")
