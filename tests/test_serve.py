@@ -1,19 +1,26 @@
-"""`xenotac serve`, piece by piece and without a network: names, passwords, keys and rate limits.
+"""`xenotac serve`, piece by piece and without a network: names, passwords, keys, rate limits, the
+online table and the live viewer in Textual's pilot.
 
 The end-to-end sessions over a real SSH connection are in test_serve_ssh.py and test_serve_openssh.py.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
 
 pytest.importorskip("asyncssh", reason="the server extra (asyncssh) is not installed")
 
-from tui.serve import accounts  # noqa: E402
+from engine.core.commands import EndTurn, Move, Rejected  # noqa: E402
+from engine.log import writer as log  # noqa: E402
+from engine.play.simulate import play_out  # noqa: E402
+from tui.serve import accounts, status, watchcount  # noqa: E402
 from tui.serve.accounts import Accounts, BadName, Taken, check_name  # noqa: E402
 from tui.serve.limits import Window  # noqa: E402
+from tui.testing import new_session  # noqa: E402
+from tui.textshot import screen_text  # noqa: E402
 
 
 class Clock:
@@ -106,3 +113,116 @@ def test_a_window_allows_so_many_events_per_address_and_forgets_old_ones():
     assert not window.allow("1.2.3.4")
     clock.now += 0.2
     assert window.allow("1.2.3.4") and not window.full("5.6.7.8")
+
+# -- the online table ---------------------------------------------------------------------------
+
+
+def test_a_log_is_described_from_its_end(content, tmp_path):
+    session = new_session(content, tmp_path)
+    session.submit(Move(unit="anton", path=((13, 37),)))
+    assert status.describe(content, session.path) == "Eliminate (xcom-trpg) · phase 1, X-COM turn"
+    play_out(session.game)
+    assert status.describe(content, session.path).startswith("Eliminate (xcom-trpg) · over: ")
+    session.close()
+
+
+def test_watcher_notes_say_who_watches():
+    assert watchcount.words([]) == "Nobody is watching now"
+    assert watchcount.words(["bob"]) == "👁 1 watching: bob"
+    assert watchcount.words(list("abcdef")) == "👁 6 watching: a, b, c, d and 2 more"
+
+
+def test_the_game_notes_each_change_of_watchers(tmp_path):
+    notes, timers = [], []
+
+    class App:
+        def notify(self, text, **_kw):
+            notes.append(text)
+
+        def set_interval(self, _every, fn):
+            timers.append(fn)
+
+    path = tmp_path / "watchers-1.json"
+    watchcount.follow(App(), path)
+    [look] = timers
+    look()  # no file yet: nothing to say
+    status.write_json(path, {"watchers": []})
+    look()
+    status.write_json(path, {"watchers": ["bob"]})
+    look()
+    look()  # the same: said once
+    status.write_json(path, {"watchers": []})
+    look()
+    assert notes == ["👁 1 watching: bob", "Nobody is watching now"]
+
+# -- the live viewer in Textual's pilot ---------------------------------------------------------
+
+
+def run_app(app, steps, size=(80, 24)):
+    async def go():
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            return await steps(pilot)
+
+    return asyncio.run(go())
+
+
+def test_the_live_viewer_follows_new_records_and_keeps_the_fog(content, tmp_path):
+    from tui.serve.follow import Follow, WatchApp, open_timeline
+
+    session = new_session(content, tmp_path)
+    session.submit(Move(unit="anton", path=((13, 37),)))
+    timeline = open_timeline(content, session.path)
+    app = WatchApp(content, tmp_path, {}, timeline, "anna", None)
+
+    async def steps(pilot):
+        follow = app.screen
+        assert isinstance(follow, Follow)
+        first = (follow.n, screen_text(app))
+        session.submit(Move(unit="anton", path=((13, 36),)))
+        follow.poll()  # what the interval timer does; called here so no test waits on a clock
+        await pilot.pause()
+        moved = (follow.n, screen_text(app))
+        await pilot.press("left")  # back through what was missed
+        back = follow.n
+        assert not isinstance(session.submit(EndTurn(side="xcom")), Rejected)
+        follow.poll()
+        await pilot.pause()
+        stays = (follow.n, screen_text(app))
+        await pilot.press("f")
+        await pilot.pause()
+        full = screen_text(app)
+        await pilot.press("end")
+        await pilot.pause()
+        return first, moved, back, stays, full, follow.n
+
+    first, moved, back, stays, full, last = run_app(app, steps)
+    records = [n for n, _off, _raw in log.read_lines(session.path)]
+    assert first[0] == 3 and "● LIVE anna · Record 3/3" in first[1] and "Anton moves to 13,37" in first[1]
+    assert moved[0] == 4 and "Record 4/4" in moved[1] and "Anton moves to 13,36" in moved[1]
+    assert back == 3
+    assert stays[0] == 3 and "● 2 new record(s) since the one on show" in stays[1]  # the watcher keeps its place
+    assert "The full map opens when the mission ends" in full  # the fog of war holds while it is live
+    assert last == max(records) == 5
+    session.close()
+
+
+def test_the_live_viewer_waits_for_a_half_written_record(content, tmp_path):
+    from tui.serve.follow import WatchApp, open_timeline
+
+    session = new_session(content, tmp_path)
+    timeline = open_timeline(content, session.path)
+    app = WatchApp(content, tmp_path, {}, timeline, "anna", None)
+
+    async def steps(pilot):
+        follow = app.screen
+        before = follow.n
+        with open(session.path, "ab") as f:
+            f.write(b'{"n":3,"kind":"comm')  # the player's game is in the middle of a write
+        follow.poll()
+        await pilot.pause()
+        return before, follow.n, screen_text(app)
+
+    before, after, text = run_app(app, steps)
+    assert before == after == 2 and "DAMAGED" not in text
+    session.close()
