@@ -1,5 +1,5 @@
 """`xenotac serve`, piece by piece and without a network: names, passwords, keys, rate limits, the
-online table and the live viewer in Textual's pilot.
+online table, and the live viewer and the lobby in Textual's pilot.
 
 The end-to-end sessions over a real SSH connection are in test_serve_ssh.py and test_serve_openssh.py.
 """
@@ -226,3 +226,104 @@ def test_the_live_viewer_waits_for_a_half_written_record(content, tmp_path):
     before, after, text = run_app(app, steps)
     assert before == after == 2 and "DAMAGED" not in text
     session.close()
+
+# -- the lobby in Textual's pilot ---------------------------------------------------------------
+
+
+def make_root(tmp_path) -> Path:
+    acc = Accounts(tmp_path)
+    acc.register("anna", "12345678")
+    acc.register("bob", "12345678")
+    return tmp_path
+
+
+def test_the_lobby_offers_to_resume_and_hands_back_what_to_start(content, tmp_path):
+    from tui.serve.lobby import LobbyApp
+
+    root = make_root(tmp_path)
+    session = new_session(content, root / "players" / "anna")
+    session.submit(Move(unit="anton", path=((13, 37),)))
+    session.close()
+    app = LobbyApp(content, root, "anna")
+
+    async def steps(pilot):
+        lobby = screen_text(app)
+        await pilot.press("enter")
+        return lobby
+
+    lobby = run_app(app, steps)
+    for words in ("you are anna", "Resume Eliminate · phase 1", "New mission", "My replays", "Watch a live game",
+                  "Finished missions", "Squad", "Help", "Quit", "Your mission was left unfinished"):
+        assert words in lobby, lobby
+    assert app.return_value == {"do": "resume", "log": session.path.name}
+
+
+def test_a_new_mission_from_the_lobby_has_no_seed_to_choose(content, tmp_path):
+    from tui.serve.lobby import LobbyApp
+
+    app = LobbyApp(content, make_root(tmp_path), "anna")
+
+    async def steps(pilot):
+        await pilot.press("n")
+        await pilot.pause()
+        form = screen_text(app)
+        await pilot.press("s")
+        return form
+
+    form = run_app(app, steps)
+    assert "Eliminate" in form and "Start mission" in form and "secret seed" in form
+    assert "Seed" not in form
+    assert app.return_value == {"do": "play", "ruleset": "xcom-trpg", "mission": "eliminate"}
+    assert not log.list_logs(tmp_path / "players" / "anna")  # the host starts the game, not the lobby
+
+
+def test_the_lobby_shows_who_is_online_and_watches_a_live_game(content, tmp_path):
+    from tui.serve.lobby import LobbyApp
+
+    root = make_root(tmp_path)
+    session = new_session(content, root / "players" / "bob")
+    rel = str(session.path.relative_to(root))
+    status.write_json(status.online_path(root), {"sessions": [
+        {"id": 4, "player": "bob", "doing": "playing", "log": rel, "watchers": ["carol"]},
+        {"id": 5, "player": "carol", "doing": "watching", "watching_player": "bob", "watchers": []},
+        {"id": 6, "player": "anna", "doing": "lobby", "watchers": []}]})
+    app = LobbyApp(content, root, "anna")
+
+    async def steps(pilot):
+        lobby = screen_text(app)
+        await pilot.press("w")
+        await pilot.pause()
+        games = screen_text(app)
+        await pilot.press("enter")
+        return lobby, games
+
+    lobby, games = run_app(app, steps, size=(100, 30))
+    assert "Online now (3)" in lobby and "bob plays Eliminate (xcom-trpg) · phase 1, X-COM turn" in lobby
+    assert "1 watching" in lobby and "carol watches bob" in lobby and "anna in the lobby" in lobby
+    assert "bob" in games and "Eliminate (xcom-trpg)" in games
+    assert app.return_value == {"do": "watch", "session": 4}
+    session.close()
+
+
+def test_finished_missions_of_every_player_open_in_the_viewer_with_the_seed(content, tmp_path):
+    from tui.serve.lobby import LobbyApp
+
+    root = make_root(tmp_path)
+    done = new_session(content, root / "players" / "bob", seed=3)
+    play_out(done.game)
+    done.close()
+    unfinished = new_session(content, root / "players" / "bob", seed=4)  # not listed: it would show the fog
+    unfinished.close()
+    app = LobbyApp(content, root, "anna")
+
+    async def steps(pilot):
+        await pilot.press("f")
+        await pilot.pause()
+        listed = screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        return listed, type(app.screen).__name__, app.screen
+
+    listed, screen, viewer = run_app(app, steps)
+    assert "bob" in listed and "over:" in listed and "1 finished mission" in listed
+    assert screen == "Viewer" and viewer.timeline.path == done.path and viewer.timeline.ended
