@@ -1,5 +1,6 @@
 """`xenotac serve`, piece by piece and without a network: names, passwords, keys, rate limits, the
-online table, and the live viewer and the lobby in Textual's pilot.
+online table, the live viewer and the lobby in Textual's pilot, the host key, the command line
+and the programs the host starts.
 
 The end-to-end sessions over a real SSH connection are in test_serve_ssh.py and test_serve_openssh.py.
 """
@@ -8,6 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,11 +21,14 @@ pytest.importorskip("asyncssh", reason="the server extra (asyncssh) is not insta
 from engine.core.commands import EndTurn, Move, Rejected  # noqa: E402
 from engine.log import writer as log  # noqa: E402
 from engine.play.simulate import play_out  # noqa: E402
-from tui.serve import accounts, status, watchcount  # noqa: E402
+from tui.serve import accounts, spawn, status, watchcount  # noqa: E402
 from tui.serve.accounts import Accounts, BadName, Taken, check_name  # noqa: E402
+from tui.serve.command import listen_address  # noqa: E402
 from tui.serve.limits import Window  # noqa: E402
 from tui.testing import new_session  # noqa: E402
 from tui.textshot import screen_text  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 class Clock:
@@ -327,3 +335,55 @@ def test_finished_missions_of_every_player_open_in_the_viewer_with_the_seed(cont
     listed, screen, viewer = run_app(app, steps)
     assert "bob" in listed and "over:" in listed and "1 finished mission" in listed
     assert screen == "Viewer" and viewer.timeline.path == done.path and viewer.timeline.ended
+
+# -- the host key, the command line, the programs the host starts -------------------------------
+
+
+def test_the_host_key_is_made_once_with_mode_0600_and_a_readable_one_is_refused(tmp_path):
+    from tui.serve.host import BadSetup, host_key
+
+    first = host_key(tmp_path)
+    path = tmp_path / "host_key"
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert host_key(tmp_path).get_fingerprint() == first.get_fingerprint()  # kept across starts
+    os.chmod(path, 0o644)
+    with pytest.raises(BadSetup, match="can be read by others .mode 644.: chmod 600 it"):
+        host_key(tmp_path)
+
+
+@pytest.mark.parametrize("text, address", [("127.0.0.1:2222", ("127.0.0.1", 2222)), (":0", ("0.0.0.0", 0)),
+                                           ("[::1]:22", ("::1", 22)), ("localhost:65535", ("localhost", 65535))])
+def test_listen_addresses(text, address):
+    assert listen_address(text) == address
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--listen", "2222"], "expected HOST:PORT"),
+    (["--listen", "host:99999"], "expected HOST:PORT"),
+    (["--max-sessions", "0"], "at least 1"),
+    (["--root", "{file}"], "cannot use it as the host's folder"),
+])
+def test_serve_refuses_bad_options_in_one_line(tmp_path, args, words):
+    afile = tmp_path / "a-file"
+    afile.write_text("")
+    args = [a.replace("{file}", str(afile)) for a in args]
+    done = subprocess.run([sys.executable, "-c", "import sys; from tui.cli import main; sys.exit(main())", "serve",
+                           "--listen", "127.0.0.1:0", *args], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and words in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_the_last_line_of_a_program_is_read_without_terminal_codes():
+    out = b"\x1b[?1049h\x1b[1;1Hdrawing\x1b[0m\r\n\x1b[31mxenotac: eliminate.jsonl is in use by PID 7\x1b[0m\r\n"
+    assert spawn.last_line(out) == "xenotac: eliminate.jsonl is in use by PID 7"
+    crash = "│ some code │\r\n╰──────╯\r\nValueError: the map is gone\r\n\r\nNOTE: 1 of 3 errors shown.\r\n"
+    assert spawn.last_line(crash.encode()) == "ValueError: the map is gone"
+    assert spawn.last_line(b"") == ""
+
+
+def test_the_child_runs_only_lobby_game_or_watch():
+    done = subprocess.run(spawn.command("shell"), capture_output=True, text=True, cwd=ROOT, timeout=30,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 2 and "runs only lobby, game or watch" in done.stderr
