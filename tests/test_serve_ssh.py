@@ -425,3 +425,13 @@ def test_the_game_gets_the_clients_terminal_and_colour_wishes_only(tmp_path):
     assert env["TERM"] == "screen-256color" and env["NO_COLOR"] == "1" and env["COLORTERM"] == "truecolor"
     assert "LD_PRELOAD" not in env
     assert env["XENOTAC_SAVES"] == env["HOME"] == str(root / "players" / "anna")
+
+
+@pytest.mark.slow
+def test_the_load_benchmark_plays_sessions_side_by_side():
+    """benchmarks/run.py serve, small: a separate `xenotac serve`, players pressing keys at once."""
+    from benchmarks.bench_serve import load
+
+    result = load(sessions=3, seconds=2.0)
+    assert len(result["latencies"]) >= 3 * 4  # every player's keys were answered, a few times each
+    assert 0 < result["server_kib"] < result["total_kib"]  # the games are processes of their own
