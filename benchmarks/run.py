@@ -12,7 +12,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-GROUPS = ["engine", "audit", "tui", "viewer", "missions"]
+GROUPS = ["engine", "audit", "tui", "viewer", "missions", "serve"]
 
 
 def main(argv: list[str]) -> int:

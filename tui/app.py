@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -40,6 +41,10 @@ class XenotacApp(App[str]):
             self.set_keymap(keymap)
 
     def on_mount(self) -> None:
+        if os.environ.get("XENOTAC_WATCHERS"):  # a game on a host (xenotac serve): say who watches it
+            from tui.serve import watchcount
+
+            watchcount.follow(self, Path(os.environ["XENOTAC_WATCHERS"]))
         if self.first_replay is not None:
             from tui.screens.viewer import Viewer
 

@@ -1,0 +1,110 @@
+"""Who is online and what they play: a small JSON file the host rewrites and every lobby reads.
+
+`ROOT/run/online.json` lists the sessions; `ROOT/run/watchers-ID.json` tells one player's game who
+is watching it. Both are replaced whole (written aside, then renamed), so a reader never sees half.
+What a log is about (mission, ruleset, phase) is read from the log itself, from its end.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from engine.log import writer as log
+from engine.log.story import SIDE_NAMES
+
+
+def run_dir(root: Path) -> Path:
+    return root / "run"
+
+
+def online_path(root: Path) -> Path:
+    return run_dir(root) / "online.json"
+
+
+def watchers_path(root: Path, session: int) -> Path:
+    return run_dir(root) / f"watchers-{session}.json"
+
+
+def write_json(path: Path, data: Any) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(data), encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def read_online(path: Path) -> list[dict[str, Any]]:
+    """The sessions of the online table; [] if there is none (no host, or it has not written yet)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    sessions = data.get("sessions") if isinstance(data, dict) else None
+    return [s for s in sessions if isinstance(s, dict)] if isinstance(sessions, list) else []
+
+
+def read_watchers(path: Path) -> list[str] | None:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    names = data.get("watchers") if isinstance(data, dict) else None
+    return [str(n) for n in names] if isinstance(names, list) else None
+
+
+def progress(path: Path) -> dict[str, Any]:
+    """mission, ruleset, phase and side of a log, read from its header and its last phase record."""
+    header = log.read_header(path)
+    out: dict[str, Any] = {"mission": header["mission"]["id"], "ruleset": header["ruleset"], "phase": 0,
+                           "side": None, "finished": False, "winner": None}
+    lines, _size = log.tail(path, "phase")
+    for _offset, _length, raw in lines:
+        if raw.startswith(b'{"n":1,'):
+            continue
+        try:
+            record = json.loads(raw)
+        except ValueError:
+            continue  # a record still being written
+        if record.get("kind") == "reveal":
+            out["finished"] = True
+        for event in record.get("events", []) if isinstance(record.get("events"), list) else []:
+            kind = event.get("kind") if isinstance(event, dict) else None
+            if kind == "phase":
+                out["phase"] = event.get("phase", 0)
+            elif kind == "side":
+                out["side"] = event.get("side")
+            elif kind == "ended":
+                out["winner"] = event.get("winner")
+    return out
+
+
+def short(content, path: Path) -> str:
+    """`Eliminate · phase 3`: a log in a menu line."""
+    try:
+        p = progress(path)
+    except (log.LogError, OSError, KeyError, TypeError, ValueError):
+        return path.name
+    mission = content.missions.get(p["mission"])
+    return f"{mission.name if mission is not None else p['mission']} · phase {p['phase']}"
+
+
+def describe(content, path: Path) -> str:
+    """`Eliminate (xcom-trpg) · phase 3, X-COM turn`, or why the log cannot say."""
+    try:
+        p = progress(path)
+    except (log.LogError, OSError, KeyError, TypeError, ValueError) as exc:
+        return f"{path.name}: {exc}"
+    mission = content.missions.get(p["mission"])
+    name = mission.name if mission is not None else p["mission"]
+    level = p["mission"].partition("@")[2]
+    text = f"{name}{' @' + level if level else ''} ({p['ruleset']})"
+    if p["finished"] or p["winner"]:
+        return f"{text} · over: {SIDE_NAMES.get(p['winner'], p['winner'])} won" if p["winner"] != "draw" \
+            else f"{text} · over: a draw"
+    if p["phase"]:
+        text += f" · phase {p['phase']}"
+        if p["side"]:
+            text += f", {SIDE_NAMES.get(p['side'], p['side'])} turn"
+    return text
