@@ -129,8 +129,7 @@ class D6Stub:
         return Turn(side="" if state.winner is not None else state.side)
 
     def spotted(self, state: State, side: str) -> frozenset[str]:
-        seen = self.visible(state, side)
-        return frozenset(u.id for u in state.units.values() if u.side != side and seen[u.pos[1], u.pos[0]])
+        return field.in_cells(state, side, self.visible(state, side))
 
     def budget(self, state: State, unit: Unit) -> Budget:
         can = unit.conscious and unit.side == state.side and unit.actions > 0 and state.winner is None
@@ -158,11 +157,7 @@ class D6Stub:
         return 0
 
     def visible(self, state: State, side: str) -> np.ndarray:
-        seen = np.zeros((state.grid.height, state.grid.width), dtype=bool)
-        for unit in state.side_units(side):
-            if unit.conscious:
-                seen |= state.grid.fov(unit.pos, SIGHT)
-        return seen
+        return field.sight(state, side, SIGHT)
 
     def referee(self, units, action, dice):
         raise ValueError(f"{ID} has no referee")

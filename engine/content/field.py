@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
+
 from engine.content import missions
 from engine.content.models import Content, Mission
 from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, TileChanged, UnitChanged, UnitSpawned
@@ -28,6 +30,20 @@ def placements(content: Content, mission: Mission, zones: dict) -> list[tuple[mi
         placed[m.side] = i + 1
         out.append((m, cells[i % len(cells)]))
     return out
+
+
+def sight(state: State, side: str, radius: int) -> np.ndarray:
+    """The cells a side sees by line of sight: the union of its conscious units' fields of view."""
+    seen = np.zeros((state.grid.height, state.grid.width), dtype=bool)
+    for unit in state.side_units(side):
+        if unit.conscious:
+            seen |= state.grid.fov(unit.pos, radius)
+    return seen
+
+
+def in_cells(state: State, side: str, seen: np.ndarray) -> frozenset[str]:
+    """The other sides' units standing in seen cells: sighting for a ruleset that has no hiding."""
+    return frozenset(u.id for u in state.units.values() if u.side != side and seen[u.pos[1], u.pos[0]])
 
 
 def door(content: Content, state: State, cell: Pos, action: str) -> str:

@@ -13,6 +13,7 @@ import numpy as np
 
 from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
                              Wait)
+from engine.content import field as shared_field
 from engine.content.models import COVER_LEVEL, Content, Mode, Weapon
 from engine.core.dice import Dice
 from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, TileChanged
@@ -519,8 +520,7 @@ class XcomTrpg:
 
     def spotted(self, state: State, side: str) -> frozenset[str]:
         """Sight is by cell in xcom-trpg: a unit standing in a cell the side sees is seen."""
-        seen = self.visible(state, side)
-        return frozenset(u.id for u in state.units.values() if u.side != side and seen[u.pos[1], u.pos[0]])
+        return shared_field.in_cells(state, side, self.visible(state, side))
 
     def budget(self, state: State, unit: Unit) -> Budget:
         full = self.rules.actions_per_turn
@@ -553,10 +553,7 @@ class XcomTrpg:
         last = self._last_sight
         if last is not None and last[0] is state and last[1] == side:  # the AI asks for cells, then for units
             return last[2]
-        seen = np.zeros((state.grid.height, state.grid.width), dtype=bool)
-        for unit in state.side_units(side):
-            if unit.conscious:
-                seen |= state.grid.fov(unit.pos, self.rules.vision_radius)
+        seen = shared_field.sight(state, side, self.rules.vision_radius)
         seen.flags.writeable = False  # shared by every caller of the same state
         self._last_sight = (state, side, seen)  # the state itself is kept, so `is` never matches a newer one
         return seen
