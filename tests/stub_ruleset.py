@@ -156,6 +156,12 @@ class D6Stub:
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
         return 0
 
+    def distance(self, a: Pos, b: Pos) -> int:
+        return distance(a, b)
+
+    def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
+        return (cell,)
+
     def visible(self, state: State, side: str) -> np.ndarray:
         return field.sight(state, side, SIGHT)
 

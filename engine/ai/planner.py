@@ -194,9 +194,7 @@ class Ai:
         when their shot is poor)."""
         if p.grenade_cluster <= 0:
             return None
-        alien = self.content.races[unit.race].alien
-        items = [i for i, n in sorted(unit.items.items()) if n > 0 and i in self.content.weapons and self.content.weapons[i].thrown
-                 and (alien or not self.content.weapons[i].alien)]
+        items = sorted(self.ruleset.throwables(state, unit))
         if not items:
             return None
         need = p.grenade_cluster
@@ -204,18 +202,20 @@ class Ai:
             preview = self.ruleset.preview_shot(state, unit.id, shot[0].target, shot[0].mode)
             if not isinstance(preview, Rejected) and preview.p_hit >= GOOD_ODDS:
                 need = 2
+        wanted = [h for h in k.live_targets() if h.side != missions.CIVILIANS or self.side != missions.PLAYER]
         cells: dict[Pos, list[Unit]] = {}
-        for h in k.live_targets():
-            if h.side != missions.CIVILIANS or self.side != missions.PLAYER:
-                cells.setdefault(h.pos, []).append(h)
+        for centre in sorted({h.pos for h in wanted}):  # each hostile's cell, as the middle of a blast
+            area = set(self.ruleset.blast(state, items[0], centre))
+            cells[centre] = [h for h in wanted if h.pos in area]
         reach = self.ruleset.throw_range(state, unit, items[0])
         for cell, group in sorted(cells.items(), key=lambda kv: (-len(kv[1]), kv[0])):
             if len(group) < max(2, need) and not (need <= 1 and len(group) == 1):
                 continue
-            if any(u.side == self.side or not missions.hostile(self.side, u.side) for u in state.units_at(cell)
-                   if u.side == self.side or k.seen[cell[1], cell[0]]):
+            area = self.ruleset.blast(state, items[0], cell)
+            if any(u.side == self.side or not missions.hostile(self.side, u.side) for c in area for u in state.units_at(c)
+                   if u.side == self.side or k.seen[c[1], c[0]]):
                 continue
-            d = distance(unit.pos, cell)
+            d = self.ruleset.distance(unit.pos, cell)
             if 1 < d <= reach and state.grid.sees(unit.pos, cell, k.vision):
                 target = min(group, key=lambda u: (u.hp, u.id))
                 return Throw(unit=unit.id, item=items[0], cell=cell, target=target.id)

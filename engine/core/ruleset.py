@@ -130,7 +130,13 @@ class Ruleset(Protocol):
         """The unit's actions beyond moving and shooting (`Act` commands), for the action menu and the AI."""
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
-        """Furthest cell a thrown item reaches."""
+        """Furthest cell a thrown item reaches, in the ruleset's `distance`."""
+
+    def distance(self, a: Pos, b: Pos) -> int:
+        """Range distance in cells (xcom-trpg: Chebyshev; annihilation: max + floor(min/2))."""
+
+    def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
+        """The cells an explosive landing on `cell` reaches (xcom-trpg: that cell; annihilation: a diamond)."""
 
     def throwables(self, state: State, unit: Unit) -> list[str]:
         """Ids of the items the unit could throw now (content.weapons names them), first the one to offer."""

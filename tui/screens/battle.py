@@ -14,7 +14,7 @@ from textual.reactive import reactive
 from engine.content import missions
 from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Wait
 from engine.core.ruleset import Option
-from engine.map.grid import Pos, distance
+from engine.map.grid import Pos
 from tui import keys, scene
 from tui.alien_turn import AlienTurn
 from tui.screens import readout
@@ -194,7 +194,7 @@ class BattleScreen(Board):
 
         def order(h) -> tuple:  # the ones that can be hit first, then the nearest
             preview = self.session.ruleset.preview_shot(state, unit.id, h.id, mode)
-            return (isinstance(preview, Rejected), distance(unit.pos, h.pos), h.id)
+            return (isinstance(preview, Rejected), self.session.ruleset.distance(unit.pos, h.pos), h.id)
 
         targets = [h.id for h in sorted(self.visible_hostiles(), key=order)]
         self._push(TargetScreen(self.session, unit.id, targets, mode, origin=self.origin, palette=self.palette))
@@ -205,8 +205,9 @@ class BattleScreen(Board):
         unit = self.unit
         item = self._throwables()[0]
         reach = self.session.ruleset.throw_range(self.session.state, unit, item)
-        near = [h for h in self.visible_hostiles() if distance(unit.pos, h.pos) <= reach]
-        cursor = min(near, key=lambda h: distance(unit.pos, h.pos)).pos if near else unit.pos
+        d = self.session.ruleset.distance
+        near = [h for h in self.visible_hostiles() if d(unit.pos, h.pos) <= reach]
+        cursor = min(near, key=lambda h: d(unit.pos, h.pos)).pos if near else unit.pos
         self._push(ThrowScreen(self.session, unit.id, item, cursor, origin=self.origin, palette=self.palette))
 
     def action_look(self) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from engine.core.commands import Rejected, Shoot, Throw
 from engine.core.model import Unit
-from engine.map.grid import Pos, distance
+from engine.map.grid import Pos
 from tui import keys, scene
 from tui.screens import readout
 from tui.screens.board import Board
@@ -137,7 +137,7 @@ class ThrowScreen(Hostiles, Board):
         general = super().availability(action) or self.hostile_availability(action)
         if general:
             return general
-        d, reach = distance(self.unit.pos, self.cursor), self._reach()
+        d, reach = self.session.ruleset.distance(self.unit.pos, self.cursor), self._reach()
         if action == "lob" and d > reach:
             return f"The blast cell is {d} cells away; {self.unit.name} throws {reach}"
         return None

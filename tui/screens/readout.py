@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.core.commands import Rejected
 from engine.core.ruleset import Row
-from engine.map.grid import Pos, distance
+from engine.map.grid import Pos
 from engine.core.model import Unit
 from engine.log.story import SIDE_NAMES
 from tui.session import Session
@@ -81,10 +81,12 @@ def throw_info(session: Session, unit: Unit | None, item: str | None, cursor: Po
         return []
     state = session.state
     reach = session.ruleset.throw_range(state, unit, item)
-    d = distance(unit.pos, cursor)
+    d = session.ruleset.distance(unit.pos, cursor)
     inside = "in range" if d <= reach else "OUT OF RANGE"
     seen = session.chronicle.visible
-    who = [u.name for u in state.units_at(cursor) if u.side == session.side or seen[u.pos[1], u.pos[0]]]
+    area = session.ruleset.blast(state, item, cursor)
+    who = [u.name for c in area for u in state.units_at(c) if u.side == session.side or seen[u.pos[1], u.pos[0]]]
+    where = f"cell {cursor[0]},{cursor[1]}" if len(area) == 1 else f"{len(area)} cells round {cursor[0]},{cursor[1]}"
     return [f"{session.content.weapons[item].name} ×{unit.items.get(item, 0)}",
-            f"Range {reach} · target {d}: {inside}", f"Blast: cell {cursor[0]},{cursor[1]}",
+            f"Range {reach} · target {d}: {inside}", f"Blast: {where}",
             f"In it: {', '.join(who) or 'nobody seen'}"]

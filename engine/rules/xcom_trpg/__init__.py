@@ -564,6 +564,12 @@ class XcomTrpg:
     def throwables(self, state: State, unit: Unit) -> list[str]:
         return _sheet.throwables(self, state, unit)
 
+    def distance(self, a: Pos, b: Pos) -> int:
+        return distance(a, b)  # 1.3: Chebyshev, 8 neighbours
+
+    def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
+        return (cell,)  # 8.10: a grenade hits everyone in the cell it lands in
+
 
 def _hit_text(name: str, hit: combat.Hit) -> str:
     if hit.kind == "kill":
