@@ -1,4 +1,6 @@
-"""Print every performance figure the issues name, each with its ratio to a reference from the same run.
+"""Print every performance figure the issues name, each with its goal, its ratio to a reference measured
+in the same run (interleaved, medians) and its verdict. A group that crashes is a failure, and the groups
+after it still run.
 
     python benchmarks/run.py            # everything
     python benchmarks/run.py engine     # one group
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import sys
+import traceback
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -24,10 +27,14 @@ def main(argv: list[str]) -> int:
         except ModuleNotFoundError as exc:
             print(f"{group}: not available ({exc})")
             continue
-        print(f"== {group}")
-        for figure in module.figures():
-            print(figure.line(), flush=True)
-            failed += not figure.ok
+        print(f"== {group}", flush=True)
+        try:
+            for figure in module.figures():
+                print(figure.line(), flush=True)
+                failed += not figure.ok
+        except Exception:  # noqa: BLE001 - one broken group must not hide the others
+            print(f"FAIL {group}: the group crashed\n{traceback.format_exc()}", flush=True)
+            failed += 1
     print(f"{failed} figure(s) missed their target" if failed else "all figures met their targets")
     return 1 if failed else 0
 

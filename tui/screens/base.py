@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from textual import events
 from textual.app import ComposeResult
 from textual.screen import Screen
@@ -9,6 +11,7 @@ from textual.screen import Screen
 from tui.widgets.panels import TooSmall
 
 MIN_SIZE = (80, 24)
+READY_ENV = "XENOTAC_READY_FILE"  # a file to append each screen's name to once it is drawn
 
 
 class Sized(Screen):
@@ -19,6 +22,14 @@ class Sized(Screen):
 
     def on_mount(self) -> None:
         self._check_size(self.app.size.width, self.app.size.height)
+        if os.environ.get(READY_ENV):
+            self.call_after_refresh(self._announce)
+
+    def _announce(self) -> None:
+        """The screen's name, once its first frame is drawn: how benchmarks and end-to-end tests know
+        which screen is up without reading its wording."""
+        with open(os.environ[READY_ENV], "a", encoding="utf-8") as f:
+            f.write(type(self).__name__ + "\n")
 
     def on_resize(self, event: events.Resize) -> None:
         self._check_size(event.size.width, event.size.height)
