@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import os
+import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Callable
 
 from textual.app import App
 
-from engine.log import writer as log
-from engine.content.models import Content
-from engine.core.dice import seed_from_int
-from engine.play.timeline import Timeline
-from tui.session import Session
+if TYPE_CHECKING:  # the title menu's first frame needs none of the engine: it is imported after it
+    from engine.content.models import Content
+    from engine.play.timeline import Timeline
+    from tui.session import Session
 
 
 def log_path(folder: Path, mission: str, tag: str) -> Path:
@@ -26,11 +27,13 @@ class XenotacApp(App[str]):
     TITLE = "xenotac"
     ENABLE_COMMAND_PALETTE = False
 
-    def __init__(self, content: Content, saves: Path, keymap: dict[str, str] | None = None,
+    def __init__(self, content: Content | Callable[[], Content], saves: Path, keymap: dict[str, str] | None = None,
                  session: Session | None = None, casual: bool = False, alien_delay: float | None = None,
                  replay: Timeline | None = None) -> None:
+        """`content` may be a function that loads it: then it is loaded on first use, or by `warm_up`."""
         super().__init__()
-        self.content = content
+        self._content, self._load = (None, content) if callable(content) else (content, None)
+        self._content_lock = threading.Lock()
         self.saves = saves
         self.casual = casual
         self.first_session = session
@@ -39,6 +42,20 @@ class XenotacApp(App[str]):
         self.sessions: list[Session] = []
         if keymap:
             self.set_keymap(keymap)
+
+    @property
+    def content(self) -> Content:
+        if self._content is None:
+            with self._content_lock:  # the warm-up thread and a screen may both ask first
+                if self._content is None:
+                    assert self._load is not None
+                    self._content = self._load()
+        return self._content
+
+    def warm_up(self) -> None:
+        """After the title menu is drawn: the content, and the engine with it, load in a thread."""
+        if self._content is None:
+            self.run_worker(lambda: self.content, thread=True, exit_on_error=False)
 
     def on_mount(self) -> None:
         if os.environ.get("XENOTAC_WATCHERS"):  # a game on a host (xenotac serve): say who watches it
@@ -82,7 +99,10 @@ class XenotacApp(App[str]):
 
     def start_mission(self, ruleset: str, mission: str, seed: int) -> str | None:
         """Starts a new mission from the menu; a problem comes back as one line."""
+        from engine.core.dice import seed_from_int
+        from engine.log import writer as log
         from tui import squad
+        from tui.session import Session
 
         try:
             squad = squad.squad_for(self.content, self.saves, ruleset, mission, log.LogError)
@@ -95,6 +115,9 @@ class XenotacApp(App[str]):
         return None
 
     def open_log(self, path: Path) -> str | None:
+        from engine.log import writer as log
+        from tui.session import Session
+
         try:
             if log.is_finished(path):
                 self._summary(path)
@@ -107,6 +130,8 @@ class XenotacApp(App[str]):
 
     def view_log(self, path: Path) -> str | None:
         """Opens the replay viewer over the current screen; the log is read first, so a bad one stays one line."""
+        from engine.log import writer as log
+        from engine.play.timeline import Timeline
         from tui.screens.viewer import Viewer
 
         try:

@@ -40,16 +40,25 @@ def view(args: argparse.Namespace, content, path: Path) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui import squad
-    from tui.cli.common import BadInput, check_choice, load_content, mission_at, secret
+    from tui.app import XenotacApp
+    from tui.cli.common import BadInput, load_content
     from tui.saves import saves_dir
-    from tui.app import XenotacApp, log_path, stamp
-    from tui.session import Session
 
     keymap = _keymap(args)
-    content = load_content(args.content)
     saves = saves_dir(args.saves)
     session = None
+    if args.cmd is None and not args.content:  # the title menu: drawn first, the built-in content loads after
+        app = XenotacApp(lambda: load_content(None), saves, keymap, casual=False)
+        message = app.run()
+        if message:
+            print(message)
+        return app.return_code or 0
+    content = load_content(args.content)
+    if args.cmd in ("play", "resume"):
+        from tui import squad
+        from tui.app import log_path, stamp
+        from tui.cli.common import check_choice, mission_at, secret
+        from tui.session import Session
     if args.cmd == "play":
         from tui.screens.newmission import playable
 

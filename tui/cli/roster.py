@@ -9,10 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from engine.play import roster
 from tui.cli.common import BadInput, load_content, secret, seed
-from tui.saves import saves_dir
-from tui.squad import line, path_of, read
 
 
 def add_parser(sub) -> None:
@@ -34,6 +31,10 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from engine.play import roster
+    from tui.saves import saves_dir
+    from tui.squad import line, path_of, read
+
     content, saves, bad, seed_of = load_content(args.content), saves_dir(args.saves), BadInput, secret
     path = path_of(saves)
     characters = read(content, path, bad)

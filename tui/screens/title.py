@@ -7,7 +7,6 @@ from textual.containers import Vertical
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine.log import writer as log
 from tui import keys
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
@@ -37,6 +36,7 @@ class Title(Sized):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
+        self.call_after_refresh(self.app.warm_up)  # the engine and content load once the menu is up
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_pick(event.option.id or "")
@@ -75,6 +75,8 @@ class Title(Sized):
 
 
 def latest_unfinished(folder):
+    from engine.log import writer as log
+
     for path in log.list_logs(folder):
         if not log.is_finished(path):
             return path

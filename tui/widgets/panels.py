@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 from rich.text import Text
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from engine.content.models import Content
-from engine.core.model import Unit
-from engine.core.ruleset import Budget, Row, Sheet
 from tui.widgets.lines import Lines
+
+if TYPE_CHECKING:  # the title menu draws these panels before the engine is imported
+    from engine.content.models import Content
+    from engine.core.model import Unit
+    from engine.core.ruleset import Budget, Row, Sheet
 
 
 def bar(value: int, most: int, width: int = 8) -> str:
