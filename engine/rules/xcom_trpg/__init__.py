@@ -537,6 +537,12 @@ class XcomTrpg:
     def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
         return referee(self.content, self.id, units, action, dice)
 
+    def trial_plan(self, units: dict[str, Unit], action: Action):
+        """`resolve --trials` on bare faces for a plain shot (trials.py), or None for the full referee."""
+        from engine.rules.xcom_trpg import trials
+
+        return trials.plan(self.content, self.id, units, action, self.referee)
+
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         return ai_special.choose(self, state, unit, in_sight, has_shot)
 

@@ -176,7 +176,7 @@ def held_cannot_move(rs: "XcomTrpg", state: State, cmd: object) -> Rejected | No
 
 def loose_grips(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     """A grab ends when the grabber falls or they are no longer within reach."""
-    if not any(k.startswith(HELD) for u in before.units.values() for k in u.counters):
+    if not any(k.startswith(HELD) for u in before.units.values() if u.counters for k in u.counters):
         return []
     now = fold(before, events)
     ledger = Ledger(now.units)

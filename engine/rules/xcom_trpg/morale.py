@@ -116,14 +116,14 @@ def bravery_check(content: Content, rules: RulesetDef, ledger: Ledger, viewer: U
 
 def first_sight(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     """Once per (character, monster) per episode, when the monster first comes into its sight."""
+    if not any(isinstance(e, (Moved, UnitSpawned, TileChanged)) or
+               (isinstance(e, UnitChanged) and "status" in e.changes) for e in events):
+        return []  # nobody moved, woke or opened a door: nobody sees anything new (asked first: the cheaper test)
     races = rs.content.races
     present = [u.race for u in before.units.values() if u.status != "dead"]
     present += [e.unit.race for e in events if isinstance(e, UnitSpawned)]
     if not any(races[r].frightens for r in present):
         return []
-    if not any(isinstance(e, (Moved, UnitSpawned, TileChanged)) or
-               (isinstance(e, UnitChanged) and "status" in e.changes) for e in events):
-        return []  # nobody moved, woke or opened a door: nobody sees anything new
     now = fold(before, events)
     monsters = [u for u in now.units.values() if u.conscious and races[u.race].frightens]
     ledger = Ledger(now.units)

@@ -128,7 +128,7 @@ def release(rs: "XcomTrpg", ledger: Ledger, uid: str, cause: str) -> None:
 
 
 def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
-    watched = [u for u in before.units.values() if any(k in u.counters for k in WATCHED)]
+    watched = [u for u in before.units.values() if u.counters and not _WATCHED.isdisjoint(u.counters)]
     if not watched:
         return []
     now = fold(before, events)
@@ -150,6 +150,7 @@ def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> lis
 
 
 WATCHED = ("psi_sleep", "psi_gather", "psi_meditate", "psi_mc_by", "psi_revenant")
+_WATCHED = frozenset(WATCHED)  # one set test a unit after every command
 
 
 def _backlash(rs: "XcomTrpg", ledger: Ledger, now: State, target: Unit, lost: int) -> None:

@@ -37,11 +37,8 @@ def referee(content: Content, ruleset_id: str, units: dict[str, Unit], action: A
         outcome = combat.resolve_shot(content, rules, dice, actor, target, weapon, mode,
                                       between=action.sectors_between, target_sees=action.target_sees_actor,
                                       cover=COVER_LEVEL[action.cover])
-        stamina = actor.stamina - (0 if actor.infinite_stamina else mode.stamina)
-        ledger.set(actor.id, "fires", stamina=stamina, ammo=max(0, actor.ammo - mode.shots))
-        apply_crits(ledger, rules, outcome.crits)
-        apply_hits(ledger, rules, actor.id, outcome, pellets=weapon.pellets > 1)
-        return Verdict(outcome.rolls, units, ledger.changes, outcome.summary)
+        return Verdict(outcome.rolls, units, shot_changes(rules, units, actor, weapon, mode, outcome),
+                       outcome.summary)
     item = action.item or next(i for i in actor.items if i in content.weapons and content.weapons[i].thrown)
     weapon = content.weapons[item]
     throw = combat.throw_roll(content, rules, dice, actor, weapon, target)
@@ -64,3 +61,13 @@ def referee(content: Content, ruleset_id: str, units: dict[str, Unit], action: A
              + (f" +{h.concussion} concussion" if h.concussion else "") for h in hits]
     return Verdict(rolls, units, ledger.changes, f"{actor.name}: {weapon.name.lower()} explodes: "
                                                + (", ".join(parts) if parts else "nobody hurt"))
+
+
+def shot_changes(rules, units: dict[str, Unit], actor: Unit, weapon, mode, outcome: combat.Outcome) -> dict:
+    """What a shot's outcome does to the units: the referee's verdict and the trials fast path share it."""
+    ledger = Ledger(units)
+    stamina = actor.stamina - (0 if actor.infinite_stamina else mode.stamina)
+    ledger.set(actor.id, "fires", stamina=stamina, ammo=max(0, actor.ammo - mode.shots))
+    apply_crits(ledger, rules, outcome.crits)
+    apply_hits(ledger, rules, actor.id, outcome, pellets=weapon.pellets > 1)
+    return ledger.changes
