@@ -130,8 +130,7 @@ def _mission_of(content, ruleset: str, prefer: str = "eliminate") -> str | None:
 
 
 def _verify_ok(content, path: Path, jobs: int) -> None:
-    report = verify.verify(content, path, jobs=jobs) if "jobs" in verify.verify.__code__.co_varnames \
-        else verify.verify(content, path)
+    report = verify.verify(content, path, jobs=jobs)
     assert report.failure is None, report.failure
 
 
@@ -144,8 +143,7 @@ def _peak_mb(path: Path, jobs: int) -> float:
     """Peak memory of `replay --verify` in a child of its own, as that child measures it."""
     code = ("import resource, sys; from pathlib import Path; from engine.content import loader; "
             "from engine.play import verify; "
-            f"v = verify.verify; kw = {{'jobs': {jobs}}} if 'jobs' in v.__code__.co_varnames else {{}}; "
-            f"r = v(loader.load(), Path({str(path)!r}), **kw); assert r.failure is None, r; "
+            f"r = verify.verify(loader.load(), Path({str(path)!r}), jobs={jobs}); assert r.failure is None, r; "
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
     child = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT,
                            env=child_env())

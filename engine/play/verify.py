@@ -3,6 +3,9 @@
 Two passes. The first walks the hash chain and the record numbers, so an edited, deleted,
 swapped or truncated line is named by its number. The second re-decides every command against
 the seeded dice and compares every event and state hash.
+
+A quick streaming pass (verify_fast.py, `jobs` worker processes) goes first: a log it proves good
+is reported at once; anything else is walked here, which names the first divergence.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from engine.log.chain import Failure, chain
 from engine.core.commands import Rejected
 from engine.content.models import Content
 from engine.core.dice import Dice, Faces, commitment
+from engine.play import verify_fast
 from engine.play.game import build, check_header
 from engine.core.model import State
 from engine.core.reducer import fold
@@ -31,7 +35,10 @@ class Report:
     seed_source: str = ""
 
 
-def verify(content: Content, path: Path, seed_file: Path | None = None) -> Report:
+def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: int = 1) -> Report:
+    proven = verify_fast.verify(content, path, seed_file, jobs)
+    if proven is not None:
+        return proven
     try:
         header = log.read_header(path)  # format and version first: a log from elsewhere is said so plainly
         lines, broken = chain(path)

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tui.cli.common import load_content, readable
+from tui.cli.common import load_content, positive, readable
 
 
 def add_parser(sub) -> None:
@@ -16,6 +16,8 @@ def add_parser(sub) -> None:
     how.add_argument("--verify", action="store_true", help="recompute every event and compare")
     how.add_argument("--story", action="store_true", help="print the story as text instead of opening the viewer")
     rep.add_argument("--seed-file", metavar="F", help="the seed, if the log has not revealed it yet")
+    rep.add_argument("--jobs", type=positive, default=1, metavar="N",
+                     help="with --verify: worker processes for the log's checkpoint segments")
     rep.add_argument("--keys", metavar="FILE", default=argparse.SUPPRESS, help="key map TOML")
 
 
@@ -36,7 +38,7 @@ def run(args: argparse.Namespace) -> int:
         from tui import launch
 
         return launch.view(args, content, path)
-    report = verify.verify(content, path, Path(args.seed_file) if args.seed_file else None)
+    report = verify.verify(content, path, Path(args.seed_file) if args.seed_file else None, jobs=args.jobs)
     if report.failure is not None:
         print(f"FAILED at {report.failure}", file=sys.stderr)
         return 1

@@ -1,0 +1,332 @@
+"""`replay --verify` at speed: one streaming pass that proves a good log good, or hands it to the full pass.
+
+`verify.verify` asks this module first. It reads each line once, parses it once, checks its number and
+chain hash, re-decides each command and compares the record with the line it expects as bytes: the
+line as the game would have written it. It keeps only the states an undo or a checkpoint may still
+reach (the undo trail), finds a checkpoint's anchor through an index rather than a list rebuilt each
+time, and with jobs > 1 verifies checkpoint segments in worker processes, each from its checkpoint's
+anchor, each segment's end held to the next anchor.
+
+It never names a problem. Anything it cannot prove good (a divergence, a record written another way,
+an undo deeper than the trail it keeps, an older log format) makes it answer None, and the full pass
+in verify.py walks the log again and names the first divergence exactly. A log that verifies gives
+the same report either way, whatever `jobs` is; tests/test_verify_fast.py holds the two passes equal.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import json
+import multiprocessing
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any, Iterator
+
+from engine.content.models import Content
+from engine.core import codec
+from engine.core.commands import Rejected
+from engine.core.dice import Dice, Faces, commitment
+from engine.core.model import State
+from engine.core.reducer import fold
+from engine.log import writer as log
+from engine.play.game import UNDO_TRAIL, build, check_header
+
+KEEP = 2 * UNDO_TRAIL + 2  # branch entries (and their states) kept behind the head
+SEGMENT_MIN = 2_000  # lines below which a worker costs more than it saves
+
+
+class Unsure(Exception):
+    """This pass cannot prove the log good; the full pass decides and names the problem."""
+
+
+class Walk:
+    """The live branch as far as it is kept, (record, rolled dice, byte offset) each, and its states.
+
+    `cut` says entries below the kept ones exist but are gone: anything that would need them is Unsure.
+    """
+
+    def __init__(self, entries: list[tuple[int, bool, int]], states: dict[int, State], cut: bool) -> None:
+        self.branch = entries
+        self.states = states
+        self.at = {n: i for i, (n, _r, _o) in enumerate(entries)}  # record -> its place on the branch
+        self.cut = cut
+
+    def push(self, n: int, rolled: bool, offset: int, state: State) -> None:
+        self.at[n] = len(self.branch)
+        self.branch.append((n, rolled, offset))
+        self.states[n] = state
+        if len(self.branch) > 2 * KEEP:  # forget all but the last KEEP: memory stays flat
+            gone, self.branch = self.branch[:-KEEP], self.branch[-KEEP:]
+            for old, _r, _o in gone:
+                self.states.pop(old, None)
+            self.at = {n: i for i, (n, _r, _o) in enumerate(self.branch)}
+            self.cut = True
+
+    def pop(self) -> None:
+        n, _r, _o = self.branch.pop()
+        del self.at[n]
+        self.states.pop(n, None)
+
+
+def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: int = 1):
+    """A Report when the log is proven good, else None (the full pass then explains)."""
+    from engine.play.verify import Report
+
+    try:
+        found = _verify(content, path, seed_file, jobs)
+    except Exception:  # noqa: BLE001 - whatever went wrong, the full pass finds it and says what
+        return None
+    if found is None:
+        return None
+    records, source = found
+    return Report(records, None, source)
+
+
+def _verify(content: Content, path: Path, seed_file: Path | None, jobs: int) -> tuple[int, str] | None:
+    header = log.read_header(path)
+    if header.get("version") != log.VERSION:
+        return None  # an older format is upcast record by record: the full pass's work
+    check_header(content, header)
+    first, last = _ends(path)
+    head = log.parse(first, 1)
+    if head.get("n") != 1 or head.get("prev") != log.GENESIS or head != header:
+        return None
+    seed, source = _seed(header, log.parse(last, 0), seed_file, path)
+    ruleset, initial = build(content, header)
+    job = Job(content, header, seed, ruleset, initial, path)
+    bounds = _segments(path, jobs) if jobs > 1 else []
+    frozen = gc.isenabled()
+    gc.disable()  # the collector would walk every state kept, again and again, for no cycle
+    try:
+        if not bounds:
+            return job.run(None, None), source
+        return _parallel(job, bounds, jobs), source
+    finally:
+        if frozen:
+            gc.enable()
+
+
+def _ends(path: Path) -> tuple[bytes, bytes]:
+    """The first and the last line."""
+    with open(path, "rb") as f:
+        first = f.readline().rstrip(b"\n")
+        size = f.seek(0, 2)
+        back = min(size, 1 << 16)
+        f.seek(size - back)
+        last = f.read(back).rstrip(b"\n").rsplit(b"\n", 1)[-1]
+    return first, last
+
+
+def _seed(header: dict[str, Any], last: dict[str, Any], seed_file: Path | None, path: Path) -> tuple[bytes, str]:
+    """As the full pass finds it: the reveal (here: only on the last line), else the seed file."""
+    if last.get("kind") == "reveal":
+        seed = bytes.fromhex(last["seed"])
+        if commitment(seed) != header.get("seed_commitment"):
+            raise Unsure
+        return seed, "revealed"
+    candidate = seed_file or log.seed_path(path)
+    seed = log.read_seed(candidate)
+    if commitment(seed) != header.get("seed_commitment"):
+        raise Unsure
+    return seed, str(candidate)
+
+
+class Job:
+    """Everything a segment needs; a forked worker inherits it."""
+
+    def __init__(self, content: Content, header: dict[str, Any], seed: bytes, ruleset, initial: State,
+                 path: Path) -> None:
+        self.content, self.header, self.seed, self.ruleset, self.initial = content, header, seed, ruleset, initial
+        self.path = path
+        self.casual = bool(header["mission"].get("casual"))
+
+    def run(self, start: tuple[int, int] | None, end: int | None) -> int:
+        """Lines after `start` (a checkpoint's (line, offset); None: from the header) up to line `end`
+        (a checkpoint, itself checked; None: the end of the log). Returns the last line number."""
+        with open(self.path, "rb") as f:
+            if start is None:
+                raw = f.readline().rstrip(b"\n")
+                n, walk = 1, Walk([(1, False, 0)], {1: self.initial}, cut=False)
+            else:
+                n, offset = start
+                f.seek(offset)
+                raw = f.readline().rstrip(b"\n")
+                walk = self._restore(log.parse(raw, n), n)
+            last = self._lines(_lines(f, raw, n, f.tell() if start is None else start[1] + len(raw) + 1),
+                               walk, end, n)
+        if end is not None and last != end:
+            raise Unsure
+        return last
+
+    def _restore(self, checkpoint: dict[str, Any], n: int) -> Walk:
+        """The branch from a checkpoint's anchor: its state, and its trail re-decided from it."""
+        if checkpoint.get("n") != n or checkpoint.get("kind") != "checkpoint":
+            raise Unsure
+        anchor = checkpoint["anchor"]
+        state = codec.load_state(anchor["state"], self.initial.grid)
+        walk = Walk([(anchor["of"], False, -1)], {anchor["of"]: state}, cut=anchor["of"] != 1)
+        for t, offset, rolled in checkpoint["trail"]:
+            record = log.parse(log.read_at(self.path, offset), t)
+            if record.get("n") != t or record.get("kind") != "command" or record.get("base") != walk.branch[-1][0]:
+                raise Unsure
+            events, state = self._decide(walk.states[walk.branch[-1][0]], record)
+            if codec.state_hash(state) != record.get("state"):
+                raise Unsure
+            walk.push(t, bool(rolled), offset, state)
+        if checkpoint.get("of") != walk.branch[-1][0]:
+            raise Unsure
+        return walk
+
+    def _decide(self, base: State, record: dict[str, Any]):
+        events = self.ruleset.decide(base, codec.load_command(record.get("command")), Dice(self.faces, base.dice))
+        if isinstance(events, Rejected):
+            raise Unsure
+        return events, fold(base, events)
+
+    @property
+    def faces(self) -> Faces:
+        faces = self.__dict__.get("_faces")
+        if faces is None:
+            faces = self.__dict__["_faces"] = Faces(self.seed)
+        return faces
+
+    def _lines(self, lines: Iterator[tuple[int, bytes, int, str]], walk: Walk, end: int | None,
+               n: int) -> int:
+        revealed = False
+        for n, raw, offset, prev in lines:
+            if revealed:
+                raise Unsure  # a reveal before the last line: the full pass reads it as the seed
+            record = json.loads(raw)
+            if not isinstance(record, dict) or record.get("n") != n or record.get("prev") != prev:
+                raise Unsure
+            kind = record.get("kind")
+            if kind == "command":
+                self._command(walk, record, raw, n, offset, prev)
+            elif kind == "undo":
+                self._undo(walk, record)
+            elif kind == "checkpoint":
+                self._checkpoint(walk, record, raw, n, prev)
+            elif kind == "reveal":
+                if bytes.fromhex(record["seed"]) != self.seed:
+                    raise Unsure
+                revealed = True
+            else:
+                raise Unsure
+            if n == end:
+                break
+        return n
+
+    def _command(self, walk: Walk, record: dict[str, Any], raw: bytes, n: int, offset: int, prev: str) -> None:
+        base_n = walk.branch[-1][0]
+        if record.get("base") != base_n:
+            raise Unsure
+        events, state = self._decide(walk.states[base_n], record)
+        expected = [codec.dump_event(e) for e in events]
+        digest = codec.state_hash(state)
+        line = codec.canonical({"n": n, "kind": "command", "base": base_n, "command": record.get("command"),
+                                "events": expected, "state": digest, "prev": prev}).encode()
+        if line != raw and (codec.canonical(expected) != codec.canonical(record.get("events"))
+                            or record.get("state") != digest):
+            raise Unsure  # not as the game writes it, and not equal by the full pass's rules either
+        walk.push(n, any(e.rolls for e in events), offset, state)
+
+    def _undo(self, walk: Walk, record: dict[str, Any]) -> None:
+        branch = walk.branch
+        if len(branch) < 2 or (len(branch) < 3 and not walk.cut):
+            raise Unsure
+        if record.get("undone") != branch[-1][0] or record.get("base") != branch[-2][0]:
+            raise Unsure
+        if branch[-1][1] and not self.casual:
+            raise Unsure
+        undone = walk.states.get(branch[-1][0])
+        if undone is None or undone.winner is not None:
+            raise Unsure
+        walk.pop()
+        head = walk.states.get(branch[-1][0])
+        if head is None or record.get("state") != codec.state_hash(head):
+            raise Unsure
+
+    def _checkpoint(self, walk: Walk, record: dict[str, Any], raw: bytes, n: int, prev: str) -> None:
+        of = walk.branch[-1][0]
+        anchor = record.get("anchor")
+        if record.get("of") != of or not isinstance(anchor, dict):
+            raise Unsure
+        at = walk.at.get(anchor.get("of"))  # type: ignore[arg-type]
+        state = walk.states.get(anchor.get("of")) if at is not None else None  # type: ignore[arg-type]
+        if state is None:
+            raise Unsure
+        dumped = codec.dump_state(state)
+        trail = [[t, offset, rolled] for t, rolled, offset in walk.branch[at + 1:]]
+        line = codec.canonical({"n": n, "kind": "checkpoint", "of": of, "anchor": {"of": anchor["of"], "state": dumped},
+                                "trail": trail, "prev": prev}).encode()
+        if line != raw and (codec.canonical(dumped) != codec.canonical(anchor.get("state"))
+                            or codec.canonical(trail) != codec.canonical(record.get("trail"))):
+            raise Unsure
+
+
+def _lines(f, first: bytes, n: int, offset: int) -> Iterator[tuple[int, bytes, int, str]]:
+    """(number, raw line, byte offset, hash of the line before) for each line after `first` (line n)."""
+    prev = hashlib.sha256(first).hexdigest()
+    for raw in f:
+        n += 1
+        stripped = raw.rstrip(b"\n")
+        yield n, stripped, offset, prev
+        prev = hashlib.sha256(stripped).hexdigest()
+        offset += len(raw)
+
+
+# -- segments in worker processes ------------------------------------------------------------------
+
+_JOB: Job | None = None  # what a forked worker inherits
+
+
+def _segments(path: Path, jobs: int) -> list[tuple[int, int]]:
+    """(line, offset) of the checkpoints where segments start: about equal shares of the lines."""
+    marks: list[tuple[int, int]] = []
+    offset = 0
+    n = 0
+    with open(path, "rb") as f:
+        for raw in f:
+            n += 1
+            if raw.startswith(b'{"n":%d,"kind":"checkpoint"' % n):
+                marks.append((n, offset))
+            offset += len(raw)
+    if n < SEGMENT_MIN or not marks or not _can_fork():
+        return []
+    share = n / jobs
+    bounds: list[tuple[int, int]] = []
+    for k in range(1, jobs):
+        best = min(marks, key=lambda m: abs(m[0] - k * share))
+        if not bounds or best[0] > bounds[-1][0]:
+            bounds.append(best)
+    return bounds
+
+
+def _can_fork() -> bool:
+    """Workers are forked: they start in milliseconds with the content, map and rules already built. A
+    process with other threads is not forked (their locks would be copied mid-use): it verifies alone."""
+    return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+
+
+def _parallel(job: Job, bounds: list[tuple[int, int]], jobs: int) -> int:
+    global _JOB
+    _JOB = job
+    try:
+        starts: list[tuple[int, int] | None] = [None, *bounds]
+        ends: list[int | None] = [b[0] for b in bounds] + [None]
+        with ProcessPoolExecutor(max_workers=min(jobs, len(starts)) - 1,
+                                 mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_segment, s, e) for s, e in zip(starts[1:], ends[1:])]
+            job.run(starts[0], ends[0])  # the first segment here, meanwhile
+            lasts = [f.result() for f in futures]
+        return lasts[-1]
+    finally:
+        _JOB = None
+
+
+def _segment(start: tuple[int, int], end: int | None) -> int:
+    assert _JOB is not None
+    gc.disable()
+    return _JOB.run(start, end)
