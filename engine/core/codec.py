@@ -11,10 +11,10 @@ from typing import Any, get_origin
 import attrs
 import cattrs
 
-from engine.core.commands import COMMAND_TYPES, Command
+from engine.core.commands import COMMAND_TYPES, Command, EndTurn, Move
 from engine.core.dice import Roll
 from engine.core.events import EVENT_TYPES, Event, UnitChanged
-from engine.core.model import State, Unit
+from engine.core.model import INHERITED, MEMO, PARTS, State, Unit, memo
 
 
 class CodecError(ValueError):
@@ -125,6 +125,17 @@ def _first(exc: BaseException) -> str:
 
 
 def load_command(data: Any) -> Command:
+    """The commonest commands by hand when they are plainly well formed (verify loads one per record);
+    anything else, well formed or not, through cattrs, which also words the problems."""
+    if type(data) is dict:
+        kind = data.get("kind")
+        if kind == "move" and len(data) == 3:
+            unit, path = data.get("unit"), data.get("path")
+            if type(unit) is str and type(path) is list and path and all(
+                    type(c) is list and len(c) == 2 and type(c[0]) is int and type(c[1]) is int for c in path):
+                return Move(unit=unit, path=tuple((c[0], c[1]) for c in path))
+        elif kind == "end_turn" and len(data) == 2 and type(data.get("side")) is str:
+            return EndTurn(side=data["side"])
     return _untag(data, COMMAND_TYPES, "command")
 
 
@@ -161,27 +172,36 @@ def load_state(data: dict[str, Any], grid: Any) -> State:
 
 
 def canonical(obj: Any) -> str:
-    return json.dumps(obj, separators=(",", ":"), ensure_ascii=False)
+    return _ENCODER.encode(obj)
 
 
-_unit_digests: dict[int, tuple[Unit, bytes]] = {}
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # built once: the log writes and
+# verify compares a canonical line per record
+
 _unit_values = operator.attrgetter(*(f.name for f in attrs.fields(Unit)))
 
 
+_FIELD_AT = {f.name: i for i, f in enumerate(attrs.fields(Unit))}
+
+
 def _unit_digest(unit: Unit) -> bytes:
-    """Units are immutable and most survive a record unchanged: hash each one once.
+    """Units are immutable and most survive a record unchanged: hash each one once (model.memo).
 
     The bytes hashed are the repr of the field values in declaration order: plain ints, strings,
-    tuples and insertion-ordered dicts, so the same unit gives the same digest everywhere.
+    tuples and insertion-ordered dicts, so the same unit gives the same digest everywhere. The
+    repr of a tuple is its items' reprs joined, so a unit made by model.replace reprs only the
+    fields that changed and takes the others' from the unit it was made from.
     """
-    hit = _unit_digests.get(id(unit))
-    if hit is not None and hit[0] is unit:
-        return hit[1]
-    if len(_unit_digests) > 50_000:
-        _unit_digests.clear()
-    digest = hashlib.sha256(repr(_unit_values(unit)).encode()).digest()
-    _unit_digests[id(unit)] = (unit, digest)
-    return digest
+    kept = unit.__dict__.setdefault(MEMO, {})
+    inherited = kept.pop(INHERITED, None)
+    if inherited is not None:
+        parts = list(inherited[0])
+        for name in inherited[1]:
+            parts[_FIELD_AT[name]] = repr(getattr(unit, name))
+    else:
+        parts = [repr(v) for v in _unit_values(unit)]
+    kept[PARTS] = parts
+    return hashlib.sha256(f"({', '.join(parts)})".encode()).digest()
 
 
 def state_hash(state: State) -> str:
@@ -189,6 +209,5 @@ def state_hash(state: State) -> str:
     rest = (state.ruleset, state.mission, state.phase, state.side, state.sides, sorted(state.dice.items()),
             sorted(state.tiles_changed.items()), state.winner, state.ended)
     h = hashlib.sha256(repr(rest).encode())
-    for unit in state.units.values():
-        h.update(_unit_digest(unit))
+    h.update(b"".join([memo(unit, _unit_digest, _unit_digest) for unit in state.units.values()]))
     return h.hexdigest()[:16]

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 Status = Literal["active", "unconscious", "dead"]
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # a __dict__: `replace` copies it in one step (units change every event)
 class Unit:
     """One unit's frame: everything a game master would keep on its sheet."""
 
@@ -54,7 +54,7 @@ class Unit:
         return flag in self.flags
 
 
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # a __dict__, for `with_fields` (one new state per record)
 class State:
     ruleset: str
     mission: str
@@ -84,6 +84,44 @@ _UNIT_FIELDS = tuple(a.name for a in attrs.fields(Unit))
 def replace(unit: Unit, changes: dict[str, object]) -> Unit:
     """`attrs.evolve` without its per-call introspection: units change on every event."""
     new = object.__new__(Unit)
-    for name in _UNIT_FIELDS:
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(unit, name))
+    fields = new.__dict__
+    fields.update(unit.__dict__)
+    kept = fields.pop(MEMO, None)  # what was worked out about the old unit is not known of the new one...
+    changed = [name for name in changes if name in _FIELD_SET]  # as before: a name that is no field changes nothing
+    for name in changed:
+        fields[name] = changes[name]
+    if kept is not None and PARTS in kept:  # ...but the repr of the fields that stayed is (codec.state_hash)
+        fields[MEMO] = {INHERITED: (kept[PARTS], changed)}
+    return new
+
+
+_FIELD_SET = frozenset(_UNIT_FIELDS)
+MEMO = "_memo"
+PARTS, INHERITED = "parts", "inherited"  # the repr of each field; the old unit's, and the fields changed since
+
+
+def memo(unit: Unit, key: object, work):
+    """`work(unit)` once per unit value: units are immutable and most come through a command untouched,
+    so a check after every command recomputes only for the units that command changed. The answer is
+    kept beside the unit's fields (never one of them: equality, repr, dumps and hashes see only fields)."""
+    kept = unit.__dict__.get(MEMO)
+    if kept is None:
+        kept = unit.__dict__[MEMO] = {}
+    if key in kept:
+        return kept[key]
+    value = kept[key] = work(unit)
+    return value
+
+
+_STATE_FIELDS = frozenset(a.name for a in attrs.fields(State))
+
+
+def with_fields(state: State, changes: dict[str, object]) -> State:
+    """`attrs.evolve(state, **changes)` without its per-call introspection (the fold makes one per record)."""
+    for name in changes:
+        if name not in _STATE_FIELDS:
+            raise TypeError(f"a state has no field {name!r}")
+    new = object.__new__(State)
+    new.__dict__.update(state.__dict__)
+    new.__dict__.update(changes)
     return new

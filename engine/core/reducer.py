@@ -8,11 +8,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-import attrs
-
 from engine.core.events import (Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, TileChanged,
                            UnitChanged, UnitSpawned)
-from engine.core.model import State, replace
+from engine.core.model import State, replace, with_fields
 
 
 def apply(state: State, event: Event) -> State:
@@ -62,7 +60,7 @@ def fold(state: State, events: Iterable[Event]) -> State:
     if tiles:
         fields["tiles_changed"] = {**state.tiles_changed, **tiles}
         fields["grid"] = state.grid.with_tiles(tiles)
-    return attrs.evolve(state, **fields) if fields else state
+    return with_fields(state, fields) if fields else state
 
 
 def _change(pending: dict[str, dict[str, Any]], spawned: dict[str, Any], uid: str, changes: dict[str, Any]) -> None:

@@ -73,10 +73,7 @@ class XcomTrpg:
             why = guard(self, state, command)
             if why is not None:
                 return why
-        handler = {Move: self._move, Combo: self._combo, Face: self._face, Shoot: self._shoot,
-                   Throw: self._throw, Reload: self._reload, Wait: self._wait, EndTurn: self._end_turn,
-                   Act: self._act}
-        events = handler[type(command)](state, command, dice)  # type: ignore[operator]
+        events = _HANDLERS[type(command)](self, state, command, dice)
         if isinstance(events, Rejected):
             return events
         return events + self._check_end(state, events, dice)
@@ -184,8 +181,8 @@ class XcomTrpg:
         the mission's objectives (field.after)."""
         extra: list[Event] = []
         for hook in hooks.AFTER:
-            extra += hook(self, state, events + extra, dice)
-        return extra + field.after(self, state, events + extra)
+            extra += hook(self, state, events + extra if extra else events, dice)
+        return extra + field.after(self, state, events + extra if extra else events)
 
     def _act(self, state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
         """The ruleset's own actions, each in its module (hooks.ACTS)."""
@@ -575,6 +572,12 @@ class XcomTrpg:
 
     def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
         return (cell,)  # 8.10: a grenade hits everyone in the cell it lands in
+
+
+# The handler of each kernel command, looked up once per decision (a class-level table, not one built per call).
+_HANDLERS = {Move: XcomTrpg._move, Combo: XcomTrpg._combo, Face: XcomTrpg._face, Shoot: XcomTrpg._shoot,
+             Throw: XcomTrpg._throw, Reload: XcomTrpg._reload, Wait: XcomTrpg._wait, EndTurn: XcomTrpg._end_turn,
+             Act: XcomTrpg._act}
 
 
 def _hit_text(name: str, hit: combat.Hit) -> str:
