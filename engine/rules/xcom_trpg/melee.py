@@ -20,7 +20,7 @@ from engine.content.models import Content, RulesetDef
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved, Resolved
 from engine.map.grid import NEIGHBOURS, Pos, distance
-from engine.core.model import State, Unit
+from engine.core.model import State, Unit, memo
 from engine.core.ruleset import Option
 from engine.core.reducer import fold
 from engine.rules.xcom_trpg.combat import Hit, Outcome, concussion_taken, crit_floor, effective_stat
@@ -174,9 +174,13 @@ def held_cannot_move(rs: "XcomTrpg", state: State, cmd: object) -> Rejected | No
     return Rejected("held", f"{unit.name} is held by {grabber.name} and cannot move: escape first (8.11)")
 
 
+def _held(unit: Unit) -> bool:
+    return any(k.startswith(HELD) for k in unit.counters)
+
+
 def loose_grips(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     """A grab ends when the grabber falls or they are no longer within reach."""
-    if not any(k.startswith(HELD) for u in before.units.values() if u.counters for k in u.counters):
+    if not any(memo(u, _held, _held) for u in before.units.values()):  # once per unit value (model.memo)
         return []
     now = fold(before, events)
     ledger = Ledger(now.units)
