@@ -1,8 +1,8 @@
 """`replay --verify` at speed: one streaming pass that proves a good log good, or hands it to the full pass.
 
 `verify.verify` asks this module first. It reads each line once, parses it once, checks its number and
-chain hash, re-decides each command and compares the record with the line it expects as bytes: the
-line as the game would have written it. It keeps only the states an undo or a checkpoint may still
+chain hash, re-decides each command and compares the line with the record as recomputed (its events
+and state hash, a checkpoint's anchor and trail), written as canonical JSON: bytes against bytes. It keeps only the states an undo or a checkpoint may still
 reach (the undo trail), finds a checkpoint's anchor through an index rather than a list rebuilt each
 time, and with jobs > 1 verifies checkpoint segments in worker processes, each from its checkpoint's
 anchor, each segment's end held to the next anchor.
@@ -203,11 +203,11 @@ class Job:
                 raise Unsure
             kind = record.get("kind")
             if kind == "command":
-                self._command(walk, record, raw, n, offset, prev)
+                self._command(walk, record, raw, n, offset)
             elif kind == "undo":
                 self._undo(walk, record)
             elif kind == "checkpoint":
-                self._checkpoint(walk, record, raw, n, prev)
+                self._checkpoint(walk, record, raw)
             elif kind == "reveal":
                 if bytes.fromhex(record["seed"]) != self.seed:
                     raise Unsure
@@ -218,15 +218,14 @@ class Job:
                 break
         return n
 
-    def _command(self, walk: Walk, record: dict[str, Any], raw: bytes, n: int, offset: int, prev: str) -> None:
+    def _command(self, walk: Walk, record: dict[str, Any], raw: bytes, n: int, offset: int) -> None:
         base_n = walk.branch[-1][0]
         if record.get("base") != base_n:
             raise Unsure
         events, state = self._decide(walk.states[base_n], record)
         expected = [codec.dump_event(e) for e in events]
         digest = codec.state_hash(state)
-        line = codec.canonical({"n": n, "kind": "command", "base": base_n, "command": record.get("command"),
-                                "events": expected, "state": digest, "prev": prev}).encode()
+        line = codec.canonical({**record, "events": expected, "state": digest}).encode()  # the record as recomputed
         if line != raw and (codec.canonical(expected) != codec.canonical(record.get("events"))
                             or record.get("state") != digest):
             raise Unsure  # not as the game writes it, and not equal by the full pass's rules either
@@ -248,7 +247,7 @@ class Job:
         if head is None or record.get("state") != codec.state_hash(head):
             raise Unsure
 
-    def _checkpoint(self, walk: Walk, record: dict[str, Any], raw: bytes, n: int, prev: str) -> None:
+    def _checkpoint(self, walk: Walk, record: dict[str, Any], raw: bytes) -> None:
         of = walk.branch[-1][0]
         anchor = record.get("anchor")
         if record.get("of") != of or not isinstance(anchor, dict):
@@ -259,8 +258,7 @@ class Job:
             raise Unsure
         dumped = codec.dump_state(state)
         trail = [[t, offset, rolled] for t, rolled, offset in walk.branch[at + 1:]]
-        line = codec.canonical({"n": n, "kind": "checkpoint", "of": of, "anchor": {"of": anchor["of"], "state": dumped},
-                                "trail": trail, "prev": prev}).encode()
+        line = codec.canonical({**record, "anchor": {**anchor, "state": dumped}, "trail": trail}).encode()
         if line != raw and (codec.canonical(dumped) != codec.canonical(anchor.get("state"))
                             or codec.canonical(trail) != codec.canonical(record.get("trail"))):
             raise Unsure
