@@ -124,3 +124,13 @@ def test_an_edited_log_is_never_passed_and_is_named_as_before(logs, content, tmp
                     assert verify.verify(content, bad, jobs=jobs) == expected
                 tried += 1
     assert tried >= 60
+
+
+def test_replay_verify_takes_jobs(logs, capsys):
+    from tui.cli import main
+
+    path = logs[-1]
+    assert main(["replay", str(path), "--verify", "--jobs", "2"]) == 0
+    one = capsys.readouterr().out
+    assert main(["replay", str(path), "--verify"]) == 0
+    assert capsys.readouterr().out == one and one.startswith("verified ")
