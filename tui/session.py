@@ -8,9 +8,9 @@ screen shows is exactly what a resume will rebuild.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from engine.log import writer as log
-from engine.ai.planner import Ai
 from engine.core.commands import Command, EndTurn, Rejected
 from engine.content.models import Content
 from engine.core.events import Event
@@ -28,10 +28,11 @@ class Session:
         self.game = game
         self.side = side
         self.path: Path = game.path
-        _ruleset, initial = build(game.content, game.header)
+        first = game.history[0]  # a new game still holds the state before its first command: no second map
+        initial = first.state if first.n == 1 else build(game.content, game.header)[1]
         self.chronicle = Chronicle(game.ruleset, initial, side)
         self._offset = 0
-        self._ais: dict[str, Ai] = {}
+        self._ais: dict[str, Any] = {}  # side -> engine.ai.planner.Ai
         self.catch_up()
 
     @classmethod
@@ -102,7 +103,11 @@ class Session:
     def ai_step(self) -> Rejected | list[Event]:
         """One command of the side that is not the player's, as the AI chooses it."""
         side = self.ruleset.turn(self.state).side
-        ai = self._ais.setdefault(side, Ai(self.ruleset, side))
+        if side not in self._ais:
+            from engine.ai.planner import Ai  # when the first AI side plays: not before the first frame
+
+            self._ais[side] = Ai(self.ruleset, side)
+        ai = self._ais[side]
         command = ai.next_command(self.state)
         result = self.submit(command)
         if isinstance(result, Rejected):

@@ -20,7 +20,7 @@ from cattrs.cols import list_structure_factory, mapping_structure_factory
 from cattrs.gen import make_dict_structure_fn
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
 
-from engine.content import layers
+from engine.content import cache, layers
 from engine.content import models as c
 from engine.content.formula import Formula, FormulaError
 
@@ -288,6 +288,11 @@ def _read(root: Path, name: str, raw: dict[str, bytes], messages: list[str], opt
     key = hashlib.sha256(raw[name]).digest()
     if key in _parsed:
         return _parsed[key]
+    built_in = root == default_dir()  # only the built-in content is cached on disk (cache.py)
+    doc = cache.get(key) if built_in else None
+    if doc is not None:
+        _parsed[key] = doc
+        return doc
     try:
         doc = tomllib.loads(raw[name].decode("utf-8"))
     except UnicodeDecodeError:
@@ -299,6 +304,8 @@ def _read(root: Path, name: str, raw: dict[str, bytes], messages: list[str], opt
     if len(_parsed) > 256:
         _parsed.clear()
     _parsed[key] = doc
+    if built_in:
+        cache.put(key, doc)
     return doc
 
 

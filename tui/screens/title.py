@@ -18,6 +18,7 @@ LOGO = r"""
   >  <|  __/ | | | (_) | || (_| | (__
  /_/\_\\___|_| |_|\___/ \__\__,_|\___|
 """
+WARM_UP = 0.2  # seconds after the menu is mounted; a choice made sooner loads the content itself
 CHOICES = (("new", "New mission"), ("resume", "Resume"), ("replays", "Replays"), ("squad", "Squad"),
            ("help", "Help"), ("quit", "Quit"))
 
@@ -36,7 +37,7 @@ class Title(Sized):
 
     def on_mount(self) -> None:
         self.query_one(OptionList).focus()
-        self.call_after_refresh(self.app.warm_up)  # the engine and content load once the menu is up
+        self.set_timer(WARM_UP, self.app.warm_up)  # the engine and content load once the menu is on screen
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         self.action_pick(event.option.id or "")

@@ -1,0 +1,34 @@
+"""The content cache: the same documents as TOML gives, and anything wrong with an entry is ignored."""
+
+from __future__ import annotations
+
+import json
+
+from engine.content import cache, loader
+
+
+def test_the_cache_gives_what_toml_gives_and_a_bad_entry_is_ignored(tmp_path, monkeypatch):
+    monkeypatch.setenv("XENOTAC_CACHE", str(tmp_path))
+    monkeypatch.setattr(loader, "_parsed", {})
+    first = loader.load()
+    entries = sorted(tmp_path.glob("*.json"))
+    assert entries, "the built-in content is cached"
+    monkeypatch.setattr(loader, "_parsed", {})
+    assert loader.load() == first  # read back from the cache
+    for i, entry in enumerate(entries):  # corrupt, foreign, tampered, not an object
+        data = json.loads(entry.read_text())
+        bad = ["{not json", json.dumps({**data, "sha256": "0" * 64}),
+               json.dumps({**data, "doc": {**data["doc"], "extra": {}}}), "[]"][i % 4]
+        entry.write_text(bad)
+    monkeypatch.setattr(loader, "_parsed", {})
+    assert loader.load() == first
+    assert all(json.loads(e.read_text())["doc"] for e in entries)  # rewritten whole
+
+
+def test_other_content_is_not_cached_and_off_means_off(tmp_path, monkeypatch):
+    monkeypatch.setenv("XENOTAC_CACHE", "off")
+    assert cache.folder() is None and cache.get(b"\0" * 32) is None
+    cache.put(b"\0" * 32, {"a": 1})
+    monkeypatch.setenv("XENOTAC_CACHE", str(tmp_path / "c"))
+    cache.put(b"\1" * 32, {"when": float("nan")})  # not plain data: not kept
+    assert not (tmp_path / "c").exists() or not list((tmp_path / "c").glob("*.json"))
