@@ -82,9 +82,15 @@ def test_every_mission_log_is_proven_good_as_the_full_pass_finds_it(logs, conten
 
 
 @pytest.mark.parametrize("jobs", [2, 3])
-def test_segments_in_workers_give_the_same_report(logs, content, monkeypatch, jobs):
+@pytest.mark.parametrize("fork", [True, False])
+def test_segments_in_workers_give_the_same_report(logs, content, monkeypatch, jobs, fork):
+    """Forked workers, and workers started afresh (a process with threads is never forked)."""
     monkeypatch.setattr(verify_fast, "SEGMENT_MIN", 50)  # short logs in segments too
-    for path in logs:
+    monkeypatch.setattr(verify_fast, "SPAWN_MIN", 50)
+    if fork and not verify_fast._can_fork():
+        pytest.skip("this process has other threads: it is never forked")
+    monkeypatch.setattr(verify_fast, "_can_fork", lambda: fork)
+    for path in logs if fork else logs[-3:]:
         assert verify_fast._segments(path, jobs) or len(lines_of(path)) < 200
         assert verify_fast.verify(content, path, jobs=jobs) is not None, path  # the workers proved it
         assert verify.verify(content, path, jobs=jobs) == verify.verify(content, path, jobs=1)
@@ -101,6 +107,7 @@ def test_the_kept_states_stay_within_the_undo_trail():
 def test_an_edited_log_is_never_passed_and_is_named_as_before(logs, content, tmp_path, monkeypatch):
     """Edits anywhere — a digit of a command's record, its chain repaired or not — in one job or several."""
     monkeypatch.setattr(verify_fast, "SEGMENT_MIN", 50)
+    monkeypatch.setattr(verify_fast, "SPAWN_MIN", 10**9)  # forked workers only, if any: fresh ones are slow
     rng = random.Random(7)
     tried = 0
     for path in logs[:4] + logs[-2:]:
@@ -118,6 +125,7 @@ def test_an_edited_log_is_never_passed_and_is_named_as_before(logs, content, tmp
                 bad = write(tmp_path / f"bad-{tried}.jsonl", changed, path)
                 expected = full(content, bad, monkeypatch=monkeypatch)
                 monkeypatch.setattr(verify_fast, "SEGMENT_MIN", 50)
+                monkeypatch.setattr(verify_fast, "SPAWN_MIN", 10**9)
                 for jobs in (1, 2):
                     if expected.failure is not None:
                         assert verify_fast.verify(content, bad, jobs=jobs) is None

@@ -34,7 +34,8 @@ from engine.log import writer as log
 from engine.play.game import UNDO_TRAIL, build, check_header
 
 KEEP = 2 * UNDO_TRAIL + 2  # branch entries (and their states) kept behind the head
-SEGMENT_MIN = 2_000  # lines below which a worker costs more than it saves
+SEGMENT_MIN = 2_000  # lines below which a forked worker costs more than it saves
+SPAWN_MIN = 8_000  # the same for a worker started afresh (it imports the engine and builds the map first)
 
 
 class Unsure(Exception):
@@ -291,7 +292,7 @@ def _segments(path: Path, jobs: int) -> list[tuple[int, int]]:
             if raw.startswith(b'{"n":%d,"kind":"checkpoint"' % n):
                 marks.append((n, offset))
             offset += len(raw)
-    if n < SEGMENT_MIN or not marks or not _can_fork():
+    if n < (SEGMENT_MIN if _can_fork() else SPAWN_MIN) or not marks:
         return []
     share = n / jobs
     bounds: list[tuple[int, int]] = []
@@ -303,8 +304,9 @@ def _segments(path: Path, jobs: int) -> list[tuple[int, int]]:
 
 
 def _can_fork() -> bool:
-    """Workers are forked: they start in milliseconds with the content, map and rules already built. A
-    process with other threads is not forked (their locks would be copied mid-use): it verifies alone."""
+    """Workers are forked when that is safe: they start in milliseconds with the content, map and rules
+    already built. A process with other threads is not forked (their locks would be copied mid-use): its
+    workers start afresh (forkserver or spawn) and build the job from the content, header and seed."""
     return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
@@ -314,14 +316,28 @@ def _parallel(job: Job, bounds: list[tuple[int, int]], jobs: int) -> int:
     try:
         starts: list[tuple[int, int] | None] = [None, *bounds]
         ends: list[int | None] = [b[0] for b in bounds] + [None]
-        with ProcessPoolExecutor(max_workers=min(jobs, len(starts)) - 1,
-                                 mp_context=multiprocessing.get_context("fork")) as pool:
+        if _can_fork():
+            pool = ProcessPoolExecutor(max_workers=min(jobs, len(starts)) - 1,
+                                       mp_context=multiprocessing.get_context("fork"))
+        else:
+            method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+            pool = ProcessPoolExecutor(max_workers=min(jobs, len(starts)) - 1,
+                                       mp_context=multiprocessing.get_context(method), initializer=_start,
+                                       initargs=(job.content, job.header, job.seed, str(job.path)))
+        with pool:
             futures = [pool.submit(_segment, s, e) for s, e in zip(starts[1:], ends[1:])]
             job.run(starts[0], ends[0])  # the first segment here, meanwhile
             lasts = [f.result() for f in futures]
         return lasts[-1]
     finally:
         _JOB = None
+
+
+def _start(content: Content, header: dict[str, Any], seed: bytes, path: str) -> None:
+    """A worker started afresh builds the job itself."""
+    global _JOB
+    ruleset, initial = build(content, header)
+    _JOB = Job(content, header, seed, ruleset, initial, Path(path))
 
 
 def _segment(start: tuple[int, int], end: int | None) -> int:
