@@ -95,15 +95,19 @@ def test_simulate_writes_the_log_its_seed_and_the_reveal(simulated):
     recs = records(path)
     assert recs[0]["kind"] == "header" and recs[0]["mission"]["id"] == "eliminate"
     assert recs[-1] == {**recs[-1], "kind": "reveal", "seed": seed_from_int(1).hex()}
-    seed_file = log.seed_path(path)
-    assert seed_file.read_text().strip() == seed_from_int(1).hex()
+    assert recs[0]["seed_public"] == 1  # --seed 1: anyone can foresee these dice, and the header says so
+    lines = path.read_bytes().splitlines()
+    seed_file = log.seed_path(path)  # the seed, the header's hash, and now the last line and its hash
+    assert seed_file.read_text().splitlines() == [
+        seed_from_int(1).hex(), f"header {log.line_hash(lines[0])}", f"end {len(lines)} {log.line_hash(lines[-1])}"]
     assert seed_file.stat().st_mode & 0o777 == 0o600
 
 
 def test_replay_verify_of_the_simulated_log(simulated, capsys):
     path, _out = simulated
     n = len(path.read_bytes().splitlines())
-    assert run(["replay", str(path), "--verify"], capsys) == (0, f"verified {n} records\n", "")
+    assert run(["replay", str(path), "--verify"], capsys) == (
+        0, f"verified {n} records\npublic seed 1: anyone could foresee these dice\n", "")
 
 
 def test_audit_of_the_simulated_log(simulated, capsys):
@@ -112,7 +116,8 @@ def test_audit_of_the_simulated_log(simulated, capsys):
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0].startswith(f"{path} · mission eliminate · ruleset xcom-trpg · seed commitment ")
-    assert re.match(r"line 2 · phase 1 · mission start: hit points rolled", lines[1])
+    assert lines[1] == "public seed 1: anyone could foresee these dice"
+    assert re.match(r"line 2 · phase 1 · mission start: hit points rolled", lines[2])
     assert re.search(r"\n  Anton\s+hp\s+hp \(7-1\)\*10\+\d+=\d+\n", out)  # the formula, filled in
     # the statistics count every d100 on the (only) branch
     stats = lines[lines.index("Dice statistics (rolls on the final branch)") + 2:]
@@ -163,7 +168,7 @@ def test_the_same_seed_and_commands_give_the_same_bytes(simulated, tmp_path, con
     """Feed the logged commands (undos included, had there been any) to a new game: same file."""
     path, _out = simulated
     copy = tmp_path / "copy.jsonl"
-    game = Game.new(content, "xcom-trpg", "eliminate", seed_from_int(1), copy)
+    game = Game.new(content, "xcom-trpg", "eliminate", seed_from_int(1), copy, public=1)
     for record in records(path)[2:]:  # after the header and the start
         if record["kind"] == "command":
             assert not isinstance(game.submit(codec.load_command(record["command"])), Rejected)
@@ -338,10 +343,24 @@ def test_a_failed_verification_exits_1_with_one_line(simulated, tmp_path, capsys
 
 def test_an_unrevealed_log_without_its_seed_fails_verification(tmp_path, capsys):
     path = tmp_path / "live.jsonl"
-    assert run(["simulate", "--seed", "6", "--max-turns", "1", "--out", str(path)], capsys)[0] == 0
+    assert run(["simulate", "--max-turns", "1", "--out", str(path)], capsys)[0] == 0  # a secret seed
     lines = path.read_bytes().splitlines(keepends=True)
     assert json.loads(lines[-1])["kind"] == "reveal"
     path.write_bytes(b"".join(lines[:-1]))  # as if the mission were still running
     log.seed_path(path).unlink()
     code, _out, err = run(["replay", str(path), "--verify"], capsys)
     assert code == 1 and "--seed-file" in err
+
+
+def test_an_unrevealed_log_of_a_public_seed_verifies_from_its_header(tmp_path, capsys):
+    """`--seed N` makes a public seed: the header says which, so anyone can check (and foresee) the dice."""
+    path = tmp_path / "live.jsonl"
+    assert run(["simulate", "--seed", "6", "--max-turns", "3", "--out", str(path)], capsys)[0] == 0
+    lines = path.read_bytes().splitlines(keepends=True)
+    cut = next(i for i in range(len(lines) // 2, len(lines)) if json.loads(lines[i])["kind"] == "command")
+    path.write_bytes(b"".join(lines[:cut]))
+    log.seed_path(path).unlink()
+    code, out, _err = run(["replay", str(path), "--verify"], capsys)
+    assert code == 0 and out.splitlines() == [
+        f"verified {cut} records", "public seed 6: anyone could foresee these dice",
+        f"unfinished: the mission has not ended; the log stops at line {cut}"]

@@ -274,6 +274,9 @@ def test_a_header_from_another_mission_is_named(mission, content, tmp_path):
     lines = read_lines(mission)
     lines[0] = read_lines(other)[0]
     write_lines(mission, rechain(lines, 1))
+    failure = verify(content, mission).failure  # the seed file holds the hash of the header as written
+    assert failure.line == 1 and "mission was started with" in failure.message
+    log.seed_path(mission).unlink()  # without it, the reveal tells
     failure = verify(content, mission).failure
     assert failure.line == len(lines) and "a header from another mission" in failure.message
 
@@ -582,6 +585,8 @@ def test_a_strict_log_with_an_undo_across_dice_is_refused(content, tmp_path, mon
     header["mission"]["casual"] = False  # ...but this log now claims to be strict
     lines[0] = codec.canonical(header).encode()
     write_lines(path, rechain(lines, 1))
+    assert verify(content, path).failure.line == 1  # the seed file holds the hash of the header as written
+    log.seed_path(path).write_text(seed_from_int(2).hex() + "\n")  # a forger who rewrote that too
     assert verify(content, path).failure.line == len(lines)
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import re
 
+from engine.core.dice import commitment, seed_from_int
 from engine.log import writer as log
 from engine.play.simulate import play_out
 from tui.app import XenotacApp
@@ -39,21 +41,28 @@ def test_title_menu_new_mission_with_an_edited_seed_starts_a_battle(content, tmp
         assert choice in title
     assert "X-COM TRPG" in form and "Eliminate" in form and "Anton" in form and "Seed" in form
     assert screen == "BattleScreen"
-    assert [p.name for p in log.list_logs(tmp_path)] == ["eliminate-seed42.jsonl"]
+    assert [p.name for p in log.list_logs(tmp_path)] == ["eliminate-seed42.jsonl"]  # a public seed, named
+    assert log.read_header(tmp_path / "eliminate-seed42.jsonl")["seed_public"] == 42
 
 
-def test_a_seed_that_is_not_a_number_is_refused_in_one_line(content, tmp_path):
-    app = XenotacApp(content, tmp_path)
+def test_a_mission_started_from_the_menu_keeps_its_seed_secret(content, tmp_path):
+    """The seed field starts empty: 32 random bytes, and a log whose name says nothing about them."""
+    app = XenotacApp(content, tmp_path, alien_delay=0)
 
     async def steps(pilot):
         await pilot.press("n")
-        app.screen.query_one("#seed").value = ""
-        app.screen._start()
+        assert app.screen.query_one("#seed").value == ""
+        await pilot.press("tab", "tab", "enter")  # ruleset list → mission list → seed; ⏎ starts
         await pilot.pause()
-        return screen_text(app)
+        return type(app.screen).__name__
 
-    assert "✗ A seed is a whole number" in run_app(app, steps)
-    assert not log.list_logs(tmp_path)
+    assert run_app(app, steps) == "BattleScreen"
+    [path] = log.list_logs(tmp_path)
+    assert re.fullmatch(r"eliminate-\d{8}-\d{6}(-\d+)?\.jsonl", path.name)
+    header = log.read_header(path)
+    seed = log.read_seed(log.seed_path(path))
+    assert header["seed_public"] is False and len(seed) == 32 and commitment(seed) == header["seed_commitment"]
+    assert not any(seed_from_int(n) == seed for n in range(1000))
 
 
 def test_resume_from_the_title_without_saves_says_so(content, tmp_path):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import secrets
 import threading
 import time
 from pathlib import Path
@@ -97,8 +98,10 @@ class XenotacApp(App[str]):
         else:
             self.push_screen(screen)
 
-    def start_mission(self, ruleset: str, mission: str, seed: int) -> str | None:
-        """Starts a new mission from the menu; a problem comes back as one line."""
+    def start_mission(self, ruleset: str, mission: str, seed: int | None) -> str | None:
+        """Starts a new mission from the menu; a problem comes back as one line. `seed` None: a secret
+        seed of 32 random bytes, in a log whose name says nothing of it; a number: a public seed anyone
+        can reproduce (the header says so)."""
         from engine.core.dice import seed_from_int
         from engine.log import writer as log
         from tui import squad
@@ -106,9 +109,13 @@ class XenotacApp(App[str]):
 
         try:
             squad = squad.squad_for(self.content, self.saves, ruleset, mission, log.LogError)
-            path = log_path(self.saves, mission, f"seed{seed}")
-            session = Session.new(self.content, ruleset, mission, seed_from_int(seed), path, casual=self.casual,
-                                  squad=squad)
+            if seed is None:
+                secret, tag = secrets.token_bytes(32), stamp()
+            else:
+                secret, tag = seed_from_int(seed), f"seed{seed}"
+            path = log_path(self.saves, mission, tag)
+            session = Session.new(self.content, ruleset, mission, secret, path, casual=self.casual,
+                                  squad=squad, public=seed)
         except (log.LogError, OSError) as exc:
             return str(exc)
         self.battle(session)

@@ -66,12 +66,12 @@ def run(args: argparse.Namespace) -> int:
         mission = mission_at(content, args.mission, args.difficulty)
         missions = [m for m, found in content.missions.items() if found.ruleset == args.ruleset]
         check_choice("mission", mission.partition("@")[0], missions)
-        seed, _tag = secret(args.seed)
-        tag = f"seed{args.seed}" if args.seed is not None else stamp()
+        seed, public = secret(args.seed)
+        tag = f"seed{public}" if public is not None else stamp()  # a secret seed's name says nothing of it
         squad = [] if args.no_roster else squad.squad_for(content, saves, args.ruleset, mission, BadInput)
         saves.mkdir(parents=True, exist_ok=True)
         session = Session.new(content, args.ruleset, mission, seed, log_path(saves, mission, tag),
-                              casual=args.casual, squad=squad)
+                              casual=args.casual, squad=squad, public=public)
     elif args.cmd == "resume":
         session = Session.resume(content, _resume_path(args.log, saves, BadInput, args.recover),
                                  recover=args.recover)

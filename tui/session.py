@@ -37,10 +37,11 @@ class Session:
 
     @classmethod
     def new(cls, content: Content, ruleset_id: str, mission_id: str, seed: bytes, path: Path,
-            casual: bool = False, squad: list | None = None) -> "Session":
-        """`squad`: roster characters (engine.roster.Character) in the first squad places."""
+            casual: bool = False, squad: list | None = None, public: int | None = None) -> "Session":
+        """`squad`: roster characters (engine.roster.Character) in the first squad places; `public`: the
+        number a reproducible seed was made from (None: a secret seed)."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        return cls(Game.new(content, ruleset_id, mission_id, seed, path, casual=casual, squad=squad))
+        return cls(Game.new(content, ruleset_id, mission_id, seed, path, casual=casual, squad=squad, public=public))
 
     @classmethod
     def resume(cls, content: Content, path: Path, recover: bool = False) -> "Session":

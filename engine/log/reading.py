@@ -25,7 +25,22 @@ def records(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], Failure | Non
         problem = _shape(record)
         if problem:
             raise log.LogError(f"malformed record: {problem}", n)
+    reveals = [n for n, _raw, record in lines if record.get("kind") == "reveal"]
+    if len(reveals) > 1:
+        raise log.LogError(f"a second reveal (the seed was revealed on line {reveals[0]})", reveals[1])
+    if reveals and reveals[0] != lines[-1][0]:
+        raise log.LogError(f"a record after the reveal on line {reveals[0]} (the mission was over)", reveals[0] + 1)
     return [(n, record) for n, _raw, record in lines], broken
+
+
+def seed_note(header: dict[str, Any]) -> str:
+    """What the header says of its seed, in the words the client, `audit` and the summary use."""
+    public = header.get("seed_public")
+    if isinstance(public, int) and not isinstance(public, bool):
+        return f"public seed {public}: anyone could foresee these dice"
+    if public is False:
+        return "secret seed: committed to on line 1, revealed when the mission ends"
+    return "seed: this log is older than the record of whether its seed was public (log format 2)"
 
 
 def _shape(record: dict[str, Any]) -> str | None:

@@ -13,9 +13,17 @@ from engine.log.writer import VERSION, LogError
 
 Record = dict[str, Any]
 
-# version v -> the function turning a version-v record into a version-(v+1) one. Version 1 is the
-# first release, so there is nothing to upgrade yet.
-UPCASTERS: dict[int, Callable[[Record], Record]] = {}
+
+
+def _v1_to_v2(record: Record) -> Record:
+    """Version 2 adds `seed_public` to the header (a version-1 header is read as it is: whether its seed
+    was public is unknown) and the AI's memory (`ai`) to checkpoints (none: the AI starts afresh), and the
+    seed file gains the header's hash and the log's ending. No record of version 1 changes."""
+    return record
+
+
+# version v -> the function turning a version-v record into a version-(v+1) one.
+UPCASTERS: dict[int, Callable[[Record], Record]] = {1: _v1_to_v2}
 
 
 def check_version(version: Any) -> int:

@@ -1,126 +1,87 @@
 """The mission log: append-only JSON Lines, hash-chained, fsynced per record.
 
 Line 1 is the header. Every line carries `prev`, the sha256 of the previous line's bytes. The
-secret seed lives beside the log in `<log>.seed` (mode 0600) until a reveal record publishes it.
-This module and `engine.loader` are the only ones that touch files.
+secret seed lives beside the log in `<log>.seed` (mode 0600) until a reveal record publishes it;
+then that file also names the log's last line and its hash, so a finished log cut short is caught.
+The writer holds an flock on the log itself for the whole session. Files are opened through
+`engine.core.files`: never through a symbolic link, never a device.
+This module, `engine.content.loader` and `engine.play.roster` are the only ones that touch files.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import fcntl
 import os
 from pathlib import Path
 from typing import Any, Iterator
 
+from engine.core import files
 from engine.core.codec import canonical
+from engine.log.companion import (  # noqa: F401 - re-exported: log.seed_path, log.Lock, ...
+    Companion, Lock, lock_path, read_companion, read_seed, seal, seed_path, write_seed)
+from engine.log.errors import LogError  # noqa: F401 - re-exported: log.LogError
 
 FORMAT = "xenotac-log"
-VERSION = 1
+VERSION = 2
 GENESIS = "0" * 64
-
-
-class LogError(Exception):
-    """A log that cannot be read or written, with the line it concerns when there is one."""
-
-    def __init__(self, message: str, line: int | None = None) -> None:
-        super().__init__(f"line {line}: {message}" if line else message)
-        self.line = line
 
 
 def line_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-def seed_path(log: Path) -> Path:
-    return log.with_name(log.name + ".seed")
-
-
-def write_seed(log: Path, seed: bytes) -> None:
-    fd = os.open(seed_path(log), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    try:
-        os.write(fd, seed.hex().encode() + b"\n")
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-
-
-def read_seed(path: Path) -> bytes:
-    try:
-        text = path.read_text().strip()
-    except FileNotFoundError:
-        raise LogError(f"seed file {path} not found") from None
-    except OSError as exc:
-        raise LogError(f"cannot read seed file {path}: {exc.strerror}") from None
-    try:
-        return bytes.fromhex(text)
-    except ValueError:
-        raise LogError(f"seed file {path} does not hold a hex seed") from None
-
-
-def lock_path(log: Path) -> Path:
-    return log.with_name(log.name + ".lock")
-
-
-class Lock:
-    """One writer per log: an flock on `<log>.lock`, which holds the writer's PID for the message.
-
-    The operating system drops the lock when the process dies, so a crash never leaves it stuck.
-    """
-
-    def __init__(self, log: Path) -> None:
-        self._fd = os.open(lock_path(log), os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(self._fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            pid = os.read(self._fd, 32).decode(errors="replace").strip() or "?"
-            os.close(self._fd)
-            raise LogError(f"{log} is in use by PID {pid}") from None
-        os.ftruncate(self._fd, 0)
-        os.write(self._fd, str(os.getpid()).encode())
-
-    def release(self) -> None:
-        if self._fd >= 0:
-            os.close(self._fd)
-            self._fd = -1
-
-
 class Writer:
-    """Appends records; each one is on disk (flushed and fsynced) before `append` returns."""
+    """Appends records through the locked descriptor; each one is on disk (fsynced) before `append` returns."""
 
     def __init__(self, path: Path, last_hash: str, next_line: int, lock: Lock | None = None) -> None:
         self.path = path
         self.last_hash = last_hash
         self.next_line = next_line
         self._lock = lock or Lock(path)
-        self._file = open(path, "ab")  # noqa: SIM115 - held open for the mission
-        self.offset = self._file.tell()
+        self.offset = os.lseek(self._lock.fd, 0, os.SEEK_END)
 
     @classmethod
-    def create(cls, path: Path, header: dict[str, Any]) -> "Writer":
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.exists() and path.stat().st_size > 0:
-            raise LogError(f"{path} already exists; choose another name")
-        writer = cls(path, GENESIS, 1)
+    def create(cls, path: Path, header: dict[str, Any], seed: bytes) -> "Writer":
+        """A new log: created exclusively and locked first, then its seed file (exclusively), then the header.
+        Two processes given the same name: one wins, the other is refused before it has written anything."""
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            files.writable_folder(path.parent)
+        except (OSError, files.FileProblem) as exc:
+            raise LogError(f"cannot write a log in {path.parent}: {exc}") from None
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            raise LogError(f"{path}: not a regular file; a log must be a new file in a folder you may write in")
+        lock = Lock(path, create=True)
+        first = canonical({"n": 1, **header, "prev": GENESIS}).encode()  # what `append` will write
+        try:
+            write_seed(path, seed, line_hash(first))
+        except BaseException:
+            os.unlink(path)  # ours, empty and locked: no one else's mission is lost
+            lock.release()
+            raise
+        files.sync_dir(path.parent)
+        writer = cls(path, GENESIS, 1, lock)
         writer.append(header)
         return writer
+
+    @property
+    def fd(self) -> int:
+        return self._lock.fd
 
     def append(self, record: dict[str, Any]) -> tuple[int, int]:
         """Writes the record as line `n`; returns (n, byte offset of the line)."""
         full = {"n": self.next_line, **record, "prev": self.last_hash}
         raw = canonical(full).encode()
         offset = self.offset
-        self._file.write(raw + b"\n")
-        self._file.flush()
-        os.fsync(self._file.fileno())
+        files.write_all(self._lock.fd, raw + b"\n")  # O_APPEND: one write, at the end
+        os.fsync(self._lock.fd)
         self.offset += len(raw) + 1
         self.last_hash = line_hash(raw)
         self.next_line += 1
         return full["n"], offset
 
     def close(self) -> None:
-        self._file.close()
         self._lock.release()
 
 
@@ -129,6 +90,10 @@ def parse(raw: bytes, line: int) -> dict[str, Any]:
         record = json.loads(raw)
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise LogError("torn or corrupt record (not valid JSON)", line) from None
+    except RecursionError:
+        raise LogError("corrupt record (nested too deeply)", line) from None
+    except ValueError:  # an integer of more than 4300 digits
+        raise LogError("corrupt record (a number too long to read)", line) from None
     if not isinstance(record, dict):
         raise LogError("a record must be a JSON object", line)
     return record
@@ -140,24 +105,29 @@ def parse_prev(raw: bytes) -> str | None:
     return tail[9:73].decode() if tail.startswith(b',"prev":"') and tail.endswith(b'"}') else None
 
 
+def open_log(path: Path):
+    """The log for reading: a regular file (never a device or a pipe) of a sane size, as a LogError if not."""
+    try:
+        return files.open_read(path, files.MAX_LOG)
+    except files.FileProblem as exc:
+        text = str(exc)
+        raise LogError(text.replace(": no such file", ": no such log")) from None
+
+
 def read_lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
     """(line number, byte offset, raw bytes without the newline) for every line, checking nothing."""
     try:
-        with open(path, "rb") as f:
+        with open_log(path) as f:
             offset = 0
             for i, raw in enumerate(f, start=1):
                 yield i, offset, raw.rstrip(b"\n")
                 offset += len(raw)
-    except FileNotFoundError:
-        raise LogError(f"{path}: no such log") from None
-    except IsADirectoryError:
-        raise LogError(f"{path}: is a directory, not a log") from None
     except OSError as exc:
         raise LogError(f"{path}: cannot read ({exc.strerror})") from None
 
 
 def read_at(path: Path, offset: int) -> bytes:
-    with open(path, "rb") as f:
+    with open_log(path) as f:
         f.seek(offset)
         return f.readline().rstrip(b"\n")
 
@@ -166,7 +136,7 @@ def read_header(path: Path) -> dict[str, Any]:
     for n, _offset, raw in read_lines(path):
         header = parse(raw, n)
         if header.get("format") != FORMAT:
-            raise LogError(f"not a xenotac mission log (format {header.get('format')!r})", 1)
+            raise LogError(f"not a xenotac mission log (format {str(header.get('format'))[:40]!r})", 1)
         from engine.log.upcast import check_version
 
         check_version(header.get("version"))
@@ -181,7 +151,7 @@ def tail(path: Path, want: str = "checkpoint") -> tuple[list[tuple[int, int, byt
     distance to that record, not with the length of the log.
     """
     needle = f'"kind":"{want}"'.encode()
-    with open(path, "rb") as f:
+    with open_log(path) as f:
         f.seek(0, os.SEEK_END)
         size = f.tell()
         pos, buf, found = size, b"", False
@@ -211,23 +181,31 @@ def is_finished(path: Path) -> bool:
     """True once the log holds its reveal record (the mission ended)."""
     try:
         lines, _size = tail(path, "reveal")
-    except OSError:
+    except (OSError, LogError):
         return False
     return any(b'"kind":"reveal"' in raw for _off, _len, raw in lines)
 
 
 def list_logs(folder: Path) -> list[Path]:
-    """Mission logs in a save folder, newest first (by name order of modification)."""
+    """Mission logs in a save folder, newest first (by name order of modification); regular files that hold
+    at least a header (an empty one is a log whose creator stopped before writing it)."""
     if not folder.is_dir():
         return []
-    logs = [p for p in folder.glob("*.jsonl") if p.is_file()]
-    return sorted(logs, key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
+    logs = []
+    for p in folder.glob("*.jsonl"):
+        try:
+            info = p.lstat()
+        except OSError:
+            continue
+        if p.is_file() and info.st_size > 0:
+            logs.append((info.st_mtime_ns, p.name, p))
+    return [p for _t, _name, p in sorted(logs, reverse=True)]
 
 
 def torn_tail(path: Path) -> tuple[int, bytes]:
     """(size of the complete lines, the bytes after them). A record is written with its newline in
     one go, so bytes with no newline after them are a record the process died writing."""
-    with open(path, "rb") as f:
+    with open_log(path) as f:
         f.seek(0, os.SEEK_END)
         size = f.tell()
         pos = size
@@ -245,34 +223,25 @@ def torn_tail(path: Path) -> tuple[int, bytes]:
         return 0, f.read()
 
 
-def set_aside(path: Path) -> str | None:
-    """Move a torn last record into `<log>.torn` and cut it from the log; say what was done."""
+def set_aside(path: Path, lock: Lock) -> str | None:
+    """Move a torn last record into `<log>.torn` and cut it from the log (through the writer's locked
+    descriptor, so only the lock holder ever cuts); say what was done."""
     complete, torn = torn_tail(path)
     if not torn:
         return None
     aside = path.with_name(path.name + ".torn")
-    with open(aside, "ab") as f:
-        f.write(torn + b"\n")
-        f.flush()
-        os.fsync(f.fileno())
-    with open(path, "r+b") as f:
-        f.truncate(complete)
-        os.fsync(f.fileno())
-    return f"a record torn by a crash ({len(torn)} bytes) was set aside in {aside.name}"
-
-
-def first_break(path: Path) -> tuple[int | None, str]:
-    """The first line whose number or hash chain is wrong in the whole file. (None, "") if whole."""
     try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise LogError(f"{path}: cannot read ({exc.strerror})") from None
-    lines = data.split(b"\n")
-    if lines and lines[-1] == b"":
-        lines.pop()
-    if not lines:
-        return 1, "empty log"
-    return chain_break(lines, 1, GENESIS.encode())
+        fd = files.open_fd(aside, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+    except files.FileProblem as exc:
+        raise LogError(str(exc)) from None
+    try:
+        files.write_all(fd, torn + b"\n")
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.ftruncate(lock.fd, complete)
+    os.fsync(lock.fd)
+    return f"a record torn by a crash ({len(torn)} bytes) was set aside in {aside.name}"
 
 
 def chain_break(lines: list[bytes], first: int, prev: bytes | None) -> tuple[int | None, str]:

@@ -7,6 +7,7 @@ resume reads the log backwards to the last checkpoint and folds only what follow
 from __future__ import annotations
 
 import hmac
+import itertools
 from pathlib import Path
 from typing import Any
 
@@ -17,12 +18,12 @@ from engine.log import writer as log
 from engine.play import roster
 from engine.core.commands import Command, Rejected, StartMission
 from engine.content.models import Content
-from engine.core.dice import Dice, Faces, commitment
+from engine.core.dice import Dice, Faces, commitment, seed_from_int
 from engine.core.events import Event
 from engine.map.gen import GENERATORS
 from engine.core.model import State
 from engine.core.reducer import fold
-from engine.core.ruleset import Ruleset, Setup, make
+from engine.core.ruleset import Ruleset, Setup, available, make
 
 CHECKPOINT_EVERY = 64
 UNDO_TRAIL = 64  # commands a checkpoint keeps undoable after a resume
@@ -44,13 +45,19 @@ def map_seed(seed: bytes) -> int:
 
 
 def make_header(content: Content, ruleset_id: str, mission_id: str, seed: bytes, casual: bool,
-                max_phases: int | None = None, squad: list[roster.Character] | None = None) -> dict[str, Any]:
+                max_phases: int | None = None, squad: list[roster.Character] | None = None,
+                public: int | None = None) -> dict[str, Any]:
+    """`public`: the number a reproducible seed was made from (`--seed N`); the header says so, so a
+    mission anyone could foresee never passes for a secret one. None: a secret seed."""
+    if public is not None and seed != seed_from_int(public):
+        raise ValueError(f"the seed is not the one public seed {public} makes")
     limit = max_phases if max_phases is not None else content.missions[mission_id].max_phases
     params = {"id": mission_id, "map_seed": map_seed(seed), "casual": casual, "max_phases": limit}
     if squad:  # roster characters: the header holds all a replay needs of them
         params["squad"] = roster.to_header(squad)
     return {"kind": "header", "format": log.FORMAT, "version": log.VERSION, "ruleset": ruleset_id,
-            "content_sha256": content.sha256, "mission": params, "seed_commitment": commitment(seed)}
+            "content_sha256": content.sha256, "mission": params, "seed_commitment": commitment(seed),
+            "seed_public": False if public is None else public}
 
 
 def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
@@ -65,20 +72,46 @@ def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
     return ruleset, State(ruleset=header["ruleset"], mission=params["id"], grid=field.grid, units={})
 
 
+MAX_PHASES = 1000  # a phase limit beyond this is a mistake, not a mission
+
+
 def check_header(content: Content, header: dict[str, Any]) -> None:
+    """Everything `build` and the replay read from line 1, checked, so a bad header is one line, never a KeyError."""
     mission = header.get("mission")
     if not isinstance(mission, dict) or not isinstance(mission.get("id"), str) \
-            or not isinstance(mission.get("map_seed"), int) or not isinstance(mission.get("max_phases"), int):
+            or not _int(mission.get("map_seed")) or not _int(mission.get("max_phases")) \
+            or not isinstance(mission.get("casual", False), bool):
         raise log.LogError("the header has no valid mission parameters", 1)
+    if not 0 <= mission["map_seed"] < 2**32:
+        raise log.LogError(f"the header's map seed {str(mission['map_seed'])[:20]} is not a 32-bit number", 1)
+    if not 1 <= mission["max_phases"] <= MAX_PHASES:
+        raise log.LogError(f"the header's phase limit {str(mission['max_phases'])[:20]} is not 1 to {MAX_PHASES}", 1)
+    if header.get("ruleset") not in available():
+        raise log.LogError(f"unknown ruleset {str(header.get('ruleset'))[:40]!r}; this xenotac plays "
+                           f"{', '.join(available())}", 1)
     if header.get("content_sha256") != content.sha256:
         raise log.LogError(f"this log was played with content sha {str(header.get('content_sha256'))[:12]}; "
                            f"you have {content.sha256[:12]}", 1)
     if mission["id"] not in content.missions:
-        raise log.LogError(f"unknown mission {mission['id']!r}", 1)
+        raise log.LogError(f"unknown mission {mission['id'][:40]!r}", 1)
+    promised = header.get("seed_commitment")
+    if not isinstance(promised, str) or len(promised) != 64:
+        raise log.LogError("the header has no seed commitment", 1)
+    public = header.get("seed_public")
+    if "seed_public" not in header and header.get("version") == 1:
+        pass  # version 1 did not record it: readers say the log is too old to tell
+    elif not (public is False or _int(public) and 0 <= public < 10**18):
+        raise log.LogError("the header does not say whether its seed is public", 1)
+    elif public is not False and commitment(seed_from_int(public)) != promised:
+        raise log.LogError(f"the header says its seed is public seed {str(public)[:20]}, but commits to another", 1)
     try:
         roster.from_header(content, mission.get("squad"))
     except roster.RosterError as exc:
         raise log.LogError(str(exc), 1) from None
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 class Game:
@@ -93,7 +126,8 @@ class Game:
         self.writer = writer
         self.history = history or [Entry(1, initial, False)]
         self.revealed = False
-        self.notes: list[str] = []  # what resume had to do (a torn record set aside)
+        self.notes: list[str] = []  # for the player: a public seed, what resume had to do
+        self.companion: log.Companion | None = None  # what the seed file holds, for the seal
         self._since_checkpoint = 0
         self._memory_n = max(e.n for e in self.history) + 1  # record numbers when there is no file
 
@@ -110,38 +144,39 @@ class Game:
     @classmethod
     def new(cls, content: Content, ruleset_id: str, mission_id: str, seed: bytes, path: Path | None,
             casual: bool = False, max_phases: int | None = None,
-            squad: list[roster.Character] | None = None) -> "Game":
+            squad: list[roster.Character] | None = None, public: int | None = None) -> "Game":
         """A fresh mission; with `path` None it lives in memory only (tests, benchmarks). `squad`:
-        roster characters deployed in the first squad places (engine.roster.with_squad)."""
-        header = make_header(content, ruleset_id, mission_id, seed, casual, max_phases, squad)
-        writer = None
-        if path is not None:
-            if path.exists() and path.stat().st_size > 0:
-                raise log.LogError(f"{path} already exists; choose another name")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            log.write_seed(path, seed)  # first: a log must never exist without its seed
-            writer = log.Writer.create(path, header)
+        roster characters deployed in the first squad places (engine.roster.with_squad). `public`: the
+        number of a reproducible seed (`--seed N`), written in the header; None for a secret seed."""
+        header = make_header(content, ruleset_id, mission_id, seed, casual, max_phases, squad, public)
+        writer = log.Writer.create(path, header, seed) if path is not None else None  # lock, seed, header
         game = cls(content, header, seed, writer)
+        if writer is not None:
+            game.companion = log.Companion(seed, writer.last_hash)
+        game.notes += _seed_notes(header)
         started = game.submit(StartMission())
         if isinstance(started, Rejected):
             raise log.LogError(f"the mission cannot start: {started}")
         return game
 
     @classmethod
-    def resume(cls, content: Content, path: Path) -> "Game":
+    def resume(cls, content: Content, path: Path, lock: log.Lock | None = None) -> "Game":
         """Carry on an unfinished log. A record torn by a crash is set aside (see `notes`).
 
-        Only the records from the last checkpoint on are read (that keeps resume flat), and a
-        change to any of them is refused: `engine.recovery` continues the good part in a new
-        file. Damage further back is for `replay --verify` to find."""
-        header = log.read_header(path)
-        check_header(content, header)
-        seed = log.read_seed(log.seed_path(path))
-        if commitment(seed) != header.get("seed_commitment"):
-            raise log.LogError(f"{log.seed_path(path)} is not the seed this log committed to")
-        lock = log.Lock(path)
+        The lock comes first: nothing is read to decide, or written, before this process holds the log.
+        The header is checked every time (against the seed file's hash of it and line 2's link to it);
+        of the rest, only the records from the last checkpoint on are read (that keeps resume flat), and
+        a change to any of them is refused: `engine.recovery` continues the good part in a new file.
+        Damage further back is for `replay --verify` to find."""
+        lock = lock or log.Lock(path)
         try:
-            notes = [note] if (note := log.set_aside(path)) else []
+            header = log.read_header(path)
+            check_header(content, header)
+            companion = log.read_companion(log.seed_path(path), strict=True)
+            if commitment(companion.seed) != header.get("seed_commitment"):
+                raise log.LogError(f"{log.seed_path(path)} is not the seed this log committed to")
+            notes = [note] if (note := log.set_aside(path, lock)) else []
+            _check_head(path, companion)
             records, _size = log.tail(path)
             first = _parse_tail(records[0][2]).get("n") if records else None
             line, why = log.chain_break([raw for _o, _l, raw in records], first, None) \
@@ -149,14 +184,21 @@ class Game:
             if line is not None:
                 raise log.LogError(f"{why}; `xenotac replay LOG --verify` explains, and "
                                    f"`xenotac resume LOG --recover` continues from the last good record", line)
-            game = cls(content, header, seed, None)
+            game = cls(content, header, companion.seed, None)
+            game.companion = companion
             game._load(path, records, lock)
         except BaseException:
             lock.release()
             raise
-        game.notes = notes
+        game.notes = notes + _seed_notes(header)
+        if len(game.history) == 1 and game.writer is not None and game.writer.next_line == 2:
+            started = game.submit(StartMission())  # it stopped between the header and the first record
+            if isinstance(started, Rejected):
+                raise log.LogError(f"the mission cannot start: {started}")
         if game.state.winner is not None and not game.revealed:  # it ended, then stopped before the reveal
             game._reveal()
+        elif game.revealed and companion.end is None:  # it stopped between the reveal and the seal
+            game._seal()
         return game
 
     def _load(self, path: Path, records: list[tuple[int, int, bytes]], lock: log.Lock) -> None:
@@ -164,8 +206,10 @@ class Game:
         parsed = [(off, _parse_tail(raw), raw) for off, _len, raw in records]
         if parsed and parsed[0][1].get("kind") == "checkpoint":
             self.history = _located(parsed[0][1], lambda: self._restore(parsed[0][1], path))
+            self._since_checkpoint = len(parsed) - 1  # the next checkpoint falls where it would have
         else:  # no checkpoint yet: the log is short, fold it all
             parsed = [(off, log.parse(raw, n), raw) for n, off, raw in log.read_lines(path)][1:]
+            self._since_checkpoint = len(parsed)
         last_n, last_raw = 1, None
         for offset, record, raw in parsed:
             last_n, last_raw = record.get("n", last_n), raw
@@ -194,6 +238,8 @@ class Game:
         """Fold a record already on disk (resume): its events are facts, not re-decided."""
         kind = record.get("kind")
         n = record.get("n")
+        if self.revealed:
+            raise log.LogError("a record after the reveal (the mission was over)", n)
         if kind == "command":
             events = [codec.load_event(e) for e in record["events"]]
             state = fold(self.state, events)
@@ -204,6 +250,8 @@ class Game:
             while len(self.history) > 1 and self.history[-1].n != record.get("base"):
                 self.history.pop()
         elif kind == "reveal":
+            if self.state.winner is None:
+                raise log.LogError("the seed is revealed before the mission ended", n)
             self.revealed = True
 
     # -- play --------------------------------------------------------------------------------
@@ -260,6 +308,16 @@ class Game:
         assert self.seed is not None
         self._write({"kind": "reveal", "seed": self.seed.hex()})
         self.revealed = True
+        self._seal()
+
+    def _seal(self) -> None:
+        """The seed file names the last line and its hash: a finished log cut short shows (verify)."""
+        if self.writer is None or self.companion is None:
+            return
+        try:
+            log.seal(self.writer.path, self.companion, self.writer.next_line - 1, self.writer.last_hash)
+        except log.LogError as exc:  # the log itself is whole; only the proof of its end is missing
+            self.notes.append(str(exc))
 
     def _write(self, record: dict[str, Any]) -> tuple[int, int]:
         self._since_checkpoint += 1
@@ -271,6 +329,23 @@ class Game:
     def close(self) -> None:
         if self.writer:
             self.writer.close()
+
+
+def _seed_notes(header: dict[str, Any]) -> list[str]:
+    from engine.log.reading import seed_note
+
+    public = header.get("seed_public")
+    return [seed_note(header)] if public is not False else []
+
+
+def _check_head(path: Path, companion: log.Companion) -> None:
+    """Line 1 as it was written: its hash is in the seed file (newer logs), and line 2 carries it."""
+    head = [raw for _n, _off, raw in itertools.islice(log.read_lines(path), 2)]
+    digest = log.line_hash(head[0])
+    if companion.header is not None and digest != companion.header:
+        raise log.LogError("the header was changed after it was written (the seed file holds its hash)", 1)
+    if len(head) > 1 and log.parse_prev(head[1]) != digest:
+        raise log.LogError("the header was changed after it was written (line 2 holds its original hash)", 1)
 
 
 def _parse_tail(raw: bytes) -> dict[str, Any]:

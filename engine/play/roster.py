@@ -16,6 +16,7 @@ import attrs
 import tomli_w
 
 from engine.content.models import Content, Race, UnitTemplate
+from engine.core import files
 from engine.core.dice import Dice, Faces, Roll
 
 RULESET = "xcom-trpg"  # the stat system roster characters are made in
@@ -266,15 +267,17 @@ def validate(content: Content, characters: list[Character]) -> list[str]:
 def load(path: Path, content: Content) -> list[Character]:
     """The roster in squad order; none if the file does not exist; RosterError in one line if it is bad."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = files.read_capped(path).decode("utf-8")
     except FileNotFoundError:
         return []
     except UnicodeDecodeError:
         raise RosterError(f"{path}: not UTF-8 text") from None
+    except files.FileProblem as exc:
+        raise RosterError(str(exc)) from None
     except OSError as exc:
         raise RosterError(f"{path}: cannot read ({exc.strerror})") from None
     try:
-        doc = tomllib.loads(text)
+        doc = files.toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise RosterError(f"{path}: {exc}") from None
     characters = structure(doc, str(path))
@@ -286,10 +289,14 @@ def load(path: Path, content: Content) -> list[Character]:
 
 
 def save(path: Path, characters: list[Character]) -> None:
+    """A fresh `roster.toml.tmp` (a stale one, or a link planted there, is removed, never written through),
+    renamed over the roster: a crash leaves the old roster, never half a new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(tomli_w.dumps({"character": [attrs.asdict(c) for c in characters]}), encoding="utf-8")
-    tmp.replace(path)  # a crash leaves the old roster, never half a new one
+    text = tomli_w.dumps({"character": [attrs.asdict(c) for c in characters]})
+    try:
+        files.replace_atomically(path, text.encode("utf-8"), 0o644)
+    except (files.FileProblem, OSError) as exc:
+        raise RosterError(f"{path}: cannot save ({exc})") from None
 
 
 def find(characters: list[Character], name: str) -> int | None:

@@ -11,8 +11,8 @@ from engine.play.game import Game
 
 
 def run(content: Content, ruleset_id: str, mission_id: str, seed: bytes, path: Path | None,
-        max_phases: int | None = None, casual: bool = False) -> Game:
-    game = Game.new(content, ruleset_id, mission_id, seed, path, casual=casual, max_phases=max_phases)
+        max_phases: int | None = None, casual: bool = False, public: int | None = None) -> Game:
+    game = Game.new(content, ruleset_id, mission_id, seed, path, casual=casual, max_phases=max_phases, public=public)
     play_out(game)
     return game
 

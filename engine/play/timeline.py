@@ -16,7 +16,7 @@ from engine.core import codec
 from engine.log import writer as log
 from engine.log import reading
 from engine.content.models import Content
-from engine.core.dice import Dice, Faces, commitment, derive
+from engine.core.dice import Dice, Faces, commitment, derive, seed_from_int
 from engine.core.events import Event
 from engine.play.game import build, check_header
 from engine.core.model import State
@@ -68,6 +68,9 @@ class Timeline:
             elif kind == "reveal":
                 self.seed, self.seed_source = bytes.fromhex(record["seed"]), f"revealed on line {n}"
         self.final = head  # the state the log ends in
+        public = self.header.get("seed_public")
+        if self.seed is None and isinstance(public, int) and not isinstance(public, bool):
+            self.seed, self.seed_source = seed_from_int(public), f"public seed {public}"  # anyone can make it
         if self.seed is None and seed_file is not None:  # never the file beside the log on its own:
             self.seed, self.seed_source = log.read_seed(seed_file), str(seed_file)  # it would foretell the dice
         if self.seed is not None and commitment(self.seed) != self.header["seed_commitment"]:
@@ -120,6 +123,8 @@ class Timeline:
     def explain(self, n: int) -> list[str]:
         """Every roll of record n with its whole derivation: seed, HMAC, face, formula, sources."""
         record = self.records.get(n)
+        if record is None and n > max(self.records):
+            raise log.LogError(f"--record {n} is out of range: the log has lines 1 to {max(self.records)}")
         if record is None or record.get("kind") != "command":
             raise log.LogError("not a command record: nothing was rolled there", n)
         out = [f"Record {n}: {_command_text(record['command'])}",

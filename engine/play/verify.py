@@ -21,7 +21,8 @@ from engine.log import writer as log
 from engine.log.chain import Failure, chain
 from engine.core.commands import Rejected
 from engine.content.models import Content
-from engine.core.dice import Dice, Faces, commitment
+from engine.core.dice import Dice, Faces, commitment, seed_from_int
+from engine.log.reading import seed_note
 from engine.play import verify_fast
 from engine.play.game import build, check_header
 from engine.core.model import State
@@ -33,6 +34,8 @@ class Report:
     records: int
     failure: Failure | None
     seed_source: str = ""
+    unfinished: str = ""  # said plainly when the log holds a mission that has not ended (yet)
+    seed_note: str = ""  # a public seed: anyone could foresee these dice
 
 
 def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: int = 1) -> Report:
@@ -50,18 +53,62 @@ def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: in
         check_header(content, header)
     except log.LogError as exc:
         return Report(0, Failure(1, str(exc).split(": ", 1)[-1]))
-    seed, source, problem = _seed(lines, header, seed_file, path)
+    companion, problem = _companion(path, seed_file, lines)
+    if problem:
+        return Report(0, problem)
+    seed, source, problem = _seed(lines, header, seed_file, path, companion)
     if problem:
         return Report(0, problem)
     assert seed is not None
-    replay_failure = _replay(content, header, seed, lines)
+    replay_failure, ended = _replay(content, header, seed, lines)
     failure = broken or replay_failure
     if broken and replay_failure and replay_failure.line and broken.line and replay_failure.line < broken.line:
         failure = replay_failure
-    return Report(len(lines), failure, source)
+    revealed = any(record.get("kind") == "reveal" for _n, _raw, record in lines)
+    if failure is None and companion is not None and companion.end is not None:
+        failure = _ending(lines, companion.end)
+    unfinished = ""
+    if failure is None and not revealed:
+        last = lines[-1][0]
+        unfinished = (f"unfinished: the mission ended on line {ended}, but the seed was never revealed "
+                      "(resuming it writes the reveal)" if ended else
+                      f"unfinished: the mission has not ended; the log stops at line {last}")
+    public = header.get("seed_public")
+    note = seed_note(header) if public is not False and "seed_public" in header else ""
+    return Report(len(lines), failure, source, unfinished, note)
 
 
-def _seed(lines, header, seed_file: Path | None, path: Path) -> tuple[bytes | None, str, Failure | None]:
+def _companion(path: Path, seed_file: Path | None, lines) -> tuple[log.Companion | None, Failure | None]:
+    """The seed file (given, or beside the log), if there is one: what it says of line 1 and of the end."""
+    candidate = seed_file or log.seed_path(path)
+    if seed_file is None and not candidate.exists():
+        return None, None
+    try:
+        companion = log.read_companion(candidate)
+    except log.LogError as exc:
+        return None, (Failure(None, str(exc)) if seed_file is not None else None)
+    if companion.header is not None and log.line_hash(lines[0][1]) != companion.header:
+        return None, Failure(1, f"the header is not the one this mission was started with ({candidate.name} "
+                                "holds the hash of the original)")
+    return companion, None
+
+
+def _ending(lines, end: tuple[int, str]) -> Failure | None:
+    """The seed file names the line the mission ended on: the log must stop there, with that very line."""
+    last, digest = end
+    have = lines[-1][0]
+    if have < last:
+        return Failure(have + 1, f"the log was cut short: the mission ended on line {last} (the seed file says so), "
+                                 f"but the log stops at line {have}, its last good line")
+    if have > last:
+        return Failure(last + 1, f"records after the mission's last line {last} (the seed file says so)")
+    if log.line_hash(lines[-1][1]) != digest:
+        return Failure(last, "this is not the line the mission ended on (the seed file holds another hash)")
+    return None
+
+
+def _seed(lines, header, seed_file: Path | None, path: Path,
+          companion: log.Companion | None) -> tuple[bytes | None, str, Failure | None]:
     for n, _raw, record in lines:
         if record.get("kind") == "reveal":
             try:
@@ -72,51 +119,66 @@ def _seed(lines, header, seed_file: Path | None, path: Path) -> tuple[bytes | No
                 return None, "", Failure(n, "the revealed seed does not match the commitment on line 1 "
                                             "(a forged reveal, or a header from another mission)")
             return seed, "revealed", None
+    public = header.get("seed_public")
+    if isinstance(public, int) and not isinstance(public, bool):  # check_header proved it is the committed one
+        return seed_from_int(public), f"public seed {public}", None
     candidate = seed_file or log.seed_path(path)
-    try:
-        seed = log.read_seed(candidate)
-    except log.LogError as exc:
-        return None, "", Failure(None, f"the seed is not revealed yet and {exc}; pass --seed-file")
-    if commitment(seed) != header.get("seed_commitment"):
+    if companion is None:
+        try:
+            companion = log.read_companion(candidate)
+        except log.LogError as exc:
+            return None, "", Failure(None, f"the seed is not revealed yet and {exc}; pass --seed-file")
+    if commitment(companion.seed) != header.get("seed_commitment"):
         return None, "", Failure(None, f"{candidate} is not the seed this log committed to")
-    return seed, str(candidate), None
+    return companion.seed, str(candidate), None
 
 
-def _replay(content: Content, header: dict[str, Any], seed: bytes, lines) -> Failure | None:
-    """Re-decide every command, and hold undo and checkpoint records to the kernel's own rules."""
+def _replay(content: Content, header: dict[str, Any], seed: bytes, lines) -> tuple[Failure | None, int]:
+    """Re-decide every command, and hold undo, checkpoint and reveal records to the kernel's own rules.
+    Returns the failure, if any, and the line the mission ended on (0 if it has not)."""
     ruleset, initial = build(content, header)
     faces = Faces(seed)
     casual = bool(header["mission"].get("casual"))
     states: dict[int, State] = {1: initial}
     branch: list[tuple[int, bool, int]] = [(1, False, 0)]  # (record, rolled dice, byte offset): the live history
-    offset = 0
+    offset, revealed = 0, 0
     for n, raw, record in lines:
         here, offset = offset, offset + len(raw) + 1
         if n == 1:
             continue
         kind = record.get("kind")
+        if revealed:
+            what = "a second reveal" if kind == "reveal" else "a record"
+            return Failure(n, f"{what} after the reveal on line {revealed} (there is one, and it ends the log)"), 0
         try:
             if kind == "command":
                 if record.get("base") != branch[-1][0]:
                     return Failure(n, f"a command must follow the current record {branch[-1][0]}, "
-                                      f"not {record.get('base')!r}")
+                                      f"not {record.get('base')!r}"), 0
+                if states[branch[-1][0]].winner is not None:
+                    return Failure(n, f"a command after the mission ended on line {branch[-1][0]}"), 0
                 problem = _command(ruleset, faces, states, n, record)
                 if problem:
-                    return problem
+                    return problem, 0
                 branch.append((n, any(e.get("rolls") for e in record["events"]), here))
             elif kind == "undo":
                 problem = _undo(states, branch, casual, record)
                 if problem:
-                    return Failure(n, problem)
+                    return Failure(n, problem), 0
             elif kind == "checkpoint":
                 problem = _checkpoint(states, branch, record)
                 if problem:
-                    return Failure(n, problem)
-            elif kind != "reveal":
-                return Failure(n, f"unknown record kind {kind!r}")
-        except (codec.CodecError, KeyError, TypeError, AttributeError) as exc:
-            return Failure(n, f"malformed record: {exc}")
-    return None
+                    return Failure(n, problem), 0
+            elif kind == "reveal":
+                if states[branch[-1][0]].winner is None:
+                    return Failure(n, "the seed is revealed before the mission ended"), 0
+                revealed = n
+            else:
+                return Failure(n, f"unknown record kind {str(kind)[:40]!r}"), 0
+        except (codec.CodecError, KeyError, TypeError, AttributeError, ValueError) as exc:
+            return Failure(n, f"malformed record: {str(exc)[:200]}"), 0
+    head = branch[-1][0]
+    return None, head if states[head].winner is not None else 0
 
 
 def _undo(states: dict[int, State], branch: list[tuple[int, bool, int]], casual: bool,

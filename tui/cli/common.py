@@ -59,12 +59,14 @@ def load_content(directory: str | None = None):
                        f"{exc.messages[0]}") from None
 
 
-def secret(seed: int | None) -> tuple[bytes, str]:
+def secret(seed: int | None) -> tuple[bytes, int | None]:
+    """(the seed, the public number it was made from): 32 bytes from the operating system when no number
+    is given, so nobody can foresee the dice; with a number, reproducible by anyone (the header says so)."""
     from engine.core.dice import seed_from_int
 
     if seed is None:
-        return secrets.token_bytes(32), "random"
-    return seed_from_int(seed), str(seed)
+        return secrets.token_bytes(32), None
+    return seed_from_int(seed), seed
 
 
 def mission_at(content, mission: str, difficulty: str | None) -> str:

@@ -43,6 +43,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"FAILED at {report.failure}", file=sys.stderr)
         return 1
     print(f"verified {report.records} records")
+    for note in (report.seed_note, report.unfinished):
+        if note:
+            print(note)
     return 0
 
 

@@ -55,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
                                       armor=args.armor, weapon=args.weapon)
         except roster.RosterError as exc:
             raise bad(f"{args.name}: {exc}") from None
-        roster.save(path, characters + [ch])
+        _save(path, characters + [ch])
         for note in roster.advice(content, ch.race, ch.stats):
             print(f"note: {note} (a guideline, not a rule)", file=sys.stderr)
         print(f"added {ch.name} ({content.races[ch.race].name}), {ch.hp_roll}")
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         raise bad(f"no character named {args.name!r} on the roster ({known})")
     if cmd == "remove":
         gone = characters.pop(at)
-        roster.save(path, characters)
+        _save(path, characters)
         print(f"removed {gone.name}")
         return 0
     try:
@@ -74,6 +74,13 @@ def run(args: argparse.Namespace) -> int:
     except roster.RosterError as exc:
         raise bad(str(exc)) from None
     characters[at] = ch
-    roster.save(path, characters)
+    _save(path, characters)
     print(f"{ch.name}: {roll.formula}")
     return 0
+
+
+def _save(path, characters) -> None:
+    try:
+        roster.save(path, characters)
+    except roster.RosterError as exc:
+        raise BadInput(str(exc)) from None

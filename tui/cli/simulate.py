@@ -33,6 +33,7 @@ def run(args: argparse.Namespace) -> int:
 
 def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.core import ruleset as rs
+    from engine.log.reading import seed_note
     from engine.play import simulate
 
     content = load_content(args.content)
@@ -48,11 +49,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     else:
         check_choice("ruleset", args.ruleset, rs.available())
         mission = mission_at(content, args.mission or "eliminate", args.difficulty)
-        seed, tag = secret(args.seed)
+        seed, public = secret(args.seed)
+        tag = "random" if public is None else str(public)
         path = Path(args.out) if args.out else new_log_path(saves_dir(args.saves), f"{mission}-sim-{tag}")
         if path.exists() and path.is_dir():
             raise BadInput(f"{path}: is a directory; give a file name")
-        game = simulate.run(content, args.ruleset, mission, seed, path, max_phases=args.max_turns)
+        game = simulate.run(content, args.ruleset, mission, seed, path, max_phases=args.max_turns, public=public)
     state = game.state
     rolls = sum(state.dice.values())  # every die on the final branch
     print(f"log:        {path}")
@@ -64,6 +66,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         out = sum(u.status == "unconscious" for u in units)
         print(f"{side + ':':<11} {len(units) - dead - out} standing, {out} unconscious, {dead} dead")
     print(f"dice rolled: {rolls}")
+    print(f"seed:       {seed_note(game.header)}")
     game.close()
     return 0
 

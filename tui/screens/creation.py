@@ -179,11 +179,11 @@ class Creation(Sized):
         try:
             ch, _roll = roster.create(content, name, self.race, dict(self.stats),
                                       roster.dice_for(self.seed or secrets.token_bytes(32)))
+            roster.save(path, characters + [ch])
         except roster.RosterError as exc:
             why = str(exc)
             status.message = f"✗ {why[0].upper()}{why[1:]}"
             return
-        roster.save(path, characters + [ch])
         self.dismiss(ch)
 
     def action_back(self) -> None:

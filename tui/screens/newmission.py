@@ -1,9 +1,7 @@
-"""New mission: a ruleset, a mission, a seed (a random default, editable), a difficulty level, and
-the briefing: the map, the squad, the hostiles and the objectives."""
+"""New mission: a ruleset, a mission, a seed (empty: a secret one; a number: public and reproducible),
+a difficulty level, and the briefing: the map, the squad, the hostiles and the objectives."""
 
 from __future__ import annotations
-
-import secrets
 
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -43,9 +41,9 @@ class NewMission(Sized):
                                  id="ruleset")
                 yield Static("Mission", classes="label")
                 yield OptionList(id="mission")
-                yield Static("Seed (a whole number; the dice come from it)", classes="label")
-                yield Input(str(secrets.randbelow(10**9)), id="seed", restrict=r"[0-9]*", max_length=18,
-                            select_on_focus=False)
+                yield Static("Seed (empty: secret; a number: public, anyone can foresee the dice)", classes="label")
+                yield Input("", id="seed", restrict=r"[0-9]*", max_length=18, select_on_focus=False,
+                            placeholder="secret")
                 yield Button("Start mission", id="start", variant="primary")
             with Vertical(id="form-right"):
                 if self.levels:
@@ -159,14 +157,14 @@ class NewMission(Sized):
     def _start(self) -> None:
         text = self.query_one("#seed", Input).value.strip()
         status = self.query_one(StatusLine)
-        if not text.isdigit():
+        if text and not text.isdigit():
             status.message = f"✗ A seed is a whole number, not {text!r}"
             return
         mid = self._mission_id()
         if mid is None:
             status.message = "✗ Pick a mission"
             return
-        problem = self.app.start_mission(self._ruleset(), mid, int(text))
+        problem = self.app.start_mission(self._ruleset(), mid, int(text) if text else None)
         if problem:
             status.message = f"✗ {problem}"
 

@@ -13,6 +13,7 @@ from textual.widgets import Static
 from engine.log import audit
 from engine.log import writer as log
 from engine.content.models import Content
+from engine.log.reading import seed_note
 from engine.log.story import SIDE_NAMES
 from tui import keys
 from tui.screens.base import Sized
@@ -60,6 +61,8 @@ def summary_lines(path: Path, content: Content) -> list[str]:
         out += [f"Seed:  {seed}", f"       sha256 = commitment {commitment[:16]}… " + ("✓" if ok else "✗ MISMATCH")]
     else:
         out.append("Seed:  not revealed yet (the mission is not over)")
+    if header.get("seed_public") is not False:  # public (or too old to tell): never pass for a secret one
+        out.append(f"       {seed_note(header)}")
     return out
 
 
