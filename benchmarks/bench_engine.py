@@ -222,7 +222,7 @@ def undo_after_resume(content, path: Path) -> float:
     """One undo on a fresh copy of the log, resumed (an undo appends a record)."""
     copy = path.with_name(f"undo-{time.perf_counter_ns()}-{path.name}")
     shutil.copyfile(path, copy)
-    shutil.copyfile(log.seed_path(path), log.seed_path(copy))
+    shutil.copy(log.seed_path(path), log.seed_path(copy))  # with its mode: resume wants a 0600 seed file
     os.sync()  # the copy's own dirty pages must not land in the undo's fsync
     game = Game.resume(content, copy)
     t = time.perf_counter()

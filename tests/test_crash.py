@@ -64,11 +64,12 @@ def test_killed_fifty_times_nothing_complete_is_lost(content, reference, tmp_pat
             assert report.failure is not None and "torn record" in report.failure.message
         else:
             assert report.failure is None, f"kill {i}: {report.failure}"
-        game = Game.resume(content, path)  # and every killed log carries on to the end
+        game = Game.resume(content, path)  # and every killed log carries on to the end...
         play_out(game)
         assert game.state.winner is not None
         game.close()
         assert verify(content, path).failure is None
+        assert path.read_bytes() == reference, f"kill {i}: the resumed mission went another way"  # ...the same one
 
 
 @pytest.mark.parametrize("cut", [1, 17, 200])

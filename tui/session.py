@@ -8,10 +8,9 @@ screen shows is exactly what a resume will rebuild.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from engine.log import writer as log
-from engine.core.commands import Command, EndTurn, Rejected
+from engine.core.commands import Command, Rejected
 from engine.content.models import Content
 from engine.core.events import Event
 from engine.play.game import Game, build, check_header
@@ -32,7 +31,6 @@ class Session:
         initial = first.state if first.n == 1 else build(game.content, game.header)[1]
         self.chronicle = Chronicle(game.ruleset, initial, side)
         self._offset = 0
-        self._ais: dict[str, Any] = {}  # side -> engine.ai.planner.Ai
         self.catch_up()
 
     @classmethod
@@ -103,18 +101,9 @@ class Session:
 
     def ai_step(self) -> Rejected | list[Event]:
         """One command of the side that is not the player's, as the AI chooses it."""
-        side = self.ruleset.turn(self.state).side
-        if side not in self._ais:
-            from engine.ai.planner import Ai  # when the first AI side plays: not before the first frame
-
-            self._ais[side] = Ai(self.ruleset, side)
-        ai = self._ais[side]
-        command = ai.next_command(self.state)
-        result = self.submit(command)
-        if isinstance(result, Rejected):
-            if isinstance(command, EndTurn):
-                raise RuntimeError(f"the {side} AI cannot end its turn: {result}")
-            ai.rejected(command, result)
+        result = self.game.ai_step()  # the game's own AI: what it remembers is in the log, so a resume goes on the same
+        if not isinstance(result, Rejected):
+            self.catch_up()
         return result
 
     def catch_up(self) -> None:

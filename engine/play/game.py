@@ -13,10 +13,11 @@ from typing import Any
 
 import attrs
 
+from engine.ai.planner import Ai
 from engine.core import codec
 from engine.log import writer as log
 from engine.play import roster
-from engine.core.commands import Command, Rejected, StartMission
+from engine.core.commands import Command, EndTurn, Rejected, StartMission
 from engine.content.models import Content
 from engine.core.dice import Dice, Faces, commitment, seed_from_int
 from engine.core.events import Event
@@ -24,6 +25,7 @@ from engine.map.gen import GENERATORS
 from engine.core.model import State
 from engine.core.reducer import fold
 from engine.core.ruleset import Ruleset, Setup, available, make
+from engine.play.minds import Minds
 
 CHECKPOINT_EVERY = 64
 UNDO_TRAIL = 64  # commands a checkpoint keeps undoable after a resume
@@ -130,6 +132,7 @@ class Game:
         self.companion: log.Companion | None = None  # what the seed file holds, for the seal
         self._since_checkpoint = 0
         self._memory_n = max(e.n for e in self.history) + 1  # record numbers when there is no file
+        self.minds = Minds(self)
 
     @property
     def path(self) -> Path | None:
@@ -138,6 +141,24 @@ class Game:
     @property
     def state(self) -> State:
         return self.history[-1].state
+
+    def ai(self, side: str) -> Ai:
+        """The AI playing `side`: its memory goes into the checkpoints, and a resume gives back the same AI,
+        remembering what it remembered (engine.play.minds)."""
+        return self.minds.get(side)
+
+    def ai_step(self) -> Rejected | list[Event]:
+        """One command of the side to move, as its AI chooses it; the record says it was the AI's. On a
+        refusal the AI is told, and skips that unit when asked again (as a resume will retrace)."""
+        side = self.ruleset.turn(self.state).side  # whose controller decides now
+        ai = self.ai(side)
+        command = ai.next_command(self.state)
+        result = self._submit(command, by_ai=True)
+        if isinstance(result, Rejected):
+            if isinstance(command, EndTurn):
+                raise RuntimeError(f"the {side} AI cannot end its turn: {result}")
+            ai.rejected(command, result)
+        return result
 
     # -- starting and resuming -----------------------------------------------------------------
 
@@ -199,6 +220,8 @@ class Game:
             game._reveal()
         elif game.revealed and companion.end is None:  # it stopped between the reveal and the seal
             game._seal()
+        elif not game.revealed and game._since_checkpoint >= CHECKPOINT_EVERY:  # it stopped before this one
+            game.checkpoint()
         return game
 
     def _load(self, path: Path, records: list[tuple[int, int, bytes]], lock: log.Lock) -> None:
@@ -206,6 +229,7 @@ class Game:
         parsed = [(off, _parse_tail(raw), raw) for off, _len, raw in records]
         if parsed and parsed[0][1].get("kind") == "checkpoint":
             self.history = _located(parsed[0][1], lambda: self._restore(parsed[0][1], path))
+            _located(parsed[0][1], lambda: self.minds.restore(parsed[0][1]))
             self._since_checkpoint = len(parsed) - 1  # the next checkpoint falls where it would have
         else:  # no checkpoint yet: the log is short, fold it all
             parsed = [(off, log.parse(raw, n), raw) for n, off, raw in log.read_lines(path)][1:]
@@ -245,6 +269,9 @@ class Game:
             state = fold(self.state, events)
             if codec.state_hash(state) != record.get("state"):
                 raise log.LogError("state hash does not match its events", n)
+            if not isinstance(record.get("command"), dict):
+                raise log.LogError("its command is not an object", n)
+            self.minds.record(self.state, record["command"], record.get("ai") is True)
             self.history.append(Entry(n, state, any(e.rolls for e in events), offset))
         elif kind == "undo":
             while len(self.history) > 1 and self.history[-1].n != record.get("base"):
@@ -257,6 +284,10 @@ class Game:
     # -- play --------------------------------------------------------------------------------
 
     def submit(self, command: Command) -> Rejected | list[Event]:
+        """A player's command (the AI's go through `ai_step`)."""
+        return self._submit(command, by_ai=False)
+
+    def _submit(self, command: Command, by_ai: bool) -> Rejected | list[Event]:
         if self.faces is None:
             return Rejected("no_seed", "This mission's seed is not available: dice cannot be rolled")
         state = self.state
@@ -269,6 +300,10 @@ class Game:
             raise AssertionError("a die was rolled that no event records")
         record = {"kind": "command", "base": self.history[-1].n, "command": codec.dump_command(command),
                   "events": [codec.dump_event(e) for e in events], "state": codec.state_hash(new)}
+        if by_ai:
+            record["ai"] = True
+        if self.writer is not None:  # only a log is resumed: an AI made later retraces what it missed
+            self.minds.record(state, record["command"], by_ai)
         n, offset = self._write(record)
         self.history.append(Entry(n, new, any(e.rolls for e in events), offset))
         if new.winner is not None and not self.revealed:
@@ -299,9 +334,13 @@ class Game:
         anchor_i = max(0, len(self.history) - UNDO_TRAIL - 1)
         anchor = self.history[anchor_i]
         trail = self.history[anchor_i + 1:]
-        self._write({"kind": "checkpoint", "of": self.history[-1].n,
-                     "anchor": {"of": anchor.n, "state": codec.dump_state(anchor.state)},
-                     "trail": [[e.n, e.offset, e.rolled] for e in trail]})
+        record = {"kind": "checkpoint", "of": self.history[-1].n,
+                  "anchor": {"of": anchor.n, "state": codec.dump_state(anchor.state)},
+                  "trail": [[e.n, e.offset, e.rolled] for e in trail]}
+        minds = self.minds.snapshots() if self.writer is not None else {}
+        if minds:  # what each AI remembers: a resume goes on exactly as this game would have
+            record["ai"] = minds
+        self._write(record)
         self._since_checkpoint = 0
 
     def _reveal(self) -> None:

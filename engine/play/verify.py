@@ -16,6 +16,7 @@ from typing import Any
 
 import attrs
 
+from engine.ai import memory
 from engine.core import codec
 from engine.log import writer as log
 from engine.log.chain import Failure, chain
@@ -208,6 +209,12 @@ def _checkpoint(states: dict[int, State], branch: list[tuple[int, bool, int]], r
     trail = [[n, offset, rolled] for n, rolled, offset in branch[at + 1:]]
     if codec.canonical(trail) != codec.canonical(record.get("trail")):
         return "checkpoint trail does not match the records on the current branch"
+    minds = record.get("ai", {})  # what the AIs remember decides only which legal commands they give next
+    try:
+        for data in (minds.values() if isinstance(minds, dict) else [None]):
+            memory.decode(data)
+    except ValueError as exc:
+        return f"checkpoint: {exc}"
     return None
 
 
