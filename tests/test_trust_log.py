@@ -199,8 +199,14 @@ def test_a_log_of_only_its_header_resumes_into_a_normal_start(content, tmp_path)
 
 
 def test_the_client_and_simulate_resume_a_header_only_log(content, tmp_path, capsys):
+    from tui.session import Session
+
     path = tmp_path / "cut.jsonl"
     Game.new(content, "xcom-trpg", "eliminate", seed_from_int(4), path, public=4).close()
+    write(path, lines_of(path)[:1])
+    session = Session.resume(content, path)  # what `xenotac resume` opens: a mission at its start
+    assert session.players_turn and len(session.squad()) == 6 and session.chronicle.journal
+    session.close()
     write(path, lines_of(path)[:1])
     assert main(["simulate", "--resume", str(path)]) == 0
     out = capsys.readouterr().out

@@ -34,13 +34,13 @@ def test_title_menu_new_mission_with_an_edited_seed_starts_a_battle(content, tmp
         app.screen.query_one("#seed").value = ""
         await pilot.press(*"42", "enter")
         await pilot.pause()
-        return title, form, type(app.screen).__name__
+        return title, form, type(app.screen).__name__, screen_text(app)
 
-    title, form, screen = run_app(app, steps)
+    title, form, screen, battle = run_app(app, steps)
     for choice in ("New mission", "Resume", "Replays", "Help", "Quit"):
         assert choice in title
     assert "X-COM TRPG" in form and "Eliminate" in form and "Anton" in form and "Seed" in form
-    assert screen == "BattleScreen"
+    assert screen == "BattleScreen" and "public seed 42: anyone could foresee" in battle  # the client says so
     assert [p.name for p in log.list_logs(tmp_path)] == ["eliminate-seed42.jsonl"]  # a public seed, named
     assert log.read_header(tmp_path / "eliminate-seed42.jsonl")["seed_public"] == 42
 

@@ -230,8 +230,10 @@ def _is_char_name(name: str) -> bool:
 
 def parse(text: str, source: str = "keys.toml") -> dict[str, str]:
     """A [keys] table of `id = "key"` or `id = ["key", ...]` into a Textual keymap; KeyMapError on any problem."""
+    from engine.core import files
+
     try:
-        data = tomllib.loads(text)
+        data = files.toml(text)  # nesting too deep, or a number too long, is a TOMLDecodeError too
     except tomllib.TOMLDecodeError as exc:
         raise KeyMapError(f"{source}: not valid TOML ({exc})") from None
     extra = sorted(set(data) - {"keys"})
@@ -287,10 +289,14 @@ def default_path() -> Path | None:
 def load(path: Path | None) -> dict[str, str]:
     if path is None:
         return {}
+    from engine.core import files
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = files.read_capped(path).decode("utf-8")  # never a device or a pipe, never a huge file
     except FileNotFoundError:
         raise KeyMapError(f"{path}: no such key map file") from None
+    except files.FileProblem as exc:
+        raise KeyMapError(str(exc)) from None
     except (OSError, UnicodeDecodeError) as exc:
         raise KeyMapError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
     return parse(text, str(path))

@@ -3,6 +3,10 @@
 `(strength - 1) * 10 + 1d10`, `2 * strength`, `max(1, strength / 3)`: integers, names, dice,
 + - * /, parentheses, min and max. Parsed once into a tree; never `eval`.
 Fractions are kept exact and the result is rounded half up (xcom-trpg 1.2).
+
+What a formula may ask for is bounded when it is parsed (its length, nesting, numbers and dice), and
+`bounds` proves by interval arithmetic that it can be evaluated for every value its names can take
+(no division by zero, no number past MAGNITUDE), so `content check` refuses what would fail in play.
 """
 
 from __future__ import annotations
@@ -15,6 +19,11 @@ import attrs
 
 _TOKEN = re.compile(r"\s*(?:(\d+)d(\d+)|(\d+)|([a-z_][a-z_0-9]*)|(.))")
 _FUNCS = {"min": min, "max": max}
+MAX_TEXT = 200  # characters of a formula
+MAX_DEPTH = 16  # nested parentheses, calls and signs
+MAX_NUMBER = 10**6  # a number written in a formula
+MAX_DICE, MAX_SIDES = 100, 1000  # in one `NdM`: 1000000000d1000000000 would never finish rolling
+MAGNITUDE = 10**9  # the most any part of a formula may come to
 
 
 class FormulaError(ValueError):
@@ -55,18 +64,31 @@ class Call:
     args: tuple
 
 
+def _number(digits: str, col: int, most: int = MAX_NUMBER) -> int:
+    if len(digits) > len(str(most)) or int(digits) > most:
+        raise FormulaError(f"number {digits[:12]}{'…' if len(digits) > 12 else ''} at column {col} is above {most}")
+    return int(digits)
+
+
 def _tokens(text: str) -> list[tuple[str, object, int]]:
     out: list[tuple[str, object, int]] = []
     pos = 0
     text = text.rstrip()
+    if len(text) > MAX_TEXT:
+        raise FormulaError(f"a formula of {len(text)} characters; at most {MAX_TEXT}")
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         assert m is not None
         col = m.start(m.lastindex or 0) + 1
         if m.group(1):
-            out.append(("dice", (int(m.group(1)), int(m.group(2))), col))
+            col = m.start(1) + 1
+            count, sides = m.group(1), m.group(2)
+            if len(count) > 3 or len(sides) > 4 or int(count) > MAX_DICE or int(sides) > MAX_SIDES:
+                raise FormulaError(f"dice {count[:12]}d{sides[:12]} at column {col}: at most {MAX_DICE} dice "
+                                   f"of at most {MAX_SIDES} sides")
+            out.append(("dice", (int(count), int(sides)), col))
         elif m.group(3):
-            out.append(("num", int(m.group(3)), col))
+            out.append(("num", _number(m.group(3), col), col))
         elif m.group(4):
             out.append(("name", m.group(4), col))
         elif m.group(5) in "+-*/(),":
@@ -81,6 +103,7 @@ class _Parser:
     def __init__(self, text: str) -> None:
         self.toks = _tokens(text)
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> str | None:
         return self.toks[self.i][0] if self.i < len(self.toks) else None
@@ -107,7 +130,16 @@ class _Parser:
         return node
 
     def factor(self) -> object:
+        self.depth += 1
+        try:
+            return self._factor()
+        finally:
+            self.depth -= 1
+
+    def _factor(self) -> object:
         kind, value, col = self.take()
+        if self.depth > MAX_DEPTH:
+            raise FormulaError(f"nested more than {MAX_DEPTH} deep at column {col}")
         if kind == "num":
             return Num(value)  # type: ignore[arg-type]
         if kind == "dice":
@@ -178,6 +210,11 @@ class Formula:
     def has_dice(self) -> bool:
         return _has_dice(self.tree)
 
+    def bounds(self, ranges: Mapping[str, tuple[int, int]]) -> tuple[Fraction, Fraction]:
+        """The least and most the formula can come to when each name lies in its range (dice anywhere from
+        all ones to all sides). FormulaError if some values could divide by zero or pass MAGNITUDE."""
+        return _interval(self.tree, ranges)
+
     def evaluate(self, env: Mapping[str, int],
                  roll: Callable[[int], int] | None = None) -> tuple[int, str, list[int]]:
         """Value, the formula with numbers filled in (`(4-1)*10+3=33`), and the faces rolled."""
@@ -247,3 +284,65 @@ def _eval(node: object, env: Mapping[str, int], roll: Callable[[int], int] | Non
     if rv == 0:
         raise FormulaError("division by zero")
     return lv / rv, f"{ls}/{rs}"
+
+
+Interval = tuple[Fraction, Fraction]
+
+
+def _interval(node: object, ranges: Mapping[str, tuple[int, int]]) -> Interval:
+    if isinstance(node, Num):
+        out = (Fraction(node.value), Fraction(node.value))
+    elif isinstance(node, Name):
+        if node.name not in ranges:
+            raise FormulaError(f"no range for {node.name!r}")
+        low, high = ranges[node.name]
+        out = (Fraction(low), Fraction(high))
+    elif isinstance(node, DiceTerm):
+        out = (Fraction(node.count), Fraction(node.count * node.sides))
+    elif isinstance(node, Neg):
+        low, high = _interval(node.operand, ranges)
+        out = (-high, -low)
+    elif isinstance(node, Call):
+        parts = [_interval(a, ranges) for a in node.args]
+        pick = _FUNCS[node.func]
+        out = (pick(p[0] for p in parts), pick(p[1] for p in parts))
+    else:
+        assert isinstance(node, BinOp)
+        (a, b), (c, d) = _interval(node.left, ranges), _interval(node.right, ranges)
+        if node.op == "+":
+            out = (a + c, b + d)
+        elif node.op == "-":
+            out = (a - d, b - c)
+        else:
+            if node.op == "/":
+                if c == d == 0:
+                    raise FormulaError("divides by zero")
+                if c <= 0 <= d:
+                    raise FormulaError(f"may divide by zero: {_text(node.right)} can be 0 "
+                                       f"(it ranges over {_show(c)} to {_show(d)})")
+                c, d = 1 / d, 1 / c
+            products = (a * c, a * d, b * c, b * d)
+            out = (min(products), max(products))
+    if max(abs(out[0]), abs(out[1])) > MAGNITUDE:
+        raise FormulaError(f"{_text(node)} can reach {_show(max(abs(out[0]), abs(out[1])))}, past {MAGNITUDE}")
+    return out
+
+
+def _text(node: object) -> str:
+    """The sub-formula as a player would write it, for messages."""
+    if isinstance(node, Num):
+        return str(node.value)
+    if isinstance(node, Name):
+        return node.name
+    if isinstance(node, DiceTerm):
+        return f"{node.count}d{node.sides}"
+    if isinstance(node, Neg):
+        return f"-{_text(node.operand)}"
+    if isinstance(node, Call):
+        return f"{node.func}({', '.join(_text(a) for a in node.args)})"
+    assert isinstance(node, BinOp)
+    return f"({_text(node.left)} {node.op} {_text(node.right)})"
+
+
+def _show(value: Fraction) -> str:
+    return str(value.numerator) if value.denominator == 1 else f"{float(value):.3g}"

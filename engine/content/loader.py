@@ -22,6 +22,7 @@ from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, Iterabl
 
 from engine.content import cache, layers
 from engine.content import models as c
+from engine.core import files
 from engine.content.formula import Formula, FormulaError
 
 FILES: dict[str, type] = {
@@ -277,10 +278,13 @@ def _mission_files(root: Path) -> list[str]:
 def _read(root: Path, name: str, raw: dict[str, bytes], messages: list[str], optional: bool = False) -> dict | None:
     """The file's TOML document, or None with a message (none for a missing optional file)."""
     try:
-        raw[name] = (root / name).read_bytes()
+        raw[name] = files.read_capped(root / name)  # never a device, a pipe or a file past a sane size
     except FileNotFoundError:
         if not optional:
             messages.append(f"{name}: missing file")
+        return None
+    except files.FileProblem as exc:
+        messages.append(f"{name}: {str(exc).split(': ', 1)[-1]}")
         return None
     except OSError as exc:
         messages.append(f"{name}: cannot read ({exc.strerror})")
@@ -294,7 +298,7 @@ def _read(root: Path, name: str, raw: dict[str, bytes], messages: list[str], opt
         _parsed[key] = doc
         return doc
     try:
-        doc = tomllib.loads(raw[name].decode("utf-8"))
+        doc = files.toml(raw[name].decode("utf-8"))
     except UnicodeDecodeError:
         messages.append(f"{name}: not UTF-8 text")
         return None
@@ -427,7 +431,9 @@ def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_st
         for fid, f in m.formulas.items():
             out.extend(f"{origin[mid]}: [{mid}].formulas.{fid}.stats: unknown stat {st!r}{did_you_mean(st, all_stats)}"
                        for st in f.stats if st not in all_stats)
-    return out + check_psionics(t["psionics.toml"], race_ids)
+    from engine.content import bounds  # numbers the rules can mean, formulas provably evaluable (issue 14)
+
+    return out + check_psionics(t["psionics.toml"], race_ids) + bounds.check(t, missions, origin)
 
 
 def check_psionics(abilities: dict[str, c.PsiAbility], race_ids: set[str]) -> list[str]:
@@ -537,11 +543,12 @@ def load_scenario(path: Path | str) -> "Scenario":
     p = Path(path)
     name = p.name
     try:
-        doc = tomllib.loads(p.read_text(encoding="utf-8"))
+        doc = files.toml(files.read_capped(p).decode("utf-8"))
     except FileNotFoundError:
         raise ContentError([f"{path}: no such file"]) from None
-    except IsADirectoryError:
-        raise ContentError([f"{path}: is a directory, not a scenario file"]) from None
+    except files.FileProblem as exc:
+        raise ContentError([str(exc).replace("is a directory, not a file", "is a directory, not a scenario file")
+                            .replace("not a regular file (a directory)", "is a directory, not a scenario file")]) from None
     except UnicodeDecodeError:
         raise ContentError([f"{name}: not UTF-8 text"]) from None
     except OSError as exc:

@@ -111,6 +111,7 @@ def check(content: Content, sc: Scenario) -> list[str]:
         for s in u.stats:
             if s not in stats:
                 out.append(f"[units.{uid}].stats.{s}: unknown stat{did_you_mean(s, stats)}")
+        out.extend(_numbers(uid, u))
     a = sc.action
     if a.actor not in sc.units:
         out.append(f"[action].actor: unknown unit {a.actor!r}{did_you_mean(a.actor, sc.units)}")
@@ -125,6 +126,7 @@ def check(content: Content, sc: Scenario) -> list[str]:
     for i, uid in enumerate(a.bystanders):
         if uid not in sc.units:
             out.append(f"[action].bystanders[{i}]: unknown unit {uid!r}")
+    out.extend(_needs(content, sc, stats))
     if not out and a.type == "shoot":
         actor = sc.units[a.actor]
         if actor.weapon is None:
@@ -137,6 +139,45 @@ def check(content: Content, sc: Scenario) -> list[str]:
                                and content.weapons[i].thrown), None)
         if item is None or item not in content.weapons or not content.weapons[item].thrown:
             out.append("[action].item: name a thrown weapon (hand_grenade, alien_grenade)")
+    return out
+
+
+NUMBERS = {"hp": (1, 100_000), "morale": (0, 10_000), "stamina": (0, 1000), "concussion": (0, 1000),
+           "ss": (0, 100_000)}
+
+
+def _numbers(uid: str, u: ScenarioUnit) -> list[str]:
+    """Values the rules cannot mean (a Strength of a million, negative HP) are refused, not computed."""
+    out = [f"[units.{uid}].stats.{s}: {str(v)[:12]} is not a stat the rules can mean (0 to 100)"
+           for s, v in u.stats.items() if not 0 <= v <= 100]
+    for field, (low, high) in NUMBERS.items():
+        value = getattr(u, field)
+        if value is not None and not low <= value <= high:
+            out.append(f"[units.{uid}].{field}: {str(value)[:12]} is outside {low} to {high}")
+    out += [f"[units.{uid}].items.{k}: {str(n)[:12]} is outside 0 to 100" for k, n in u.items.items() if not 0 <= n <= 100]
+    return out
+
+
+def _needs(content: Content, sc: Scenario, stats: list[str]) -> list[str]:
+    """What each type of action needs that its fields may leave out, and the numbers it may ask for."""
+    a, out = sc.action, []
+    if a.type == "bravery" and a.monster is None:
+        out.append("[action].monster: a bravery check needs the unit met (monster = \"...\")")
+    if a.type == "special":
+        if not a.stats:
+            out.append("[action].stats: a special formula sums at least one stat (stats = [\"intelligence\"])")
+        out += [f"[action].stats[{i}]: unknown stat {s!r}" for i, s in enumerate(a.stats) if s not in stats]
+    if a.type == "search":
+        if not a.loot:
+            out.append("[action].loot: a search needs its loot table (loot = [{ item = \"medkit\", min = 80, max = 109 }])")
+        for i, row in enumerate(a.loot):
+            if row.item not in content.weapons and row.item not in content.items:
+                out.append(f"[action].loot[{i}].item: unknown item {row.item!r}")
+            if row.min > row.max:
+                out.append(f"[action].loot[{i}]: min {row.min} is above max {row.max}")
+    for field, most in (("overload", 100_000), ("earlier", 1000), ("sectors_between", 1000)):
+        if not 0 <= getattr(a, field) <= most:
+            out.append(f"[action].{field}: {str(getattr(a, field))[:12]} is outside 0 to {most}")
     return out
 
 

@@ -93,9 +93,10 @@ def luck_of(roll: dict[str, Any]) -> int | None:
 def render(path: Path, record: int | None = None, unit: str | None = None) -> Iterator[str]:
     lines, names, sides, note = read(path)
     header = log.read_header(path)
-    last = max(n for n, _r in reading.records(path)[0])
-    if record is not None and record > last:
-        raise log.LogError(f"--record {record} is out of range: the log has lines 1 to {last}")
+    if record is not None:
+        last = max(n for n, _r in reading.records(path)[0])
+        if record > last:
+            raise log.LogError(f"--record {record} is out of range: the log has lines 1 to {last}")
     mission = header.get("mission") if isinstance(header.get("mission"), dict) else {}
     yield (f"{path} · mission {str(mission.get('id'))[:40]} · ruleset {str(header.get('ruleset'))[:40]} · "
            f"seed commitment {str(header.get('seed_commitment'))[:16]}…")

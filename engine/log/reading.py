@@ -9,6 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from engine.content.bounds import MAX_PHASES
+from engine.core.dice import commitment, seed_from_int
+from engine.core.ruleset import available
 from engine.log import writer as log
 from engine.log.chain import Failure, chain
 
@@ -21,6 +24,7 @@ def records(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], Failure | Non
     header = lines[0][2]
     if header.get("format") != log.FORMAT:
         raise log.LogError("not a xenotac mission log", 1)
+    check_header(header)
     for n, _raw, record in lines[1:]:
         problem = _shape(record)
         if problem:
@@ -31,6 +35,41 @@ def records(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], Failure | Non
     if reveals and reveals[0] != lines[-1][0]:
         raise log.LogError(f"a record after the reveal on line {reveals[0]} (the mission was over)", reveals[0] + 1)
     return [(n, record) for n, _raw, record in lines], broken
+
+
+def check_header(header: dict[str, Any], squad_first: bool = False) -> dict[str, Any]:
+    """Line 1's own fields, each one a reader relies on; LogError at line 1 if one is missing or one the rules
+    cannot mean. Returns the mission parameters. `squad_first`: stop after the mission's own fields (the caller
+    checks its squad against content, then calls again)."""
+    mission = header.get("mission")
+    if not isinstance(mission, dict) or not isinstance(mission.get("id"), str) \
+            or not _int(mission.get("map_seed")) or not _int(mission.get("max_phases")) \
+            or not isinstance(mission.get("casual", False), bool):
+        raise log.LogError("the header has no valid mission parameters", 1)
+    if not 0 <= mission["map_seed"] < 2**32:
+        raise log.LogError(f"the header's map seed {str(mission['map_seed'])[:20]} is not a 32-bit number", 1)
+    if not 1 <= mission["max_phases"] <= MAX_PHASES:
+        raise log.LogError(f"the header's phase limit {str(mission['max_phases'])[:20]} is not 1 to {MAX_PHASES}", 1)
+    if squad_first:
+        return mission
+    if header.get("ruleset") not in available():
+        raise log.LogError(f"unknown ruleset {str(header.get('ruleset'))[:40]!r}; this xenotac plays "
+                           f"{', '.join(available())}", 1)
+    promised = header.get("seed_commitment")
+    if not isinstance(promised, str) or len(promised) != 64:
+        raise log.LogError("the header has no seed commitment", 1)
+    public = header.get("seed_public")
+    if "seed_public" not in header and header.get("version") == 1:
+        pass  # version 1 did not record it: readers say the log is too old to tell
+    elif not (public is False or _int(public) and 0 <= public < 10**18):
+        raise log.LogError("the header does not say whether its seed is public", 1)
+    elif public is not False and commitment(seed_from_int(public)) != promised:
+        raise log.LogError(f"the header says its seed is public seed {str(public)[:20]}, but commits to another", 1)
+    return mission
+
+
+def _int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def seed_note(header: dict[str, Any]) -> str:

@@ -15,6 +15,7 @@ import attrs
 
 from engine.ai.planner import Ai
 from engine.core import codec
+from engine.log import reading
 from engine.log import writer as log
 from engine.play import roster
 from engine.core.commands import Command, EndTurn, Rejected, StartMission
@@ -24,7 +25,7 @@ from engine.core.events import Event
 from engine.map.gen import GENERATORS
 from engine.core.model import State
 from engine.core.reducer import fold
-from engine.core.ruleset import Ruleset, Setup, available, make
+from engine.core.ruleset import Ruleset, Setup, make
 from engine.play.minds import Minds
 
 CHECKPOINT_EVERY = 64
@@ -74,46 +75,20 @@ def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
     return ruleset, State(ruleset=header["ruleset"], mission=params["id"], grid=field.grid, units={})
 
 
-MAX_PHASES = 1000  # a phase limit beyond this is a mistake, not a mission
-
-
 def check_header(content: Content, header: dict[str, Any]) -> None:
-    """Everything `build` and the replay read from line 1, checked, so a bad header is one line, never a KeyError."""
-    mission = header.get("mission")
-    if not isinstance(mission, dict) or not isinstance(mission.get("id"), str) \
-            or not _int(mission.get("map_seed")) or not _int(mission.get("max_phases")) \
-            or not isinstance(mission.get("casual", False), bool):
-        raise log.LogError("the header has no valid mission parameters", 1)
-    if not 0 <= mission["map_seed"] < 2**32:
-        raise log.LogError(f"the header's map seed {str(mission['map_seed'])[:20]} is not a 32-bit number", 1)
-    if not 1 <= mission["max_phases"] <= MAX_PHASES:
-        raise log.LogError(f"the header's phase limit {str(mission['max_phases'])[:20]} is not 1 to {MAX_PHASES}", 1)
-    if header.get("ruleset") not in available():
-        raise log.LogError(f"unknown ruleset {str(header.get('ruleset'))[:40]!r}; this xenotac plays "
-                           f"{', '.join(available())}", 1)
+    """Everything `build` and the replay read from line 1, checked, so a bad header is one line, never a KeyError:
+    its own fields (`engine.log.reading.check_header`), then against this content."""
+    mission = reading.check_header(header, squad_first=True)
     if header.get("content_sha256") != content.sha256:
         raise log.LogError(f"this log was played with content sha {str(header.get('content_sha256'))[:12]}; "
                            f"you have {content.sha256[:12]}", 1)
     if mission["id"] not in content.missions:
         raise log.LogError(f"unknown mission {mission['id'][:40]!r}", 1)
-    promised = header.get("seed_commitment")
-    if not isinstance(promised, str) or len(promised) != 64:
-        raise log.LogError("the header has no seed commitment", 1)
-    public = header.get("seed_public")
-    if "seed_public" not in header and header.get("version") == 1:
-        pass  # version 1 did not record it: readers say the log is too old to tell
-    elif not (public is False or _int(public) and 0 <= public < 10**18):
-        raise log.LogError("the header does not say whether its seed is public", 1)
-    elif public is not False and commitment(seed_from_int(public)) != promised:
-        raise log.LogError(f"the header says its seed is public seed {str(public)[:20]}, but commits to another", 1)
     try:
         roster.from_header(content, mission.get("squad"))
     except roster.RosterError as exc:
         raise log.LogError(str(exc), 1) from None
-
-
-def _int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    reading.check_header(header)
 
 
 class Game:

@@ -254,6 +254,15 @@ def validate(content: Content, characters: list[Character]) -> list[str]:
             out.append(f"{at}.race: unknown race {ch.race!r}")
         if sorted(ch.stats) != sorted(stats):
             out.append(f"{at}.stats: expected exactly {', '.join(stats)}")
+        elif ch.race in content.races:  # a hand-edited Strength 1000000 is not a character the rules can mean
+            slack = 1 if ch.initiation else 0  # an initiation's crit may pass the cap by one, or cost a point
+            for name, value in ch.stats.items():
+                low, high = limits(content, ch.race, name)
+                if not low - slack <= value <= high + slack:
+                    out.append(f"{at}.stats.{name}: {str(value)[:12]} is outside {low - slack} to {high + slack} "
+                               f"for {article(content.races[ch.race])}")
+        if not 1 <= ch.hp <= 100_000:
+            out.append(f"{at}.hp: {str(ch.hp)[:12]} is not a number of hit points the rules can mean")
         if ch.armor and ch.armor not in content.armor:
             out.append(f"{at}.armor: unknown armour {ch.armor!r}")
         if ch.weapon and ch.weapon not in content.weapons:

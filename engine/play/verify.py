@@ -58,8 +58,8 @@ def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: in
     if problem:
         return Report(0, problem)
     seed, source, problem = _seed(lines, header, seed_file, path, companion)
-    if problem:
-        return Report(0, problem)
+    if problem:  # a break hides the reveal after it: name the break, not the missing seed
+        return Report(0, broken if broken and problem.line is None else problem)
     assert seed is not None
     replay_failure, ended = _replay(content, header, seed, lines)
     failure = broken or replay_failure
@@ -158,6 +158,8 @@ def _replay(content: Content, header: dict[str, Any], seed: bytes, lines) -> tup
                                       f"not {record.get('base')!r}"), 0
                 if states[branch[-1][0]].winner is not None:
                     return Failure(n, f"a command after the mission ended on line {branch[-1][0]}"), 0
+                if record.get("ai", True) is not True:
+                    return Failure(n, "its mark of the AI's commands is not `true`"), 0
                 problem = _command(ruleset, faces, states, n, record)
                 if problem:
                     return problem, 0

@@ -36,12 +36,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return _dispatch(args)
+        code = _dispatch(args)
+        sys.stdout.flush()  # here, so a closed pipe is caught below and not at exit
+        return code
     except BadInput as exc:
         print(f"xenotac: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # `xenotac replay LOG --story | head`: the reader has all it wanted
+        _quiet_stdout()
+        return 0
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's own flush at exit finds no closed pipe to complain of."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -51,5 +67,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         return SUBCOMMANDS.get(args.cmd, play).run(args)  # no subcommand: the title menu
     except log.LogError as exc:
         raise BadInput(str(exc)) from None
+    except BrokenPipeError:
+        raise
     except OSError as exc:
         raise BadInput(f"{exc.filename or ''}: {exc.strerror}".lstrip(": ")) from None

@@ -21,21 +21,40 @@ class BadInput(Exception):
 
 def positive(text: str) -> int:
     try:
-        value = int(text)
+        value = int(text) if len(text) <= 40 else None
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        value = None
+    if value is None:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text[:40]!r}")
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number of at least 1, got {value}")
     return value
 
 
+def at_most(most: int, what: str):
+    """An argument type: a whole number from 1 to `most` (more would run for hours or eat the memory)."""
+    def parse(text: str) -> int:
+        value = positive(text)
+        if value > most:
+            raise argparse.ArgumentTypeError(f"at most {most} {what}, got {value}")
+        return value
+    return parse
+
+
+MAX_SEED = 10**18 - 1  # the most a header records as a public seed
+
+
 def seed(text: str) -> int:
     try:
-        value = int(text)
+        value = int(text) if len(text) <= 40 else -2
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number, got {text!r}") from None
+        raise argparse.ArgumentTypeError(f"a seed is a whole number, got {text[:40]!r}") from None
+    if value == -2:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number of at most 18 digits, got {len(text)} characters")
     if value < 0:
         raise argparse.ArgumentTypeError("a seed cannot be negative")
+    if value > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"a seed is at most {MAX_SEED}")
     return value
 
 
@@ -87,6 +106,19 @@ def check_choice(what: str, value: str, choices) -> None:
 
     if value not in choices:
         raise BadInput(f"unknown {what} {value!r}{did_you_mean(value, choices)}; one of {', '.join(choices)}")
+
+
+def print_lines(lines) -> None:
+    """Print a report's lines; a `warning: ` line (a damaged log: the report stops there) becomes the one line
+    on stderr, exit 2, once the good part is out."""
+    damage = None
+    for line in lines:
+        if line.startswith("warning: ") and damage is None:
+            damage = line.removeprefix("warning: ")
+            continue
+        print(line)
+    if damage is not None:
+        raise BadInput(damage)
 
 
 def readable(path: Path) -> None:

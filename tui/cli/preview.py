@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from tui.cli.common import check_choice, load_content, positive, seed
+from tui.cli.common import at_most, check_choice, load_content, seed
 
 
 def add_parser(sub) -> None:
@@ -13,7 +13,7 @@ def add_parser(sub) -> None:
     mp.add_argument("--ruleset", default="xcom-trpg")
     mp.add_argument("--mission", default="eliminate")
     mp.add_argument("--seed", type=seed, default=1, help="the seed `play --seed` takes (default 1)")
-    mp.add_argument("--count", type=positive, default=1, metavar="N", help="N seeds from --seed on")
+    mp.add_argument("--count", type=at_most(100, "maps"), default=1, metavar="N", help="N seeds from --seed on")
     mp.add_argument("--json", action="store_true", help="the grid, units and zones as JSON")
 
 

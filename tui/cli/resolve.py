@@ -7,7 +7,7 @@ import json
 import sys
 from pathlib import Path
 
-from tui.cli.common import BadInput, dice_list, load_content, positive, seed
+from tui.cli.common import BadInput, at_most, dice_list, load_content, seed
 
 
 def add_parser(sub) -> None:
@@ -15,7 +15,7 @@ def add_parser(sub) -> None:
     res.add_argument("scenario", metavar="SCENARIO.toml")
     res.add_argument("--dice", type=dice_list, metavar="88,93,10,...", help="the dice actually rolled, in order")
     res.add_argument("--seed", type=seed, default=1)
-    res.add_argument("--trials", type=positive, metavar="N", help="resolve N times and report the odds")
+    res.add_argument("--trials", type=at_most(100_000, "trials"), metavar="N", help="resolve N times and report the odds")
     res.add_argument("--json", action="store_true")
 
 

@@ -7,7 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from tui.cli.common import BadInput, check_choice, load_content, mission_at, positive, readable, secret, seed
+from engine.content.bounds import MAX_PHASES
+from tui.cli.common import BadInput, at_most, check_choice, load_content, mission_at, readable, secret, seed
 from tui.saves import new_log_path, saves_dir
 
 
@@ -18,11 +19,11 @@ def add_parser(sub) -> None:
     sim.add_argument("--difficulty", metavar="D", help="difficulty level (with --trials, default: every level)")
     sim.add_argument("--seed", type=seed)
     sim.add_argument("--out", metavar="PATH", help="log file (default: a new file in the save folder)")
-    sim.add_argument("--max-turns", type=positive, metavar="N", help="end in a draw after N phases")
+    sim.add_argument("--max-turns", type=at_most(MAX_PHASES, "phases"), metavar="N", help="end in a draw after N phases")
     sim.add_argument("--resume", metavar="LOG", help="carry an interrupted simulation on to the end")
-    sim.add_argument("--trials", type=positive, metavar="N",
+    sim.add_argument("--trials", type=at_most(10_000, "trials"), metavar="N",
                      help="N missions per mission and difficulty, in memory: win rate, phases, casualties")
-    sim.add_argument("--jobs", type=positive, default=1, metavar="N", help="with --trials: worker processes")
+    sim.add_argument("--jobs", type=at_most(256, "jobs"), default=1, metavar="N", help="with --trials: worker processes")
     sim.add_argument("--json", action="store_true", help="with --trials: the report as JSON")
 
 

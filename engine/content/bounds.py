@@ -1,0 +1,168 @@
+"""What content may ask of the rules: every number within what the rules can mean, every formula provably
+evaluable on the stats' ranges, every mission within what a map can hold.
+
+`content check` used to pass `damage = -5`, `strength / 0`, `1000000000d1000000000` or a million sectoids,
+which then crashed or never finished in play. Each is now one located line, from `loader.cross_check`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from engine.content import models as c
+from engine.content.formula import Formula, FormulaError
+
+DEFAULT = (0, 10_000)  # any count, cost or distance the tables below do not name
+STAT = (0, 100)
+SIGNED = (-10_000, 10_000)
+MAX_UNITS = 200  # hostiles and civilians on one map
+MAX_SQUAD = 50
+MAX_PHASES = 1000  # the same as engine.play.game.MAX_PHASES: a log's header is held to it too
+MARGIN = 10  # stat points rules may add in play (buffs, a crit initiation) beyond what content names
+
+# (model, field) -> (least, most). A dict field is bounded value by value.
+LIMITS: dict[tuple[type, str], tuple[int, int]] = {
+    (c.RulesetDef, "stat_min"): STAT, (c.RulesetDef, "stat_max"): (1, 100), (c.RulesetDef, "stat_minimums"): STAT,
+    (c.RulesetDef, "creation_points"): (0, 1000), (c.RulesetDef, "epic_creation_points"): (0, 1000),
+    (c.RulesetDef, "morale_max"): (1, 10_000), (c.RulesetDef, "actions_per_turn"): (1, 20),
+    (c.RulesetDef, "combo_move"): (0, 20), (c.RulesetDef, "crit_success_min"): (1, 101),
+    (c.RulesetDef, "crit_failure_max"): (0, 100), (c.RulesetDef, "vision_radius"): (1, 200),
+    (c.RulesetDef, "cell_capacity"): (0, 100),
+    (c.Race, "caps"): STAT, (c.Race, "modifiers"): (-50, 50), (c.Race, "fixed"): STAT,
+    (c.Race, "crit_range_min"): (1, 101), (c.Race, "morale_per_phase"): SIGNED,
+    (c.Armor, "tier"): (0, 100), (c.Armor, "concussion_reduction_percent"): (0, 100),
+    (c.Mode, "shots"): (1, 100), (c.Mode, "actions"): (1, 20), (c.Mode, "stamina"): (0, 100),
+    (c.Mode, "stat_modifier"): (-100, 100),
+    (c.Weapon, "damage"): (0, 10_000), (c.Weapon, "ammo"): (0, 1000), (c.Weapon, "armor_ignore"): (0, 100),
+    (c.Weapon, "headshot_multiplier"): (1, 100), (c.Weapon, "pellets"): (1, 100),
+    (c.Weapon, "smoke_radius"): (0, 20), (c.Weapon, "owner_bonus"): (-50, 50), (c.Weapon, "fallback_below"): STAT,
+    (c.Behaviour, "advance"): SIGNED, (c.Behaviour, "cover"): SIGNED, (c.Behaviour, "exposure"): SIGNED,
+    (c.Behaviour, "flank"): SIGNED, (c.Behaviour, "focus"): SIGNED, (c.Behaviour, "distance"): (0, 200),
+    (c.Behaviour, "grenade_cluster"): (0, 100), (c.Behaviour, "retreat_wounded"): (0, 100),
+    (c.Difficulty, "enemies_percent"): (1, 1000), (c.Difficulty, "alien_stats"): (-50, 50),
+    (c.Difficulty, "aggression_percent"): (1, 1000), (c.Difficulty, "misjudge_percent"): (0, 100),
+    (c.UnitTemplate, "stats"): STAT, (c.UnitTemplate, "items"): (0, 100), (c.UnitTemplate, "magazines"): (0, 100),
+    (c.UnitTemplate, "hp"): (1, 100_000),
+    (c.PsiAbility, "min_psi"): STAT, (c.PsiAbility, "most_targets"): (1, 100), (c.PsiAbility, "power"): (0, 100),
+    (c.PsiAbility, "overload_gain"): (0, 100),
+    (c.Item, "actions"): (0, 20), (c.Item, "reach"): (0, 20), (c.Item, "stamina"): (-100, 100),
+    (c.Item, "hp"): SIGNED, (c.Item, "after_turns"): (0, 100), (c.Item, "after_morale"): SIGNED,
+    (c.Loot, "min"): SIGNED, (c.Loot, "max"): (-10_000, 100_000),
+    (c.Mission, "max_phases"): (1, MAX_PHASES), (c.Mission, "civilians"): (0, MAX_UNITS),
+    (c.Mission, "enemies"): (0, MAX_UNITS), (c.Objective, "until_phase"): (0, MAX_PHASES),
+    (c.Terrain, "move_cost"): (0, 100),
+}
+
+
+def numbers(file: str, key: str, obj: Any) -> list[str]:
+    """Every number of one loaded table (and the tables inside it) against its limits."""
+    out: list[str] = []
+    _walk(file, f"[{key}]", obj, out)
+    return out
+
+
+def _walk(file: str, where: str, obj: Any, out: list[str]) -> None:
+    if isinstance(obj, Formula):  # its numbers are bounded by the parser, its result by `formula` below
+        return
+    for field in attrs.fields(type(obj)):
+        value = getattr(obj, field.name)
+        at = f"{where}.{field.name}"
+        limit = LIMITS.get((type(obj), field.name), DEFAULT)
+        if attrs.has(type(value)):
+            _walk(file, at, value, out)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            _check(file, at, field.name, value, limit, out)
+        elif isinstance(value, dict):
+            for k, v in value.items():
+                if attrs.has(type(v)):
+                    _walk(file, f"{at}.{k}", v, out)
+                elif isinstance(v, (int, float)) and not isinstance(v, bool):
+                    _check(file, f"{at}.{k}", field.name, v, limit, out)
+        elif isinstance(value, list):
+            for i, v in enumerate(value):
+                if attrs.has(type(v)):
+                    _walk(file, f"{at}[{i}]", v, out)
+
+
+def _check(file: str, at: str, _name: str, value: float, limit: tuple[int, int], out: list[str]) -> None:
+    low, high = limit
+    if not low <= value <= high:
+        out.append(f"{file}: {at}: expected {low} to {high}, got {_short(value)}")
+
+
+def _short(value: float) -> str:
+    text = str(value)
+    return text if len(text) <= 20 else text[:17] + "..."
+
+
+def stat_ranges(rules: c.RulesetDef, races: dict[str, c.Race], units: dict[str, c.UnitTemplate],
+                levels: dict[str, c.Difficulty], weapons: dict[str, c.Weapon]) -> dict[str, tuple[int, int]]:
+    """The values each stat can take in play, from 0 (stamina 0 and losses bring stats down) to the most
+    content can stack on it, plus a margin for what the rules add."""
+    def most(table: Any) -> int:
+        return max([0, *table])
+
+    high = max(rules.stat_max, most(v for r in races.values() for v in (*r.caps.values(), *r.fixed.values())),
+               most(v for u in units.values() for v in u.stats.values()))
+    high += most(v for r in races.values() for v in r.modifiers.values())
+    high += most(v for d in levels.values() for v in d.alien_stats.values())
+    high += most(v for w in weapons.values() for v in w.owner_bonus.values()) + MARGIN
+    low = min(0, rules.stat_min + min([0, *(v for r in races.values() for v in r.modifiers.values())])
+              + min([0, *(v for d in levels.values() for v in d.alien_stats.values())]))
+    return {stat: (low, high) for stat in rules.stats}
+
+
+def formula(file: str, where: str, f: Formula | None, ranges: dict[str, tuple[int, int]],
+            bare: bool = False) -> list[str]:
+    """The formula can be evaluated for every stat value it may meet: one located line if not. `bare`: it is
+    rolled with no unit's stats at all (the god of random)."""
+    from engine.content.formula import names_in
+
+    if f is None:
+        return []
+    if bare and names_in(f.tree):
+        return [f"{file}: {where}: the god of random rolls bare, with no stats: {sorted(names_in(f.tree))[0]!r}"]
+    if names_in(f.tree) - set(ranges):  # an unknown name (cross_check has said so), or no ruleset loaded
+        return []
+    try:
+        f.bounds(ranges)
+    except FormulaError as exc:
+        return [f"{file}: {where}: {exc}"]
+    return []
+
+
+def mission(file: str, mid: str, m: c.Mission) -> list[str]:
+    """A mission no map can hold: too many units for its cells, or too big a squad."""
+    out = []
+    total = sum(m.enemies.values()) + m.civilians
+    if total > MAX_UNITS:
+        out.append(f"{file}: [{mid}].enemies: {total} hostiles and civilians on one map; at most {MAX_UNITS}")
+    if len(m.squad) > MAX_SQUAD:
+        out.append(f"{file}: [{mid}].squad: {len(m.squad)} soldiers; at most {MAX_SQUAD}")
+    return out
+
+
+def check(t: dict[str, dict[str, Any]], missions: dict[str, c.Mission], origin: dict[str, str]) -> list[str]:
+    """Every number and formula of a bundle whose tables loaded (`t`: file name -> id -> model)."""
+    out: list[str] = []
+    for file, table in t.items():
+        for key, obj in table.items():
+            out.extend(numbers(file, key, obj))
+    for mid, m in missions.items():
+        out.extend(numbers(origin[mid], mid, m))
+        out.extend(mission(origin[mid], mid, m))
+    levels, weapons = t.get("difficulty.toml", {}), t.get("weapons.toml", {})
+    every: dict[str, tuple[int, int]] = {}  # weapons serve every ruleset: the widest range of each stat
+    for rid, rules in t.get("rulesets.toml", {}).items():
+        ranges = stat_ranges(rules, t.get("races.toml", {}), t.get("units.toml", {}), levels, weapons)
+        for stat, (low, high) in ranges.items():
+            every[stat] = (min(low, every.get(stat, (low, high))[0]), max(high, every.get(stat, (low, high))[1]))
+        for field in ("hp", "stamina"):
+            out.extend(formula("rulesets.toml", f"[{rid}].{field}", getattr(rules, field), ranges))
+        out.extend(formula("rulesets.toml", f"[{rid}].god_of_random", rules.god_of_random, {}, bare=True))
+    for wid, w in weapons.items():
+        for field in ("throw_range", "penalty"):
+            out.extend(formula("weapons.toml", f"[{wid}].{field}", getattr(w, field), every))
+    return out
