@@ -77,6 +77,16 @@ def test_a_finished_log_cut_short_names_its_last_good_line(done, content, capsys
     assert (code, out) == (1, "") and err.startswith(f"FAILED at line {len(kept) + 1}: the log was cut short")
 
 
+def test_an_old_seed_file_given_does_not_hide_the_ending(done, content, tmp_path):
+    """--seed-file with a copy taken before the end: the seed file beside the log still names the last line."""
+    old = tmp_path / "old.seed"
+    old.write_text(log.read_seed(log.seed_path(done)).hex() + "\n")
+    lines = lines_of(done)
+    write(done, lines[:-3])
+    failure = verify(content, done, old).failure
+    assert failure.line == len(lines) - 2 and "cut short" in failure.message
+
+
 def test_a_finished_log_cut_and_carried_on_to_the_same_length_is_caught(done, content):
     lines = lines_of(done)
     forged = lines[:-1] + [record(len(lines), {"kind": "checkpoint"}, lines[-2])]

@@ -30,7 +30,7 @@ def reference(content, folder: Path, seed: int, mission: str = "eliminate", max_
 def interrupted(ref: Path, folder: Path, keep: int, torn: bytes = b"") -> Path:
     """The log a process killed after writing line `keep` leaves (and, at worst, a torn next line)."""
     lines = ref.read_bytes().splitlines(keepends=True)
-    path = folder / f"cut-{keep}-{len(torn)}.jsonl"
+    path = folder / f"cut-{ref.stem}-{keep}-{len(torn)}.jsonl"
     path.write_bytes(b"".join(lines[:keep]) + torn)
     companion = log.read_companion(log.seed_path(ref))
     log.write_seed(path, companion.seed, companion.header)

@@ -1,8 +1,9 @@
 """Opening files safely: never through a symbolic link when writing, never a device or a pipe, never past a sane size.
 
 A link planted beside a log would receive the secret seed in its target, or be truncated through; a device
-(`/dev/zero`) or a pipe would be read forever. Every file the game reads or writes goes through here, so each of
-those is one plain message (FileProblem) instead of a hang or a traceback.
+(`/dev/zero`) or a pipe would be read forever. The files the game is given (logs, content, scenarios, rosters, key
+maps) and those it writes beside a log go through here, so each of those is one plain message (FileProblem)
+instead of a hang or a traceback.
 """
 
 from __future__ import annotations

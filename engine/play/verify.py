@@ -80,18 +80,25 @@ def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: in
 
 
 def _companion(path: Path, seed_file: Path | None, lines) -> tuple[log.Companion | None, Failure | None]:
-    """The seed file (given, or beside the log), if there is one: what it says of line 1 and of the end."""
-    candidate = seed_file or log.seed_path(path)
-    if seed_file is None and not candidate.exists():
+    """The seed file given, and the one beside the log: what they say of line 1 and of the end. The given one
+    supplies the seed; the end is taken from either (an old copy given with --seed-file must not hide it)."""
+    found: list[tuple[Path, log.Companion]] = []
+    for candidate in dict.fromkeys([p for p in (seed_file, log.seed_path(path)) if p is not None]):
+        if candidate != seed_file and not candidate.exists():
+            continue
+        try:
+            found.append((candidate, log.read_companion(candidate)))
+        except log.LogError as exc:
+            if candidate == seed_file:
+                return None, Failure(None, str(exc))
+    for candidate, companion in found:
+        if companion.header is not None and log.line_hash(lines[0][1]) != companion.header:
+            return None, Failure(1, f"the header is not the one this mission was started with ({candidate.name} "
+                                    "holds the hash of the original)")
+    if not found:
         return None, None
-    try:
-        companion = log.read_companion(candidate)
-    except log.LogError as exc:
-        return None, (Failure(None, str(exc)) if seed_file is not None else None)
-    if companion.header is not None and log.line_hash(lines[0][1]) != companion.header:
-        return None, Failure(1, f"the header is not the one this mission was started with ({candidate.name} "
-                                "holds the hash of the original)")
-    return companion, None
+    end = next((c.end for _p, c in found if c.end is not None), None)
+    return attrs.evolve(found[0][1], end=end), None
 
 
 def _ending(lines, end: tuple[int, str]) -> Failure | None:
