@@ -134,6 +134,19 @@ def test_a_reveal_in_the_middle_of_a_mission_is_refused(done, content):
     assert verify(content, done).failure.line == k + 1
 
 
+def test_a_reveal_appended_to_a_mission_cut_midway_is_refused_by_both_passes(done, content, monkeypatch):
+    """The quick pass must not prove it good either: the reveal is last, but the mission had not ended."""
+    from engine.play import verify_fast
+
+    lines = lines_of(done)
+    k = len(lines) // 2
+    write(done, lines[:k] + [record(k + 1, {"kind": "reveal", "seed": json.loads(lines[-1])["seed"]}, lines[k - 1])])
+    log.seed_path(done).unlink()
+    assert verify_fast.verify(content, done) is None
+    failure = verify(content, done).failure
+    assert failure.line == k + 1 and "revealed before the mission ended" in failure.message
+
+
 def test_resume_refuses_a_reveal_before_the_end(content, tmp_path):
     path = tmp_path / "live.jsonl"
     game = Game.new(content, "xcom-trpg", "eliminate", seed_from_int(3), path)

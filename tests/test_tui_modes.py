@@ -4,6 +4,7 @@ None, and only the battle screen submits. One `availability` decides both the fo
 from __future__ import annotations
 
 import asyncio
+import shutil
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,7 @@ def contact_log(content, tmp_path_factory):
 def contact(content, contact_log, tmp_path):
     copy = tmp_path / contact_log.name
     copy.write_bytes(contact_log.read_bytes())
-    Path(str(copy) + ".seed").write_bytes(Path(str(contact_log) + ".seed").read_bytes())
+    shutil.copy(str(contact_log) + ".seed", str(copy) + ".seed")  # with its mode: resume wants 0600
     return Session.resume(content, copy)
 
 

@@ -8,12 +8,13 @@ replays the AI's decisions over the few records after the checkpoint (`engine.pl
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import numpy as np
 
-from engine.ai.planner import Ai
+if TYPE_CHECKING:
+    from engine.ai.planner import Ai
 
 
 @attrs.frozen
@@ -28,7 +29,7 @@ class Memory:
     looked: np.ndarray | None = attrs.field(eq=False)  # phase each cell was last seen in; -1 never
 
 
-def snapshot(ai: Ai) -> dict[str, Any]:
+def snapshot(ai: "Ai") -> dict[str, Any]:
     """The AI's memory as JSON: sorted, so the same memory is always the same bytes."""
     looked = None
     if ai._explored is not None:  # noqa: SLF001 - the AI's own memory, written down
@@ -60,7 +61,7 @@ def decode(data: Any) -> Memory:
     return Memory(memory, armed, skip, explore, held, turn, mark, looked)
 
 
-def apply(ai: Ai, m: Memory) -> None:
+def apply(ai: "Ai", m: Memory) -> None:
     ai.memory = dict(m.memory)
     ai._armed, ai._skip = set(m.armed), set(m.skip)  # noqa: SLF001
     ai._explore, ai._held = dict(m.explore), dict(m.held)  # noqa: SLF001

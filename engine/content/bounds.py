@@ -19,7 +19,8 @@ STAT = (0, 100)
 SIGNED = (-10_000, 10_000)
 MAX_UNITS = 200  # hostiles and civilians on one map
 MAX_SQUAD = 50
-MAX_PHASES = 1000  # the same as engine.play.game.MAX_PHASES: a log's header is held to it too
+MAX_PHASES = 1000  # a mission's phase limit, and the most `simulate --max-turns` asks for
+LONGEST = 10**6  # the most a log's header may hold: long test and benchmark games go past MAX_PHASES
 MARGIN = 10  # stat points rules may add in play (buffs, a crit initiation) beyond what content names
 
 # (model, field) -> (least, most). A dict field is bounded value by value.

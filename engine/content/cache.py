@@ -34,13 +34,15 @@ def get(key: bytes) -> dict[str, Any] | None:
     where = folder()
     if where is None:
         return None
-    try:
-        entry = json.loads((where / f"{key.hex()}.json").read_bytes())
-    except (OSError, ValueError):
+    from engine.core import files
+
+    try:  # a regular file of a sane size (never a planted link to a device), nested no deeper than JSON allows
+        entry = json.loads(files.read_capped(where / f"{key.hex()}.json", 4 * files.MAX_TEXT))
+        if not isinstance(entry, dict) or entry.get("sha256") != key.hex() or not isinstance(entry.get("doc"), dict):
+            return None
+        return entry["doc"] if entry.get("digest") == _digest(entry["doc"]) else None
+    except (OSError, ValueError, RecursionError, files.FileProblem):
         return None
-    if not isinstance(entry, dict) or entry.get("sha256") != key.hex() or not isinstance(entry.get("doc"), dict):
-        return None
-    return entry["doc"] if entry.get("digest") == _digest(entry["doc"]) else None
 
 
 def put(key: bytes, doc: dict[str, Any]) -> None:

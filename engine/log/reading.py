@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from engine.content.bounds import MAX_PHASES
+from engine.content.bounds import LONGEST
 from engine.core.dice import commitment, seed_from_int
 from engine.core.ruleset import available
 from engine.log import writer as log
@@ -48,8 +48,8 @@ def check_header(header: dict[str, Any], squad_first: bool = False) -> dict[str,
         raise log.LogError("the header has no valid mission parameters", 1)
     if not 0 <= mission["map_seed"] < 2**32:
         raise log.LogError(f"the header's map seed {str(mission['map_seed'])[:20]} is not a 32-bit number", 1)
-    if not 1 <= mission["max_phases"] <= MAX_PHASES:
-        raise log.LogError(f"the header's phase limit {str(mission['max_phases'])[:20]} is not 1 to {MAX_PHASES}", 1)
+    if not 1 <= mission["max_phases"] <= LONGEST:
+        raise log.LogError(f"the header's phase limit {str(mission['max_phases'])[:20]} is not 1 to {LONGEST}", 1)
     if squad_first:
         return mission
     if header.get("ruleset") not in available():

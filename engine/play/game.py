@@ -9,11 +9,10 @@ from __future__ import annotations
 import hmac
 import itertools
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from engine.ai.planner import Ai
 from engine.core import codec
 from engine.log import reading
 from engine.log import writer as log
@@ -27,6 +26,9 @@ from engine.core.model import State
 from engine.core.reducer import fold
 from engine.core.ruleset import Ruleset, Setup, make
 from engine.play.minds import Minds
+
+if TYPE_CHECKING:
+    from engine.ai.planner import Ai
 
 CHECKPOINT_EVERY = 64
 UNDO_TRAIL = 64  # commands a checkpoint keeps undoable after a resume
@@ -117,7 +119,7 @@ class Game:
     def state(self) -> State:
         return self.history[-1].state
 
-    def ai(self, side: str) -> Ai:
+    def ai(self, side: str) -> "Ai":
         """The AI playing `side`: its memory goes into the checkpoints, and a resume gives back the same AI,
         remembering what it remembered (engine.play.minds)."""
         return self.minds.get(side)

@@ -14,13 +14,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.ai import memory
-from engine.ai.planner import Ai
 from engine.core import codec
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.model import State
 
 if TYPE_CHECKING:
+    from engine.ai.planner import Ai
     from engine.play.game import Game
 
 MAX_TRIES = 64  # refusals the AI may meet on one state before its command is taken; each one skips a unit
@@ -29,15 +29,17 @@ MAX_TRIES = 64  # refusals the AI may meet on one state before its command is ta
 class Minds:
     def __init__(self, game: "Game") -> None:
         self.game = game
-        self.live: dict[str, Ai] = {}
+        self.live: dict[str, "Ai"] = {}
         self.saved: dict[str, memory.Memory] = {}  # side -> memory from the checkpoint a resume started at
         self.trail: list[tuple[State, dict[str, Any], bool]] = []  # (state, command, the AI's) since then
         self.lost: list[str] = []  # sides whose logged commands were not this AI's: it cannot retrace them
 
-    def get(self, side: str) -> Ai:
+    def get(self, side: str) -> "Ai":
         """The side's AI, made on first use: from the checkpoint's memory, brought up to the last record."""
         ai = self.live.get(side)
         if ai is None:
+            from engine.ai.planner import Ai  # when an AI first plays: not before the client's first frame
+
             ai = Ai(self.game.ruleset, side)
             saved = self.saved.pop(side, None)
             if saved is not None:
@@ -72,7 +74,7 @@ class Minds:
         self.trail = []
         return {side: memory.snapshot(ai) for side, ai in sorted(self.live.items())}
 
-    def _retrace(self, ai: Ai, state: State, command: dict[str, Any]) -> bool:
+    def _retrace(self, ai: "Ai", state: State, command: dict[str, Any]) -> bool:
         """Consult the AI on `state` until it gives the logged command, telling it of each command the
         rules refuse, exactly as the driver did. False if it would have given another command."""
         want = codec.canonical(command)

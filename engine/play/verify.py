@@ -40,7 +40,7 @@ class Report:
 
 
 def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: int = 1) -> Report:
-    proven = verify_fast.verify(content, path, seed_file, jobs)
+    proven = verify_fast.verify(content, path, seed_file, jobs)  # it holds the records to the same rules
     if proven is not None:
         return proven
     try:
@@ -54,32 +54,54 @@ def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: in
         check_header(content, header)
     except log.LogError as exc:
         return Report(0, Failure(1, str(exc).split(": ", 1)[-1]))
-    companion, problem = _companion(path, seed_file, lines)
+    companion, problem = _companion(path, seed_file, lines[0][1])
     if problem:
         return Report(0, problem)
     seed, source, problem = _seed(lines, header, seed_file, path, companion)
     if problem:  # a break hides the reveal after it: name the break, not the missing seed
         return Report(0, broken if broken and problem.line is None else problem)
     assert seed is not None
-    replay_failure, ended = _replay(content, header, seed, lines)
+    replay_failure = _replay(content, header, seed, lines)
     failure = broken or replay_failure
     if broken and replay_failure and replay_failure.line and broken.line and replay_failure.line < broken.line:
         failure = replay_failure
-    revealed = any(record.get("kind") == "reveal" for _n, _raw, record in lines)
-    if failure is None and companion is not None and companion.end is not None:
-        failure = _ending(lines, companion.end)
+    if failure is not None:
+        return Report(len(lines), failure, source)
+    return conclude(path, header, seed_file, Report(len(lines), None, source), [raw for _n, raw, _r in lines])
+
+
+def conclude(path: Path, header: dict[str, Any], seed_file: Path | None, report: Report,
+              raws: list[bytes]) -> Report:
+    """A log whose records verify, held to what the seed file says of line 1 and of its end, and said plainly:
+    unfinished, or of a public seed. Both passes end here (verify_fast too), so they report alike."""
+    companion, problem = _companion(path, seed_file, raws[0])
+    if problem:
+        return Report(0, problem)
+    if companion is not None and companion.end is not None:
+        failure = _ending(raws, companion.end)
+        if failure:
+            return Report(report.records, failure, report.seed_source)
     unfinished = ""
-    if failure is None and not revealed:
-        last = lines[-1][0]
+    if b'"kind":"reveal"' not in raws[-1][:40]:  # a verified log's reveal can only be its last line
+        ended = _ended_on(raws)
         unfinished = (f"unfinished: the mission ended on line {ended}, but the seed was never revealed "
                       "(resuming it writes the reveal)" if ended else
-                      f"unfinished: the mission has not ended; the log stops at line {last}")
-    public = header.get("seed_public")
-    note = seed_note(header) if public is not False and "seed_public" in header else ""
-    return Report(len(lines), failure, source, unfinished, note)
+                      f"unfinished: the mission has not ended; the log stops at line {len(raws)}")
+    note = seed_note(header) if "seed_public" in header and header["seed_public"] is not False else ""
+    return attrs.evolve(report, unfinished=unfinished, seed_note=note)
 
 
-def _companion(path: Path, seed_file: Path | None, lines) -> tuple[log.Companion | None, Failure | None]:
+def _ended_on(raws: list[bytes]) -> int:
+    """The line of the command that ended the mission, 0 if none did (in a verified log none is undone:
+    an undo after the end is refused)."""
+    for n, raw in enumerate(raws, start=1):
+        if b'"kind":"ended"' in raw and raw.startswith(b'{"n":%d,"kind":"command"' % n):
+            if any(e.get("kind") == "ended" for e in log.parse(raw, n).get("events", [])):
+                return n
+    return 0
+
+
+def _companion(path: Path, seed_file: Path | None, first: bytes) -> tuple[log.Companion | None, Failure | None]:
     """The seed file given, and the one beside the log: what they say of line 1 and of the end. The given one
     supplies the seed; the end is taken from either (an old copy given with --seed-file must not hide it)."""
     found: list[tuple[Path, log.Companion]] = []
@@ -92,7 +114,7 @@ def _companion(path: Path, seed_file: Path | None, lines) -> tuple[log.Companion
             if candidate == seed_file:
                 return None, Failure(None, str(exc))
     for candidate, companion in found:
-        if companion.header is not None and log.line_hash(lines[0][1]) != companion.header:
+        if companion.header is not None and log.line_hash(first) != companion.header:
             return None, Failure(1, f"the header is not the one this mission was started with ({candidate.name} "
                                     "holds the hash of the original)")
     if not found:
@@ -101,16 +123,16 @@ def _companion(path: Path, seed_file: Path | None, lines) -> tuple[log.Companion
     return attrs.evolve(found[0][1], end=end), None
 
 
-def _ending(lines, end: tuple[int, str]) -> Failure | None:
+def _ending(raws: list[bytes], end: tuple[int, str]) -> Failure | None:
     """The seed file names the line the mission ended on: the log must stop there, with that very line."""
     last, digest = end
-    have = lines[-1][0]
+    have = len(raws)
     if have < last:
         return Failure(have + 1, f"the log was cut short: the mission ended on line {last} (the seed file says so), "
                                  f"but the log stops at line {have}, its last good line")
     if have > last:
         return Failure(last + 1, f"records after the mission's last line {last} (the seed file says so)")
-    if log.line_hash(lines[-1][1]) != digest:
+    if log.line_hash(raws[-1]) != digest:
         return Failure(last, "this is not the line the mission ended on (the seed file holds another hash)")
     return None
 
@@ -141,9 +163,8 @@ def _seed(lines, header, seed_file: Path | None, path: Path,
     return companion.seed, str(candidate), None
 
 
-def _replay(content: Content, header: dict[str, Any], seed: bytes, lines) -> tuple[Failure | None, int]:
-    """Re-decide every command, and hold undo, checkpoint and reveal records to the kernel's own rules.
-    Returns the failure, if any, and the line the mission ended on (0 if it has not)."""
+def _replay(content: Content, header: dict[str, Any], seed: bytes, lines) -> Failure | None:
+    """Re-decide every command, and hold undo, checkpoint and reveal records to the kernel's own rules."""
     ruleset, initial = build(content, header)
     faces = Faces(seed)
     casual = bool(header["mission"].get("casual"))
@@ -157,38 +178,37 @@ def _replay(content: Content, header: dict[str, Any], seed: bytes, lines) -> tup
         kind = record.get("kind")
         if revealed:
             what = "a second reveal" if kind == "reveal" else "a record"
-            return Failure(n, f"{what} after the reveal on line {revealed} (there is one, and it ends the log)"), 0
+            return Failure(n, f"{what} after the reveal on line {revealed} (there is one, and it ends the log)")
         try:
             if kind == "command":
                 if record.get("base") != branch[-1][0]:
                     return Failure(n, f"a command must follow the current record {branch[-1][0]}, "
-                                      f"not {record.get('base')!r}"), 0
+                                      f"not {record.get('base')!r}")
                 if states[branch[-1][0]].winner is not None:
-                    return Failure(n, f"a command after the mission ended on line {branch[-1][0]}"), 0
+                    return Failure(n, f"a command after the mission ended on line {branch[-1][0]}")
                 if record.get("ai", True) is not True:
-                    return Failure(n, "its mark of the AI's commands is not `true`"), 0
+                    return Failure(n, "its mark of the AI's commands is not `true`")
                 problem = _command(ruleset, faces, states, n, record)
                 if problem:
-                    return problem, 0
+                    return problem
                 branch.append((n, any(e.get("rolls") for e in record["events"]), here))
             elif kind == "undo":
                 problem = _undo(states, branch, casual, record)
                 if problem:
-                    return Failure(n, problem), 0
+                    return Failure(n, problem)
             elif kind == "checkpoint":
                 problem = _checkpoint(states, branch, record)
                 if problem:
-                    return Failure(n, problem), 0
+                    return Failure(n, problem)
             elif kind == "reveal":
                 if states[branch[-1][0]].winner is None:
-                    return Failure(n, "the seed is revealed before the mission ended"), 0
+                    return Failure(n, "the seed is revealed before the mission ended")
                 revealed = n
             else:
-                return Failure(n, f"unknown record kind {str(kind)[:40]!r}"), 0
+                return Failure(n, f"unknown record kind {str(kind)[:40]!r}")
         except (codec.CodecError, KeyError, TypeError, AttributeError, ValueError) as exc:
-            return Failure(n, f"malformed record: {str(exc)[:200]}"), 0
-    head = branch[-1][0]
-    return None, head if states[head].winner is not None else 0
+            return Failure(n, f"malformed record: {str(exc)[:200]}")
+    return None
 
 
 def _undo(states: dict[int, State], branch: list[tuple[int, bool, int]], casual: bool,

@@ -24,10 +24,11 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any, Iterator
 
+from engine.ai import memory
 from engine.content.models import Content
 from engine.core import codec
 from engine.core.commands import Rejected
-from engine.core.dice import Dice, Faces, commitment
+from engine.core.dice import Dice, Faces, commitment, seed_from_int
 from engine.core.model import State
 from engine.core.reducer import fold
 from engine.log import writer as log
@@ -73,16 +74,18 @@ class Walk:
 
 def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: int = 1):
     """A Report when the log is proven good, else None (the full pass then explains)."""
-    from engine.play.verify import Report
+    from engine.play.verify import Report, conclude
 
     try:
         found = _verify(content, path, seed_file, jobs)
+        if found is None:
+            return None
+        records, source = found
+        raws = [raw for _n, _off, raw in log.read_lines(path)]  # its end and line 1, as the seed file names them
+        report = conclude(path, log.read_header(path), seed_file, Report(records, None, source), raws)
     except Exception:  # noqa: BLE001 - whatever went wrong, the full pass finds it and says what
         return None
-    if found is None:
-        return None
-    records, source = found
-    return Report(records, None, source)
+    return report if report.failure is None else None
 
 
 def _verify(content: Content, path: Path, seed_file: Path | None, jobs: int) -> tuple[int, str] | None:
@@ -121,12 +124,15 @@ def _ends(path: Path) -> tuple[bytes, bytes]:
 
 
 def _seed(header: dict[str, Any], last: dict[str, Any], seed_file: Path | None, path: Path) -> tuple[bytes, str]:
-    """As the full pass finds it: the reveal (here: only on the last line), else the seed file."""
+    """As the full pass finds it: the reveal (here: only on the last line), a public seed, else the seed file."""
     if last.get("kind") == "reveal":
         seed = bytes.fromhex(last["seed"])
         if commitment(seed) != header.get("seed_commitment"):
             raise Unsure
         return seed, "revealed"
+    public = header.get("seed_public")
+    if isinstance(public, int) and not isinstance(public, bool):  # check_header proved it the committed one
+        return seed_from_int(public), f"public seed {public}"
     candidate = seed_file or log.seed_path(path)
     seed = log.read_seed(candidate)
     if commitment(seed) != header.get("seed_commitment"):
@@ -210,8 +216,8 @@ class Job:
             elif kind == "checkpoint":
                 self._checkpoint(walk, record, raw)
             elif kind == "reveal":
-                if bytes.fromhex(record["seed"]) != self.seed:
-                    raise Unsure
+                if bytes.fromhex(record["seed"]) != self.seed or walk.states[walk.branch[-1][0]].winner is None:
+                    raise Unsure  # one reveal, after the mission's end (the full pass names an early one)
                 revealed = True
             else:
                 raise Unsure
@@ -221,8 +227,8 @@ class Job:
 
     def _command(self, walk: Walk, record: dict[str, Any], raw: bytes, n: int, offset: int) -> None:
         base_n = walk.branch[-1][0]
-        if record.get("base") != base_n:
-            raise Unsure
+        if record.get("base") != base_n or walk.states[base_n].winner is not None or record.get("ai", True) is not True:
+            raise Unsure  # a command after the end, or an AI mark that is not `true`: the full pass names it
         events, state = self._decide(walk.states[base_n], record)
         expected = [codec.dump_event(e) for e in events]
         digest = codec.state_hash(state)
@@ -263,6 +269,14 @@ class Job:
         if line != raw and (codec.canonical(dumped) != codec.canonical(anchor.get("state"))
                             or codec.canonical(trail) != codec.canonical(record.get("trail"))):
             raise Unsure
+        minds = record.get("ai", {})  # the AIs' memory must read back, as a resume reads it
+        if not isinstance(minds, dict):
+            raise Unsure
+        try:
+            for data in minds.values():
+                memory.decode(data)
+        except ValueError:
+            raise Unsure from None
 
 
 def _lines(f, first: bytes, n: int, offset: int) -> Iterator[tuple[int, bytes, int, str]]:
