@@ -80,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _save(path, characters) -> None:
+    from engine.play import roster
+
     try:
         roster.save(path, characters)
     except roster.RosterError as exc:
