@@ -20,7 +20,7 @@ from engine.content.models import Content, RulesetDef
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved, Resolved
 from engine.map.grid import NEIGHBOURS, Pos, distance
-from engine.core.model import State, Unit, memo
+from engine.core.model import MEMO, State, Unit, memo
 from engine.core.ruleset import Option
 from engine.core.reducer import fold
 from engine.rules.xcom_trpg.combat import Hit, Outcome, concussion_taken, crit_floor, effective_stat
@@ -53,6 +53,8 @@ def holder(unit: Unit) -> str | None:
 
 def holding(state: State, unit: Unit) -> Unit | None:
     """Who holds the unit now: the grab lasts while the grabber is conscious and within reach."""
+    if not memo(unit, _held, _held):  # no grip counter at all: nothing to sort and look up (every move asks)
+        return None
     gid = holder(unit)
     grabber = state.units.get(gid or "")
     if grabber is None or not grabber.conscious or distance(grabber.pos, unit.pos) > 1:
@@ -178,9 +180,22 @@ def _held(unit: Unit) -> bool:
     return any(k.startswith(HELD) for k in unit.counters)
 
 
+def _any_held(units) -> bool:
+    """Whether any unit is held, each unit's answer worked out once per unit value (model.memo, inlined:
+    it runs for every unit after every command)."""
+    for u in units:
+        kept = u.__dict__.get(MEMO)
+        held = kept.get(_held) if kept is not None else None
+        if held is None:
+            held = memo(u, _held, _held)
+        if held:
+            return True
+    return False
+
+
 def loose_grips(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     """A grab ends when the grabber falls or they are no longer within reach."""
-    if not any(memo(u, _held, _held) for u in before.units.values()):  # once per unit value (model.memo)
+    if not _any_held(before.units.values()):
         return []
     now = fold(before, events)
     ledger = Ledger(now.units)
