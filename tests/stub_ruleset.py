@@ -2,14 +2,17 @@
 through the registry and the `Ruleset` protocol alone, with no change outside this file.
 
 Side turns; each unit has one action: walk up to 4 cells, or shoot (1d6 ≥ 4 hits, then the target saves on
-1d6 ≥ 5, else it loses one of its 3 wounds). It plays the built-in missions with the built-in units.
+1d6 ≥ 5, else it loses one of its 3 wounds). It plays the built-in missions with the built-in units. Its one table
+of its own, `d6-stub/dice.toml` (`[standard] hit = 4, save = 5`), is optional: it proves a ruleset's content folder.
 """
 
 from __future__ import annotations
 
+import attrs
 import numpy as np
 
 from engine.content import field, missions
+from engine.content.tables import Schema
 from engine.core.commands import Act, Command, EndTurn, Move, Rejected, Shoot, StartMission, Wait
 from engine.core.dice import Dice, Roll
 from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, UnitChanged, UnitSpawned
@@ -18,17 +21,31 @@ from engine.core.model import State, Unit
 from engine.core.ruleset import Budget, Row, Sheet, ShotPreview, Turn, register
 
 ID = "d6-stub"
-STEPS, WOUNDS, HIT, SAVE, SIGHT = 4, 3, 4, 5, 12
+STEPS, WOUNDS, SIGHT = 4, 3, 12
+
+
+@attrs.frozen(kw_only=True)
+class Odds:
+    """One table of `d6-stub/dice.toml`: the face a shot needs to hit, and the face a save needs."""
+
+    hit: int = 4
+    save: int = 5
 
 
 @register(ID)
 class D6Stub:
     sight_range = SIGHT
     audit_dice = (6,)
+    schema = Schema(files={"dice.toml": Odds}, optional=("dice.toml",),
+                    check=lambda own, shared: [f"dice.toml: [{k}].{f}: expected a face 2 to 6, got {v}"
+                                               for k, o in own["dice"].items() for f, v in attrs.asdict(o).items()
+                                               if not 2 <= v <= 6])
 
     def __init__(self, content, setup) -> None:
         self.content = content
         self.setup = setup
+        odds = content.rules.get(ID, {}).get("dice", {}).get("standard", Odds())
+        self.hit, self.save = odds.hit, odds.save
 
     # -- the kernel's entry point ---------------------------------------------------------------
 
@@ -97,13 +114,13 @@ class D6Stub:
         target = state.units.get(target_id)
         if target is None or not target.conscious or not self._sees(state, unit, target):
             return Rejected("no_target", "No target in sight there")
-        hit = _d6(dice, unit.id, "hit", HIT)
+        hit = _d6(dice, unit.id, "hit", self.hit)
         rolls = [hit]
         wounded = False
-        if hit.total >= HIT:
-            save = _d6(dice, target.id, "save", SAVE)
+        if hit.total >= self.hit:
+            save = _d6(dice, target.id, "save", self.save)
             rolls.append(save)
-            wounded = save.total < SAVE
+            wounded = save.total < self.save
         out: list[Event] = [Resolved(actor=unit.id, action="shoot", target=target.id, weapon=unit.weapon,
                                      rolls=tuple(rolls), outcome="wound" if wounded else "no wound",
                                      text=f"{unit.name} shoots {target.name}: {'wound' if wounded else 'no wound'}"),
@@ -139,9 +156,9 @@ class D6Stub:
         a, b = state.units[shooter], state.units[target]
         if not self._sees(state, a, b):
             return Rejected("no_line_of_sight", "Not in sight")
-        p = (7 - HIT) / 6 * (SAVE - 1) / 6
-        lines = (Row("Hit", f"1d6 ≥ {HIT}: {100 * (7 - HIT) / 6:.0f}%"), Row("Save", f"1d6 ≥ {SAVE}: "
-                                                                              f"{100 * (7 - SAVE) / 6:.0f}%"))
+        p = (7 - self.hit) / 6 * (self.save - 1) / 6
+        lines = (Row("Hit", f"1d6 ≥ {self.hit}: {100 * (7 - self.hit) / 6:.0f}%"), Row("Save", f"1d6 ≥ {self.save}: "
+                                                                              f"{100 * (7 - self.save) / 6:.0f}%"))
         return ShotPreview(p_hit=p, expected_damage=p, distance=distance(a.pos, b.pos), reach=None, lines=lines)
 
     def sheet(self, state: State, unit: Unit) -> Sheet:

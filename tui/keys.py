@@ -246,7 +246,7 @@ def parse(text: str, source: str = "keys.toml") -> dict[str, str]:
     keymap: dict[str, str] = {}
     for action, value in table.items():
         if action not in known:
-            from engine.content.loader import did_you_mean
+            from engine.content.strict import did_you_mean
 
             raise KeyMapError(f"{source}: unknown action {action!r}{did_you_mean(action, list(known))}")
         values = [value] if isinstance(value, str) else value

@@ -1,8 +1,9 @@
 """Content in layers, overridden by id (the OpenXcom way, but strict).
 
 A bundle is read as a stack of layers: the base folder (the built-in `content/`, or a whole other bundle given
-with `--content DIR`), then the folder of each ruleset inside it (`content/xcom-trpg/`), then each mod folder given
-with `--content DIR` (a folder holding `mod.toml`), in the order given. A later layer's table with an id already
+with `--content DIR`), then each mod folder given with `--content DIR` (a folder holding `mod.toml`), in the order
+given. Each ruleset's own folder (`content/xxxzone/`, `mymod/xxxzone/`) is read over the same stack by the schema the
+ruleset declares (engine.content.tables). A later layer's table with an id already
 loaded patches the fields it names (nested tables field by field), a new id is added, and `delete = true` removes
 the id. The merged tables are checked as one bundle, so an unknown key or a bad reference is still one located
 line, naming the layer that wrote the id (`mymod/weapons.toml: [smg].damage: expected integer`).
@@ -16,7 +17,6 @@ from typing import Any, Sequence
 import attrs
 
 MOD_FILE = "mod.toml"  # marks a folder as a mod: layered over the bundle instead of replacing it
-RULESET_FOLDERS = ("xcom-trpg", "xxxzone", "annihilation", "neo-troops")  # a ruleset's own tables, if present
 
 
 @attrs.frozen
@@ -39,7 +39,7 @@ def stack(directories: Sequence[Path | str], default: Path) -> tuple[list[Layer]
             base = d
     if not base.is_dir():
         messages.append(f"{base}: not a content directory")
-    out = [Layer(base, "")] + [Layer(base, f"{r}/") for r in RULESET_FOLDERS if (base / r).is_dir()]
+    out = [Layer(base, "")]
     labels = set()
     for mod in mods:
         label = f"{mod.name}/"

@@ -6,24 +6,20 @@ This module, `engine.log` and `engine.roster` (the squad roster file) are the on
 
 from __future__ import annotations
 
-import difflib
 import hashlib
-import json
 import tomllib
-import typing
 from pathlib import Path
-from typing import Any, Literal, Sequence, get_args, get_origin
+from typing import TYPE_CHECKING, Any, Sequence
 
-import attrs
-import cattrs
-from cattrs.cols import list_structure_factory, mapping_structure_factory
-from cattrs.gen import make_dict_structure_fn
-from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
-
-from engine.content import cache, layers
+from engine.content import layers, strict
+from engine.content import tables as tables_
 from engine.content import models as c
+from engine.content.formula import Formula
+from engine.content.strict import ContentError, default_dir  # noqa: F401 - also the loader's public names
 from engine.core import files
-from engine.content.formula import Formula, FormulaError
+
+if TYPE_CHECKING:
+    from engine.content.scenario import Scenario
 
 FILES: dict[str, type] = {
     "rulesets.toml": c.RulesetDef,
@@ -50,140 +46,11 @@ def is_content_file(name: str) -> bool:
     return name in FILES or name == LEGACY_MISSIONS or (name.startswith(MISSIONS + "/") and name.endswith(".toml"))
 
 
-class ContentError(Exception):
-    """All the located messages of a content bundle that failed to load."""
-
-    def __init__(self, messages: list[str]) -> None:
-        super().__init__("\n".join(messages))
-        self.messages = messages
-
-
-class _Bad(ValueError):
-    """A value of the wrong shape; its text is the whole message."""
-
-
-def show(value: Any) -> str:
-    if isinstance(value, dict):
-        return "a table"
-    if isinstance(value, list):
-        return "an array"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    return str(value)
-
-
-def _strict(kind: type, label: str):
-    def hook(value: Any, _t: Any) -> Any:
-        ok = isinstance(value, kind) and not (kind is not bool and isinstance(value, bool))
-        if kind is float and isinstance(value, int) and not isinstance(value, bool):
-            ok = True
-        if not ok:
-            raise _Bad(f"expected {label}, got {show(value)}")
-        return value
-    return hook
-
-
-def _literal(t: Any):
-    choices = get_args(t)
-
-    def hook(value: Any, _t: Any) -> Any:
-        if value not in choices or isinstance(value, bool):
-            raise _Bad(f"expected one of {', '.join(map(str, choices))}, got {show(value)}")
-        return value
-    return hook
-
-
-def _formula(value: Any, _t: Any) -> Formula:
-    if not isinstance(value, str):
-        raise _Bad(f"expected a formula string, got {show(value)}")
-    try:
-        return Formula.parse(value)
-    except FormulaError as exc:
-        raise _Bad(f"bad formula {show(value)}: {exc}") from None
-
-
-def _shape_checked(kind: type, label: str, factory):
-    def make(t: Any, conv: cattrs.Converter):
-        inner = factory(t, conv)
-
-        def hook(value: Any, _t: Any) -> Any:
-            if not isinstance(value, kind):
-                raise _Bad(f"expected {label}, got {show(value)}")
-            return inner(value, _t)
-        return hook
-    return make
-
-
-def make_converter() -> cattrs.Converter:
-    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
-    conv.register_structure_hook(int, _strict(int, "integer"))
-    conv.register_structure_hook(float, _strict(float, "number"))
-    conv.register_structure_hook(str, _strict(str, "string"))
-    conv.register_structure_hook(bool, _strict(bool, "true or false"))
-    conv.register_structure_hook(Formula, _formula)
-    conv.register_structure_hook_func(lambda t: get_origin(t) is Literal, lambda v, t: _literal(t)(v, t))
-    conv.register_structure_hook_factory(
-        lambda t: get_origin(t) is list, _shape_checked(list, "an array", list_structure_factory))
-    conv.register_structure_hook_factory(
-        lambda t: get_origin(t) is dict, _shape_checked(dict, "a table", mapping_structure_factory))
-    conv.register_structure_hook_factory(
-        attrs.has, _shape_checked(dict, "a table", lambda t, cv: make_dict_structure_fn(t, cv)))
-    return conv
-
-
-_converter = make_converter()
-
-
-def _walk(exc: BaseException, path: str, out: list[str], tables: tuple[str, ...] = ()) -> None:
-    """Located messages: `[shotgun].damage`, `[eliminate].squad[0]`; keys under a name in `tables`
-    are tables of their own, as in TOML: `[units.anton].hp`."""
-    if isinstance(exc, (ClassValidationError, IterableValidationError)):
-        with_notes, without = exc.group_exceptions()
-        for sub, note in with_notes:
-            key = getattr(note, "name", None)
-            if key is None:
-                key = note.index
-            if isinstance(key, int):
-                where = f"{path}[{key}]"
-            elif not path:
-                where = f"[{key}]"
-            elif path.strip("[]") in tables:
-                where = f"[{path.strip('[]')}.{key}]"
-            else:
-                where = f"{path}.{key}"
-            _walk(sub, where, out, tables)
-        for sub in without:
-            _walk(sub, path, out, tables)
-    elif isinstance(exc, ForbiddenExtraKeysError):
-        fields = [a.name for a in exc.cl.__attrs_attrs__]
-        for extra in sorted(exc.extra_fields):
-            out.append(f"{path}: unknown key {extra!r}{did_you_mean(extra, fields)}")
-    elif isinstance(exc, KeyError):
-        out.append(f"{path}: missing required key")
-    elif isinstance(exc, _Bad):
-        out.append(f"{path}: {exc}")
-    elif isinstance(exc, (AttributeError, TypeError)) and "items" in str(exc):
-        out.append(f"{path}: expected a table")
-    else:
-        out.append(f"{path}: {exc}")
-
-
-def did_you_mean(word: str, choices: typing.Iterable[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""
-
-
 def bundle_hash(files: dict[str, bytes]) -> str:
     h = hashlib.sha256()
     for name in sorted(files):
         h.update(name.encode() + b"\0" + hashlib.sha256(files[name]).digest())
     return h.hexdigest()
-
-
-def default_dir() -> Path:
-    return Path(__file__).resolve().parents[2] / "content"
 
 
 def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Content:
@@ -211,7 +78,7 @@ def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Conten
         origin: dict[str, str] = {}
         found = parsed = False
         for layer in stack:
-            doc = _read(layer.base, layer.label + name, raw, messages, optional=True)
+            doc = strict.read(layer.base, layer.label + name, raw, messages, optional=True)
             found = found or layer.label + name in raw  # read, even if it did not parse (that has its message)
             if doc is not None:
                 parsed = True
@@ -229,14 +96,14 @@ def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Conten
                      if isinstance(st, str)}
         tables[name] = {}
         for key, value in merged.items():  # one id at a time, labelled with the layer that wrote it
-            tables[name].update(_structure(origin.get(key, name), {key: value}, model, messages))
+            tables[name].update(strict.structure(origin.get(key, name), {key: value}, model, messages))
     missions: dict[str, Any] = {}
     origin = {}  # mission id -> the file it is in, for messages
     if not mission_files:
         messages.append(f"{MISSIONS}/: missing folder")
     docs: dict[str, Any] = {}
     for name in mission_files:
-        doc = _read(root, name, raw, messages)
+        doc = strict.read(root, name, raw, messages)
         if doc is None:
             continue
         for key in doc:
@@ -245,13 +112,13 @@ def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Conten
         fresh = {k: v for k, v in doc.items() if k not in origin}
         origin.update({k: name for k in fresh})
         docs.update(fresh)
-    for layer in stack[1:]:  # a ruleset folder's or a mod's missions patch, add or delete by id
+    for layer in stack[1:]:  # a mod's missions patch, add or delete by id
         for name in _mission_files(layer.base / layer.label.rstrip("/")):
-            doc = _read(layer.base, layer.label + name, raw, messages)
+            doc = strict.read(layer.base, layer.label + name, raw, messages)
             if doc is not None:
                 messages.extend(layers.overlay(docs, origin, doc, layer.label + name))
     for key, value in docs.items():
-        missions.update(_structure(origin[key], {key: value}, c.Mission, messages))
+        missions.update(strict.structure(origin[key], {key: value}, c.Mission, messages))
     missing = [n for n in FILES if n not in tables and not (legacy and n in NEWER) and n not in OPTIONAL]
     if not missing and mission_files:
         for name in NEWER + OPTIONAL:
@@ -261,11 +128,20 @@ def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Conten
         for name, by_id in origins.items():
             found = layers.relabel(found, name, by_id)
         messages.extend(found)
+    shared = {_FIELD[n]: t for n, t in tables.items()}
+    own = {rid: tables_.read(stack, rid, schema, shared, raw, messages) for rid, schema in _schemas()}
     if messages:
         raise ContentError(messages)
-    fields = {_FIELD[n]: t for n, t in tables.items()}
+    fields = dict(shared)
     fields["missions"] = c.Missions(missions, fields.get("difficulty", {}))
-    return c.Content(sha256=bundle_hash(raw), **fields)
+    return c.Content(sha256=bundle_hash(raw), rules=own, **fields)
+
+
+def _schemas() -> list[tuple[str, tables_.Schema]]:
+    """Each registered ruleset's content schema: the registry discovers them, so the loader names none."""
+    from engine.core import ruleset
+
+    return [(rid, s) for rid in ruleset.available() if (s := ruleset.schema(rid)) is not None]
 
 
 def _mission_files(root: Path) -> list[str]:
@@ -275,66 +151,10 @@ def _mission_files(root: Path) -> list[str]:
     return [LEGACY_MISSIONS] if (root / LEGACY_MISSIONS).exists() else []
 
 
-def _read(root: Path, name: str, raw: dict[str, bytes], messages: list[str], optional: bool = False) -> dict | None:
-    """The file's TOML document, or None with a message (none for a missing optional file)."""
-    try:
-        raw[name] = files.read_capped(root / name)  # never a device, a pipe or a file past a sane size
-    except FileNotFoundError:
-        if not optional:
-            messages.append(f"{name}: missing file")
-        return None
-    except files.FileProblem as exc:
-        messages.append(f"{name}: {str(exc).split(': ', 1)[-1]}")
-        return None
-    except OSError as exc:
-        messages.append(f"{name}: cannot read ({exc.strerror})")
-        return None
-    key = hashlib.sha256(raw[name]).digest()
-    if key in _parsed:
-        return _parsed[key]
-    built_in = root == default_dir()  # only the built-in content is cached on disk (cache.py)
-    doc = cache.get(key) if built_in else None
-    if doc is not None:
-        _parsed[key] = doc
-        return doc
-    try:
-        doc = files.toml(raw[name].decode("utf-8"))
-    except UnicodeDecodeError:
-        messages.append(f"{name}: not UTF-8 text")
-        return None
-    except tomllib.TOMLDecodeError as exc:
-        messages.append(f"{name}: {exc}")
-        return None
-    if len(_parsed) > 256:
-        _parsed.clear()
-    _parsed[key] = doc
-    if built_in:
-        cache.put(key, doc)
-    return doc
-
-
-_parsed: dict[bytes, dict] = {}  # sha256 of a file's bytes -> its TOML document; documents are never changed
-
-
-def _structure(name: str, doc: dict[str, Any], model: type, messages: list[str]) -> dict[str, Any]:
-    parsed: dict[str, Any] = {}
-    for key, value in doc.items():
-        if not isinstance(value, dict):
-            messages.append(f"{name}: [{key}]: expected a table, got {show(value)}")
-            continue
-        try:
-            parsed[key] = _converter.structure(value, model)
-        except Exception as exc:  # noqa: BLE001 - every failure becomes located messages
-            found: list[str] = []
-            _walk(exc, f"[{key}]", found)
-            messages.extend(f"{name}: {m}" for m in found)
-    return parsed
-
-
 def _ref(file: str, key: str, field: str, kind: str, value: str, table: set[str]) -> list[str]:
     if value in table:
         return []
-    return [f"{file}: [{key}].{field}: unknown {kind} {value!r}{did_you_mean(value, table)}"]
+    return [f"{file}: [{key}].{field}: unknown {kind} {value!r}{strict.did_you_mean(value, table)}"]
 
 
 def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_stats: set[str],
@@ -349,26 +169,26 @@ def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_st
         for field in ("hp", "stamina", "god_of_random"):
             bad = _names(getattr(r, field), stats)
             if bad:
-                out.append(f"rulesets.toml: [{rid}].{field}: unknown name {bad!r}{did_you_mean(bad, stats)}")
+                out.append(f"rulesets.toml: [{rid}].{field}: unknown name {bad!r}{strict.did_you_mean(bad, stats)}")
         for stat in r.stat_minimums:
             if stat not in stats:
-                out.append(f"rulesets.toml: [{rid}].stat_minimums.{stat}: unknown stat{did_you_mean(stat, stats)}")
+                out.append(f"rulesets.toml: [{rid}].stat_minimums.{stat}: unknown stat{strict.did_you_mean(stat, stats)}")
     for rid, race in races.items():
         for i, other in enumerate(race.frightens):
             out.extend(_ref("races.toml", rid, f"frightens[{i}]", "race", other, race_ids))
         for part in ("caps", "modifiers", "fixed"):
             for stat in getattr(race, part):
                 if stat not in all_stats:
-                    out.append(f"races.toml: [{rid}].{part}.{stat}: unknown stat{did_you_mean(stat, all_stats)}")
+                    out.append(f"races.toml: [{rid}].{part}.{stat}: unknown stat{strict.did_you_mean(stat, all_stats)}")
     for wid, w in weapons.items():
         if w.stat not in all_stats:
-            out.append(f"weapons.toml: [{wid}].stat: unknown stat {w.stat!r}{did_you_mean(w.stat, all_stats)}")
+            out.append(f"weapons.toml: [{wid}].stat: unknown stat {w.stat!r}{strict.did_you_mean(w.stat, all_stats)}")
         for aid in w.headshot_kills:
             out.extend(_ref("weapons.toml", wid, "headshot_kills", "armour", aid, armor))
         for field in ("throw_range", "penalty"):
             bad = _names(getattr(w, field), all_stats)
             if bad:
-                out.append(f"weapons.toml: [{wid}].{field}: unknown name {bad!r}{did_you_mean(bad, all_stats)}")
+                out.append(f"weapons.toml: [{wid}].{field}: unknown name {bad!r}{strict.did_you_mean(bad, all_stats)}")
         if w.thrown and w.throw_range is None:
             out.append(f"weapons.toml: [{wid}].throw_range: a thrown weapon needs a throw range")
         if not w.modes:
@@ -377,7 +197,7 @@ def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_st
             out.extend(_ref("weapons.toml", wid, "owner", "unit", w.owner, unit_ids))
         for stat in w.owner_bonus:
             if stat not in all_stats:
-                out.append(f"weapons.toml: [{wid}].owner_bonus.{stat}: unknown stat{did_you_mean(stat, all_stats)}")
+                out.append(f"weapons.toml: [{wid}].owner_bonus.{stat}: unknown stat{strict.did_you_mean(stat, all_stats)}")
     for uid, u in units.items():
         out.extend(_ref("units.toml", uid, "race", "race", u.race, race_ids))
         out.extend(_ref("units.toml", uid, "faction", "faction", u.faction, factions))
@@ -387,16 +207,16 @@ def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_st
             out.extend(_ref("units.toml", uid, f"items.{item}", "item", item, weapon_ids | known.get("items.toml", set())))
         for stat in u.stats:
             if stat not in all_stats:
-                out.append(f"units.toml: [{uid}].stats.{stat}: unknown stat{did_you_mean(stat, all_stats)}")
+                out.append(f"units.toml: [{uid}].stats.{stat}: unknown stat{strict.did_you_mean(stat, all_stats)}")
         if len(u.glyph) != 1:
-            out.append(f"units.toml: [{uid}].glyph: expected one character, got {show(u.glyph)}")
+            out.append(f"units.toml: [{uid}].glyph: expected one character, got {strict.show(u.glyph)}")
     for tid, tile in terrain.items():
         if len(tile.glyph) != 1:
-            out.append(f"terrain.toml: [{tid}].glyph: expected one character, got {show(tile.glyph)}")
+            out.append(f"terrain.toml: [{tid}].glyph: expected one character, got {strict.show(tile.glyph)}")
         for field in ("color", "background"):
             if not _is_colour(getattr(tile, field)):
                 out.append(f"terrain.toml: [{tid}].{field}: expected a colour like \"#a0b0c0\", "
-                           f"got {show(getattr(tile, field))}")
+                           f"got {strict.show(getattr(tile, field))}")
         if tile.destroyed is not None:
             out.extend(_ref("terrain.toml", tid, "destroyed", "tile", tile.destroyed, known["terrain.toml"]))
     tiles = known["terrain.toml"]
@@ -425,11 +245,11 @@ def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_st
     for did, d in levels.items():
         for stat in d.alien_stats:
             if stat not in all_stats:
-                out.append(f"difficulty.toml: [{did}].alien_stats.{stat}: unknown stat{did_you_mean(stat, all_stats)}")
+                out.append(f"difficulty.toml: [{did}].alien_stats.{stat}: unknown stat{strict.did_you_mean(stat, all_stats)}")
     for mid, m in missions.items():
         out.extend(check_mission(origin[mid], mid, m, known, unit_ids, levels))
         for fid, f in m.formulas.items():
-            out.extend(f"{origin[mid]}: [{mid}].formulas.{fid}.stats: unknown stat {st!r}{did_you_mean(st, all_stats)}"
+            out.extend(f"{origin[mid]}: [{mid}].formulas.{fid}.stats: unknown stat {st!r}{strict.did_you_mean(st, all_stats)}"
                        for st in f.stats if st not in all_stats)
     from engine.content import bounds  # numbers the rules can mean, formulas provably evaluable (issue 14)
 
@@ -536,7 +356,7 @@ def _is_colour(text: str) -> bool:
     return len(text) == 7 and text[0] == "#" and all(ch in "0123456789abcdefABCDEF" for ch in text[1:])
 
 
-def load_scenario(path: Path | str) -> "Scenario":
+def load_scenario(path: Path | str) -> Scenario:
     """A `resolve` scenario, parsed as strictly as content."""
     from engine.content.scenario import Scenario
 
@@ -556,8 +376,8 @@ def load_scenario(path: Path | str) -> "Scenario":
     except tomllib.TOMLDecodeError as exc:
         raise ContentError([f"{name}: {exc}"]) from None
     try:
-        return _converter.structure(doc, Scenario)
+        return strict.converter.structure(doc, Scenario)
     except Exception as exc:  # noqa: BLE001
         found: list[str] = []
-        _walk(exc, "", found, tables=("units",))
+        strict.walk(exc, "", found, tables=("units",))
         raise ContentError([f"{name}: {m}" for m in found]) from None

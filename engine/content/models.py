@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
@@ -344,6 +344,7 @@ class Content:
     difficulty: dict[str, Difficulty] = attrs.field(factory=dict)
     items: dict[str, Item] = attrs.field(factory=dict)  # items.toml: consumables
     psionics: dict[str, PsiAbility] = attrs.field(factory=dict)  # psionics.toml; none: no psi in play
+    rules: dict[str, dict[str, dict[str, Any]]] = attrs.field(factory=dict)  # ruleset id -> its own tables (tables.py)
 
     def default_difficulty(self) -> str | None:
         return next((k for k, d in self.difficulty.items() if d.default), None)

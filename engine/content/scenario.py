@@ -91,7 +91,7 @@ class Verdict:
 
 def check(content: Content, sc: Scenario) -> list[str]:
     """Cross-references, as located messages."""
-    from engine.content.loader import did_you_mean
+    from engine.content.strict import did_you_mean
 
     out = []
     if sc.ruleset not in content.rulesets:

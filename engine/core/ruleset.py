@@ -21,6 +21,7 @@ from engine.core.model import State, Unit
 
 if TYPE_CHECKING:  # annotations only: the core never needs the content room at run time
     from engine.content.models import Content, Mission
+    from engine.content.tables import Schema
     from engine.content.scenario import Action, Verdict
 
 
@@ -109,6 +110,7 @@ class Ruleset(Protocol):
     setup: Setup | None  # None outside a mission (the roster, `resolve`)
     sight_range: int  # cells a unit sees at most, for the AI's sense of near and far
     audit_dice: tuple[int, ...]  # die sizes `audit --stats` tabulates with a χ² test (d100; d6 for a pool ruleset)
+    schema: Schema | None  # class attribute: its own tables in `content/<id>/` (engine.content.tables), or None
 
     def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
         """The ruleset's verdict on a command: a rejection, or events carrying their rolls."""
@@ -177,6 +179,11 @@ def kind(ruleset_id: str) -> type:
     """The registered class, for what a ruleset says of itself without a mission (`audit_dice`)."""
     _load_builtin()
     return _REGISTRY[ruleset_id]
+
+
+def schema(ruleset_id: str) -> Schema | None:
+    """The content tables a ruleset declares, read by the loader before any mission exists."""
+    return kind(ruleset_id).schema
 
 
 def make(ruleset_id: str, content: Content, setup: Setup | None) -> Ruleset:

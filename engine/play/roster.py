@@ -225,14 +225,14 @@ def initiate(content: Content, ch: Character, dice: Dice) -> tuple[Character, Ro
 
 
 def _converter():
-    from engine.content.loader import make_converter
+    from engine.content.strict import make_converter
 
     return make_converter()
 
 
 def structure(doc: Any, where: str) -> list[Character]:
     """Characters from a TOML document or a log header, strictly: one located line on a mistake."""
-    from engine.content.loader import _walk
+    from engine.content.strict import walk as _walk
 
     try:
         return list(_converter().structure(doc, _File).character)

@@ -102,7 +102,7 @@ def mission_at(content, mission: str, difficulty: str | None) -> str:
 
 
 def check_choice(what: str, value: str, choices) -> None:
-    from engine.content.loader import did_you_mean
+    from engine.content.strict import did_you_mean
 
     if value not in choices:
         raise BadInput(f"unknown {what} {value!r}{did_you_mean(value, choices)}; one of {', '.join(choices)}")

@@ -53,6 +53,7 @@ class ShotContext:
 class XcomTrpg:
     id = "xcom-trpg"
     audit_dice = (100,)  # every contest is stat×1d100; scatter and HP dice are not worth a table
+    schema = None  # its tables are still the shared content/*.toml files (docs/architecture.md: the seam)
 
     def __init__(self, content: Content, setup: Setup | None) -> None:
         self.content = content

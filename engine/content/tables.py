@@ -1,0 +1,80 @@
+"""A ruleset's own content: the tables it declares in `content/<id>/`, their attrs models and its cross-checks.
+
+Shared tables (terrain, missions, factions, behaviour, difficulty) are the loader's; everything whose shape belongs
+to one rule system (its weapons, armour, characters, abilities) is declared by that ruleset as a `Schema` and read
+from its folder in every layer: the bundle's `content/<id>/`, then each mod's `<mod>/<id>/`, merged by id (patch,
+add, `delete = true`) exactly like the shared tables. Unknown keys stay errors, each one located line naming the
+layer that wrote the id (`xxxzone/weapons.toml: [smg].dt: expected integer, got "x"`). The ruleset reads its tables
+back as `content.rules[id][kind]` (kind: the file name without `.toml`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+import attrs
+
+from engine.content import layers, strict
+
+Tables = dict[str, dict[str, Any]]  # kind ("weapons") -> id -> the model's value
+
+
+@attrs.frozen(kw_only=True)
+class Schema:
+    """What a ruleset declares of its content folder."""
+
+    files: dict[str, type]  # "weapons.toml" -> the attrs model of one table of that file
+    optional: tuple[str, ...] = ()  # files a bundle may leave out (then that kind is empty)
+    # Cross-checks of the merged tables: (own tables, shared tables by kind) -> located messages. Write them as
+    # "weapons.toml: [smg].ammo: ..."; the loader prefixes the layer that wrote each id.
+    check: Callable[[Tables, Tables], list[str]] | None = None
+
+
+def kind_of(file: str) -> str:
+    return file.removesuffix(".toml")
+
+
+def read(stack: Sequence[layers.Layer], folder: str, schema: Schema, shared: Tables,
+         raw: dict[str, bytes], messages: list[str]) -> Tables:
+    """Merge and structure one ruleset's tables over the layers; problems go to `messages`."""
+    out: Tables = {}
+    origins: dict[str, dict[str, str]] = {}
+    for name, model in schema.files.items():
+        merged: dict[str, Any] = {}
+        origin: dict[str, str] = {}
+        found = False
+        for layer in stack:
+            label = f"{layer.label}{folder}/{name}"
+            doc = strict.read(layer.base, label, raw, messages, optional=True)
+            found = found or label in raw
+            if doc is not None:
+                messages.extend(layers.overlay(merged, origin, doc, label))
+        if not found and name not in schema.optional:
+            messages.append(f"{folder}/{name}: missing file")
+        by_id: dict[str, Any] = {}
+        for key, value in merged.items():
+            by_id.update(strict.structure(origin.get(key, f"{folder}/{name}"), {key: value}, model, messages))
+        out[kind_of(name)] = by_id
+        origins[name] = origin
+    if schema.check is not None and not messages:
+        found = schema.check(out, shared)
+        for name, by_id in origins.items():
+            found = layers.relabel(found, name, by_id)
+        bare = tuple(f"{name}: " for name in schema.files)  # about no one id: the base layer's file
+        messages.extend(f"{folder}/{m}" if m.startswith(bare) else m for m in found)
+    return out
+
+
+def stack_of(directory: Path | str) -> list[layers.Layer]:
+    """The layers of one folder holding `<id>/` subfolders, with no mods (for tools and tests)."""
+    return [layers.Layer(Path(directory), "")]
+
+
+def load_folder(directory: Path | str, folder: str, schema: Schema, shared: Tables | None = None) -> Tables:
+    """One ruleset's tables from `directory/<folder>/` alone; raises ContentError with every message."""
+    messages: list[str] = []
+    out = read(stack_of(directory), folder, schema, shared or {}, {}, messages)
+    if messages:
+        raise strict.ContentError(messages)
+    return out
