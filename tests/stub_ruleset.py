@@ -18,6 +18,7 @@ from engine.core.dice import Dice, Roll
 from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, UnitChanged, UnitSpawned
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
+from engine.core.records import record
 from engine.core.ruleset import Budget, Row, Sheet, ShotPreview, Turn, register
 
 ID = "d6-stub"
@@ -30,6 +31,15 @@ class Odds:
 
     hit: int = 4
     save: int = 5
+
+
+@record(f"{ID}.trooper")
+@attrs.frozen(kw_only=True)
+class Trooper:
+    """The stub's own typed record on each unit (Unit.record): what its sheet counts beyond wounds."""
+
+    shots: int = 0
+    saves: int = 0  # wounds its armour saved
 
 
 @register(ID)
@@ -71,7 +81,8 @@ class D6Stub:
             t = self.content.units[m.template]
             unit = Unit(id=m.uid, name=m.name, template=m.template, race=t.race, side=m.side, glyph=t.glyph, pos=cell,
                         facing=field.FACING.get(m.side, 0), stats={}, hp=WOUNDS, hp_max=WOUNDS, stamina=0,
-                        stamina_max=0, morale=0, morale_max=0, armor=t.armor, weapon=t.weapon, ammo=99, magazines=0)
+                        stamina_max=0, morale=0, morale_max=0, armor=t.armor, weapon=t.weapon, ammo=99, magazines=0,
+                        record=Trooper())
             events.append(UnitSpawned(unit=unit))
         return events + [PhaseStarted(phase=1), *self._side(state, missions.PLAYER, events)]
 
@@ -124,7 +135,11 @@ class D6Stub:
         out: list[Event] = [Resolved(actor=unit.id, action="shoot", target=target.id, weapon=unit.weapon,
                                      rolls=tuple(rolls), outcome="wound" if wounded else "no wound",
                                      text=f"{unit.name} shoots {target.name}: {'wound' if wounded else 'no wound'}"),
-                            UnitChanged(unit=unit.id, changes={"actions": 0}, cause="shoots")]
+                            UnitChanged(unit=unit.id, changes={"actions": 0, "record": attrs.evolve(
+                                unit.record, shots=unit.record.shots + 1)}, cause="shoots")]
+        if len(rolls) > 1 and not wounded:
+            out.append(UnitChanged(unit=target.id, changes={"record": attrs.evolve(
+                target.record, saves=target.record.saves + 1)}, cause="saves"))
         if wounded:
             hp = target.hp - 1
             out.append(UnitChanged(unit=target.id, changes={"hp": hp, **({"status": "dead"} if hp <= 0 else {})},
@@ -162,7 +177,8 @@ class D6Stub:
         return ShotPreview(p_hit=p, expected_damage=p, distance=distance(a.pos, b.pos), reach=None, lines=lines)
 
     def sheet(self, state: State, unit: Unit) -> Sheet:
-        return Sheet(rows=(Row("Wounds", f"{unit.hp}/{WOUNDS}", unit.hp, WOUNDS),))
+        return Sheet(rows=(Row("Wounds", f"{unit.hp}/{WOUNDS}", unit.hp, WOUNDS),
+                           Row("Shots", f"{unit.record.shots} · saves {unit.record.saves}")))
 
     def throwables(self, state: State, unit: Unit) -> list[str]:
         return []

@@ -88,3 +88,45 @@ def test_audit_stats_tabulates_the_rulesets_own_die(content, tmp_path):
     assert [int(r.split()[0]) for r in rows] == [1, 2, 3, 4, 5, 6]
     counted = sum(int(r.split()[1]) for r in rows)
     assert counted == int(heads[0].split(":")[1].split()[0])
+
+
+def test_the_rulesets_own_unit_record_is_logged_folded_and_verified(content, tmp_path):
+    """`Unit.record` carries the stub's typed numbers: written by tag, changed whole by events, read back strictly,
+    kept through a checkpoint's dump, and re-derived by verify."""
+    from engine.core import codec
+
+    path = tmp_path / "records.jsonl"
+    game = simulate.run(content, stub_ruleset.ID, "eliminate", seed_from_int(5), path, max_phases=30)
+    state = game.state
+    game.close()
+    lines = [json.loads(line) for line in path.read_text().splitlines()]
+    spawned = [e["unit"] for rec in lines if rec.get("kind") == "command" for e in rec["events"] if e["kind"] == "spawned"]
+    assert spawned and all(u["record"] == {"kind": "d6-stub.trooper", "shots": 0, "saves": 0} for u in spawned)
+    shots = sum(u.record.shots for u in state.units.values())
+    fired = sum(1 for rec in lines if rec.get("kind") == "command" for e in rec["events"]
+                for r in e.get("rolls", []) if r["purpose"] == "hit")
+    assert shots == fired > 0
+    saves = sum(u.record.saves for u in state.units.values())
+    failed = sum(1 for rec in lines if rec.get("kind") == "command" for e in rec["events"]
+                 if e["kind"] == "changed" and e["cause"] == "wounded")
+    made = sum(1 for rec in lines if rec.get("kind") == "command" for e in rec["events"]
+               for r in e.get("rolls", []) if r["purpose"] == "save")
+    assert saves == made - failed
+    again = codec.load_state(json.loads(json.dumps(codec.dump_state(state))), state.grid)
+    assert again.units == state.units and codec.state_hash(again) == codec.state_hash(state)
+    assert verify(content, path).failure is None
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"kind": "d6-stub.sniper", "shots": 1}, "unknown unit record 'd6-stub.sniper'"),
+    ({"kind": "d6-stub.trooper", "shots": "two"}, "expected an integer"),
+    ({"kind": "d6-stub.trooper", "shots": 1, "luck": 3}, "luck"),
+    ([1, 2], "not an object"),
+])
+def test_a_bad_record_in_a_log_is_one_line(data, words):
+    from engine.core import codec
+
+    event = {"kind": "changed", "unit": "u1", "changes": {"record": data}, "cause": "x", "rolls": []}
+    with pytest.raises(codec.CodecError) as caught:
+        codec.load_event(event)
+    assert words in str(caught.value) and "\n" not in str(caught.value)

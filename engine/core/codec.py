@@ -10,11 +10,13 @@ from typing import Any, get_origin
 
 import attrs
 import cattrs
+import cattrs.gen
 
 from engine.core.commands import COMMAND_TYPES, Command, EndTurn, Move
 from engine.core.dice import Roll
 from engine.core.events import EVENT_TYPES, Event, UnitChanged
 from engine.core.model import INHERITED, MEMO, PARTS, State, Unit, memo
+from engine.core.records import lookup
 
 
 class CodecError(ValueError):
@@ -58,6 +60,51 @@ _conv.register_structure_hook(bool, _strict_bool)
 _conv.register_structure_hook(str, _strict_str)
 
 
+def dump_record(rec: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {"kind": rec.record_kind}
+    out.update(_conv.unstructure(rec))
+    return out
+
+
+def load_record(data: Any) -> Any:
+    """A unit record by its tag (engine.core.records), as strictly as an event."""
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise CodecError("a unit record is not an object")
+    cls = lookup(data.get("kind"))
+    if cls is None:
+        raise CodecError(f"unknown unit record {data.get('kind')!r}")
+    try:
+        return _conv.structure({k: v for k, v in data.items() if k != "kind"}, cls)
+    except Exception as exc:  # noqa: BLE001 - a bad log is reported, never a traceback
+        raise CodecError(f"bad unit record {data.get('kind')!r}: {_first(exc)}") from None
+
+
+_unit_plain = cattrs.gen.make_dict_unstructure_fn(Unit, _conv)
+_unit_typed = cattrs.gen.make_dict_structure_fn(Unit, _conv, _cattrs_forbid_extra_keys=True)
+
+
+def _dump_unit(unit: Unit) -> dict[str, Any]:
+    out = _unit_plain(unit)
+    if unit.record is None:  # as before records existed: older logs keep their bytes
+        del out["record"]
+    else:
+        out["record"] = dump_record(unit.record)
+    return out
+
+
+def _load_unit(data: Any, _t: Any) -> Unit:
+    if isinstance(data, dict) and "record" in data:
+        rec = load_record(data["record"])
+        return attrs.evolve(_unit_typed({k: v for k, v in data.items() if k != "record"}, Unit), record=rec)
+    return _unit_typed(data, Unit)
+
+
+_conv.register_unstructure_hook(Unit, _dump_unit)
+_conv.register_structure_hook(Unit, _load_unit)
+
+
 def _tagged(obj: Any) -> dict[str, Any]:
     out: dict[str, Any] = {"kind": obj.kind}
     out.update(_conv.unstructure(obj))
@@ -83,6 +130,8 @@ def dump_event(event: Event) -> dict[str, Any]:
 def _plain(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_plain(v) for v in value]
+    if hasattr(type(value), "record_kind"):
+        return dump_record(value)
     return value
 
 
@@ -114,7 +163,7 @@ def _typed_changes(changes: dict[str, Any]) -> dict[str, Any]:
     for name, value in changes.items():
         if name not in _UNIT_FIELDS or name == "id":
             raise CodecError(f"a unit has no field {name!r}")
-        out[name] = _conv.structure(value, _UNIT_FIELDS[name])
+        out[name] = load_record(value) if name == "record" else _conv.structure(value, _UNIT_FIELDS[name])
     return out
 
 
@@ -201,7 +250,8 @@ def _unit_digest(unit: Unit) -> bytes:
     else:
         parts = [repr(v) for v in _unit_values(unit)]
     kept[PARTS] = parts
-    return hashlib.sha256(f"({', '.join(parts)})".encode()).digest()
+    shown = parts if unit.record is not None else parts[:-1]  # no record: the bytes hashed before records existed
+    return hashlib.sha256(f"({', '.join(shown)})".encode()).digest()
 
 
 def state_hash(state: State) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 import attrs
 
@@ -45,6 +45,9 @@ class Unit:
     # Ruleset bookkeeping: turn flags (moved, combo, concussed...) and counters (crit tokens, AP, TU...).
     flags: tuple[str, ...] = ()
     counters: dict[str, int] = attrs.field(factory=dict)
+    # The ruleset's own typed record of the unit's numbers (a `records.record` class: AP, TU, wounds by body part,
+    # pools...), or None. Last, and left out of dumps and hashes when None, so older logs verify unchanged.
+    record: Any = None
 
     @property
     def conscious(self) -> bool:
