@@ -201,6 +201,9 @@ class D6Stub:
     def referee(self, units, action, dice):
         raise ValueError(f"{ID} has no referee")
 
+    def trial_plan(self, units, action):
+        return None
+
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
         return None
 

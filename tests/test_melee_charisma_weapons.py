@@ -185,7 +185,7 @@ def test_tv06_charisma_crit_then_diminishing(content):
     julia, anton = v.after["julia"], v.after["anton"]
     assert julia.counters["crit_plus"] == 1 and julia.morale == 90
     assert julia.counters["cha_pair:anton"] == 1 and anton.counters["cha_pair:julia"] == 1
-    v = resolve(content, units, Action(type="persuade", actor="julia", target="anton", earlier=1),
+    v = resolve(content, units, Action(type="persuade", actor="julia", target="anton", demand="retreat", earlier=1),
                 [50, 50, 50, 50])
     assert [r.formula for r in v.rolls] == ["charisma 7*50-100=250", "luck 2*50=100>=100 ✓",
                                             "charisma 4*50+100=300", "luck 6*50=300>=100 ✓"]
@@ -195,7 +195,8 @@ def test_tv06_charisma_crit_then_diminishing(content):
 def test_hostility_immunity_yields_only_to_a_crit(content):
     units = {"julia": ScenarioUnit(race="human", stats=JULIA, hp=50),
              "anton": ScenarioUnit(race="human", stats=ANTON, hp=61)}
-    v = resolve(content, units, Action(type="persuade", actor="julia", target="anton", hostile=True), [90])
+    v = resolve(content, units, Action(type="persuade", actor="julia", target="anton", demand="retreat", hostile=True),
+                [90])
     assert [r.formula for r in v.rolls] == ["charisma 7*90=630"] and "fails" in v.summary
 
 
@@ -203,15 +204,15 @@ def test_xenophobes_and_xenophiles(content):
     sectoid = {"strength": 3, "agility": 7, "intelligence": 8, "bravery": 4, "charisma": 6, "luck": 6, "psionics": 4}
     units = {"s": ScenarioUnit(race="sectoid", stats=sectoid, hp=30, sex="female"),
              "anton": ScenarioUnit(race="human", stats=ANTON, hp=61, traits=["xenophobe"])}
-    v = resolve(content, units, Action(type="persuade", actor="s", target="anton"), [])
-    assert v.rolls == [] and "xenophobe" in v.summary
-    v = resolve(content, units, Action(type="persuade", actor="anton", target="s"), [])
-    assert "never negotiates" in v.summary
+    v = resolve(content, units, Action(type="persuade", actor="s", target="anton", demand="retreat"), [])
+    assert v == Rejected("xenophobe", "Anton is a xenophobe: immune to S's charisma (5.5)")  # as the game refuses
+    v = resolve(content, units, Action(type="persuade", actor="anton", target="s", demand="retreat"), [])
+    assert v.code == "xenophobe" and "never negotiates" in v.reason
     units["anton"] = ScenarioUnit(race="human", stats=ANTON, hp=61, traits=["xenophile"], sex="male")
-    v = resolve(content, units, Action(type="persuade", actor="s", target="anton", earlier=2), [50, 50, 50])
+    v = resolve(content, units, Action(type="persuade", actor="s", target="anton", demand="retreat", earlier=2), [50, 50, 50])
     assert [r.formula for r in v.rolls][0::2] == ["charisma 6*50=300", "charisma 4*50=200"]  # no ±200
     units["s"] = ScenarioUnit(race="sectoid", stats=sectoid, hp=30, sex="male")
-    v = resolve(content, units, Action(type="persuade", actor="s", target="anton", earlier=2), [50, 50, 50, 50])
+    v = resolve(content, units, Action(type="persuade", actor="s", target="anton", demand="retreat", earlier=2), [50, 50, 50, 50])
     assert [r.formula for r in v.rolls][0::2] == ["charisma 6*50-200=100", "charisma 4*50+200=400"]
 
 
@@ -571,7 +572,7 @@ def test_shove_and_arm_wrestling_referees(content):
 @pytest.mark.parametrize("name,dice,expected", [
     ("grab.toml", "24,58,17,64", "Julia slips free"),
     ("escape.toml", "17,64,24", "Julia breaks free from Anton"),
-    ("persuade.toml", "97", "Julia persuades Anton to retreat"),
+    ("persuade.toml", "97", "Julia persuades Anton: fall back"),
     ("sniper.toml", "50,60,92", "SNIPER HEADSHOT"),
     ("tranquilizer.toml", "50,60", "phenobarbital dart"),
 ])

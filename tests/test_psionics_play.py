@@ -483,7 +483,8 @@ def test_resolve_psi_and_initiation(content):
     rs = make("xcom-trpg", content, None)
     verdict = rs.referee(units, sc.action, Dice(None, script=[61, 80]))
     assert [r.total for r in verdict.rolls] == [165, 152] and "Mind control (40 SS)" in verdict.summary
-    assert verdict.after["anton"].side == "a" and verdict.after["sectoid"].counters["psi_ss"] == 20
+    assert verdict.before["anton"].side != verdict.before["sectoid"].side  # the game's sides, as in play
+    assert verdict.after["anton"].side == verdict.after["sectoid"].side and verdict.after["sectoid"].counters["psi_ss"] == 20
     plain = rs.referee(units, attrs.evolve(sc.action, ability=None), Dice(None, script=[61, 80]))
     assert "Psi-communication (1 SS)" in plain.summary and "hears" in plain.summary
     init = attrs.evolve(sc.action, type="initiation", actor="anton", target=None)

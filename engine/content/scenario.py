@@ -65,6 +65,7 @@ class Action:
     mode: str = "single"
     item: str | None = None  # throw: the grenade; default the first thrown item carried
     sectors_between: int = 0
+    distance: int | None = None  # cells between actor and target; default: the nearest with `sectors_between`
     target_sees_actor: bool = True
     cover: Literal["none", "partial", "full"] = "none"
     bystanders: list[str] = attrs.field(factory=list)  # throw: others in the blast cell
@@ -175,6 +176,8 @@ def _needs(content: Content, sc: Scenario, stats: list[str]) -> list[str]:
                 out.append(f"[action].loot[{i}].item: unknown item {row.item!r}")
             if row.min > row.max:
                 out.append(f"[action].loot[{i}]: min {row.min} is above max {row.max}")
+    if a.distance is not None and not 0 <= a.distance <= 1000:
+        out.append(f"[action].distance: {str(a.distance)[:12]} is outside 0 to 1000")
     for field, most in (("overload", 100_000), ("earlier", 1000), ("sectors_between", 1000)):
         if not 0 <= getattr(a, field) <= most:
             out.append(f"[action].{field}: {str(getattr(a, field))[:12]} is outside 0 to {most}")

@@ -149,8 +149,13 @@ class Ruleset(Protocol):
     def visible(self, state: State, side: str) -> np.ndarray:
         """Boolean [y, x] array of the cells the side sees now."""
 
-    def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
-        """`xenotac resolve`: one described situation, without a map."""
+    def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict | Rejected:
+        """`xenotac resolve`: one described situation, decided as the game decides it (staged on a small map and
+        put to `decide`), so a situation the game refuses is refused with the same code and reason."""
+
+    def trial_plan(self, units: dict[str, Unit], action: Action):
+        """`resolve --trials`: a fast plan with `run(faces, n) -> [(changes, count)]` giving the referee's outcomes
+        from the same dice, or None to call the referee once per trial."""
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         """The AI's use of the ruleset's own tools before it moves or shoots (xcom-trpg: psionics), or None."""

@@ -1,8 +1,10 @@
 """`resolve --trials N`: the same situation resolved N times from one seed, reported as odds.
 
-A ruleset may offer a fast plan for an action (`trial_plan(units, action)`, xcom-trpg: a plain shot): the same
-outcomes from the same dice without the rolls' texts and ledgers no one reads here. Either way the trials
-come back as (changes, count) pairs and are tallied alike; tests/test_trials.py holds the two paths equal.
+The situation is first put to the ruleset's referee once, so a situation the game refuses is refused here with
+the game's code and reason. A ruleset may offer a fast plan for an action (`trial_plan(units, action)`,
+xcom-trpg: a plain shot): the same outcomes from the same dice without the rolls' texts and ledgers no one reads
+here. Either way the trials come back as (changes, count) pairs and are tallied alike; tests/test_trials.py holds
+the two paths equal.
 """
 
 from __future__ import annotations
@@ -11,16 +13,19 @@ from typing import Any
 
 from engine.content.models import Content
 from engine.content.scenario import Scenario, make_units, seeded
+from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.ruleset import make
 
 
-def run(content: Content, sc: Scenario, n: int, seed: int, fast: bool = True) -> dict[str, Any]:
+def run(content: Content, sc: Scenario, n: int, seed: int, fast: bool = True) -> dict[str, Any] | Rejected:
     faces = seeded(seed)
     units, _rolls = make_units(content, sc, Dice(faces))
     rules = make(sc.ruleset, content, None)
-    plan = getattr(rules, "trial_plan", None) if fast else None
-    planned = plan(units, sc.action) if plan is not None else None
+    first = rules.referee(units, sc.action, Dice(faces))
+    if isinstance(first, Rejected):
+        return first
+    planned = rules.trial_plan(units, sc.action) if fast else None
     if planned is not None:
         outcomes = planned.run(faces, n)
     else:

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from engine.core.commands import Rejected
 from tui.cli.common import BadInput, at_most, dice_list, load_content, seed
 
 
@@ -39,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
         if args.dice:
             raise BadInput("--dice and --trials do not mix: trials roll their own dice")
         result = trials.run(content, sc, args.trials, args.seed)
+        if isinstance(result, Rejected):
+            return refused(result, sc.ruleset, args.json)
         if args.json:
             print(json.dumps(result, indent=2))
         else:
@@ -55,6 +58,8 @@ def run(args: argparse.Namespace) -> int:
         verdict = make(sc.ruleset, content, None).referee(units, sc.action, dice)
     except DiceExhausted as exc:
         raise BadInput(str(exc)) from None
+    if isinstance(verdict, Rejected):
+        return refused(verdict, sc.ruleset, args.json)
     if args.dice and dice.scripted_left:
         print(f"note: {dice.scripted_left} die/dice left unused", file=sys.stderr)
     verdict = scenario.Verdict(hp_rolls + verdict.rolls, verdict.before, verdict.changes, verdict.summary)
@@ -70,3 +75,12 @@ def run(args: argparse.Namespace) -> int:
         print(f"  {after.name}: HP {before.hp} → {after.hp}, morale {before.morale} → {after.morale}, "
               f"stamina {after.stamina}, concussion {after.concussion}, {after.status}")
     return 0
+
+
+def refused(no, ruleset: str, as_json: bool) -> int:
+    """The game refuses the situation: its code and reason, as play gives them."""
+    if as_json:
+        print(json.dumps({"ruleset": ruleset, "rejected": {"code": no.code, "reason": no.reason}}, indent=2,
+                         ensure_ascii=False))
+        return 1
+    raise BadInput(f"refused ({no.code}): {no.reason}")

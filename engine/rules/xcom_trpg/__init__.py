@@ -532,8 +532,8 @@ class XcomTrpg:
         return Budget(label=f"actions {unit.actions}/{full}", can_act=can, moves_left=moves, combo_moves=combo,
                       step=per_action if moves else 0)
 
-    def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
-        return referee(self.content, self.id, units, action, dice)
+    def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict | Rejected:
+        return referee(self, units, action, dice)
 
     def trial_plan(self, units: dict[str, Unit], action: Action):
         """`resolve --trials` on bare faces for a plain shot (trials.py), or None for the full referee."""

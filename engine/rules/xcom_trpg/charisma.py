@@ -27,7 +27,6 @@ from engine.rules.xcom_trpg.checks import stat_roll
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, opposed
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
-from engine.content.scenario import Action, Verdict
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -264,21 +263,3 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
 
 
 # -- xenotac resolve --------------------------------------------------------------------------------
-
-
-def referee(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
-    actor, target = units[action.actor], units[action.target or ""]
-    no = refusal(content, actor, target, action.demand if action.demand in DEMANDS else None)
-    if no is not None:
-        return Verdict([], units, {}, no.reason)
-    won, rolls, crits, why = persuasion(content, rules, dice, actor, target, earlier=action.earlier,
-                                        hostile=action.hostile)
-    ledger = Ledger(units)
-    for uid, other in ((actor.id, target.id), (target.id, actor.id)):
-        ledger.set_counters(uid, "earlier interactions", {PAIR + other: action.earlier})
-    ledger.take()
-    apply_crits(ledger, rules, crits)
-    record(ledger, actor, target, crits)
-    demand = f" to {action.demand.replace('_', ' ')}" if action.demand else ""
-    text = f"{actor.name} {'persuades' if won else 'fails to persuade'} {target.name}{demand} ({why})"
-    return Verdict(rolls, units, ledger.changes, text)

@@ -14,8 +14,9 @@ and say so in the CHANGELOG). Nothing registers itself at import time; re-sortin
   -> extra events (a bravery check on first sight, a sleeper woken by damage...).
 - `GUARDS`: asked before any unit command is decided — (rs, state, command) -> Rejected | None; a grabbed
   unit cannot move, a persuaded one keeps its word.
-- `REFEREES[type]`: `xenotac resolve` for one scenario action type — (content, rules, units, action, dice)
-  -> Verdict.
+- `REFEREES[type]`: `xenotac resolve` for a scenario action type with no map command (bravery, special, search,
+  initiation) — (content, rules, units, action, dice) -> Verdict; the others are decided on the play path
+  (arena.py).
 """
 
 from __future__ import annotations
@@ -92,10 +93,5 @@ REFEREES: dict[str, Callable[..., Any]] = {
     "bravery": morale.referee,
     "special": scenery.special_referee,
     "search": search.search_referee,
-    "psi": psi_referee.psi,
     "initiation": psi_referee.initiation,
-    "grab": melee.referee,
-    "escape": melee.referee,
-    "shove": melee.referee,
-    "persuade": charisma.referee,
 }

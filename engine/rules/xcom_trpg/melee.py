@@ -26,7 +26,6 @@ from engine.core.reducer import fold
 from engine.rules.xcom_trpg.combat import Hit, Outcome, concussion_taken, crit_floor, effective_stat
 from engine.rules.xcom_trpg.contest import Contest, Side, opposed
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
-from engine.content.scenario import Action, Verdict
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -232,16 +231,3 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
 
 
 # -- xenotac resolve --------------------------------------------------------------------------------
-
-
-def referee(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
-    """`escape`: the actor is the held unit, the target its grabber. `mode = "arm_wrestling"`: Strength only."""
-    actor, target = units[action.actor], units[action.target or ""]
-    contest, hurt = technique(content, rules, dice, action.type, actor, target, action.mode == WRESTLING)
-    ledger = Ledger(units)
-    _settle(ledger, rules, actor, contest, hurt)
-    won = contest.attacker_wins
-    if won and action.type == "grab":
-        ledger.count(target.id, HELD + actor.id, f"held by {actor.name}")
-        ledger.count(actor.id, HOLDING + target.id, f"holds {target.name}")
-    return Verdict(contest.rolls, units, ledger.changes, _text(action.type, actor, target, won, hurt))

@@ -25,7 +25,6 @@ from engine.core.reducer import fold
 from engine.rules.xcom_trpg import combat, odds
 from engine.rules.xcom_trpg.checks import luck_check, passed, plain_roll, stat_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
-from engine.content.scenario import Action, Verdict
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import ShotContext, XcomTrpg
@@ -173,21 +172,3 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
                                     Act(unit=unit.id, action="snipe", target=t.id, option=part),
                                     f"{round(p * 100)}% hit, {dmg:.1f} expected dmg, 2 actions"))
     return out
-
-
-def referee(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
-    """A shoot scenario in the sniper mode; `part` defaults to the torso."""
-    actor, target = units[action.actor], units[action.target or ""]
-    weapon = content.weapons[actor.weapon]
-    mode = weapon.modes[action.mode]
-    part = action.part or "torso"
-    if part not in PARTS:
-        raise ValueError(f"[action].part: aim at one of {', '.join(PARTS)}")
-    outcome = snipe(content, rules, dice, actor, target, weapon, mode, part, target_sees=action.target_sees_actor,
-                    cover=combat.PARTIAL if action.cover == "partial" else 0, between=action.sectors_between)
-    ledger = Ledger(units)
-    stamina = actor.stamina - (0 if actor.infinite_stamina else combat.mode_stamina(actor, mode))
-    ledger.set(actor.id, "fires", stamina=stamina, ammo=max(0, actor.ammo - 1))
-    apply_crits(ledger, rules, outcome.crits)
-    apply_hits(ledger, rules, actor.id, outcome, pellets=False)
-    return Verdict(outcome.rolls, units, ledger.changes, outcome.summary)

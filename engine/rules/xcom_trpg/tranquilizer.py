@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.commands import Act, Rejected
-from engine.content.models import Content, RulesetDef
+from engine.content.models import Content
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved
 from engine.core.model import State, Unit
@@ -25,7 +25,6 @@ from engine.core.ruleset import Option
 from engine.rules.xcom_trpg import combat
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
-from engine.content.scenario import Action, Verdict
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import ShotContext, XcomTrpg
@@ -215,20 +214,3 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
 
 
 # -- xenotac resolve (through the shoot referee) ----------------------------------------------------
-
-
-def referee(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
-    """`item` names the dart (default thioridazine)."""
-    actor, target = units[action.actor], units[action.target or ""]
-    no = refusal(content, target)
-    if no is not None:
-        return Verdict([], units, {}, no)
-    weapon = content.weapons[actor.weapon]
-    outcome = combat.resolve_shot(content, rules, dice, actor, target, weapon, weapon.modes[action.mode],
-                                  between=action.sectors_between, target_sees=action.target_sees_actor,
-                                  cover=combat.PARTIAL if action.cover == "partial" else 0)
-    ledger = Ledger(units)
-    ledger.set(actor.id, "fires a dart", ammo=0)
-    apply_crits(ledger, rules, outcome.crits)
-    text, _verdict = _result(content, ledger, actor, target, outcome, KINDS.get(action.item or "", THIO))
-    return Verdict(outcome.rolls, units, ledger.changes, text)

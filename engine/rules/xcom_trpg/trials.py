@@ -4,8 +4,9 @@ The full referee builds a Roll with its formula text for every die, a summary li
 events for each trial; the trials only count what happened to each unit. Here everything that does
 not depend on the dice (stats, crit ranges, damage) is worked out once, each trial follows
 combat.resolve_shot on the faces alone to the shot's hits and crits, and what those do to the units
-is computed once per distinct outcome by the referee's own `shot_changes`. A trial this plan does not
-follow (a tie broken by luck) is handed to the full referee from the same die on.
+is decided once per distinct outcome by the full referee (the game's own decision, arena.py) on the
+faces of the first trial that ended so. A trial this plan does not follow (a tie broken by luck) is
+handed to the full referee from the same die on.
 tests/test_trials.py holds the plan to the full referee on many seeds and scenarios.
 """
 
@@ -21,7 +22,6 @@ from engine.content.scenario import Action
 from engine.core.dice import Dice, Faces, derive
 from engine.core.model import Unit
 from engine.rules.xcom_trpg import combat
-from engine.rules.xcom_trpg.referee import shot_changes
 
 STREAM = "main"
 _LIMIT100 = (1 << 32) - (1 << 32) % 100
@@ -63,7 +63,6 @@ class ShotPlan:
         weapon = content.weapons[shooter.weapon]
         mode = weapon.modes[action.mode]
         self.units, self.action, self.referee = units, action, referee
-        self.changes = lambda outcome: shot_changes(rules, units, shooter, weapon, mode, outcome)
         stat = combat.attack_stat(shooter, weapon)
         self.value = combat.effective_stat(shooter, stat) + mode.stat_modifier + combat.owner_bonus(shooter, weapon, stat)
         self.low = combat.crit_floor(content, rules, target)
@@ -119,6 +118,7 @@ class ShotPlan:
     def run(self, faces: Faces, n: int) -> list[tuple[dict[str, dict[str, Any]], int]]:
         """(changes, how many trials ended so) for n trials from die 0 of the main stream."""
         counts: dict[tuple, int] = {}
+        first: dict[tuple, int] = {}  # each outcome's first trial: its faces decide what the outcome changes
         slow: list[dict[str, dict[str, Any]]] = []
         words = Words(faces, 0)
         outcome = self.outcome
@@ -131,17 +131,11 @@ class ShotPlan:
                 words = Words(faces, dice.counters[STREAM])
                 continue
             counts[key] = counts.get(key, 0) + 1
+            first.setdefault(key, start)
         self.drawn = words.index  # dice used, for the test that holds this plan to the referee
-        out = [(self.changes(combat.Outcome([], list(hits), "", "", _crits(crits))), k)
-               for (hits, crits), k in counts.items()]
+        out = [(self.referee(self.units, self.action, Dice(faces, {STREAM: first[key]})).changes, k)
+               for key, k in counts.items()]
         return out + [(changes, 1) for changes in slow]
-
-
-def _crits(pairs: tuple) -> dict[str, list[str]]:
-    out: dict[str, list[str]] = {}
-    for uid, kind in pairs:
-        out.setdefault(uid, []).append(kind)
-    return out
 
 
 def plan(content: Content, ruleset_id: str, units: dict[str, Unit], action: Action, referee: Callable) -> ShotPlan | None:
