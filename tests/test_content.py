@@ -304,6 +304,7 @@ def test_any_one_line_mistake_is_reported_not_raised(where, value, tmp_path_fact
     folder = tmp_path_factory.mktemp("fuzz")
     (folder / "missions").mkdir()
     for other, lines in _SOURCES.items():
+        (folder / other).parent.mkdir(parents=True, exist_ok=True)
         (folder / other).write_text("".join(lines), encoding="utf-8")
     lines = list(_SOURCES[name])
     key = lines[i].split("=", 1)[0]

@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import json
 
-from engine.content import cache, loader
+from engine.content import cache, loader, strict
 
 
 def test_the_cache_gives_what_toml_gives_and_a_bad_entry_is_ignored(tmp_path, monkeypatch):
     monkeypatch.setenv("XENOTAC_CACHE", str(tmp_path))
-    monkeypatch.setattr(loader, "_parsed", {})
+    monkeypatch.setattr(strict, "_parsed", {})
     first = loader.load()
     entries = sorted(tmp_path.glob("*.json"))
     assert entries, "the built-in content is cached"
-    monkeypatch.setattr(loader, "_parsed", {})
+    monkeypatch.setattr(strict, "_parsed", {})
     assert loader.load() == first  # read back from the cache
     for i, entry in enumerate(entries):  # corrupt, foreign, tampered, not an object
         data = json.loads(entry.read_text())
         bad = ["{not json", json.dumps({**data, "sha256": "0" * 64}),
                json.dumps({**data, "doc": {**data["doc"], "extra": {}}}), "[]"][i % 4]
         entry.write_text(bad)
-    monkeypatch.setattr(loader, "_parsed", {})
+    monkeypatch.setattr(strict, "_parsed", {})
     assert loader.load() == first
     assert all(json.loads(e.read_text())["doc"] for e in entries)  # rewritten whole
 
