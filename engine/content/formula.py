@@ -11,9 +11,10 @@ What a formula may ask for is bounded when it is parsed (its length, nesting, nu
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
-from typing import Callable, Mapping
+from typing import Callable, Literal, Mapping
 
 import attrs
 
@@ -215,12 +216,13 @@ class Formula:
         all ones to all sides). FormulaError if some values could divide by zero or pass MAGNITUDE."""
         return _interval(self.tree, ranges)
 
-    def evaluate(self, env: Mapping[str, int],
-                 roll: Callable[[int], int] | None = None) -> tuple[int, str, list[int]]:
-        """Value, the formula with numbers filled in (`(4-1)*10+3=33`), and the faces rolled."""
+    def evaluate(self, env: Mapping[str, int], roll: Callable[[int], int] | None = None,
+                 rounding: Rounding = "half_up") -> tuple[int, str, list[int]]:
+        """Value, the formula with numbers filled in (`(4-1)*10+3=33`), and the faces rolled. Fractions stay
+        exact to the end, then round once: half up (xcom-trpg 1.2), or down (annihilation: every result floors)."""
         faces: list[int] = []
         value, shown = _eval(self.tree, env, roll, faces)
-        result = round_half_up(value)
+        result = round_half_up(value) if rounding == "half_up" else math.floor(value)
         return result, f"{shown}={result}", faces
 
 
@@ -234,6 +236,9 @@ def _has_dice(node: object) -> bool:
     if isinstance(node, Call):
         return any(_has_dice(a) for a in node.args)
     return False
+
+
+Rounding = Literal["half_up", "down"]
 
 
 def round_half_up(value: Fraction | int) -> int:
