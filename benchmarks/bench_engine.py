@@ -17,7 +17,7 @@ from pathlib import Path
 
 from benchmarks.common import Figure, at_least, at_most, interleaved
 from engine.content import loader
-from engine.content.scenario import Action, Scenario, ScenarioUnit, make_units
+from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make_units
 from engine.core.commands import EndTurn, Move, Rejected
 from engine.core.dice import Dice, Faces, derive, seed_from_int
 from engine.core.ruleset import available, make

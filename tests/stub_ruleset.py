@@ -198,6 +198,17 @@ class D6Stub:
     def visible(self, state: State, side: str) -> np.ndarray:
         return field.sight(state, side, SIGHT)
 
+    scenario = None  # no `resolve` scenarios: the loader says so in one line
+
+    def check_scenario(self, sc):
+        return []
+
+    def scenario_units(self, sc, setup):
+        return {}, []
+
+    def unit_report(self, before, after):
+        raise ValueError(f"{ID} has no resolve")
+
     def referee(self, units, action, dice):
         raise ValueError(f"{ID} has no referee")
 

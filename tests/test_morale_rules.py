@@ -22,7 +22,7 @@ from engine.core.reducer import fold
 from engine.core.ruleset import make
 from engine.rules.xcom_trpg import buffs, combat, consumables, search, tokens
 from engine.rules.xcom_trpg.damage import Ledger, apply_hits, fallen
-from engine.content.scenario import Action, Scenario, ScenarioUnit, make_units
+from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make_units
 
 ROOT = Path(__file__).resolve().parent.parent
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}

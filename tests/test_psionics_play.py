@@ -473,7 +473,7 @@ def test_deployment_rolls_pools_for_awake_minds(content, tmp_path):
 
 
 def test_resolve_psi_and_initiation(content):
-    from engine.content.scenario import Action, Scenario, ScenarioUnit, make_units
+    from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make_units
 
     sc = Scenario(ruleset="xcom-trpg", units={
         "sectoid": ScenarioUnit(race="sectoid", stats=SECTOID, hp=30, ss=60),

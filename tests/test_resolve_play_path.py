@@ -10,7 +10,7 @@ import attrs
 import pytest
 
 from engine.content import loader
-from engine.content.scenario import Action, Scenario, make_units
+from engine.rules.xcom_trpg.scenario import Action, Scenario, make_units
 from engine.core.commands import Rejected, Shoot
 from engine.core.dice import Dice
 from engine.core.ruleset import make

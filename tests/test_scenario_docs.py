@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.content.scenario import TYPES
+from engine.rules.xcom_trpg.scenario import TYPES
 from tui.cli import main
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "scenarios"

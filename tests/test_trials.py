@@ -7,7 +7,8 @@ import itertools
 import pytest
 
 from engine.content import loader
-from engine.content.scenario import Action, Scenario, ScenarioUnit, make_units, seeded
+from engine.content.scenario import seeded
+from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make_units
 from engine.core.dice import Dice
 from engine.core.ruleset import make
 from engine.play import trials

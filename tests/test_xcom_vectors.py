@@ -12,7 +12,7 @@ from engine.rules.xcom_trpg import combat
 from engine.rules.xcom_trpg.contest import Side, opposed, versus_god
 from engine.rules.xcom_trpg.checks import luck_check, per_bravery
 from engine.core.ruleset import make
-from engine.content.scenario import Action, Scenario, ScenarioUnit, make_units
+from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make_units
 
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
 JULIA = {"strength": 5, "agility": 10, "intelligence": 6, "bravery": 5, "charisma": 7, "luck": 2, "psionics": 1}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 from engine.content import layers, strict
 from engine.content import tables as tables_
@@ -18,8 +18,6 @@ from engine.content.formula import Formula
 from engine.content.strict import ContentError, default_dir  # noqa: F401 - also the loader's public names
 from engine.core import files
 
-if TYPE_CHECKING:
-    from engine.content.scenario import Scenario
 
 FILES: dict[str, type] = {
     "rulesets.toml": c.RulesetDef,
@@ -356,9 +354,9 @@ def _is_colour(text: str) -> bool:
     return len(text) == 7 and text[0] == "#" and all(ch in "0123456789abcdefABCDEF" for ch in text[1:])
 
 
-def load_scenario(path: Path | str) -> Scenario:
-    """A `resolve` scenario, parsed as strictly as content."""
-    from engine.content.scenario import Scenario
+def load_scenario(path: Path | str) -> Any:
+    """A `resolve` scenario, parsed as strictly as content by the model of the ruleset it names."""
+    from engine.core import ruleset
 
     p = Path(path)
     name = p.name
@@ -375,8 +373,17 @@ def load_scenario(path: Path | str) -> Scenario:
         raise ContentError([f"{path}: cannot read ({exc.strerror})"]) from None
     except tomllib.TOMLDecodeError as exc:
         raise ContentError([f"{name}: {exc}"]) from None
+    rid = doc.get("ruleset")
+    if not isinstance(rid, str):
+        raise ContentError([f"{name}: ruleset: name the ruleset (ruleset = \"xcom-trpg\")"])
+    known = ruleset.available()
+    model = ruleset.kind(rid).scenario if rid in known else None
+    if model is None:
+        why = (f"{rid!r} has no resolve scenarios" if rid in known
+               else f"unknown ruleset {rid!r}{strict.did_you_mean(rid, known)}")
+        raise ContentError([f"{name}: ruleset: {why}"])
     try:
-        return strict.converter.structure(doc, Scenario)
+        return strict.converter.structure(doc, model)
     except Exception as exc:  # noqa: BLE001
         found: list[str] = []
         strict.walk(exc, "", found, tables=("units",))

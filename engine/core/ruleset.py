@@ -22,7 +22,7 @@ from engine.core.model import State, Unit
 if TYPE_CHECKING:  # annotations only: the core never needs the content room at run time
     from engine.content.models import Content, Mission
     from engine.content.tables import Schema
-    from engine.content.scenario import Action, Verdict
+    from engine.content.scenario import UnitReport, Verdict
 
 
 @attrs.frozen(kw_only=True)
@@ -111,6 +111,7 @@ class Ruleset(Protocol):
     sight_range: int  # cells a unit sees at most, for the AI's sense of near and far
     audit_dice: tuple[int, ...]  # die sizes `audit --stats` tabulates with a χ² test (d100; d6 for a pool ruleset)
     schema: Schema | None  # class attribute: its own tables in `content/<id>/` (engine.content.tables), or None
+    scenario: type | None  # class attribute: the attrs model of its `resolve` scenario file, or None (no resolve)
 
     def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
         """The ruleset's verdict on a command: a rejection, or events carrying their rolls."""
@@ -149,11 +150,20 @@ class Ruleset(Protocol):
     def visible(self, state: State, side: str) -> np.ndarray:
         """Boolean [y, x] array of the cells the side sees now."""
 
-    def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict | Rejected:
+    def check_scenario(self, scenario) -> list[str]:
+        """A `resolve` scenario's cross-references and required fields, as located messages (`[action].target: ...`)."""
+
+    def scenario_units(self, scenario, setup: Dice) -> tuple[dict[str, Unit], list]:
+        """The scenario's units as frames, and the rolls made on the `setup` dice for numbers it leaves out."""
+
+    def unit_report(self, before: Unit, after: Unit) -> UnitReport:
+        """What `resolve` tells of a unit after a verdict: a line, and numbers for `--json` and `--trials`."""
+
+    def referee(self, units: dict[str, Unit], action, dice: Dice) -> Verdict | Rejected:
         """`xenotac resolve`: one described situation, decided as the game decides it (staged on a small map and
         put to `decide`), so a situation the game refuses is refused with the same code and reason."""
 
-    def trial_plan(self, units: dict[str, Unit], action: Action):
+    def trial_plan(self, units: dict[str, Unit], action):
         """`resolve --trials`: a fast plan with `run(faces, n) -> [(changes, count)]` giving the referee's outcomes
         from the same dice, or None to call the referee once per trial."""
 

@@ -12,16 +12,18 @@ from __future__ import annotations
 from typing import Any
 
 from engine.content.models import Content
-from engine.content.scenario import Scenario, make_units, seeded
+from engine.content.scenario import seeded
+from engine.core.model import Unit, replace
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.ruleset import make
 
 
-def run(content: Content, sc: Scenario, n: int, seed: int, fast: bool = True) -> dict[str, Any] | Rejected:
+def run(content: Content, sc: Any, n: int, seed: int, fast: bool = True) -> dict[str, Any] | Rejected:
+    """`sc`: a scenario of its ruleset's own model (engine.content.loader.load_scenario)."""
     faces = seeded(seed)
-    units, _rolls = make_units(content, sc, Dice(faces))
     rules = make(sc.ruleset, content, None)
+    units, _rolls = rules.scenario_units(sc, Dice(faces))
     first = rules.referee(units, sc.action, Dice(faces))
     if isinstance(first, Rejected):
         return first
@@ -31,29 +33,29 @@ def run(content: Content, sc: Scenario, n: int, seed: int, fast: bool = True) ->
     else:
         dice = Dice(faces)
         outcomes = [(rules.referee(units, sc.action, dice).changes, 1) for _ in range(n)]
-    return tally(sc, units, outcomes, n, seed)
+    return tally(rules, sc, units, outcomes, n, seed)
 
 
-def tally(sc: Scenario, units, outcomes, n: int, seed: int) -> dict[str, Any]:
-    hit = dict.fromkeys(units, 0)
-    hp_lost = dict.fromkeys(units, 0)
-    dead = dict.fromkeys(units, 0)
-    out = dict.fromkeys(units, 0)
-    morale_lost = dict.fromkeys(units, 0)
+def tally(rules, sc: Any, units: dict[str, Unit], outcomes, n: int, seed: int) -> dict[str, Any]:
+    """Per unit: how often it was hurt (HP lost or a new status), killed, knocked out, and the mean of every number
+    the ruleset's report counts as lost (`hp_lost`, `morale_lost`, ...)."""
+    lost_keys = {uid: [k for k, v in rules.unit_report(u, u).numbers.items() if k.endswith("_lost") and isinstance(v, int)]
+                 for uid, u in units.items()}
+    counts = {uid: {"p_hit": 0, "p_dead": 0, "p_unconscious": 0, **{f"mean_{k}": 0 for k in lost_keys[uid]}}
+              for uid in units}
     for changes, times in outcomes:
         for uid, changed in changes.items():
             before = units[uid]
-            lost = before.hp - changed.get("hp", before.hp)
-            status = changed.get("status", before.status)
-            hp_lost[uid] += lost * times
-            morale_lost[uid] += (before.morale - changed.get("morale", before.morale)) * times
-            if status == "dead":
-                dead[uid] += times
-            elif status == "unconscious" and before.status == "active":
-                out[uid] += times
-            if lost > 0 or status != before.status:
-                hit[uid] += times
+            after = replace(before, changed)
+            numbers = rules.unit_report(before, after).numbers
+            c = counts[uid]
+            for k in lost_keys[uid]:
+                c[f"mean_{k}"] += numbers[k] * times
+            if after.status == "dead":
+                c["p_dead"] += times
+            elif after.status == "unconscious" and before.status == "active":
+                c["p_unconscious"] += times
+            if after.hp < before.hp or after.status != before.status:
+                c["p_hit"] += times
     return {"ruleset": sc.ruleset, "trials": n, "seed": seed,
-            "units": {uid: {"p_hit": hit[uid] / n, "mean_hp_lost": hp_lost[uid] / n, "p_dead": dead[uid] / n,
-                            "p_unconscious": out[uid] / n, "mean_morale_lost": morale_lost[uid] / n}
-                      for uid in units}}
+            "units": {uid: {k: v / n for k, v in c.items()} for uid, c in counts.items()}}

@@ -33,7 +33,8 @@ def run(args: argparse.Namespace) -> int:
         sc = loader.load_scenario(args.scenario)
     except loader.ContentError as exc:
         raise BadInput("; ".join(exc.messages)) from None
-    problems = scenario.check(content, sc)
+    rules = make(sc.ruleset, content, None)
+    problems = rules.check_scenario(sc)
     if problems:
         raise BadInput(f"{Path(args.scenario).name}: " + "; ".join(problems))
     if args.trials:
@@ -47,34 +48,46 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(f"{args.trials} trials, seed {args.seed}")
             for uid, odds in result["units"].items():
-                print(f"  {uid}: hit {100 * odds['p_hit']:.1f}%, mean HP lost {odds['mean_hp_lost']:.2f}, "
-                      f"dead {100 * odds['p_dead']:.1f}%, unconscious {100 * odds['p_unconscious']:.1f}%, "
-                      f"mean morale lost {odds['mean_morale_lost']:.2f}")
+                means = [f"mean {_words(k)} {v:.2f}" for k, v in odds.items() if k.startswith("mean_")]
+                print(f"  {uid}: hit {100 * odds['p_hit']:.1f}%, dead {100 * odds['p_dead']:.1f}%, "
+                      f"unconscious {100 * odds['p_unconscious']:.1f}%, " + ", ".join(means))
         return 0
     faces = scenario.seeded(args.seed)
-    units, hp_rolls = scenario.make_units(content, sc, Dice(faces))
+    units, setup_rolls = rules.scenario_units(sc, Dice(faces))
     dice = Dice.scripted(args.dice) if args.dice else Dice(faces)
     try:
-        verdict = make(sc.ruleset, content, None).referee(units, sc.action, dice)
+        verdict = rules.referee(units, sc.action, dice)
     except DiceExhausted as exc:
         raise BadInput(str(exc)) from None
     if isinstance(verdict, Rejected):
         return refused(verdict, sc.ruleset, args.json)
     if args.dice and dice.scripted_left:
         print(f"note: {dice.scripted_left} die/dice left unused", file=sys.stderr)
-    verdict = scenario.Verdict(hp_rolls + verdict.rolls, verdict.before, verdict.changes, verdict.summary)
+    rolls = setup_rolls + verdict.rolls
+    reports = {uid: rules.unit_report(verdict.before[uid], after) for uid, after in verdict.after.items()}
     if args.json:
-        print(json.dumps(scenario.summary_json(sc.ruleset, verdict), indent=2, ensure_ascii=False))
+        print(json.dumps({"ruleset": sc.ruleset, "rolls": [_roll(r) for r in rolls],
+                          "units": {uid: rep.numbers for uid, rep in reports.items()}, "summary": verdict.summary},
+                         indent=2, ensure_ascii=False))
         return 0
-    for r in verdict.rolls:
+    for r in rolls:
         who = verdict.before[r.actor].name if r.actor in verdict.before else r.actor
         print(f"  {who:<10} {r.purpose:<22} {r.formula}")
     print(verdict.summary)
-    for uid, after in verdict.after.items():
-        before = verdict.before[uid]
-        print(f"  {after.name}: HP {before.hp} → {after.hp}, morale {before.morale} → {after.morale}, "
-              f"stamina {after.stamina}, concussion {after.concussion}, {after.status}")
+    for rep in reports.values():
+        print(f"  {rep.line}")
     return 0
+
+
+def _words(key: str) -> str:
+    """`mean_hp_lost` -> "HP lost", `mean_morale_lost` -> "morale lost"."""
+    words = key.removeprefix("mean_").replace("_", " ")
+    return "HP" + words[2:] if words.startswith("hp ") else words
+
+
+def _roll(r) -> dict:
+    return {"actor": r.actor, "purpose": r.purpose, "expr": r.expr, "faces": list(r.faces), "formula": r.formula,
+            "total": r.total, "crit": r.crit}
 
 
 def refused(no, ruleset: str, as_json: bool) -> int:

@@ -25,7 +25,9 @@ from engine.rules.xcom_trpg import ai_special, combat, field, hooks, odds, scale
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.referee import referee
-from engine.content.scenario import Action, Verdict
+from engine.content.scenario import Verdict
+from engine.rules.xcom_trpg import scenario as _scenario
+from engine.rules.xcom_trpg.scenario import Action
 from engine.core.ruleset import Budget, Setup, Sheet, ShotPreview, Turn, register
 from engine.rules.xcom_trpg import sheet as _sheet  # what the client reads: the unit sheet, odds lines, throwables
 
@@ -54,6 +56,7 @@ class XcomTrpg:
     id = "xcom-trpg"
     audit_dice = (100,)  # every contest is stat×1d100; scatter and HP dice are not worth a table
     schema = None  # its tables are still the shared content/*.toml files (docs/architecture.md: the seam)
+    scenario = _scenario.Scenario  # `resolve`'s scenario file (README: Scenarios for resolve)
 
     def __init__(self, content: Content, setup: Setup | None) -> None:
         self.content = content
@@ -531,6 +534,15 @@ class XcomTrpg:
         moves = 0 if unit.has("combo") or not can else unit.actions * per_action
         return Budget(label=f"actions {unit.actions}/{full}", can_act=can, moves_left=moves, combo_moves=combo,
                       step=per_action if moves else 0)
+
+    def check_scenario(self, sc: _scenario.Scenario) -> list[str]:
+        return _scenario.check(self.content, sc)
+
+    def scenario_units(self, sc: _scenario.Scenario, setup: Dice):
+        return _scenario.make_units(self.content, sc, setup)
+
+    def unit_report(self, before: Unit, after: Unit):
+        return _scenario.report(before, after)
 
     def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict | Rejected:
         return referee(self, units, action, dice)

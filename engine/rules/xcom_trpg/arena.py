@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from engine.content.scenario import Action, Verdict
+from engine.content.scenario import Verdict
+from engine.rules.xcom_trpg.scenario import Action
 from engine.core.commands import Act, Command, Rejected, Shoot, Throw
 from engine.core.dice import Dice
 from engine.core.geometry import Pos

@@ -22,7 +22,8 @@ from engine.rules.xcom_trpg import scale
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
-from engine.content.scenario import Action, Verdict
+from engine.content.scenario import Verdict
+from engine.rules.xcom_trpg.scenario import Action
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg

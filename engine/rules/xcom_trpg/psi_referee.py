@@ -4,7 +4,8 @@ character. Psi abilities themselves are resolved on the play path (arena.py)."""
 from __future__ import annotations
 
 from engine.content.models import Content, RulesetDef
-from engine.content.scenario import Action, Verdict
+from engine.content.scenario import Verdict
+from engine.rules.xcom_trpg.scenario import Action
 from engine.core.dice import Dice
 from engine.core.model import Unit
 from engine.rules.xcom_trpg import psionics

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.content.scenario import Action, Verdict
+from engine.content.scenario import Verdict
+from engine.rules.xcom_trpg.scenario import Action
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.model import Unit

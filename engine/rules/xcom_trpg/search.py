@@ -18,7 +18,8 @@ from engine.core.model import State, Unit
 from engine.core.ruleset import Option
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
-from engine.content.scenario import Action, Verdict
+from engine.content.scenario import Verdict
+from engine.rules.xcom_trpg.scenario import Action
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 from engine.content.formula import div_round
 from engine.content.models import COVER_LEVEL, Content
-from engine.content.scenario import Action
+from engine.rules.xcom_trpg.scenario import Action
 from engine.core.dice import Dice, Faces, derive
 from engine.core.model import Unit
 from engine.rules.xcom_trpg import combat
