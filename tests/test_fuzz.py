@@ -15,13 +15,42 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.content import loader
+from engine.content import loader, tables
+from engine.core import ruleset
 from tui.cli import main
 from tui.saves import new_log_path
 
 CONTENT = loader.default_dir()
-FILES = sorted(p.relative_to(CONTENT).as_posix() for p in CONTENT.rglob("*.toml"))
 MUTATIONS_PER_FILE = 500
+TABLE_MUTATIONS = 100  # a ruleset folder read alone: cheap, and its schema is what is fuzzed
+
+
+def _folders() -> dict[str, tables.Schema]:
+    """Each ruleset folder of the built-in content with its schema: a registered ruleset's through the registry, a
+    ruleset still being built (not registered yet) through its package's `schema.SCHEMA`."""
+    import importlib
+
+    out = {}
+    for folder in sorted(p.name for p in CONTENT.iterdir() if p.is_dir() and p.name != "missions"):
+        if folder in ruleset.available():
+            schema = ruleset.schema(folder)
+        else:
+            try:
+                schema = importlib.import_module(f"engine.rules.{folder.replace('-', '_')}.schema").SCHEMA
+            except ModuleNotFoundError:
+                schema = None
+        if schema is not None:
+            out[folder] = schema
+    return out
+
+
+FOLDERS = _folders()
+OWN = {f"{folder}/{name}" for folder, schema in FOLDERS.items() for name in schema.files}
+REGISTERED = {name for name in OWN if name.split("/")[0] in ruleset.available()}
+# What the loader reads: the shared tables, the missions and the registered rulesets' own files.
+FILES = sorted(p.relative_to(CONTENT).as_posix() for p in CONTENT.rglob("*.toml")
+               if p.parent == CONTENT or p.parent.name == "missions" or p.relative_to(CONTENT).as_posix() in REGISTERED)
+FOLDER_FILES = sorted(name for name in OWN - REGISTERED if (CONTENT / name).is_file())
 
 VALUES = st.one_of(
     st.integers(-10**6, 10**6).map(str), st.floats(allow_nan=False, allow_infinity=False).map(repr),
@@ -77,6 +106,30 @@ def test_mutated_content_loads_or_is_located(name, pristine, tmp_path_factory):
         target.write_text(mutate(original, data), encoding="utf-8")
         try:
             loader.load(folder)
+        except loader.ContentError as exc:
+            assert exc.messages and all(prefix.match(m) and "\n" not in m for m in exc.messages), exc.messages
+
+    check()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", FOLDER_FILES)
+def test_a_mutated_ruleset_table_loads_or_is_located(name, pristine, tmp_path_factory):
+    """A ruleset folder not read by the loader yet (its ruleset unregistered), fuzzed through its own schema."""
+    folder_id = name.split("/")[0]
+    original = (pristine / name).read_text(encoding="utf-8")
+    root = tmp_path_factory.mktemp("tables")
+    shutil.copytree(pristine / folder_id, root / folder_id)
+    target = root / name
+    prefix = re.compile(r"^[\w/.-]+\.toml: ")
+
+    @settings(max_examples=TABLE_MUTATIONS, deadline=None, derandomize=True, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(data=st.data())
+    def check(data) -> None:
+        target.write_text(mutate(original, data), encoding="utf-8")
+        try:
+            tables.load_folder(root, folder_id, FOLDERS[folder_id])
         except loader.ContentError as exc:
             assert exc.messages and all(prefix.match(m) and "\n" not in m for m in exc.messages), exc.messages
 
