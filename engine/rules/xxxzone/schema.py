@@ -1,0 +1,344 @@
+"""xxxzone's content tables (content/xxxzone/): the attrs models, the Schema and the cross-checks.
+
+Each file holds tables keyed by string id; every number of the spec's tables that is data lives there, and the
+rules modules read them back through these models (see docs/rules-notes.md, `## xxxzone`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from engine.content.formula import Formula, FormulaError, names_in
+from engine.content.tables import Schema, Tables
+
+ATTRIBUTES = ("strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck")
+Attribute = Literal["strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck"]
+Star = Literal["", "strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck"]
+Pool = Literal["move", "gun", "draw", "reload"]
+Rider = Literal["", "on_fire"]
+
+
+@attrs.frozen(kw_only=True)
+class Attributes:
+    """The six attributes plus Luck (section 1), as printed."""
+
+    strength: int
+    perception: int
+    endurance: int
+    charisma: int
+    intelligence: int
+    agility: int
+    luck: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in ATTRIBUTES}
+
+
+@attrs.frozen(kw_only=True)
+class Settings:
+    """settings.toml: the section 2 formulas (names are effective attributes) and the configurable constants."""
+
+    accuracy: Formula
+    action_points: Formula
+    carry: Formula
+    max_capacity: Formula
+    fortitude: Formula
+    sneak: Formula
+    sight: Formula
+    willpower: Formula
+    hack: Formula
+    locksmith: Formula
+    toughness: Formula
+    improved_toughness: Formula
+    medkit_uses: Formula
+    generation_roll: Formula
+    attribute_min: int
+    attribute_max: int
+    success_over: int
+    distance_penalty: int
+    throw_penalty: int
+    throw_reach_over_strength: int
+    aim_bonus: int
+    overwatch_penalty: int
+    moving_target_accuracy: int
+    strength_step: int
+    gun_strength_relief: int
+    disoriented_penalty: int
+    concealment_penalty: int
+    mark_target_bonus: int
+    executioner_bonus: int
+    shadow_attack_bonus: int
+    teamwork_bonus: int
+    chi_breath_melee_penalty: int
+    chi_breath_dr: int
+    moving_target_dr: int
+    scope_reach: int
+    scope_close_penalty: int
+    steady_aim_recoil: int
+    grenadier_bonus: int
+    explosives_expert_dt: int
+    bloody_mess_dt: int
+    femme_fatale_dt: int
+    combat_surgeon_dt: int
+    silent_attack_dt: int
+    improved_charge_dt: int
+    chi_strike_dt: int
+    poison_bonus: int
+    poison_resistance_bonus: int
+    toxin_fortitude_penalty: int
+    unconscious_penalty: int
+    spot_falloff: int
+    alert_radius: int
+    smoke_radius: int
+    smoke_concealed: int
+    smoke_hidden: int
+    hack_security: int
+    revised_wounds: bool
+
+
+@attrs.frozen(kw_only=True)
+class Cover:
+    name: str
+    value: int
+    hp: int
+
+
+@attrs.frozen(kw_only=True)
+class Armour:
+    name: str
+    dr: int
+    hp: int
+    weight: float
+
+
+@attrs.frozen(kw_only=True)
+class Tier:
+    """wounds.toml: one wound tier of section 8.2."""
+
+    name: str
+    rank: int
+    penalty: int
+    heal: Formula
+    heal_fast: Formula
+
+
+@attrs.frozen(kw_only=True)
+class Mode:
+    """A firing mode: AP, rounds and attack rolls; a cone for sprays; akimbo = fired as a pistol pair."""
+
+    ap: int
+    rounds: int = 0
+    rolls: int = 1
+    cone: Literal["", "cone", "big"] = ""
+    akimbo: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class Weapon:
+    name: str
+    kind: Literal["gun", "launcher", "melee"]
+    strength: int
+    dt: int
+    recoil: int = 0
+    capacity: int = 0
+    ammo: list[str] = attrs.field(factory=list)  # ammo items it loads; the first is a kit's spare
+    reload: int = 0
+    range: int = 0
+    untargeted_range: int = 0
+    scope: bool = False
+    pistol: bool = False
+    blade: bool = False
+    unarmed: bool = False
+    rider: Rider = ""
+    explosion: str = ""  # the item that explodes after the shot (the missile)
+    weight: float
+    modes: dict[str, Mode]
+
+
+@attrs.frozen(kw_only=True)
+class Item:
+    name: str
+    kind: Literal["grenade", "placed", "explosion", "ammo", "medkit", "tool"]
+    strength: int = 1
+    dt: int = 0
+    rings: list[int] = attrs.field(factory=list)
+    effect: Literal["", "damage", "on_fire", "disorient", "smoke"] = ""
+    radius: int = 0
+    duration: Formula | None = None
+    terrain_radius: int = 0
+    reach: int = 0  # the detonator's range
+    rounds: int = 0
+    rider: Rider = ""
+    weight: float
+
+
+@attrs.frozen(kw_only=True)
+class Bonus:
+    sneak: int = 0
+    ap: int = 0  # per rank
+    carry: int = 0
+    max_capacity: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class Ability:
+    name: str
+    requires: dict[str, int] = attrs.field(factory=dict)
+    after: list[str] = attrs.field(factory=list)
+    ranks: int = 1
+    second_rank: dict[str, int] = attrs.field(factory=dict)
+    facility: Literal["gym", "class_room", "firing_range", "none"]
+    teacher: str = ""
+    battle: bool = True  # false: it acts only between battles (recorded for the campaign)
+    bonus: Bonus = Bonus()
+    grants: str = ""  # a weapon the ability gives (Iron Fist)
+
+
+@attrs.frozen(kw_only=True)
+class Action:
+    name: str
+    cost: Formula
+    explode: bool = False
+    cost_with: dict[str, Formula] = attrs.field(factory=dict)
+    uses: list[Pool] = attrs.field(factory=list)
+    ends_turn: bool = False
+    needs: str = ""  # the ability without which the action is refused
+
+
+@attrs.frozen(kw_only=True)
+class KitEntry:
+    item: str
+    count: int = 1
+    spares: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class Character:
+    name: str
+    codename: str = ""
+    attributes: Attributes
+    star: Star = ""  # the attribute printed with `*`
+    armour: str
+    drawn: str = ""
+    abilities: list[str] = attrs.field(factory=list)
+    kit: list[KitEntry] = attrs.field(factory=list)
+
+
+@attrs.frozen(kw_only=True)
+class Kit:
+    """kits.toml: what a new operative is issued, with the most of each it may take."""
+
+    armour: str
+    belt: int
+    items: list[KitEntry]
+
+
+FILES = {"settings.toml": Settings, "cover.toml": Cover, "armour.toml": Armour, "wounds.toml": Tier,
+         "weapons.toml": Weapon, "items.toml": Item, "abilities.toml": Ability, "actions.toml": Action,
+         "characters.toml": Character, "kits.toml": Kit}
+FORMULA_NAMES = frozenset(ATTRIBUTES)
+
+
+def check(own: Tables, shared: Tables) -> list[str]:
+    """References between the tables and the ranges the rules can mean, one located line each."""
+    out: list[str] = []
+    weapons, items, abilities = own["weapons"], own["items"], own["abilities"]
+    gear = set(weapons) | set(items)
+    if "standard" not in own["settings"]:
+        out.append("settings.toml: missing table [standard]")
+    for sid, s in own["settings"].items():
+        for name in ("accuracy", "action_points", "carry", "max_capacity", "fortitude", "sneak", "sight",
+                     "willpower", "hack", "locksmith", "toughness", "improved_toughness", "medkit_uses"):
+            out += _formula("settings.toml", f"[{sid}].{name}", getattr(s, name),
+                            (s.attribute_min, s.attribute_max + 1))  # a starred attribute counts +1
+    for tid, t in own["wounds"].items():
+        if t.penalty < 0:
+            out.append(f"wounds.toml: [{tid}].penalty: expected 0 or more, got {t.penalty}")
+    if sorted(t.rank for t in own["wounds"].values()) != list(range(1, len(own["wounds"]) + 1)):
+        out.append("wounds.toml: ranks must be 1, 2, 3, ... one per tier")
+    for wid, w in weapons.items():
+        for aid in w.ammo:
+            if aid not in items or items[aid].kind != "ammo":
+                out.append(f"weapons.toml: [{wid}].ammo: unknown ammo {aid!r}")
+        if w.explosion and w.explosion not in items:
+            out.append(f"weapons.toml: [{wid}].explosion: unknown item {w.explosion!r}")
+        if not w.modes:
+            out.append(f"weapons.toml: [{wid}].modes: a weapon needs at least one mode")
+        for mid, m in w.modes.items():
+            if m.ap < 0 or m.rolls < 1:
+                out.append(f"weapons.toml: [{wid}].modes.{mid}: expected ap >= 0 and rolls >= 1")
+            if w.kind != "melee" and not 1 <= m.rounds <= w.capacity:
+                out.append(f"weapons.toml: [{wid}].modes.{mid}.rounds: expected 1 to the capacity {w.capacity}, "
+                           f"got {m.rounds}")
+    for iid, it in items.items():
+        if it.effect in ("damage", "on_fire", "disorient") and len(it.rings) != 3:
+            out.append(f"items.toml: [{iid}].rings: expected three blast ranges a-b-c, got {len(it.rings)}")
+        if it.rings != sorted(it.rings):
+            out.append(f"items.toml: [{iid}].rings: expected rising ranges, got {it.rings}")
+    for aid, a in abilities.items():
+        for need in a.after:
+            if need not in abilities:
+                out.append(f"abilities.toml: [{aid}].after: unknown ability {need!r}")
+        for field in ("requires", "second_rank"):
+            for attr, value in getattr(a, field).items():
+                if attr not in ATTRIBUTES:
+                    out.append(f"abilities.toml: [{aid}].{field}.{attr}: unknown attribute")
+                elif not 0 <= value <= 10:
+                    out.append(f"abilities.toml: [{aid}].{field}.{attr}: expected 0 to 10, got {value}")
+        if a.grants and a.grants not in weapons:
+            out.append(f"abilities.toml: [{aid}].grants: unknown weapon {a.grants!r}")
+    for aid, act in own["actions"].items():
+        for ability in [*act.cost_with, *([act.needs] if act.needs else [])]:
+            if ability not in abilities:
+                out.append(f"actions.toml: [{aid}]: unknown ability {ability!r}")
+    for cid, c in own["characters"].items():
+        where = f"characters.toml: [{cid}]"
+        out += _attributes(where, c.attributes)
+        if c.armour not in own["armour"]:
+            out.append(f"{where}.armour: unknown armour {c.armour!r}")
+        for ability in c.abilities:
+            if ability not in abilities:
+                out.append(f"{where}.abilities: unknown ability {ability!r}")
+        out += _kit(where, c.kit, gear, weapons)
+        if c.drawn and c.drawn not in weapons:
+            out.append(f"{where}.drawn: unknown weapon {c.drawn!r}")
+        elif c.drawn and c.drawn not in {e.item for e in c.kit}:
+            out.append(f"{where}.drawn: {c.drawn!r} is not in the kit")
+    for kid, k in own["kits"].items():
+        if k.armour not in own["armour"]:
+            out.append(f"kits.toml: [{kid}].armour: unknown armour {k.armour!r}")
+        out += _kit(f"kits.toml: [{kid}]", k.items, gear, weapons)
+    return out
+
+
+def _attributes(where: str, a: Attributes) -> list[str]:
+    return [f"{where}.attributes.{name}: expected 0 to 10, got {v}"
+            for name, v in a.as_dict().items() if not 0 <= v <= 10]
+
+
+def _kit(where: str, kit: list[KitEntry], gear: set[str], weapons: dict) -> list[str]:
+    out = []
+    for i, e in enumerate(kit):
+        if e.item not in gear:
+            out.append(f"{where}.kit[{i}].item: unknown item {e.item!r}")
+        elif e.spares and (e.item not in weapons or not weapons[e.item].ammo):
+            out.append(f"{where}.kit[{i}].spares: {e.item!r} takes no magazines")
+        if e.count < 1 or e.spares < 0:
+            out.append(f"{where}.kit[{i}]: expected count >= 1 and spares >= 0")
+    return out
+
+
+def _formula(file: str, where: str, f: Formula, span: tuple[int, int]) -> list[str]:
+    unknown = sorted(names_in(f.tree) - FORMULA_NAMES)
+    if unknown:
+        return [f"{file}: {where}: unknown name {unknown[0]!r} in {f.text!r}"]
+    try:
+        f.bounds({name: span for name in ATTRIBUTES})
+    except FormulaError as exc:
+        return [f"{file}: {where}: {exc}"]
+    return []
+
+
+SCHEMA = Schema(files=FILES, check=check)
