@@ -96,6 +96,12 @@ class Settings:
     smoke_hidden: int
     hack_security: int
     revised_wounds: bool
+    dying_turns: Formula
+    on_fire_turns: Formula
+    chi_stun_turns: Formula
+    chi_disoriented_turns: int
+    flashbang_turns: int
+    wake_needs_will: bool
 
 
 @attrs.frozen(kw_only=True)
