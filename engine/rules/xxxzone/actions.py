@@ -46,6 +46,8 @@ class TurnAp:
     walking: int = 0  # pool already granted from `shot`
     overwatch: int = 0  # AP stored for reaction fire
     ended: bool = False  # Hunker Down and Overwatch end the entity's actions
+    rooted: bool = False  # Chi Breath: no movement for the rest of the turn
+    walked: bool = False  # moved at all this turn, from any pool
     continuing: Continuing | None = None
 
     @property
@@ -91,6 +93,8 @@ def spend(turn: TurnAp, cost: int, kind: Kind, abilities: frozenset[str], hand: 
     Any action other than the continuing one breaks it."""
     if turn.ended:
         return Rejected("turn_over", "this entity has ended its actions for the turn")
+    if kind == "move" and turn.rooted:
+        return Rejected("rooted", "Chi Breath Iron Body holds it in place until its next turn")
     if available(turn, kind, hand) < cost:
         return Rejected("no_ap", f"{what} costs {cost} AP; {available(turn, kind, hand)} left")
     left, changes = cost, {}
@@ -98,7 +102,7 @@ def spend(turn: TurnAp, cost: int, kind: Kind, abilities: frozenset[str], hand: 
         take = min(left, getattr(turn, pool))
         changes[pool] = getattr(turn, pool) - take
         left -= take
-    turn = attrs.evolve(turn, ap=turn.ap - left, continuing=None, **changes)
+    turn = attrs.evolve(turn, ap=turn.ap - left, continuing=None, walked=turn.walked or kind == "move", **changes)
     return recycle(turn, left, kind, abilities, hand)
 
 
@@ -173,13 +177,15 @@ def do(book: Book, turn: TurnAp, action: str, abilities: frozenset[str], disorie
     if refused is not None:
         return refused
     a = book.actions[action]
+    if action == "chi_breath" and turn.walked:
+        return Rejected("moved", "Chi Breath needs a turn without movement")
     formula = action_cost(book, action, abilities)
     if formula.has_dice:
         return Rejected("variable_cost", f"{a.name} has a rolled cost: start it with begin()")
     pools = {"draw": "draw"}.get(action, kind)
     paid = spend(turn, fixed_cost(book, formula), pools, abilities, what=a.name)  # type: ignore[arg-type]
     if isinstance(paid, Rejected) or not a.ends_turn:
-        return paid
+        return attrs.evolve(paid, rooted=True) if action == "chi_breath" and not isinstance(paid, Rejected) else paid
     stored = paid.ap if action == "overwatch" else 0
     return attrs.evolve(end(paid), overwatch=stored, ended=True)
 

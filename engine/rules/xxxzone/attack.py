@@ -97,7 +97,7 @@ def dr_of(a: Attack, d: Defence) -> tuple[int, str]:
         armour, shown = 0, "DR 0 (pierced)"
     extra = sum(v for _, v in d.extra_dr)
     if extra:
-        shown += "".join(f" + {label} {v}" for label, v in d.extra_dr)
+        shown += "".join(f" {'+' if v >= 0 else '−'} {label} {abs(v)}" for label, v in d.extra_dr)
     return armour + extra, shown
 
 
