@@ -7,7 +7,8 @@ from typing import Any
 import attrs
 
 from engine.content.tables import Tables
-from engine.rules.xxxzone.schema import Action, Ability, Armour, Character, Cover, Item, Kit, Settings, Tier, Weapon
+from engine.rules.xxxzone.schema import (Action, Ability, Armour, Campaign, Character, Cover, Facility, Item, Kit,
+                                        Settings, Tier, Weapon)
 
 
 @attrs.frozen(kw_only=True)
@@ -22,11 +23,14 @@ class Book:
     actions: dict[str, Action]
     characters: dict[str, Character]
     kits: dict[str, Kit]
+    campaign: Campaign
+    facilities: dict[str, Facility]
 
     @classmethod
     def of(cls, tables: Tables) -> "Book":
         own: dict[str, Any] = dict(tables)
         own["settings"] = tables["settings"]["standard"]
+        own["campaign"] = tables["campaign"]["standard"]
         return cls(**own)
 
     def gear(self, item: str) -> Weapon | Item:

@@ -195,7 +195,7 @@ class Ability:
     after: list[str] = attrs.field(factory=list)
     ranks: int = 1
     second_rank: dict[str, int] = attrs.field(factory=dict)
-    facility: Literal["gym", "class_room", "firing_range", "none"]
+    facility: str  # the facility that trains it (facilities.toml), or "none"
     teacher: str = ""
     battle: bool = True  # false: it acts only between battles (recorded for the campaign)
     bonus: Bonus = Bonus()
@@ -241,9 +241,43 @@ class Kit:
     items: list[KitEntry]
 
 
+@attrs.frozen(kw_only=True)
+class Campaign:
+    """campaign.toml: training, Luck and funding (14.2, 14.3, 15); the battle rules never read it."""
+
+    attribute_days: Formula  # names: current
+    ability_days_per_point: int
+    monthly_income: int
+    poster_income: int
+    new_base_funding: int
+    new_base_man_days: int
+    new_base: list[str]
+    gamble_cost: int
+    luck_max: int
+    salvage: int
+    salvage_loot_drops: int
+    salvage_more_loot: int
+    stranger_chance: int
+
+
+@attrs.frozen(kw_only=True)
+class Facility:
+    name: str
+    man_days: int
+    funding: int
+    shape: list[str]
+    per_layer: bool = False  # layer n costs n times the funding
+    vehicles: bool = False
+    layers: int = 1
+    trains: dict[str, int] = attrs.field(factory=dict)  # attribute -> the highest value it may be trained to
+    needs: str = ""  # staff it needs to train anyone
+    unexcavated_man_days: int = 0
+    unexcavated_funding: int = 0
+
+
 FILES = {"settings.toml": Settings, "cover.toml": Cover, "armour.toml": Armour, "wounds.toml": Tier,
          "weapons.toml": Weapon, "items.toml": Item, "abilities.toml": Ability, "actions.toml": Action,
-         "characters.toml": Character, "kits.toml": Kit}
+         "characters.toml": Character, "kits.toml": Kit, "campaign.toml": Campaign, "facilities.toml": Facility}
 FORMULA_NAMES = frozenset(ATTRIBUTES)
 
 
@@ -252,8 +286,9 @@ def check(own: Tables, shared: Tables) -> list[str]:
     out: list[str] = []
     weapons, items, abilities = own["weapons"], own["items"], own["abilities"]
     gear = set(weapons) | set(items)
-    if "standard" not in own["settings"]:
-        out.append("settings.toml: missing table [standard]")
+    for file in ("settings", "campaign"):
+        if "standard" not in own[file]:
+            out.append(f"{file}.toml: missing table [standard]")
     for sid, s in own["settings"].items():
         for name in ("accuracy", "action_points", "carry", "max_capacity", "fortitude", "sneak", "sight",
                      "willpower", "hack", "locksmith", "toughness", "improved_toughness", "medkit_uses"):
@@ -293,6 +328,8 @@ def check(own: Tables, shared: Tables) -> list[str]:
                     out.append(f"abilities.toml: [{aid}].{field}.{attr}: unknown attribute")
                 elif not 0 <= value <= 10:
                     out.append(f"abilities.toml: [{aid}].{field}.{attr}: expected 0 to 10, got {value}")
+        if a.facility != "none" and a.facility not in own["facilities"]:
+            out.append(f"abilities.toml: [{aid}].facility: unknown facility {a.facility!r}")
         if a.grants and a.grants not in weapons:
             out.append(f"abilities.toml: [{aid}].grants: unknown weapon {a.grants!r}")
     for aid, act in own["actions"].items():
@@ -316,6 +353,18 @@ def check(own: Tables, shared: Tables) -> list[str]:
         if k.armour not in own["armour"]:
             out.append(f"kits.toml: [{kid}].armour: unknown armour {k.armour!r}")
         out += _kit(f"kits.toml: [{kid}]", k.items, gear, weapons)
+    for cid, camp in own["campaign"].items():
+        for fid in camp.new_base:
+            if fid not in own["facilities"]:
+                out.append(f"campaign.toml: [{cid}].new_base: unknown facility {fid!r}")
+        if names_in(camp.attribute_days.tree) - {"current"}:
+            out.append(f"campaign.toml: [{cid}].attribute_days: only 'current' may be named")
+    for fid, fac in own["facilities"].items():
+        if not fac.shape or any(set(row) - {"X", "."} for row in fac.shape):
+            out.append(f"facilities.toml: [{fid}].shape: rows of X and . expected")
+        for attr in fac.trains:
+            if attr not in ATTRIBUTES:
+                out.append(f"facilities.toml: [{fid}].trains.{attr}: unknown attribute")
     return out
 
 
