@@ -98,7 +98,7 @@ def dr_of(a: Attack, d: Defence) -> tuple[int, str]:
     extra = sum(v for _, v in d.extra_dr)
     if extra:
         shown += "".join(f" {'+' if v >= 0 else '−'} {label} {abs(v)}" for label, v in d.extra_dr)
-    return armour + extra, shown
+    return max(0, armour + extra), shown  # Engineering's -5 never makes DR negative
 
 
 def resolve(dice: Dice, a: Attack, d: Defence) -> Hit:
