@@ -1,0 +1,95 @@
+"""xxxzone's battle record: deployment, hands (draw, stow, Akimbo, primed grenades), Aim, reloading, and the
+values it hands to the attack."""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.core.dice import Dice
+from engine.rules.xxxzone import battle
+from engine.rules.xxxzone.attack import Attack, resolve
+from engine.rules.xxxzone.character import pregen
+from engine.rules.xxxzone.wounds import Condition, Wounds
+
+from test_xxxzone_content import book  # noqa: F401 - the fixture
+
+
+def deployed(book, cid):
+    return battle.deploy(book, pregen(book, cid), "squad", (0, 0))
+
+
+def test_deploy_draws_the_chosen_weapon_loaded(book):
+    johnny = deployed(book, "johnny")
+    assert johnny.hands == (battle.Held(item="assault_rifle", rounds=45),)
+    assert johnny.armour_hp == 2
+    assert dict(johnny.magazines) == {"mag_7mm": 4, "shells": 3, "incendiary_shells": 1}
+    assert johnny.belt == ("battle_shotgun", "flare_gun", "fire_axe", "popcorn", "popcorn", "frag")
+
+
+def test_one_hand_or_two_pistols_with_akimbo(book):
+    johnny = deployed(book, "johnny")
+    assert battle.draw(book, johnny, "frag").code == "hands_full"
+    free = battle.stow(book, johnny, "assault_rifle")
+    assert free.hands == () and "assault_rifle" in free.belt
+    assert battle.draw(book, free, "frag").hands[0].item == "frag"
+    trevor = battle.stow(book, deployed(book, "trevor"), "automatic_shotgun")
+    trevor = battle.draw(book, trevor, "pistol_9mm")
+    trevor = battle.draw(book, trevor, "pistol_9mm")
+    assert [h.item for h in trevor.hands] == ["pistol_9mm", "pistol_9mm"]
+    assert battle.draw(book, trevor, "baseball_bat").code == "hands_full"
+    no_akimbo = attrs.evolve(trevor, op=attrs.evolve(trevor.op, abilities=()), hands=trevor.hands[:1],
+                             belt=trevor.belt + ("pistol_9mm",))
+    assert battle.draw(book, no_akimbo, "pistol_9mm").code == "hands_full"
+    assert battle.draw(book, free, "family_guy").code == "not_carried"
+
+
+def test_a_primed_grenade_left_in_hand(book):
+    dane = battle.stow(book, deployed(book, "dane"), "battle_shotgun")
+    dane = battle.draw(book, dane, "frag")
+    assert battle.primed_left(dane) == ()
+    dane = battle.prime(book, dane, "frag")
+    assert battle.primed_left(dane) == ("frag",)
+    assert battle.stow(book, dane, "frag").code == "primed"
+    assert battle.prime(book, dane, "frag").code == "no_grenade"
+
+
+def test_aim_stacks_and_is_lost(book):
+    sam = deployed(book, "sam")
+    assert battle.aim(book, battle.aim(book, sam, "x"), "x").aim.stacks == 1  # no Sniper: one stack
+    sniper = attrs.evolve(sam, op=attrs.evolve(sam.op, abilities=("sniper",)))
+    stacked = sniper
+    for _ in range(5):
+        stacked = battle.aim(book, stacked, "x")
+    assert stacked.aim.stacks == 3  # 1 + floor(Agi 5 / 2)
+    assert battle.aim(book, stacked, "y").aim == battle.Aim(target="y", stacks=1)
+    assert battle.after_attack(stacked, "x").aim.stacks == 1  # later shots count as one Aim
+    assert battle.after_attack(stacked, "y").aim is None
+    cautious = battle.after_move(stacked, (1, 0), quickly=False)
+    assert cautious.aim == stacked.aim and not cautious.conspicuous and cautious.facing == (1, 0)
+    quick = battle.after_move(stacked, (1, 1), quickly=True)
+    assert quick.aim is None and quick.conspicuous
+
+
+def test_reload(book):
+    johnny = deployed(book, "johnny")
+    empty = attrs.evolve(johnny, hands=(battle.Held(item="assault_rifle", rounds=2),),
+                         disabled=frozenset({"assault_rifle"}))
+    full = battle.reload(book, empty, "assault_rifle")
+    assert full.hands[0].rounds == 45 and dict(full.magazines)["mag_7mm"] == 3 and full.disabled == frozenset()
+    none_left = attrs.evolve(empty, magazines=())
+    assert battle.reload(book, none_left, "assault_rifle").code == "no_magazine"
+    sam = deployed(book, "sam")
+    one = attrs.evolve(sam, hands=(battle.Held(item="anti_infantry_rifle", rounds=3),))
+    assert battle.reload(book, one, "anti_infantry_rifle", "loose_7mm").hands[0].rounds == 4
+
+
+def test_the_record_feeds_the_attack(book):
+    bruce = attrs.evolve(deployed(book, "bruce"), condition=Condition(wounds=Wounds(minor=4)))
+    s = battle.shooter(book, bruce)
+    assert (s.accuracy, s.wound_penalty, s.strength) == (115, 30, 6)
+    t = battle.defence(book, deployed(book, "vadin"))
+    assert (t.agility, t.endurance, t.armour_dr, t.armour_hp) == (5, 11, 45, 3)
+    hit = resolve(Dice.scripted([100]), Attack(attacker="bruce", adj_acc=75, dt=35), t)
+    assert (hit.roll.total, hit.outcome) == (100 + 75 - 5 - 45 - 46, "minor")  # DT 35 + End 11
+    assert battle.max_ap(book, bruce) == 9
+    assert battle.attacks_with(book, deployed(book, "vadin")) == ("family_guy", "iron_fist", "unarmed")
