@@ -95,3 +95,24 @@ def test_a_sneak_attack_moves_the_wound_up(book):
     got = fire(dice, book, marcel, t, Shot(weapon="combat_knife", mode="swing", unaware=True))
     assert (got.hits[0].raw, got.hits[0].outcome) == ("severe", "mortal") and dice.scripted_left == 0
     assert not got.shooter.conspicuous  # melee makes no noise
+
+
+def test_overwatch_fires_at_a_mover_while_stored_ap_last(book):
+    from engine.rules.xxxzone import actions, overwatch
+
+    bruce = at(book, "bruce", (0, 0))
+    turn = actions.spend(actions.start(9, 9)[0], 2, "move", frozenset(bruce.op.abilities))
+    turn, watch = overwatch.declare(book, turn, bruce, "assault_rifle", "shoot")
+    assert turn.overwatch == 7 and turn.ended
+    mover = at(book, "cane", (7, 0), "aliens")  # Moving Target: -10 and +10 DR against this fire
+    assert overwatch.triggered(book, watch, turn, bruce, mover, sees=True)
+    assert not overwatch.triggered(book, watch, turn, bruce, mover, sees=False)
+    assert not overwatch.triggered(book, watch, turn, bruce, attrs.evolve(mover, at=(40, 0)), sees=True)
+    turn, shot = overwatch.react(book, watch, turn, mover)
+    assert turn.overwatch == 2 and shot.reaction
+    got = fire(Dice.scripted([80, 100]), book, bruce, mover, shot)
+    assert got.lines[0] == "AdjAcc = 115 − distance 12 − overwatch 20 − moving target 10 = 73"
+    assert "+ moving target 10" in got.hits[0].roll.formula
+    assert not overwatch.triggered(book, watch, turn, bruce, mover, sees=True)  # 2 AP left: no more shots
+    assert overwatch.react(book, watch, turn, mover).code == "no_ap"
+    assert overwatch.declare(book, actions.start(9, 9)[0], bruce, "battle_shotgun", "shoot").code == "not_drawn"
