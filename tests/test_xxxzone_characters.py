@@ -180,3 +180,14 @@ def test_learning_abilities_checks_requirements(book):
     twice = attrs.evolve(op, abilities=("action_boy", "action_boy"))
     assert generation.can_learn(twice, book, "action_boy").code == "known"
     assert generation.can_learn(op, book, "flying").code == "unknown_ability"
+
+
+def test_enemies_are_read_like_operatives(book):
+    z = character.enemy(book, "zhetan", 2)
+    assert (z.id, z.name) == ("zhetan_2", "Zhetan in Power Armour 2")
+    d = derive(z, book)
+    assert (d.accuracy, d.action_points, d.toughness) == (110, 8, 10)
+    assert book.armour[z.armour].dr == 55
+    assert book.enemies["hover_drone"].mechanical and book.enemies["hover_drone"].flies
+    boorus = character.enemy(book, "boorus")
+    assert "boorus_claws" in character.weapons_of(boorus, book) and book.weapons["boorus_claws"].rider == "poison"

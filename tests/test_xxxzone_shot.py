@@ -116,3 +116,13 @@ def test_overwatch_fires_at_a_mover_while_stored_ap_last(book):
     assert not overwatch.triggered(book, watch, turn, bruce, mover, sees=True)  # 2 AP left: no more shots
     assert overwatch.react(book, watch, turn, mover).code == "no_ap"
     assert overwatch.declare(book, actions.start(9, 9)[0], bruce, "battle_shotgun", "shoot").code == "not_drawn"
+
+
+def test_boorus_claws_poison(book):
+    from engine.rules.xxxzone.character import enemy
+
+    boorus = battle.deploy(book, enemy(book, "boorus"), "aliens", (1, 0))
+    assert boorus.hands[0].item == "boorus_claws"
+    johnny = at(book, "johnny", (0, 0))
+    got = fire(Dice.scripted([100, 100]), book, boorus, johnny, Shot(weapon="boorus_claws", mode="swing"))
+    assert got.hits[0].wound is not None and got.target.condition.poison == "poisoned" and "Poisoned" in got.lines

@@ -7,7 +7,7 @@ from typing import Any
 import attrs
 
 from engine.content.tables import Tables
-from engine.rules.xxxzone.schema import (Action, Ability, Armour, Campaign, Character, Cover, Facility, Item, Kit,
+from engine.rules.xxxzone.schema import (Action, Ability, Armour, Campaign, Character, Cover, Enemy, Facility, Item, Kit,
                                         Settings, Tier, Weapon)
 
 
@@ -25,6 +25,7 @@ class Book:
     kits: dict[str, Kit]
     campaign: Campaign
     facilities: dict[str, Facility]
+    enemies: dict[str, Enemy]
 
     @classmethod
     def of(cls, tables: Tables) -> "Book":

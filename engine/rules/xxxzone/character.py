@@ -102,6 +102,13 @@ def pregen(book: Book, cid: str) -> Operative:
                      abilities=tuple(c.abilities), armour=c.armour, kit=tuple(c.kit), drawn=c.drawn)
 
 
+def enemy(book: Book, kind: str, n: int = 1) -> Operative:
+    """One enemy of a kind from enemies.toml, as the same record the rules read for an operative."""
+    e = book.enemies[kind]
+    return Operative(id=f"{kind}_{n}", name=f"{e.name} {n}", attributes=e.attributes, abilities=tuple(e.abilities),
+                     armour=e.armour, kit=tuple(e.kit), drawn=e.drawn, ruleset="xxxzone")
+
+
 def squad_pool(book: Book) -> tuple[Operative, ...]:
     """The ten pre-generated operatives of section 12, the default squad pool."""
     return tuple(pregen(book, cid) for cid in book.characters)

@@ -17,7 +17,7 @@ ATTRIBUTES = ("strength", "perception", "endurance", "charisma", "intelligence",
 Attribute = Literal["strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck"]
 Star = Literal["", "strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck"]
 Pool = Literal["move", "gun", "draw", "reload"]
-Rider = Literal["", "on_fire"]
+Rider = Literal["", "on_fire", "poison"]
 
 
 @attrs.frozen(kw_only=True)
@@ -233,6 +233,21 @@ class Character:
 
 
 @attrs.frozen(kw_only=True)
+class Enemy:
+    """enemies.toml: an enemy kind (section 16 gives none; the game's placeholders)."""
+
+    name: str
+    attributes: Attributes
+    armour: str
+    drawn: str = ""
+    abilities: list[str] = attrs.field(factory=list)
+    kit: list[KitEntry] = attrs.field(factory=list)
+    mechanical: bool = False  # a machine (Engineering lowers its DR)
+    human: bool = False  # Femme Fatale, Combat Surgeon
+    flies: bool = False
+
+
+@attrs.frozen(kw_only=True)
 class Kit:
     """kits.toml: what a new operative is issued, with the most of each it may take."""
 
@@ -277,7 +292,8 @@ class Facility:
 
 FILES = {"settings.toml": Settings, "cover.toml": Cover, "armour.toml": Armour, "wounds.toml": Tier,
          "weapons.toml": Weapon, "items.toml": Item, "abilities.toml": Ability, "actions.toml": Action,
-         "characters.toml": Character, "kits.toml": Kit, "campaign.toml": Campaign, "facilities.toml": Facility}
+         "characters.toml": Character, "kits.toml": Kit, "campaign.toml": Campaign, "facilities.toml": Facility,
+         "enemies.toml": Enemy}
 FORMULA_NAMES = frozenset(ATTRIBUTES)
 
 
@@ -336,8 +352,9 @@ def check(own: Tables, shared: Tables) -> list[str]:
         for ability in [*act.cost_with, *([act.needs] if act.needs else [])]:
             if ability not in abilities:
                 out.append(f"actions.toml: [{aid}]: unknown ability {ability!r}")
-    for cid, c in own["characters"].items():
-        where = f"characters.toml: [{cid}]"
+    people = [(f"characters.toml: [{cid}]", c) for cid, c in own["characters"].items()]
+    people += [(f"enemies.toml: [{eid}]", e) for eid, e in own["enemies"].items()]
+    for where, c in people:
         out += _attributes(where, c.attributes)
         if c.armour not in own["armour"]:
             out.append(f"{where}.armour: unknown armour {c.armour!r}")

@@ -100,6 +100,9 @@ def fire(dice: Dice, book: Book, shooter: Combatant, target: Combatant, shot: Sh
             cond, burn = status.set_on_fire(dice, book, target.id, cond)
             rolls += [burn] if burn else []
             lines.append("On Fire")
+        if w.rider == "poison" and not cond.dead and not cond.poison:
+            cond = attrs.evolve(cond, poison="poisoned")
+            lines.append("Poisoned")
         if cap is not None:
             disabled = disabled | {h.item for h in target.hands if h.item in book.weapons}
             lines.append("weapon disabled until its Reload AP are spent")
