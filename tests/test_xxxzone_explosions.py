@@ -140,3 +140,14 @@ def test_smoke(book):
     assert roll.total == 6 and roll.expr == "3d3"
     assert [explosions.concealment(book, n) for n in (0, 1, 2, 3)] == ["none", "concealed", "concealed", "hidden"]
     assert book.items["smoke_bomb"].radius == 5
+
+
+def test_a_blast_stopped_by_cover_wears_it_by_1d4(book):
+    dane = shooter_of(pregen(book, "dane"), book)
+    crate = CoverPiece(label="crate", value=40, hp=4, adjacent=True, cell=(1, 0))
+    t = entity("t", 6, 5, 35, 2, (crate,))
+    dice = scripted([1, 3, 1, 2])  # ring 2: 1+110-6 = 105, -40 = 65: the crate, 1d4 = 3; again, 1d4 = 2: gone
+    [(_, hits, after)] = explosions.explode(dice, book, dane, "frag", (0, 0), [((2, 0), t)])
+    assert dice.scripted_left == 0 and [h.outcome for h in hits] == ["cover", "cover"]
+    assert hits[0].wear.total == 3 and hits[0].cover_hp == 1 and hits[1].cover_hp == 0 and after.cover == ()
+    assert explosions.c4_terrain((0, 0), [(1, 1), (2, 0), (0, 1)]) == ((1, 1), (0, 1))

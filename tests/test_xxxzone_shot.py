@@ -126,3 +126,32 @@ def test_boorus_claws_poison(book):
     johnny = at(book, "johnny", (0, 0))
     got = fire(Dice.scripted([100, 100]), book, boorus, johnny, Shot(weapon="boorus_claws", mode="swing"))
     assert got.hits[0].wound is not None and got.target.condition.poison == "poisoned" and "Poisoned" in got.lines
+
+
+def test_a_spray_hits_everyone_in_the_cone_friend_or_foe(book):
+    from engine.rules.xxxzone.shot import spray
+
+    vadin = at(book, "vadin", (0, 0))
+    foe = at(book, "johnny", (13, 0), "aliens")
+    friend = at(book, "sam", (10, 3))  # 16.7°: in the Big Cone
+    outside = at(book, "john", (0, 10))
+    dice = Dice.scripted([1, 1, 1, 1, 1, 1])  # three rolls at each of the two in the cone
+    got = spray(dice, book, vadin, [(foe, ()), (friend, ()), (outside, ())], (13, 0),
+                Shot(weapon="family_guy", mode="spray"))
+    assert dice.scripted_left == 0
+    assert [o.target.id for o in got] == ["sam", "johnny"]  # nearest first
+    assert got[0].lines[0] == "AdjAcc = 105 − distance 18 − recoil 10 = 77"
+    assert all(len(o.hits) == 3 for o in got)
+    assert spray(Dice.scripted([]), book, vadin, [(outside, ())], (13, 0),
+                 Shot(weapon="family_guy", mode="spray")).code == "empty_cone"
+    bruce = at(book, "bruce", (0, 0))
+    assert spray(Dice.scripted([]), book, bruce, [(foe, ())], (13, 0),
+                 Shot(weapon="assault_rifle", mode="shoot")).code == "no_cone"
+
+
+def test_unjam_and_put_out(book):
+    from engine.rules.xxxzone import status
+
+    jammed = attrs.evolve(at(book, "bruce", (0, 0)), disabled=frozenset({"assault_rifle"}))
+    assert battle.unjam(jammed, "assault_rifle").disabled == frozenset()
+    assert status.put_out(Condition(on_fire=3)).on_fire == 0

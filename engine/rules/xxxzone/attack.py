@@ -8,7 +8,7 @@ Every step is written into the Roll's formula as a player writes it:
 
 from __future__ import annotations
 
-from typing import Literal, Sequence
+from typing import Callable, Literal, Sequence
 
 import attrs
 
@@ -71,6 +71,7 @@ class Hit:
     armour_hp: int  # after the roll
     cover_hp: int | None = None  # the hit piece's HP after the roll
     raw: Outcome  # before Sneak Attack's shift or Disabling Shot's cap
+    wear: Roll | None = None  # an explosion's damage to the cover piece it hit (1d4, 4 with Grenadier)
 
     @property
     def wound(self) -> Outcome | None:
@@ -150,16 +151,21 @@ def _adjust(outcome: Outcome, a: Attack) -> Outcome:
     return outcome
 
 
-def volley(dice: Dice, attacks: Sequence[Attack], d: Defence) -> tuple[tuple[Hit, ...], Defence]:
+def volley(dice: Dice, attacks: Sequence[Attack], d: Defence,
+           wear: Callable[[], Roll] | None = None) -> tuple[tuple[Hit, ...], Defence]:
     """Several rolls at one target (a burst, a spray's rolls at it, a blast ring): armour HP and cover HP carry
-    from roll to roll, and a destroyed cover piece no longer stands in the way."""
+    from roll to roll, and a destroyed cover piece no longer stands in the way. A hit on cover takes 1 HP, or
+    what `wear` rolls (explosions)."""
     hits: list[Hit] = []
     for a in attacks:
         hit = resolve(dice, a, d)
-        hits.append(hit)
         cover = d.cover
         if hit.cover is not None:
+            if wear is not None:
+                damage = wear()
+                hit = attrs.evolve(hit, wear=damage, cover_hp=max(0, cover[hit.cover].hp - damage.total))
             piece = attrs.evolve(cover[hit.cover], hp=hit.cover_hp)
             cover = cover[:hit.cover] + ((piece,) if piece.hp > 0 else ()) + cover[hit.cover + 1:]
+        hits.append(hit)
         d = attrs.evolve(d, armour_hp=hit.armour_hp, cover=cover)
     return tuple(hits), d

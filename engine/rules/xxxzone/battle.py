@@ -161,6 +161,11 @@ def after_attack(c: Combatant, target: str) -> Combatant:
     return attrs.evolve(c, aim=Aim(target=target, stacks=1))
 
 
+def unjam(c: Combatant, weapon: str) -> Combatant:
+    """A Disabling Shot's hold ends once the weapon's Reload AP are spent on it (the caller pays them)."""
+    return attrs.evolve(c, disabled=c.disabled - {weapon})
+
+
 def shooter(book: Book, c: Combatant) -> Shooter:
     return shooter_of(c.op, book, wound_penalty=penalty(book, c.condition.wounds),
                       disoriented=bool(c.condition.disoriented))

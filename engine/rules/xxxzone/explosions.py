@@ -121,13 +121,14 @@ def blast(book: Book, s: Shooter, item_id: str) -> Attack:
 
 def explode(dice: Dice, book: Book, s: Shooter, item_id: str, impact: Pos,
             victims: Sequence[tuple[Pos, Defence]]) -> list[tuple[str, tuple[Hit, ...], Defence]]:
-    """Every entity in the rings, friend or foe, nearest first: its rolls, and its defence after them."""
+    """Every entity in the rings, friend or foe, nearest first: its rolls, and its defence after them. A roll
+    stopped by cover damages it by 1d4 (4 with Grenadier), the roll kept on the Hit (`wear`)."""
     item, attack = book.items[item_id], blast(book, s, item_id)
     out = []
     for cell, d in sorted(victims, key=lambda v: (distance(impact, v[0]), v[1].id)):
         n = ring_rolls(item.rings, distance(impact, cell))
         if n:
-            hits, after = volley(dice, [attack] * n, d)
+            hits, after = volley(dice, [attack] * n, d, wear=lambda: cover_damage(dice, book, s))
             out.append((d.id, hits, after))
     return out
 
@@ -156,6 +157,11 @@ def detonate(book: Book, holder: Pos, charge: Pos, has_detonator: bool) -> Rejec
         return Rejected("out_of_range", f"the charge is {distance(holder, charge)} squares away; the Detonator "
                                         f"reaches {reach_}")
     return None
+
+
+def c4_terrain(impact: Pos, cells: Sequence[Pos]) -> tuple[Pos, ...]:
+    """C4 also deals full damage (4 HP) to the cover and doors within D <= 1 of the charge."""
+    return tuple(c for c in cells if distance(impact, c) <= 1)
 
 
 def smoke_turns(dice: Dice, book: Book, who: str, item_id: str = "smoke_bomb") -> Roll:

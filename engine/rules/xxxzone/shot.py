@@ -8,17 +8,20 @@ and refunds a kill's AP with Grim Reaper's Sprint (actions.killed). This is what
 
 from __future__ import annotations
 
+from typing import Sequence
+
 import attrs
 
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
+from engine.core.geometry import Pos, distance
 from engine.rules.xxxzone import abilities as ab
 from engine.rules.xxxzone import battle, firing, status
 from engine.rules.xxxzone.attack import CoverPiece, Hit, volley
 from engine.rules.xxxzone.battle import Combatant
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.character import encumbrance
-from engine.rules.xxxzone.lines import between
+from engine.rules.xxxzone.lines import between, in_cone
 from engine.rules.xxxzone.modifiers import Situation, weapon_dt
 from engine.rules.xxxzone.wounds import wound
 
@@ -121,3 +124,26 @@ def fire(dice: Dice, book: Book, shooter: Combatant, target: Combatant, shot: Sh
     target = attrs.evolve(target, armour_hp=after.armour_hp, condition=cond, disabled=disabled)
     return Outcome(shooter=shooter, target=target, hits=hits, rolls=tuple(rolls), lines=tuple(lines),
                    cover=after.cover)
+
+
+def spray(dice: Dice, book: Book, shooter: Combatant, others: Sequence[tuple[Combatant, tuple[CoverPiece, ...]]],
+          aimed: Pos, shot: Shot) -> list[Outcome] | Rejected:
+    """6.4: a Spray makes its rolls at every entity in the cone, friend or foe, nearest first, each with its own
+    distance, cover and defences; the rounds are spent once (every Outcome's shooter is the same record after).
+    Pay it with `actions.spend(..., hand="")`: an Akimbo Spray generates no Akimbo pool."""
+    w = book.weapons[shot.weapon]
+    mode = w.modes.get(shot.mode)
+    if mode is None or not mode.cone:
+        return Rejected("no_cone", f"the {w.name}'s {shot.mode} is not a spray")
+    inside = sorted(((c, cover) for c, cover in others
+                     if c.id != shooter.id and in_cone(shooter.at, aimed, c.at, mode.cone, w.range)),
+                    key=lambda o: (distance(shooter.at, o[0].at), o[0].id))
+    out: list[Outcome] = []
+    for target, cover in inside:
+        got = fire(dice, book, shooter, target, shot, cover)
+        if isinstance(got, Rejected):
+            return got
+        out.append(got)
+    if not out:
+        return Rejected("empty_cone", "nobody stands in the cone")
+    return out

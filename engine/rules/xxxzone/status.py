@@ -72,6 +72,11 @@ def set_on_fire(dice: Dice, book: Book, who: str, c: Condition) -> tuple[Conditi
     return attrs.evolve(c, on_fire=roll.total), roll
 
 
+def put_out(c: Condition) -> Condition:
+    """Spending 2 AP (put_out_fire) ends the fire."""
+    return attrs.evolve(c, on_fire=0)
+
+
 def disorient(c: Condition, turns: int) -> Condition:
     return attrs.evolve(c, disoriented=max(c.disoriented, turns))
 
