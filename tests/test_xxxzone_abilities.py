@@ -8,7 +8,6 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.rules.xxxzone import abilities as ab
 from engine.rules.xxxzone import actions, explosions, status
@@ -17,7 +16,12 @@ from engine.rules.xxxzone.character import derive, pregen, weapons_of
 from engine.rules.xxxzone.modifiers import Shooter, Situation, adj_acc, max_aims, recoil, weapon_dt, explosive_dt
 from engine.rules.xxxzone.wounds import Condition, Vitals, wound
 
-from test_xxxzone_content import book  # noqa: F401 - the fixture
+from test_xxxzone_content import load_book
+
+
+@pytest.fixture
+def book():
+    return load_book()
 
 BASE = Shooter(id="s", accuracy=110, strength=5, perception=6, agility=6)
 

@@ -9,10 +9,15 @@ import pytest
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.rules.xxxzone import actions
-from engine.rules.xxxzone.actions import Continuing, TurnAp, spend
+from engine.rules.xxxzone.actions import Continuing, spend
 from engine.rules.xxxzone.character import derive, pregen
 
-from test_xxxzone_content import book  # noqa: F401 - the fixture
+from test_xxxzone_content import load_book
+
+
+@pytest.fixture
+def book():
+    return load_book()
 
 
 def turn_of(book, cid):

@@ -4,6 +4,7 @@ values it hands to the attack."""
 from __future__ import annotations
 
 import attrs
+import pytest
 
 from engine.core.dice import Dice
 from engine.rules.xxxzone import battle
@@ -11,7 +12,12 @@ from engine.rules.xxxzone.attack import Attack, resolve
 from engine.rules.xxxzone.character import pregen
 from engine.rules.xxxzone.wounds import Condition, Wounds
 
-from test_xxxzone_content import book  # noqa: F401 - the fixture
+from test_xxxzone_content import load_book
+
+
+@pytest.fixture
+def book():
+    return load_book()
 
 
 def deployed(book, cid):

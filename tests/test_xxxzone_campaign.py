@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import attrs
+import pytest
 
 from engine.core.dice import Dice
 from engine.rules.xxxzone import campaign
 from engine.rules.xxxzone.character import pregen
 from engine.rules.xxxzone.campaign import Cost
 
-from test_xxxzone_content import book  # noqa: F401 - the fixture
+from test_xxxzone_content import load_book
+
+
+@pytest.fixture
+def book():
+    return load_book()
 
 
 def with_attrs(book, **values):

@@ -14,7 +14,12 @@ from engine.rules.xxxzone import character, generation
 from engine.rules.xxxzone.character import derive, encumbrance, pregen
 from engine.rules.xxxzone.schema import Attributes, KitEntry
 
-from test_xxxzone_content import book  # noqa: F401 - the fixture
+from test_xxxzone_content import load_book
+
+
+@pytest.fixture
+def book():
+    return load_book()
 
 # Section 3: Acc, AP, Fort, Sneak, Sight, Will, Carry, Max, computed with the starred attribute +1.
 TABLE = {

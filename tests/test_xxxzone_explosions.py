@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import attrs
+import pytest
 
 from engine.core.dice import Dice
 from engine.rules.xxxzone import explosions, lines, status
 from engine.rules.xxxzone.attack import CoverPiece, Defence
-from engine.rules.xxxzone.character import derive, pregen
+from engine.rules.xxxzone.character import pregen
 from engine.rules.xxxzone.modifiers import shooter_of
 from engine.rules.xxxzone.wounds import Condition
 
-from test_xxxzone_content import book  # noqa: F401 - the fixture
+from test_xxxzone_content import load_book
+
+
+@pytest.fixture
+def book():
+    return load_book()
 
 
 def scripted(faces):

@@ -7,12 +7,17 @@ import pytest
 
 from engine.core.dice import Dice
 from engine.rules.xxxzone import firing, lines
-from engine.rules.xxxzone.attack import Attack, CoverPiece, Defence, resolve, volley
+from engine.rules.xxxzone.attack import Attack, CoverPiece, Defence, volley
 from engine.rules.xxxzone.character import pregen
 from engine.rules.xxxzone.modifiers import (Shooter, Situation, adj_acc, explosive_dt, shooter_of, strength_penalty,
                                             weapon_dt)
 
-from test_xxxzone_content import book  # noqa: F401 - the fixture
+from test_xxxzone_content import load_book
+
+
+@pytest.fixture
+def book():
+    return load_book()
 
 
 def target(agi=5, end=5, dr=35, hp=2, **kw) -> Defence:

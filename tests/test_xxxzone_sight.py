@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import pytest
+
 from engine.core.dice import Dice
 from engine.rules.xxxzone import sight
 from engine.rules.xxxzone.character import derive, pregen
 
-from test_xxxzone_content import book  # noqa: F401 - the fixture
+from test_xxxzone_content import load_book
+
+
+@pytest.fixture
+def book():
+    return load_book()
 
 
 def test_v49_cautious_target(book):

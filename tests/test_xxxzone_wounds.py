@@ -10,7 +10,12 @@ from engine.rules.xxxzone import status
 from engine.rules.xxxzone.character import pregen
 from engine.rules.xxxzone.wounds import Condition, Wounds, penalty, turn_ap, vitals_of, will_test, wound
 
-from test_xxxzone_content import book  # noqa: F401 - the fixture
+from test_xxxzone_content import load_book
+
+
+@pytest.fixture
+def book():
+    return load_book()
 
 
 def scripted(faces):
