@@ -157,3 +157,30 @@ def test_a_blast_stopped_by_cover_wears_it_by_1d4(book):
     assert dice.scripted_left == 0 and [h.outcome for h in hits] == ["cover", "cover"]
     assert hits[0].wear.total == 3 and hits[0].cover_hp == 1 and hits[1].cover_hp == 0 and after.cover == ()
     assert explosions.c4_terrain((0, 0), [(1, 1), (2, 0), (0, 1)]) == ((1, 1), (0, 1))
+
+
+def test_blast_effects_per_entity(book):
+    from engine.rules.xxxzone.attack import Hit
+    from engine.rules.xxxzone.wounds import vitals_of
+
+    dane = shooter_of(pregen(book, "dane"), book)
+    johnny = vitals_of(pregen(book, "johnny"), book)
+    t = entity("johnny", 7, 5, 35, 2)
+    dice = scripted([90, 90, 90])  # ring 1: three rolls, all hit
+    [(_, hits, _)] = explosions.explode(dice, book, dane, "flashbang", (0, 0), [((0, 0), t)])
+    assert [h.outcome for h in hits] == ["hit"] * 3
+    flash = explosions.effects(scripted([70, 60, 80]), book, "flashbang", hits, johnny, Condition())
+    assert [r.total for r in flash.rolls] == [105, 95, 115] and flash.condition.disoriented == 1
+    fire = explosions.effects(scripted([2]), book, "popcorn", hits, johnny, Condition())
+    assert fire.condition.on_fire == 2 and len(fire.rolls) == 1  # already burning: one count
+    bare = entity("johnny", 7, 5, 35, 0)  # 97+110-7 = 200, no armour, DT 30: 170, 140, 110
+    [(_, frag_hits, _)] = explosions.explode(scripted([97, 1, 1]), book, dane, "frag", (0, 0), [((0, 0), bare)])
+    assert frag_hits[0].outcome == "lethal"
+    dead = explosions.effects(scripted([1]), book, "frag", frag_hits, johnny, Condition())
+    assert dead.condition.dead and len(dead.rolls) == 1  # Fort failed; the later rolls change nothing
+    miss = Hit(roll=hits[0].roll, outcome="miss", armour_hp=2, raw="miss")
+    landed = explosions.missile_impact(scripted([1, 5]), "bruce", miss, (10, 10))
+    assert landed.how == "scatter" and landed.cell == (10, 11)
+    wall = CoverPiece(label="wall", value=40, hp=8, adjacent=True, cell=(9, 10))
+    stopped = Hit(roll=hits[0].roll, outcome="cover", cover=0, armour_hp=2, raw="cover")
+    assert explosions.missile_impact(scripted([]), "bruce", stopped, (10, 10), (wall,)).cell == (9, 10)

@@ -19,6 +19,8 @@ from engine.rules.xxxzone.attack import Attack, CoverPiece, Defence, Hit, volley
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.checks import check, roll_formula
 from engine.rules.xxxzone.modifiers import Shooter, explosive_dt, required_strength, strength_penalty
+from engine.rules.xxxzone.status import disorient, set_on_fire
+from engine.rules.xxxzone.wounds import Condition, Vitals, penalty, wound
 
 
 def reach(book: Book, strength: int) -> int:
@@ -131,6 +133,50 @@ def explode(dice: Dice, book: Book, s: Shooter, item_id: str, impact: Pos,
             hits, after = volley(dice, [attack] * n, d, wear=lambda: cover_damage(dice, book, s))
             out.append((d.id, hits, after))
     return out
+
+
+@attrs.frozen(kw_only=True)
+class Effect:
+    condition: Condition
+    rolls: tuple[Roll, ...]
+    notes: tuple[str, ...]
+
+
+def effects(dice: Dice, book: Book, item_id: str, hits: Sequence[Hit], v: Vitals, c: Condition) -> Effect:
+    """Step 7 of a blast for one entity: each wound's tests (damage), On Fire (Incendiary), or a Fort check
+    against Disorientation for each Flashbang hit."""
+    item = book.items[item_id]
+    rolls: list[Roll] = []
+    notes: list[str] = []
+    for hit in hits:
+        if c.dead:
+            break
+        if item.effect == "damage" and hit.wound is not None:
+            got = wound(dice, book, v, c, hit.wound)  # type: ignore[arg-type]
+            c, rolls, notes = got.condition, rolls + list(got.rolls), notes + list(got.notes)
+        elif item.effect == "on_fire" and hit.outcome == "hit":
+            c, burn = set_on_fire(dice, book, v.id, c)
+            rolls += [burn] if burn else []
+            notes.append("On Fire")
+        elif item.effect == "disorient" and hit.outcome == "hit":
+            t = flash_resisted(dice, book, v.id, v.fortitude, penalty(book, c.wounds))
+            rolls.append(t.roll)
+            if not t.passed:
+                c = disorient(c, book.settings.flashbang_turns)
+                notes.append("Disoriented")
+    return Effect(condition=c, rolls=tuple(rolls), notes=tuple(notes))
+
+
+def missile_impact(dice: Dice, shooter: str, hit: Hit, target_cell: Pos,
+                   cover: Sequence[CoverPiece] = ()) -> Landing:
+    """6.9: the missile explodes at the target's square on a hit, at the cover piece on a cover hit, and after
+    scattering as a throw does on a miss."""
+    if hit.outcome == "miss":
+        return scatter(dice, shooter, target_cell)
+    if hit.outcome == "cover" and hit.cover is not None:
+        piece = cover[hit.cover]
+        return Landing(cell=piece.cell or target_cell, how="cover", rolls=(), cover=piece)
+    return Landing(cell=target_cell, how="on_target", rolls=())
 
 
 def cover_damage(dice: Dice, book: Book, s: Shooter) -> Roll:
