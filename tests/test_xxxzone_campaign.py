@@ -73,3 +73,15 @@ def test_luck_binge(book):
     assert same.attributes.luck == 2 and not refund
     top, _, _ = campaign.gamble(Dice.scripted([10, 100]), book, with_attrs(book, luck=10))
     assert top.attributes.luck == 10
+
+
+def test_healing_and_convalescence(book):
+    from engine.rules.xxxzone.wounds import Wounds
+
+    op = pregen(book, "johnny")
+    assert campaign.heal_days(Dice.scripted([4]), book, op, "minor").total == 4
+    fast = attrs.evolve(op, abilities=("fast_healing",))
+    roll = campaign.heal_days(Dice.scripted([1, 2, 3]), book, fast, "mortal")
+    assert (roll.expr, roll.total) == ("3d10", 6)
+    assert campaign.can_deploy(op, Wounds(minor=3)) is None
+    assert campaign.can_deploy(op, Wounds(mortal=1)).reason == "Johnny Miller is convalescing (1 serious wound to heal)"

@@ -312,3 +312,12 @@ def test_dt_after_abilities(book):
     assert weapon_dt(book, frozenset({"bloody_mess", "combat_surgeon"}), knife, vs_human=True)[0] == 42 - 2 - 10
     assert weapon_dt(book, frozenset({"chi_strike_palm"}), book.weapons["iron_fist"])[0] == 30
     assert weapon_dt(book, frozenset({"combat_surgeon"}), knife, vs_human=False)[0] == 42
+
+
+def test_the_flare_gun_at_a_square(book):
+    assert firing.check_square(book, "flare_gun", 100) is None
+    assert firing.check_square(book, "flare_gun", 101).code == "out_of_range"
+    assert firing.check_square(book, "assault_rifle", 5).code == "needs_target"
+    johnny = shooter_of(pregen(book, "johnny"), book)
+    ready = firing.Readiness(drawn=("flare_gun",), loaded={"flare_gun": 1})
+    assert firing.check(book, johnny, "flare_gun", "shoot", 26, ready).code == "out_of_range"  # targeted: 25

@@ -14,7 +14,9 @@ from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.character import SHORT, Operative
+from engine.rules.xxxzone.checks import roll_formula
 from engine.rules.xxxzone.generation import can_learn
+from engine.rules.xxxzone.wounds import Wounds
 
 
 def attribute_days(book: Book, op: Operative, attribute: str, facility: str) -> int | Rejected:
@@ -83,3 +85,19 @@ def gamble(dice: Dice, book: Book, op: Operative) -> tuple[Operative, bool, tupl
     if raised:
         op = attrs.evolve(op, attributes=attrs.evolve(op.attributes, luck=luck + 1))
     return op, refund, rolls
+
+
+def heal_days(dice: Dice, book: Book, op: Operative, tier: str) -> Roll:
+    """8.2: days for one wound to heal (Fast Healing: the shorter dice)."""
+    t = book.wounds[tier]
+    return roll_formula(dice, op.id, f"healing a {t.name}", t.heal_fast if op.has("fast_healing") else t.heal)
+
+
+def can_deploy(op: Operative, w: Wounds) -> Rejected | None:
+    """8.2 (Interpretation): an unhealed Severe, Mortal or Lethal wound keeps an operative convalescing; unhealed
+    Minor wounds go into battle with their penalty."""
+    serious = w.severe + w.spared_severe + w.mortal + w.lethal
+    if serious:
+        return Rejected("convalescing", f"{op.name} is convalescing ({serious} serious wound"
+                                        f"{'s' if serious > 1 else ''} to heal)")
+    return None

@@ -63,3 +63,13 @@ def rolls(book: Book, s: Shooter, weapon_id: str, mode_id: str, sit: Situation, 
 
 def rounds_after(book: Book, weapon_id: str, mode_id: str, loaded: int) -> int:
     return loaded - book.weapons[weapon_id].modes[mode_id].rounds
+
+
+def check_square(book: Book, weapon_id: str, d: int) -> Rejected | None:
+    """The Flare Gun fired at a square: no attack roll, up to its untargeted range (100)."""
+    w = book.weapons[weapon_id]
+    if not w.untargeted_range:
+        return Rejected("needs_target", f"the {w.name} fires only at a target")
+    if d > w.untargeted_range:
+        return Rejected("out_of_range", f"the square is {d} away; the {w.name} reaches {w.untargeted_range}")
+    return None
