@@ -222,3 +222,10 @@ def test_disoriented_counts_down(book):
     c = status.disorient(Condition(), book.settings.flashbang_turns)
     vadin = vitals_of(pregen(book, "vadin"), book)
     assert status.end_turn(scripted([]), book, vadin, c).condition.disoriented == 0
+
+
+def test_a_second_dying_countdown_never_extends_the_first(book):
+    bruce = vitals_of(pregen(book, "bruce"), book)
+    c = Condition(dying=1, wounds=Wounds(mortal=1))
+    got = wound(scripted([100, 1, 4]), book, bruce, c, "mortal")  # Will passes, Fort fails, 1d4 = 4
+    assert got.condition.dying == 1

@@ -179,7 +179,8 @@ def start_dying(dice: Dice, book: Book, who: str, c: Condition, own_turn: bool) 
     """Dies at the end of its N-th own turn after the failed check (N = 1d4); a check failed during its own
     turn leaves that turn out of the count."""
     roll = roll_formula(dice, who, "dying countdown", book.settings.dying_turns)
-    return attrs.evolve(c, dying=roll.total + (1 if own_turn else 0)), [roll]
+    turns = roll.total + (1 if own_turn else 0)
+    return attrs.evolve(c, dying=min(c.dying, turns) if c.dying else turns), [roll]  # a new countdown never extends
 
 
 def turn_ap(c: Condition, max_ap: int) -> int:
