@@ -3,6 +3,8 @@ values it hands to the attack."""
 
 from __future__ import annotations
 
+import json
+
 import attrs
 import pytest
 
@@ -79,9 +81,9 @@ def test_aim_stacks_and_is_lost(book):
 def test_reload(book):
     johnny = deployed(book, "johnny")
     empty = attrs.evolve(johnny, hands=(battle.Held(item="assault_rifle", rounds=2),),
-                         disabled=frozenset({"assault_rifle"}))
+                         disabled=("assault_rifle",))
     full = battle.reload(book, empty, "assault_rifle")
-    assert full.hands[0].rounds == 45 and dict(full.magazines)["mag_7mm"] == 3 and full.disabled == frozenset()
+    assert full.hands[0].rounds == 45 and dict(full.magazines)["mag_7mm"] == 3 and full.disabled == ()
     none_left = attrs.evolve(empty, magazines=())
     assert battle.reload(book, none_left, "assault_rifle").code == "no_magazine"
     sam = deployed(book, "sam")
@@ -99,3 +101,14 @@ def test_the_record_feeds_the_attack(book):
     assert (hit.roll.total, hit.outcome) == (100 + 75 - 5 - 45 - 46, "minor")  # DT 35 + End 11
     assert battle.max_ap(book, bruce) == 9
     assert battle.attacks_with(book, deployed(book, "vadin")) == ("family_guy", "iron_fist", "unarmed")
+
+
+def test_the_record_goes_through_the_log_codec(book):
+    from engine.core import codec
+
+    bruce = battle.aim(book, deployed(book, "bruce"), "x")
+    bruce = attrs.evolve(bruce, condition=Condition(wounds=Wounds(minor=2), poison="poisoned"),
+                         disabled=("assault_rifle",))
+    data = json.loads(json.dumps(codec.dump_record(bruce)))  # as a log line holds it
+    assert data["kind"] == "xxxzone.combatant"
+    assert codec.load_record(data) == bruce

@@ -55,7 +55,7 @@ def test_disabling_shot_caps_and_disables(book):
     dice = Dice.scripted([100, 100])  # a hit far past Minor; the Minor test passes
     got = fire(dice, book, sam, t, Shot(weapon="anti_infantry_rifle", mode="shoot", disabling=True))
     assert got.hits[0].raw != "minor" and got.hits[0].outcome == "minor"
-    assert got.target.disabled == {"assault_rifle"}
+    assert got.target.disabled == ("assault_rifle",)
     assert "weapon disabled until its Reload AP are spent" in got.lines
 
 
@@ -158,6 +158,6 @@ def test_a_spray_hits_everyone_in_the_cone_friend_or_foe(book):
 def test_unjam_and_put_out(book):
     from engine.rules.xxxzone import status
 
-    jammed = attrs.evolve(at(book, "bruce", (0, 0)), disabled=frozenset({"assault_rifle"}))
-    assert battle.unjam(jammed, "assault_rifle").disabled == frozenset()
+    jammed = attrs.evolve(at(book, "bruce", (0, 0)), disabled=("assault_rifle",))
+    assert battle.unjam(jammed, "assault_rifle").disabled == ()
     assert status.put_out(Condition(on_fire=3)).on_fire == 0

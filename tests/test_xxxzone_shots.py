@@ -288,7 +288,7 @@ def test_out_of_range_and_other_refusals(book):
     assert firing.check(book, john, "revolver", "shoot", 3, attrs.evolve(ready, loaded={"revolver": 0})).code == \
         "no_ammo"
     assert firing.check(book, john, "revolver", "shoot", 3,
-                        attrs.evolve(ready, disabled=frozenset({"revolver"}))).code == "disabled"
+                        attrs.evolve(ready, disabled=("revolver",))).code == "disabled"
 
 
 def test_cover_on_the_line_of_fire(book):

@@ -11,6 +11,7 @@ import attrs
 
 from engine.core.commands import Rejected
 from engine.core.geometry import Pos
+from engine.core.records import record
 from engine.rules.xxxzone.attack import CoverPiece, Defence
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.character import Operative, derive, weapons_of
@@ -31,6 +32,7 @@ class Aim:
     stacks: int = 1
 
 
+@record("xxxzone.combatant")  # what Unit.record will carry once the ruleset plays
 @attrs.frozen(kw_only=True)
 class Combatant:
     op: Operative
@@ -45,7 +47,7 @@ class Combatant:
     aim: Aim | None = None
     hunkered: bool = False
     chi_breath: bool = False
-    disabled: frozenset[str] = frozenset()  # weapons a Disabling Shot made unusable
+    disabled: tuple[str, ...] = ()  # weapons a Disabling Shot made unusable (a tuple: records are plain values)
     conspicuous: bool = False
 
     @property
@@ -89,7 +91,7 @@ def reload(book: Book, c: Combatant, weapon: str, ammo: str = "") -> Combatant |
     rounds = min(w.capacity, held.rounds + 1 if load == 1 else load)  # a loose round adds one; a magazine replaces
     hands = tuple(attrs.evolve(h, rounds=rounds) if h is held else h for h in c.hands)
     return attrs.evolve(c, hands=hands, magazines=tuple((k, n) for k, n in mags.items() if n),
-                        disabled=c.disabled - {weapon})
+                        disabled=tuple(w for w in c.disabled if w != weapon))
 
 
 def can_hold(book: Book, c: Combatant, item: str) -> Rejected | None:
@@ -163,7 +165,7 @@ def after_attack(c: Combatant, target: str) -> Combatant:
 
 def unjam(c: Combatant, weapon: str) -> Combatant:
     """A Disabling Shot's hold ends once the weapon's Reload AP are spent on it (the caller pays them)."""
-    return attrs.evolve(c, disabled=c.disabled - {weapon})
+    return attrs.evolve(c, disabled=tuple(w for w in c.disabled if w != weapon))
 
 
 def shooter(book: Book, c: Combatant) -> Shooter:

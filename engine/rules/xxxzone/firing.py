@@ -20,7 +20,7 @@ class Readiness:
     drawn: tuple[str, ...]  # weapons in hand (two pistols with Akimbo)
     loaded: dict[str, int] = attrs.field(factory=dict)  # weapon in hand -> rounds in it
     burdened: bool = False  # above Carry: may move cautiously, cannot use weapons
-    disabled: frozenset[str] = frozenset()  # weapons a Disabling Shot made unusable
+    disabled: tuple[str, ...] = ()  # weapons a Disabling Shot made unusable
 
 
 def check(book: Book, s: Shooter, weapon_id: str, mode_id: str, d: int, ready: Readiness) -> Rejected | None:

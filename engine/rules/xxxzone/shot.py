@@ -107,7 +107,7 @@ def fire(dice: Dice, book: Book, shooter: Combatant, target: Combatant, shot: Sh
             cond = attrs.evolve(cond, poison="poisoned")
             lines.append("Poisoned")
         if cap is not None:
-            disabled = disabled | {h.item for h in target.hands if h.item in book.weapons}
+            disabled = tuple(dict.fromkeys([*disabled, *(h.item for h in target.hands if h.item in book.weapons)]))
             lines.append("weapon disabled until its Reload AP are spent")
         if w.unarmed and "chi_strike_palm" in s.abilities and not cond.dead:
             struck = ab.chi_strike(dice, book, battle.vitals(book, target), cond, 0)
