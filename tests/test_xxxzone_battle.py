@@ -112,3 +112,26 @@ def test_the_record_goes_through_the_log_codec(book):
     data = json.loads(json.dumps(codec.dump_record(bruce)))  # as a log line holds it
     assert data["kind"] == "xxxzone.combatant"
     assert codec.load_record(data) == bruce
+
+
+def test_the_sheet_shows_ap_pools_wounds_armour_hands_and_statuses(book):
+    from engine.rules.xxxzone import actions, odds, sheet
+    from engine.rules.xxxzone.actions import Continuing
+
+    trevor = deployed(book, "trevor")
+    turn = actions.spend(actions.start(14, 14)[0], 4, "move", frozenset(trevor.op.abilities))
+    trevor = attrs.evolve(trevor, turn=attrs.evolve(turn, continuing=Continuing(action="use_medkit", remaining=5)),
+                          armour_hp=0, condition=Condition(wounds=Wounds(minor=3, severe=1), on_fire=2),
+                          aim=battle.Aim(target="zhetan_1", stacks=2))
+    got = sheet.sheet(book, trevor)
+    rows = {r.label: r for r in got.rows}
+    assert rows["AP"].text == " 10/14 " and rows["Pools"].text == " gun 2"
+    assert rows["Wounds"].text == " minor 3 · severe 1 · penalty 20"
+    assert rows["Armour"].alert == "broken" and rows["Armour"].text == " DR 0 · HP 0/2"
+    assert rows["Hand"].text == " Automatic Shotgun 12/12"
+    assert got.effects == ("on fire 2", "aiming at zhetan_1 ×2", "Use Med-kit: 5 AP to go")
+    assert sheet.budget(trevor) == "AP 10/14"
+    lines = sheet.odds_lines(odds.single(Attack(attacker="s", adj_acc=90, dt=35), battle.defence(book, trevor)))
+    # R = d100 + 90 - Agi 11; no DR (broken); DT 35 + End 3 = 38
+    assert [(r.label, r.text) for r in lines] == [("Miss", " 21.0%"), ("Minor", " 38.0%"), ("Severe", " 38.0%"),
+                                                  ("Mortal", " 3.0%")]

@@ -12,6 +12,7 @@ import attrs
 from engine.core.commands import Rejected
 from engine.core.geometry import Pos
 from engine.core.records import record
+from engine.rules.xxxzone.actions import TurnAp
 from engine.rules.xxxzone.attack import CoverPiece, Defence
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.character import Operative, derive, weapons_of
@@ -32,6 +33,14 @@ class Aim:
     stacks: int = 1
 
 
+@attrs.frozen(kw_only=True)
+class Watch:
+    """Overwatch: the weapon mode a reaction fires (its stored AP are on the turn)."""
+
+    weapon: str
+    mode: str
+
+
 @record("xxxzone.combatant")  # what Unit.record will carry once the ruleset plays
 @attrs.frozen(kw_only=True)
 class Combatant:
@@ -49,6 +58,8 @@ class Combatant:
     chi_breath: bool = False
     disabled: tuple[str, ...] = ()  # weapons a Disabling Shot made unusable (a tuple: records are plain values)
     conspicuous: bool = False
+    turn: TurnAp = TurnAp(ap=0, maximum=0)  # this turn's AP, pools, stored overwatch AP, continuing action
+    watch: Watch | None = None
 
     @property
     def id(self) -> str:
@@ -71,8 +82,9 @@ def deploy(book: Book, op: Operative, side: str, at: Pos) -> Combatant:
                 hands.append(Held(item=e.item, rounds=book.weapons[e.item].capacity))
             else:
                 belt.append(e.item)
+    ap = derive(op, book).action_points
     return Combatant(op=op, side=side, at=at, armour_hp=book.armour[op.armour].hp, hands=tuple(hands),
-                     belt=tuple(belt), magazines=tuple(mags.items()))
+                     belt=tuple(belt), magazines=tuple(mags.items()), turn=TurnAp(ap=0, maximum=ap))
 
 
 def reload(book: Book, c: Combatant, weapon: str, ammo: str = "") -> Combatant | Rejected:

@@ -4,21 +4,13 @@ keeps doing so while they last. The stored AP vanish at the start of the watcher
 
 from __future__ import annotations
 
-import attrs
-
 from engine.core.commands import Rejected
 from engine.rules.xxxzone import actions
 from engine.rules.xxxzone.actions import TurnAp
-from engine.rules.xxxzone.battle import Combatant
+from engine.rules.xxxzone.battle import Combatant, Watch
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.lines import between
 from engine.rules.xxxzone.shot import Shot
-
-
-@attrs.frozen(kw_only=True)
-class Watch:
-    weapon: str
-    mode: str
 
 
 def declare(book: Book, turn: TurnAp, c: Combatant, weapon: str, mode: str) -> tuple[TurnAp, Watch] | Rejected:
