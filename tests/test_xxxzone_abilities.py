@@ -241,3 +241,9 @@ def test_aim_abilities(book):
     dead = having("dead_eye")
     sniper_rifle = "anti_infantry_rifle"
     assert acc(book, dead, sniper_rifle, distance=3, aims=1, use_scope=False) == 110 - 6 + 20
+
+
+def test_mark_target_focus(book):
+    assert ab.mark_holds(True, "move", "", "z1") and ab.mark_holds(True, "attack", "z1", "z1")
+    assert not ab.mark_holds(True, "attack", "z2", "z1")
+    assert not ab.mark_holds(True, "reload", "", "z1") and not ab.mark_holds(False, "move", "", "z1")

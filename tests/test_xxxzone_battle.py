@@ -135,3 +135,19 @@ def test_the_sheet_shows_ap_pools_wounds_armour_hands_and_statuses(book):
     # R = d100 + 90 - Agi 11; no DR (broken); DT 35 + End 3 = 38
     assert [(r.label, r.text) for r in lines] == [("Miss", " 21.0%"), ("Minor", " 38.0%"), ("Severe", " 38.0%"),
                                                   ("Mortal", " 3.0%")]
+
+
+def test_interactions_need_adjacency(book):
+    from engine.rules.xxxzone import explosions, status
+
+    helmut = battle.stow(book, deployed(book, "helmut"), "machine_pistol_9mm")
+    helmut = battle.draw(book, helmut, "medkit")
+    dane = battle.stow(book, attrs.evolve(deployed(book, "dane"), at=(1, 1)), "battle_shotgun")
+    giver, taker = battle.give(book, helmut, dane, "medkit")
+    assert giver.hands == () and taker.hands[0].item == "medkit"
+    far = attrs.evolve(dane, at=(2, 0))
+    assert battle.give(book, helmut, far, "medkit").code == "not_adjacent"
+    assert battle.give(book, helmut, attrs.evolve(deployed(book, "johnny"), at=(1, 0)), "medkit").code == "hands_full"
+    assert status.can_treat((0, 0), (1, 1)) is None and status.can_treat((0, 0), (0, 0)) is None
+    assert status.can_treat((0, 0), (2, 1)).code == "not_adjacent"
+    assert explosions.place_c4((0, 0), (1, 0)) is None and explosions.place_c4((0, 0), (2, 0)).code == "too_far"

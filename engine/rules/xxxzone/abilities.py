@@ -71,6 +71,12 @@ def chi_strike(dice: Dice, book: Book, target: Vitals, c: Condition, wound_penal
     return Struck(condition=c, rolls=(f.roll, turns))
 
 
+def mark_holds(sees: bool, action: str, target: str, marked: str) -> bool:
+    """Mark Target's +20 lasts until focus is lost: the marker loses sight of the target, or does anything but
+    attack it or move."""
+    return sees and (action == "move" or (action == "attack" and target == marked))
+
+
 def inspired(inspirer: Pos, allies: Iterable[tuple[str, Pos, bool]]) -> tuple[str, ...]:
     """Inspire Allies: the allies within D <= 4 that failed a Will test within the past turn may re-roll it."""
     return tuple(aid for aid, at, failed in allies if failed and distance(inspirer, at) <= INSPIRE_RADIUS)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import attrs
 
 from engine.core.commands import Rejected
-from engine.core.geometry import Pos
+from engine.core.geometry import Pos, distance
 from engine.core.records import record
 from engine.rules.xxxzone.actions import TurnAp
 from engine.rules.xxxzone.attack import CoverPiece, Defence
@@ -138,6 +138,21 @@ def stow(book: Book, c: Combatant, item: str) -> Combatant | Rejected:
     hands = list(c.hands)
     hands.remove(held)
     return attrs.evolve(c, hands=tuple(hands), belt=c.belt + (item,))
+
+
+def give(book: Book, giver: Combatant, taker: Combatant, item: str) -> tuple[Combatant, Combatant] | Rejected:
+    """Interact (Interpretation): hand the item in hand to an adjacent ally, who must have a hand free for it."""
+    held = next((h for h in giver.hands if h.item == item), None)
+    if held is None:
+        return Rejected("not_in_hand", f"{giver.op.name} holds no {book.gear(item).name}")
+    if giver.side != taker.side or distance(giver.at, taker.at) > 1:
+        return Rejected("not_adjacent", "an item is handed only to an adjacent ally")
+    refused = can_hold(book, taker, item)
+    if refused is not None:
+        return refused
+    hands = list(giver.hands)
+    hands.remove(held)
+    return attrs.evolve(giver, hands=tuple(hands)), attrs.evolve(taker, hands=taker.hands + (held,))
 
 
 def prime(book: Book, c: Combatant, item: str) -> Combatant | Rejected:

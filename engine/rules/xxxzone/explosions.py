@@ -194,6 +194,13 @@ def flash_resisted(dice: Dice, book: Book, who: str, fortitude: int, wound_penal
                  book.settings.success_over)
 
 
+def place_c4(holder: Pos, cell: Pos) -> Rejected | None:
+    """Interact: C4 goes on the holder's own square or an adjacent one."""
+    if distance(holder, cell) > 1:
+        return Rejected("too_far", "C4 is placed on your own square or an adjacent one")
+    return None
+
+
 def detonate(book: Book, holder: Pos, charge: Pos, has_detonator: bool) -> Rejected | None:
     """C4: Interact with the Detonator in hand within its reach (D <= 10) of the charge."""
     reach_ = book.items["detonator"].reach

@@ -12,6 +12,7 @@ import attrs
 
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
+from engine.core.geometry import Pos, distance
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.checks import roll_formula
 from engine.rules.xxxzone.wounds import Condition, Vitals, Wounding, fort_check, penalty, turn_ap, will_test, wound
@@ -86,6 +87,13 @@ def medkit_cost(dice: Dice, book: Book, user: str, abilities: frozenset[str]) ->
     act = book.actions["use_medkit"]
     formula = next((f for a, f in act.cost_with.items() if a in abilities), act.cost)
     return roll_formula(dice, user, "med-kit AP", formula)
+
+
+def can_treat(user: Pos, patient: Pos) -> Rejected | None:
+    """A med-kit is used on an adjacent entity, or on oneself (Interpretation)."""
+    if distance(user, patient) > 1:
+        return Rejected("not_adjacent", "a med-kit is used on an adjacent entity or on yourself")
+    return None
 
 
 def treat(book: Book, c: Condition, choice: Treatment) -> Condition | Rejected:
