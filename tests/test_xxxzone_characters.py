@@ -196,3 +196,12 @@ def test_enemies_are_read_like_operatives(book):
     assert book.enemies["hover_drone"].mechanical and book.enemies["hover_drone"].flies
     boorus = character.enemy(book, "boorus")
     assert "boorus_claws" in character.weapons_of(boorus, book) and book.weapons["boorus_claws"].rider == "poison"
+
+
+def test_the_floor_formulas_floor_for_every_value(book):
+    base = pregen(book, "john")
+    for v in range(12):
+        op = attrs.evolve(base, attributes=attrs.evolve(base.attributes, endurance=v, intelligence=v),
+                          abilities=("toughness", "improved_toughness", "medic"))
+        d = derive(op, book)
+        assert (d.toughness, d.improved_toughness, d.medkit_uses) == (3 + v, 1 + v // 2, 3 + v // 2), v
