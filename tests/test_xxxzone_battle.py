@@ -28,7 +28,7 @@ def deployed(book, cid):
 
 def test_deploy_draws_the_chosen_weapon_loaded(book):
     johnny = deployed(book, "johnny")
-    assert johnny.hands == (battle.Held(item="assault_rifle", rounds=45),)
+    assert johnny.hands == (battle.Held(item="assault_rifle", rounds=45, ammo="mag_7mm"),)
     assert johnny.armour_hp == 2
     assert dict(johnny.magazines) == {"mag_7mm": 4, "shells": 3, "incendiary_shells": 1}
     assert johnny.belt == ("battle_shotgun", "flare_gun", "fire_axe", "popcorn", "popcorn", "frag")

@@ -161,3 +161,18 @@ def test_unjam_and_put_out(book):
     jammed = attrs.evolve(at(book, "bruce", (0, 0)), disabled=("assault_rifle",))
     assert battle.unjam(jammed, "assault_rifle").disabled == ()
     assert status.put_out(Condition(on_fire=3)).on_fire == 0
+
+
+def test_incendiary_shells_set_the_target_on_fire(book):
+    johnny = battle.stow(book, at(book, "johnny", (0, 0)), "assault_rifle")
+    johnny = battle.draw(book, johnny, "battle_shotgun")
+    assert johnny.hands[0] == battle.Held(item="battle_shotgun", rounds=6, ammo="shells")
+    # 40 + 104 - Agi 11 = 133, DR 15: 118, DT 31: 87 Minor; then its Will test
+    plain = fire(Dice.scripted([40, 100]), book, johnny, at(book, "marcel", (4, 0), "aliens"),
+                 Shot(weapon="battle_shotgun", mode="shoot"))
+    assert plain.target.condition.on_fire == 0
+    johnny = battle.reload(book, johnny, "battle_shotgun", "incendiary_shells")
+    assert johnny.hands[0].ammo == "incendiary_shells"
+    hot = fire(Dice.scripted([40, 100, 2]), book, johnny, at(book, "marcel", (4, 0), "aliens"),
+               Shot(weapon="battle_shotgun", mode="shoot"))
+    assert hot.target.condition.on_fire == 2

@@ -24,6 +24,7 @@ from engine.rules.xxxzone.wounds import Condition, Vitals, penalty, vitals_of
 class Held:
     item: str
     rounds: int = 0  # in a gun
+    ammo: str = ""  # the ammo item loaded (incendiary shells set targets on fire)
     primed: bool = False  # a grenade with its pin pulled
 
 
@@ -79,7 +80,7 @@ def deploy(book: Book, op: Operative, side: str, at: Pos) -> Combatant:
             if e.item in book.items and book.items[e.item].kind == "ammo":
                 mags[e.item] = mags.get(e.item, 0) + 1
             elif e.item == op.drawn and not hands:
-                hands.append(Held(item=e.item, rounds=book.weapons[e.item].capacity))
+                hands.append(loaded(book, e.item))
             else:
                 belt.append(e.item)
     ap = derive(op, book).action_points
@@ -101,7 +102,7 @@ def reload(book: Book, c: Combatant, weapon: str, ammo: str = "") -> Combatant |
     mags[kind] -= 1
     load = book.items[kind].rounds
     rounds = min(w.capacity, held.rounds + 1 if load == 1 else load)  # a loose round adds one; a magazine replaces
-    hands = tuple(attrs.evolve(h, rounds=rounds) if h is held else h for h in c.hands)
+    hands = tuple(attrs.evolve(h, rounds=rounds, ammo=kind) if h is held else h for h in c.hands)
     return attrs.evolve(c, hands=hands, magazines=tuple((k, n) for k, n in mags.items() if n),
                         disabled=tuple(w for w in c.disabled if w != weapon))
 
@@ -125,8 +126,15 @@ def draw(book: Book, c: Combatant, item: str) -> Combatant | Rejected:
         return refused
     belt = list(c.belt)
     belt.remove(item)
-    rounds = book.weapons[item].capacity if item in book.weapons else 0  # weapons start loaded (11.5)
-    return attrs.evolve(c, hands=c.hands + (Held(item=item, rounds=rounds),), belt=tuple(belt))
+    return attrs.evolve(c, hands=c.hands + (loaded(book, item),), belt=tuple(belt))
+
+
+def loaded(book: Book, item: str) -> Held:
+    """An item taken in hand; a weapon comes loaded with its first ammo (11.5: weapons start loaded)."""
+    w = book.weapons.get(item)
+    if w is None:
+        return Held(item=item)
+    return Held(item=item, rounds=w.capacity, ammo=w.ammo[0] if w.ammo else "")
 
 
 def stow(book: Book, c: Combatant, item: str) -> Combatant | Rejected:

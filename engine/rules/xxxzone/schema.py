@@ -14,7 +14,6 @@ from engine.content.formula import Formula
 from engine.content.tables import Schema, Tables
 
 ATTRIBUTES = ("strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck")
-Attribute = Literal["strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck"]
 Star = Literal["", "strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck"]
 Pool = Literal["move", "gun", "draw", "reload"]
 Rider = Literal["", "on_fire", "poison"]

@@ -92,6 +92,8 @@ def fire(dice: Dice, book: Book, shooter: Combatant, target: Combatant, shot: Sh
     rolls = [h.roll for h in hits]
     lines = [shown for _, shown in planned]
     cond, disabled = target.condition, target.disabled
+    held = next((h for h in shooter.hands if h.item == shot.weapon), None)
+    rider = w.rider or (book.items[held.ammo].rider if held is not None and held.ammo else "")
     for hit in hits:
         if hit.wound is None:
             continue
@@ -99,11 +101,11 @@ def fire(dice: Dice, book: Book, shooter: Combatant, target: Combatant, shot: Sh
         cond = got.condition
         rolls += got.rolls
         lines += got.notes
-        if w.rider == "on_fire" and not cond.dead:
+        if rider == "on_fire" and not cond.dead:  # the Flare Gun, incendiary shells: Minor or worse
             cond, burn = status.set_on_fire(dice, book, target.id, cond)
             rolls += [burn] if burn else []
             lines.append("On Fire")
-        if w.rider == "poison" and not cond.dead and not cond.poison:
+        if rider == "poison" and not cond.dead and not cond.poison:
             cond = attrs.evolve(cond, poison="poisoned")
             lines.append("Poisoned")
         if cap is not None:
