@@ -14,7 +14,7 @@ import attrs
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
 from engine.rules.xxxzone.book import Book
-from engine.rules.xxxzone.checks import exploding, roll_formula
+from engine.rules.xxxzone.checks import exploding, roll_formula, value
 
 Kind = Literal["move", "gun", "melee", "throw", "draw", "reload", "other"]
 Hand = Literal["", "left", "right"]
@@ -158,7 +158,7 @@ def action_cost(book: Book, action: str, abilities: frozenset[str]):
 
 
 def fixed_cost(book: Book, formula) -> int:
-    return formula.evaluate({})[0]
+    return value(formula)
 
 
 def allowed(book: Book, action: str, abilities: frozenset[str], disoriented: bool = False) -> Rejected | None:

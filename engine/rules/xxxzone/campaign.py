@@ -14,7 +14,7 @@ from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.character import SHORT, Operative
-from engine.rules.xxxzone.checks import roll_formula
+from engine.rules.xxxzone.checks import roll_formula, value
 from engine.rules.xxxzone.generation import can_learn
 from engine.rules.xxxzone.wounds import Wounds
 
@@ -28,7 +28,7 @@ def attribute_days(book: Book, op: Operative, attribute: str, facility: str) -> 
     if current + 1 > fac.trains[attribute]:
         return Rejected("cap", f"the {fac.name} trains {SHORT[attribute]} up to {fac.trains[attribute]}; "
                                f"{op.name} has {current}")
-    return book.campaign.attribute_days.evaluate({"current": current})[0]
+    return value(book.campaign.attribute_days, {"current": current})
 
 
 def ability_days(book: Book, op: Operative, ability: str) -> int | Rejected:

@@ -11,6 +11,7 @@ from typing import Literal
 import attrs
 
 from engine.rules.xxxzone.book import Book
+from engine.rules.xxxzone.checks import value
 from engine.rules.xxxzone.schema import ATTRIBUTES, Attributes, KitEntry
 
 SHORT = {"strength": "Str", "perception": "Per", "endurance": "End", "charisma": "Cha", "intelligence": "Int",
@@ -80,7 +81,7 @@ def derive(op: Operative, book: Book) -> Derived:
     s, env = book.settings, op.env()
 
     def f(formula) -> int:
-        return formula.evaluate(env)[0]
+        return value(formula, env)
 
     fortitude = f(s.fortitude)
     poison = s.poison_resistance_bonus if op.has("poison_resistance") else s.poison_bonus

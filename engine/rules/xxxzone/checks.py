@@ -9,8 +9,16 @@ from typing import Mapping
 
 import attrs
 
-from engine.content.formula import Formula
+from engine.content.formula import Formula, Rounding
 from engine.core.dice import Dice, Roll
+
+
+ROUNDING: Rounding = "down"  # section 0: round down unless a rule says otherwise
+
+
+def value(formula: Formula, env: Mapping[str, int] | None = None) -> int:
+    """A content formula without dice, rounded down once at the end."""
+    return formula.evaluate(env or {}, rounding=ROUNDING)[0]
 
 
 @attrs.frozen
@@ -19,11 +27,11 @@ class Check:
     passed: bool
 
 
-def signed(label: str, value: int) -> str:
+def signed(label: str, amount: int) -> str:
     """` − wounds 10`, ` + aim 20`: one modifier as a player writes it; nothing for 0."""
-    if value == 0:
+    if amount == 0:
         return ""
-    return f" {'+' if value > 0 else '−'} {label} {abs(value)}"
+    return f" {'+' if amount > 0 else '−'} {label} {abs(amount)}"
 
 
 def check(dice: Dice, actor: str, purpose: str, label: str, score: int,
@@ -49,9 +57,9 @@ def roll_formula(dice: Dice, actor: str, purpose: str, formula: Formula,
         first.append(index)
         return face
 
-    value, shown, faces = formula.evaluate(env or {}, die)
+    total, shown, faces = formula.evaluate(env or {}, die, rounding=ROUNDING)
     return Roll(actor=actor, purpose=purpose, expr=formula.text, faces=tuple(faces),
-                formula=f"{formula.text}: {shown}", total=value, index=first[0] if first else start)
+                formula=f"{formula.text}: {shown}", total=total, index=first[0] if first else start)
 
 
 def exploding(dice: Dice, actor: str, purpose: str, count: int, sides: int) -> Roll:
