@@ -1,0 +1,301 @@
+"""xxxzone's content tables (content/xxxzone/): the attrs models, the Schema and the cross-checks.
+
+Each file holds tables keyed by string id; every number of the spec's tables that is data lives there, and the
+rules modules read them back through these models (see docs/rules-notes.md, `## xxxzone`).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from engine.content.formula import Formula
+from engine.content.tables import Schema, Tables
+
+ATTRIBUTES = ("strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck")
+Star = Literal["", "strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck"]
+Pool = Literal["move", "gun", "draw", "reload"]
+Rider = Literal["", "on_fire", "poison"]
+
+
+@attrs.frozen(kw_only=True)
+class Attributes:
+    """The six attributes plus Luck (section 1), as printed."""
+
+    strength: int
+    perception: int
+    endurance: int
+    charisma: int
+    intelligence: int
+    agility: int
+    luck: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {name: getattr(self, name) for name in ATTRIBUTES}
+
+
+@attrs.frozen(kw_only=True)
+class Settings:
+    """settings.toml: the section 2 formulas (names are effective attributes) and the configurable constants."""
+
+    accuracy: Formula
+    action_points: Formula
+    carry: Formula
+    max_capacity: Formula
+    fortitude: Formula
+    sneak: Formula
+    sight: Formula
+    willpower: Formula
+    hack: Formula
+    locksmith: Formula
+    toughness: Formula
+    improved_toughness: Formula
+    medkit_uses: Formula
+    generation_roll: Formula
+    attribute_min: int
+    attribute_max: int
+    success_over: int
+    distance_penalty: int
+    throw_penalty: int
+    throw_reach_over_strength: int
+    aim_bonus: int
+    overwatch_penalty: int
+    moving_target_accuracy: int
+    strength_step: int
+    gun_strength_relief: int
+    disoriented_penalty: int
+    concealment_penalty: int
+    mark_target_bonus: int
+    executioner_bonus: int
+    shadow_attack_bonus: int
+    teamwork_bonus: int
+    chi_breath_melee_penalty: int
+    chi_breath_dr: int
+    moving_target_dr: int
+    scope_reach: int
+    scope_close_penalty: int
+    steady_aim_recoil: int
+    grenadier_bonus: int
+    explosives_expert_dt: int
+    bloody_mess_dt: int
+    femme_fatale_dt: int
+    combat_surgeon_dt: int
+    silent_attack_dt: int
+    improved_charge_dt: int
+    chi_strike_dt: int
+    poison_bonus: int
+    poison_resistance_bonus: int
+    toxin_fortitude_penalty: int
+    unconscious_penalty: int
+    spot_falloff: int
+    alert_radius: int
+    smoke_radius: int
+    smoke_concealed: int
+    smoke_hidden: int
+    hack_security: int
+    revised_wounds: bool
+    dying_turns: Formula
+    on_fire_turns: Formula
+    chi_stun_turns: Formula
+    chi_disoriented_turns: int
+    flashbang_turns: int
+    wake_needs_will: bool
+
+
+@attrs.frozen(kw_only=True)
+class Cover:
+    name: str
+    value: int
+    hp: int
+
+
+@attrs.frozen(kw_only=True)
+class Armour:
+    name: str
+    dr: int
+    hp: int
+    weight: float
+
+
+@attrs.frozen(kw_only=True)
+class Tier:
+    """wounds.toml: one wound tier of section 8.2."""
+
+    name: str
+    rank: int
+    penalty: int
+    heal: Formula
+    heal_fast: Formula
+
+
+@attrs.frozen(kw_only=True)
+class Mode:
+    """A firing mode: AP, rounds and attack rolls; a cone for sprays; akimbo = fired as a pistol pair."""
+
+    ap: int
+    rounds: int = 0
+    rolls: int = 1
+    cone: Literal["", "cone", "big"] = ""
+    akimbo: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class Weapon:
+    name: str
+    kind: Literal["gun", "launcher", "melee"]
+    strength: int
+    dt: int
+    recoil: int = 0
+    capacity: int = 0
+    ammo: list[str] = attrs.field(factory=list)  # ammo items it loads; the first is a kit's spare
+    reload: int = 0
+    range: int = 0
+    untargeted_range: int = 0
+    scope: bool = False
+    pistol: bool = False
+    blade: bool = False
+    unarmed: bool = False
+    rider: Rider = ""
+    explosion: str = ""  # the item that explodes after the shot (the missile)
+    weight: float
+    modes: dict[str, Mode]
+
+
+@attrs.frozen(kw_only=True)
+class Item:
+    name: str
+    kind: Literal["grenade", "placed", "explosion", "ammo", "medkit", "tool"]
+    strength: int = 1
+    dt: int = 0
+    rings: list[int] = attrs.field(factory=list)
+    effect: Literal["", "damage", "on_fire", "disorient", "smoke"] = ""
+    radius: int = 0
+    duration: Formula | None = None
+    terrain_radius: int = 0
+    reach: int = 0  # the detonator's range
+    rounds: int = 0
+    rider: Rider = ""
+    weight: float
+
+
+@attrs.frozen(kw_only=True)
+class Bonus:
+    sneak: int = 0
+    ap: int = 0  # per rank
+    carry: int = 0
+    max_capacity: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class Ability:
+    name: str
+    requires: dict[str, int] = attrs.field(factory=dict)
+    after: list[str] = attrs.field(factory=list)
+    ranks: int = 1
+    second_rank: dict[str, int] = attrs.field(factory=dict)
+    facility: str  # the facility that trains it (facilities.toml), or "none"
+    teacher: str = ""
+    battle: bool = True  # false: it acts only between battles (recorded for the campaign)
+    bonus: Bonus = Bonus()
+    grants: str = ""  # a weapon the ability gives (Iron Fist)
+
+
+@attrs.frozen(kw_only=True)
+class Action:
+    name: str
+    cost: Formula
+    explode: bool = False
+    cost_with: dict[str, Formula] = attrs.field(factory=dict)
+    uses: list[Pool] = attrs.field(factory=list)
+    ends_turn: bool = False
+    needs: str = ""  # the ability without which the action is refused
+
+
+@attrs.frozen(kw_only=True)
+class KitEntry:
+    item: str
+    count: int = 1
+    spares: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class Character:
+    name: str
+    codename: str = ""
+    attributes: Attributes
+    star: Star = ""  # the attribute printed with `*`
+    armour: str
+    drawn: str = ""
+    abilities: list[str] = attrs.field(factory=list)
+    kit: list[KitEntry] = attrs.field(factory=list)
+
+
+@attrs.frozen(kw_only=True)
+class Enemy:
+    """enemies.toml: an enemy kind (section 16 gives none; the game's placeholders)."""
+
+    name: str
+    attributes: Attributes
+    armour: str
+    drawn: str = ""
+    abilities: list[str] = attrs.field(factory=list)
+    kit: list[KitEntry] = attrs.field(factory=list)
+    mechanical: bool = False  # a machine (Engineering lowers its DR)
+    human: bool = False  # Femme Fatale, Combat Surgeon
+    flies: bool = False
+
+
+@attrs.frozen(kw_only=True)
+class Kit:
+    """kits.toml: what a new operative is issued, with the most of each it may take."""
+
+    armour: str
+    belt: int
+    items: list[KitEntry]
+
+
+@attrs.frozen(kw_only=True)
+class Campaign:
+    """campaign.toml: training, Luck and funding (14.2, 14.3, 15); the battle rules never read it."""
+
+    attribute_days: Formula  # names: current
+    ability_days_per_point: int
+    monthly_income: int
+    poster_income: int
+    new_base_funding: int
+    new_base_man_days: int
+    new_base: list[str]
+    gamble_cost: int
+    luck_max: int
+    salvage: int
+    salvage_loot_drops: int
+    salvage_more_loot: int
+    stranger_chance: int
+
+
+@attrs.frozen(kw_only=True)
+class Facility:
+    name: str
+    man_days: int
+    funding: int
+    shape: list[str]
+    per_layer: bool = False  # layer n costs n times the funding
+    vehicles: bool = False
+    layers: int = 1
+    trains: dict[str, int] = attrs.field(factory=dict)  # attribute -> the highest value it may be trained to
+    needs: str = ""  # staff it needs to train anyone
+    unexcavated_man_days: int = 0
+    unexcavated_funding: int = 0
+
+
+FILES = {"settings.toml": Settings, "cover.toml": Cover, "armour.toml": Armour, "wounds.toml": Tier,
+         "weapons.toml": Weapon, "items.toml": Item, "abilities.toml": Ability, "actions.toml": Action,
+         "characters.toml": Character, "kits.toml": Kit, "campaign.toml": Campaign, "facilities.toml": Facility,
+         "enemies.toml": Enemy}
+def _check(own: Tables, shared: Tables) -> list[str]:
+    from engine.rules.xxxzone.crosscheck import check  # it reads these models, so it is imported once they exist
+    return check(own, shared)
+
+
+SCHEMA = Schema(files=FILES, check=_check)
