@@ -1,0 +1,84 @@
+"""content/annihilation/: the ruleset's tables load through its Schema; a mistake is one located line."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from engine.content import loader, tables
+from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.schema import SCHEMA, boxes
+
+FOLDER = "annihilation"
+
+
+@pytest.fixture
+def bundle(tmp_path) -> Path:
+    root = tmp_path / "bundle"
+    shutil.copytree(loader.default_dir() / FOLDER, root / FOLDER)
+    return root
+
+
+def problems(root: Path) -> list[str]:
+    with pytest.raises(loader.ContentError) as caught:
+        tables.load_folder(root, FOLDER, SCHEMA)
+    return caught.value.messages
+
+
+def edit(root: Path, name: str, old: str, new: str) -> None:
+    path = root / FOLDER / name
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+
+
+def test_the_tables_load_and_hold_the_specs_rows():
+    book = Book.of(tables.load_folder(loader.default_dir(), FOLDER, SCHEMA))
+    assert len(book.weapons) == 53 and len(book.armour) == 13 and len(book.explosives) == 9
+    assert sum(1 for w in book.weapons.values() if w.family in ("plasma", "fusion")) == 6
+    assert sum(1 for a in book.ammo.values() if a.weapon == "rocket_launcher") == 3
+    rifle = book.weapons["mk2v_assault_rifle"]
+    assert (rifle.modes["aimed"].accuracy, rifle.modes["aimed"].tu, rifle.damage, rifle.capacity) == (110, 80, 35, 20)
+    assert [boxes(s) for s in "ABCDEFGHIJ"] == list(range(1, 11))  # A-12.1
+    assert [b.size for b in book.blasts.values()] == [5, 9, 13, 15, 17, 21, 31]
+
+
+def test_an_unknown_key_is_one_located_line(bundle):
+    edit(bundle, "weapons.toml", "[m_17]\n", "[m_17]\ndamge = 3\n")
+    assert problems(bundle) == [f"{FOLDER}/weapons.toml: [m_17]: unknown key 'damge' (did you mean 'damage'?)"]
+
+
+def test_a_bad_reference_is_one_located_line(bundle):
+    edit(bundle, "ammo.toml", 'weapon = "thor_hc"', 'weapon = "thor"')
+    assert problems(bundle) == [f"{FOLDER}/ammo.toml: [thor_hc_ap].weapon: unknown weapon 'thor'"]
+
+
+def test_a_formula_with_an_unknown_name_is_one_located_line(bundle):
+    edit(bundle, "settings.toml", 'skill_slots = "education / 4"', 'skill_slots = "eduction / 4"')
+    assert problems(bundle) == [f"{FOLDER}/settings.toml: [standard].skill_slots: unknown name 'eduction' in "
+                                "'eduction / 4'"]
+
+
+def test_a_formula_that_could_divide_by_zero_is_refused(bundle):
+    edit(bundle, "settings.toml", 'throw_range = "strength / 4"', 'throw_range = "4 / strength"')
+    assert problems(bundle) == [f"{FOLDER}/settings.toml: [standard].throw_range: may divide by zero: strength can "
+                                "be 0 (it ranges over 0 to 255)"]
+
+
+def test_a_blast_size_must_match_its_radius(bundle):
+    edit(bundle, "explosives.toml", "radius = 1\nblast_size = 3", "radius = 1\nblast_size = 5")
+    assert problems(bundle) == [f"{FOLDER}/explosives.toml: [hand_grenade].blast_size: expected 2 × radius + 1 = 3, "
+                                "got 5"]
+
+
+def test_the_hit_location_table_must_cover_the_die(bundle):
+    edit(bundle, "body.toml", "low = 18", "low = 19")
+    assert len(problems(bundle)) == 1 and problems(bundle)[0].startswith(
+        f"{FOLDER}/body.toml: the parts' low..high must cover 1..20 once each")
+
+
+def test_a_cost_the_rules_use_cannot_be_left_out(bundle):
+    edit(bundle, "costs.toml", "[jump]\n", "[leap]\n")
+    assert problems(bundle) == [f"{FOLDER}/costs.toml: missing table [jump] (the rules use it)"]
