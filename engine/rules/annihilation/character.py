@@ -64,6 +64,21 @@ def roll_stats(book: Book, dice: Dice, actor: str) -> tuple[Stats, list[Roll]]:
     return Stats(**{name: r.total for name, r in zip(STATS, rolls)}), rolls
 
 
+def recruit(book: Book, dice: Dice, race: str, char_id: str, name: str) -> tuple[Character, list[Roll]]:
+    """A new character of a race: every stat rolled (A-3.1) but a fixed Health the race gives (A-21.2); a human
+    gets the military baseline (A-4.4), an alien its race's level in the families of its own weapons."""
+    r = book.races[race]
+    stats, rolls = roll_stats(book, dice, char_id)
+    if r.health:
+        stats = attrs.evolve(stats, health=r.health)
+    if r.weapons:
+        chance = book.levels[r.skill].chance
+        skills = tuple(sorted({(book.weapons[w].family, chance) for w in r.weapons}))
+    else:
+        skills = baseline(book)
+    return Character(id=char_id, name=name, stats=stats, skills=skills, race=race, armour=r.armour), rolls
+
+
 def skill_slots(book: Book, stats: Stats) -> int:
     """A-4.1: `floor(Edu / 4)`."""
     return book.value("skill_slots", **stats.env())
