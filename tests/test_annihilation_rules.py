@@ -14,7 +14,7 @@ from engine.rules.annihilation.blast import spaces_from
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.experience import Veteran
 from engine.rules.annihilation.fighter import Fighter, Part, deploy, stamina_effective
-from engine.rules.annihilation.inventory import Carried, fits, move_price, prime_price, reload_price
+from engine.rules.annihilation.inventory import Carried, drop_held, fits, move_price, prime_price, reload_price
 from engine.rules.annihilation.moves import Step
 from engine.rules.annihilation.schema import SCHEMA, STATS
 
@@ -224,3 +224,38 @@ def test_the_start_of_a_phase_in_its_order(book):
 def test_turning_and_facing(book):
     assert moves.turn_price(book, 0, 3).tu == 3 and moves.turn_price(book, 0, 7).tu == 1
     assert space.facing_towards((0, 0), (5, 5)) == 3 and space.facing_towards((0, 0), (0, -2)) == 0
+
+
+def test_a_lost_arm_fires_two_handed_weapons_one_handed(book):
+    f = attrs.evolve(fighter(book, accuracy=70), lost=("left_arm",))
+    assert fire.to_hit(book, f, "m_17", "snap", 5) == Rejected("arm_lost", "That arm is gone: fire it one-handed")
+    assert fire.to_hit(book, f, "m_17", "snap", 5, one_handed=True).chance == 42 + 7 - 5 - 10
+    assert fire.to_hit(book, f, "pistol_9mm", "snap", 5, arms=("left_arm",)).code == "arm_lost"
+
+
+def test_fire_burns_under_the_armour_once_a_turn(book):
+    f = fighter(book, health=50)
+    burned, line, rolls = phase.fire_contact(book, Dice.scripted([5, 3]), f)
+    assert (burned.health, burned.part("torso").open, len(rolls)) == (40, 3, 2)
+    again, line, rolls = phase.fire_contact(book, Dice.scripted([]), burned)
+    assert again == burned and line.text == "already burned this turn"
+    nxt, _ = phase.start(book, attrs.evolve(burned, wounds=()), encumbrance=0)
+    assert not nxt.burned  # a new turn burns again
+
+
+def test_nobody_treats_the_dead(book):
+    dead = attrs.evolve(fighter(book), status="dead")
+    assert healing.treat(book, Dice.scripted([]), fighter(book), healing.Kit.full(book, "medi_kit"), "stimulant",
+                         patient=dead).code == "dead"
+
+
+def test_what_the_hands_held_falls_to_the_floor(book):
+    held = [Carried("m_17", "D", "both_hands"), Carried("medi_kit", "B", "belt"), Carried("pistol_9mm", "B", "leg_left")]
+    assert [c.place for c in drop_held(held, ("left_hand",))] == ["floor", "belt", "leg_left"]
+    assert [c.place for c in drop_held([Carried("pistol_9mm", "B", "right_hand")], ("left_hand",))] == ["right_hand"]
+
+
+def test_spotting_in_smoke_rolls_senses(book):
+    op = fighter(book, senses=44).character
+    assert ch.spots(Dice.scripted([44]), op).total == 1 and ch.spots(Dice.scripted([45]), op).formula == \
+        "d100 45 > Sns 44 ✗"

@@ -159,7 +159,7 @@ def test_tv_a34_smoke(book):
     f = fighter(book)
     f, _ = phase.smoke_contact(book, f)  # walks into smoke
     f, _ = phase.smoke_contact(book, f)  # another smoke square the same turn: nothing more
-    f, _ = phase.end(book, f, in_smoke=True)
+    f, _, _ = phase.end(book, Dice.scripted([]), f, in_smoke=True)
     assert f.stun == 8
     nxt, _ = phase.start(book, f, encumbrance=0, in_smoke=True)  # next phase, still in it
     assert stamina_effective(book, nxt) // 5 == 10 and nxt.stun == max(0, 8 - 10) + 4  # recovery, then smoke

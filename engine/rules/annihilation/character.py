@@ -138,3 +138,12 @@ def skill_test(book: Book, dice: Dice, character: Character, skill_id: str) -> R
     return Roll(actor=character.id, purpose=skill_id, expr="1d100", faces=(face,),
                 formula=f"d100 {face} {'≤' if ok else '>'} {book.skills[skill_id].name} {chance}% "
                         f"{'✓' if ok else '✗'}", total=int(ok), index=index)
+
+
+def spots(dice: Dice, character: Character) -> Roll:
+    """A-7.6 (optional): an enemy in smoke or darkness is spotted on `d100 ≤ Sns`. total 1 = spotted."""
+    sns = character.stats.senses
+    face, index = dice.d(100, character.id, "spot")
+    ok = face <= sns
+    return Roll(actor=character.id, purpose="spot", expr="1d100", faces=(face,),
+                formula=f"d100 {face} {'≤' if ok else '>'} Sns {sns} {'✓' if ok else '✗'}", total=int(ok), index=index)

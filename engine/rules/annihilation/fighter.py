@@ -43,6 +43,7 @@ class Fighter:
     stance: Stance = "standing"
     facing: int = 0
     smoked: bool = False  # took its smoke contact stun this turn
+    burned: bool = False  # took its fire damage this turn
 
     def part(self, part_id: str) -> Part:
         return dict(self.wounds).get(part_id, Part())

@@ -67,6 +67,8 @@ def to_hit(book: Book, f: Fighter, weapon_id: str, mode: str, distance: int, *, 
                                          "system, in both hands")
     if arms is None:
         arms = BOTH_ARMS if w.hands == 2 and not one_handed else ("right_arm",)
+    if any(a in f.lost for a in arms):  # a lost arm holds nothing; two-handed weapons go one-handed
+        return Rejected("arm_lost", "That arm is gone" + (": fire it one-handed" if len(arms) == 2 else ""))
     cls = book.classes[w.category]
     acc = accuracy(book, f, arms)
     line = w.modes[mode]

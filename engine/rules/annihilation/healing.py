@@ -48,6 +48,8 @@ def treat(book: Book, dice: Dice, healer: Fighter, kit: Kit, dose: str, *, patie
     """A-13.2, A-20.2: one dose on the healer (no `patient`) or on a unit in an adjacent square."""
     if patient is not None and distance(at, patient_at) > 1:
         return Rejected("too_far", "A dose reaches the user's square and the eight around it")
+    if patient is not None and patient.status == "dead":
+        return Rejected("dead", "No dose helps the dead")
     if kit.left(dose) < 1:
         return Rejected("no_dose", f"No {dose.replace('_', ' ')} left in the {book.items[kit.item].name}")
     paid = pay(healer, Price(dose_tu(book, healer, kit), 0), f"a {dose.replace('_', ' ')} dose")

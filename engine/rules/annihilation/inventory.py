@@ -111,6 +111,13 @@ def free_hand(carried: list[Carried]) -> str | None:
     return next((h for h in HANDS if h not in taken), None)
 
 
+def drop_held(carried: list[Carried], hands: tuple[str, ...] = HANDS) -> list[Carried]:
+    """A-19.5, A-19.10: a lost arm's hand, or an unconscious character's hands, let go: what they held falls to the
+    floor (an item in both hands falls if either lets go)."""
+    return [attrs.evolve(c, place="floor") if c.place in hands or (c.place == "both_hands" and hands) else c
+            for c in carried]
+
+
 def reload_price(book: Book, carried: list[Carried], weapon: Carried, clip: Carried) -> Rejected | Price:
     """A-12.5, A-12.6, A-16.2: the weapon in one hand, the clip brought to the other (which must be free of
     anything else), then load; a weapon holding another ammunition type is unloaded first; lasers never reload

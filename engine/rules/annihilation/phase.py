@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import attrs
 
+from engine.core.dice import Dice, Roll
 from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.hits import strike
 from engine.rules.annihilation.fighter import Fighter, energy_regen, stamina_effective, tu_turn
 from engine.rules.annihilation.wounds import settle
 
@@ -45,7 +47,8 @@ def start(book: Book, f: Fighter, encumbrance: int, *, in_smoke: bool = False) -
         out.append(Step("energy", f"Energy {f.energy} → {energy}"))
     f = attrs.evolve(f, energy=energy)
     allowance = tu_turn(book, f, encumbrance)
-    f = attrs.evolve(f, tu_turn=allowance, tu_left=allowance if f.status == "awake" else 0, smoked=False)
+    f = attrs.evolve(f, tu_turn=allowance, tu_left=allowance if f.status == "awake" else 0, smoked=False,
+                     burned=False)
     out.append(Step("tu", f"TU {f.tu_left} of {allowance}"))
     if in_smoke:
         f, line = smoke_contact(book, f)
@@ -61,10 +64,25 @@ def smoke_contact(book: Book, f: Fighter) -> tuple[Fighter, Step]:
     return f, Step("smoke", f"Stun +{book.settings.smoke_stun} → {f.stun}")
 
 
-def end(book: Book, f: Fighter, *, in_smoke: bool = False) -> tuple[Fighter, list[Step]]:
-    """The end of the unit's phase: 4 more stun if it ends it in smoke (A-17.8). Fire and detonations are the map's
-    (A-17.9, A-17.7): they damage through armour.hit and wounds.damage."""
-    if not in_smoke or f.status == "dead":
-        return f, []
-    f = settle(book, attrs.evolve(f, stun=f.stun + book.settings.smoke_stun))
-    return f, [Step("smoke", f"ends its phase in smoke: Stun +{book.settings.smoke_stun} → {f.stun}")]
+def fire_contact(book: Book, dice: Dice, f: Fighter) -> tuple[Fighter, Step, tuple[Roll, ...]]:
+    """A-17.9: entering or ending the phase in a burning square: 10 incendiary damage on the under armour, at most
+    once a turn."""
+    if f.burned or f.status == "dead":
+        return f, Step("fire", "already burned this turn"), ()
+    hurt = strike(book, dice, f, book.settings.fire_damage, "under", f.character.id)
+    return attrs.evolve(hurt.fighter, burned=True), Step("fire", hurt.armour.text), hurt.rolls
+
+
+def end(book: Book, dice: Dice, f: Fighter, *, in_smoke: bool = False,
+        on_fire: bool = False) -> tuple[Fighter, list[Step], tuple[Roll, ...]]:
+    """The end of the unit's phase: 4 more stun if it ends it in smoke (A-17.8), the fire of a burning square
+    (A-17.9). Grenades whose delay ran out are the map's (hits.goes_off)."""
+    out: list[Step] = []
+    rolls: tuple[Roll, ...] = ()
+    if in_smoke and f.status != "dead":
+        f = settle(book, attrs.evolve(f, stun=f.stun + book.settings.smoke_stun))
+        out.append(Step("smoke", f"ends its phase in smoke: Stun +{book.settings.smoke_stun} → {f.stun}"))
+    if on_fire:
+        f, line, rolls = fire_contact(book, dice, f)
+        out.append(line)
+    return f, out, rolls
