@@ -3,10 +3,13 @@ harness, lost limbs, healing doses, blasts, ammunition, priming, the motion sens
 
 from __future__ import annotations
 
+import json
+
 import attrs
 import pytest
 
 from engine.content import loader, tables
+from engine.core import codec
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.rules.annihilation import character as ch, experience, fire, healing, hits, moves, phase, space, wounds
@@ -259,3 +262,10 @@ def test_spotting_in_smoke_rolls_senses(book):
     op = fighter(book, senses=44).character
     assert ch.spots(Dice.scripted([44]), op).total == 1 and ch.spots(Dice.scripted([45]), op).formula == \
         "d100 45 > Sns 44 ✗"
+
+
+def test_a_fighter_is_a_unit_record_that_round_trips_through_the_log(book):
+    recruit, _ = ch.recruit(book, Dice.scripted([5] * 98), "human", "h1", "Ann")
+    f = attrs.evolve(deploy(book, recruit).with_part("torso", Part(2, 3)), lost=("left_leg",), stance="prone")
+    data = json.loads(json.dumps(codec.dump_record(f)))
+    assert data["kind"] == "annihilation.fighter" and codec.load_record(data) == f

@@ -1,7 +1,8 @@
 """A character in battle: health, stun, energy, TUs, wounds by body part, armour, stance and facing.
 
 A Fighter is a frozen value; every rule returns a new one. Its character (the stats a campaign keeps) changes in
-battle only by the permanent −1 Stamina per wound (A-19.7).
+battle only by the permanent −1 Stamina per wound (A-19.7). It is the unit's `Unit.record` once the ruleset is
+plugged in: plain values only, tagged for the log (engine.core.records).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Literal
 
 import attrs
 
+from engine.core.records import record
 from engine.rules.annihilation.armour import ArmourState
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.character import Character
@@ -26,6 +28,7 @@ class Part:
     total: int = 0
 
 
+@record("annihilation.fighter")
 @attrs.frozen(kw_only=True)
 class Fighter:
     character: Character
