@@ -269,3 +269,12 @@ def test_a_fighter_is_a_unit_record_that_round_trips_through_the_log(book):
     f = attrs.evolve(deploy(book, recruit).with_part("torso", Part(2, 3)), lost=("left_leg",), stance="prone")
     data = json.loads(json.dumps(codec.dump_record(f)))
     assert data["kind"] == "annihilation.fighter" and codec.load_record(data) == f
+
+
+def test_a_skill_improves_by_use_and_climbs_a_level_at_its_chance(book):
+    op = fighter(book, skills={"medic": "skilled"}).character  # 30%
+    op = attrs.evolve(op, skills=tuple((k, 49 if k == "medic" else v) for k, v in op.skills), skill_uses=(("medic", 4),))
+    after, rolls = experience.end_mission(book, Dice.scripted([77]), op, {}, {"medic": 6, "rifles": 3})
+    assert [r.purpose for r in rolls] == ["improve medic"] and after.skill("medic") == 50
+    assert ch.level_of(book, after.skill("medic")) == "proficient"
+    assert dict(after.skill_uses) == {"rifles": 3}

@@ -32,16 +32,26 @@ def improve(book: Book, dice: Dice, actor: str, name: str, value: int, uses: int
     return Improvement(value, uses % st.improvement_uses, tuple(rolls))
 
 
-def end_mission(book: Book, dice: Dice, character: Character, used: dict[str, int]) -> tuple[Character, list[Roll]]:
+def end_mission(book: Book, dice: Dice, character: Character, used: dict[str, int],
+                skills_used: dict[str, int] | None = None) -> tuple[Character, list[Roll]]:
     """A-6.1 at the end of a mission: every stat's uses this mission plus those carried over, rolled in A-3.2
-    order; returns the character with its new stats and carried uses."""
+    order, then every skill's (in skills.toml order) against its hidden percentage; returns the character with its
+    new stats, skill percentages and carried uses."""
     stats, carried, rolls = {}, {}, []
     for name, value in character.stats.env().items():
         got = improve(book, dice, character.id, name, value, getattr(character.uses, name) + used.get(name, 0))
         stats[name], carried[name] = got.value, got.carried
         rolls += got.rolls
+    skills, skill_carried = dict(character.skills), dict(character.skill_uses)
+    for key in book.skills:
+        uses = skill_carried.get(key, 0) + (skills_used or {}).get(key, 0)
+        if uses:
+            got = improve(book, dice, character.id, key, skills.get(key, 0), uses)
+            skills[key], skill_carried[key] = got.value, got.carried
+            rolls += got.rolls
     return attrs.evolve(character, stats=attrs.evolve(character.stats, **stats),
-                        uses=attrs.evolve(ZERO, **carried)), rolls
+                        uses=attrs.evolve(ZERO, **carried), skills=tuple(skills.items()),
+                        skill_uses=tuple((k, n) for k, n in skill_carried.items() if n)), rolls
 
 
 def quotas(book: Book, living: int) -> dict[str, int]:
