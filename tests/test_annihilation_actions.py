@@ -1,0 +1,82 @@
+"""annihilation whole actions: a shot paid, rolled and applied (TV-A16, TV-A21 end to end), blast rounds, and a
+physical attack (TV-A39 end to end)."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from engine.content import loader, tables
+from engine.core.commands import Rejected
+from engine.core.dice import Dice
+from engine.rules.annihilation import actions, character as ch
+from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.fighter import Fighter, deploy
+from engine.rules.annihilation.inventory import Carried
+from engine.rules.annihilation.schema import SCHEMA, STATS
+
+RIFLE = Carried("mk2v_assault_rifle", "D", "both_hands", "clip:mk2v_assault_rifle", 20)
+
+
+@pytest.fixture(scope="module")
+def book() -> Book:
+    return Book.of(tables.load_folder(loader.default_dir(), "annihilation", SCHEMA))
+
+
+def fighter(book: Book, armour: str = "none", facing: int = 0, **stats: int) -> Fighter:
+    c = ch.Character(id=stats.pop("uid", "op"), name="Op", stats=ch.Stats(**{s: stats.get(s, 50) for s in STATS}),
+                     skills=ch.baseline(book), armour=armour)
+    return deploy(book, c, facing=facing)
+
+
+def test_tv_a21_auto_fire_end_to_end(book):
+    shooter = attrs.evolve(fighter(book, accuracy=60), tu_turn=55, tu_left=55)
+    target = fighter(book, "light_body_armor", uid="x", health=200)  # faces N; the shooter stands to its south
+    faces = [12, 80, 3, 44, 16, 15, 99] + [5, 1, 1] + [5, 1, 1] + [5, 1, 1]  # 7 rounds, then 3 hits' wounds
+    dice = Dice.scripted(faces)
+    got = actions.shoot(book, dice, shooter, RIFLE, target, (10, 16), (10, 10), "auto")
+    assert dice.scripted_left == 0
+    assert (got.hits, got.gun.rounds, got.actor.tu_left) == (3, 13, 55 - 55 * 45 // 100)
+    assert got.lines[0] == "35 on rear: 35 − AV 15 = 20; wear SV 25 − 15 = 10, rear 30 → 20, AV10 150 → 140"
+    assert got.lines[2].endswith("rear 9 → 0, AV10 129 → 116; excess 4 → 27")  # the rear gives out
+    assert got.target.health == 200 - 20 - 21 - 27 and got.target.armour.rear == 0
+
+
+def test_tv_a16_the_aimed_shot_costs_and_rolls_once(book):
+    shooter = attrs.evolve(fighter(book, accuracy=60), tu_turn=55, tu_left=54)
+    target = fighter(book, uid="x")
+    missed = actions.shoot(book, Dice.scripted([67]), shooter, RIFLE, target, (0, 0), (12, 0), "aimed", sights=1)
+    assert (missed.hits, missed.actor.tu_left, missed.target, missed.gun.rounds) == (0, 0, target, 19)
+    assert missed.rolls[0].formula == "d100 67 > to-hit 66 (Acc 60×110% 66 + skill 6 − range 1×12/2 6) miss"
+    hit = actions.shoot(book, Dice.scripted([66, 5, 1, 1, 1]), shooter, RIFLE, target, (0, 0), (12, 0), "aimed",
+                        sights=1)
+    assert (hit.hits, hit.target.health, hit.target.part("torso").open) == (1, 50 - 35, 3)
+
+
+def test_a_shot_needs_its_tus_before_anything_is_rolled(book):
+    shooter = attrs.evolve(fighter(book), tu_turn=55, tu_left=43)
+    got = actions.shoot(book, Dice.scripted([]), shooter, RIFLE, fighter(book, uid="x"), (0, 0), (12, 0), "aimed")
+    assert got == Rejected("no_tu", "a aimed shot costs 44 TU; 43 left")
+    empty = attrs.evolve(RIFLE, rounds=0)
+    assert actions.shoot(book, Dice.scripted([]), shooter, empty, fighter(book), (0, 0), (1, 0), "snap").code == "empty"
+
+
+def test_blast_rounds_go_off_on_the_target_or_scatter(book):
+    shooter = attrs.evolve(fighter(book, accuracy=80), tu_turn=60, tu_left=60)
+    launcher = Carried("rocket_launcher", "H", "both_hands", "warhammer", 1)
+    hit = actions.shoot(book, Dice.scripted([1]), shooter, launcher, fighter(book), (0, 0), (8, 0), "snap")
+    assert (hit.blasts, hit.gun.rounds, hit.target.health) == (((8, 0),), 0, 50)
+    missed = actions.shoot(book, Dice.scripted([100, 5, 2]), shooter, launcher, fighter(book), (0, 0), (8, 0), "snap")
+    assert missed.blasts == ((8, 2),) and [r.purpose for r in missed.rolls][1:] == ["scatter direction",
+                                                                                      "scatter distance"]
+
+
+def test_tv_a39_physical_attack_end_to_end(book):
+    attacker = attrs.evolve(fighter(book, strength=50), tu_turn=55, tu_left=55)
+    target = fighter(book, "light_body_armor", uid="x", health=100)
+    got = actions.punch(book, Dice.scripted([50, 5, 1, 1, 1]), attacker, target, (5, 4), (5, 5))
+    assert got.actor.tu_left == 44 and got.hits == 1
+    assert (got.target.health, got.target.armour.front, got.target.armour.av10) == (65, 40, 140)
+    assert got.rolls[0].formula == ("d100 50 ≤ to-hit 50 (Acc 50 + skill 0; damage Str 50 + Wp 0 = 50) hit")
+    missed = actions.punch(book, Dice.scripted([51]), attacker, target, (5, 4), (5, 5))
+    assert (missed.hits, missed.target) == (0, target)
