@@ -56,7 +56,7 @@ def test_tv_a16_the_aimed_shot_costs_and_rolls_once(book):
 def test_a_shot_needs_its_tus_before_anything_is_rolled(book):
     shooter = attrs.evolve(fighter(book), tu_turn=55, tu_left=43)
     got = actions.shoot(book, Dice.scripted([]), shooter, RIFLE, fighter(book, uid="x"), (0, 0), (12, 0), "aimed")
-    assert got == Rejected("no_tu", "a aimed shot costs 44 TU; 43 left")
+    assert got == Rejected("no_tu", "the aimed shot costs 44 TU; 43 left")
     empty = attrs.evolve(RIFLE, rounds=0)
     assert actions.shoot(book, Dice.scripted([]), shooter, empty, fighter(book), (0, 0), (1, 0), "snap").code == "empty"
 

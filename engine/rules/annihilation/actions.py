@@ -47,7 +47,7 @@ def shoot(book: Book, dice: Dice, shooter: Fighter, gun: Carried, target: Fighte
     odds = fire.to_hit(book, shooter, gun.id, mode, spaces, sights=sights, one_handed=one_handed, harness=harness)
     if isinstance(odds, Rejected):
         return odds
-    paid = pay(shooter, Price(fire.shot_tu(book, shooter, gun.id, mode, sights), 0), f"a {mode} shot")
+    paid = pay(shooter, Price(fire.shot_tu(book, shooter, gun.id, mode, sights), 0), f"the {mode} shot")
     if isinstance(paid, Rejected):
         return paid
     volley = fire.rounds(book, dice, shooter.character.id, mode, odds, gun.rounds)

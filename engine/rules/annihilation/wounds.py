@@ -22,13 +22,14 @@ class Wounding:
 def settle(book: Book, f: Fighter) -> Fighter:
     """A-19.4, A-19.8: dead below −Bravery; unconscious at Health ≤ 0 or Stun ≥ Health. A-8.4: Energy never above
     Stm_eff. Nobody wakes here (that is the start of its phase, A-19.10)."""
+    f = attrs.evolve(f, energy=min(f.energy, stamina_effective(book, f)))
     if f.status == "dead":
         return f
     if f.health < -f.character.stats.bravery:
         return attrs.evolve(f, status="dead", tu_left=0)
     if f.health <= 0 or f.stun >= f.health:
         f = attrs.evolve(f, status="unconscious", tu_left=0)
-    return attrs.evolve(f, energy=min(f.energy, stamina_effective(book, f)))
+    return f
 
 
 def location(book: Book, dice: Dice, actor: str) -> tuple[str, Roll]:
