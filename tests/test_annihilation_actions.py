@@ -80,3 +80,60 @@ def test_tv_a39_physical_attack_end_to_end(book):
     assert got.rolls[0].formula == ("d100 50 ≤ to-hit 50 (Acc 50 + skill 0; damage Str 50 + Wp 0 = 50) hit")
     missed = actions.punch(book, Dice.scripted([51]), attacker, target, (5, 4), (5, 5))
     assert (missed.hits, missed.target) == (0, target)
+
+
+def test_tv_a40_a_throw_lands_or_scatters(book):
+    thrower = attrs.evolve(fighter(book, strength=48, throwing=50), tu_turn=55, tu_left=55)
+    grenade = Carried("hand_grenade", "A", "right_hand")
+    on = actions.throw(book, Dice.scripted([39]), thrower, grenade, (0, 0), (8, 0))
+    assert (on.landed, on.actor.tu_left) == ((8, 0), 55 - 13)
+    off = actions.throw(book, Dice.scripted([40, 5, 3]), thrower, grenade, (0, 0), (8, 0))
+    assert off.landed == (8, 3) and off.rolls[0].formula == "d100 40 > to-hit 39 (Trw 50 + skill 5 − range 2×8 16) " \
+                                                           "misses"
+    assert actions.throw(book, Dice.scripted([]), thrower, attrs.evolve(grenade, place="belt"), (0, 0),
+                         (8, 0)).code == "not_in_hand"
+    assert actions.throw(book, Dice.scripted([]), thrower, grenade, (0, 0), (13, 0)).code == "too_far"
+
+
+def test_the_targeting_panel_shows_each_mode_it_can_pay_for(book):
+    shooter = attrs.evolve(fighter(book, accuracy=60), tu_turn=55, tu_left=30)
+    target = fighter(book, facing=0, uid="x")
+    got = actions.preview(book, shooter, RIFLE, target, (10, 16), (10, 10))  # from the south: the target's rear
+    assert [(m.mode, m.chance, m.rounds, m.tu, m.tu_after, m.side) for m in got] == [  # aimed (44 TU) is too dear
+        ("auto", 15, 7, 24, 6, "rear"), ("burst", 21, 3, 19, 11, "rear"), ("snap", 36, 1, 13, 17, "rear")]
+    assert got[1].expected_hits == pytest.approx(3 * 0.21)
+
+
+def test_tv_a41_reloading_puts_the_clip_in_the_weapon(book):
+    f = attrs.evolve(fighter(book), tu_turn=55, tu_left=20)
+    rifle = Carried("mk2v_assault_rifle", "D", "right_hand")
+    clip = Carried("clip:mk2v_assault_rifle", "A", "belt", rounds=20)
+    after, carried = actions.reload(book, f, [rifle, clip], rifle, clip)
+    assert after.tu_left == 1 and carried == [attrs.evolve(rifle, loaded="clip:mk2v_assault_rifle", rounds=20)]
+    assert actions.reload(book, f, [rifle, clip], rifle, Carried("clip:m_17", "A", "belt", rounds=30)).code == \
+        "wrong_ammo"
+    cannon = Carried("thor_hc", "H", "right_hand", loaded="thor_hc_ap", rounds=5)
+    he = Carried("thor_hc_he", "B", "left_hand", rounds=12)
+    after, carried = actions.reload(book, attrs.evolve(f, tu_left=30), [cannon, he], cannon, he)
+    assert after.tu_left == 30 - 8 - 15
+    assert carried == [Carried("thor_hc_ap", "B", "floor", rounds=5), attrs.evolve(cannon, loaded="thor_hc_he",
+                                                                                  rounds=12)]
+
+
+def test_a_grenade_launcher_loads_one_grenade_at_a_time(book):
+    f = attrs.evolve(fighter(book), tu_turn=55, tu_left=55)
+    gl = Carried("air_powered_gl", "F", "right_hand", loaded="hand_grenade", rounds=5)
+    g = Carried("hand_grenade", "A", "left_hand")
+    _, carried = actions.reload(book, f, [gl, g], gl, g)
+    assert carried[-1].rounds == 6
+    assert actions.reload(book, f, [carried[-1], g], carried[-1], g).code == "full"
+    mine = Carried("land_mine", "B", "left_hand")
+    assert actions.reload(book, f, [gl, mine], gl, mine).code == "wrong_ammo"
+
+
+def test_the_motion_sensor_costs_half_the_turn(book):
+    f = attrs.evolve(fighter(book), tu_turn=55, tu_left=55)
+    after, found = actions.sense(book, f, Carried("motion_sensor", "B", "left_hand"), (0, 0),
+                                 [("a", (3, 3), True), ("b", (3, 3), False)])
+    assert (after.tu_left, found) == (28, ["a"])
+    assert actions.sense(book, f, Carried("motion_sensor", "B", "belt"), (0, 0), []).code == "not_in_hand"

@@ -14,7 +14,7 @@ from engine.core.geometry import Pos
 from engine.rules.annihilation import attacks, fire, hits
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.fighter import Fighter
-from engine.rules.annihilation.inventory import Carried
+from engine.rules.annihilation.inventory import Carried, reload_price
 from engine.rules.annihilation.moves import Price, action_price, pay
 from engine.rules.annihilation.space import hit_side, range_distance
 
@@ -92,3 +92,112 @@ def punch(book: Book, dice: Dice, attacker: Fighter, target: Fighter, at: Pos, t
                        target.character.id)
     return Outcome(paid, hurt.fighter, None, (roll,) + hurt.rolls, 1,
                    ("; ".join((hurt.armour.text,) + hurt.wounding.notes),))
+
+
+@attrs.frozen
+class Thrown:
+    actor: Fighter
+    landed: Pos
+    rolls: tuple[Roll, ...]
+
+
+def throw(book: Book, dice: Dice, thrower: Fighter, item: Carried, at: Pos, cell: Pos, *,
+          open_cell=lambda cell: True) -> Rejected | Thrown:
+    """A-14.11: 25% of the allowance, from a hand, within `floor(Str / 4)` (halved from size C);
+    `d100 ≤ Trw + skill − 2 × D` lands on the square, else it scatters."""
+    if thrower.status != "awake":
+        return Rejected("not_now", "An unconscious character cannot throw")
+    if item.place not in ("right_hand", "left_hand", "both_hands"):
+        return Rejected("not_in_hand", "Only what is in a hand can be thrown")
+    spaces = range_distance(at, cell)
+    odds = attacks.throw_odds(book, thrower, item.size, spaces)
+    if isinstance(odds, Rejected):
+        return odds
+    paid = pay(thrower, action_price(book, thrower, "throw"), "a throw")
+    if isinstance(paid, Rejected):
+        return paid
+    face, index = dice.d(100, thrower.character.id, "throw")
+    hit = face <= odds.chance
+    roll = Roll(actor=thrower.character.id, purpose="throw", expr="1d100", faces=(face,),
+                formula=f"d100 {face} {'≤' if hit else '>'} to-hit {odds.chance} ({odds.text}) "
+                        f"{'on target' if hit else 'misses'}", total=int(hit), index=index)
+    if hit:
+        return Thrown(paid, cell, (roll,))
+    landed, scatter = attacks.scatter(book, dice, thrower.character.id, cell, spaces, open_cell)
+    return Thrown(paid, landed, (roll, *scatter))
+
+
+@attrs.frozen
+class ModeOdds:
+    """One line of the targeting panel: a mode's chance per round, its rounds, its TU and what is left after."""
+
+    mode: str
+    chance: int
+    rounds: int
+    tu: int
+    tu_after: int
+    side: str  # the armour side the shot will hit
+    expected_hits: float
+    text: str
+
+
+def preview(book: Book, shooter: Fighter, gun: Carried, target: Fighter, at: Pos, target_at: Pos, *,
+            sights: int = 0, one_handed: bool = False, harness: bool = False, dz: int = 0) -> list[ModeOdds]:
+    """Every mode of the weapon the shooter can pay for now, without rolling (issue 12: the targeting panel)."""
+    spaces = range_distance(at, target_at, dz, book.settings.height_adds_to_range)
+    side = hit_side(target.facing, target_at, at)
+    out = []
+    for mode in sorted(book.weapons[gun.id].modes, key=lambda m: book.modes[m].column):
+        odds = fire.to_hit(book, shooter, gun.id, mode, spaces, sights=sights, one_handed=one_handed,
+                           harness=harness)
+        if isinstance(odds, Rejected):
+            continue
+        tu = fire.shot_tu(book, shooter, gun.id, mode, sights)
+        if tu > shooter.tu_left:
+            continue
+        chance = max(0, min(100, odds.chance))
+        rounds = min(book.modes[mode].rounds, gun.rounds)
+        out.append(ModeOdds(mode, odds.chance, rounds, tu, shooter.tu_left - tu, side, rounds * chance / 100,
+                            odds.text))
+    return out
+
+
+def reload(book: Book, f: Fighter, carried: list[Carried], weapon: Carried,
+           clip: Carried) -> Rejected | tuple[Fighter, list[Carried]]:
+    """A-12.5, A-16.2: pay the reload, then the clip (its rounds) is in the weapon. A clip of another type comes
+    out first and falls to the unit's square; a grenade launcher takes one grenade a load, of one kind, up to its
+    capacity."""
+    w = book.weapons[weapon.id]
+    if w.feed == "grenade":
+        if clip.id not in book.explosives or book.explosives[clip.id].size != "A":
+            return Rejected("wrong_ammo", f"The {w.name} takes size-A grenades")
+        if weapon.rounds >= w.capacity and weapon.loaded == clip.id:
+            return Rejected("full", f"The {w.name} holds {w.capacity}")
+    elif w.feed == "ammo" and (clip.id not in book.ammo or book.ammo[clip.id].weapon != weapon.id):
+        return Rejected("wrong_ammo", f"That is not ammunition for the {w.name}")
+    elif w.feed == "clip" and clip.id != f"clip:{weapon.id}":
+        return Rejected("wrong_ammo", f"That is not a clip for the {w.name}")
+    price = reload_price(book, carried, weapon, clip)
+    if isinstance(price, Rejected):
+        return price
+    paid = pay(f, price, "loading")
+    if isinstance(paid, Rejected):
+        return paid
+    out = [c for c in carried if c is not clip and c is not weapon]
+    same = weapon.loaded == clip.id and w.feed == "grenade"
+    if weapon.loaded is not None and weapon.rounds and not same:
+        out.append(Carried(weapon.loaded, clip.size, "floor", rounds=weapon.rounds))
+    rounds = weapon.rounds + 1 if w.feed == "grenade" and same else (1 if w.feed == "grenade" else clip.rounds)
+    out.append(attrs.evolve(weapon, loaded=clip.id, rounds=rounds))
+    return paid, out
+
+
+def sense(book: Book, f: Fighter, sensor: Carried, at: Pos,
+          others: list[tuple[str, Pos, bool]]) -> Rejected | tuple[Fighter, list[str]]:
+    """A-13.3: 50% of the allowance, the sensor in a hand: the movers within 20 spaces."""
+    if sensor.id != "motion_sensor" or sensor.place not in ("right_hand", "left_hand"):
+        return Rejected("not_in_hand", "The motion sensor must be in a hand")
+    paid = pay(f, action_price(book, f, "motion_sensor"), "the motion sensor")
+    if isinstance(paid, Rejected):
+        return paid
+    return paid, hits.sensed(book, at, others)
