@@ -9,7 +9,9 @@ import pytest
 
 from engine.content import loader, tables
 from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.inventory import size_of
 from engine.rules.annihilation.schema import SCHEMA, boxes
+from engine.rules.annihilation.space import diamond, hexagon
 
 FOLDER = "annihilation"
 
@@ -82,3 +84,33 @@ def test_the_hit_location_table_must_cover_the_die(bundle):
 def test_a_cost_the_rules_use_cannot_be_left_out(bundle):
     edit(bundle, "costs.toml", "[jump]\n", "[leap]\n")
     assert problems(bundle) == [f"{FOLDER}/costs.toml: missing table [jump] (the rules use it)"]
+
+
+def test_the_blast_tables_cell_counts():
+    """Section 17's tables: cells 2r² + 2r + 1 on squares and 3r² + 3r + 1 on hexes, for every explosive and every
+    named size."""
+    book = Book.of(tables.load_folder(loader.default_dir(), FOLDER, SCHEMA))
+    got = {k: (len(diamond((0, 0), e.radius)), len(hexagon((0, 0), e.radius))) for k, e in book.explosives.items()}
+    assert got == {"hand_grenade": (5, 7), "phosphorus_grenade": (13, 19), "porcupine_grenade": (25, 37),
+                   "proximity_grenade": (25, 37), "smoke_grenade": (113, 169), "new_alien_grenade": (181, 271),
+                   "old_alien_grenade": (113, 169), "high_explosive": (13, 19), "land_mine": (5, 7)}
+    named = [len(hexagon((0, 0), (b.size - 1) // 2)) for b in book.blasts.values()]
+    assert named == [19, 61, 127, 169, 217, 331, 721]
+
+
+def test_launched_ammunition_has_the_blasts_of_a_16_1():
+    book = Book.of(tables.load_folder(loader.default_dir(), FOLDER, SCHEMA))
+    radius = {k: a.radius for k, a in book.ammo.items()}
+    assert all(r == -1 for k, r in radius.items() if k.endswith("_ap") or k == "arrow")
+    assert {radius[f"{w}_{t}"] for w in ("thunder_hc", "thor_hc", "mk5_light_cannon") for t in ("he", "i")} == {2}
+    assert {radius[f"{w}_{t}"] for w in ("mk5_ac", "buzz_saw_ac", "widow_maker_ac") for t in ("he", "i")} == {1}
+    assert (radius["warhammer"], radius["incendiary_rocket"]) == (7, 4)
+    assert [book.ammo[k].damage for k in ("mk5_light_cannon_ap", "mk5_light_cannon_he", "mk5_light_cannon_i")] == \
+        [90, 80, 120]
+
+
+def test_every_thing_carried_has_its_size():
+    book = Book.of(tables.load_folder(loader.default_dir(), FOLDER, SCHEMA))
+    assert [size_of(book, t) for t in ("m_17", "clip:m_17", "clip:thor_hc", "thor_hc_he", "warhammer",
+                                       "hand_grenade", "land_mine", "medi_kit", "bandages")] == \
+        ["D", "A", "B", "B", "C", "A", "B", "B", "A"]  # A-15.4: rifle clips A, cannon shells B, a rocket C

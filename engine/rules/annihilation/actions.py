@@ -14,7 +14,7 @@ from engine.core.geometry import Pos
 from engine.rules.annihilation import attacks, fire, hits
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.fighter import Fighter
-from engine.rules.annihilation.inventory import Carried, reload_price
+from engine.rules.annihilation.inventory import Carried, reload_price, size_of
 from engine.rules.annihilation.moves import Price, action_price, pay
 from engine.rules.annihilation.space import hit_side, range_distance
 
@@ -186,7 +186,7 @@ def reload(book: Book, f: Fighter, carried: list[Carried], weapon: Carried,
     out = [c for c in carried if c is not clip and c is not weapon]
     same = weapon.loaded == clip.id and w.feed == "grenade"
     if weapon.loaded is not None and weapon.rounds and not same:
-        out.append(Carried(weapon.loaded, clip.size, "floor", rounds=weapon.rounds))
+        out.append(Carried(weapon.loaded, size_of(book, weapon.loaded), "floor", rounds=weapon.rounds))
     rounds = weapon.rounds + 1 if w.feed == "grenade" and same else (1 if w.feed == "grenade" else clip.rounds)
     out.append(attrs.evolve(weapon, loaded=clip.id, rounds=rounds))
     return paid, out
