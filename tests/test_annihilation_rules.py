@@ -278,3 +278,15 @@ def test_a_skill_improves_by_use_and_climbs_a_level_at_its_chance(book):
     assert [r.purpose for r in rolls] == ["improve medic"] and after.skill("medic") == 50
     assert ch.level_of(book, after.skill("medic")) == "proficient"
     assert dict(after.skill_uses) == {"rifles": 3}
+
+
+def test_the_hex_variant_measures_and_sides_on_hexes(book):
+    hexes = with_settings(book, grid="hex")
+    assert space.between("hex", (0, 0), (3, -1)) == 3 and space.between("square", (0, 0), (3, -1)) == 3
+    assert space.between("hex", (0, 0), (2, 2)) == 4 and space.between("square", (0, 0), (2, 2)) == 3
+    north = 0  # flat-topped hexes: N, NE, SE, S, SW, NW
+    assert [space.side_on("hex", north, (0, 0), d) for d in space.HEX_NEIGHBOURS] == [
+        "front", "front", "rear", "rear", "rear", "front"]
+    assert space.side_on("hex", north, (0, 0), (2, -1)) == "right" and space.side_on("hex", north, (0, 0),
+                                                                                        (-2, 1)) == "left"
+    assert hits.sensed(hexes, (0, 0), [("a", (20, 0), True), ("b", (20, 1), True)]) == ["a"]

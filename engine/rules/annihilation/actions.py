@@ -16,7 +16,7 @@ from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.fighter import Fighter
 from engine.rules.annihilation.inventory import Carried, reload_price, size_of
 from engine.rules.annihilation.moves import Price, action_price, pay
-from engine.rules.annihilation.space import hit_side, range_distance
+from engine.rules.annihilation.space import between, side_on
 
 
 @attrs.frozen
@@ -43,7 +43,7 @@ def shoot(book: Book, dice: Dice, shooter: Fighter, gun: Carried, target: Fighte
     rnd = hits.round_of(book, gun.id, gun.loaded)
     if isinstance(rnd, Rejected):
         return rnd
-    spaces = range_distance(at, target_at, dz, book.settings.height_adds_to_range)
+    spaces = between(book.settings.grid, at, target_at, dz, book.settings.height_adds_to_range)
     odds = fire.to_hit(book, shooter, gun.id, mode, spaces, sights=sights, one_handed=one_handed, harness=harness)
     if isinstance(odds, Rejected):
         return odds
@@ -61,7 +61,7 @@ def shoot(book: Book, dice: Dice, shooter: Fighter, gun: Carried, target: Fighte
                 rolls += scatter
                 blasts.append(landed)
         elif r.total and target.status != "dead":
-            hurt = hits.strike(book, dice, target, rnd.damage, hit_side(target.facing, target_at, at),
+            hurt = hits.strike(book, dice, target, rnd.damage, side_on(book.settings.grid, target.facing, target_at, at),
                                target.character.id)
             target = hurt.fighter
             rolls += hurt.rolls
@@ -88,7 +88,7 @@ def punch(book: Book, dice: Dice, attacker: Fighter, target: Fighter, at: Pos, t
                         f"{'hit' if hit else 'miss'}", total=int(hit), index=index)
     if not hit:
         return Outcome(paid, target, None, (roll,), 0, ())
-    hurt = hits.strike(book, dice, target, strike.damage, hit_side(target.facing, target_at, at),
+    hurt = hits.strike(book, dice, target, strike.damage, side_on(book.settings.grid, target.facing, target_at, at),
                        target.character.id)
     return Outcome(paid, hurt.fighter, None, (roll,) + hurt.rolls, 1,
                    ("; ".join((hurt.armour.text,) + hurt.wounding.notes),))
@@ -109,7 +109,7 @@ def throw(book: Book, dice: Dice, thrower: Fighter, item: Carried, at: Pos, cell
         return Rejected("not_now", "An unconscious character cannot throw")
     if item.place not in ("right_hand", "left_hand", "both_hands"):
         return Rejected("not_in_hand", "Only what is in a hand can be thrown")
-    spaces = range_distance(at, cell)
+    spaces = between(book.settings.grid, at, cell)
     odds = attacks.throw_odds(book, thrower, item.size, spaces)
     if isinstance(odds, Rejected):
         return odds
@@ -144,8 +144,8 @@ class ModeOdds:
 def preview(book: Book, shooter: Fighter, gun: Carried, target: Fighter, at: Pos, target_at: Pos, *,
             sights: int = 0, one_handed: bool = False, harness: bool = False, dz: int = 0) -> list[ModeOdds]:
     """Every mode of the weapon the shooter can pay for now, without rolling (issue 12: the targeting panel)."""
-    spaces = range_distance(at, target_at, dz, book.settings.height_adds_to_range)
-    side = hit_side(target.facing, target_at, at)
+    spaces = between(book.settings.grid, at, target_at, dz, book.settings.height_adds_to_range)
+    side = side_on(book.settings.grid, target.facing, target_at, at)
     out = []
     for mode in sorted(book.weapons[gun.id].modes, key=lambda m: book.modes[m].column):
         odds = fire.to_hit(book, shooter, gun.id, mode, spaces, sights=sights, one_handed=one_handed,

@@ -6,7 +6,7 @@ from typing import Literal
 
 from engine.core.geometry import Pos
 from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.space import Side, blast_distance, diamond, hex_distance, hexagon, hit_side
+from engine.rules.annihilation.space import Grid, Side, blast_distance, diamond, hex_distance, hexagon, side_on
 
 Delivery = Literal["grenade", "missile"]  # A-17.4: mines and charges are "grenade"; shells and rockets "missile"
 
@@ -30,11 +30,12 @@ def spaces_from(book: Book, centre: Pos, cell: Pos, dz: int = 0) -> int:
     return blast_distance(centre, cell, dz, book.settings.multi_level_blasts)
 
 
-def side_hit(centre: Pos, at: Pos, facing: int, delivery: Delivery, launched_from: Pos | None = None) -> Side:
+def side_hit(centre: Pos, at: Pos, facing: int, delivery: Delivery, launched_from: Pos | None = None,
+             grid: Grid = "square") -> Side:
     """A-17.4: at the centre a grenade or mine hits under the armour, a missile the side facing its launch point;
     anywhere else the side facing the blast centre."""
     if at == centre:
         if delivery == "grenade" or launched_from is None:
             return "under"
-        return hit_side(facing, at, launched_from)
-    return hit_side(facing, at, centre)
+        return side_on(grid, facing, at, launched_from)
+    return side_on(grid, facing, at, centre)

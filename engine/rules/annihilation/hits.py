@@ -13,7 +13,7 @@ from engine.rules.annihilation import armour
 from engine.rules.annihilation.blast import Delivery, falloff, side_hit, spaces_from
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.fighter import Fighter
-from engine.rules.annihilation.space import Side, hit_side, range_distance
+from engine.rules.annihilation.space import Side, between, side_on
 from engine.rules.annihilation.wounds import Wounding, damage
 
 
@@ -68,7 +68,7 @@ def strike(book: Book, dice: Dice, target: Fighter, amount: int, side: Side, act
 
 def shot(book: Book, dice: Dice, target: Fighter, at: Pos, origin: Pos, amount: int, actor: str) -> Hurt:
     """A bullet that hit: the side facing the shooter (A-7.7)."""
-    return strike(book, dice, target, amount, hit_side(target.facing, at, origin), actor)
+    return strike(book, dice, target, amount, side_on(book.settings.grid, target.facing, at, origin), actor)
 
 
 def blast_on(book: Book, dice: Dice, centre: Pos, rnd: Round, victims: list[tuple[str, Fighter, Pos]],
@@ -81,7 +81,7 @@ def blast_on(book: Book, dice: Dice, centre: Pos, rnd: Round, victims: list[tupl
         amount = falloff(rnd.damage, spaces, max(rnd.radius, 0))
         if amount <= 0:
             continue
-        side = side_hit(centre, pos, f.facing, rnd.delivery, launched_from)
+        side = side_hit(centre, pos, f.facing, rnd.delivery, launched_from, book.settings.grid)
         out.append((uid, amount, strike(book, dice, f, amount, side, uid)))
     return out
 
@@ -126,4 +126,4 @@ def sensed(book: Book, user: Pos, others: list[tuple[str, Pos, bool]]) -> list[s
     """A-13.3: the units within range distance 20 that spent TUs on movement since the user's last phase;
     no line of sight needed."""
     return [uid for uid, pos, moved in others
-            if moved and range_distance(user, pos) <= book.settings.motion_sensor_range]
+            if moved and between(book.settings.grid, user, pos) <= book.settings.motion_sensor_range]

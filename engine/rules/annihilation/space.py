@@ -12,6 +12,9 @@ from typing import Literal
 from engine.core.geometry import NEIGHBOURS, Pos
 
 Side = Literal["front", "left", "right", "rear", "under"]
+Grid = Literal["square", "hex"]
+# Flat-topped hexes in axial (q, r): N, NE, SE, S, SW, NW.
+HEX_NEIGHBOURS: tuple[Pos, ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 
 
 def range_distance(a: Pos, b: Pos, dz: int = 0, per_level: int = 1) -> int:
@@ -45,13 +48,37 @@ def hexagon(centre: Pos, radius: int) -> tuple[Pos, ...]:
                  for dr in range(max(-radius, -dq - radius), min(radius, -dq + radius) + 1))
 
 
+def between(grid: Grid, a: Pos, b: Pos, dz: int = 0, per_level: int = 1) -> int:
+    """The range distance on either grid (A-7.4)."""
+    if grid == "hex":
+        return hex_distance(a, b) + per_level * abs(dz)
+    return range_distance(a, b, dz, per_level)
+
+
+def _hex_xy(p: Pos) -> tuple[float, float]:
+    return 1.5 * p[0], math.sqrt(3) * (p[1] + p[0] / 2)
+
+
+def side_on(grid: Grid, facing: int, target: Pos, origin: Pos) -> Side:
+    """A-7.7 on either grid: on hexes the facing is one of six (HEX_NEIGHBOURS) and the same angles decide."""
+    if grid == "square":
+        return hit_side(facing, target, origin)
+    fx, fy = _hex_xy(HEX_NEIGHBOURS[facing])
+    tx, ty = _hex_xy(target)
+    ox, oy = _hex_xy(origin)
+    return _side(fx, fy, ox - tx, oy - ty)
+
+
 def hit_side(facing: int, target: Pos, origin: Pos) -> Side:
     """A-7.7: the armour side an attack from `origin` hits on a target at `target` facing `facing`.
     θ is the angle between the facing vector and the vector to the origin: ≤ 67.5° front, ≥ 112.5° rear, else the
     side the cross product names (> 0 right). An attack from the target's own square counts as from the front.
     (θ is never exactly on a boundary: tan 67.5° is irrational.)"""
     fx, fy = NEIGHBOURS[facing]
-    ax, ay = origin[0] - target[0], origin[1] - target[1]
+    return _side(fx, fy, origin[0] - target[0], origin[1] - target[1])
+
+
+def _side(fx: float, fy: float, ax: float, ay: float) -> Side:
     if (ax, ay) == (0, 0):
         return "front"
     theta = math.degrees(math.atan2(abs(fx * ay - fy * ax), fx * ax + fy * ay))
