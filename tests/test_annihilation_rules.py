@@ -59,7 +59,8 @@ def test_a_skill_test_succeeds_on_its_column_one_chance(book):
 
 def test_the_end_of_a_mission_rolls_each_stat_and_carries_the_rest(book):
     op = attrs.evolve(fighter(book, accuracy=62).character, uses=attrs.evolve(ch.ZERO, accuracy=5))
-    after, rolls = experience.end_mission(book, Dice.scripted([71, 40, 99]), op, {"accuracy": 23, "bravery": 12})
+    after, rolls = experience.end_mission(book, Dice.scripted([71, 40, 99]), op, experience.Tally(
+        attrs.evolve(ch.ZERO, accuracy=23, bravery=12)))
     assert [r.purpose for r in rolls] == ["improve bravery", "improve accuracy", "improve accuracy"]  # order
     assert (after.stats.accuracy, after.uses.accuracy, after.stats.bravery, after.uses.bravery) == (63, 8, 51, 2)
 
@@ -274,7 +275,8 @@ def test_a_fighter_is_a_unit_record_that_round_trips_through_the_log(book):
 def test_a_skill_improves_by_use_and_climbs_a_level_at_its_chance(book):
     op = fighter(book, skills={"medic": "skilled"}).character  # 30%
     op = attrs.evolve(op, skills=tuple((k, 49 if k == "medic" else v) for k, v in op.skills), skill_uses=(("medic", 4),))
-    after, rolls = experience.end_mission(book, Dice.scripted([77]), op, {}, {"medic": 6, "rifles": 3})
+    after, rolls = experience.end_mission(book, Dice.scripted([77]), op,
+                                         experience.Tally(skills=(("medic", 6), ("rifles", 3))))
     assert [r.purpose for r in rolls] == ["improve medic"] and after.skill("medic") == 50
     assert ch.level_of(book, after.skill("medic")) == "proficient"
     assert dict(after.skill_uses) == {"rifles": 3}
@@ -290,3 +292,13 @@ def test_the_hex_variant_measures_and_sides_on_hexes(book):
     assert space.side_on("hex", north, (0, 0), (2, -1)) == "right" and space.side_on("hex", north, (0, 0),
                                                                                         (-2, 1)) == "left"
     assert hits.sensed(hexes, (0, 0), [("a", (20, 0), True), ("b", (20, 1), True)]) == ["a"]
+
+
+def test_a_mission_counts_uses_by_event(book):
+    tally = experience.Tally()
+    for event, skill in [("fire", "rifles"), ("fire", "rifles"), ("physical_attack", None), ("throw",
+                         "thrown_explosives"), ("hard_march", None), ("skill_test", "medic"), ("wounded", None)]:
+        tally = experience.count(book, tally, event, skill)
+    assert (tally.stats.accuracy, tally.stats.strength, tally.stats.throwing, tally.stats.time_units,
+            tally.stats.stamina, tally.stats.bravery, tally.stats.education) == (3, 1, 1, 1, 1, 1, 0)
+    assert tally.skills == (("medic", 1), ("rifles", 2), ("thrown_explosives", 1))

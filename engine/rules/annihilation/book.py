@@ -35,6 +35,7 @@ class Book:
     armour: dict[str, s.Armour]
     items: dict[str, s.Item]
     races: dict[str, s.Race]
+    uses: dict[str, s.Use]
 
     @classmethod
     def of(cls, tables: Tables, settings: str = "standard") -> "Book":

@@ -6,7 +6,7 @@ import attrs
 
 from engine.core.dice import Dice, Roll
 from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.character import ZERO, Character
+from engine.rules.annihilation.character import ZERO, Character, Stats
 
 
 @attrs.frozen
@@ -32,19 +32,37 @@ def improve(book: Book, dice: Dice, actor: str, name: str, value: int, uses: int
     return Improvement(value, uses % st.improvement_uses, tuple(rolls))
 
 
-def end_mission(book: Book, dice: Dice, character: Character, used: dict[str, int],
-                skills_used: dict[str, int] | None = None) -> tuple[Character, list[Roll]]:
+@attrs.frozen
+class Tally:
+    """A mission's uses so far (A-6.1): per stat, and per skill."""
+
+    stats: Stats = ZERO
+    skills: tuple[tuple[str, int], ...] = ()
+
+
+def count(book: Book, tally: Tally, event: str, skill: str | None = None) -> Tally:
+    """One event of uses.toml: a use of each of its stats, and of `skill` (a weapon family or a skill tested) if the
+    event counts skills."""
+    use = book.uses[event]
+    stats = attrs.evolve(tally.stats, **{s: getattr(tally.stats, s) + 1 for s in use.stats})
+    skills = dict(tally.skills)
+    if use.skill and skill is not None:
+        skills[skill] = skills.get(skill, 0) + 1
+    return Tally(stats, tuple(sorted(skills.items())))
+
+
+def end_mission(book: Book, dice: Dice, character: Character, tally: Tally) -> tuple[Character, list[Roll]]:
     """A-6.1 at the end of a mission: every stat's uses this mission plus those carried over, rolled in A-3.2
     order, then every skill's (in skills.toml order) against its hidden percentage; returns the character with its
     new stats, skill percentages and carried uses."""
     stats, carried, rolls = {}, {}, []
     for name, value in character.stats.env().items():
-        got = improve(book, dice, character.id, name, value, getattr(character.uses, name) + used.get(name, 0))
+        got = improve(book, dice, character.id, name, value, getattr(character.uses, name) + getattr(tally.stats, name))
         stats[name], carried[name] = got.value, got.carried
         rolls += got.rolls
     skills, skill_carried = dict(character.skills), dict(character.skill_uses)
     for key in book.skills:
-        uses = skill_carried.get(key, 0) + (skills_used or {}).get(key, 0)
+        uses = skill_carried.get(key, 0) + dict(tally.skills).get(key, 0)
         if uses:
             got = improve(book, dice, character.id, key, skills.get(key, 0), uses)
             skills[key], skill_carried[key] = got.value, got.carried

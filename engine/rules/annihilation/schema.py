@@ -270,6 +270,14 @@ class Race:
     skill: str = "skilled"  # its level with its own weapons
 
 
+@attrs.frozen(kw_only=True)
+class Use:
+    """uses.toml: an event of battle and the stats (and skill) it counts a use of (A-6.1)."""
+
+    stats: list[str]
+    skill: bool = False
+
+
 # The names each formula of settings.toml may use, and the ranges `bounds` proves it safe over.
 _STAT_RANGE = (0, 255)
 FORMULA_NAMES: dict[str, dict[str, tuple[int, int]]] = {
@@ -372,6 +380,8 @@ def check(t: Tables, _shared: Tables) -> list[str]:
             out.append(f"armour.toml: [{key}].av: AV {a.av} above SV {a.sv} (section 18: AV is the smaller)")
     for key, it in t["items"].items():
         out += [f"items.toml: [{key}].doses: unknown dose {d!r}" for d in it.doses if d not in DOSES]
+    for key, u in t["uses"].items():
+        out += [f"uses.toml: [{key}].stats[{i}]: unknown stat {st!r}" for i, st in enumerate(u.stats) if st not in STATS]
     for key, r in t["races"].items():
         out += _ref("races.toml", key, "armour", "armour", r.armour, t["armour"])
         out += _ref("races.toml", key, "skill", "level", r.skill, t["levels"])
@@ -385,5 +395,5 @@ SCHEMA = Schema(files={"settings.toml": Settings, "levels.toml": Level, "skills.
                        "costs.toml": Cost, "terrain.toml": Terrain, "body.toml": BodyPart, "modes.toml": Mode,
                        "classes.toml": WeaponClass, "weapons.toml": Weapon, "ammo.toml": Ammo,
                        "explosives.toml": Explosive, "blasts.toml": BlastSize, "armour.toml": Armour,
-                       "items.toml": Item, "races.toml": Race},
+                       "items.toml": Item, "races.toml": Race, "uses.toml": Use},
                 check=check)
