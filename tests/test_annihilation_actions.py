@@ -11,8 +11,8 @@ from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.rules.annihilation import actions, character as ch
 from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.fighter import Fighter, deploy
-from engine.rules.annihilation.inventory import Carried
+from engine.rules.annihilation.fighter import Fighter, Part, deploy
+from engine.rules.annihilation.inventory import HANDS, Carried, grip, move_price
 from engine.rules.annihilation.schema import SCHEMA, STATS
 
 RIFLE = Carried("mk2v_assault_rifle", "D", "both_hands", "clip:mk2v_assault_rifle", 20)
@@ -137,3 +137,30 @@ def test_the_motion_sensor_costs_half_the_turn(book):
                                  [("a", (3, 3), True), ("b", (3, 3), False)])
     assert (after.tu_left, found) == (28, ["a"])
     assert actions.sense(book, f, Carried("motion_sensor", "B", "belt"), (0, 0), []).code == "not_in_hand"
+
+
+def test_tv_a19_the_hands_holding_the_gun_decide_one_handed_use(book):
+    shooter = attrs.evolve(fighter(book, accuracy=70), tu_turn=60, tu_left=60).with_part("right_arm", Part(2, 2))
+    m17 = Carried("m_17", "D", "right_hand", "clip:m_17", 30)
+    got = actions.shoot(book, Dice.scripted([21]), shooter, m17, fighter(book, uid="x"), (0, 0), (5, 0), "snap")
+    assert got.rolls[0].formula == "d100 21 > to-hit 20 (Acc 50×60% 30 + skill 5 − range 1×5 5 − one-handed 10) miss"
+    both = actions.preview(book, shooter, attrs.evolve(m17, place="both_hands"), fighter(book), (0, 0), (5, 0))
+    assert [m.chance for m in both if m.mode == "snap"] == [30 + 5 - 5]  # two hands: no penalty, same Acc_eff 50
+    assert actions.shoot(book, Dice.scripted([]), shooter, attrs.evolve(m17, place="belt"), fighter(book), (0, 0),
+                         (5, 0), "snap").code == "not_in_hand"
+
+
+def test_a_strapped_weapon_fires_once_gripped(book):
+    rifle = Carried("m_17", "D", "strap_1", "clip:m_17", 30)
+    assert grip(book, [rifle], rifle, HANDS).tu == 1
+    held = attrs.evolve(rifle, gripped=HANDS)
+    assert grip(book, [held], held, HANDS).code == "hands_full" and grip(book, [held], held, ()).tu == 1
+    assert grip(book, [rifle], rifle, ()).code == "not_gripped"
+    assert grip(book, [rifle, Carried("pistol_9mm", "B", "left_hand")], rifle, HANDS).code == "hands_full"
+    kit = Carried("medi_kit", "B", "belt")
+    assert move_price(book, [held, kit], kit, "right_hand").code == "occupied"  # gripped hands are taken
+    shooter = attrs.evolve(fighter(book, accuracy=60), tu_turn=60, tu_left=60)
+    assert actions.shoot(book, Dice.scripted([]), shooter, rifle, fighter(book), (0, 0), (5, 0), "snap").code == \
+        "not_in_hand"
+    got = actions.shoot(book, Dice.scripted([100]), shooter, held, fighter(book), (0, 0), (5, 0), "snap")
+    assert got.gun.rounds == 29 and got.gun.place == "strap_1"

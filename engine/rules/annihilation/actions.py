@@ -14,7 +14,7 @@ from engine.core.geometry import Pos
 from engine.rules.annihilation import attacks, fire, hits
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.fighter import Fighter
-from engine.rules.annihilation.inventory import Carried, reload_price, size_of
+from engine.rules.annihilation.inventory import ARM_OF, Carried, hands_holding, reload_price, size_of
 from engine.rules.annihilation.moves import Price, action_price, pay
 from engine.rules.annihilation.space import between, side_on
 
@@ -31,20 +31,25 @@ class Outcome:
 
 
 def shoot(book: Book, dice: Dice, shooter: Fighter, gun: Carried, target: Fighter, at: Pos, target_at: Pos,
-          mode: str, *, sights: int = 0, one_handed: bool = False, harness: bool = False,
-          dz: int = 0) -> Rejected | Outcome:
+          mode: str, *, sights: int = 0, harness: bool = False, dz: int = 0) -> Rejected | Outcome:
     """A firing action: the mode's TU (and sights), its rounds each rolled (A-14.1), then each hit through the side
-    facing the shooter, the armour and the wounds, in the order of the rounds. A blast round's hit goes off on the
-    target's square and a miss scatters (A-16.1); the caller resolves those blasts on everyone in them."""
+    facing the shooter, the armour and the wounds, in the order of the rounds. The hands holding the gun decide
+    one-handed use and which arms' wounds count (A-14.6, A-19.7). A blast round's hit goes off on the target's
+    square and a miss scatters (A-16.1); the caller resolves those blasts on everyone in them."""
     if shooter.status != "awake":
         return Rejected("not_now", "An unconscious character cannot fire")
+    hands = hands_holding(gun)
+    if not hands:
+        return Rejected("not_in_hand", f"The {book.weapons[gun.id].name} must be held to fire it")
+    arms = tuple(ARM_OF[h] for h in hands)[:book.weapons[gun.id].hands]  # A-19.7: a one-handed gun, one arm
     if gun.rounds < 1:
         return Rejected("empty", f"The {book.weapons[gun.id].name} is empty")
     rnd = hits.round_of(book, gun.id, gun.loaded)
     if isinstance(rnd, Rejected):
         return rnd
     spaces = between(book.settings.grid, at, target_at, dz, book.settings.height_adds_to_range)
-    odds = fire.to_hit(book, shooter, gun.id, mode, spaces, sights=sights, one_handed=one_handed, harness=harness)
+    odds = fire.to_hit(book, shooter, gun.id, mode, spaces, sights=sights, one_handed=len(arms) == 1, arms=arms,
+                       harness=harness)
     if isinstance(odds, Rejected):
         return odds
     paid = pay(shooter, Price(fire.shot_tu(book, shooter, gun.id, mode, sights), 0), f"the {mode} shot")
@@ -142,14 +147,17 @@ class ModeOdds:
 
 
 def preview(book: Book, shooter: Fighter, gun: Carried, target: Fighter, at: Pos, target_at: Pos, *,
-            sights: int = 0, one_handed: bool = False, harness: bool = False, dz: int = 0) -> list[ModeOdds]:
+            sights: int = 0, harness: bool = False, dz: int = 0) -> list[ModeOdds]:
     """Every mode of the weapon the shooter can pay for now, without rolling (issue 12: the targeting panel)."""
+    arms = tuple(ARM_OF[h] for h in hands_holding(gun))[:book.weapons[gun.id].hands]
+    if not arms:
+        return []
     spaces = between(book.settings.grid, at, target_at, dz, book.settings.height_adds_to_range)
     side = side_on(book.settings.grid, target.facing, target_at, at)
     out = []
     for mode in sorted(book.weapons[gun.id].modes, key=lambda m: book.modes[m].column):
-        odds = fire.to_hit(book, shooter, gun.id, mode, spaces, sights=sights, one_handed=one_handed,
-                           harness=harness)
+        odds = fire.to_hit(book, shooter, gun.id, mode, spaces, sights=sights, one_handed=len(arms) == 1,
+                           arms=arms, harness=harness)
         if isinstance(odds, Rejected):
             continue
         tu = fire.shot_tu(book, shooter, gun.id, mode, sights)

@@ -15,6 +15,8 @@ from engine.rules.annihilation.schema import SIZES, boxes
 Place = Literal["right_hand", "left_hand", "both_hands", "strap_1", "strap_2", "both_straps", "shoulder_left",
                 "shoulder_right", "leg_left", "leg_right", "belt", "backpack", "floor"]
 HANDS = ("right_hand", "left_hand")
+ARM_OF = {"right_hand": "right_arm", "left_hand": "left_arm"}
+STRAPS = ("strap_1", "strap_2", "both_straps")
 _COST_NAME = {"shoulder_left": "shoulder", "shoulder_right": "shoulder", "leg_left": "leg", "leg_right": "leg",
               "belt": "belt", "backpack": "backpack", "floor": "floor"}
 
@@ -28,6 +30,29 @@ class Carried:
     place: Place
     loaded: str | None = None  # a weapon's round: "clip:<weapon>", an ammo.toml id, an explosives.toml id
     rounds: int = 0
+    gripped: tuple[str, ...] = ()  # the hands holding a strapped item; () while it hangs (A-12.4)
+
+
+def hands_holding(item: Carried) -> tuple[str, ...]:
+    """The hands an item is held in: its own hand place, both, or the hands gripping it on its strap."""
+    if item.place in HANDS:
+        return (item.place,)
+    if item.place == "both_hands":
+        return HANDS
+    return item.gripped
+
+
+def _taken(carried: list[Carried], but: Carried | None = None) -> set[str]:
+    """Every place in use, with both hands (straps) for an item held in both, and the hands gripping straps."""
+    taken: set[str] = set()
+    for c in carried:
+        if c is but:
+            continue
+        taken.add(c.place)
+        taken.update(hands_holding(c))
+        if c.place == "both_straps":
+            taken.update(("strap_1", "strap_2"))
+    return taken
 
 
 def size_of(book: Book, thing: str) -> str:
@@ -58,11 +83,7 @@ def fits(book: Book, carried: list[Carried], item: Carried) -> Rejected | None:
     item up to H on both; other places have no limit but encumbrance. A place holds one thing, but the belt,
     backpack and floor hold any number."""
     st = book.settings
-    taken = {c.place for c in carried if c is not item}
-    if "both_hands" in taken:
-        taken |= set(HANDS)
-    if "both_straps" in taken:
-        taken |= {"strap_1", "strap_2"}
+    taken = _taken(carried, item)
     place = item.place
     if place in HANDS and _larger(item.size, st.hand_size_max):
         return Rejected("too_big", f"Size {item.size} needs both hands")
@@ -105,10 +126,20 @@ def move_price(book: Book, carried: list[Carried], item: Carried, to: Place) -> 
 
 
 def free_hand(carried: list[Carried]) -> str | None:
-    taken = {c.place for c in carried}
-    if "both_hands" in taken:
-        return None
+    taken = _taken(carried)
     return next((h for h in HANDS if h not in taken), None)
+
+
+def grip(book: Book, carried: list[Carried], item: Carried, hands: tuple[str, ...]) -> Rejected | Price:
+    """A-12.4: grab a hanging strapped item with free hands (one, or both for two-handed use), 1 TU; it stays on
+    its strap. Releasing it (`hands` empty) costs the same and frees the hands."""
+    if item.place not in STRAPS:
+        return Rejected("not_strapped", "Only a strapped item is gripped or released")
+    if hands and (item.gripped or _taken(carried, item) & set(hands)):
+        return Rejected("hands_full", "Gripping it needs those hands free")
+    if not hands and not item.gripped:
+        return Rejected("not_gripped", "It already hangs free")
+    return Price(book.costs["grab_release_strap"].tu, 0, "grab_release_strap")
 
 
 def drop_held(carried: list[Carried], hands: tuple[str, ...] = HANDS) -> list[Carried]:
@@ -128,7 +159,7 @@ def reload_price(book: Book, carried: list[Carried], weapon: Carried, clip: Carr
     if weapon.place not in HANDS:
         return Rejected("not_in_hand", "The weapon must be in a hand to load it")
     other = HANDS[1 - HANDS.index(weapon.place)]
-    if any(c.place == other and c is not clip for c in carried):
+    if other in _taken([c for c in carried if c is not clip]):
         return Rejected("hands_full", "Loading needs the other hand free for the clip")
     tu, steps = 0, []
     if clip.place != other:
@@ -148,6 +179,6 @@ def prime_price(book: Book, carried: list[Carried], grenade: Carried, tu_turn: i
     if grenade.place not in HANDS:
         return Rejected("not_in_hand", "Priming needs the explosive in a hand")
     other = HANDS[1 - HANDS.index(grenade.place)]
-    if any(c.place == other for c in carried):
+    if other in _taken(carried, grenade):
         return Rejected("hands_full", "Priming needs both hands")
     return Price(book.cost("prime", tu_turn), 0, "prime")
