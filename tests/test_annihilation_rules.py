@@ -135,12 +135,15 @@ def test_the_kneel_bonus_is_a_house_rule_off_by_default(book):
 def test_a_limb_blown_off_after_eight_wounds(book):
     f = fighter(book, health=200).with_part("left_leg", Part(0, 6))
     hit = wounds.damage(book, Dice.scripted([19, 2]), f, 10, "op")
-    legless = attrs.evolve(hit.fighter, stance="prone")
-    assert hit.notes == ("left leg blown off",) and legless.lost == ("left_leg",)
+    legless = hit.fighter
+    assert hit.notes == ("left leg blown off",) and (legless.lost, legless.stance) == (("left_leg",), "prone")
     assert moves.stance_price(book, legless, "standing").code == "no_leg"
     crawled, prices = moves.walk(book, legless, [Step("walk")])
     assert prices[0].tu == 8 and legless.energy - crawled.energy == 8  # crawling: twice the walk, drains Energy
-    assert moves.walk(book, attrs.evolve(fighter(book), stance="kneeling"), [Step("walk")]).code == "not_standing"
+    assert moves.walk(book, attrs.evolve(fighter(book), stance="kneeling"), [Step("walk")]) == Rejected(
+        "not_standing", "A kneeling character cannot walk")
+    assert moves.walk(book, legless, [Step("stairs_up")]).reason == "A prone character cannot go up stairs"
+    assert moves.walk(book, attrs.evolve(legless, status="unconscious"), [Step("walk")]).code == "not_now"
 
 
 def test_healing_doses(book):

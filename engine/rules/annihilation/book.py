@@ -69,7 +69,8 @@ class Book:
                     formula=shown, total=total, index=first[0] if first else 0)
 
     def cost(self, key: str, tu_turn: int) -> int:
-        """What a costs.toml entry costs this turn: fixed TU, a share of `tu_turn` (A-8.2), or full turns."""
+        """What a costs.toml entry costs this turn: fixed TU, a share of `tu_turn` (A-8.2), or, for a task of full
+        turns (the harness, A-12.3), the whole allowance of each of them."""
         c = self.costs[key]
         if c.percent:
             return percent_cost(self.settings, tu_turn, c.percent) + c.tu

@@ -18,6 +18,8 @@ StepKind = Literal["walk", "stairs_up", "stairs_down", "climb_up", "climb_down",
                    "hover_down"]
 _FIXED = {"stairs_up": "stairs_up", "stairs_down": "stairs_down", "climb_up": "climb_up",
           "climb_down": "climb_down", "jump": "jump", "hover_up": "hover", "hover_down": "hover"}
+_DOING = {"walk": "walk", "stairs_up": "go up stairs", "stairs_down": "go down stairs", "climb_up": "climb up",
+          "climb_down": "climb down", "jump": "jump", "fly": "fly", "hover_up": "hover up", "hover_down": "hover down"}
 STANCES: tuple[Stance, ...] = ("standing", "kneeling", "prone")
 _STANCE_COST = {("standing", "kneeling"): "stand_to_kneel", ("kneeling", "standing"): "kneel_to_stand",
                 ("kneeling", "prone"): "kneel_to_prone", ("prone", "kneeling"): "prone_to_kneel"}
@@ -73,6 +75,8 @@ def walk(book: Book, f: Fighter, steps: list[Step], *, flyer: bool = False,
     """Pay a path step by step; a step that cannot be paid rejects the path there (A-8.3: no partial action).
     Walking, climbing, jumping and flying need the Standing stance; a character without a leg crawls prone
     (A-10.2); flying and hovering need flying armour or a flying unit (9.2)."""
+    if f.status != "awake":
+        return Rejected("not_now", f"The character is {f.status}: it cannot move")
     legless = any(book.body[p].part == "leg" for p in f.lost)
     crawling = legless and f.stance == "prone"
     prices: list[Price] = []
@@ -80,7 +84,7 @@ def walk(book: Book, f: Fighter, steps: list[Step], *, flyer: bool = False,
         if step.kind in ("fly", "hover_up", "hover_down") and not flyer:
             return Rejected("cannot_fly", "Flying needs flying armour or a flying unit")
         if f.stance != "standing" and not (crawling and step.kind == "walk"):
-            return Rejected("not_standing", f"A {f.stance} character cannot {step.kind.replace('_', ' ')}")
+            return Rejected("not_standing", f"A {f.stance} character cannot {_DOING[step.kind]}")
         price = step_price(book, step, crawling=crawling, fly_costs=fly_costs)
         paid = pay(f, price, f"step {i + 1} ({step.kind})")
         if isinstance(paid, Rejected):

@@ -77,6 +77,8 @@ def damage(book: Book, dice: Dice, f: Fighter, amount: int, actor: str, *, stun:
             notes.append("cannot be saved: eight torso wounds")
         else:
             f = attrs.evolve(f, lost=f.lost + (part_id,))
+            if kind == "leg":  # it cannot stand: it falls
+                f = attrs.evolve(f, stance="prone")
             notes.append(f"{book.body[part_id].name.lower()} blown off")
     before = f.status
     f = settle(book, f)
