@@ -12,7 +12,9 @@ from engine.content import loader, tables
 from engine.core import codec
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
-from engine.rules.annihilation import character as ch, experience, fire, healing, hits, moves, phase, space, wounds
+from engine.rules.annihilation import character as ch, experience, fire, healing, hits, moves, phase, sheet, space
+from engine.rules.annihilation import wounds
+from engine.rules.annihilation.armour import ArmourState
 from engine.rules.annihilation.blast import spaces_from
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.experience import Veteran
@@ -305,3 +307,12 @@ def test_a_mission_counts_uses_by_event(book):
     assert (tally.stats.accuracy, tally.stats.strength, tally.stats.throwing, tally.stats.time_units,
             tally.stats.stamina, tally.stats.bravery, tally.stats.education) == (3, 1, 1, 1, 1, 1, 0)
     assert tally.skills == (("medic", 1), ("rifles", 2), ("thrown_explosives", 1))
+
+
+def test_the_unit_panel_rows(book):
+    f = attrs.evolve(fighter(book, health=48, stamina=50), armour=ArmourState.of(book.armour["light_body_armor"]),
+                     tu_turn=55, tu_left=40, stun=12, facing=2).with_part("left_leg", Part(3, 4))
+    got = {r.label: (r.text, r.alert) for r in sheet.rows(book, f)}
+    assert got["TU"] == (" 40/55 ", "") and got["Energy"] == (" 50/50 ", "")
+    assert got["Stance"] == (" standing, facing E ", "") and got["Left leg"] == (" 3 open / 4 ", "bleeding")
+    assert got["Bleeding"] == (" −3 Health a turn ", "") and got["Armour"] == (" AV 15 · front 50 left 40 right 40 rear 30 under 30 ", "")
