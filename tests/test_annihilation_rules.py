@@ -316,3 +316,8 @@ def test_the_unit_panel_rows(book):
     assert got["TU"] == (" 40/55 ", "") and got["Energy"] == (" 50/50 ", "")
     assert got["Stance"] == (" standing, facing E ", "") and got["Left leg"] == (" 3 open / 4 ", "bleeding")
     assert got["Bleeding"] == (" −3 Health a turn ", "") and got["Armour"] == (" AV 15 · front 50 left 40 right 40 rear 30 under 30 ", "")
+
+
+def test_the_unconscious_treat_nobody(book):
+    out = attrs.evolve(fighter(book), status="unconscious")
+    assert healing.treat(book, Dice.scripted([]), out, healing.Kit.full(book, "medi_kit"), "heal").code == "not_now"

@@ -46,6 +46,8 @@ def dose_tu(book: Book, healer: Fighter, kit: Kit) -> int:
 def treat(book: Book, dice: Dice, healer: Fighter, kit: Kit, dose: str, *, patient: Fighter | None = None,
           part: str | None = None, at: Pos = (0, 0), patient_at: Pos = (0, 0)) -> Rejected | Treatment:
     """A-13.2, A-20.2: one dose on the healer (no `patient`) or on a unit in an adjacent square."""
+    if healer.status != "awake":
+        return Rejected("not_now", "An unconscious character treats nobody")
     if patient is not None and distance(at, patient_at) > 1:
         return Rejected("too_far", "A dose reaches the user's square and the eight around it")
     if patient is not None and patient.status == "dead":
