@@ -59,6 +59,9 @@ def test_tv_a3_skill_purchase(book):
     op = soldier(book, education=50)
     assert ch.skill_slots(book, op.stats) == 12
     assert ch.level_of(book, op.skill("rifles")) == "skilled" and ch.level_of(book, op.skill("fusion")) == "unskilled"
+    each = [ch.buy(book, op.stats, op.skills, {k: v})[1] for k, v in
+            (("medic", "skilled"), ("rifles", "proficient"), ("fusion", "novice"))]
+    assert each == [2, 3 - 2, 1]
     skills, spent = ch.buy(book, op.stats, op.skills, {"medic": "skilled", "rifles": "proficient", "fusion": "novice"})
     assert spent == 4 and ch.skill_slots(book, op.stats) - spent == 8
     bought = attrs.evolve(op, skills=skills)
@@ -159,6 +162,7 @@ def test_tv_a14_percentage_costs(book):
 def test_tv_a15_energy_regeneration(book):
     f = fighter(book, energy=12, stamina=50)
     assert energy_regen(book, f) == 37
+    assert energy_regen(book, attrs.evolve(f, energy=40)) == 50  # capped at Stm_eff
     hurt = f.with_part("torso", Part(2, 2))
     assert stamina_effective(book, hurt) == 40 and energy_regen(book, hurt) == 32
 

@@ -50,7 +50,8 @@ def test_tv_a23_reaction_chain(book):
         snap = fire.shot_tu(book, observer, "mk2v_assault_rifle", "snap")
         assert snap == 12
         observer = moves.pay(observer, moves.Price(snap, 0), "snap")
-    assert fired_at == [(27, 48, True), (22, 33, True), (16, 19, True)]
+        fired_at.append(observer.tu_left)
+    assert fired_at == [(27, 48, True), 28, (22, 33, True), 16, (16, 19, True), 4]
     assert observer.tu_left == 4
     (last,) = fire.reactions(book, attrs.evolve(actor, tu_left=0), [("obs", observer, "mk2v_assault_rifle", 20)])
     assert (last.fires, last.reason) == (False, "4 TU left, snap costs 12")
