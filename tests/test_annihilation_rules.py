@@ -321,3 +321,24 @@ def test_the_unit_panel_rows(book):
 def test_the_unconscious_treat_nobody(book):
     out = attrs.evolve(fighter(book), status="unconscious")
     assert healing.treat(book, Dice.scripted([]), out, healing.Kit.full(book, "medi_kit"), "heal").code == "not_now"
+
+
+def test_a_strapped_bag_holds_four_boxes_at_backpack_costs(book):
+    bag = Carried("strap_bag", "D", "strap_2")
+    kit, clip, grenade = (Carried("medi_kit", "B", "bag"), Carried("clip:m_17", "A", "bag"),
+                          Carried("hand_grenade", "A", "belt"))
+    assert fits(book, [kit, clip], kit) == Rejected("bag_full", "Strapped bags: 1 of 0 boxes taken")
+    assert fits(book, [bag, kit, clip], attrs.evolve(grenade, place="bag")) is None  # 2 + 1 + 1 = 4
+    assert move_price(book, [bag, kit, clip, grenade], grenade, "bag").tu == 4 + 18
+    full = [bag, kit, clip, Carried("hand_grenade", "A", "bag"), grenade]
+    assert move_price(book, full, grenade, "bag").code == "bag_full"
+    assert move_price(book, [bag, kit], kit, "left_hand").tu == 8
+
+
+def test_a_lost_arms_hand_holds_nothing(book):
+    pistol = Carried("pistol_9mm", "B", "belt")
+    assert move_price(book, [pistol], pistol, "left_hand", lost=("left_arm",)).code == "arm_lost"
+    assert move_price(book, [pistol], pistol, "right_hand", lost=("left_arm",)).tu == 4
+    kit = Carried("medi_kit", "B", "belt")
+    rifle = Carried("m_17", "D", "right_hand")
+    assert move_price(book, [kit, rifle], kit, "backpack", lost=("left_arm",)).code == "hands_full"

@@ -13,12 +13,13 @@ from engine.rules.annihilation.moves import Price
 from engine.rules.annihilation.schema import SIZES, boxes
 
 Place = Literal["right_hand", "left_hand", "both_hands", "strap_1", "strap_2", "both_straps", "shoulder_left",
-                "shoulder_right", "leg_left", "leg_right", "belt", "backpack", "floor"]
+                "shoulder_right", "leg_left", "leg_right", "belt", "backpack", "bag", "floor"]
 HANDS = ("right_hand", "left_hand")
 ARM_OF = {"right_hand": "right_arm", "left_hand": "left_arm"}
 STRAPS = ("strap_1", "strap_2", "both_straps")
 _COST_NAME = {"shoulder_left": "shoulder", "shoulder_right": "shoulder", "leg_left": "leg", "leg_right": "leg",
-              "belt": "belt", "backpack": "backpack", "floor": "floor"}
+              "belt": "belt", "backpack": "backpack", "bag": "backpack", "floor": "floor"}
+MANY = ("belt", "backpack", "bag", "floor")  # places that hold any number of things
 
 
 @attrs.frozen
@@ -78,13 +79,22 @@ def _larger(size: str, than: str) -> bool:
     return SIZES.index(size) > SIZES.index(than)
 
 
-def fits(book: Book, carried: list[Carried], item: Carried) -> Rejected | None:
+def fits(book: Book, carried: list[Carried], item: Carried, lost: tuple[str, ...] = ()) -> Rejected | None:
     """A-12.3: one hand holds up to H, bigger needs both; the belt only up to C; two straps up to F each or one
     item up to H on both; other places have no limit but encumbrance. A place holds one thing, but the belt,
-    backpack and floor hold any number."""
+    backpack, a strapped bag (A-12.4: up to its boxes) and the floor hold any number. The hand of a `lost` arm
+    holds nothing (A-19.5)."""
     st = book.settings
     taken = _taken(carried, item)
     place = item.place
+    if any(ARM_OF[h] in lost for h in hands_holding(item)):
+        return Rejected("arm_lost", "That hand is gone")
+    if place == "bag":
+        bags = [c for c in carried if book.items.get(c.id) and book.items[c.id].holds and c.place in STRAPS]
+        room = sum(book.items[b.id].holds for b in bags)
+        inside = sum(boxes(c.size) for c in carried if c.place == "bag" and c is not item)
+        if inside + boxes(item.size) > room:
+            return Rejected("bag_full", f"Strapped bags: {inside} of {room} boxes taken")
     if place in HANDS and _larger(item.size, st.hand_size_max):
         return Rejected("too_big", f"Size {item.size} needs both hands")
     if place == "belt" and _larger(item.size, st.belt_size_max):
@@ -94,19 +104,21 @@ def fits(book: Book, carried: list[Carried], item: Carried) -> Rejected | None:
     if place == "both_straps" and _larger(item.size, st.strap_pair_size_max):
         return Rejected("too_big", "Larger items hang from the strap, gyro and pad system")
     needs = {"both_hands": set(HANDS), "both_straps": {"strap_1", "strap_2"}}.get(place, {place})
-    if place not in ("belt", "backpack", "floor") and needs & taken:
+    if place not in MANY and needs & taken:
         return Rejected("occupied", f"{place.replace('_', ' ')} already holds something")
     return None
 
 
-def move_price(book: Book, carried: list[Carried], item: Carried, to: Place) -> Rejected | Price:
+def move_price(book: Book, carried: list[Carried], item: Carried, to: Place,
+               lost: tuple[str, ...] = ()) -> Rejected | Price:
     """A-12.5: a move into or out of a hand at its cost; between two other places through a free hand, at the
-    sum of both moves (belt → backpack = 4 + 18); a strap is put on or taken off at its cost."""
+    sum of both moves (belt → backpack = 4 + 18); a strap is put on or taken off at its cost; a strapped bag is
+    reached at backpack costs (A-12.4)."""
     src = item.place
     if src == to:
         return Price(0, 0, "")
     moved = attrs.evolve(item, place=to)
-    bad = fits(book, carried, moved)
+    bad = fits(book, carried, moved, lost)
     if bad:
         return bad
     if src in HANDS and to in HANDS:
@@ -119,14 +131,14 @@ def move_price(book: Book, carried: list[Carried], item: Carried, to: Place) -> 
     if to in HANDS + ("both_hands",):
         key = f"{_COST_NAME[src]}_to_hand"
         return Price(book.costs[key].tu, 0, key)
-    if not free_hand(carried):
+    if not free_hand(carried, lost):
         return Rejected("hands_full", "Moving it needs a free hand")
     first, second = f"{_COST_NAME[src]}_to_hand", f"hand_to_{_COST_NAME[to]}"
     return Price(book.costs[first].tu + book.costs[second].tu, 0, f"{first} + {second}")
 
 
-def free_hand(carried: list[Carried]) -> str | None:
-    taken = _taken(carried)
+def free_hand(carried: list[Carried], lost: tuple[str, ...] = ()) -> str | None:
+    taken = _taken(carried) | {h for h in HANDS if ARM_OF[h] in lost}
     return next((h for h in HANDS if h not in taken), None)
 
 

@@ -257,6 +257,7 @@ class Item:
     tu: int = 0
     medic_tu: int = 0
     percent: int = 0
+    holds: int = 0  # boxes a strapped bag holds
 
 
 @attrs.frozen(kw_only=True)
