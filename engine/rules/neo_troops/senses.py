@@ -1,0 +1,61 @@
+"""Section 4: noticing cloaked units. A cloaked unit in a cell the enemy sees is not seen until a perception test
+notices it; an unnoticed unit that attacked gives its cell away, and that cell may be shot at AV 6 (N-3.3)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from engine.core.dice import Dice, Roll
+from engine.core.geometry import Pos
+from engine.rules.neo_troops import pools
+from engine.rules.neo_troops.schema import Settings
+from engine.rules.neo_troops.unit import Trooper
+
+Latest = Literal["attacked", "ran", "moved", "stationary"]  # sighting.toml ids: the target's latest action
+
+
+def perception_mods(observer: Trooper) -> pools.Mods:
+    """N-4.2: 1 die + Perception (lost with head damage, which also costs −1 die per hit), severe wounds."""
+    mods: list[tuple[str, int]] = [("base", 1)]
+    if observer.perception_now:
+        mods.append(("perception", observer.perception_now))
+    if observer.head_hits:
+        mods.append(("head damage", -observer.head_hits))
+    if observer.wound_dice:
+        mods.append(("severe wound", -observer.wound_dice))
+    return tuple(mods)
+
+
+def tn_for(target: Trooper, latest: Latest, observer_ran: bool, searching: bool, tables: dict) -> int | None:
+    """N-4.3: the TN to notice `target`, 0 when no test is needed (not cloaked: seen in line of sight), None when
+    no test is allowed (a still target, and the observer is not searching)."""
+    if not target.cloaked:
+        return 0
+    row = tables["sighting"][latest]
+    if row.search_only and not searching:
+        return None
+    s: Settings = tables["settings"]["default"]
+    tn = pools.difficulty(tables, row.difficulty)
+    return max(tn, pools.difficulty(tables, s.observer_ran)) if observer_ran else tn
+
+
+@attrs.frozen
+class Sighting:
+    noticed: bool  # may be targeted normally until it leaves the observer's sight or the observer's next action ends
+    known_cell: Pos | None  # unnoticed but its cell is known (it attacked): shots there are at AV 6
+    roll: Roll | None = None
+
+
+def spot(dice: Dice, observer: Trooper, target: Trooper, latest: Latest, cell: Pos, tables: dict,
+         observer_ran: bool = False, searching: bool = False) -> Sighting:
+    """N-4.4: one test by an enemy in line of sight when a cloaked unit completes an action."""
+    tn = tn_for(target, latest, observer_ran, searching, tables)
+    if tn == 0:
+        return Sighting(True, cell)
+    if tn is None:
+        return Sighting(False, None)
+    test = pools.check(dice, observer.id, f"perception of {target.id}", perception_mods(observer), tn)
+    known = cell if test.success or latest == "attacked" else None
+    return Sighting(test.success, known, test.roll)
