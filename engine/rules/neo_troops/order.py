@@ -23,6 +23,7 @@ class Order:
     cycle: int = 1
     held: tuple[str, ...] = ()  # delayed this cycle and not acted yet
     skip: tuple[str, ...] = ()  # hastened: their next regular slot is passed over
+    last: str | None = None  # whose action finished last since the latest delay: a held action may follow it
 
     @property
     def up(self) -> str:
@@ -100,14 +101,14 @@ def done(order: Order, unit: str) -> Order | Rejected:
     """The unit whose slot is up has acted (or passed)."""
     if not order.slots or order.up != unit:
         return Rejected("not_your_slot", f"It is {order.up if order.slots else 'nobody'}'s slot, not {unit}'s")
-    return _settle(attrs.evolve(order, at=order.at + 1))
+    return _settle(attrs.evolve(order, at=order.at + 1, last=unit))
 
 
 def delay(order: Order, unit: str) -> Order | Rejected:
     """N-7.3: the unit whose slot is up holds its action."""
     if not order.slots or order.up != unit:
         return Rejected("not_your_slot", f"Only the unit whose slot is up may delay, not {unit}")
-    return _settle(attrs.evolve(order, at=order.at + 1, held=order.held + (unit,)))
+    return _settle(attrs.evolve(order, at=order.at + 1, held=order.held + (unit,), last=None))
 
 
 def _move_after(seq: tuple[str, ...], unit: str, anchor: str | None) -> tuple[str, ...]:
@@ -123,13 +124,13 @@ def take_held(order: Order, unit: str) -> Order | Rejected:
     The slot that was up stays up."""
     if unit not in order.held:
         return Rejected("not_held", f"{unit} is not holding an action")
-    anchor = order.slots[order.at - 1] if order.at > 0 else None
+    anchor = order.last
     if anchor is None:
-        return Rejected("no_action_yet", "A held action follows another character's action")
+        return Rejected("no_action_yet", "A held action follows another character's action since the delay")
     slots = _move_after(order.slots, unit, anchor)
     later = _move_after(order.later, unit, anchor)
     held = tuple(u for u in order.held if u != unit)
-    return attrs.evolve(order, slots=slots, later=later, held=held, at=slots.index(unit) + 1)
+    return _settle(attrs.evolve(order, slots=slots, later=later, held=held, at=slots.index(unit) + 1, last=unit))
 
 
 def hasten(order: Order, unit: str) -> Order:

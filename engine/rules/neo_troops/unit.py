@@ -10,6 +10,7 @@ from typing import Literal
 
 import attrs
 
+from engine.core.records import record
 from engine.rules.neo_troops.schema import Character
 
 State = Literal["working", "damaged", "destroyed"]
@@ -26,11 +27,12 @@ class Part:
     state: State = "working"
 
 
+@record("neo-troops.trooper")  # ready to ride on Unit.record; a tag, not a ruleset registration
 @attrs.frozen(kw_only=True)
 class Trooper:
     id: str
     side: str
-    kind: str  # characters.toml id
+    character: str  # characters.toml id
     varan: bool
     av: int
     save: int | None  # the armour's save; None without armour
@@ -114,15 +116,15 @@ class Trooper:
         return next((p for p in self.parts if p.id == part_id), None)
 
 
-def build(unit_id: str, side: str, kind: str, tables: dict, **changes) -> Trooper:
+def build(unit_id: str, side: str, character: str, tables: dict, **changes) -> Trooper:
     """A trooper from its characters.toml type; `changes` sets any field (a skill level, the held weapons)."""
-    c: Character = tables["characters"][kind]
+    c: Character = tables["characters"][character]
     armour = tables["armour"].get(c.armour) if c.armour else None
     weapons, items = tables["weapons"], tables["items"]
     load = sum(weapons[w].weight_kg for w in c.weapons) + sum(items[i].weight_kg for i in c.items)
     parts = tuple(Part(id=w, kind="weapon") for w in c.weapons) + tuple(Part(id=i, kind=items[i].kind) for i in c.items)
     fields = dict(
-        id=unit_id, side=side, kind=kind, varan=c.varan, av=c.av, save=armour.save if armour else None,
+        id=unit_id, side=side, character=character, varan=c.varan, av=c.av, save=armour.save if armour else None,
         hp=c.hp, hp_max=c.hp, move_m=c.move_m, run_m=c.run_m, max_load_kg=c.max_load_kg,
         load_kg=load + (armour.weight_kg if armour else 0.0), accuracy=c.accuracy, fighter=c.fighter,
         perception=c.perception, reach=c.reach, attacks=c.attacks, crit_table=c.crit_table,

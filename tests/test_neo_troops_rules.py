@@ -1,0 +1,391 @@
+"""neo-troops rules beyond the section-22 vectors: the spec's other worked rules and its interpretations, with
+scripted dice, and properties of the initiative order."""
+
+from __future__ import annotations
+
+import json
+
+import attrs
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.content import loader, tables
+from engine.core import codec
+from engine.core.commands import Rejected
+from engine.core.dice import Dice
+from engine.rules.neo_troops import care, criticals, damage, melee, movement, order, pools, senses, shooting, unit
+from engine.rules.neo_troops.schema import SCHEMA, Weapon
+
+T = tables.load_folder(loader.default_dir(), "neo-troops", SCHEMA)
+S = T["settings"]["default"]
+W = T["weapons"]
+RIFLE = W["plasma_rifle"]
+
+
+def goon(name: str = "goon", **changes) -> unit.Trooper:
+    return unit.build(name, "goons", "goon", T, **changes)
+
+
+def varan(name: str = "varan", **changes) -> unit.Trooper:
+    return unit.build(name, "varans", "varan", T, **changes)
+
+
+def target(name: str, av: int = 4, **changes) -> shooting.Target:
+    return shooting.Target(id=name, av=av, **changes)
+
+
+def run(faces, fn, *args, **kwargs):
+    """Call `fn(dice, ...)` with scripted faces, all of which must be used."""
+    dice = Dice.scripted(list(faces))
+    out = fn(dice, *args, **kwargs)
+    assert dice.scripted_left == 0, "every scripted die must be used"
+    return out
+
+
+# -- pools (§1–2) ---------------------------------------------------------------------------------------------
+
+
+def test_a_pool_roll_shows_every_face_and_the_kept_dice():
+    a = run([6, 5, 2, 1], pools.attack, "v", "spray", 2, (("base", 2), ("accuracy", 2)), 4)
+    assert a.roll.formula == "spray n=2+2 accuracy=4: 4d6 [6 5 2 1] keep 6,5 vs AV 4: 2 hits"
+    assert (a.roll.expr, a.roll.faces, a.roll.total) == ("4d6", (6, 5, 2, 1), 2)
+    assert a.pool.discarded == (2, 1)
+
+
+def test_real_dice_give_a_pool_consecutive_indices_from_its_first():
+    dice = Dice(None, script=[3, 3, 3])
+    dice.counters["main"] = 7
+    a = pools.attack(dice, "v", "spray", 3, (("base", 3),), 4)
+    assert a.pool.index == -1 and dice.counters["main"] == 10  # scripted faces have no index, but count
+
+
+def test_a_tn_above_six_never_succeeds():
+    assert not run([6, 6], pools.check, "v", "hopeless", (("base", 2),), 7).success
+
+
+# -- initiative (§7) ------------------------------------------------------------------------------------------
+
+
+def test_initiative_ties_go_to_av_then_a_logged_choice_and_the_surprised_go_last_once():
+    who = [order.Combatant(id="A", av=4), order.Combatant(id="B", av=5), order.Combatant(id="C", av=4),
+           order.Combatant(id="D", av=4, surprised=True)]
+    got = run([4, 4, 4, 6, 2], order.roll_initiative, who)
+    assert [r.formula for r in got.rolls] == ["initiative 1d6=4", "initiative 1d6=4", "initiative 1d6=4",
+                                              "initiative 1d6=6", "tie at 4, AV 4 among A, C: 1d2=2 → C"]
+    o = got.order
+    assert o.slots == ("B", "C", "A", "D") and o.later == ("D", "B", "C", "A")
+    for u in ("B", "C", "A", "D"):
+        o = order.done(o, u)
+    assert o.cycle == 2 and o.slots == ("D", "B", "C", "A")
+
+
+def test_a_held_action_is_lost_when_its_slot_comes_round_again():
+    o = order.Order(slots=("A", "B", "C"), later=("A", "B", "C"))
+    o = order.done(order.done(order.delay(o, "A"), "B"), "C")
+    assert o.cycle == 2 and o.up == "A" and o.held == ()
+    assert isinstance(order.take_held(o, "A"), Rejected)
+
+
+def test_only_the_unit_whose_slot_is_up_acts_or_delays():
+    o = order.Order(slots=("A", "B"), later=("A", "B"))
+    assert order.done(o, "B") == Rejected("not_your_slot", "It is A's slot, not B's")
+    assert isinstance(order.delay(o, "B"), Rejected)
+    assert isinstance(order.take_held(o, "A"), Rejected)
+    o = order.delay(order.done(order.Order(slots=("A", "B", "C"), later=("A", "B", "C")), "A"), "B")
+    assert order.take_held(o, "B").code == "no_action_yet"  # it follows a later character's action, not its own
+
+
+def test_hastening_with_a_held_action_spends_it_and_skips_nothing():
+    o = order.delay(order.Order(slots=("A", "B", "C"), later=("A", "B", "C")), "A")
+    o = order.hasten(o, "A")
+    assert o.held == () and o.skip == ()
+
+
+def test_a_dead_unit_leaves_the_order_and_the_slot_up_stays_up():
+    o = order.done(order.Order(slots=("A", "B", "C"), later=("A", "B", "C")), "A")
+    o = order.remove(o, "A")
+    assert o.up == "B" and o.slots == ("B", "C")
+    assert order.remove(o, "B").up == "C"
+
+
+OPS = st.lists(st.tuples(st.sampled_from(["done", "delay", "take"]), st.integers(0, 5)), max_size=60)
+
+
+@settings(max_examples=200, deadline=None)
+@given(size=st.integers(1, 6), ops=OPS)
+def test_every_combatant_acts_once_a_cycle_unless_it_held_and_lost(size, ops):
+    units = tuple("ABCDEF"[:size])
+    o = order.Order(slots=units, later=units)
+    acted: dict[str, int] = {}
+    lost: set[str] = set()  # delayed this cycle and not taken yet
+    for op, pick in ops:
+        cycle = o.cycle
+        if op == "done":
+            acted[o.up] = acted.get(o.up, 0) + 1
+            o = order.done(o, o.up)
+        elif op == "delay":
+            lost.add(o.up)
+            o = order.delay(o, o.up)
+        elif o.held:
+            unit_id = o.held[pick % len(o.held)]
+            got = order.take_held(o, unit_id)
+            if o.last is None:  # nobody has acted since the delay: there is no action to follow yet
+                assert isinstance(got, Rejected)
+                continue
+            lost.discard(unit_id)
+            acted[unit_id] = acted.get(unit_id, 0) + 1
+            o = got
+        if o.cycle != cycle:
+            assert {u: acted.get(u, 0) for u in units} == {u: int(u not in lost) for u in units}
+            acted, lost = {}, set()
+        assert sorted(o.slots) == sorted(units)
+        assert all(o.slots.index(u) < o.at for u in o.held)  # a held action never outlives its slot
+
+
+def test_a_delayed_unit_that_never_takes_its_action_is_the_only_one_that_misses_the_cycle():
+    o = order.Order(slots=("A", "B", "C"), later=("A", "B", "C"))
+    o = order.delay(o, "A")
+    o = order.done(order.done(o, "B"), "C")
+    assert o.cycle == 2 and o.slots == ("A", "B", "C")  # A keeps its old slot and acts normally now
+
+
+# -- movement and actions (§6, §8) ----------------------------------------------------------------------------
+
+
+def test_run_speed_follows_the_load():
+    assert movement.speeds(varan(load_kg=10.0), S) == (10, 30)  # ≤ 25 % and a 4+ battlesuit
+    assert movement.speeds(varan(load_kg=10.0, save=3), S) == (10, 20)  # 3+ armour: no light-load bonus
+    assert movement.speeds(varan(load_kg=45.0), S) == (10, 15)
+    assert movement.speeds(varan(load_kg=60.0), S) == (5, 10)
+    assert movement.speeds(varan(limbs_lost=("left_leg",)), S) == (5, 10)
+    assert movement.speeds(varan(severe_wounds=1, limbs_lost=("left_leg",)), S) == (2, 5)
+
+
+def test_each_action_allows_its_own_attacks():
+    assert movement.allows("move", "snap", S) is None and movement.allows("run", "melee", S) is None
+    assert isinstance(movement.allows("run", "snap", S), Rejected)
+    assert isinstance(movement.allows("move", "sustained", S), Rejected)
+    assert movement.allows("stationary", "sustained", S) is None
+    assert movement.allows("run", "melee", attrs.evolve(S, run_melee=False)) == Rejected(
+        "not_in_action", "A run action does not allow melee")
+    assert movement.stationary_for_snap("move", 0) and not movement.stationary_for_snap("move", 2)
+
+
+def test_a_stationary_action_has_no_path_and_the_out_of_action_do_not_move():
+    assert isinstance(movement.walk(Dice.scripted([]), varan(), "stationary", [(0, 0), (1, 0)], T), Rejected)
+    assert movement.walk(Dice.scripted([]), varan(status="incapacitated"), "move", [(0, 0)], T).code == \
+        "out_of_action"
+
+
+def test_a_passed_agility_test_lets_the_move_go_on():
+    walked = run([4, 1, 1], movement.walk, varan(), "move", [(0, 0), (1, 0), (2, 0)], T,
+                 obstacles=frozenset({(1, 0)}))
+    assert walked.path == ((0, 0), (1, 0), (2, 0)) and not walked.stopped
+    assert walked.rolls[0].formula == "agility n=3: 3d6 [4 1 1] best 4 vs TN 4 ✓"
+    hard = run([4, 1, 1], movement.walk, varan(), "move", [(0, 0), (1, 0)], T, obstacles=frozenset({(1, 0)}),
+               hard=frozenset({(1, 0)}))
+    assert hard.stopped and hard.rolls[0].formula.endswith("vs TN 5 ✗")
+
+
+# -- shooting (§9–14, N-3.5) ----------------------------------------------------------------------------------
+
+
+def test_spray_takes_the_worst_case_modifiers():
+    far = [target("a", stationary=True, pos=(0, 0)), target("b", cells=30, pos=(1, 0))]
+    mods = dict(shooting.shot_mods(goon(), RIFLE, far, stationary=True))
+    assert mods == {"long range": -1}  # no +1: one target moved; −1: one is at long range
+    close = [target("a", adjacent=True, fighter=2), target("b", adjacent=True, fighter=5, surprised=True)]
+    assert dict(shooting.shot_mods(goon(), RIFLE, close, False)) == {"dodge": -1}
+
+
+def test_spray_refuses_snap_only_weapons_too_many_targets_and_a_wide_spread():
+    assert run([], shooting.spray, goon(), W["pistol"], [target("a")], False, S).code == "snap_only"
+    five = [target(f"t{i}", pos=(i, 0)) for i in range(5)]
+    assert run([], shooting.spray, goon(), RIFLE, five, False, S).code == "targets"
+    apart = [target("a", pos=(0, 0)), target("b", pos=(3, 0))]
+    assert run([], shooting.spray, goon(), RIFLE, apart, False, S).code == "spread"
+
+
+def test_leftover_spray_dice_hit_the_first_declared_target_they_can():
+    hits, given = shooting.assign([6, 6, 5, 2], [target("A", 5), target("B", 6)])
+    assert given == {"B": 6, "A": 5} and hits == {"A": 2, "B": 1}
+
+
+def test_a_weapon_with_several_hits_multiplies_them():
+    double = Weapon(name="Shredder", rof=2, hits=2)
+    fire = run([5], shooting.snap, goon(), double, target("t"), False)
+    assert fire.hits == {"t": 2}
+
+
+def test_sustained_fire_at_zero_dice_takes_one_target_with_the_lower_of_two():
+    weak = goon(severe_wounds=4)
+    goons = [target("a", pos=(5, 5)), target("b", pos=(5, 6))]
+    fire, _ = run([6, 4], shooting.sustained, weak, W["machine_pistol"], (5, 5), (0, 0), goons, False, S)
+    assert fire.pool.n == -1 and fire.given == {"a": 4} and fire.hits == {"a": 1}
+
+
+def test_sustained_fire_refuses_snap_only_weapons_and_targets_outside_the_area():
+    assert run([], shooting.sustained, goon(), W["pistol"], (5, 5), (0, 0), [], False, S).code == "snap_only"
+    assert run([], shooting.sustained, goon(), RIFLE, (5, 5), (0, 0), [target("a", pos=(9, 9))], False, S).code \
+        == "outside"
+
+
+def test_covering_fire_attacks_only_enemies_unless_friendly_fire_is_set():
+    _, area = run([], shooting.sustained, varan(), RIFLE, (5, 5), (0, 0), [], True, S)
+    assert shooting.attacked_by(area, "goons", S) and not shooting.attacked_by(area, "varans", S)
+    assert shooting.attacked_by(area, "varans", attrs.evolve(S, friendly_fire=True))
+
+
+def test_two_weapons_must_be_dual_and_not_big():
+    assert shooting.two_weapons(W["machine_pistol"], RIFLE).code == "not_dual"
+    assert shooting.two_weapons(W["machine_pistol"], W["pistol"]) == (4, 0, 4)  # ROF_lo 1: no extra die
+
+
+def test_an_explosion_rolls_one_die_per_creature_and_two_lower_past_long_range():
+    near = run([4, 3], shooting.explosion, "g", [target("a", 4), target("b", 4)], False)
+    assert [a.hits for a in near] == [1, 0]
+    far = run([6, 3], shooting.explosion, "g", [target("a", 4)], True)
+    assert far[0].pool.rule == "lower" and far[0].hits == 0
+    assert len(shooting.blast_cells((3, 3), W["grenade"])) == 9
+    assert shooting.throw_reach(W["grenade"], S) == 16
+
+
+# -- melee (§15) ----------------------------------------------------------------------------------------------
+
+
+def test_surprise_gives_one_superior_die_and_the_defender_no_defence():
+    _, mods = melee.attack_mods(goon("a"), None, goon("d", fighter=3), W, S, surprise=True)
+    assert dict(mods) == {"base": 1, "superior": 1}
+
+
+def test_superior_position_is_one_die_at_most():
+    weak = goon("d", severe_wounds=1)
+    _, mods = melee.attack_mods(goon("a"), W["vibro_spear"], weak, W, S)  # longer reach and a negative defence
+    assert dict(mods) == {"base": 1, "superior": 1}
+
+
+def test_dice_shared_among_targets_before_the_throw():
+    a = goon("a", fighter=2, attacks=2)
+    shares = [melee.Share(defender=goon("x", fighter=1), attacks=1, skill=2),
+              melee.Share(defender=goon("y"), attacks=1, skill=0)]
+    got = run([5, 2, 4], melee.strike_many, a, None, shares, W, S)
+    assert [x.pool.n for x in got] == [2, 1] and [x.hits for x in got] == [1, 1]
+    too_many = [melee.Share(defender=goon("x"), attacks=2, skill=3)]
+    assert run([], melee.strike_many, a, None, too_many, W, S).code == "shares"
+
+
+def test_a_sweep_against_similar_unskilled_targets_throws_once():
+    a = goon("a", fighter=1, attacks=3)
+    roll, hits = run([6, 5, 1, 4], melee.sweep, a, None, [goon("x"), goon("y")], W, S)
+    assert hits == {"x": 2, "y": 1} and roll.formula.endswith("keep 6,5,4 vs x AV 4: 2, y AV 4: 1")
+    assert run([], melee.sweep, a, None, [goon("x", fighter=1), goon("y")], W, S).code == "not_similar"
+
+
+# -- damage, criticals, care (§16–19) -------------------------------------------------------------------------
+
+
+def test_a_varan_at_zero_is_incapacitated_still_rolls_its_critical_and_a_further_hit_kills():
+    v = varan(hp=1)
+    h = run([1, 1, 2], damage.hit, v, 0, T)  # save 1, external 1, critical 2 (mapping)
+    assert h.target.status == "incapacitated" and h.target.mapping == "damaged"
+    h = run([1, 1], damage.hit, h.target, 0, T)  # save 1, external 1: no critical for the dead
+    assert h.target.status == "dead" and "killed" in h.effects
+
+
+def test_a_generic_six_takes_the_target_out():
+    h = run([6], criticals.critical, goon(hp=3), T)
+    assert h.target.status == "dead"
+
+
+def test_a_damaged_cloak_shows_the_varan_and_a_second_hit_destroys_it():
+    v = run([1], criticals.critical, varan(), T).target
+    assert v.cloak == "damaged" and not v.cloaked and senses.tn_for(v, "stationary", False, False, T) == 0
+    assert run([], senses.spot, goon(), v, "stationary", (1, 1), T) == senses.Sighting(True, (1, 1))
+    assert run([1], criticals.critical, v, T).target.cloak == "destroyed"
+
+
+def test_the_suit_branch_worsens_the_save_then_destroys_the_armour():
+    v = run([3, 5], criticals.critical, varan(), T).target
+    assert v.save_now == 5
+    v = run([3, 6], criticals.critical, v, T).target
+    assert v.save_now is None and damage.save_needed(v.save_now, 0) == ("none", None)
+
+
+def test_the_suit_branch_damages_an_accessory_or_destroys_a_weapon():
+    v = run([3, 1], criticals.critical, varan(), T).target  # one accessory: no random pick
+    assert v.part("grapple").state == "damaged"
+    crit = run([3, 3, 1], criticals.critical, varan(), T)  # 1d3 among rifle, pistol, plasma cell
+    assert crit.target.part("plasma_rifle").state == "destroyed" and crit.target.held == ()
+
+
+def test_a_massive_wound_can_incapacitate_or_sever_a_limb():
+    crit = run([6, 4], criticals.critical, varan(), T)
+    assert crit.target.status == "incapacitated" and crit.target.hp == 0 and crit.target.bleeding == 0
+    crit = run([6, 1, 5, 2], criticals.critical, varan(), T)  # severe, severed on 5, d4 = 2: right arm
+    v = crit.target
+    assert v.limbs_lost == ("right_arm",) and v.held == () and v.severe_wounds == 1
+    assert crit.effects == ("severe wound, bleeding, right_arm lost, plasma_rifle dropped",)
+    leg = run([6, 1, 6, 3], criticals.critical, varan(), T).target
+    assert movement.speeds(leg, S) == (2, 5) and dict(movement.agility_mods(leg, W, S))["leg lost"] == -1
+
+
+def test_several_hits_are_saved_one_by_one():
+    got = run([6, 2], damage.hits, goon(save=4, hp=1), 2, 0, T)
+    assert [h.saved for h in got] == [True, False] and got[-1].target.status == "dead"
+
+
+def test_first_aid_needs_an_adjacent_ally_or_the_conscious_patient():
+    w = varan(severe_wounds=1, bleeding=0)
+    assert care.first_aid(None, varan("ally"), w, False, S).code == "not_adjacent"
+    assert care.first_aid(None, goon("enemy"), w, True, S).code == "not_adjacent"
+    down = attrs.evolve(w, status="incapacitated")
+    assert care.first_aid(None, down, down, False, S).code == "cannot_help"
+    assert care.first_aid(None, varan("ally"), varan(), True, S).code == "not_bleeding"
+    aid, w = care.first_aid(None, w, w, False, S)
+    assert aid.done == 1
+
+
+def test_repairs_take_their_rolled_actions_and_destroyed_systems_wait():
+    v = varan(cloak="damaged")
+    repair, _ = run([2], care.start_repair, v, "cloak", S)
+    assert repair.needed == 20
+    for _ in range(19):
+        repair, v = care.repair_action(repair, v)
+    assert v.cloak == "damaged"
+    repair, v = care.repair_action(repair, v)
+    assert repair is None and v.cloak == "working"
+    assert run([], care.start_repair, varan(cloak="destroyed"), "cloak", S).code == "not_damaged"
+    assert run([], care.start_repair, varan(head_hits=2), "head", S).code == "not_damaged"
+
+
+def test_regeneration_needs_stopped_bleeding_and_a_hundred_quiet_turns():
+    v, rested = varan(hp=0, status="incapacitated"), 0
+    for _ in range(99):
+        v, rested = care.rest(v, rested, S)
+    assert v.status == "incapacitated" and rested == 99
+    v, rested = care.rest(v, rested, S)
+    assert (v.hp, v.status, rested) == (1, "active", 0)
+    assert care.rest(varan(hp=1, bleeding=2), 50, S)[1] == 0
+
+
+def test_after_the_mission_everything_is_repaired_and_regenerated():
+    hurt = varan(hp=1, severe_wounds=1, head_hits=2, cloak="destroyed", limbs_lost=("left_leg",), bleeding=None)
+    assert care.after_mission(hurt) == varan()
+
+
+# -- senses (§4) ----------------------------------------------------------------------------------------------
+
+
+def test_an_observer_that_ran_tests_at_six_and_a_damaged_head_costs_dice():
+    assert senses.tn_for(varan(), "attacked", True, False, T) == 6
+    assert dict(senses.perception_mods(goon(perception=2, head_hits=1))) == {"base": 1, "head damage": -1}
+
+
+# -- the record ---------------------------------------------------------------------------------------------
+
+
+def test_a_trooper_goes_through_the_log_codec_as_a_unit_record():
+    v = varan(bleeding=3, parts=varan().parts[:1], limbs_lost=("left_arm",))
+    data = json.loads(json.dumps(codec.dump_record(v)))
+    assert data["kind"] == "neo-troops.trooper" and codec.load_record(data) == v
