@@ -91,3 +91,12 @@ def test_a_formula_with_an_unknown_name_is_refused(bundle):
 def test_a_face_out_of_range_is_refused(bundle):
     edit(bundle, "difficulties.toml", "[very_hard]\ntn = 6", "[very_hard]\ntn = 7")
     assert problems(bundle) == ["neo-troops/difficulties.toml: [very_hard].tn: expected a face 2 to 6, got 7"]
+
+
+def test_combined_weapons_are_among_the_characters_weapons(bundle):
+    edit(bundle, "characters.toml", 'crit_table = "varan"\n',
+         'crit_table = "varan"\ncombined = [["plasma_rifle", "pistol"]]\n')
+    t = tables.load_folder(bundle, FOLDER, SCHEMA)
+    assert unit.build("v", "a", "varan", t).combined == (("plasma_rifle", "pistol"),)
+    edit(bundle, "characters.toml", '["plasma_rifle", "pistol"]]', '["plasma_rifle", "heavy_plasma"]]')
+    assert problems(bundle) == ["neo-troops/characters.toml: [varan].combined: 'heavy_plasma' is not among its weapons"]

@@ -389,3 +389,14 @@ def test_a_trooper_goes_through_the_log_codec_as_a_unit_record():
     v = varan(bleeding=3, parts=varan().parts[:1], limbs_lost=("left_arm",))
     data = json.loads(json.dumps(codec.dump_record(v)))
     assert data["kind"] == "neo-troops.trooper" and codec.load_record(data) == v
+
+
+def test_awareness_lasts_until_the_observer_acts_or_the_target_leaves_and_a_cell_until_it_moves():
+    v, g = varan(), goon("g")
+    aw = senses.noted(senses.Awareness(), g, v.id, run([5], senses.spot, g, v, "moved", (4, 4), T))
+    assert aw.seen_by("g", "varan")
+    assert not senses.observer_acted(aw, "g").seen_by("g", "varan")
+    assert not senses.out_of_sight(aw, "g", "varan").seen_by("g", "varan")
+    aw = senses.noted(senses.Awareness(), g, v.id, run([2], senses.spot, g, v, "attacked", (4, 4), T))
+    assert aw.known_cell("goons", "varan") == (4, 4) and not aw.seen_by("g", "varan")
+    assert senses.target_moved(aw, "varan").known_cell("goons", "varan") is None

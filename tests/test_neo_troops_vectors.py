@@ -6,6 +6,7 @@ limb-severing roll after a severe wound, a varan's external-equipment roll), the
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from engine.content import loader, tables
@@ -485,14 +486,15 @@ def test_tv_n34_running_past():
     path = [(0, 0), (1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (6, 0)]
     foes = [order.Foe(id="g1", pos=(2, 1)), order.Foe(id="g2", pos=(5, -1)),
             order.Foe(id="asleep", pos=(3, 1), surprised=True)]
-    assert order.run_past(path, foes) == (("g1", 1), ("g2", 4))
+    assert order.run_past(path, foes, S) == (("g1", 1), ("g2", 4))
     runner = varan(fighter=0)
     for name in ("g1", "g2"):
         dice = scripted(5)
         a = melee.strike(dice, goon(name), None, runner, W, S)
         all_used(dice)
         assert a.pool.n == 1 and a.hits == 1
-    assert order.run_past(path, foes, hastened=("g1",)) == (("g2", 4),)
+    assert order.run_past(path, foes, S, hastened=("g1",)) == (("g2", 4),)
+    assert order.run_past(path, foes, attrs.evolve(S, run_past_attacks=False)) == ()
 
 
 def test_every_vector_has_a_test():

@@ -13,6 +13,7 @@ import attrs
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
 from engine.core.geometry import Pos
+from engine.rules.neo_troops.schema import Settings
 
 
 @attrs.frozen(kw_only=True)
@@ -178,10 +179,14 @@ def hasteners(start: Pos, foes: Sequence[Foe]) -> tuple[str, ...]:
     return tuple(f.id for f in foes if f.can_fight and not f.surprised and _adjacent(start, f.pos))
 
 
-def run_past(path: Sequence[Pos], foes: Sequence[Foe], hastened: Sequence[str] = ()) -> tuple[tuple[str, int], ...]:
+def run_past(path: Sequence[Pos], foes: Sequence[Foe], s: Settings,
+             hastened: Sequence[str] = ()) -> tuple[tuple[str, int], ...]:
     """N-7.5: (foe, index of the path cell) for each non-surprised foe able to fight that the run passes
-    adjacent to, once per foe, at the first such cell; those that hastened get none. In path order."""
+    adjacent to, once per foe, at the first such cell; those that hastened get none. In path order. None at
+    all unless the `run_past_attacks` setting (GM's discretion) is on."""
     out: list[tuple[str, int]] = []
+    if not s.run_past_attacks:
+        return ()
     for f in foes:
         if f.id in hastened or not f.can_fight or f.surprised:
             continue

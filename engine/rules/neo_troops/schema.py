@@ -100,6 +100,7 @@ class Character:
     mapping: bool = False  # mapping system and scanners (critical 2)
     crit_table: str = "generic"  # a criticals.toml id
     weapons: list[str] = attrs.field(factory=list)  # the first is held
+    combined: list[list[str]] = attrs.field(factory=list)  # weapons tied together (§14)
     items: list[str] = attrs.field(factory=list)
 
 
@@ -190,6 +191,8 @@ def check(own: Tables, shared: Tables) -> list[str]:
             out.append(f"characters.toml: [{key}].crit_table: unknown critical table {c.crit_table!r}")
         out += [f"characters.toml: [{key}].weapons: unknown weapon {w!r}" for w in c.weapons if w not in weapons]
         out += [f"characters.toml: [{key}].items: unknown item {i!r}" for i in c.items if i not in items]
+        out += [f"characters.toml: [{key}].combined: {w!r} is not among its weapons"
+                for combo in c.combined for w in combo if w not in c.weapons]
         if not 2 <= c.av <= 6 or c.hp < 1:
             out.append(f"characters.toml: [{key}]: av must be 2 to 6 and hp at least 1")
     for key, t in crits.items():

@@ -59,3 +59,41 @@ def spot(dice: Dice, observer: Trooper, target: Trooper, latest: Latest, cell: P
     test = pools.check(dice, observer.id, f"perception of {target.id}", perception_mods(observer), tn)
     known = cell if test.success or latest == "attacked" else None
     return Sighting(test.success, known, test.roll)
+
+
+@attrs.frozen(kw_only=True)
+class Awareness:
+    """What each observer has noticed of cloaked enemies, and the cells its side knows unseen enemies stand in."""
+
+    noticed: frozenset[tuple[str, str]] = frozenset()  # (observer, target)
+    known: frozenset[tuple[str, str, Pos]] = frozenset()  # (side, target, cell)
+
+    def seen_by(self, observer: str, target: str) -> bool:
+        return (observer, target) in self.noticed
+
+    def known_cell(self, side: str, target: str) -> Pos | None:
+        return next((c for s, t, c in self.known if s == side and t == target), None)
+
+
+def noted(aw: Awareness, observer: Trooper, target: str, sighting: Sighting) -> Awareness:
+    """N-4.4: a success notices the target; an unnoticed attacker gives its side its cell."""
+    noticed = aw.noticed | {(observer.id, target)} if sighting.noticed else aw.noticed
+    known = {k for k in aw.known if not (k[0] == observer.side and k[1] == target)}
+    if sighting.known_cell is not None and not sighting.noticed:
+        known.add((observer.side, target, sighting.known_cell))
+    return Awareness(noticed=noticed, known=frozenset(known))
+
+
+def observer_acted(aw: Awareness, observer: str) -> Awareness:
+    """A notice lasts until the observer's next action ends."""
+    return attrs.evolve(aw, noticed=frozenset(n for n in aw.noticed if n[0] != observer))
+
+
+def out_of_sight(aw: Awareness, observer: str, target: str) -> Awareness:
+    """...or until the target leaves the observer's line of sight."""
+    return attrs.evolve(aw, noticed=aw.noticed - {(observer, target)})
+
+
+def target_moved(aw: Awareness, target: str) -> Awareness:
+    """A known cell is good until its unit moves (N-4.4)."""
+    return attrs.evolve(aw, known=frozenset(k for k in aw.known if k[1] != target))

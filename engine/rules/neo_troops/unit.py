@@ -57,6 +57,7 @@ class Trooper:
     limbs_lost: tuple[str, ...] = ()  # severed (varan) or disabled (generic) limbs
     parts: tuple[Part, ...] = ()
     held: tuple[str, ...] = ()  # weapon ids in hand
+    combined: tuple[tuple[str, ...], ...] = ()  # weapons tied together (§14)
     status: Status = "active"
     bleeding: int | None = None  # own turns counted since the first bleeding wound; None: not bleeding
 
@@ -129,7 +130,7 @@ def build(unit_id: str, side: str, character: str, tables: dict, **changes) -> T
         load_kg=load + (armour.weight_kg if armour else 0.0), accuracy=c.accuracy, fighter=c.fighter,
         perception=c.perception, reach=c.reach, attacks=c.attacks, crit_table=c.crit_table,
         cloak="working" if c.cloaked else None, mapping="working" if c.mapping else None, parts=parts,
-        held=tuple(c.weapons[:1]))
+        held=tuple(c.weapons[:1]), combined=tuple(tuple(combo) for combo in c.combined))
     fields.update(changes)
     return Trooper(**fields)
 
