@@ -59,7 +59,8 @@ def test_tv_n2_aimed_snap_shot(av, hit):
     all_used(dice)
     assert fire.pool.n == 3 and fire.pool.faces == (2, 5, 3) and fire.pool.result == 5
     assert fire.hits == {"t": int(hit)}
-    assert fire.roll.formula == f"snap n=1+1 accuracy+1 still=3: 3d6 [2 5 3] best 5 vs AV {av}: {'hit' if hit else 'miss'}"
+    word = "hit" if hit else "miss"
+    assert fire.roll.formula == f"snap n=1+1 accuracy+1 still=3: 3d6 [2 5 3] best 5 vs AV {av}: {word}"
 
 
 def test_tv_n3_zero_dice():
@@ -298,6 +299,7 @@ def test_tv_n21_sustained_fire():
 def test_tv_n22_running_into_fire():
     dice = scripted(1, 1, 1, 1)
     _, area = shooting.sustained(dice, varan(), RIFLE, (10, 5), (10, 0), [], True, S)
+    assert shooting.runs_closer(area, (10, 9), (10, 6)) and not shooting.runs_closer(area, (10, 4), (10, 6))
     k = shooting.area_dice(area, "entered", True, S)
     assert k == 2
     dice = scripted(4, 5)

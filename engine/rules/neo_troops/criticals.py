@@ -22,6 +22,10 @@ def _die(dice: Dice, sides: int, actor: str, purpose: str, formula) -> Roll:
                 total=face, index=index)
 
 
+def _mark(face: int, need: int) -> str:
+    return f">={need} {'✓' if face >= need else '✗'}"
+
+
 def pick(dice: Dice, actor: str, what: str, choices: list[str]) -> tuple[str | None, tuple[Roll, ...]]:
     """A random choice among `choices`, logged as 1dk (no roll for a single choice)."""
     if len(choices) <= 1:
@@ -66,7 +70,8 @@ def _lose_limb(t: Trooper, limb: str) -> tuple[Trooper, str]:
     hand = {"right_arm": 0, "left_arm": 1}.get(limb)
     if hand is not None and hand < len(t.held):
         dropped = t.held[hand]
-        return attrs.evolve(t, held=tuple(h for i, h in enumerate(t.held) if i != hand)), f"{limb} lost, {dropped} dropped"
+        held = tuple(h for i, h in enumerate(t.held) if i != hand)
+        return attrs.evolve(t, held=held), f"{limb} lost, {dropped} dropped"
     return t, f"{limb} lost"
 
 
@@ -120,7 +125,7 @@ def _apply(dice: Dice, t: Trooper, effect: str, tables: dict) -> tuple[Trooper, 
         return t, rolls, f"{chosen} {_state(t, chosen)}"
     assert effect == "severe", effect
     t = _bleed(attrs.evolve(t, severe_wounds=t.severe_wounds + 1))
-    sever = _die(dice, 6, t.id, "limb severed?", lambda f: f"limb severed? 1d6={f}>={s.sever_on} {'✓' if f >= s.sever_on else '✗'}")
+    sever = _die(dice, 6, t.id, "limb severed?", lambda f: f"limb severed? 1d6={f}{_mark(f, s.sever_on)}")
     if sever.total < s.sever_on:
         return t, (sever,), "severe wound, bleeding"
     limbs = list(s.limbs)
@@ -143,7 +148,8 @@ def critical(dice: Dice, t: Trooper, tables: dict) -> Crit:
             return Crit(t, tuple(rolls) + more, tuple(effects) + (f"{table} again: {said}",))
         if entry.repeat:
             t = attrs.evolve(t, tables_rolled=t.tables_rolled + (table,))
-        roll = _die(dice, 6, t.id, f"critical ({table})", lambda f: f"critical {table} 1d6={f} → {entry.faces[f - 1]}")
+        roll = _die(dice, 6, t.id, f"critical ({table})",
+                    lambda f: f"critical {table} 1d6={f} → {entry.faces[f - 1]}")
         rolls.append(roll)
         face = entry.faces[roll.total - 1]
         if face not in EFFECTS:
@@ -159,7 +165,7 @@ def external(dice: Dice, t: Trooper, s: Settings) -> tuple[Trooper, tuple[Roll, 
     carried = [p.id for p in t.parts if p.kind == "external" and p.state != "destroyed"]
     if not carried:
         return t, (), ""
-    roll = _die(dice, 6, t.id, "external", lambda f: f"external 1d6={f}>={s.external_on} {'✓' if f >= s.external_on else '✗'}")
+    roll = _die(dice, 6, t.id, "external", lambda f: f"external 1d6={f}{_mark(f, s.external_on)}")
     if roll.total < s.external_on:
         return t, (roll,), ""
     chosen, more = pick(dice, t.id, "external item", carried)

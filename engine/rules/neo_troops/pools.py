@@ -16,17 +16,19 @@ from engine.core.dice import Dice, Roll
 Mods = tuple[tuple[str, int], ...]  # (why, dice): ("base", 1), ("accuracy", 2), ("severe wound", -1)
 
 
-def count(mods: Mods) -> tuple[int, str]:
-    """The number of dice and how it was reached: `n=1+2 accuracy-1 severe wound=2`."""
-    n = sum(d for _, d in mods)
-    if len(mods) == 1:
-        return n, f"n={n}"
+def spelled(mods: Mods) -> str:
+    """The modifiers as a sum a player writes: `1+2 accuracy-1 severe wound`."""
     parts = []
     for i, (why, d) in enumerate(mods):
         sign = "" if i == 0 and d >= 0 else ("+" if d >= 0 else "-")
-        label = "" if why == "base" else f" {why}"
-        parts.append(f"{sign}{abs(d)}{label}")
-    return n, f"n={''.join(parts)}={n}"
+        parts.append(f"{sign}{abs(d)}{'' if why == 'base' else ' ' + why}")
+    return "".join(parts)
+
+
+def count(mods: Mods) -> tuple[int, str]:
+    """The number of dice and how it was reached: `n=1+2 accuracy-1 severe wound=2` (`n=1` for the base alone)."""
+    n = sum(d for _, d in mods)
+    return n, f"n={n}" if len(mods) == 1 else f"n={spelled(mods)}={n}"
 
 
 @attrs.frozen

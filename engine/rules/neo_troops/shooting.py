@@ -158,7 +158,8 @@ class Area:
 
 
 def area_cells(aim: Pos, radius: int) -> frozenset[Pos]:
-    return frozenset((aim[0] + dx, aim[1] + dy) for dx in range(-radius, radius + 1) for dy in range(-radius, radius + 1))
+    span = range(-radius, radius + 1)
+    return frozenset((aim[0] + dx, aim[1] + dy) for dx in span for dy in span)
 
 
 def sustained(dice: Dice, t: Trooper, weapon: Weapon, aim: Pos, pos: Pos, targets: Sequence[Target],
@@ -171,9 +172,9 @@ def sustained(dice: Dice, t: Trooper, weapon: Weapon, aim: Pos, pos: Pos, target
     if any(x.pos not in cells for x in targets):
         return Rejected("outside", "Every target of sustained fire stands in the area")
     mods = (("base", weapon.rof),) + shot_mods(t, weapon, targets, stationary, extra)
-    raw, how = pools.count(mods)
+    raw = sum(d for _, d in mods)
     n = min(weapon.rof, raw)
-    how = f"n=min({weapon.rof}, {how.removeprefix('n=').rsplit('=', 1)[0]}={raw})={n}"
+    how = f"n=min({weapon.rof}, {pools.spelled(mods)}={raw})={n}"
     chosen = list(targets[:max(1, min(n, len(targets)))])
     area = Area(firer=t.id, side=t.side, cells=cells, weapon=weapon.name, firer_pos=pos)
     if not chosen:
@@ -191,6 +192,11 @@ def sustained(dice: Dice, t: Trooper, weapon: Weapon, aim: Pos, pos: Pos, target
 
 
 Trigger = Literal["entered", "ended_inside", "left"]
+
+
+def runs_closer(area: Area, start: Pos, end: Pos) -> bool:
+    """N-11.4: a run into the area whose path ends closer to the firer than it started."""
+    return range_cells(end, area.firer_pos) < range_cells(start, area.firer_pos)
 
 
 def area_dice(area: Area, trigger: Trigger, ran_closer: bool, s: Settings) -> int:
