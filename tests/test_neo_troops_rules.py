@@ -14,7 +14,8 @@ from engine.content import loader, tables
 from engine.core import codec
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
-from engine.rules.neo_troops import care, criticals, damage, melee, movement, order, pools, senses, shooting, unit
+from engine.rules.neo_troops import (care, criticals, damage, loadout, melee, movement, order, pools, senses,
+                                     shooting, unit)
 from engine.rules.neo_troops.schema import SCHEMA, Weapon
 
 T = tables.load_folder(loader.default_dir(), "neo-troops", SCHEMA)
@@ -400,3 +401,30 @@ def test_awareness_lasts_until_the_observer_acts_or_the_target_leaves_and_a_cell
     aw = senses.noted(senses.Awareness(), g, v.id, run([2], senses.spot, g, v, "attacked", (4, 4), T))
     assert aw.known_cell("goons", "varan") == (4, 4) and not aw.seen_by("g", "varan")
     assert senses.target_moved(aw, "varan").known_cell("goons", "varan") is None
+
+
+def test_the_kernel_turn_names_the_slot_up_and_the_sides_held_units():
+    sides = {"A": "varans", "B": "goons", "C": "varans", "D": "varans"}
+    o = order.Order(slots=("A", "B", "C", "D"), later=("A", "B", "C", "D"))
+    assert order.turn_of(o, sides) == order.Turn(side="varans", units=("A",), label="Initiative 1/4: A")
+    o = order.delay(o, "A")
+    assert order.turn_of(o, sides).units == ("B",)  # nobody has acted since the delay; A is the other side's
+    o = order.done(o, "B")
+    t = order.turn_of(o, sides)
+    assert (t.side, t.units, t.label) == ("varans", ("C", "A"), "Initiative 3/4: C (holding: A)")
+    assert order.turn_of(order.Order(slots=(), later=()), sides).side == ""
+
+
+def test_a_weapon_fires_from_the_hand_with_its_shots_and_loads_from_an_ammunition_load():
+    v = varan()
+    assert loadout.shots_left(v, "plasma_rifle") == RIFLE.shots and loadout.ready(v, "plasma_rifle", W, 4) is None
+    assert loadout.ready(v, "pistol", W, 1).code == "not_held"
+    empty = loadout.spend(v, "plasma_rifle", RIFLE.shots - 3)
+    assert loadout.ready(empty, "plasma_rifle", W, 4) == Rejected("no_ammo", "The Plasma rifle needs 4 shots and has 3")
+    full = loadout.load(empty, "plasma_rifle", W)
+    assert loadout.shots_left(full, "plasma_rifle") == RIFLE.shots and full.part("plasma_cell") is None
+    assert loadout.load(full, "plasma_rifle", W).code == "no_load"
+    broken = attrs.evolve(v, parts=tuple(attrs.evolve(p, state="destroyed") for p in v.parts))
+    assert loadout.ready(broken, "plasma_rifle", W, 1).code == "destroyed"
+    grenadier = unit.build("g", "goons", "goon", T, held=("grenade",), shots=(("grenade", 0),))
+    assert loadout.load(grenadier, "grenade", W).code == "cannot_load"

@@ -6,13 +6,14 @@ value; every change (a slot done, a delay, a held action taken, a hastened actio
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import Mapping, Sequence
 
 import attrs
 
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
 from engine.core.geometry import Pos
+from engine.core.ruleset import Turn
 from engine.rules.neo_troops.schema import Settings
 
 
@@ -151,6 +152,18 @@ def remove(order: Order, unit: str) -> Order:
     return _settle(attrs.evolve(order, slots=slots, later=later, at=at,
                                 held=tuple(u for u in order.held if u != unit),
                                 skip=tuple(u for u in order.skip if u != unit)))
+
+
+def turn_of(order: Order, side_of: Mapping[str, str]) -> Turn:
+    """The kernel's `Turn` for the slot that is up: its unit, and the same side's held units once an action has
+    been taken since they delayed. Held units of the other side cannot be offered: a `Turn` names one side."""
+    if not order.slots:
+        return Turn(side="", units=(), label="Nobody left to act")
+    up = order.up
+    side = side_of[up]
+    waiting = tuple(u for u in order.held if side_of[u] == side) if order.last is not None else ()
+    label = order.label() + (f" (holding: {', '.join(waiting)})" if waiting else "")
+    return Turn(side=side, units=(up,) + waiting, label=label)
 
 
 def run_cancelled(attacks: Sequence[object]) -> bool:

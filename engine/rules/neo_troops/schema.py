@@ -56,7 +56,8 @@ class Weapon:
     small: bool = False
     dual: bool = False
     weight_kg: float = 0.0
-    shots: int = 1
+    shots: int = 1  # ammunition capacity
+    reloads: bool = True  # a Stationary action refills it from an ammunition load (not a grenade)
     blast: int = 0  # radius in cells; 1 = 3 × 3
     melee: bool = False  # a melee weapon (no shooting)
     reach: int = 0  # melee reach it gives; 0 = the bearer's own

@@ -58,6 +58,7 @@ class Trooper:
     parts: tuple[Part, ...] = ()
     held: tuple[str, ...] = ()  # weapon ids in hand
     combined: tuple[tuple[str, ...], ...] = ()  # weapons tied together (§14)
+    shots: tuple[tuple[str, int], ...] = ()  # shots left in each firearm
     status: Status = "active"
     bleeding: int | None = None  # own turns counted since the first bleeding wound; None: not bleeding
 
@@ -130,7 +131,8 @@ def build(unit_id: str, side: str, character: str, tables: dict, **changes) -> T
         load_kg=load + (armour.weight_kg if armour else 0.0), accuracy=c.accuracy, fighter=c.fighter,
         perception=c.perception, reach=c.reach, attacks=c.attacks, crit_table=c.crit_table,
         cloak="working" if c.cloaked else None, mapping="working" if c.mapping else None, parts=parts,
-        held=tuple(c.weapons[:1]), combined=tuple(tuple(combo) for combo in c.combined))
+        held=tuple(c.weapons[:1]), combined=tuple(tuple(combo) for combo in c.combined),
+        shots=tuple((w, weapons[w].shots) for w in c.weapons if not weapons[w].melee))
     fields.update(changes)
     return Trooper(**fields)
 
