@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from engine.content import loader, tables
 from engine.core import codec
 from engine.core.commands import Rejected
-from engine.core.dice import Dice
+from engine.core.dice import Dice, Faces, seed_from_int
 from engine.rules.neo_troops import (care, criticals, damage, loadout, melee, movement, order, pools, senses,
                                      shooting, unit)
 from engine.rules.neo_troops.schema import SCHEMA, Weapon
@@ -428,3 +428,22 @@ def test_a_weapon_fires_from_the_hand_with_its_shots_and_loads_from_an_ammunitio
     assert loadout.ready(broken, "plasma_rifle", W, 1).code == "destroyed"
     grenadier = unit.build("g", "goons", "goon", T, held=("grenade",), shots=(("grenade", 0),))
     assert loadout.load(grenadier, "grenade", W).code == "cannot_load"
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10**6), kind=st.sampled_from(["varan", "goon", "brute"]), count=st.integers(1, 12),
+       save_mod=st.integers(-3, 2))
+def test_hp_saves_and_parts_stay_within_their_bounds(seed, kind, count, save_mod):
+    dice = Dice(Faces(seed_from_int(seed)))
+    before = unit.build("x", "a", kind, T)
+    for h in damage.hits(dice, before, count, save_mod, T):
+        t = h.target
+        assert 0 <= t.hp <= t.hp_max
+        assert t.status == "active" or t.hp == 0
+        assert t.status != "incapacitated" or t.varan
+        assert before.status != "dead" or h.rolls == ()  # the dead roll nothing more
+        assert t.save_now is None or 2 <= t.save_now <= 7
+        assert set(t.held) <= {p.id for p in t.parts if p.kind == "weapon" and p.state != "destroyed"}
+        assert t.bleeding is None or (t.varan and t.bleeding >= 0)
+        assert all(1 <= f <= int(r.expr.split("d")[1]) for r in h.rolls for f in r.faces)
+        before = t

@@ -43,7 +43,9 @@ def save_roll(dice: Dice, t: Trooper, required: int) -> Roll:
 
 
 def hit(dice: Dice, t: Trooper, save_mod: int, tables: dict) -> Hit:
-    """One hit on `t` by a weapon with `save_mod`."""
+    """One hit on `t` by a weapon with `save_mod`; the dead take no more rolls."""
+    if t.status == "dead":
+        return Hit(t, (), False, False, ())
     kind, required = save_needed(t.save_now, save_mod)
     if kind == "harmless":
         return Hit(t, (), True, True, (f"save {t.save_now}+ needs {required}: the weapon cannot harm it",))
