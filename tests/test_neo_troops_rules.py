@@ -447,3 +447,28 @@ def test_hp_saves_and_parts_stay_within_their_bounds(seed, kind, count, save_mod
         assert t.bleeding is None or (t.varan and t.bleeding >= 0)
         assert all(1 <= f <= int(r.expr.split("d")[1]) for r in h.rolls for f in r.faces)
         before = t
+
+
+def test_an_explosive_lands_in_sight_within_twice_its_long_range():
+    grenade = W["grenade"]
+    assert shooting.throw_at(grenade, 8, True, S) is False and shooting.throw_at(grenade, 9, True, S) is True
+    assert shooting.throw_at(grenade, 17, True, S).code == "too_far"
+    assert shooting.throw_at(grenade, 3, False, S).code == "not_in_sight"
+
+
+def test_covering_fire_stops_when_the_firer_is_incapacitated():
+    v = varan()
+    _, area = run([], shooting.sustained, v, RIFLE, (5, 5), (0, 0), [], True, S)
+    assert shooting.area_live(area, v) and not shooting.area_live(area, attrs.evolve(v, status="incapacitated"))
+
+
+def test_a_spray_then_its_saves_and_criticals_in_order():
+    targets = [target("g1", 4, pos=(5, 0)), target("v", 5, pos=(6, 0))]
+    troopers = {"g1": goon("g1"), "v": varan("v")}
+    fire = run([6, 5, 1, 1], shooting.spray, goon(accuracy=0), RIFLE, targets, False, S)
+    assert fire.given == {"v": 5, "g1": 6} and fire.hits == {"g1": 1, "v": 1}
+    # the goon has no save and dies; the varan needs 4 - (-1) = 5: rolls 4, then external 2, critical 4
+    after, done = run([4, 2, 4], damage.apply, fire.hits, troopers, RIFLE.save_mod, T)
+    assert after["g1"].status == "dead" and after["v"].hp == 1
+    assert [r.formula for h in done for r in h.rolls] == [
+        "save 4+ needs 5: 1d6=4 ✗", "external 1d6=2>=6 ✗", "critical varan 1d6=4 → extra_damage"]

@@ -79,3 +79,16 @@ def hits(dice: Dice, t: Trooper, count: int, save_mod: int, tables: dict) -> lis
         out.append(one)
         t = one.target
     return out
+
+
+def apply(dice: Dice, hits_on: dict[str, int], troopers: dict[str, Trooper], save_mod: int,
+          tables: dict) -> tuple[dict[str, Trooper], list[Hit]]:
+    """§21 step 5 for a whole attack: each target's hits in the attack's target order, one after another."""
+    after = dict(troopers)
+    done: list[Hit] = []
+    for target_id, count in hits_on.items():
+        got = hits(dice, after[target_id], count, save_mod, tables)
+        done += got
+        if got:
+            after[target_id] = got[-1].target
+    return after, done

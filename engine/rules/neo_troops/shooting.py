@@ -157,6 +157,11 @@ class Area:
     firer_pos: Pos
 
 
+def area_live(area: Area, firer: Trooper) -> bool:
+    """The covering fire stops early if the firer is incapacitated (or dead)."""
+    return firer.id == area.firer and firer.can_act
+
+
 def area_cells(aim: Pos, radius: int) -> frozenset[Pos]:
     span = range(-radius, radius + 1)
     return frozenset((aim[0] + dx, aim[1] + dy) for dx in span for dy in span)
@@ -262,6 +267,16 @@ def combined_mods(weapon: str, weapons: dict, combos: Sequence[tuple[str, ...]],
 
 def throw_reach(weapon: Weapon, s: Settings) -> int:
     return s.throw_reach.evaluate({"long_range": weapon.long_range})[0]
+
+
+def throw_at(weapon: Weapon, cells: int, in_sight: bool, s: Settings) -> bool | Rejected:
+    """N-3.5: an explosive lands in the aimed cell, in sight and within the throw reach; True when that is past
+    long range (each blast die then rolls at −1 die)."""
+    if not in_sight:
+        return Rejected("not_in_sight", "An explosive is aimed at a cell in line of sight")
+    if cells > throw_reach(weapon, s):
+        return Rejected("too_far", f"The {weapon.name} reaches {throw_reach(weapon, s)} cells, not {cells}")
+    return cells > weapon.long_range
 
 
 def explosion(dice: Dice, thrower: str, targets: Sequence[Target], beyond_long: bool) -> list[pools.Attack]:
