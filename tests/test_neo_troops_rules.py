@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 
 import attrs
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -241,6 +240,8 @@ def test_covering_fire_attacks_only_enemies_unless_friendly_fire_is_set():
 def test_two_weapons_must_be_dual_and_not_big():
     assert shooting.two_weapons(W["machine_pistol"], RIFLE).code == "not_dual"
     assert shooting.two_weapons(W["machine_pistol"], W["pistol"]) == (4, 0, 4)  # ROF_lo 1: no extra die
+    assert run([], shooting.spray, goon(), W["machine_pistol"], [target("t")], False, S, second=W["pistol"]).code \
+        == "snap_only"  # a pistol cannot spray, not even as the second weapon
 
 
 def test_an_explosion_rolls_one_die_per_creature_and_two_lower_past_long_range():

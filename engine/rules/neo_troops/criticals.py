@@ -5,6 +5,7 @@ from __future__ import annotations
 import attrs
 
 from engine.core.dice import Dice, Roll
+from engine.rules.neo_troops import pools
 from engine.rules.neo_troops.schema import EFFECTS, Settings
 from engine.rules.neo_troops.unit import Trooper, worse
 
@@ -16,12 +17,6 @@ class Crit:
     effects: tuple[str, ...]  # in words, for the log: "head damaged", "severe wound", "bio_scanner destroyed"
 
 
-def _die(dice: Dice, sides: int, actor: str, purpose: str, formula) -> Roll:
-    face, index = dice.d(sides, actor, purpose)
-    return Roll(actor=actor, purpose=purpose, expr=f"1d{sides}", faces=(face,), formula=formula(face),
-                total=face, index=index)
-
-
 def _mark(face: int, need: int) -> str:
     return f">={need} {'✓' if face >= need else '✗'}"
 
@@ -30,7 +25,7 @@ def pick(dice: Dice, actor: str, what: str, choices: list[str]) -> tuple[str | N
     """A random choice among `choices`, logged as 1dk (no roll for a single choice)."""
     if len(choices) <= 1:
         return (choices[0] if choices else None), ()
-    roll = _die(dice, len(choices), actor, f"random {what}",
+    roll = pools.die(dice, len(choices), actor, f"random {what}",
                 lambda f: f"random {what} 1d{len(choices)}={f} → {choices[f - 1]}")
     return choices[roll.total - 1], (roll,)
 
@@ -125,11 +120,11 @@ def _apply(dice: Dice, t: Trooper, effect: str, tables: dict) -> tuple[Trooper, 
         return t, rolls, f"{chosen} {_state(t, chosen)}"
     assert effect == "severe", effect
     t = _bleed(attrs.evolve(t, severe_wounds=t.severe_wounds + 1))
-    sever = _die(dice, 6, t.id, "limb severed?", lambda f: f"limb severed? 1d6={f}{_mark(f, s.sever_on)}")
+    sever = pools.die(dice, 6, t.id, "limb severed?", lambda f: f"limb severed? 1d6={f}{_mark(f, s.sever_on)}")
     if sever.total < s.sever_on:
         return t, (sever,), "severe wound, bleeding"
     limbs = list(s.limbs)
-    which = _die(dice, len(limbs), t.id, "which limb", lambda f: f"which limb 1d{len(limbs)}={f} → {limbs[f - 1]}")
+    which = pools.die(dice, len(limbs), t.id, "which limb", lambda f: f"which limb 1d{len(limbs)}={f} → {limbs[f - 1]}")
     if limbs[which.total - 1] in t.limbs_lost:
         return t, (sever, which), "severe wound, bleeding"
     t, said = _lose_limb(t, limbs[which.total - 1])
@@ -148,7 +143,7 @@ def critical(dice: Dice, t: Trooper, tables: dict) -> Crit:
             return Crit(t, tuple(rolls) + more, tuple(effects) + (f"{table} again: {said}",))
         if entry.repeat:
             t = attrs.evolve(t, tables_rolled=t.tables_rolled + (table,))
-        roll = _die(dice, 6, t.id, f"critical ({table})",
+        roll = pools.die(dice, 6, t.id, f"critical ({table})",
                     lambda f: f"critical {table} 1d6={f} → {entry.faces[f - 1]}")
         rolls.append(roll)
         face = entry.faces[roll.total - 1]
@@ -165,7 +160,7 @@ def external(dice: Dice, t: Trooper, s: Settings) -> tuple[Trooper, tuple[Roll, 
     carried = [p.id for p in t.parts if p.kind == "external" and p.state != "destroyed"]
     if not carried:
         return t, (), ""
-    roll = _die(dice, 6, t.id, "external", lambda f: f"external 1d6={f}{_mark(f, s.external_on)}")
+    roll = pools.die(dice, 6, t.id, "external", lambda f: f"external 1d6={f}{_mark(f, s.external_on)}")
     if roll.total < s.external_on:
         return t, (roll,), ""
     chosen, more = pick(dice, t.id, "external item", carried)

@@ -14,6 +14,7 @@ from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
 from engine.core.geometry import Pos
 from engine.core.ruleset import Turn
+from engine.rules.neo_troops import pools
 from engine.rules.neo_troops.schema import Settings
 
 
@@ -48,19 +49,13 @@ class Initiative:
     rolls: tuple[Roll, ...]
 
 
-def _die(dice: Dice, sides: int, actor: str, purpose: str, formula) -> Roll:
-    face, index = dice.d(sides, actor, purpose)
-    return Roll(actor=actor, purpose=purpose, expr=f"1d{sides}", faces=(face,), formula=formula(face),
-                total=face, index=index)
-
-
 def roll_initiative(dice: Dice, combatants: Sequence[Combatant]) -> Initiative:
     """N-7.2: 1d6 each, high to low; ties to the higher AV, then a logged random choice (1dk among the k still
     tied picks the next, until one is left); the surprised go after all others in the first cycle only."""
     rolls: list[Roll] = []
     got: dict[str, int] = {}
     for c in combatants:
-        roll = _die(dice, 6, c.id, "initiative", lambda f: f"initiative 1d6={f}")
+        roll = pools.die(dice, 6, c.id, "initiative", lambda f: f"initiative 1d6={f}")
         got[c.id] = roll.total
         rolls.append(roll)
     ranked: list[Combatant] = []
@@ -72,7 +67,7 @@ def roll_initiative(dice: Dice, combatants: Sequence[Combatant]) -> Initiative:
         while len(tied) > 1:
             names = ", ".join(c.id for c in tied)
             k = len(tied)
-            roll = _die(dice, k, "order", "initiative tie",
+            roll = pools.die(dice, k, "order", "initiative tie",
                         lambda f: f"tie at {key[0]}, AV {key[1]} among {names}: 1d{k}={f} → {tied[f - 1].id}")
             rolls.append(roll)
             ranked.append(tied.pop(roll.total - 1))

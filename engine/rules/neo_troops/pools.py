@@ -7,7 +7,7 @@ shows how many dice and why, every face in the order rolled, and which were kept
 
 from __future__ import annotations
 
-from typing import Iterable, Literal
+from typing import Callable, Iterable, Literal
 
 import attrs
 
@@ -84,6 +84,13 @@ def throw(dice: Dice, actor: str, purpose: str, base: int, n: int) -> Pool:
     if n > base:
         return Pool(base, n, tuple(faces), tuple(ordered[:base]), "best", first)
     return Pool(base, n, tuple(faces), tuple(ordered), "all", first)
+
+
+def die(dice: Dice, sides: int, actor: str, purpose: str, formula: Callable[[int], str]) -> Roll:
+    """One die that is not a pool (initiative, a critical, a random pick), written by `formula(face)`."""
+    face, index = dice.d(sides, actor, purpose)
+    return Roll(actor=actor, purpose=purpose, expr=f"1d{sides}", faces=(face,), formula=formula(face),
+                total=face, index=index)
 
 
 def record(pool: Pool, actor: str, purpose: str, how: str, tail: str, total: int) -> Roll:

@@ -112,8 +112,9 @@ def spray(dice: Dice, t: Trooper, weapon: Weapon, targets: Sequence[Target], sta
           extra: pools.Mods = (), second: Weapon | None = None) -> Fire | Rejected:
     """§10 (and §12 with `second`): ROF base dice, every snap modifier, the surplus discarded, the kept dice
     assigned by N-10.4; uses ROF shots (both weapons' with two)."""
-    if weapon.snap_only or weapon.melee:
-        return Rejected("snap_only", f"{weapon.name} cannot spray")
+    for w in (weapon, second):
+        if w is not None and (w.snap_only or w.melee):
+            return Rejected("snap_only", f"{w.name} cannot spray")
     base, lead, shots = weapon.rof, [("base", weapon.rof)], weapon.rof
     if second is not None:
         pair = two_weapons(weapon, second)
