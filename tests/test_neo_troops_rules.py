@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 import attrs
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -13,8 +14,8 @@ from engine.content import loader, tables
 from engine.core import codec
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Faces, seed_from_int
-from engine.rules.neo_troops import (care, criticals, damage, loadout, melee, movement, order, pools, senses,
-                                     shooting, unit)
+from engine.rules.neo_troops import (care, criticals, damage, loadout, melee, movement, order, panel, pools,
+                                     senses, shooting, unit)
 from engine.rules.neo_troops.schema import SCHEMA, Weapon
 
 T = tables.load_folder(loader.default_dir(), "neo-troops", SCHEMA)
@@ -473,3 +474,21 @@ def test_a_spray_then_its_saves_and_criticals_in_order():
     assert after["g1"].status == "dead" and after["v"].hp == 1
     assert [r.formula for h in done for r in h.rolls] == [
         "save 4+ needs 5: 1d6=4 ✗", "external 1d6=2>=6 ✗", "critical varan 1d6=4 → extra_damage"]
+
+
+def test_the_unit_panel_shows_systems_and_criticals_taken():
+    hurt = varan(hp=2, cloak="damaged", armour_hits=1, severe_wounds=1, bleeding=4, limbs_lost=("left_arm",))
+    got = panel.sheet(hurt, S)
+    rows = {r.label: r for r in got.rows}
+    assert rows["HP"].text == " 2/3 " and rows["Save"].text == " 5+ " and rows["AV"].text == " 5 "
+    assert rows["Systems"].text == " cloak damaged · mapping working · head working " and rows["Systems"].alert
+    assert rows["Speed"].text == " move 5 m · run 10 m "
+    assert got.effects == ("severe wound ×1", "bleeding 4/10", "armour damaged", "left_arm lost")
+    assert "Systems" not in {r.label for r in panel.sheet(goon(), S).rows}
+
+
+def test_the_targeting_panel_gives_the_exact_hits_and_unsaved_hits():
+    rows, p_any, mean = panel.odds_rows(1, (("base", 1), ("accuracy", 1), ("still", 1)), 4, 4, 0)
+    assert [r.text for r in rows] == [" n=1+1 accuracy+1 still=3 vs AV 4 ", " 0: 12.5% · 1: 87.5% ",
+                                      " 0: 56.2% · 1: 43.8% "]
+    assert p_any == pytest.approx(7 / 16) and mean == pytest.approx(7 / 16)
