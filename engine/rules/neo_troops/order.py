@@ -130,8 +130,13 @@ def take_held(order: Order, unit: str) -> Order | Rejected:
     return _settle(attrs.evolve(order, slots=slots, later=later, held=held, at=slots.index(unit) + 1, last=unit))
 
 
-def hasten(order: Order, unit: str) -> Order:
-    """N-7.4: the unit acts at once; a held action is spent by it, otherwise its next regular slot is skipped."""
+def hasten(order: Order, unit: str) -> Order | Rejected:
+    """N-7.4: the unit acts at once; a held action is spent by it, otherwise its next regular slot is skipped.
+    A unit that has already hastened has no action to give until that slot has passed."""
+    if order.slots and order.up == unit:
+        return Rejected("acting", f"{unit} is the one acting now")
+    if unit in order.skip:
+        return Rejected("already_hastened", f"{unit} has hastened and waits for its slot to pass")
     if unit in order.held:
         return attrs.evolve(order, held=tuple(u for u in order.held if u != unit))
     return attrs.evolve(order, skip=order.skip + (unit,))
