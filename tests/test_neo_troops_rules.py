@@ -506,3 +506,15 @@ def test_the_targeting_panel_gives_the_exact_hits_and_unsaved_hits():
     assert [r.text for r in rows] == [" n=1+1 accuracy+1 still=3 vs AV 4 ", " 0: 12.5% · 1: 87.5% ",
                                       " 0: 56.2% · 1: 43.8% "]
     assert p_any == pytest.approx(7 / 16) and mean == pytest.approx(7 / 16)
+
+
+def test_an_area_attacks_each_entry_and_those_that_stay_but_not_those_that_leave():
+    _, area = run([], shooting.sustained, varan(), RIFLE, (5, 5), (5, 0), [], True, S)
+    walk_in = [(5, 9), (5, 8), (5, 7), (5, 6)]
+    assert shooting.crossings(area, "goons", walk_in, False, S) == [(3, 1)]
+    assert shooting.crossings(area, "goons", walk_in, True, S) == [(3, 2)]  # ran in, ending closer to the firer
+    assert shooting.crossings(area, "goons", [(5, 5)], False, S) == [(0, 1)]  # stayed inside
+    assert shooting.crossings(area, "goons", [(5, 5), (5, 6), (5, 7)], False, S) == []  # walked out
+    through = [(3, 5), (4, 5), (5, 5), (6, 5), (7, 5), (7, 4), (6, 4)]
+    assert shooting.crossings(area, "goons", through, False, S) == [(1, 1), (6, 1)]  # in, out, in again
+    assert shooting.crossings(area, "varans", walk_in, False, S) == []  # only enemies

@@ -213,6 +213,24 @@ def area_dice(area: Area, trigger: Trigger, ran_closer: bool, s: Settings) -> in
     return s.run_into_fire_dice if trigger == "entered" and ran_closer else 1
 
 
+def crossings(area: Area, side: str, path: Sequence[Pos], ran: bool, s: Settings) -> list[tuple[int, int]]:
+    """(index in the path, dice) of each attack one unit's action draws from an area: every entry (2 dice for a
+    run that ends closer to the firer), or 1 die at the end for a unit that started inside and is still there.
+    A unit that only leaves draws nothing; a stationary action is the path of its one cell."""
+    if not attacked_by(area, side, s):
+        return []
+    out: list[tuple[int, int]] = []
+    inside = path[0] in area.cells
+    closer = ran and runs_closer(area, path[0], path[-1])
+    for i, cell in enumerate(path[1:], start=1):
+        if cell in area.cells and not inside:
+            out.append((i, area_dice(area, "entered", closer, s)))
+        inside = cell in area.cells
+    if not out and path[0] in area.cells and path[-1] in area.cells:
+        out.append((len(path) - 1, area_dice(area, "ended_inside", False, s)))
+    return out
+
+
 def follow_up(dice: Dice, area: Area, target: Target, k: int) -> pools.Attack:
     """One persistent-fire attack of `k` dice, each a separate attack; no ammunition, no count limit."""
     return pools.attack(dice, area.firer, "covering fire", k, (("base", k),), target.av)
