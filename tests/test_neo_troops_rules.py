@@ -518,3 +518,14 @@ def test_an_area_attacks_each_entry_and_those_that_stay_but_not_those_that_leave
     through = [(3, 5), (4, 5), (5, 5), (6, 5), (7, 5), (7, 4), (6, 4)]
     assert shooting.crossings(area, "goons", through, False, S) == [(1, 1), (6, 1)]  # in, out, in again
     assert shooting.crossings(area, "varans", walk_in, False, S) == []  # only enemies
+
+
+def test_the_gms_calls_are_settings():
+    loaded = varan(parts=varan().parts + (unit.Part(id="heavy_plasma", kind="weapon"),))
+    assert dict(movement.agility_mods(loaded, W, S))["BIG weapon"] == -1
+    assert "BIG weapon" not in dict(movement.agility_mods(loaded, W, attrs.evolve(S, big_penalty=0)))
+    never = dict(T, settings={"default": attrs.evolve(S, sever_on=7)})
+    assert run([6, 1, 6], criticals.critical, varan(), never).target.limbs_lost == ()
+    quick = attrs.evolve(S, bleed_turns=2)
+    assert care.own_turn_ends(care.own_turn_ends(varan(bleeding=0), quick), quick).status == "dead"
+    assert movement.speeds(varan(load_kg=10.0), attrs.evolve(S, light_run=2.0)) == (10, 40)

@@ -24,7 +24,7 @@ def own_mods(t: Trooper, weapons: dict, s: Settings) -> pools.Mods:
         mods.append(("max load", -2))
     elif t.load_fraction >= s.heavy_load:
         mods.append(("heavy load", -1))
-    if carries_big(t, weapons):
+    if carries_big(t, weapons) and s.big_penalty:
         mods.append(("BIG weapon", -s.big_penalty))
     if t.arms_lost:
         mods.append(("arm lost", -t.arms_lost))

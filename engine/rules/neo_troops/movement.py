@@ -76,7 +76,7 @@ def agility_mods(t: Trooper, weapons: dict, s: Settings) -> pools.Mods:
         mods.append(("2+ armour", -2))
     elif t.save is not None and t.save <= 3:
         mods.append(("3+ armour", -1))
-    if carries_big(t, weapons):
+    if carries_big(t, weapons) and s.big_penalty:
         mods.append(("BIG weapon", -s.big_penalty))
     if t.severe_wounds:
         mods.append(("severe wound", -t.severe_wounds))
