@@ -100,3 +100,9 @@ def test_combined_weapons_are_among_the_characters_weapons(bundle):
     assert unit.build("v", "a", "varan", t).combined == (("plasma_rifle", "pistol"),)
     edit(bundle, "characters.toml", '["plasma_rifle", "pistol"]]', '["plasma_rifle", "heavy_plasma"]]')
     assert problems(bundle) == ["neo-troops/characters.toml: [varan].combined: 'heavy_plasma' is not among its weapons"]
+
+
+def test_critical_tables_that_loop_are_refused(bundle):
+    edit(bundle, "criticals.toml", '"severe", "severe", "severe"', '"varan", "severe", "severe"')
+    assert problems(bundle) == ["neo-troops/criticals.toml: [varan].faces: the tables loop back to 'varan'",
+                                "neo-troops/criticals.toml: [massive].faces: the tables loop back to 'massive'"]

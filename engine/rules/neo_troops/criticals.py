@@ -124,7 +124,8 @@ def _apply(dice: Dice, t: Trooper, effect: str, tables: dict) -> tuple[Trooper, 
     if sever.total < s.sever_on:
         return t, (sever,), "severe wound, bleeding"
     limbs = list(s.limbs)
-    which = pools.die(dice, len(limbs), t.id, "which limb", lambda f: f"which limb 1d{len(limbs)}={f} → {limbs[f - 1]}")
+    which = pools.die(dice, len(limbs), t.id, "which limb",
+                      lambda f: f"which limb 1d{len(limbs)}={f} → {limbs[f - 1]}")
     if limbs[which.total - 1] in t.limbs_lost:
         return t, (sever, which), "severe wound, bleeding"
     t, said = _lose_limb(t, limbs[which.total - 1])
@@ -133,7 +134,7 @@ def _apply(dice: Dice, t: Trooper, effect: str, tables: dict) -> tuple[Trooper, 
 
 def critical(dice: Dice, t: Trooper, tables: dict) -> Crit:
     """N-17.3: one d6 on the target's table; a face naming a table rolls again there, unless that table's
-    `repeat` applies (a second massive wound kills, N-18.2)."""
+    `repeat` applies (a second massive wound kills, N-18.2). The content check refuses tables that loop."""
     crits = tables["criticals"]
     table, rolls, effects = t.crit_table, [], []
     while True:
@@ -144,7 +145,7 @@ def critical(dice: Dice, t: Trooper, tables: dict) -> Crit:
         if entry.repeat:
             t = attrs.evolve(t, tables_rolled=t.tables_rolled + (table,))
         roll = pools.die(dice, 6, t.id, f"critical ({table})",
-                    lambda f: f"critical {table} 1d6={f} → {entry.faces[f - 1]}")
+                         lambda f: f"critical {table} 1d6={f} → {entry.faces[f - 1]}")
         rolls.append(roll)
         face = entry.faces[roll.total - 1]
         if face not in EFFECTS:

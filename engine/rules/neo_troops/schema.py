@@ -201,7 +201,21 @@ def check(own: Tables, shared: Tables) -> list[str]:
             out.append(f"criticals.toml: [{key}].faces: expected 6 faces, got {len(t.faces)}")
         out += [f"criticals.toml: [{key}].faces: unknown effect or table {f!r}"
                 for f in t.faces + ([t.repeat] if t.repeat else []) if f not in EFFECTS and f not in crits]
+    out += [f"criticals.toml: [{key}].faces: the tables loop back to {key!r}" for key in crits if _loops(key, crits)]
     return out
+
+
+def _loops(start: str, crits: dict) -> bool:
+    """Whether rolling on `start` can lead back to it through faces naming other tables."""
+    seen, todo = set(), [f for f in crits[start].faces if f in crits]
+    while todo:
+        key = todo.pop()
+        if key == start:
+            return True
+        if key not in seen:
+            seen.add(key)
+            todo += [f for f in crits[key].faces if f in crits]
+    return False
 
 
 SCHEMA = Schema(files=FILES, check=check)
