@@ -295,7 +295,7 @@ def test_dice_shared_among_targets_before_the_throw():
 def test_a_sweep_against_similar_unskilled_targets_throws_once():
     a = goon("a", fighter=1, attacks=3)
     roll, hits = run([6, 5, 1, 4], melee.sweep, a, None, [goon("x"), goon("y")], W, S)
-    assert hits == {"x": 2, "y": 1} and roll.formula.endswith("keep 6,5,4 vs x AV 4: 2, y AV 4: 1")
+    assert hits == {"x": 2, "y": 1} and roll.formula.endswith("keep 6,5,4 vs x AV 4: 2 hits, y AV 4: 1 hit")
     assert run([], melee.sweep, a, None, [goon("x", fighter=1), goon("y")], W, S).code == "not_similar"
 
 

@@ -11,7 +11,7 @@ from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
 from engine.rules.neo_troops import pools
 from engine.rules.neo_troops.schema import Settings, Weapon
-from engine.rules.neo_troops.shooting import Target, assign
+from engine.rules.neo_troops.shooting import Target, assign, shown_hits
 from engine.rules.neo_troops.unit import Trooper, carries_big
 
 
@@ -112,5 +112,5 @@ def sweep(dice: Dice, attacker: Trooper, weapon: Weapon | None, defenders: Seque
     pool = pools.throw(dice, attacker.id, "melee sweep", base, n)
     targets = [Target(id=d.id, av=d.av) for d in defenders]
     hits, _ = assign(pool.kept, targets)
-    shown = ", ".join(f"{x.id} AV {x.av}: {hits[x.id]}" for x in targets)
-    return pools.record(pool, attacker.id, "melee sweep", how, f"vs {shown}", sum(hits.values())), hits
+    return pools.record(pool, attacker.id, "melee sweep", how, f"vs {shown_hits(targets, hits)}",
+                        sum(hits.values())), hits

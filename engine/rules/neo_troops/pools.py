@@ -131,11 +131,15 @@ class Attack:
     roll: Roll
 
 
+def hits_word(k: int) -> str:
+    return f"{k} hit{'s' * (k != 1)}"
+
+
 def attack(dice: Dice, actor: str, purpose: str, base: int, mods: Mods, av: int, modifier: int = 0) -> Attack:
     n, how = count(mods)
     pool = throw(dice, actor, purpose, base, n)
     hits = sum(1 for d in pool.kept if d + modifier >= av)
-    word = ("hit" if hits else "miss") if base == 1 else f"{hits} hit{'s' * (hits != 1)}"
+    word = ("hit" if hits else "miss") if base == 1 else hits_word(hits)
     lost = f" ({pool.missed} cannot hit)" if pool.missed else ""
     bonus = f" {modifier:+d}" if modifier else ""
     roll = record(pool, actor, purpose, how, f"vs AV {av}{bonus}: {word}{lost}", hits)

@@ -104,8 +104,8 @@ def _spread_ok(targets: Sequence[Target], spread: int) -> bool:
     return all(any(range_cells(x.pos, y.pos) <= spread for y in targets[:i]) for i, x in enumerate(targets) if i)
 
 
-def _shown(targets: Sequence[Target], hits: dict[str, int]) -> str:
-    return ", ".join(f"{x.id} AV {x.av}: {hits[x.id]}" for x in targets)
+def shown_hits(targets: Sequence[Target], hits: dict[str, int]) -> str:
+    return ", ".join(f"{x.id} AV {x.av}: {pools.hits_word(hits[x.id])}" for x in targets)
 
 
 def spray(dice: Dice, t: Trooper, weapon: Weapon, targets: Sequence[Target], stationary: bool, s: Settings,
@@ -130,7 +130,7 @@ def spray(dice: Dice, t: Trooper, weapon: Weapon, targets: Sequence[Target], sta
     pool = pools.throw(dice, t.id, "spray", base, n)
     dice_hits, given = assign(pool.kept, targets)
     lost = f" ({pool.missed} cannot hit)" if pool.missed else ""
-    roll = pools.record(pool, t.id, "spray", how, f"vs {_shown(targets, dice_hits)}{lost}", sum(dice_hits.values()))
+    roll = pools.record(pool, t.id, "spray", how, f"vs {shown_hits(targets, dice_hits)}{lost}", sum(dice_hits.values()))
     hits = {k: v * weapon.hits for k, v in dice_hits.items()}
     return Fire(roll, pool, hits, shots, given)
 
@@ -193,7 +193,7 @@ def sustained(dice: Dice, t: Trooper, weapon: Weapon, aim: Pos, pos: Pos, target
     hits = {x.id: int(dice_of[x.id] >= x.av) * weapon.hits for x in chosen}
     shown = ", ".join(f"{x.id} {dice_of[x.id]} vs AV {x.av}" for x in chosen)
     total = sum(1 for x in chosen if dice_of[x.id] >= x.av)
-    roll = pools.record(pool, t.id, "sustained", how, f"{shown}: {total} hit{'s' * (total != 1)}", total)
+    roll = pools.record(pool, t.id, "sustained", how, f"{shown}: {pools.hits_word(total)}", total)
     return Fire(roll, pool, hits, weapon.rof, dice_of), area
 
 
