@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.content import loader, tables
 from engine.map.grid import Grid
-from engine.rules.neo_troops import ground, movement
+from engine.rules.neo_troops import ground, movement, unit
 from engine.rules.neo_troops.schema import SCHEMA
 
 T = tables.load_folder(loader.default_dir(), "neo-troops", SCHEMA)
@@ -32,3 +32,15 @@ def test_metres_on_the_map_match_tv_n23(content):
     assert (4, 4) not in ground.reachable(g, (0, 0), 10, S) and (5, 0) in ground.reachable(g, (0, 0), 10, S)
     rough = grid([".;;........."], content)
     assert ground.metres_from(rough, (0, 0), S)[0, 8] == 20  # 2·4 + 6·2
+
+
+def test_a_target_on_the_map_gets_its_cover_range_and_melee_range(content):
+    g = grid(["......", ".c....", "......", "......"], content)
+    v = unit.build("v", "varans", "varan", T)
+    behind = ground.target_of(g, (1, 0), v, (1, 2), T)
+    assert (behind.av, behind.cells, behind.adjacent) == (6, 2, False)  # AV 5 + light cover
+    open_ground = ground.target_of(g, (4, 3), v, (3, 2), T, stationary=True)
+    assert (open_ground.av, open_ground.adjacent, open_ground.stationary) == (5, True, True)
+    assert ground.target_of(g, (5, 3), v, (3, 0), T, seen=False).av == 6
+    down = ground.target_of(g, (4, 3), unit.build("v", "varans", "varan", T, status="incapacitated"), (3, 2), T)
+    assert not down.can_dodge

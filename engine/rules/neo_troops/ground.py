@@ -10,7 +10,11 @@ import tcod
 
 from engine.core.geometry import Pos
 from engine.map.grid import Grid
+from engine.rules.neo_troops import pools
+from engine.rules.neo_troops.movement import range_cells
 from engine.rules.neo_troops.schema import Settings
+from engine.rules.neo_troops.shooting import Target
+from engine.rules.neo_troops.unit import Trooper
 
 TAGS = {1: ("light",), 2: ("heavy",)}  # the map's partial and full cover
 
@@ -42,3 +46,14 @@ def reachable(grid: Grid, start: Pos, metres: int, s: Settings, blocked: Iterabl
     dist = metres_from(grid, start, s, blocked)
     ys, xs = np.nonzero(dist <= metres)
     return frozenset(zip(xs.tolist(), ys.tolist()))
+
+
+def target_of(grid: Grid, shooter: Pos, t: Trooper, at: Pos, tables: dict, seen: bool = True,
+              stationary: bool = False, surprised: bool = False) -> Target:
+    """A trooper as a shot's target from `shooter`: cover from the map, AV 6 when only its cell is known (N-3.3),
+    range in cells, melee range when adjacent; it can dodge while it can act."""
+    s: Settings = tables["settings"]["default"]
+    av = pools.effective_av(t.av, cover_tags(grid, at, shooter), tables["cover"], s.av_cap, not seen, s.unseen_av)
+    adjacent = max(abs(at[0] - shooter[0]), abs(at[1] - shooter[1])) == 1
+    return Target(id=t.id, av=av, pos=at, stationary=stationary, cells=range_cells(shooter, at), adjacent=adjacent,
+                  fighter=t.fighter, can_dodge=t.can_act, surprised=surprised)
