@@ -529,3 +529,12 @@ def test_the_gms_calls_are_settings():
     quick = attrs.evolve(S, bleed_turns=2)
     assert care.own_turn_ends(care.own_turn_ends(varan(bleeding=0), quick), quick).status == "dead"
     assert movement.speeds(varan(load_kg=10.0), attrs.evolve(S, light_run=2.0)) == (10, 40)
+
+
+def test_a_damaged_mapping_system_cuts_a_varan_off_its_sides_sightings():
+    a, b, c = varan("a"), varan("b", mapping="damaged"), varan("c")
+    known = senses.pooled([a, b, c], {"a": frozenset({"g1"}), "b": frozenset({"g2"}), "c": frozenset()})
+    assert known == {"a": frozenset({"g1"}), "b": frozenset({"g2"}), "c": frozenset({"g1"})}
+    assert senses.ally_shown(a, False) and not senses.ally_shown(b, False) and senses.ally_shown(b, True)
+    goons = senses.pooled([goon("x"), goon("y")], {"x": frozenset({"v"})})
+    assert goons == {"x": frozenset({"v"}), "y": frozenset({"v"})}  # no mapping system: the side shares

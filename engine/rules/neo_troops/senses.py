@@ -3,7 +3,7 @@ notices it; an unnoticed unit that attacked gives its cell away, and that cell m
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, Mapping, Sequence
 
 import attrs
 
@@ -97,3 +97,17 @@ def out_of_sight(aw: Awareness, observer: str, target: str) -> Awareness:
 def target_moved(aw: Awareness, target: str) -> Awareness:
     """A known cell is good until its unit moves (N-4.4)."""
     return attrs.evolve(aw, known=frozenset(k for k in aw.known if k[1] != target))
+
+
+def pooled(units: Sequence[Trooper], own: Mapping[str, frozenset[str]]) -> dict[str, frozenset[str]]:
+    """What each unit of one side knows of the others from `own` (what each sees or noticed itself): a working
+    mapping system, or none fitted, pools the side's sightings; a damaged or destroyed one (varan result 2)
+    leaves the varan with its own and keeps its own from the others."""
+    sharing = [u for u in units if u.mapping in (None, "working")]
+    common = frozenset().union(*(own.get(u.id, frozenset()) for u in sharing))
+    return {u.id: common if u in sharing else own.get(u.id, frozenset()) for u in units}
+
+
+def ally_shown(ally: Trooper, in_own_sight: bool) -> bool:
+    """An ally stays on the map unless its mapping system is out; then only a friend who sees it knows where."""
+    return in_own_sight or ally.mapping in (None, "working")
