@@ -1,0 +1,59 @@
+"""The battle map read the neo-troops way: cover tags (N-3.2), difficult cells (N-6.3) and paths priced in metres
+(N-0.1: 2 m orthogonal, 3 m diagonal, double into a difficult cell)."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import numpy as np
+import tcod
+
+from engine.core.geometry import Pos
+from engine.map.grid import Grid
+from engine.rules.neo_troops import pools
+from engine.rules.neo_troops.movement import range_cells
+from engine.rules.neo_troops.schema import Settings
+from engine.rules.neo_troops.shooting import Target
+from engine.rules.neo_troops.unit import Trooper
+
+TAGS = {1: ("light",), 2: ("heavy",)}  # the map's partial and full cover
+
+
+def cover_tags(grid: Grid, target: Pos, shooter: Pos) -> tuple[str, ...]:
+    """The cover the target has against the shooter, as cover.toml ids: partial is light, full is heavy."""
+    return TAGS.get(grid.cover_against(target, shooter), ())
+
+
+def difficult(grid: Grid) -> frozenset[Pos]:
+    """Cells that cost more than a plain step to enter (rubble, brush, water)."""
+    ys, xs = np.nonzero(grid.cost > 1)
+    return frozenset(zip(xs.tolist(), ys.tolist()))
+
+
+def metres_from(grid: Grid, start: Pos, s: Settings, blocked: Iterable[Pos] = ()) -> np.ndarray:
+    """Metres of the cheapest path from `start` to every cell ([y, x]; huge where unreachable)."""
+    cost = np.where(grid.cost > 1, s.difficult_factor, (grid.cost > 0).astype(np.int32)).astype(np.int32)
+    for x, y in blocked:
+        cost[y, x] = 0
+    dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
+    dist[start[1], start[0]] = 0
+    tcod.path.dijkstra2d(dist, cost, s.step_m, s.diagonal_m, out=dist)
+    return dist
+
+
+def reachable(grid: Grid, start: Pos, metres: int, s: Settings, blocked: Iterable[Pos] = ()) -> frozenset[Pos]:
+    """Cells a Move or Run of `metres` can end in."""
+    dist = metres_from(grid, start, s, blocked)
+    ys, xs = np.nonzero(dist <= metres)
+    return frozenset(zip(xs.tolist(), ys.tolist()))
+
+
+def target_of(grid: Grid, shooter: Pos, t: Trooper, at: Pos, tables: dict, seen: bool = True,
+              stationary: bool = False, surprised: bool = False) -> Target:
+    """A trooper as a shot's target from `shooter`: cover from the map, AV 6 when only its cell is known (N-3.3),
+    range in cells, melee range when adjacent; it can dodge while it can act."""
+    s: Settings = tables["settings"]["default"]
+    av = pools.effective_av(t.av, cover_tags(grid, at, shooter), tables["cover"], s.av_cap, not seen, s.unseen_av)
+    adjacent = max(abs(at[0] - shooter[0]), abs(at[1] - shooter[1])) == 1
+    return Target(id=t.id, av=av, pos=at, stationary=stationary, cells=range_cells(shooter, at), adjacent=adjacent,
+                  fighter=t.fighter, can_dodge=t.can_act, surprised=surprised)

@@ -1,0 +1,221 @@
+"""The tables of `content/neo-troops/`: one attrs model per file, and the cross-checks between them.
+
+Every number of the spec's tables that is data lives in these files; the rules modules read them through the
+models below and hard-code none of them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from engine.content.formula import Formula, FormulaError
+from engine.content.tables import Schema, Tables
+
+# What a face of a critical table does (§18); a face may instead name another table of criticals.toml to roll on.
+Effect = Literal["component", "extra_damage", "out", "cloak", "mapping", "accessory", "weapon", "save", "head",
+                 "severe", "incapacitated", "killed"]
+EFFECTS = frozenset(Effect.__args__)  # type: ignore[attr-defined]
+ItemKind = Literal["accessory", "external", "ammo"]
+
+
+@attrs.frozen(kw_only=True)
+class Difficulty:
+    """N-1.2: a named target number."""
+
+    tn: int
+
+
+@attrs.frozen(kw_only=True)
+class Cover:
+    """N-3.2: the AV a cover tag adds."""
+
+    av: int
+
+
+@attrs.frozen(kw_only=True)
+class Sighting:
+    """N-4.3: how hard a cloaked target is to notice after its latest action."""
+
+    difficulty: str  # a difficulties.toml id
+    search_only: bool = False  # only an observer whose action was Search may test
+
+
+@attrs.frozen(kw_only=True)
+class Weapon:
+    """§20.2 (the sample set is a placeholder, not source data)."""
+
+    name: str
+    rof: int = 1
+    long_range: int = 25  # cells
+    save_mod: int = 0
+    hits: int = 1
+    snap_only: bool = False
+    big: bool = False
+    small: bool = False
+    dual: bool = False
+    weight_kg: float = 0.0
+    shots: int = 1  # ammunition capacity
+    reloads: bool = True  # a Stationary action refills it from an ammunition load (not a grenade)
+    blast: int = 0  # radius in cells; 1 = 3 × 3
+    melee: bool = False  # a melee weapon (no shooting)
+    reach: int = 0  # melee reach it gives; 0 = the bearer's own
+    attacks: int = 1  # melee attacks (base dice B, N-15.2)
+
+
+@attrs.frozen(kw_only=True)
+class Armour:
+    name: str
+    save: int  # the d6 a save needs (4 = 4+)
+    weight_kg: float = 0.0
+
+
+@attrs.frozen(kw_only=True)
+class Item:
+    """Battlesuit accessories (critical 3), external equipment (N-16.4) and ammunition loads."""
+
+    name: str
+    kind: ItemKind
+    weight_kg: float = 0.0
+
+
+@attrs.frozen(kw_only=True)
+class Character:
+    """§20.1: a unit type; a `unit.Trooper` is built from one."""
+
+    name: str
+    av: int = 4
+    armour: str = ""  # an armour.toml id; "" = no save
+    hp: int = 1
+    move_m: int = 10
+    run_m: int = 20
+    max_load_kg: float = 40.0
+    accuracy: int = 0
+    fighter: int = 0
+    perception: int = 0
+    reach: int = 1
+    attacks: int = 1  # unarmed melee attacks
+    varan: bool = False  # incapacitated (not dead) at 0 HP, bleeds, regenerates (N-17.2)
+    cloaked: bool = False
+    mapping: bool = False  # mapping system and scanners (critical 2)
+    crit_table: str = "generic"  # a criticals.toml id
+    weapons: list[str] = attrs.field(factory=list)  # the first is held
+    combined: list[list[str]] = attrs.field(factory=list)  # weapons tied together (§14)
+    items: list[str] = attrs.field(factory=list)
+
+
+@attrs.frozen(kw_only=True)
+class Criticals:
+    """§18: six faces, each an effect or another table to roll on."""
+
+    faces: list[str]
+    repeat: str = ""  # the effect when a target rolls on this table a second time (N-18.2: killed)
+
+
+@attrs.frozen(kw_only=True)
+class Settings:
+    """The spec's interpretations and GM's calls, with the spec's defaults (one table, `[default]`)."""
+
+    step_m: int = 2  # N-0.1: metres of an orthogonal step
+    diagonal_m: int = 3
+    difficult_factor: int = 2  # N-6.3: a difficult cell costs double
+    av_cap: int = 6  # N-3.4
+    unseen_av: int = 6  # N-3.3
+    light_load: float = 0.25  # N-6.3: fraction of max load
+    heavy_load: float = 0.75
+    light_run: float = 1.5
+    heavy_run: float = 0.75
+    max_load_speed: float = 0.5  # move and run at maximum load
+    wound_speed: float = 0.5  # per severe wound
+    leg_speed: float = 0.5  # per severed leg
+    light_armour_save: int = 3  # "no armour with save 3+ or better" for the light-load run bonus
+    agility_dice: int = 3  # N-5.1
+    agility: str = "normal"  # N-5.3: TN of an agility test
+    agility_hard: str = "hard"
+    big_penalty: int = 1  # N-5.2 ¹: agility and melee defence only
+    combined_kg: float = 20.0  # N-14.1
+    spray_spread: int = 2  # N-10.3: cells between declared targets
+    area_radius: int = 1  # N-11.3: 3 × 3
+    run_into_fire_dice: int = 2  # N-11.4
+    friendly_fire: bool = False  # N-11.3: sustained fire attacks only enemies
+    run_past_attacks: bool = True  # N-7.5 (GM's discretion)
+    run_melee: bool = True  # N-8.1: a melee at the end of a run (GM's discretion)
+    observer_ran: str = "very_hard"  # N-4.3
+    external_on: int = 6  # N-16.4
+    sever_on: int = 5  # §18.2: a limb is severed on this d6 or more
+    limbs: list[str] = attrs.field(factory=lambda: ["left_arm", "right_arm", "left_leg", "right_leg"])
+    bleed_turns: int = 10  # N-19.3
+    first_aid_actions: int = 3
+    repair_actions: Formula = attrs.field(factory=lambda: Formula.parse("1d6 * 10"))  # N-19.2
+    regen_turns: int = 100  # N-19.4
+    throw_reach: Formula = attrs.field(factory=lambda: Formula.parse("2 * long_range"))  # N-3.5, in cells
+
+
+FILES = {"settings.toml": Settings, "difficulties.toml": Difficulty, "cover.toml": Cover,
+         "sighting.toml": Sighting, "weapons.toml": Weapon, "armour.toml": Armour, "items.toml": Item,
+         "characters.toml": Character, "criticals.toml": Criticals}
+FORMULA_NAMES = {"repair_actions": frozenset(), "throw_reach": frozenset({"long_range"})}
+DIFFICULTY_FIELDS = ("agility", "agility_hard", "observer_ran")
+
+
+def check(own: Tables, shared: Tables) -> list[str]:
+    """References between the tables and the ranges a d6 allows, one located line each."""
+    out: list[str] = []
+    tns, weapons, items, crits = own["difficulties"], own["weapons"], own["items"], own["criticals"]
+    for key, d in tns.items():
+        if not 2 <= d.tn <= 6:
+            out.append(f"difficulties.toml: [{key}].tn: expected a face 2 to 6, got {d.tn}")
+    for key, s in own["sighting"].items():
+        if s.difficulty not in tns:
+            out.append(f"sighting.toml: [{key}].difficulty: unknown difficulty {s.difficulty!r}")
+    if "default" not in own["settings"]:
+        out.append("settings.toml: missing the [default] table")
+    for key, s in own["settings"].items():
+        out += [f"settings.toml: [{key}].{f}: unknown difficulty {getattr(s, f)!r}"
+                for f in DIFFICULTY_FIELDS if getattr(s, f) not in tns]
+        for f, names in FORMULA_NAMES.items():
+            try:
+                Formula.parse(getattr(s, f).text, names)
+            except FormulaError as exc:
+                out.append(f"settings.toml: [{key}].{f}: {exc}")
+    for key, w in weapons.items():
+        if w.rof < 1 or w.hits < 1 or w.attacks < 1:
+            out.append(f"weapons.toml: [{key}]: rof, hits and attacks are at least 1")
+    for key, a in own["armour"].items():
+        if not 2 <= a.save <= 6:
+            out.append(f"armour.toml: [{key}].save: expected a face 2 to 6, got {a.save}")
+    for key, c in own["characters"].items():
+        if c.armour and c.armour not in own["armour"]:
+            out.append(f"characters.toml: [{key}].armour: unknown armour {c.armour!r}")
+        if c.crit_table not in crits:
+            out.append(f"characters.toml: [{key}].crit_table: unknown critical table {c.crit_table!r}")
+        out += [f"characters.toml: [{key}].weapons: unknown weapon {w!r}" for w in c.weapons if w not in weapons]
+        out += [f"characters.toml: [{key}].items: unknown item {i!r}" for i in c.items if i not in items]
+        out += [f"characters.toml: [{key}].combined: {w!r} is not among its weapons"
+                for combo in c.combined for w in combo if w not in c.weapons]
+        if not 2 <= c.av <= 6 or c.hp < 1:
+            out.append(f"characters.toml: [{key}]: av must be 2 to 6 and hp at least 1")
+    for key, t in crits.items():
+        if len(t.faces) != 6:
+            out.append(f"criticals.toml: [{key}].faces: expected 6 faces, got {len(t.faces)}")
+        out += [f"criticals.toml: [{key}].faces: unknown effect or table {f!r}"
+                for f in t.faces + ([t.repeat] if t.repeat else []) if f not in EFFECTS and f not in crits]
+    out += [f"criticals.toml: [{key}].faces: the tables loop back to {key!r}" for key in crits if _loops(key, crits)]
+    return out
+
+
+def _loops(start: str, crits: dict) -> bool:
+    """Whether rolling on `start` can lead back to it through faces naming other tables."""
+    seen, todo = set(), [f for f in crits[start].faces if f in crits]
+    while todo:
+        key = todo.pop()
+        if key == start:
+            return True
+        if key not in seen:
+            seen.add(key)
+            todo += [f for f in crits[key].faces if f in crits]
+    return False
+
+
+SCHEMA = Schema(files=FILES, check=check)

@@ -1,0 +1,46 @@
+"""neo-troops exact odds: checked against every outcome of the dice, rolled through the rules themselves."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from itertools import product
+
+import pytest
+
+from engine.core.dice import Dice
+from engine.rules.neo_troops import odds, pools
+
+
+def enumerate_hits(base: int, n: int, av: int, modifier: int = 0) -> dict[int, Fraction]:
+    """Roll every combination of faces through pools.attack and count the hits."""
+    rolled = 2 if n <= 0 else n
+    counts: Counter[int] = Counter()
+    for faces in product(range(1, 7), repeat=rolled):
+        a = pools.attack(Dice.scripted(list(faces)), "x", "odds", base, (("base", n),), av, modifier)
+        counts[a.hits] += 1
+    total = 6 ** rolled
+    return {k: Fraction(v, total) for k, v in counts.items()}
+
+
+@pytest.mark.parametrize("base, n, av, modifier", [
+    (1, 3, 4, 0), (1, 0, 4, 0), (1, -2, 5, 0), (4, 3, 4, 0), (3, 5, 5, 0), (2, 4, 6, 0), (1, 2, 5, 2), (2, 2, 7, 0)])
+def test_the_hit_distribution_matches_every_outcome(base, n, av, modifier):
+    got = {k: p for k, p in odds.hits(base, n, av, modifier).items() if p}
+    assert got == enumerate_hits(base, n, av, modifier)
+
+
+def test_the_aimed_snap_shot_of_tv_n2_hits_seven_times_in_eight():
+    assert odds.hits(1, 3, 4) == {0: Fraction(1, 8), 1: Fraction(7, 8)}
+    assert odds.hits(1, 0, 4)[1] == Fraction(1, 4)  # the lower of two dice
+
+
+def test_unsaved_hits_follow_the_save():
+    two = {2: Fraction(1)}
+    assert odds.unsaved(two, 4, -2) == {0: Fraction(1, 36), 1: Fraction(10, 36), 2: Fraction(25, 36)}  # needs 6
+    assert odds.unsaved(two, 5, -2) == {0: 0, 1: 0, 2: Fraction(1)}  # needs 7: no save
+    assert odds.unsaved(two, 3, 2) == {0: Fraction(1)}  # needs 1: harmless
+    assert odds.unsaved({1: Fraction(1)}, None, 0, per_hit=2) == {0: 0, 1: 0, 2: Fraction(1)}
+    dist = odds.unsaved(odds.hits(1, 3, 4), 4, 0)
+    assert odds.mean(dist) == Fraction(7, 16) and sum(dist.values()) == 1
+    assert odds.shown({0: Fraction(1, 4), 1: Fraction(3, 4)}) == "0: 25.0% · 1: 75.0%"
