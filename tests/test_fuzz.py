@@ -22,7 +22,7 @@ from tui.saves import new_log_path
 
 CONTENT = loader.default_dir()
 MUTATIONS_PER_FILE = 500
-TABLE_MUTATIONS = 100  # a ruleset folder read alone: cheap, and its schema is what is fuzzed
+TABLE_MUTATIONS = 60  # a ruleset folder read alone: cheap, and its schema is what is fuzzed
 
 
 def _folders() -> dict[str, tables.Schema]:

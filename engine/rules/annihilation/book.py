@@ -7,7 +7,6 @@ so the exact value of the parsed formula is taken and floored once, at the end, 
 
 from __future__ import annotations
 
-import math
 
 import attrs
 
@@ -49,10 +48,7 @@ class Book:
     def evaluate(self, name: str, env: dict[str, int], roll=None) -> tuple[int, str, list[int]]:
         """Value, the formula with numbers filled in, and the faces rolled."""
         f: formula.Formula = getattr(self.settings, name)
-        faces: list[int] = []
-        exact, shown = formula._eval(f.tree, env, roll, faces)  # exact Fraction; this ruleset floors it
-        result = math.floor(exact)
-        return result, f"{shown}={result}", faces
+        return f.evaluate(env, roll, rounding="down")  # exact to the end, then floored: this ruleset rounds down
 
     def roll(self, name: str, dice: Dice, actor: str, purpose: str, **env: int) -> Roll:
         """A settings formula with dice (`7d10 + 10`), as one Roll: `7d10+10: 3+7+10+1+5+8+2+10=46`."""
