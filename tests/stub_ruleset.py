@@ -80,8 +80,7 @@ class D6Stub:
         for m, cell in field.placements(self.content, self.setup.mission, self.setup.spawns):
             t = self.content.units[m.template]
             unit = Unit(id=m.uid, name=m.name, template=m.template, race=t.race, side=m.side, glyph=t.glyph, pos=cell,
-                        facing=field.FACING.get(m.side, 0), stats={}, hp=WOUNDS, hp_max=WOUNDS, stamina=0,
-                        stamina_max=0, morale=0, morale_max=0, armor=t.armor, weapon=t.weapon, ammo=99, magazines=0,
+                        facing=field.FACING.get(m.side, 0), hp=WOUNDS, hp_max=WOUNDS, weapon=t.weapon,
                         record=Trooper())
             events.append(UnitSpawned(unit=unit))
         return events + [PhaseStarted(phase=1), *self._side(state, missions.PLAYER, events)]

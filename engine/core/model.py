@@ -26,19 +26,22 @@ class Unit:
     glyph: str
     pos: Pos
     facing: int  # index into engine.map.grid.NEIGHBOURS
-    stats: dict[str, int]
+    # The field order is the order of every logged unit and state hash: never reorder. `hp` is the health every
+    # ruleset has (hit points, wounds left); stats to magazines are xcom-trpg's numbers, which another ruleset
+    # leaves at their defaults, keeping its own in `record`.
+    stats: dict[str, int] = attrs.field(factory=dict)
     hp: int
     hp_max: int
-    stamina: int
-    stamina_max: int
+    stamina: int = 0
+    stamina_max: int = 0
     infinite_stamina: bool = False
-    morale: int
-    morale_max: int
+    morale: int = 0
+    morale_max: int = 0
     concussion: int = 0
-    armor: str
-    weapon: str
-    ammo: int
-    magazines: int
+    armor: str = ""
+    weapon: str = ""
+    ammo: int = 0
+    magazines: int = 0
     items: dict[str, int] = attrs.field(factory=dict)
     status: Status = "active"
     actions: int = 0
