@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 
+import attrs
+
 import pytest
 
 from engine.core import ruleset
@@ -130,3 +132,19 @@ def test_a_bad_record_in_a_log_is_one_line(data, words):
     with pytest.raises(codec.CodecError) as caught:
         codec.load_event(event)
     assert words in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_pools_kept_dice_are_logged_only_when_it_discards_some():
+    """`Roll.kept` marks the dice of a pool that count (`4d6 [6 5 2 1] keep 6,5`); a roll that keeps every die writes
+    no `kept`, so every older log keeps its bytes."""
+    from engine.core import codec
+    from engine.core.dice import Roll
+    from engine.core.events import Resolved
+
+    pool = Roll(actor="a", purpose="spray", expr="4d6", faces=(6, 5, 2, 1), formula="4d6 [6 5 2 1] keep 6,5 vs AV 4: 2 hits",
+                total=2, kept=(0, 1))
+    plain = attrs.evolve(pool, kept=())
+    event = Resolved(actor="a", action="shoot", rolls=(pool, plain), outcome="hit", text="")
+    data = json.loads(json.dumps(codec.dump_event(event)))
+    assert data["rolls"][0]["kept"] == [0, 1] and "kept" not in data["rolls"][1]
+    assert codec.load_event(data) == event

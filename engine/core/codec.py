@@ -136,9 +136,15 @@ def _plain(value: Any) -> Any:
 
 
 def dump_roll(roll: Roll) -> dict[str, Any]:
-    return {"actor": roll.actor, "purpose": roll.purpose, "expr": roll.expr, "faces": list(roll.faces),
-            "formula": roll.formula, "total": roll.total, "crit": roll.crit, "stream": roll.stream,
-            "index": roll.index}
+    out = {"actor": roll.actor, "purpose": roll.purpose, "expr": roll.expr, "faces": list(roll.faces),
+           "formula": roll.formula, "total": roll.total, "crit": roll.crit, "stream": roll.stream,
+           "index": roll.index}
+    if roll.kept:  # only a pool that discards dice says so: every older roll keeps its bytes
+        out["kept"] = list(roll.kept)
+    return out
+
+
+_conv.register_unstructure_hook(Roll, dump_roll)
 
 
 def _untag(data: Any, table: dict[str, type], what: str) -> Any:

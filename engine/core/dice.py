@@ -105,6 +105,7 @@ class Roll:
     crit: Crit = None
     stream: str = "main"
     index: int = 0  # index of the first face in its stream; -1 for scripted dice
+    kept: tuple[int, ...] = ()  # a pool's dice that count, as indices into `faces` (keep the best); () = all
 
 
 class Dice:
