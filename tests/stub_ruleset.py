@@ -15,7 +15,8 @@ from engine.content import field, missions
 from engine.content.tables import Schema
 from engine.core.commands import Act, Command, EndTurn, Move, Rejected, Shoot, StartMission, Wait
 from engine.core.dice import Dice, Roll
-from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, UnitChanged, UnitSpawned
+from engine.core.events import (Event, MissionEnded, Moved, Noted, PhaseStarted, Resolved, SideStarted, UnitChanged,
+                                UnitSpawned)
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.records import record
@@ -40,6 +41,14 @@ class Trooper:
 
     shots: int = 0
     saves: int = 0  # wounds its armour saved
+
+
+@record(f"{ID}.tally")
+@attrs.frozen(kw_only=True)
+class Tally:
+    """The stub's own record of the battle (State.record): shots fired by everyone so far."""
+
+    shots: int = 0
 
 
 @register(ID)
@@ -135,7 +144,8 @@ class D6Stub:
                                      rolls=tuple(rolls), outcome="wound" if wounded else "no wound",
                                      text=f"{unit.name} shoots {target.name}: {'wound' if wounded else 'no wound'}"),
                             UnitChanged(unit=unit.id, changes={"actions": 0, "record": attrs.evolve(
-                                unit.record, shots=unit.record.shots + 1)}, cause="shoots")]
+                                unit.record, shots=unit.record.shots + 1)}, cause="shoots"),
+                            Noted(record=Tally(shots=(state.record or Tally()).shots + 1), cause="a shot")]
         if len(rolls) > 1 and not wounded:
             out.append(UnitChanged(unit=target.id, changes={"record": attrs.evolve(
                 target.record, saves=target.record.saves + 1)}, cause="saves"))

@@ -93,8 +93,8 @@ def test_audit_stats_tabulates_the_rulesets_own_die(content, tmp_path):
 
 
 def test_the_rulesets_own_unit_record_is_logged_folded_and_verified(content, tmp_path):
-    """`Unit.record` carries the stub's typed numbers: written by tag, changed whole by events, read back strictly,
-    kept through a checkpoint's dump, and re-derived by verify."""
+    """`Unit.record` carries the stub's typed numbers and `State.record` its battle's: written by tag, changed whole
+    by events, read back strictly, kept through a checkpoint's dump and in the state hash, and re-derived by verify."""
     from engine.core import codec
 
     path = tmp_path / "records.jsonl"
@@ -114,8 +114,11 @@ def test_the_rulesets_own_unit_record_is_logged_folded_and_verified(content, tmp
     made = sum(1 for rec in lines if rec.get("kind") == "command" for e in rec["events"]
                for r in e.get("rolls", []) if r["purpose"] == "save")
     assert saves == made - failed
+    assert state.record == stub_ruleset.Tally(shots=fired)  # the battle's own record (State.record), noted per shot
     again = codec.load_state(json.loads(json.dumps(codec.dump_state(state))), state.grid)
-    assert again.units == state.units and codec.state_hash(again) == codec.state_hash(state)
+    assert again.units == state.units and again.record == state.record
+    assert codec.state_hash(again) == codec.state_hash(state)
+    assert codec.state_hash(attrs.evolve(state, record=None)) != codec.state_hash(state)
     assert verify(content, path).failure is None
 
 

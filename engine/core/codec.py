@@ -14,7 +14,7 @@ import cattrs.gen
 
 from engine.core.commands import COMMAND_TYPES, Command, EndTurn, Move
 from engine.core.dice import Roll
-from engine.core.events import EVENT_TYPES, Event, UnitChanged
+from engine.core.events import EVENT_TYPES, Event, Noted, UnitChanged
 from engine.core.model import INHERITED, MEMO, PARTS, State, Unit, memo
 from engine.core.records import lookup
 
@@ -121,6 +121,9 @@ def dump_event(event: Event) -> dict[str, Any]:
     if kind == "changed":
         return {"kind": kind, "unit": event.unit, "changes": {k: _plain(v) for k, v in event.changes.items()},
                 "cause": event.cause, "rolls": [dump_roll(r) for r in event.rolls]}
+    if kind == "noted":
+        return {"kind": kind, "record": dump_record(event.record), "cause": event.cause,
+                "rolls": [dump_roll(r) for r in event.rolls]}
     if kind == "moved":
         return {"kind": kind, "unit": event.unit, "path": [list(p) for p in event.path], "facing": event.facing,
                 "rolls": [dump_roll(r) for r in event.rolls]}
@@ -161,6 +164,8 @@ def _untag(data: Any, table: dict[str, type], what: str) -> Any:
         raise CodecError(f"bad {what} {kind!r}: {_first(exc)}") from None
     if isinstance(obj, UnitChanged):
         obj = attrs.evolve(obj, changes=_typed_changes(obj.changes))
+    elif isinstance(obj, Noted):
+        obj = attrs.evolve(obj, record=load_record(obj.record))
     return obj
 
 
@@ -211,6 +216,7 @@ def dump_state(state: State) -> dict[str, Any]:
         "tiles_changed": [[x, y, t] for (x, y), t in sorted(state.tiles_changed.items())],
         "winner": state.winner,
         "ended": state.ended,
+        **({"record": dump_record(state.record)} if state.record is not None else {}),
     }
 
 
@@ -221,7 +227,7 @@ def load_state(data: dict[str, Any], grid: Any) -> State:
         return State(ruleset=data["ruleset"], mission=data["mission"], grid=grid.with_tiles(tiles),
                      units={u.id: u for u in units}, phase=data["phase"], side=data["side"],
                      sides=tuple(data["sides"]), dice=dict(data["dice"]), tiles_changed=tiles,
-                     winner=data["winner"], ended=data["ended"])
+                     winner=data["winner"], ended=data["ended"], record=load_record(data.get("record")))
     except Exception as exc:  # noqa: BLE001
         raise CodecError(f"bad checkpoint state: {_first(exc)}") from None
 
@@ -264,6 +270,8 @@ def state_hash(state: State) -> str:
     """sha256 of the state's own fields, then of each unit in turn order; 16 hex digits."""
     rest = (state.ruleset, state.mission, state.phase, state.side, state.sides, sorted(state.dice.items()),
             sorted(state.tiles_changed.items()), state.winner, state.ended)
+    if state.record is not None:  # no record: the bytes hashed before records existed
+        rest += (state.record,)
     h = hashlib.sha256(repr(rest).encode())
     digests = []
     for unit in state.units.values():  # model.memo, inlined: it runs for every unit of every record

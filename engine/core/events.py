@@ -84,5 +84,16 @@ class MissionEnded:
     rolls: tuple[Roll, ...] = ()
 
 
-Event = Union[UnitSpawned, PhaseStarted, SideStarted, Moved, UnitChanged, Resolved, TileChanged, MissionEnded]
+@attrs.frozen(kw_only=True)
+class Noted:
+    """The ruleset's own record of the battle (`State.record`: an initiative order, covering-fire areas, what each
+    side has noticed...) is now `record`, a `records.record` class, replaced whole; `cause` says why."""
+
+    kind: ClassVar[str] = "noted"
+    record: Any
+    cause: str
+    rolls: tuple[Roll, ...] = ()
+
+
+Event = Union[UnitSpawned, PhaseStarted, SideStarted, Moved, UnitChanged, Resolved, TileChanged, MissionEnded, Noted]
 EVENT_TYPES: dict[str, type] = {t.kind: t for t in Event.__args__}  # type: ignore[attr-defined]

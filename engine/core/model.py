@@ -73,6 +73,7 @@ class State:
     tiles_changed: dict[Pos, str] = attrs.field(factory=dict)
     winner: str | None = None  # side, or "draw"; None while the mission runs
     ended: str | None = None  # why it ended
+    record: Any = None  # the ruleset's own record of the battle (events.Noted); None: left out of dumps and hashes
 
     def unit(self, uid: str) -> Unit:
         return self.units[uid]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from engine.core.events import (Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, TileChanged,
+from engine.core.events import (Event, MissionEnded, Moved, Noted, PhaseStarted, Resolved, SideStarted, TileChanged,
                            UnitChanged, UnitSpawned)
 from engine.core.model import State, replace, with_fields
 
@@ -47,6 +47,8 @@ def fold(state: State, events: Iterable[Event]) -> State:
             tiles[event.pos] = event.tile
         elif isinstance(event, MissionEnded):
             fields["winner"], fields["ended"] = event.winner, event.reason
+        elif isinstance(event, Noted):
+            fields["record"] = event.record
         else:
             assert isinstance(event, Resolved)
     if pending or spawned:
