@@ -63,6 +63,7 @@ class XcomTrpg:
         self.rules = content.rulesets[self.id]
         self.setup = setup
         self._last_sight: tuple[State, str, np.ndarray] | None = None
+        self.staged: tuple | None = None  # resolve's last staged scene (arena.decide)
 
     # -- the kernel's entry point -------------------------------------------------------------
 

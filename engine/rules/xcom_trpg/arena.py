@@ -135,7 +135,10 @@ def command(rs: XcomTrpg, state: State, action: Action) -> Command:
 
 def decide(rs: XcomTrpg, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict | Rejected:
     """The game's own decision on the staged command, told as a verdict: its rolls, what changed, its words."""
-    state, cmd = stage(rs, units, action)
+    staged = rs.staged  # `--trials` stages once and decides n times; the cache holds `units`, so `is` is safe
+    if staged is None or staged[0] is not units or staged[1] != action:
+        staged = rs.staged = (units, action, *stage(rs, units, action))
+    state, cmd = staged[2], staged[3]
     events = rs.decide(state, cmd, dice)
     if isinstance(events, Rejected):
         return events
