@@ -166,3 +166,22 @@ def test_map_refuses_an_unknown_mission_in_one_line(capsys):
     assert main(["map", "--mission", "terorr"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown mission 'terorr' (did you mean 'terror'?)" in err
+
+
+def test_movement_priced_by_a_ruleset_walks_the_cheapest_metres(content):
+    """neo-troops' pricing (2 m a side step, 3 m a diagonal, double on difficult ground) through the same search the
+    AI and the client use; the default stays a cell count."""
+    import numpy as np
+
+    from engine.map.grid import Grid
+
+    grid = Grid.from_ids([["floor"] * 7 for _ in range(5)], content.terrain)
+    plain = grid.paths_within((0, 2), 3)
+    assert max(max(abs(x), abs(y - 2)) for x, y in plain) == 3 and (3, 5) not in plain
+    price = np.ones((5, 7), dtype=np.int16)
+    price[:, 2] = 2  # a strip of difficult ground
+    metres = grid.paths_within((0, 2), 10, cardinal=2, diagonal=3, price=price)
+    assert (1, 2) in metres and (4, 2) in metres and (5, 2) not in metres  # 2 + 4 (difficult) + 2 + 2 = 10 m
+    assert grid.distances((0, 2), cardinal=2, diagonal=3, price=price)[2, 4] == 10
+    assert grid.distances((0, 2), cardinal=2, diagonal=3, price=price)[3, 1] == 3  # one diagonal step
+    assert len(metres[(3, 2)]) == 3

@@ -124,13 +124,19 @@ class Grid:
         yx = pf.path_to((goal[1], goal[0]))[1:].tolist()
         return [(x, y) for y, x in yx]
 
-    def paths_within(self, start: Pos, reach: int, blocked: Iterable[Pos] = ()) -> dict[Pos, tuple[Pos, ...]]:
-        """The cheapest path (as `path` finds it) to every cell within `reach` steps, from one search."""
-        cost = np.array(self.cost, dtype=np.int16)
+    def paths_within(self, start: Pos, reach: int, blocked: Iterable[Pos] = (), *, cardinal: int = 1,
+                     diagonal: int = 1, price: np.ndarray | None = None) -> dict[Pos, tuple[Pos, ...]]:
+        """The cheapest path (as `path` finds it) to every cell within `reach`, from one search.
+
+        By default a step costs 1 (a cell count). A ruleset that prices movement gives the cost of a step
+        (`cardinal`, `diagonal`: neo-troops' 2 m and 3 m) and a [y, x] `price` per cell entered (1, 2 for
+        difficult ground, 0 impassable), and `reach` is then in its currency (metres, TU)."""
+        cost = np.array(self.cost if price is None else price, dtype=np.int16)
+        blocked = list(blocked)
         for x, y in blocked:
             cost[y, x] = 0
-        steps = self.distances(start, blocked)
-        graph = tcod.path.SimpleGraph(cost=cost, cardinal=1, diagonal=1)
+        steps = self.distances(start, blocked, cardinal=cardinal, diagonal=diagonal, price=price)
+        graph = tcod.path.SimpleGraph(cost=cost, cardinal=cardinal, diagonal=diagonal)
         pf = tcod.path.Pathfinder(graph)
         pf.add_root((start[1], start[0]))
         out: dict[Pos, tuple[Pos, ...]] = {}
@@ -141,12 +147,14 @@ class Grid:
                 out[(x, y)] = tuple((px, py) for py, px in yx)
         return out
 
-    def distances(self, start: Pos, blocked: Iterable[Pos] = ()) -> np.ndarray:
-        """Step distances (Chebyshev moves) from start to every cell; huge where unreachable."""
-        cost = (self.cost > 0).astype(np.int8)
+    def distances(self, start: Pos, blocked: Iterable[Pos] = (), *, cardinal: int = 1, diagonal: int = 1,
+                  price: np.ndarray | None = None) -> np.ndarray:
+        """Step distances (Chebyshev moves, or the priced cost as in `paths_within`) from start to every cell;
+        huge where unreachable."""
+        cost = (self.cost > 0).astype(np.int8) if price is None else np.array(price, dtype=np.int16)
         for x, y in blocked:
             cost[y, x] = 0
         dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
         dist[start[1], start[0]] = 0
-        tcod.path.dijkstra2d(dist, cost, 1, 1, out=dist)
+        tcod.path.dijkstra2d(dist, cost, cardinal, diagonal, out=dist)
         return dist
