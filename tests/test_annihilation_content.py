@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
+import ruleset_folder
 from engine.content import loader, tables
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.inventory import size_of
@@ -16,24 +16,17 @@ from engine.rules.annihilation.space import diamond, hexagon
 FOLDER = "annihilation"
 
 
-@pytest.fixture
-def bundle(tmp_path) -> Path:
-    root = tmp_path / "bundle"
-    shutil.copytree(loader.default_dir() / FOLDER, root / FOLDER)
-    return root
-
-
 def problems(root: Path) -> list[str]:
-    with pytest.raises(loader.ContentError) as caught:
-        tables.load_folder(root, FOLDER, SCHEMA)
-    return caught.value.messages
+    return ruleset_folder.problems(root, FOLDER, SCHEMA)
 
 
 def edit(root: Path, name: str, old: str, new: str) -> None:
-    path = root / FOLDER / name
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new, 1))
+    ruleset_folder.edit(root, FOLDER, name, old, new)
+
+
+@pytest.fixture
+def bundle(tmp_path) -> Path:
+    return ruleset_folder.copy(tmp_path, FOLDER)
 
 
 def test_the_tables_load_and_hold_the_specs_rows():

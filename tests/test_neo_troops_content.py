@@ -3,13 +3,12 @@ one located line."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
+import ruleset_folder
 from engine.content import loader, tables
-from engine.content.strict import ContentError
 from engine.core.dice import Dice
 from engine.rules.neo_troops import care, shooting, unit
 from engine.rules.neo_troops.schema import SCHEMA
@@ -17,23 +16,17 @@ from engine.rules.neo_troops.schema import SCHEMA
 FOLDER = "neo-troops"
 
 
-@pytest.fixture
-def bundle(tmp_path) -> Path:
-    shutil.copytree(loader.default_dir() / FOLDER, tmp_path / FOLDER)
-    return tmp_path
-
-
 def problems(root: Path) -> list[str]:
-    with pytest.raises(ContentError) as caught:
-        tables.load_folder(root, FOLDER, SCHEMA)
-    return caught.value.messages
+    return ruleset_folder.problems(root, FOLDER, SCHEMA)
 
 
 def edit(root: Path, name: str, old: str, new: str) -> None:
-    path = root / FOLDER / name
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new, 1))
+    ruleset_folder.edit(root, FOLDER, name, old, new)
+
+
+@pytest.fixture
+def bundle(tmp_path) -> Path:
+    return ruleset_folder.copy(tmp_path, FOLDER)
 
 
 def test_the_bundle_loads_with_the_spec_tables():

@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import functools
-import shutil
 from pathlib import Path
 
 import pytest
 
+import ruleset_folder
 from engine.content import loader, tables
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.schema import SCHEMA
 
 ID = "xxxzone"
+
+
+def problems(root: Path) -> list[str]:
+    return ruleset_folder.problems(root, ID, SCHEMA)
+
+
+def edit(root: Path, name: str, old: str, new: str) -> None:
+    ruleset_folder.edit(root, ID, name, old, new)
 
 
 @functools.cache
@@ -27,22 +35,7 @@ def book() -> Book:
 
 @pytest.fixture
 def folder(tmp_path) -> Path:
-    root = tmp_path / "bundle"
-    shutil.copytree(loader.default_dir() / ID, root / ID)
-    return root
-
-
-def problems(root: Path) -> list[str]:
-    with pytest.raises(loader.ContentError) as caught:
-        tables.load_folder(root, ID, SCHEMA)
-    return caught.value.messages
-
-
-def edit(root: Path, name: str, old: str, new: str) -> None:
-    path = root / ID / name
-    text = path.read_text()
-    assert old in text
-    path.write_text(text.replace(old, new, 1))
+    return ruleset_folder.copy(tmp_path, ID)
 
 
 def test_every_table_loads(book):
