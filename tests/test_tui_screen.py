@@ -256,16 +256,20 @@ def test_a_throw_that_would_hit_the_squad_asks_first(content, tmp_path):
 
 
 def test_hints_follow_a_remapped_key_and_a_clash_is_named(content, contact):
-    keymap = {"fire": "F", "next_target": "n", "prev_target": "N"}
+    keymap = {"fire": "F", "next_target": "n", "prev_target": "N", "yes": "Y", "help": "H"}
 
     async def steps(pilot, app):
         start = app.screen.query_one(StatusLine).message
         await pilot.press("x")
         look = app.screen.query_one(StatusLine).message
-        return start, look
+        await pilot.press("escape", "e")
+        asked = screen_text(app)
+        await pilot.press("escape", "z")
+        return start, look, asked, app.screen.query_one(StatusLine).message
 
-    start, look = play(content, contact, steps, keymap=keymap)
-    assert "F to fire" in start and "n/N" not in look and "n: next hostile" in look
+    start, look, asked, refused = play(content, contact, steps, keymap=keymap)
+    assert "F to fire" in start and "H for help" in start and "n: next hostile" in look
+    assert "Y  yes" in asked and "press H for the keys" in refused
     with pytest.raises(keys.KeyMapError, match="'t' is bound to both fire and throw"):
         keys.parse('[keys]\nfire = "t"\n')
 

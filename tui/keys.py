@@ -318,6 +318,13 @@ def said(keymap: dict[str, str], binding_id: str, most: int = 2, table: str = "b
     return "/".join(display(key) for key in keymap.get(binding_id, default).split(",")[:most] if key)
 
 
+def fill(keymap: dict[str, str], text: str, table: str = "battle") -> str:
+    """`text` with each `{binding_id}` as its keys: "{move} walks it" -> "⏎ walks it", remapped ones included."""
+    import re
+
+    return re.sub(r"\{(\w+)\}", lambda m: said(keymap, m.group(1), 2, table), text)
+
+
 def display(key: str) -> str:
     """A key as the footer shows it."""
     return {"question_mark": "?", "enter": "⏎", "escape": "esc", "backspace": "⌫", "shift+tab": "⇧tab",

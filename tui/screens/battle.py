@@ -64,7 +64,7 @@ class BattleScreen(Board):
         if self.mode == "aliens":
             return ["Aliens are moving…", "Any key skips the wait."]
         return readout.cell_info(self.session, self.cursor, self.unit if self.mode == "move" else None,
-                                 self._path() if self.mode == "move" else ())
+                                 self._path() if self.mode == "move" else (), self.key_hint)
 
     def _path(self) -> tuple[Pos, ...]:
         unit = self.unit
@@ -102,7 +102,8 @@ class BattleScreen(Board):
         if not self.session.chronicle.explored[y, x]:
             return f"{x},{y} is unexplored: the squad knows no way there yet"
         if not state.grid.walkable[y, x]:
-            return f"{self.session.content.terrain[state.grid.tile(self.cursor)].name} at {x},{y}: nobody can stand there"
+            tile = self.session.content.terrain[state.grid.tile(self.cursor)]
+            return f"{tile.name} at {x},{y}: nobody can stand there"
         seen = self.session.chronicle.visible
         other = next((u for u in state.units_at(self.cursor) if u.side == self.session.side or seen[y, x]), None)
         if other is not None:
@@ -347,7 +348,7 @@ class BattleScreen(Board):
             self.cursor = unit.pos
         last = self.session.chronicle.messages[-1] if self.session.chronicle.messages else ""
         if not self.session.ready():
-            last += "  — everyone has acted: e ends the turn"
+            last += self.keys_said("  — everyone has acted: {end_turn} ends the turn")
         self.say(last)
         self.update_view()
         return None

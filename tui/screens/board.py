@@ -94,7 +94,7 @@ class Board(Sized):
 
     def info(self) -> list:
         """The info box above the objectives."""
-        return readout.cell_info(self.session, self.cursor, None, ())
+        return readout.cell_info(self.session, self.cursor, None, (), self.key_hint)
 
     def availability(self, action: str) -> str | None:
         """Why `action` does nothing right now, or None when it works; the modes add their own."""
@@ -163,7 +163,7 @@ class Board(Sized):
             return
         reasons = (self.availability(action) for action in self._actions_on(event.key))
         why = next((r for r in reasons if r), None)
-        self.refuse(why or f"{keys.display(event.key)} does nothing here: press ? for the keys")
+        self.refuse(why or f"{keys.display(event.key)} does nothing here: press {self.key_hint('help')} for the keys")
 
     def _actions_on(self, key: str) -> list[str]:
         keymap = self.app._keymap  # noqa: SLF001 - Textual keeps the applied keymap here
@@ -179,10 +179,8 @@ class Board(Sized):
         return keys.said(self.app._keymap, binding_id, most)  # noqa: SLF001
 
     def keys_said(self, text: str) -> str:
-        """`text` with each `{binding_id}` replaced by its key: "{move}: move" -> "⏎: move"."""
-        import re
-
-        return re.sub(r"\{(\w+)\}", lambda m: self.key_hint(m.group(1), 2), text)
+        """`text` with each `{binding_id}` replaced by its keys: "{move}: move" -> "⏎: move"."""
+        return keys.fill(self.app._keymap, text)  # noqa: SLF001
 
     def centre_on(self, cell: Pos) -> None:
         """Scroll the map so `cell` is in the middle of the view (as far as the map's edges allow)."""

@@ -21,7 +21,7 @@ class Confirm(ModalScreen[bool]):
         with Vertical(id="dialog"):
             yield Static(self.question, id="question")
             said = self.app._keymap  # noqa: SLF001 - the keys as remapped, so the hint stays true
-            yield Static(f"{keys.said(said, 'yes', 3, 'confirm')}  yes      {keys.said(said, 'no', 3, 'confirm')}  no", id="answers")
+            yield Static(keys.fill(said, "{yes}  yes      {no}  no", "confirm"), id="answers")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

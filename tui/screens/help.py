@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import re
 import textwrap
 
 from textual.app import ComposeResult
@@ -20,8 +19,9 @@ INTRO = {
                "Every command is saved as it is made."),
     "title": "Pick with ↑↓ and ⏎, or press the letter.",
     "roster": "The characters kept across missions: a new mission deploys them first, in this order.",
-    "creation": ("Spend every point: ↑↓ pick a row, ←→ change it. Caps and points left show as you go, and a "
-                 "refused change says why. ⏎ saves the character; its HP is rolled then, once."),
+    "creation": ("Spend every point: {stat_prev} {stat_next} pick a row, {stat_less} {stat_more} change it. Caps "
+                 "and points left show as you go, and a refused change says why. {save_character} saves the "
+                 "character; its HP is rolled then, once."),
     "summary": "The mission is over; its seed is revealed, so `xenotac audit LOG` can re-derive every die.",
     "viewer": ("A mission log replayed: step by record or by turn, or {jump} to go to a turn (#N: a record). "
                "{view_squad} and {view_aliens} show the map as the squad or the aliens saw it then; {view_full} "
@@ -50,8 +50,7 @@ class Help(ModalScreen[None]):
         mode = getattr(under, "mode", None)
         lines = [f"HELP — {self.table}" + (f", now {MODE_WORDS.get(mode, mode)}" if mode else "")]
         if self.table in INTRO:  # the keys as remapped, so the words stay true
-            intro = re.sub(r"\{(\w+)\}", lambda m: keys.said(keymap, m.group(1), 2, self.table), INTRO[self.table])
-            lines += textwrap.wrap(intro, 70)  # 70: room for the scroll bar
+            lines += textwrap.wrap(keys.fill(keymap, INTRO[self.table], self.table), 70)  # 70: the scroll bar
         lines.append("")
         table = keys.TABLES[self.table]
         moves = [k for k in table if k.id in keys.MOVES]

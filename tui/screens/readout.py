@@ -6,6 +6,8 @@ screen module stays about keys and modes.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from engine.content import missions
 from engine.core.commands import Rejected
 from engine.core.ruleset import Row
@@ -26,7 +28,9 @@ def top_line(session: Session, hostiles_seen: int) -> str:
     return f"{mission} · Phase {state.phase}/{limit} · {turn} · hostiles in sight {hostiles_seen}"
 
 
-def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos, ...]) -> list[str]:
+def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos, ...],
+              key: Callable[[str], str]) -> list[str]:
+    """What is at the cursor; with a path, whether it can be walked (`key`: the key of a binding id)."""
     state, chron = session.state, session.chronicle
     x, y = cursor
     if chron.explored[y, x]:
@@ -43,9 +47,9 @@ def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos,
             lines.append(f"? {chron.names.get(uid, uid)} last seen here")
     if unit is not None and path:
         budget = session.ruleset.budget(state, unit)
-        verdict = "⏎ move" if len(path) <= budget.moves_left else "too far"
+        verdict = f"{key('move')} move" if len(path) <= budget.moves_left else "too far"
         if budget.combo_moves and len(path) <= budget.combo_moves:
-            verdict += ", c combo"
+            verdict += f", {key('combo')} combo"
         lines.append(f"Path {len(path)}/{budget.moves_left}: {verdict}")
     return lines
 

@@ -22,8 +22,9 @@ class Replays(Sized):
     def compose(self) -> ComposeResult:
         folder = self.app.saves
         self.paths = log.list_logs(folder)
-        yield Static(Text(f"Mission logs in {folder} — newest first · ⏎ opens (finished: summary, unfinished: "
-                          "resume) · v views the replay"), id="replays-head")
+        said = keys.fill(self.app._keymap, "{open} opens (finished: summary, unfinished: resume) · "  # noqa: SLF001
+                         "{view_replay} views the replay", "list")
+        yield Static(Text(f"Mission logs in {folder} — newest first · {said}"), id="replays-head")
         options = [Option(self._label(self.app.content, p), id=str(i)) for i, p in enumerate(self.paths)]
         yield OptionList(*options, id="replays")
         yield StatusLine(id="status")

@@ -76,7 +76,9 @@ class Viewer(Sized):
         elif self.timeline.broken:
             self.say("✗ The log is damaged: the viewer shows the records before the damage (see the panel)")
         else:
-            self.say("←→ record · pgup/pgdn turn · ] next dice · tab a roll · ⏎ why it fell · ? help")
+            hint = ("{record_back} {record_forward} record · {turn_back} {turn_forward} turn · {next_dice} next "
+                    "dice · {next_roll} a roll · {explain} why it fell · {help} help")
+            self.say(keys.fill(self.app._keymap, hint, "viewer"))  # noqa: SLF001 - the keys as remapped
         if len(self.timeline.commands) <= FILL_AT_ONCE:
             self.fog.fill()
             self.filling = False
