@@ -410,3 +410,31 @@ def test_the_replay_viewer_pans(content, tmp_path):
 
     viewer, start, panned, further = asyncio.run(main())
     assert viewer and panned[1] < start[1] and further[1] < panned[1] and panned[0] == start[0]
+
+
+def test_the_view_follows_a_seen_alien_and_the_turn_marks_who_acted(content, contact):
+    hostile = hostiles_in_sight(contact)[0]
+    contact.chronicle.acted = {hostile.id: hostile.pos}
+
+    async def steps(pilot, app):
+        screen = app.screen
+        marked = screen.overlay().marked
+        contact.chronicle.last_actor = hostile.id  # as if it had just acted in the alien turn
+        screen._alien_step()
+        return marked, screen.cursor
+
+    marked, cursor = play(content, contact, steps)
+    assert marked == (hostile.pos,) and cursor == hostile.pos
+
+
+def test_the_alien_turn_lines_tell_what_they_did_not_what_the_squad_did_to_them(content, contact):
+    chron = contact.chronicle
+    target = hostiles_in_sight(contact)[0]
+    hurt = {"kind": "changed", "unit": target.id, "changes": {"hp": target.hp - 5}, "cause": "shot", "rolls": []}
+    moved = {"kind": "changed", "unit": target.id, "changes": {"hp": target.hp - 6}, "cause": "a fall", "rolls": []}
+    chron.feed({"kind": "command", "n": 900, "command": {"kind": "wait", "unit": "anton"}, "events": [hurt]})
+    chron.feed({"kind": "command", "n": 901, "command": {"kind": "end_turn", "side": "aliens"},
+                "events": [moved, {"kind": "side", "side": "xcom", "rolls": []}]})
+    last = max(i for i, line in enumerate(chron.messages) if line.startswith("While you waited"))
+    summary = chron.messages[last + 1:]
+    assert summary == [f"{target.name}: HP {target.hp - 6}"]  # its own turn's line, not the wound of ours

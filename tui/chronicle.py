@@ -101,6 +101,8 @@ class Chronicle:
         self.last_actor = command.get("unit")
         said = len(self.messages)
         turn_came = False
+        mine = self.last_actor in after.units and after.units[self.last_actor].side == self.side
+        ours = mine or command.get("side") == self.side  # our unit's command, or our end of turn
         morale = {uid: u.morale for uid, u in before.units.items()}
         tiles = tile_lines(self.ruleset.content.terrain, before.grid.tile,
                            [e for e in events if e.get("kind") == "tile"])
@@ -124,10 +126,10 @@ class Chronicle:
             text = self._message(event, before, after, seen_before, seen)
             if text:
                 self._say(text)
-                self._deed(event, after, text)
+                if not ours:  # what hostiles did in their own turn, not what befell them in ours
+                    self._deed(event, after, text)
         if turn_came:
             self._other_turn_told(after)
-        mine = self.last_actor in after.units and after.units[self.last_actor].side == self.side
         if mine:
             self.acted = {}  # the player has read the map since
         if mine and len(self.messages) == said:  # every action of the player leaves a line, in words
