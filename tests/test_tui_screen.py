@@ -438,3 +438,16 @@ def test_the_alien_turn_lines_tell_what_they_did_not_what_the_squad_did_to_them(
     last = max(i for i, line in enumerate(chron.messages) if line.startswith("While you waited"))
     summary = chron.messages[last + 1:]
     assert summary == [f"{target.name}: HP {target.hp - 6}"]  # its own turn's line, not the wound of ours
+
+
+def test_a_civilian_in_the_way_is_named_not_called_a_hostile(content, tmp_path):
+    from engine.core.commands import Rejected
+
+    session = new_session(content, tmp_path, seed=5, mission="terror")
+    state = session.state
+    civilians = [u for u in state.units.values() if u.side == "civilians"]
+    _length, soldier, civilian = min(((len(state.grid.path(u.pos, c.pos, [])), u, c)
+                                      for u in session.squad() for c in civilians), key=lambda t: t[0])
+    refused = session.submit(Move(unit=soldier.id, path=tuple(state.grid.path(soldier.pos, civilian.pos, []))))
+    assert isinstance(refused, Rejected) and "hostile" not in refused.reason
+    assert civilian.name in refused.reason or "someone unseen" in refused.reason

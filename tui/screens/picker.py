@@ -3,7 +3,7 @@ screen that opened it acts on the value it returns (None when closed)."""
 
 from __future__ import annotations
 
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -17,7 +17,7 @@ T = TypeVar("T")
 ROWS = 16  # entries shown at once inside a 24-line terminal
 
 
-class Picker(ModalScreen, Generic[T]):
+class Picker(ModalScreen[T]):
     BINDINGS = keys.bindings("menu", ("menu_up", "menu_down", "choose", "back"))
 
     def __init__(self, title: str, entries: list[tuple[str, T]], index: int = 0) -> None:
