@@ -198,6 +198,9 @@ class D6Stub:
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
         return 0
 
+    def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> Rejected:
+        return Rejected("not_throwable", f"{ID} has nothing to throw")
+
     def distance(self, a: Pos, b: Pos) -> int:
         return distance(a, b)
 

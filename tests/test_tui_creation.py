@@ -209,4 +209,5 @@ def test_the_new_mission_form_shows_the_roster_squad(content, tmp_path):
         return screen_text(app)
 
     text = run_app(app, steps)
-    assert "Squad (1 from the roster): 1" in text and "Anna (shotgun), 2 Julia (rifle)" in text
+    assert "Squad (1 from the roster):" in text and "1 Anna (shotgun)" in text and "2 Julia (rifle)" in text
+    assert "Your roster changes the squad" in text

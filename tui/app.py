@@ -17,6 +17,18 @@ if TYPE_CHECKING:  # the title menu's first frame needs none of the engine: it i
     from tui.session import Session
 
 
+ESCAPE_DELAY_MS = 200  # an arrow key's bytes may arrive apart over SSH; a longer wait still reads them as one key
+
+
+def remote_escape_delay() -> None:
+    """How long a lone Esc waits for the rest of a key's sequence, suited to SSH: Textual reads $ESCDELAY
+    (milliseconds, as curses does) once at import, so one set here is only the default."""
+    if "ESCDELAY" not in os.environ:
+        from textual import constants
+
+        constants.ESCAPE_DELAY = ESCAPE_DELAY_MS / 1000
+
+
 def log_path(folder: Path, mission: str, tag: str) -> Path:
     from tui.saves import new_log_path
 
@@ -43,6 +55,22 @@ class XenotacApp(App[str]):
         self.sessions: list[Session] = []
         if keymap:
             self.set_keymap(keymap)
+        remote_escape_delay()
+
+    async def on_event(self, event) -> None:
+        """Esc and then a key typed soon after reach the terminal as Alt+key; no xenotac key uses Alt unless a
+        key map binds it, so such a pair is taken as the two keys it was."""
+        from textual import events
+
+        if isinstance(event, events.Key) and event.key.startswith("alt+") and not self._alt_bound(event.key):
+            base = event.key[4:]
+            await super().on_event(events.Key("escape", "\x1b"))
+            await super().on_event(events.Key(base, event.character if base and len(base) == 1 else None))
+            return
+        await super().on_event(event)
+
+    def _alt_bound(self, key: str) -> bool:
+        return any(key in keys.split(",") for keys in self._keymap.values())
 
     @property
     def content(self) -> Content:

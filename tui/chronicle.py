@@ -17,6 +17,7 @@ from engine.core.model import State
 from engine.core.reducer import fold
 from engine.core.ruleset import Ruleset
 from engine.log.story import describe, tile_lines
+from tui import told
 
 CRIT = {"success": " [crit+]", "failure": " [crit-]"}
 
@@ -56,6 +57,10 @@ class Chronicle:
         self.explored = np.zeros((initial.grid.height, initial.grid.width), dtype=bool)
         self.visible = np.zeros_like(self.explored)
         self.turn_start = 0  # record that began the squad's current turn: undo stops there
+        self.acted: dict[str, Pos] = {}  # hostiles the squad saw act in the last other turn, where last seen
+        self.last_actor: str | None = None  # the unit of the last command, for the view to follow
+        self._deeds: dict[str, list[str]] = {}  # what each hostile was seen doing this other turn
+        self._repeat = told.Repeat()
         self._stack: list[tuple[int, State]] = [(1, initial)]
 
     @property
@@ -92,6 +97,12 @@ class Chronicle:
                 self.names[event["unit"]["id"]] = event["unit"]["name"]
         self._stack.append((int(record.get("n", self.head + 1)), after))
         seen = self._look(after)
+        command = record.get("command") or {}
+        self.last_actor = command.get("unit")
+        said = len(self.messages)
+        turn_came = False
+        mine = self.last_actor in after.units and after.units[self.last_actor].side == self.side
+        ours = mine or command.get("side") == self.side  # our unit's command, or our end of turn
         morale = {uid: u.morale for uid, u in before.units.items()}
         tiles = tile_lines(self.ruleset.content.terrain, before.grid.tile,
                            [e for e in events if e.get("kind") == "tile"])
@@ -106,15 +117,40 @@ class Chronicle:
                 self.journal.append(f"  » {line}")
             if event.get("kind") == "side" and event.get("side") == self.side:
                 self.turn_start = self.head
+                turn_came = True
             if event.get("kind") == "tile":  # the record's tile changes, told together where the first one is
                 for text in tiles:
-                    self._say(text)
+                    self._say(text, told.drift_key(text))
                 tiles = []
                 continue
             text = self._message(event, before, after, seen_before, seen)
             if text:
                 self._say(text)
+                if not ours:  # what hostiles did in their own turn, not what befell them in ours
+                    self._deed(event, after, text)
+        if turn_came:
+            self._other_turn_told(after)
+        if mine:
+            self.acted = {}  # the player has read the map since
+        if mine and len(self.messages) == said:  # every action of the player leaves a line, in words
+            self._say(told.quiet_command(command, events, self.names))
 
+    def _deed(self, event: dict[str, Any], after: State, text: str) -> None:
+        """Note what a hostile was seen doing, for the line per alien when the squad's turn comes."""
+        uid = event.get("actor") or event.get("unit")
+        unit = after.units.get(uid) if isinstance(uid, str) else None
+        if unit is not None and unit.side != self.side and event.get("kind") in ("moved", "resolved", "changed"):
+            self._deeds.setdefault(unit.id, []).append(text)
+
+    def _other_turn_told(self, after: State) -> None:
+        """One line per hostile the squad saw act in the turn just gone, and where each was last seen."""
+        self.acted = {uid: self.last_seen.get(uid, after.units[uid].pos) for uid in self._deeds if uid in after.units}
+        lines = told.turn_lines(self._deeds, self.names)
+        self._deeds = {}
+        if lines:
+            self._say(f"While you waited: {len(lines)} seen acting")
+            for line in lines:
+                self._say(line)
     def _morale_line(self, event: dict[str, Any], morale: dict[str, int], after: State,
                      seen: np.ndarray) -> str | None:
         """`Julia: morale 28 → 38 (+10, killed Sectoid 2)`: every change the squad could know of."""
@@ -133,7 +169,16 @@ class Chronicle:
         """A line for the message log that no record holds (a note from resume)."""
         self._say(text)
 
-    def _say(self, text: str) -> None:
+    def _say(self, text: str, key: str | None = None) -> None:
+        """A message line; the same again (by `key`: smoke thinning anywhere) becomes one line `×N`."""
+        text = told.plain_names(text, self.names)
+        merged = self._repeat.merge(text, key)
+        if merged is not None and self.messages:
+            self.messages[-1] = merged
+            if self.journal and self.journal[-1] == self._repeat.previous:
+                self.journal[-1] = merged
+            self._repeat.previous = merged
+            return
         self.messages.append(text)
         self.journal.append(text)
 

@@ -35,8 +35,10 @@ BATTLE: tuple[Key, ...] = (
     *(Key(name, _MOVE_KEYS[name], f"cursor({dx},{dy})", f"cursor {name.replace('_', '-')}", show=False)
       for name, (dx, dy) in MOVES.items()),
     Key("move", "enter", "go", "move"),
-    Key("next_soldier", "tab", "cycle(1)", "soldier"),
-    Key("prev_soldier", "shift+tab", "cycle(-1)", "prev soldier", show=False),
+    Key("next_soldier", "tab", "cycle(1)", "next"),
+    Key("prev_soldier", "shift+tab", "cycle(-1)", "prev", show=False),
+    Key("soldiers", "S", "soldiers", "squad"),
+    Key("spotted", "s", "spotted", "in sight", show=False),  # the in-sight bar names its key
     Key("fire", "f", "fire", "fire"),
     Key("throw", "t", "throw", "throw"),
     Key("reload", "r", "reload", "reload"),
@@ -52,6 +54,7 @@ BATTLE: tuple[Key, ...] = (
     Key("fire_mode", "m", "fire_mode", "fire mode"),
     Key("confirm_fire", "enter,f", "shoot", "FIRE"),
     Key("confirm_throw", "enter,t", "lob", "THROW"),
+    Key("throw_item", "i", "pick_item", "item"),
     Key("cancel", "escape,backspace", "cancel", "cancel"),
     Key("full_log", "L", "full_log", "log"),
     Key("help", "question_mark", "help", "help"),
@@ -62,11 +65,11 @@ BATTLE: tuple[Key, ...] = (
 # know every battle key): moving is the battle screen, the others return to it.
 _ALWAYS = ("full_log", "help", "quit")
 BATTLE_MODES: dict[str, tuple[str, ...]] = {
-    "move": (*MOVES, "move", "next_soldier", "prev_soldier", "fire", "throw", "reload", "operate", "actions",
-             "combo", "wait", "end_turn", "undo", "look", "cancel", *_ALWAYS),
+    "move": (*MOVES, "move", "next_soldier", "prev_soldier", "soldiers", "spotted", "fire", "throw", "reload",
+             "operate", "actions", "combo", "wait", "end_turn", "undo", "look", "cancel", *_ALWAYS),
     "target": ("next_target", "prev_target", "fire_mode", "confirm_fire", "cancel", *_ALWAYS),
-    "throw": (*MOVES, "next_target", "prev_target", "confirm_throw", "cancel", *_ALWAYS),
-    "look": (*MOVES, "next_target", "prev_target", "cancel", *_ALWAYS),
+    "throw": (*MOVES, "next_target", "prev_target", "spotted", "throw_item", "confirm_throw", "cancel", *_ALWAYS),
+    "look": (*MOVES, "next_target", "prev_target", "spotted", "cancel", *_ALWAYS),
 }
 
 TITLE: tuple[Key, ...] = (
@@ -123,6 +126,10 @@ VIEWER: tuple[Key, ...] = (
     Key("prev_dice", "left_square_bracket", "dice(-1)", "prev dice", show=False),
     Key("next_dice", "right_square_bracket", "dice(1)", "next dice"),
     Key("jump", "g", "jump", "go to"),
+    Key("pan_north", "shift+up,K", "pan(0,-1)", "pan", show=False),
+    Key("pan_south", "shift+down,J", "pan(0,1)", "pan", show=False),
+    Key("pan_west", "shift+left,H", "pan(-1,0)", "pan", show=False),
+    Key("pan_east", "shift+right,L", "pan(1,0)", "pan", show=False),
     Key("view_squad", "s", "view('xcom')", "squad"),
     Key("view_aliens", "a", "view('aliens')", "aliens"),
     Key("view_full", "f", "view('full')", "full"),
@@ -263,17 +270,18 @@ def parse(text: str, source: str = "keys.toml") -> dict[str, str]:
 
 
 def _check_clashes(keymap: dict[str, str], source: str) -> None:
-    """Two actions live on one screen at once cannot share a key (mode pairs in battle may)."""
-    shared_ok = {frozenset({"next_soldier", "next_target"}), frozenset({"prev_soldier", "prev_target"})}
-    modal = {"move", "confirm_fire", "confirm_throw", "fire", "throw", "cancel", "look"}
-    for name, table in TABLES.items():
+    """Two actions live on one screen at once cannot share a key. The battle's modes are screens of their own,
+    so `t` may throw in moving and confirm the throw in throwing, but not also fire while moving."""
+    screens = [(name, table) for name, table in TABLES.items() if name != "battle"]
+    screens += [(f"battle ({mode})", [k for k in BATTLE if k.id in ids]) for mode, ids in BATTLE_MODES.items()]
+    for name, table in screens:
         owner: dict[str, str] = {}
         for k in table:
             for key in keymap.get(k.id, k.keys).split(","):
                 other = owner.get(key)
-                if other and other != k.id and frozenset({other, k.id}) not in shared_ok \
-                        and not (other in modal and k.id in modal):
-                    raise KeyMapError(f"{source}: {key!r} is bound to both {other} and {k.id} on the {name} screen")
+                if other and other != k.id:
+                    raise KeyMapError(f"{source}: {display(key)!r} is bound to both {other} and {k.id} "
+                                      f"on the {name} screen")
                 owner[key] = k.id
 
 
@@ -300,6 +308,21 @@ def load(path: Path | None) -> dict[str, str]:
     except (OSError, UnicodeDecodeError) as exc:
         raise KeyMapError(f"{path}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
     return parse(text, str(path))
+
+
+def said(keymap: dict[str, str], binding_id: str, most: int = 2, table: str = "battle") -> str:
+    """The keys bound to `binding_id` as a hint shows them, remapped ones included: "y/⏎". An id some tables
+    share ("back") has each table's own default keys: `table` says whose, else the first that has it."""
+    tables = [TABLES[table], *TABLES.values()]
+    default = next((k.keys for t in tables for k in t if k.id == binding_id), "")
+    return "/".join(display(key) for key in keymap.get(binding_id, default).split(",")[:most] if key)
+
+
+def fill(keymap: dict[str, str], text: str, table: str = "battle") -> str:
+    """`text` with each `{binding_id}` as its keys: "{move} walks it" -> "⏎ walks it", remapped ones included."""
+    import re
+
+    return re.sub(r"\{(\w+)\}", lambda m: said(keymap, m.group(1), 2, table), text)
 
 
 def display(key: str) -> str:

@@ -70,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
         tag = f"seed{public}" if public is not None else stamp()  # a secret seed's name says nothing of it
         squad = [] if args.no_roster else squad.squad_for(content, saves, args.ruleset, mission, BadInput)
         saves.mkdir(parents=True, exist_ok=True)
-        session = Session.new(content, args.ruleset, mission, seed, log_path(saves, mission, tag),
+        path = _out_path(args.out, BadInput) if args.out else log_path(saves, mission, tag)
+        session = Session.new(content, args.ruleset, mission, seed, path,
                               casual=args.casual, squad=squad, public=public)
     elif args.cmd == "resume":
         session = Session.resume(content, _resume_path(args.log, saves, BadInput, args.recover),
@@ -80,6 +81,16 @@ def run(args: argparse.Namespace) -> int:
     if message:
         print(message)
     return app.return_code or 0
+
+
+def _out_path(given: str, bad) -> Path:
+    """`play --out FILE`: a new log of that name; an existing file is never overwritten."""
+    path = Path(given)
+    if path.suffix != ".jsonl":
+        raise bad(f"{path}: a mission log's name ends in .jsonl")
+    if path.exists() or path.is_symlink():
+        raise bad(f"{path}: already exists; a new mission needs a new file")
+    return path
 
 
 def _resume_path(given: str | None, saves: Path, bad, recover: bool = False) -> Path:

@@ -18,7 +18,7 @@ from engine.map.grid import Pos
 from engine.content.missions import hostile
 from engine.core.model import State
 
-BOLD, UNDERLINE, REVERSE, DIM = 1, 2, 4, 8
+BOLD, UNDERLINE, REVERSE, DIM, ITALIC = 1, 2, 4, 8, 16
 
 BLACK = (0, 0, 0)
 REMEMBERED = (70, 70, 84)
@@ -32,7 +32,9 @@ PATH_BG = (20, 60, 120)
 FAR_BG = (110, 30, 30)
 RANGE_BG = (40, 40, 80)
 TARGET_BG = (170, 20, 20)
+STACK_BG = (60, 60, 0)
 LAST_SEEN_GLYPH = "?"
+DOWN_GLYPH = "&"  # unconscious or stunned: told apart by the glyph as well as the colour (NO_COLOR)
 
 
 def rgb(color: str) -> tuple[int, int, int]:
@@ -119,16 +121,21 @@ def _units(frame: Frame, state: State, side: str, visible: np.ndarray, last_seen
     # the down first, so a standing unit on the same cell is drawn over them; hostiles over friends
     order = sorted((u for u in state.units.values() if u.status != "dead"),
                    key=lambda u: (u.status == "active", u.side != side))
+    stacked: dict[Pos, int] = {}
     for unit in order:
         x, y = unit.pos
         if unit.side != side and not visible[y, x]:
             continue
-        ch[y, x] = ord(unit.glyph[0])
+        stacked[unit.pos] = stacked.get(unit.pos, 0) + 1
         if unit.status != "active":
-            fg[y, x], at[y, x] = DOWN, DIM | UNDERLINE
+            ch[y, x], fg[y, x], at[y, x] = ord(DOWN_GLYPH), DOWN, DIM | UNDERLINE
         else:
             colour = SQUAD if unit.side == side else HOSTILE if hostile(side, unit.side) else FRIENDLY
-            fg[y, x], at[y, x] = colour, BOLD
+            ch[y, x], fg[y, x], at[y, x] = ord(unit.glyph[0]), colour, BOLD
+    for (x, y), count in stacked.items():
+        if count > 1:  # the top unit's glyph, in italics on its own shade: the cell info lists them all
+            bg[y, x] = STACK_BG
+            at[y, x] |= ITALIC
     unit = state.units.get(selected or "")
     if unit is not None:
         x, y = unit.pos

@@ -62,6 +62,17 @@ def objectives(mission: Mission) -> dict[str, Objective]:
     return dict(mission.objectives) or {"clear": ELIMINATE}
 
 
+def lost_if(content: Content, o: Objective) -> str:
+    """How the objective loses the mission, in words ("" when it cannot): the briefing and the panel say it."""
+    if o.kind == "hold":
+        return "lost if outnumbered in it"
+    if o.kind == "extract":
+        return f"lost if {content.units[o.unit].name} dies" if o.unit in content.units else ""
+    if o.kind == "protect":
+        return f"lost if fewer than {o.at_least} live"
+    return ""
+
+
 State_ = Literal["open", "done", "failed"]
 
 

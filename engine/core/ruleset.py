@@ -68,6 +68,16 @@ class ShotPreview:
     notes: tuple[str, ...] = ()
 
 
+@attrs.frozen(kw_only=True)
+class ThrowPreview:
+    """Before a throw: the chance it lands where aimed, where it goes if not, and each unit the blast would hit."""
+
+    p_land: float
+    lines: tuple[Row, ...] = ()  # the chance to land and the scatter, in the ruleset's words
+    hits: tuple[tuple[str, Row], ...] = ()  # (unit id, its damage) for every unit in the blast; the client shows
+    #                                         only those its side sees
+
+
 @attrs.frozen
 class Option:
     """One entry of the action menu: what the player reads, and the command it sends."""
@@ -128,6 +138,9 @@ class Ruleset(Protocol):
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         """Chance to hit, expected damage and the conditions, without rolling."""
+
+    def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
+        """The odds of a throw at `cell` without rolling, or why it cannot be thrown there."""
 
     def options(self, state: State, unit: Unit) -> list[Option]:
         """The unit's actions beyond moving and shooting (`Act` commands), for the action menu and the AI."""

@@ -12,6 +12,19 @@ from engine.map.terrain import Terrain
 SIDE_NAMES = {"xcom": "X-COM", "aliens": "Aliens", "draw": "Nobody"}
 
 
+def turn_name(side: str) -> str:
+    """ "X-COM turn", "Alien turn": whose turn it is, in words."""
+    return f"{ {'aliens': 'Alien'}.get(side, SIDE_NAMES.get(side, side))} turn"
+
+
+def verdict(winner: str, reason: str) -> str:
+    """The end in words, grammar and all: "X-COM wins", "Aliens win", "a draw" (a phase limit's verdict)."""
+    if winner == "draw":
+        return f"a draw, nobody wins — {reason}"
+    name = SIDE_NAMES.get(winner, winner)
+    return f"{name} {'win' if name.endswith('s') else 'wins'} — {reason}"
+
+
 def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
     """One line for an event in its JSON form, or None for bookkeeping. Tile changes are told a record at a
     time, by `tile_lines`, which knows what each cell was."""
@@ -22,7 +35,7 @@ def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
     if kind == "phase":
         return f"── PHASE {event['phase']} ──"
     if kind == "side":
-        return f"{SIDE_NAMES.get(event['side'], event['side'])} turn"
+        return turn_name(event["side"])
     if kind == "spawned":
         unit = event["unit"]
         return f"{unit['name']} ({unit['side']}) deploys with {unit['hp']} HP"
@@ -32,7 +45,7 @@ def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
     if kind == "resolved":
         return event["text"]
     if kind == "ended":
-        return f"MISSION OVER: {SIDE_NAMES.get(event['winner'], event['winner'])} — {event['reason']}"
+        return f"MISSION OVER: {verdict(event['winner'], event['reason'])}"
     if kind == "changed":
         changes = event["changes"]
         if "status" in changes and changes["status"] != "active":

@@ -14,6 +14,7 @@ def add_parser(sub) -> None:
     play.add_argument("--difficulty", metavar="D", help="difficulty level (default: the content's default)")
     play.add_argument("--seed", type=seed)
     play.add_argument("--casual", action="store_true", help="allow undo across dice rolls")
+    play.add_argument("--out", metavar="FILE", help="name the mission's log (a new file; default: saves/MISSION-WHEN.jsonl)")
     play.add_argument("--no-roster", action="store_true", help="deploy the mission's own soldiers, not the roster's")
     play.add_argument("--keys", metavar="FILE", default=argparse.SUPPRESS, help="key map TOML")
 

@@ -37,8 +37,7 @@ class ActionMenu(ModalScreen[Act | None]):
     def _body(self) -> str:
         if self.extra is not None:
             option = self.options[self.index]
-            return (f"{option.label}\n{option.note}\n\nOverload: {self.extra} extra SS (0-{option.overload})"
-                    "\n←/→ less/more, ⏎ confirms, esc goes back")
+            return f"{option.label}\n{option.note}\n\nOverload: {self.extra} extra SS (0-{option.overload})"
         first = max(0, min(self.index - ROWS // 2, len(self.options) - ROWS))
         lines, group = [], None
         for i, option in enumerate(self.options[first:first + ROWS], start=first):
@@ -51,9 +50,12 @@ class ActionMenu(ModalScreen[Act | None]):
         return "\n".join(lines) + (f"\n\n{_escape(note)}" if note else "")
 
     def _keys(self) -> str:
+        said = self.app._keymap  # noqa: SLF001 - the keys as remapped, so the hint stays true
         if self.extra is not None:
-            return "←/→ overload  ⏎ confirm  esc back"
-        return "↑/↓ choose  ⏎ do it  esc close"
+            return (f"{keys.said(said, 'less', 1)}/{keys.said(said, 'more', 1)} overload  "
+                    f"{keys.said(said, 'choose', 1)} confirm  {keys.said(said, 'back', 1, 'menu')} back")
+        return (f"{keys.said(said, 'menu_up', 1)}/{keys.said(said, 'menu_down', 1)} choose  "
+                f"{keys.said(said, 'choose', 1)} do it  {keys.said(said, 'back', 1, 'menu')} close")
 
     def _refresh(self) -> None:
         self.query_one("#menu-body", Static).update(self._body())

@@ -33,7 +33,7 @@ class BattleScreen(Board):
 
     def __init__(self, session: Session, alien_delay: float = ALIEN_DELAY) -> None:
         super().__init__(session, None)
-        self.aliens = AlienTurn(self, session, alien_delay, self.update_view, self._aliens_done)
+        self.aliens = AlienTurn(self, session, alien_delay, self._alien_step, self._aliens_done)
         self._select(self._first_ready())
 
     def on_mount(self) -> None:
@@ -43,7 +43,8 @@ class BattleScreen(Board):
         elif not self.session.players_turn:
             self._start_aliens()
         else:
-            self.say(f"Phase {self.session.state.phase}: your turn. Move the cursor, ⏎ to move, f to fire, ? for help")
+            self.say(self.keys_said(f"Phase {self.session.state.phase}: your turn. Move the cursor, {{move}} to move, "
+                                    "{fire} to fire, {help} for help"))
         for note in self.session.game.notes:  # what resume had to do: a torn record set aside, a recovery
             self.session.chronicle.say(f"note: {note}")
             self.say(f"note: {note}")
@@ -55,14 +56,15 @@ class BattleScreen(Board):
         if self.mode != "move" or unit is None:
             return scene.Overlay(selected=self.selected if self.mode == "move" else None)
         budget = self.session.ruleset.budget(self.session.state, unit)
+        acted = tuple(self.session.chronicle.acted.values())  # where the hostiles seen acting were last seen
         return scene.Overlay(cursor=self.cursor, selected=self.selected, path=self._path(), reach=budget.moves_left,
-                             area=self._zone())
+                             area=self._zone(), marked=acted)
 
     def info(self) -> list:
         if self.mode == "aliens":
             return ["Aliens are moving…", "Any key skips the wait."]
         return readout.cell_info(self.session, self.cursor, self.unit if self.mode == "move" else None,
-                                 self._path() if self.mode == "move" else ())
+                                 self._path() if self.mode == "move" else (), self.key_hint)
 
     def _path(self) -> tuple[Pos, ...]:
         unit = self.unit
@@ -92,6 +94,22 @@ class BattleScreen(Board):
             area[y, x] = True
         return area
 
+    def _no_path(self, unit) -> str:
+        """Why there is no path to the cursor, truly: a wall is not "move the cursor first"."""
+        state, (x, y) = self.session.state, self.cursor
+        if self.cursor == unit.pos:
+            return f"Move the cursor to where {unit.name} should go first"
+        if not self.session.chronicle.explored[y, x]:
+            return f"{x},{y} is unexplored: the squad knows no way there yet"
+        if not state.grid.walkable[y, x]:
+            tile = self.session.content.terrain[state.grid.tile(self.cursor)]
+            return f"{tile.name} at {x},{y}: nobody can stand there"
+        seen = self.session.chronicle.visible
+        other = next((u for u in state.units_at(self.cursor) if u.side == self.session.side or seen[y, x]), None)
+        if other is not None:
+            return f"{other.name} stands at {x},{y}"
+        return f"No way from {unit.pos[0]},{unit.pos[1]} to {x},{y}"
+
     def _uses(self) -> list[tuple[str, Pos]]:
         setup, unit = self.session.ruleset.setup, self.unit
         if setup is None or unit is None:
@@ -117,18 +135,20 @@ class BattleScreen(Board):
         if self.mode == "over":
             return "The mission is over"
         unit = self.unit
-        if action in ("cursor", "cycle", "look", "end_turn"):
+        if action in ("cursor", "look", "end_turn", "soldiers"):
             return None
+        if action == "cycle":
+            return None if self.session.ready() else self.keys_said("Everyone has acted: {end_turn} ends the turn")
         if action == "undo":
             problem = self.session.game.undo_problem()
             if problem:
                 return problem.reason
             return None if self.session.game.history[-1].n > self.session.chronicle.turn_start \
                 else "Undo stops at the start of your turn"
-        if action in ("go", "combo"):
-            return None if self._path() else "Move the cursor to where the soldier should go first"
         if unit is None:
             return "No soldier selected"
+        if action in ("go", "combo"):
+            return None if self._path() else self._no_path(unit)
         if action == "cancel":
             return None if self.cursor != unit.pos else "Nothing to cancel: the cursor is on the soldier"
         if not self.session.ruleset.budget(self.session.state, unit).can_act:
@@ -152,13 +172,31 @@ class BattleScreen(Board):
     # -- keys ------------------------------------------------------------------------------------
 
     def action_cycle(self, step: int) -> None:
-        squad = [u for u in self.session.squad() if u.conscious]
-        if not squad:
-            return
+        """The next soldier who can still act; the spent ones are skipped (the soldier list shows them)."""
+        squad = self.session.squad()
         ids = [u.id for u in squad]
-        i = ids.index(self.selected) if self.selected in ids else -1
-        self._select(ids[(i + step) % len(ids)])
-        self.say(f"{self.unit.name} selected" if self.unit else "")
+        ready = {u.id for u in self.session.ready()}
+        start = ids.index(self.selected) if self.selected in ids else -1
+        order = [ids[(start + step * k) % len(ids)] for k in range(1, len(ids) + 1)]
+        self._select(next(uid for uid in order if uid in ready))
+        self.say(f"{self.unit.name} selected")
+        self.update_view()
+
+    def action_soldiers(self) -> None:
+        """The soldier list: everyone in the squad, what is left of their turn; ⏎ selects one."""
+        from tui.screens.picker import Picker
+
+        entries = readout.squad_entries(self.session)
+        ids = [uid for _label, uid in entries]
+        index = ids.index(self.selected) if self.selected in ids else 0
+        self.app.push_screen(Picker("The squad", entries, index), self._picked_soldier)
+
+    def _picked_soldier(self, uid: str | None) -> None:
+        if uid is None:
+            self.say("")
+            return
+        self._select(uid)
+        self.say(f"{self.unit.name} selected")
         self.update_view()
 
     def action_go(self) -> None:
@@ -200,10 +238,24 @@ class BattleScreen(Board):
         self._push(TargetScreen(self.session, unit.id, targets, mode, origin=self.origin, palette=self.palette))
 
     def action_throw(self) -> None:
-        from tui.screens.modes import ThrowScreen
+        """With more than one thing to throw, the player picks it first."""
+        items = self._throwables()
+        if len(items) == 1:
+            self._throw_mode(items[0])
+            return
+        from tui.screens.picker import Picker
 
         unit = self.unit
-        item = self._throwables()[0]
+        entries = [(f"{self.session.content.weapons[i].name} ×{unit.items.get(i, 0)}", i) for i in items]
+        self.app.push_screen(Picker(f"{unit.name}: throw what?", entries), self._throw_mode)
+
+    def _throw_mode(self, item: str | None) -> None:
+        from tui.screens.modes import ThrowScreen
+
+        if item is None:
+            self.say("")
+            return
+        unit = self.unit
         reach = self.session.ruleset.throw_range(self.session.state, unit, item)
         d = self.session.ruleset.distance
         near = [h for h in self.visible_hostiles() if d(unit.pos, h.pos) <= reach]
@@ -296,7 +348,7 @@ class BattleScreen(Board):
             self.cursor = unit.pos
         last = self.session.chronicle.messages[-1] if self.session.chronicle.messages else ""
         if not self.session.ready():
-            last += "  — everyone has acted: e ends the turn"
+            last += self.keys_said("  — everyone has acted: {end_turn} ends the turn")
         self.say(last)
         self.update_view()
         return None
@@ -328,7 +380,17 @@ class BattleScreen(Board):
             return
         self.mode = "move"
         self._select(self._first_ready())
-        self.say(f"Phase {self.session.state.phase}: your turn")
+        acted = len(self.session.chronicle.acted)
+        seen = f" — {acted} hostile{'s' if acted > 1 else ''} seen acting, underlined on the map" if acted else ""
+        self.say(f"Phase {self.session.state.phase}: your turn{seen}")
+        self.update_view()
+
+    def _alien_step(self) -> None:
+        """The view follows the hostile that just acted, if the squad sees it."""
+        unit = self.session.state.units.get(self.session.chronicle.last_actor or "")
+        seen = self.session.chronicle.visible
+        if unit is not None and unit.side != self.session.side and seen[unit.pos[1], unit.pos[0]]:
+            self.cursor = unit.pos
         self.update_view()
 
     def _finish(self) -> None:

@@ -23,9 +23,19 @@ from tui.screens.base import Sized
 from tui.session import Session
 from tui.widgets.keybar import KeyBar
 from tui.widgets.mapview import MapView
-from tui.widgets.panels import Card, InfoPanel, LogTail, StatusLine, TopBar, UnitPanel, objective_lines
+from tui.widgets.panels import (Card, InfoPanel, InSight, LogTail, Objectives, StatusLine, TopBar, UnitPanel,
+                                objective_lines)
 
 ALWAYS = ("help", "quit", "full_log")  # every mode has them, and they always work
+SIDE = (31, 60)  # the side panel's least and most width: the map takes the rest, up to the whole map
+LOGS = 5  # the logs' least height (a border and four lines); taller terminals give them what the map cannot use
+
+
+def room(width: int, height: int, grid: tuple[int, int]) -> tuple[int, int]:
+    """(side panel width, logs height) that give the map the room it can use, up to the whole map."""
+    side = min(max(width - grid[0], SIDE[0]), SIDE[1])
+    rows = height - 4  # the top bar, the status line, the two lines of keys
+    return side, min(max(rows - grid[1], LOGS), max(LOGS, rows * 2 // 5))
 
 
 class Board(Sized):
@@ -51,7 +61,9 @@ class Board(Sized):
             yield MapView(id="map")
             with Vertical(id="side"):
                 yield UnitPanel(self.session.content, id="unit")
+                yield InSight(id="sight")
                 yield InfoPanel(id="info")
+                yield Objectives(id="goals")
         with Horizontal(id="logs"):
             yield LogTail("Rolls", id="rolls")
             yield LogTail("Messages", id="messages")
@@ -62,6 +74,19 @@ class Board(Sized):
     def on_map_view_resized(self, _message: MapView.Resized) -> None:
         self.update_view()
 
+    def on_mount(self) -> None:  # Textual runs every class's handler: Sized's too, and the mode's own
+        self.lay_out(self.app.size.width, self.app.size.height)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.lay_out(event.size.width, event.size.height)
+
+    def lay_out(self, width: int, height: int) -> None:
+        """The map gets the room it can use (up to the whole map); the panels take the rest."""
+        grid = self.session.state.grid
+        side, logs = room(width, height, (grid.width, grid.height))
+        self.query_one("#side").styles.width = side
+        self.query_one("#logs").styles.height = logs
+
     # -- what a mode draws ------------------------------------------------------------------------
 
     def overlay(self) -> scene.Overlay:
@@ -69,7 +94,7 @@ class Board(Sized):
 
     def info(self) -> list:
         """The info box above the objectives."""
-        return readout.cell_info(self.session, self.cursor, None, ())
+        return readout.cell_info(self.session, self.cursor, None, (), self.key_hint)
 
     def availability(self, action: str) -> str | None:
         """Why `action` does nothing right now, or None when it works; the modes add their own."""
@@ -77,6 +102,8 @@ class Board(Sized):
             return None
         if action not in self.mode_actions:
             return f"{action.replace('_', ' ')} is not a key of this mode"
+        if action == "spotted" and not self.visible_hostiles():
+            return "No hostile in sight"
         return None
 
     # -- drawing ---------------------------------------------------------------------------------
@@ -100,8 +127,11 @@ class Board(Sized):
         unit, ruleset = self.unit, self.session.ruleset
         self.query_one(UnitPanel).card = Card(unit, ruleset.sheet(state, unit), ruleset.budget(state, unit)) \
             if unit else None
-        self.query_one(InfoPanel).set_lines(self.info() + self._objectives())
-        self.query_one(TopBar).set_lines([readout.top_line(self.session, len(self.visible_hostiles()))])
+        self.query_one(InfoPanel).set_lines(self.info())
+        self.query_one(Objectives).set_lines(self._objectives())
+        spotted = self.visible_hostiles()
+        self.query_one(InSight).show(spotted, self.cursor, self.key_hint("spotted"))
+        self.query_one(TopBar).set_lines([readout.top_line(self.session, len(spotted))])
         self.query_one("#rolls", LogTail).show(chron.rolls)
         self.query_one("#messages", LogTail).show(chron.messages)
         self.refresh_bindings()
@@ -110,8 +140,9 @@ class Board(Sized):
         setup = self.session.ruleset.setup
         if setup is None:
             return []
-        return objective_lines(missions.statuses(self.session.content, setup.mission, setup.spawns,
-                                                 self.session.state))
+        content = self.session.content
+        lost = {oid: missions.lost_if(content, o) for oid, o in missions.objectives(setup.mission).items()}
+        return objective_lines(missions.statuses(content, setup.mission, setup.spawns, self.session.state), lost)
 
     def say(self, text: str) -> None:
         self.query_one(StatusLine).message = text
@@ -132,7 +163,7 @@ class Board(Sized):
             return
         reasons = (self.availability(action) for action in self._actions_on(event.key))
         why = next((r for r in reasons if r), None)
-        self.refuse(why or f"{keys.display(event.key)} does nothing here: press ? for the keys")
+        self.refuse(why or f"{keys.display(event.key)} does nothing here: press {self.key_hint('help')} for the keys")
 
     def _actions_on(self, key: str) -> list[str]:
         keymap = self.app._keymap  # noqa: SLF001 - Textual keeps the applied keymap here
@@ -142,6 +173,31 @@ class Board(Sized):
     def keys_of(self, binding_id: str) -> list[str]:
         keymap = self.app._keymap  # noqa: SLF001
         return next((keymap.get(k.id, k.keys).split(",") for k in keys.BATTLE if k.id == binding_id), [])
+
+    def key_hint(self, binding_id: str, most: int = 1) -> str:
+        """The key that does `binding_id`, as the footer shows it: every hint follows a remapped key."""
+        return keys.said(self.app._keymap, binding_id, most)  # noqa: SLF001
+
+    def keys_said(self, text: str) -> str:
+        """`text` with each `{binding_id}` replaced by its keys: "{move}: move" -> "⏎: move"."""
+        return keys.fill(self.app._keymap, text)  # noqa: SLF001
+
+    def centre_on(self, cell: Pos) -> None:
+        """Scroll the map so `cell` is in the middle of the view (as far as the map's edges allow)."""
+        view = self.query_one(MapView).size
+        grid = self.session.state.grid
+        wanted = (cell[0] - view.width // 2, cell[1] - view.height // 2)
+        self.origin = scene.follow(wanted, cell, (view.width, view.height), (grid.width, grid.height))
+
+    def action_spotted(self) -> None:
+        """The cursor, and the view, to the next hostile in sight (the in-sight bar marks it)."""
+        hostiles = self.visible_hostiles()
+        at = next((i for i, u in enumerate(hostiles) if u.pos == self.cursor), -1)
+        unit = hostiles[(at + 1) % len(hostiles)]
+        self.cursor = unit.pos
+        self.centre_on(unit.pos)
+        self.say(f"{unit.name} ({unit.glyph}) at {unit.pos[0]},{unit.pos[1]}")
+        self.update_view()
 
     def action_cursor(self, dx: int, dy: int) -> None:
         grid = self.session.state.grid
@@ -166,5 +222,6 @@ class Board(Sized):
 
     def visible_hostiles(self) -> list[Unit]:
         seen = self.session.chronicle.visible
-        return [u for u in self.session.state.units.values()
-                if missions.hostile(self.session.side, u.side) and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
+        units = [u for u in self.session.state.units.values()
+                 if missions.hostile(self.session.side, u.side) and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
+        return sorted(units, key=lambda u: (u.pos[1], u.pos[0], u.id))  # the bar reads like the map

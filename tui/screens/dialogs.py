@@ -20,7 +20,8 @@ class Confirm(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static(self.question, id="question")
-            yield Static("y / ⏎  yes      n / esc / ⌫  no", id="answers")
+            said = self.app._keymap  # noqa: SLF001 - the keys as remapped, so the hint stays true
+            yield Static(keys.fill(said, "{yes}  yes      {no}  no", "confirm"), id="answers")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)

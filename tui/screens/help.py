@@ -13,18 +13,20 @@ from textual.widgets import Static
 from tui import keys
 
 INTRO = {
-    "battle": ("Move the cursor to preview a path; ⏎ walks it (one action a cell, 2 a turn). A shot or a "
-               "throw ends the soldier's turn. f: Tab picks a target, the panel shows the odds, ⏎/f fires. "
-               "t: the cursor picks the blast cell. a: the action menu (psionics, speeches, items, melee, "
-               "persuasion). Every command is saved as it is made."),
+    "battle": ("Move the cursor to preview a path; {move} walks it. {fire}: {next_target} picks a target; "
+               "{throw}: the cursor picks the blast cell; the panel shows the odds. {actions}: psionics, speeches, "
+               "items, melee. {next_soldier}: the next soldier who can act. {spotted}: the next hostile in sight. "
+               "Every command is saved as it is made."),
     "title": "Pick with ↑↓ and ⏎, or press the letter.",
     "roster": "The characters kept across missions: a new mission deploys them first, in this order.",
-    "creation": ("Spend every point: ↑↓ pick a row, ←→ change it. Caps and points left show as you go, and a "
-                 "refused change says why. ⏎ saves the character; its HP is rolled then, once."),
+    "creation": ("Spend every point: {stat_prev} {stat_next} pick a row, {stat_less} {stat_more} change it. Caps "
+                 "and points left show as you go, and a refused change says why. {save_character} saves the "
+                 "character; its HP is rolled then, once."),
     "summary": "The mission is over; its seed is revealed, so `xenotac audit LOG` can re-derive every die.",
-    "viewer": ("A mission log replayed: step by record or by turn, or g to go to a turn (#N: a record). s and a "
-               "show the map as the squad or the aliens saw it then; f the full map once the mission has ended. "
-               "Tab picks a roll of the record on show, ⏎ shows why it fell as it did."),
+    "viewer": ("A mission log replayed: step by record or by turn, or {jump} to go to a turn (#N: a record). "
+               "{view_squad} and {view_aliens} show the map as the squad or the aliens saw it then; {view_full} "
+               "the full map once the mission has ended. {pan_north} {pan_west} {pan_south} {pan_east} pan the "
+               "view. {next_roll} picks a roll of the record on show, {explain} shows why it fell as it did."),
 }
 MODE_WORDS = {"move": "moving", "target": "targeting", "throw": "throwing", "look": "looking",
               "aliens": "the alien turn (any key skips the wait)", "over": "the mission is over"}
@@ -47,13 +49,13 @@ class Help(ModalScreen[None]):
         under = self.under
         mode = getattr(under, "mode", None)
         lines = [f"HELP — {self.table}" + (f", now {MODE_WORDS.get(mode, mode)}" if mode else "")]
-        if self.table in INTRO:
-            lines += textwrap.wrap(INTRO[self.table], 74)
+        if self.table in INTRO:  # the keys as remapped, so the words stay true
+            lines += textwrap.wrap(keys.fill(keymap, INTRO[self.table], self.table), 70)  # 70: the scroll bar
         lines.append("")
         table = keys.TABLES[self.table]
         moves = [k for k in table if k.id in keys.MOVES]
         if moves:
-            lines.append("cursor  " + "  ".join("/".join(self._names(k, keymap)) for k in moves))
+            lines.append("cursor " + " ".join("/".join(self._names(k, keymap)) for k in moves))
         cells = []
         for k in table:
             if k.id in keys.MOVES:
@@ -65,7 +67,8 @@ class Help(ModalScreen[None]):
         half = -(-len(cells) // 2)
         for left, right in itertools.zip_longest(cells[:half], cells[half:], fillvalue=""):
             lines.append(f"{left:<37} {right}".rstrip())
-        lines.append("• = valid now · remap keys: xenotac --keys FILE · esc/⌫/q/? closes")
+        closes = "/".join(keys.display(k) for k in keymap.get("back", keys.TABLES["close"][0].keys).split(","))
+        lines.append(f"• = valid now · remap keys: xenotac --keys FILE · {closes} closes")
         return "\n".join(lines)
 
     @staticmethod

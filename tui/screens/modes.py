@@ -36,7 +36,7 @@ class TargetScreen(Board):
 
     BINDINGS = keys.bindings("battle", keys.BATTLE_MODES["target"])
     keyset = mode = "target"
-    HINT = "Tab: next target · m: fire mode · ⏎/f: fire · esc/⌫: cancel"
+    HINT = "{next_target}: next target · {fire_mode}: fire mode · {confirm_fire}: fire · {cancel}: cancel"
 
     def __init__(self, session: Session, shooter: str, targets: list[str], fire_mode: str, index: int = 0,
                  origin: Pos = (0, 0), palette: scene.Palette | None = None, message: str = "") -> None:
@@ -44,15 +44,20 @@ class TargetScreen(Board):
         self.targets = targets
         self.index = index
         self.fire_mode = fire_mode
-        self.message = message or self.HINT
+        self.message = message
 
     def again(self, message: str) -> TargetScreen:
         return TargetScreen(self.session, self.selected or "", self.targets, self.fire_mode, self.index, self.origin,
                             self.palette, message)
 
     def on_mount(self) -> None:
-        self.say(self.message)
+        self.say(self.message or self._why_not() or self.keys_said(self.HINT))
         self.update_view()
+
+    def _why_not(self) -> str:
+        """A shot the unit cannot take says why at once, not only when fired (sniper mode with one action)."""
+        preview = self._preview()
+        return f"✗ {preview.reason}" if isinstance(preview, Rejected) else ""
 
     @property
     def target(self) -> Unit:
@@ -86,12 +91,14 @@ class TargetScreen(Board):
     def action_cycle_target(self, step: int) -> None:
         self.index = (self.index + step) % len(self.targets)
         self.cursor = self.target.pos
+        self.say(self._why_not() or f"{self.target.name}: {self.keys_said(self.HINT)}")
         self.update_view()
 
     def action_fire_mode(self) -> None:
         modes = self._modes()
         self.fire_mode = modes[(modes.index(self.fire_mode) + 1) % len(modes)] if self.fire_mode in modes else modes[0]
-        self.say(f"Fire mode: {self.session.content.weapons[self.unit.weapon].modes[self.fire_mode].name}")
+        name = self.session.content.weapons[self.unit.weapon].modes[self.fire_mode].name
+        self.say(f"Fire mode: {name}" + (f" {self._why_not()}" if self._why_not() else ""))
         self.update_view()
 
     def action_shoot(self) -> None:
@@ -102,25 +109,29 @@ class TargetScreen(Board):
 
 
 class ThrowScreen(Hostiles, Board):
-    """The cursor picks the blast cell inside the shaded range (Tab jumps to a hostile); ⏎ or t throws."""
+    """The cursor picks the blast cell inside the shaded range (Tab jumps to a hostile, i picks another item);
+    ⏎ or t throws, after asking when the squad's own people would be hit."""
 
     BINDINGS = keys.bindings("battle", keys.BATTLE_MODES["throw"])
     keyset = mode = "throw"
-    HINT = "Move the cursor to the blast cell · ⏎/t: throw · esc/⌫: cancel"
+    HINT = "Move the cursor to the blast cell · {confirm_throw}: throw · {cancel}: cancel"
 
     def __init__(self, session: Session, thrower: str, item: str, cursor: Pos, origin: Pos = (0, 0),
                  palette: scene.Palette | None = None, message: str = "") -> None:
         super().__init__(session, thrower, cursor, origin, palette)
         self.item = item
-        self.message = message or self.HINT
+        self.message = message
 
     def again(self, message: str) -> ThrowScreen:
         return ThrowScreen(self.session, self.selected or "", self.item, self.cursor, self.origin, self.palette,
                            message)
 
     def on_mount(self) -> None:
-        self.say(self.message)
+        self.say(self.message or self._hint())
         self.update_view()
+
+    def _hint(self) -> str:
+        return self.keys_said(self.HINT + (" · {throw_item}: another item" if len(self._items()) > 1 else ""))
 
     def _reach(self) -> int:
         return self.session.ruleset.throw_range(self.session.state, self.unit, self.item)
@@ -137,12 +148,48 @@ class ThrowScreen(Hostiles, Board):
         general = super().availability(action) or self.hostile_availability(action)
         if general:
             return general
-        d, reach = self.session.ruleset.distance(self.unit.pos, self.cursor), self._reach()
-        if action == "lob" and d > reach:
-            return f"The blast cell is {d} cells away; {self.unit.name} throws {reach}"
+        if action == "pick_item" and len(self._items()) < 2:
+            return f"{self.unit.name} has nothing else to throw"
+        if action == "lob":
+            preview = self.session.ruleset.preview_throw(self.session.state, self.unit.id, self.item, self.cursor)
+            return preview.reason if isinstance(preview, Rejected) else None
         return None
 
+    def _items(self) -> list[str]:
+        return self.session.ruleset.throwables(self.session.state, self.unit)
+
+    def action_pick_item(self) -> None:
+        from tui.screens.picker import Picker
+
+        items = self._items()
+        entries = [(f"{self.session.content.weapons[i].name} ×{self.unit.items.get(i, 0)}", i) for i in items]
+        self.app.push_screen(Picker("Throw what?", entries, items.index(self.item) if self.item in items else 0),
+                             self._picked)
+
+    def _picked(self, item: str | None) -> None:
+        if item is not None:
+            self.item = item
+            self.say(f"{self.session.content.weapons[item].name}: {self._hint()}")
+        self.update_view()
+
     def action_lob(self) -> None:
+        own = readout.own_in_blast(self.session, self.unit, self.item, self.cursor)
+        if not own:
+            self._throw(True)
+            return
+        from tui.screens.dialogs import Confirm
+
+        mine = self.unit in own
+        who = ", ".join(u.name for u in own if u != self.unit)
+        question = "Really throw at your own feet?" if mine else f"Really throw at {who}?"
+        if mine and who:
+            question += f"\n{who} would be hit too."
+        self.app.push_screen(Confirm(question), self._throw)
+
+    def _throw(self, yes: bool | None) -> None:
+        if not yes:
+            self.say("Not thrown: pick another cell")
+            return
         seen = self.session.chronicle.visible
         declared = next((u.id for u in self.session.state.units_at(self.cursor)
                          if u.side != self.session.side and seen[u.pos[1], u.pos[0]]), None)
@@ -159,7 +206,8 @@ class LookScreen(Hostiles, Board):
     keyset = mode = "look"
 
     def on_mount(self) -> None:
-        self.say("Look: move the cursor · Tab: next hostile · esc/⌫: done")
+        self.say(self.keys_said("Look: move the cursor · {next_target}: next hostile · {spotted}: in sight · "
+                                "{cancel}: done"))
         self.update_view()
 
     def overlay(self) -> scene.Overlay:

@@ -4,7 +4,7 @@ a difficulty level, and the briefing: the map, the squad, the hostiles and the o
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
@@ -24,11 +24,6 @@ def playable(content) -> list[str]:
 
 class NewMission(Sized):
     BINDINGS = keys.bindings("form")
-    DEFAULT_CSS = """
-    #form-right { width: 1fr; }
-    #difficulty { height: auto; max-height: 6; margin: 0 0 0 2; }
-    #form-right .label { margin: 1 0 0 2; }
-    """
 
     def compose(self) -> ComposeResult:
         content = self.app.content
@@ -41,15 +36,15 @@ class NewMission(Sized):
                                  id="ruleset")
                 yield Static("Mission", classes="label")
                 yield OptionList(id="mission")
-                yield Static("Seed (empty: secret; a number: public, anyone can foresee the dice)", classes="label")
+                yield Static("Seed (empty: secret; number: public)", classes="label")
                 yield Input("", id="seed", restrict=r"[0-9]*", max_length=18, select_on_focus=False,
                             placeholder="secret")
                 yield Button("Start mission", id="start", variant="primary")
-            with Vertical(id="form-right"):
                 if self.levels:
                     yield Static("Difficulty", classes="label")
                     yield OptionList(*(Option(d.name, id=k) for k, d in content.difficulty.items()),
                                      id="difficulty")
+            with VerticalScroll(id="briefing"):  # a long squad or briefing scrolls rather than being cut
                 yield Static(id="squad")
         yield StatusLine(id="status")
         yield KeyBar()
@@ -97,8 +92,8 @@ class NewMission(Sized):
         ids = sorted(content.missions, key=lambda m: (m != DEFAULT_MISSION, m))
         for mid in ids:
             mission = content.missions[mid]
-            if mission.ruleset == ruleset:
-                menu.add_option(Option(f"{mission.name} — {mission.description}", id=mid))
+            if mission.ruleset == ruleset:  # one line each: the briefing beside the list describes it
+                menu.add_option(Option(mission.name, id=mid))
         if menu.option_count:
             menu.highlighted = 0
         self._show_squad()
@@ -111,20 +106,29 @@ class NewMission(Sized):
             return
         mission = content.missions[mid]
         level = missions.difficulty(content, mission)
-        lines = [f"{mission.width}×{mission.height} {mission.generator.replace('_', ' ')}, ≤{mission.max_phases} phases"]
+        lines = [f"{mission.name}: {mission.description}",
+                 f"{mission.width}×{mission.height} {mission.generator.replace('_', ' ')}, ≤{mission.max_phases} phases"]
         if level is not None:
             lines.append(f"{level.name}: {level.description}")
+        squad, notes = self._squad_lines(mid)
+        lines += notes  # the dice first: they matter before the seed is typed
         lines.append("Objectives:")
-        lines += [f" · {o.text}" for o in missions.objectives(mission).values()]
+        for o in missions.objectives(mission).values():
+            lost = missions.lost_if(content, o)
+            lines.append(f" · {o.text}" + (f"; {lost}" if lost else ""))
+        lines.append(" · lost, as every mission, if the whole squad is down")
+        if any(o.kind == "hold" for o in missions.objectives(mission).values()):
+            lines.append("   (outnumbered: more conscious hostiles than soldiers in the zone)")
         hostiles = ", ".join(f"{n} {content.units[u].name.lower()}" for u, n in mission.enemies.items())
         lines.append(f"Hostiles: {hostiles}")
         if mission.civilians:
             lines.append(f"Civilians: {mission.civilians} ({content.units[mission.civilian].glyph})")
-        lines.append(self._squad_line(mid))
+        lines += squad  # the briefing scrolls when it does not fit
         self.query_one("#squad", Static).update("\n".join(lines))
 
-    def _squad_line(self, mid: str) -> str:
-        """Who deploys: the roster's characters first (Squad in the title menu), then the mission's own."""
+    def _squad_lines(self, mid: str) -> tuple[list[str], list[str]]:
+        """Who deploys (the roster's characters first, then the mission's own), and notes on what decides the
+        dice."""
         from engine.play import roster
         from tui import squad
 
@@ -132,12 +136,19 @@ class NewMission(Sized):
         try:
             chars = squad.squad_for(content, self.app.saves, self._ruleset(), mid, roster.RosterError)
         except roster.RosterError as exc:
-            return f"Squad: ✗ {exc}"
+            return [f"Squad: ✗ {exc}"], []
+        own = [content.units[t].name for t in content.missions[mid].squad]
         content = roster.with_squad(content, mid, chars)
-        squad = ", ".join(f"{content.units[t].glyph} {content.units[t].name} "
-                          f"({content.weapons[content.units[t].weapon].name.lower()})"
-                          for t in content.missions[mid].squad)
-        return f"Squad{f' ({len(chars)} from the roster)' if chars else ''}: {squad}"
+        lines = [f"Squad{f' ({len(chars)} from the roster)' if chars else ''}:"]
+        lines += [f" {content.units[t].glyph} {content.units[t].name} "
+                  f"({content.weapons[content.units[t].weapon].name.lower()})" for t in content.missions[mid].squad]
+        notes = ["The same seed with the same squad rolls the same dice."]
+        if chars:
+            deployed = {content.units[t].name for t in content.missions[mid].squad}
+            replaced = ", ".join(name for name in own if name not in deployed)
+            notes.append(f"Your roster changes the squad{f' (in place of {replaced})' if replaced else ''}: "
+                         "with it the same seed plays out otherwise.")
+        return lines, notes
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         if event.option_list.id == "ruleset":

@@ -20,8 +20,9 @@ class Reader(Screen[None]):
         self.at = -1
 
     def compose(self) -> ComposeResult:
-        yield Static(f"{self.title_text} — {len(self.lines)} lines · ↑↓ PgUp PgDn scroll · / search · "
-                     "n/N next/prev · esc close", id="reader-head")
+        yield Static(f"{self.title_text} — {len(self.lines)} lines · ↑↓ PgUp PgDn scroll · "
+                     + self._keys("{search} search · {next_match}/{prev_match} next/prev · {back} close"),
+                     id="reader-head")
         yield RichLog(id="reader-log", wrap=True, max_lines=None)
         yield Input(placeholder="search, then ⏎", id="reader-search")
 
@@ -48,13 +49,17 @@ class Reader(Screen[None]):
             return
         self.action_next_match(1)
 
+    def _keys(self, text: str) -> str:
+        return keys.fill(self.app._keymap, text, "reader")  # noqa: SLF001 - the keys as remapped
+
     def action_next_match(self, step: int) -> None:
         if not self.matches:
             return
         self.at = (self.at + step) % len(self.matches)
         line = self.matches[self.at]
         self.query_one("#reader-head", Static).update(
-            f"Match {self.at + 1}/{len(self.matches)}: line {line + 1} · n/N next/prev · esc close")
+            f"Match {self.at + 1}/{len(self.matches)}: line {line + 1} · "
+            + self._keys("{next_match}/{prev_match} next/prev · {back} close"))
         log = self.query_one(RichLog)
         log.scroll_to(y=self._row_of(line), animate=False)
 

@@ -6,11 +6,14 @@ screen module stays about keys and modes.
 
 from __future__ import annotations
 
+from typing import Callable
+
+from engine.content import missions
 from engine.core.commands import Rejected
 from engine.core.ruleset import Row
 from engine.map.grid import Pos
 from engine.core.model import Unit
-from engine.log.story import SIDE_NAMES
+from engine.log.story import turn_name
 from tui.session import Session
 from tui.widgets.panels import bar
 
@@ -18,15 +21,16 @@ from tui.widgets.panels import bar
 def top_line(session: Session, hostiles_seen: int) -> str:
     state = session.state
     mission = session.content.missions[state.mission].name
-    side = SIDE_NAMES.get(state.side, state.side)
     limit = session.game.header["mission"]["max_phases"]
-    turn = f"{side} turn"
+    turn = turn_name(state.side)
     if session.players_turn:
         turn += f" · {len(session.ready())}/{sum(u.conscious for u in session.squad())} ready"
     return f"{mission} · Phase {state.phase}/{limit} · {turn} · hostiles in sight {hostiles_seen}"
 
 
-def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos, ...]) -> list[str]:
+def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos, ...],
+              key: Callable[[str], str]) -> list[str]:
+    """What is at the cursor; with a path, whether it can be walked (`key`: the key of a binding id)."""
     state, chron = session.state, session.chronicle
     x, y = cursor
     if chron.explored[y, x]:
@@ -37,17 +41,35 @@ def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos,
         lines = [f"{x},{y} unexplored"]
     for other in state.units_at(cursor):
         if other.side == session.side or chron.visible[y, x]:
-            lines.append(f"{other.glyph} {other.name}: HP {other.hp}/{other.hp_max} {other.status}")
+            lines.append(f"{other.glyph} {other.name}: {health(session, other)}")
     for uid, pos in chron.last_seen.items():
         if pos == cursor and not chron.visible[y, x]:
             lines.append(f"? {chron.names.get(uid, uid)} last seen here")
     if unit is not None and path:
         budget = session.ruleset.budget(state, unit)
-        verdict = "⏎ move" if len(path) <= budget.moves_left else "too far"
+        verdict = f"{key('move')} move" if len(path) <= budget.moves_left else "too far"
         if budget.combo_moves and len(path) <= budget.combo_moves:
-            verdict += ", c combo"
+            verdict += f", {key('combo')} combo"
         lines.append(f"Path {len(path)}/{budget.moves_left}: {verdict}")
     return lines
+
+
+def health(session: Session, unit: Unit) -> str:
+    """A unit in a few words, as the ruleset's sheet gives it: its first row and any alert (`HP 40/62`)."""
+    rows = session.ruleset.sheet(session.state, unit).rows
+    first = f"{rows[0].label} {rows[0].text.strip()}" if rows else ""
+    alert = next((r.alert for r in rows if r.alert), "")
+    return f"{first} {alert}".strip()
+
+
+def squad_entries(session: Session) -> list[tuple[str, str]]:
+    """The soldier list: each soldier's glyph, name, health and what is left of the turn, with its id."""
+    out = []
+    for unit in session.squad():
+        budget = session.ruleset.budget(session.state, unit)
+        state = "ready" if budget.can_act else "done"
+        out.append((f"{unit.glyph} {unit.name:<14} {health(session, unit):<22} {budget.label:<12} {state}", unit.id))
+    return out
 
 
 def shot_info(session: Session, unit: Unit | None, target: Unit | None, index: int, count: int,
@@ -58,7 +80,7 @@ def shot_info(session: Session, unit: Unit | None, target: Unit | None, index: i
     mode = weapon.modes[fire_mode]
     modes = f" (m: {'/'.join(weapon.modes)})" if len(weapon.modes) > 1 else ""
     lines = [f"{unit.name} → {target.glyph} {target.name} ({index + 1}/{count})",
-             f"HP {target.hp}/{target.hp_max} · {mode.name}{modes}"]
+             f"{health(session, target)} · {mode.name}{modes}"]
     preview = session.ruleset.preview_shot(session.state, unit.id, target.id, fire_mode)
     if isinstance(preview, Rejected):
         return [*lines, f"✗ {preview.reason}"]
@@ -77,16 +99,31 @@ def odds_line(row: Row) -> str:
 
 
 def throw_info(session: Session, unit: Unit | None, item: str | None, cursor: Pos) -> list[str]:
+    """The throw panel, from the ruleset's preview: the chance to land, the scatter, the damage to each unit in
+    the blast the squad can see; a cell the thrower cannot reach or see says so, never "in range"."""
     if unit is None or not item:
         return []
     state = session.state
-    reach = session.ruleset.throw_range(state, unit, item)
-    d = session.ruleset.distance(unit.pos, cursor)
-    inside = "in range" if d <= reach else "OUT OF RANGE"
-    seen = session.chronicle.visible
+    head = [f"{session.content.weapons[item].name} ×{unit.items.get(item, 0)} → {cursor[0]},{cursor[1]}"]
+    preview = session.ruleset.preview_throw(state, unit.id, item, cursor)
+    if isinstance(preview, Rejected):
+        return [*head, f"✗ {preview.reason}"]
     area = session.ruleset.blast(state, item, cursor)
-    who = [u.name for c in area for u in state.units_at(c) if u.side == session.side or seen[u.pos[1], u.pos[0]]]
-    where = f"cell {cursor[0]},{cursor[1]}" if len(area) == 1 else f"{len(area)} cells round {cursor[0]},{cursor[1]}"
-    return [f"{session.content.weapons[item].name} ×{unit.items.get(item, 0)}",
-            f"Range {reach} · target {d}: {inside}", f"Blast: {where}",
-            f"In it: {', '.join(who) or 'nobody seen'}"]
+    if len(area) > 1:
+        head.append(f"Blast: {len(area)} cells")
+    hits = [odds_line(row) for uid, row in preview.hits if in_view(session, state.units[uid])]
+    return [*head, *(odds_line(row) for row in preview.lines), *(hits or ["In the blast: nobody seen"])]
+
+
+def in_view(session: Session, unit: Unit) -> bool:
+    """A unit the player may be told of: their own, or one their side sees now."""
+    return unit.side == session.side or bool(session.chronicle.visible[unit.pos[1], unit.pos[0]])
+
+
+def own_in_blast(session: Session, unit: Unit, item: str, cell: Pos) -> list[Unit]:
+    """The squad's own people a throw at `cell` would hit, for the "really?" question."""
+    preview = session.ruleset.preview_throw(session.state, unit.id, item, cell)
+    if isinstance(preview, Rejected):
+        return []
+    return [session.state.units[uid] for uid, _row in preview.hits
+            if not missions.hostile(session.side, session.state.units[uid].side)]

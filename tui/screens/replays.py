@@ -22,19 +22,23 @@ class Replays(Sized):
     def compose(self) -> ComposeResult:
         folder = self.app.saves
         self.paths = log.list_logs(folder)
-        yield Static(Text(f"Mission logs in {folder} — newest first · ⏎ opens (finished: summary, unfinished: "
-                          "resume) · v views the replay"), id="replays-head")
-        options = [Option(self._label(p), id=str(i)) for i, p in enumerate(self.paths)]
+        said = keys.fill(self.app._keymap, "{open} opens (finished: summary, unfinished: resume) · "  # noqa: SLF001
+                         "{view_replay} views the replay", "list")
+        yield Static(Text(f"Mission logs in {folder} — newest first · {said}"), id="replays-head")
+        options = [Option(self._label(self.app.content, p), id=str(i)) for i, p in enumerate(self.paths)]
         yield OptionList(*options, id="replays")
         yield StatusLine(id="status")
         yield KeyBar()
         yield from super().compose()
 
     @staticmethod
-    def _label(path) -> str:
+    def _label(content, path) -> Text:
+        """Two lines a log: its state, when and its file; then what (mission, ruleset, outcome or whose turn, phase)."""
+        from tui import loginfo
+
         state = "finished  " if log.is_finished(path) else "UNFINISHED"
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(path.stat().st_mtime))
-        return f"{state} {when}  {path.name}"
+        return Text.assemble((f"{state} {when}  ", "bold"), path.name, f"\n    {loginfo.line(content, path)}")
 
     def on_mount(self) -> None:
         menu = self.query_one(OptionList)

@@ -14,7 +14,7 @@ from engine.log import audit
 from engine.log import writer as log
 from engine.content.models import Content
 from engine.log.reading import seed_note
-from engine.log.story import SIDE_NAMES
+from engine.log.story import SIDE_NAMES, verdict
 from tui import keys
 from tui.screens.base import Sized
 from tui.session import read_chronicle
@@ -33,9 +33,7 @@ def summary_lines(path: Path, content: Content) -> list[str]:
     chron = read_chronicle(content, path)
     state = chron.state
     header = log.read_header(path)
-    winner = SIDE_NAMES.get(state.winner or "", state.winner or "nobody yet")
-    out = [f"MISSION OVER — {winner} wins" if state.winner not in (None, "draw") else
-           f"MISSION OVER — {state.ended or 'unfinished'}" if state.winner else "MISSION NOT FINISHED",
+    out = [f"MISSION OVER — {verdict(state.winner, state.ended or '')}" if state.winner else "MISSION NOT FINISHED",
            f"{content.missions[state.mission].name}: {state.ended or ''} · {state.phase} phases", ""]
     for side in state.sides:
         units = state.side_units(side)

@@ -49,6 +49,7 @@ class Viewer(Sized):
         self.view = "xcom"
         self.roll = 0  # the selected roll of record n
         self.origin: Pos = (0, 0)
+        self.panned = False  # the player moved the view: it stays put until the next record
         self.typed: str | None = None  # what was typed after g; None when not going anywhere
         self.filling = True  # the fog pass is still running: far jumps show current sight only
         self.partial = False  # the map on show is such a jump
@@ -67,6 +68,7 @@ class Viewer(Sized):
 
     def on_mount(self) -> None:
         super().on_mount()
+        self.lay_out(self.app.size.width, self.app.size.height)
         self.update_view()
         name = self.timeline.path.name
         if not self.replay.stops:
@@ -74,7 +76,9 @@ class Viewer(Sized):
         elif self.timeline.broken:
             self.say("✗ The log is damaged: the viewer shows the records before the damage (see the panel)")
         else:
-            self.say("←→ record · pgup/pgdn turn · ] next dice · tab a roll · ⏎ why it fell · ? help")
+            hint = ("{record_back} {record_forward} record · {turn_back} {turn_forward} turn · {next_dice} next "
+                    "dice · {next_roll} a roll · {explain} why it fell · {help} help")
+            self.say(keys.fill(self.app._keymap, hint, "viewer"))  # noqa: SLF001 - the keys as remapped
         if len(self.timeline.commands) <= FILL_AT_ONCE:
             self.fog.fill()
             self.filling = False
@@ -93,6 +97,18 @@ class Viewer(Sized):
 
     def on_map_view_resized(self, _message: MapView.Resized) -> None:
         self.update_view()
+
+    def on_resize(self, event) -> None:
+        self.lay_out(event.size.width, event.size.height)
+
+    def lay_out(self, width: int, height: int) -> None:
+        """As in battle: the map the room it can use, the panels the rest."""
+        from tui.screens.board import room
+
+        grid = self.state.grid
+        side, logs = room(width, height, (grid.width, grid.height))
+        self.query_one("#viewer-record").styles.width = side
+        self.query_one("#viewer-rolls").styles.height = logs
 
     # -- what is on show -------------------------------------------------------------------------
 
@@ -186,7 +202,7 @@ class Viewer(Sized):
         view, world = (width, height), (state.grid.width, state.grid.height)
         # the target, then the selected roll's unit: that one always ends up in view
         focuses = [p for p in (target, shown(actor)) if p is not None] or [self._home(state, side)]
-        for focus in focuses:
+        for focus in focuses if not self.panned else ():
             if focus is not None:
                 self.origin = scene.follow(self.origin, focus, view, world)
         frame = scene.draw(self.palette, state, side, visible, explored, last_seen, overlay)
@@ -272,8 +288,20 @@ class Viewer(Sized):
     # -- keys ------------------------------------------------------------------------------------
 
     def go(self, n: int, roll: int = 0) -> None:
-        self.n, self.roll = n, roll
+        self.n, self.roll, self.panned = n, roll, False
         self.update_view()
+
+    def action_pan(self, dx: int, dy: int) -> None:
+        """Shift+arrows (or HJKL) move the view a quarter of itself over the map; the next record brings it back."""
+        view, grid = self.query_one(MapView).size, self.state.grid
+        if view.width >= grid.width and view.height >= grid.height:
+            self.say("✗ The whole map is in view")
+            return
+        x = min(max(self.origin[0] + dx * max(1, view.width // 4), 0), max(0, grid.width - view.width))
+        y = min(max(self.origin[1] + dy * max(1, view.height // 4), 0), max(0, grid.height - view.height))
+        self.origin, self.panned = (x, y), True
+        self.update_view()
+        self.say(f"View from {x},{y} · the next record brings it back")
 
     def action_step(self, by: int) -> None:
         self._move("step", by)

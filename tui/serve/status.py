@@ -14,6 +14,7 @@ from typing import Any
 
 from engine.log import writer as log
 from engine.log.story import SIDE_NAMES
+from tui.loginfo import progress  # shared with the Replays menu
 
 
 def run_dir(root: Path) -> Path:
@@ -52,32 +53,6 @@ def read_watchers(path: Path) -> list[str] | None:
         return None
     names = data.get("watchers") if isinstance(data, dict) else None
     return [str(n) for n in names] if isinstance(names, list) else None
-
-
-def progress(path: Path) -> dict[str, Any]:
-    """mission, ruleset, phase and side of a log, read from its header and its last phase record."""
-    header = log.read_header(path)
-    out: dict[str, Any] = {"mission": header["mission"]["id"], "ruleset": header["ruleset"], "phase": 0,
-                           "side": None, "finished": False, "winner": None}
-    lines, _size = log.tail(path, "phase")
-    for _offset, _length, raw in lines:
-        if raw.startswith(b'{"n":1,'):
-            continue
-        try:
-            record = json.loads(raw)
-        except ValueError:
-            continue  # a record still being written
-        if record.get("kind") == "reveal":
-            out["finished"] = True
-        for event in record.get("events", []) if isinstance(record.get("events"), list) else []:
-            kind = event.get("kind") if isinstance(event, dict) else None
-            if kind == "phase":
-                out["phase"] = event.get("phase", 0)
-            elif kind == "side":
-                out["side"] = event.get("side")
-            elif kind == "ended":
-                out["winner"] = event.get("winner")
-    return out
 
 
 def short(content, path: Path) -> str:

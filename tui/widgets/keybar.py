@@ -7,7 +7,8 @@ from rich.text import Text
 from tui import keys
 from tui.widgets.lines import Lines
 
-MOVE_HINT = ("←↑↓→/hjklyubn", "cursor")
+MOVE_HINT = ("←↑↓→/hjkl", "cursor")  # the diagonals are in the help
+ROWS = 2  # the footer's rows at 80 columns: pieces close up to one space rather than take a third
 
 
 class KeyBar(Lines):
@@ -58,12 +59,15 @@ class KeyBar(Lines):
 
     @staticmethod
     def layout_rows(entries: list[tuple[str, str]], width: int) -> list[Text]:
-        """`key:word` pieces, two spaces apart, as plain text: one run of one style per row is the
-        cheapest thing to send over a slow link, and reads well without colour."""
-        rows: list[str] = [""]
-        for key, word in entries:
-            piece = f"{key}:{word}"
-            if rows[-1] and len(rows[-1]) + 2 + len(piece) > width:
-                rows.append("")
-            rows[-1] += ("  " if rows[-1] else "") + piece
+        """`key:word` pieces, two spaces apart (one when two would take another row), as plain text: one run
+        of one style per row is the cheapest thing to send over a slow link, and reads well without colour."""
+        for gap in ("  ", " "):
+            rows: list[str] = [""]
+            for key, word in entries:
+                piece = f"{key}:{word}"
+                if rows[-1] and len(rows[-1]) + len(gap) + len(piece) > width:
+                    rows.append("")
+                rows[-1] += (gap if rows[-1] else "") + piece
+            if len(rows) <= ROWS:
+                break
         return [Text(row) for row in rows]

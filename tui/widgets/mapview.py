@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from tui.scene import BOLD, DIM, REVERSE, UNDERLINE, Frame
+from tui.scene import BOLD, DIM, ITALIC, REVERSE, UNDERLINE, Frame
 
 
 class MapView(Widget):
@@ -80,7 +80,8 @@ class MapView(Widget):
         if style is None:
             fg, bg, attr = key >> 32, (key >> 8) & 0xFFFFFF, key & 0xFF
             style = Style(color=f"#{fg:06x}", bgcolor=f"#{bg:06x}", bold=bool(attr & BOLD),
-                          underline=bool(attr & UNDERLINE), reverse=bool(attr & REVERSE), dim=bool(attr & DIM))
+                          underline=bool(attr & UNDERLINE), reverse=bool(attr & REVERSE), dim=bool(attr & DIM),
+                          italic=bool(attr & ITALIC))
             self._styles[key] = style
         return style
 

@@ -59,19 +59,22 @@ def card_lines(content: Content, card: Card | None) -> list[Text]:
     items = ", ".join(f"{(content.weapons.get(i) or content.items[i]).name.lower()}×{n}"  # grenades or consumables
                       for i, n in unit.items.items() if n)
     rows.append(Text(f"Items: {items or '—'}"))
-    rows.append(Text(f"Effects: {', '.join(card.sheet.effects) or '—'}"))
+    if card.sheet.effects:  # an empty line would only push the panels below off a 24-row screen
+        rows.append(Text(f"Effects: {', '.join(card.sheet.effects)}"))
     return rows
 
 
 MARK = {"done": "✓", "failed": "✗", "open": "·"}
 
 
-def objective_lines(statuses) -> list[Text]:
-    """One line per objective: its mark, its words up to any bracket, and how far along it is."""
+def objective_lines(statuses, lost: dict[str, str]) -> list[Text]:
+    """One line per objective: its mark, its words up to any bracket, how far along it is, and how it is lost
+    (`lost`: by objective id)."""
     out = []
     for s in statuses:
         words = s.objective.text.split(" (")[0]
-        out.append(Text.assemble((MARK[s.state], "bold"), f" {words}: {s.detail}"))
+        how = f" ({lost[s.id]})" if lost.get(s.id) and s.state == "open" else ""
+        out.append(Text.assemble((MARK[s.state], "bold"), f" {words}: {s.detail}{how}"))
     return out
 
 
@@ -93,6 +96,24 @@ class InfoPanel(Lines):
     """What the cursor points at, or the shot preview while targeting."""
 
 
+class Objectives(Lines):
+    """The mission's objectives and how far along each is, always whole at the foot of the side panel."""
+
+
+class InSight(Lines):
+    """The hostiles the squad sees, one glyph each (OpenXcom's red buttons); the one under the cursor stands out."""
+
+    def show(self, hostiles: list[Unit], cursor: tuple[int, int], key: str) -> None:
+        if not hostiles:
+            self.set_lines([Text("In sight: nobody", style="dim")])
+            return
+        line = Text.assemble(("In sight", "bold"), f" ({key}): ")
+        for unit in hostiles:
+            line.append(unit.glyph, style="bold reverse" if unit.pos == cursor else "bold")
+            line.append(" ")
+        self.set_lines([line])
+
+
 class TopBar(Lines):
     """Mission, phase and whose turn it is."""
 
@@ -106,23 +127,22 @@ class LogTail(Lines):
     def __init__(self, title: str, *, id: str | None = None) -> None:
         super().__init__(tail=True, id=id)
         self.border_title = title
-        self._count = 0
+        self._seen: tuple[int, str] = (0, "")
 
     def show(self, lines: list[str], keep: int = 40) -> None:
-        """Take the log's lines; only the newest `keep` are wrapped (more never fit)."""
-        if len(lines) != self._count:
-            self._count = len(lines)
+        """Take the log's lines; only the newest `keep` are wrapped (more never fit). A merged repeat changes
+        the last line without adding one."""
+        seen = (len(lines), lines[-1] if lines else "")
+        if seen != self._seen:
+            self._seen = seen
             self.set_lines(lines[-keep:])
 
 
 class StatusLine(Lines):
-    """The last rejection or prompt: one line that never wraps into the map."""
+    """The last rejection or prompt, wrapped: a long one takes a second row from the map rather than being cut."""
 
     message: reactive[str] = reactive("", repaint=False)
     """The text; errors start with "✗"."""
-
-    def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(wrap=False, id=id)
 
     def watch_message(self, message: str) -> None:
         self.set_lines([Text(message, style="bold" if message.startswith("✗") else "")])

@@ -20,7 +20,7 @@ from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolve
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.rules.xcom_trpg import ai_special, combat, field, hooks, odds, scale, sniper, tranquilizer
+from engine.rules.xcom_trpg import ai_special, combat, field, hooks, odds, scale, sniper, throw_preview, tranquilizer
 # The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order.
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
@@ -28,7 +28,7 @@ from engine.rules.xcom_trpg.referee import referee
 from engine.content.scenario import Verdict
 from engine.rules.xcom_trpg import scenario as _scenario
 from engine.rules.xcom_trpg.scenario import Action
-from engine.core.ruleset import Budget, Setup, Sheet, ShotPreview, Turn, register
+from engine.core.ruleset import Budget, Setup, Sheet, ShotPreview, ThrowPreview, Turn, register
 from engine.rules.xcom_trpg import sheet as _sheet  # what the client reads: the unit sheet, odds lines, throwables
 
 COVER_NAME = {v: k for k, v in COVER_LEVEL.items()}
@@ -219,17 +219,22 @@ class XcomTrpg:
         return unit
 
     def _enterable(self, state: State, unit: Unit, cell: Pos) -> bool:
-        return self._step_problem(state, unit, cell) is None
+        return self._step_problem(state, unit, cell, words=False) is None
 
-    def _step_problem(self, state: State, unit: Unit, cell: Pos) -> str | None:
+    def _step_problem(self, state: State, unit: Unit, cell: Pos, words: bool = True) -> str | None:
         grid = state.grid
         if not grid.inside(cell):
             return f"{cell} is off the map"
         if not grid.walkable[cell[1], cell[0]]:
             return f"{self.content.terrain[grid.tile(cell)].name} at {cell} blocks the way"
         others = [u for u in state.units_at(cell) if u.id != unit.id]
-        if any(u.side != unit.side for u in others):
-            return f"a hostile stands at {cell}"
+        blocker = next((u for u in others if u.side != unit.side), None)
+        if blocker is not None:  # a civilian in the way is not "a hostile"; an unseen one keeps its name
+            if not words:
+                return "blocked"
+            if blocker.id in self.spotted(state, unit.side):
+                return f"{blocker.name} stands at {cell}"
+            return f"someone unseen is in the way at {cell}"
         cap = self.rules.cell_capacity
         if cap and len(others) >= cap:
             return f"{cell} is full"
@@ -367,8 +372,10 @@ class XcomTrpg:
         if shooter.ammo < mode.shots:
             return Rejected("no_ammo", f"The {weapon.name.lower()} has {shooter.ammo} rounds; "
                                        f"{mode.name.lower()} needs {mode.shots}: reload")
-        if mode.actions > shooter.actions and check_turn:
-            return Rejected("no_actions", f"{mode.name} needs {mode.actions} actions")
+        short = shooter.side == state.side and 0 < shooter.actions < mode.actions  # a preview says so at once too
+        if mode.actions > shooter.actions and check_turn or short:
+            return Rejected("no_actions", f"{mode.name} needs {mode.actions} actions; "
+                                          f"{shooter.name} has {shooter.actions} left")
         stamina = combat.mode_stamina(shooter, mode)
         if stamina and not shooter.infinite_stamina and shooter.stamina < stamina:
             return Rejected("no_stamina", f"{mode.name} needs {stamina} stamina; {shooter.name} has "
@@ -444,21 +451,9 @@ class XcomTrpg:
         unit = self._actor(state, cmd.unit, 1)
         if isinstance(unit, Rejected):
             return unit
-        weapon = self.content.weapons.get(cmd.item)
-        if weapon is None or not weapon.thrown:
-            return Rejected("not_throwable", f"{cmd.item!r} is not something to throw")
-        if unit.items.get(cmd.item, 0) <= 0:
-            return Rejected("no_item", f"{unit.name} carries no {weapon.name.lower()}")
-        if weapon.alien and not self.content.races[unit.race].alien:
-            return Rejected("biometric_lock", f"The {weapon.name.lower()} refuses {unit.name}'s hands (8.4)")
-        reach = self.throw_range(state, unit, cmd.item)
-        d = distance(unit.pos, cmd.cell)
-        if not state.grid.inside(cmd.cell):
-            return Rejected("off_map", f"{cmd.cell} is off the map")
-        if d > reach:
-            return Rejected("out_of_range", f"Target is {d} cells away; {unit.name} throws {reach} (Strength×2)")
-        if not state.grid.sees(unit.pos, cmd.cell, self.rules.vision_radius):
-            return Rejected("no_line_of_sight", f"{unit.name} cannot see {cmd.cell}")
+        problem = throw_preview.problem(self, state, unit, cmd.item, cmd.cell)
+        if problem is not None:
+            return problem
         target = None
         if cmd.target is not None:
             target = state.units.get(cmd.target)
@@ -580,6 +575,9 @@ class XcomTrpg:
 
     def throwables(self, state: State, unit: Unit) -> list[str]:
         return _sheet.throwables(self, state, unit)
+
+    def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
+        return throw_preview.preview(self, state, thrower, item, cell)
 
     def distance(self, a: Pos, b: Pos) -> int:
         return distance(a, b)  # 1.3: Chebyshev, 8 neighbours
