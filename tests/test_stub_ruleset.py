@@ -151,3 +151,20 @@ def test_a_pools_kept_dice_are_logged_only_when_it_discards_some():
     data = json.loads(json.dumps(codec.dump_event(event)))
     assert data["rolls"][0]["kept"] == [0, 1] and "kept" not in data["rolls"][1]
     assert codec.load_event(data) == event
+
+
+def test_the_client_follows_the_rulesets_turn_order(content, tmp_path, monkeypatch):
+    """An initiative slot or an interrupt (`Turn.units`, `Turn.label`): only the named unit is ready, and the status
+    line says whose slot it is in the ruleset's words."""
+    from engine.core.ruleset import Turn
+    from tui.screens.readout import top_line
+    from tui.session import Session
+
+    session = Session.new(content, stub_ruleset.ID, "eliminate", seed_from_int(2), tmp_path / "slots.jsonl")
+    first = session.squad()[0]
+    assert len(session.ready()) > 1
+    monkeypatch.setattr(stub_ruleset.D6Stub, "turn", lambda self, state: Turn(
+        side=state.side, units=(first.id,), label=f"Initiative 1/9: {first.name}"))
+    assert session.ready() == [first]
+    assert f"Initiative 1/9: {first.name} · 1/" in top_line(session, 0)
+    session.close()

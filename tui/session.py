@@ -79,8 +79,9 @@ class Session:
         return self.state.side_units(self.side)
 
     def ready(self) -> list[Unit]:
-        """Soldiers who can still act this turn."""
-        return [u for u in self.squad() if self.ruleset.budget(self.state, u).can_act]
+        """Soldiers who can still act now: with turns by slot or an interrupt, only those the ruleset names."""
+        turn = self.ruleset.turn(self.state)
+        return [u for u in self.squad() if turn.allows(u.id) and self.ruleset.budget(self.state, u).can_act]
 
     # -- doing -----------------------------------------------------------------------------------
 

@@ -22,7 +22,7 @@ def top_line(session: Session, hostiles_seen: int) -> str:
     state = session.state
     mission = session.content.missions[state.mission].name
     limit = session.game.header["mission"]["max_phases"]
-    turn = turn_name(state.side)
+    turn = session.ruleset.turn(state).label or turn_name(state.side)  # "Initiative 3/8: Anna" in a slot ruleset
     if session.players_turn:
         turn += f" · {len(session.ready())}/{sum(u.conscious for u in session.squad())} ready"
     return f"{mission} · Phase {state.phase}/{limit} · {turn} · hostiles in sight {hostiles_seen}"

@@ -28,6 +28,7 @@ from engine.rules.xcom_trpg.referee import referee
 from engine.content.scenario import Verdict
 from engine.rules.xcom_trpg import scenario as _scenario
 from engine.rules.xcom_trpg.scenario import Action
+from engine.log.story import turn_name
 from engine.core.ruleset import Budget, Setup, Sheet, ShotPreview, ThrowPreview, Turn, register
 from engine.rules.xcom_trpg import sheet as _sheet  # what the client reads: the unit sheet, odds lines, throwables
 
@@ -513,7 +514,9 @@ class XcomTrpg:
 
     def turn(self, state: State) -> Turn:
         """Side turns (4.1): the side's player picks any of its units."""
-        return Turn(side="" if state.winner is not None else state.side)
+        if state.winner is not None:
+            return Turn(side="")
+        return Turn(side=state.side, label=turn_name(state.side))
 
     def spotted(self, state: State, side: str) -> frozenset[str]:
         """Sight is by cell in xcom-trpg: a unit standing in a cell the side sees is seen."""
