@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tui.cli.common import BadInput, load_content, positive, print_lines, readable
+from tui.cli.common import BadInput, load_content, player_view, positive, print_lines, readable
 
 
 def add_parser(sub) -> None:
@@ -36,6 +36,6 @@ def run(args: argparse.Namespace) -> int:
     elif args.stats:
         lines = audit.stats(path)
     else:
-        lines = audit.render(path, args.record, args.unit)
+        lines = audit.render(path, args.record, args.unit, player_view(load_content(args.content), path))
     print_lines(lines)
     return 0
