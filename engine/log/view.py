@@ -111,14 +111,14 @@ class Eyes:
                 shown.append(None)
                 hidden += len(rolls)
                 continue
-            kept = [r for r in rolls if self._unit(r.get("actor"), before, after) is not False]
+            kept = [r for r in rolls if self.sees(r.get("actor"), before, after) is not False]
             hidden += len(rolls) - len(kept)
             if len(kept) != len(rolls):
                 seen = {**seen, "rolls": kept}
             shown.append(seen)
         return Told(tuple(shown), hidden)
 
-    def _unit(self, uid: Any, before: State, after: State) -> bool | None:
+    def sees(self, uid: Any, before: State, after: State) -> bool | None:
         """Whether the side sees unit `uid` in the record: its own, or spotted before or after; None if
         `uid` names no unit (a die of the mission itself: it goes with its event)."""
         units = [s.units[uid] for s in (before, after) if isinstance(uid, str) and uid in s.units]
@@ -141,7 +141,7 @@ class Eyes:
             return self._resolved(event, before, after)
         else:
             return event  # a phase, a side's turn, the end: everybody knows
-        seen = self._unit(uid, before, after)
+        seen = self.sees(uid, before, after)
         if seen is False:
             return None
         if kind == "moved" and after.units[uid].side != self.side:
@@ -151,8 +151,8 @@ class Eyes:
     def _resolved(self, event: dict[str, Any], before: State, after: State) -> dict[str, Any] | None:
         """An interaction: whole if the side sees who acted; if it sees only whom (or the cell) it reached,
         that something did, in words that name neither the actor nor its numbers."""
-        actor = self._unit(event.get("actor"), before, after)
-        target = self._unit(event.get("target"), before, after)
+        actor = self.sees(event.get("actor"), before, after)
+        target = self.sees(event.get("target"), before, after)
         if actor is True or actor is None and target is not False:
             return event
         cell = event.get("cell")
