@@ -184,6 +184,32 @@ class Replay:
 
     def explanation(self, n: int, i: int) -> list[str]:
         """Timeline.explain(n) cut to its head and roll i's own lines (the whole text if the cut fails)."""
+        lines, head, blocks = self._cut(n)
+        if blocks is None or not 0 <= i < len(blocks):
+            return lines
+        return head + [""] + blocks[i]
+
+    def explained(self, n: int) -> list[str]:
+        """Timeline.explain(n) for `audit --explain`: until the mission has ended, only the rolls the squad saw,
+        the others counted, and no word of a command given out of its sight."""
+        lines, head, blocks = self._cut(n)
+        if self.opened or self.record(n).get("kind") != "command":
+            return lines
+        hidden = self.told(n).hidden
+        if not hidden and not self.unseen_actor(n):
+            return lines
+        if blocks is None:  # a text that does not cut into rolls: only that they were rolled
+            return [f"Record {n}: out of sight", hidden_line(hidden)]
+        if self.unseen_actor(n):
+            head = [f"Record {n}: out of sight", *head[1:]]
+        gap = [""] if self.timeline.seed is not None else []
+        out = list(head)
+        for i, _event, _roll in self.rolls(n):
+            out += gap + blocks[i]
+        return out + (gap + [hidden_line(hidden)] if hidden else [])
+
+    def _cut(self, n: int) -> tuple[list[str], list[str], list[list[str]] | None]:
+        """Timeline.explain(n), its head and each roll's lines (None when the text does not cut that way)."""
         lines = self._explained.get(n)
         if lines is None:
             lines = self._explained[n] = self.timeline.explain(n)
@@ -199,6 +225,4 @@ class Replay:
                 else:
                     parts.append([])
             head, blocks = parts[0], parts[1:]
-        if len(blocks) != count or not 0 <= i < count:
-            return lines
-        return head + [""] + blocks[i]
+        return lines, head, blocks if len(blocks) == count else None

@@ -29,8 +29,10 @@ def run(args: argparse.Namespace) -> int:
 
         if args.record is None:
             raise BadInput("--explain needs --record N: the line whose rolls to explain")
+        from tui.replay import Replay
+
         timeline = Timeline(load_content(args.content), path, Path(args.seed_file) if args.seed_file else None)
-        lines = timeline.explain(args.record)
+        lines = Replay(timeline).explained(args.record)  # until the mission ends, the rolls the squad saw
         if timeline.broken:  # the record is explained; the damage after it is still said, as by every audit
             lines = [*lines, f"warning: {timeline.broken}; the records after it are not read"]
     elif args.stats:
