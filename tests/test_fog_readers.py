@@ -20,6 +20,7 @@ from engine.play.timeline import Timeline
 from tui.app import XenotacApp
 from tui.cli import main
 from tui.replay import Replay, names_in
+from tui.screens.summary import summary_lines
 from tui.session import Session, read_chronicle
 from tui.testing import hostiles_in_sight
 from engine.core.dice import seed_from_int
@@ -115,6 +116,8 @@ def check_closed_then_open(content, capsys, session: Session) -> tuple[Session, 
     assert leaks(cli(capsys, "audit", str(path)), secrets) == []
     assert leaks("\n".join(read_chronicle(content, path).journal), secrets) == []
     assert leaks("\n".join(viewer_text(content, path)), secrets) == []
+    summary = summary_lines(path, content)
+    assert leaks("\n".join(summary), secrets) == [] and not any(line.startswith("Aliens") for line in summary)
     session = Session.resume(content, path)  # the client saved and closed it on the way out
     play_out(session.game)  # the AI plays both sides to the end: everything opens
     session.catch_up()
@@ -135,6 +138,7 @@ def test_nothing_unseen_reaches_the_player_until_the_end(content, tmp_path, caps
         name, hp = words[0][:-2], words[3]
         assert re.search(re.escape(name) + r" +hp +" + re.escape(hp), audit)  # its spawn roll, with its formula
         assert f"{name}: {hp}" in rolls and words[1] in story  # in the roll log; its deployment in the story
+    assert any(line.startswith("Aliens") for line in summary_lines(session.path, content))  # their losses
     session.close()
 
 
