@@ -21,6 +21,7 @@ from tui.app import XenotacApp
 from tui.cli import main
 from tui.replay import Replay, names_in
 from tui.screens.summary import summary_lines
+from tui.chronicle import Chronicle
 from tui.session import Session, read_chronicle
 from tui.testing import hostiles_in_sight
 from engine.core.dice import seed_from_int
@@ -161,3 +162,22 @@ def test_the_stub_rulesets_hostiles_stay_unseen_too(content, tmp_path, capsys):
     story = cli(capsys, "replay", str(session.path), "--story")
     assert all(words[1] in story for words in secrets.values())
     session.close()
+
+
+def test_a_run_of_unseen_records_is_one_line_that_counts_all_their_dice(content, tmp_path):
+    session = Session.new(content, "xcom-trpg", "eliminate", seed_from_int(1), tmp_path / "m.jsonl")
+    session.close()
+    records, _broken = reading.records(session.path)
+    ruleset, initial = build(content, records[0][1])
+    chron = Chronicle(ruleset, initial, PLAYER)
+    chron.feed(records[1][1])
+    unseen = next(u for u in chron.state.units.values()
+                  if u.side != PLAYER and u.id not in ruleset.spotted(chron.state, PLAYER))
+    for n, uid in ((3, "anton"), (4, unseen.id), (5, unseen.id), (6, unseen.id)):
+        roll = {"actor": uid, "purpose": "panic", "expr": "1d100", "faces": [n], "formula": f"panic 1d100={n}",
+                "total": n, "crit": None, "stream": "main", "index": 100 + n}
+        chron.feed({"kind": "command", "n": n, "base": n - 1, "command": {"kind": "wait", "unit": uid},
+                    "events": [{"kind": "changed", "unit": uid, "changes": {"morale": 90 - n}, "cause": "panic",
+                                "rolls": [roll, roll] if n == 5 else [roll]}]})
+    assert chron.rolls[-3:] == ["Anton: panic 1d100=3", "Anton: morale 100 → 87 (-13, panic)", "4 rolls out of sight"]
+    assert chron.journal[-1] == "  » 4 rolls out of sight"

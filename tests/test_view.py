@@ -139,3 +139,13 @@ def test_a_log_is_told_whole_once_the_mission_has_ended(content, tmp_path):
         assert sum(len(e.get("rolls") or []) for e in shut.events) + shut.hidden == every  # an honest count
         hidden += shut.hidden
     assert hidden > 0  # the aliens' hit points at least were rolled out of sight
+
+
+def test_words_of_a_seen_event_never_name_a_unit_out_of_sight(start):
+    grief = {"kind": "changed", "unit": "anton", "changes": {"morale": 70}, "cause": "Sectoid 1 died", "rolls": []}
+    blast = {**shot("anton", "anton"), "text": "Anton: grenade at (20, 20): Sectoid 1 20 dmg, Anton 5 dmg"}
+    told = eyes_on(start).tell(start, start, [grief, blast])
+    assert told.shown[0]["cause"] == "someone out of sight died"
+    assert told.shown[1]["text"] == "Anton: grenade at (20, 20): someone out of sight 20 dmg, Anton 5 dmg"
+    near = place(start, sectoid_1=(5, 5))
+    assert eyes_on(near).tell(near, near, [grief]).shown[0] is grief  # seen: named

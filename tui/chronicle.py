@@ -100,11 +100,12 @@ class Chronicle:
         told = everything(events) if self.opened or before.winner is not None else \
             self.eyes.tell(before, after, events)
         morale = {uid: u.morale for uid, u in before.units.items()}
-        tiles = tile_lines(self.ruleset.content.terrain, before.grid.tile, [e for e in told.events if e["kind"] == "tile"])
+        tiles = tile_lines(self.ruleset.content.terrain, before.grid.tile,
+                           [e for e in told.events if e["kind"] == "tile"])
         for event, shown in zip(events, told.shown):
             if event.get("kind") == "side" and event.get("side") == self.side:
                 self.turn_start = self.head
-            morale_line = self._morale_line(event, morale, after)  # kept up to date for the unseen too
+            morale_line = self._morale_line(event, morale, after, (shown or event).get("cause", ""))  # all kept
             if shown is None:
                 continue
             for text in (roll_line(shown, self.names), morale_line):
@@ -135,8 +136,9 @@ class Chronicle:
         self._roll(hidden_line(count))
         self._hidden = count
 
-    def _morale_line(self, event: dict[str, Any], morale: dict[str, int], after: State) -> str | None:
-        """`Julia: morale 28 → 38 (+10, killed Sectoid 2)`; keeps `morale` (unit -> value so far) up to date."""
+    def _morale_line(self, event: dict[str, Any], morale: dict[str, int], after: State, cause: str) -> str | None:
+        """`Julia: morale 28 → 38 (+10, killed Sectoid 2)`; keeps `morale` (unit -> value so far) up to date,
+        the unseen's too. `cause` is the event's as the side saw it."""
         changes = event.get("changes") or {}
         uid = event.get("unit")
         if event.get("kind") != "changed" or "morale" not in changes or uid not in after.units:
@@ -145,7 +147,7 @@ class Chronicle:
         morale[uid] = new
         if old == new:
             return None
-        return f"{self.names.get(uid, uid)}: morale {old} → {new} ({new - old:+d}, {event.get('cause', '')})"
+        return f"{self.names.get(uid, uid)}: morale {old} → {new} ({new - old:+d}, {cause})"
 
     def say(self, text: str) -> None:
         """A line for the message log that no record holds (a note from resume)."""

@@ -10,6 +10,7 @@ side learns of a state, shared by the fog of war, the chronicle and the AI's mem
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Iterable, Mapping
 
 import attrs
@@ -23,6 +24,7 @@ from engine.core.ruleset import Ruleset
 from engine.log.errors import LogError
 
 KEPT = 4  # states whose sight is kept: a record's "after" is the next one's "before"
+OUT_OF_SIGHT = "someone out of sight"
 
 
 @attrs.frozen
@@ -104,6 +106,7 @@ class Eyes:
         """The record that took `before` to `after` (its events in JSON form), as the side saw it."""
         shown: list[dict[str, Any] | None] = []
         hidden = 0
+        unseen = self._unseen_names(before, after)
         for event in events:
             seen = self._event(event, before, after)
             rolls = event.get("rolls") or []
@@ -115,8 +118,24 @@ class Eyes:
             hidden += len(rolls) - len(kept)
             if len(kept) != len(rolls):
                 seen = {**seen, "rolls": kept}
-            shown.append(seen)
+            shown.append(self._unnamed(seen, unseen))
         return Told(tuple(shown), hidden)
+
+    def _unseen_names(self, before: State, after: State) -> re.Pattern[str] | None:
+        """The names of the units the side does not see in the record, as one pattern (longest first, and never
+        the start of a longer name: `Sectoid 1` is not `Sectoid 12`)."""
+        names = sorted({u.name for u in after.units.values() if self.sees(u.id, before, after) is False},
+                       key=len, reverse=True)
+        return re.compile("|".join(rf"{re.escape(n)}(?![\w])" for n in names)) if names else None
+
+    @staticmethod
+    def _unnamed(event: dict[str, Any], unseen: re.Pattern[str] | None) -> dict[str, Any]:
+        """A seen event whose words name a unit out of sight (a death that grieves a friend, a blast that
+        reached into the dark) names it `someone out of sight`."""
+        if unseen is None:
+            return event
+        words = {k: unseen.sub(OUT_OF_SIGHT, event[k]) for k in ("text", "cause") if isinstance(event.get(k), str)}
+        return {**event, **words} if any(event[k] != v for k, v in words.items()) else event
 
     def sees(self, uid: Any, before: State, after: State) -> bool | None:
         """Whether the side sees unit `uid` in the record: its own, or spotted before or after; None if
