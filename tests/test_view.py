@@ -11,6 +11,7 @@ from engine.core.dice import seed_from_int
 from engine.core.model import State
 from engine.core.reducer import fold
 from engine.log import reading, view
+from engine.log.errors import LogError
 from engine.log.story import describe
 from engine.play import simulate
 from engine.play.game import build
@@ -149,3 +150,16 @@ def test_words_of_a_seen_event_never_name_a_unit_out_of_sight(start):
     assert told.shown[1]["text"] == "Anton: grenade at (20, 20): someone out of sight 20 dmg, Anton 5 dmg"
     near = place(start, sectoid_1=(5, 5))
     assert eyes_on(near).tell(near, near, [grief]).shown[0] is grief  # seen: named
+
+
+def test_a_forged_move_off_the_map_is_one_located_error(content, tmp_path):
+    path = tmp_path / "short.jsonl"
+    simulate.run(content, "xcom-trpg", "eliminate", seed_from_int(4), path, max_phases=1).close()
+    records, _broken = reading.records(path)
+    ruleset, initial = build(content, records[0][1])
+    closed = view.View(ruleset, initial, SIDE)
+    closed.feed(2, records[1][1])
+    forged = {"kind": "command", "base": 2, "command": {"kind": "move", "unit": "anton"},
+              "events": [{"kind": "moved", "unit": "anton", "path": [[999, -5]], "facing": 0, "rolls": []}]}
+    with pytest.raises(LogError, match=r"line 3: Anton stands off the map at 999,-5"):
+        closed.feed(3, forged)

@@ -150,8 +150,7 @@ class Eyes:
     def _event(self, event: dict[str, Any], before: State, after: State) -> dict[str, Any] | None:
         kind = event.get("kind")
         if kind == "tile":
-            x, y = event["pos"]
-            return event if self._sight(before)[0][y, x] or self._sight(after)[0][y, x] else None
+            return event if self._saw(event["pos"], before, after) else None
         if kind == "spawned":
             uid = event["unit"]["id"]
         elif kind in ("moved", "changed"):
@@ -177,17 +176,23 @@ class Eyes:
         cell = event.get("cell")
         if target is True:
             where = after.units[event["target"]].name
-        elif cell is not None and (self._sight(before)[0][cell[1], cell[0]] or self._sight(after)[0][cell[1], cell[0]]):
+        elif cell is not None and self._saw(cell, before, after):
             where = f"{cell[0]},{cell[1]}"
         else:
             return None
         text = f"Out of sight → {where}: {str(event.get('action', '')).replace('_', ' ')}, {event.get('outcome', '')}"
         return {**event, "actor": None, "text": text}
 
+    def _saw(self, cell: Any, before: State, after: State) -> bool:
+        """Whether the side saw the cell before or after the record (a cell off the map: never)."""
+        x, y = cell[0], cell[1]
+        if not (0 <= x < before.grid.width and 0 <= y < before.grid.height):
+            return False
+        return bool(self._sight(before)[0][y, x] or self._sight(after)[0][y, x])
+
     def _moved(self, event: dict[str, Any], before: State, after: State) -> dict[str, Any]:
         """Another side's move: the cells of its path the side saw, and whether it went out of sight."""
-        cells = self._sight(before)[0] | self._sight(after)[0]
-        path = [p for p in event.get("path", []) if cells[p[1], p[0]]]
+        path = [p for p in event.get("path", []) if self._saw(p, before, after)]
         if event["unit"] in self._sight(after)[1]:
             return {**event, "path": path} if len(path) != len(event.get("path", [])) else event
         return {**event, "path": path, "out_of_sight": True}
@@ -217,5 +222,9 @@ class View:
             after = fold(before, [codec.load_event(e) for e in events])
         except codec.CodecError as exc:
             raise LogError(f"malformed record: {exc}", n) from None
+        off = next((u for u in after.units.values() if not (0 <= u.pos[0] < after.grid.width
+                                                            and 0 <= u.pos[1] < after.grid.height)), None)
+        if off is not None:  # sight cannot be taken from there: the log was written by no game
+            raise LogError(f"{off.name} stands off the map at {off.pos[0]},{off.pos[1]}", n)
         self._states[n] = after
         return everything(events) if before.winner is not None else self.eyes.tell(before, after, events)
