@@ -157,9 +157,8 @@ class Chronicle:
         self.messages.append(text)
         self.journal.append(text)
 
-    def _look(self, state: State) -> np.ndarray:
+    def _look(self, state: State) -> None:
         self.visible, _spotted = look(self.eyes, state, self.side, self.explored, self.last_seen)
-        return self.visible
 
     def _message(self, event: dict[str, Any]) -> str | None:
         """A seen event in the message log; a deployment only for the side's own units (shorter than the story's)."""
