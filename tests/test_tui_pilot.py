@@ -349,11 +349,14 @@ def test_full_log_opens_and_searches(content, fresh):
         await pilot.press("L")
         opened = type(app.screen).__name__
         await pilot.press("slash", *"Muton", "enter")
+        unseen = screen_text(app)
+        await pilot.press("slash", *"Viktor", "enter")
         text = screen_text(app)
         await pilot.press("escape")
-        return opened, text, type(app.screen).__name__
+        return opened, unseen, text, type(app.screen).__name__
 
-    opened, text, back = play(content, fresh, check)
+    opened, unseen, text, back = play(content, fresh, check)
+    assert "No line contains 'Muton'" in unseen  # the mutons are out of sight at the start
     assert opened == "Reader" and "Match 1/" in text and back == "BattleScreen"
 
 

@@ -120,11 +120,13 @@ def test_roll_lines_read_like_the_tabletop():
     assert roll_line({"kind": "moved", "unit": "anton", "rolls": []}, names) is None
 
 
-def test_the_message_log_keeps_unseen_hostile_moves_out(content, tmp_path):
+def test_the_logs_keep_unseen_hostiles_out_but_count_their_dice(content, tmp_path):
     session = new_session(content, tmp_path)
-    hostile = [u.name for u in session.state.units.values() if u.side == "aliens"]
-    assert not any(name in line for line in session.chronicle.messages for name in hostile)
-    assert any(line.startswith("Sectoid") for line in session.chronicle.rolls)  # every die is in the roll log
+    hostile = [u for u in session.state.units.values() if u.side == "aliens"]
+    assert not any(u.name in line for line in session.chronicle.journal for u in hostile)
+    # the aliens' HP (and the sectoids' psi pools) were rolled out of sight: counted, never shown
+    hidden = [line for line in session.chronicle.rolls if line.endswith("rolls out of sight")]
+    assert hidden and int(hidden[0].split()[0]) >= len(hostile)
     anton = session.state.units["anton"]
     session.submit(Move(unit="anton", path=((anton.pos[0], anton.pos[1] - 1),)))
     assert session.chronicle.messages[-1].startswith("Anton moves to")

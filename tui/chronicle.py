@@ -17,6 +17,7 @@ from engine.core.model import State
 from engine.core.reducer import fold
 from engine.core.ruleset import Ruleset
 from engine.log.story import describe, tile_lines
+from engine.log.view import Eyes, everything, hidden_line, look
 from tui import told
 
 CRIT = {"success": " [crit+]", "failure": " [crit-]"}
@@ -46,9 +47,13 @@ def roll_line(event: dict[str, Any], names: dict[str, str]) -> str | None:
 
 
 class Chronicle:
-    def __init__(self, ruleset: Ruleset, initial: State, side: str) -> None:
+    """`opened`: the mission has ended, so every record is told whole (engine.log.view's rule)."""
+
+    def __init__(self, ruleset: Ruleset, initial: State, side: str, opened: bool = False) -> None:
         self.ruleset = ruleset
         self.side = side
+        self.opened = opened
+        self.eyes = Eyes(ruleset, side)
         self.rolls: list[str] = []
         self.messages: list[str] = []
         self.journal: list[str] = []  # both, in order, for the full log
@@ -62,6 +67,7 @@ class Chronicle:
         self._deeds: dict[str, list[str]] = {}  # what each hostile was seen doing this other turn
         self._repeat = told.Repeat()
         self._stack: list[tuple[int, State]] = [(1, initial)]
+        self._hidden = 0  # rolls out of sight told by the last roll line, while nothing came after it
 
     @property
     def state(self) -> State:
@@ -89,45 +95,46 @@ class Chronicle:
 
     def _command(self, record: dict[str, Any]) -> None:
         before = self.state
-        seen_before = self.visible
         events = record.get("events", [])
         after = fold(before, [codec.load_event(e) for e in events])
         for event in events:
             if event.get("kind") == "spawned":
                 self.names[event["unit"]["id"]] = event["unit"]["name"]
         self._stack.append((int(record.get("n", self.head + 1)), after))
-        seen = self._look(after)
+        self._look(after)
         command = record.get("command") or {}
         self.last_actor = command.get("unit")
         said = len(self.messages)
         turn_came = False
         mine = self.last_actor in after.units and after.units[self.last_actor].side == self.side
         ours = mine or command.get("side") == self.side  # our unit's command, or our end of turn
+        seen = everything(events) if self.opened or before.winner is not None else \
+            self.eyes.tell(before, after, events)
         morale = {uid: u.morale for uid, u in before.units.items()}
         tiles = tile_lines(self.ruleset.content.terrain, before.grid.tile,
-                           [e for e in events if e.get("kind") == "tile"])
-        for event in events:
-            line = roll_line(event, self.names)
-            if line:
-                self.rolls.append(line)
-                self.journal.append(f"  » {line}")
-            line = self._morale_line(event, morale, after, seen_before | seen)
-            if line:
-                self.rolls.append(line)
-                self.journal.append(f"  » {line}")
+                           [e for e in seen.events if e["kind"] == "tile"])
+        for event, shown in zip(events, seen.shown):
             if event.get("kind") == "side" and event.get("side") == self.side:
                 self.turn_start = self.head
                 turn_came = True
-            if event.get("kind") == "tile":  # the record's tile changes, told together where the first one is
+            morale_line = self._morale_line(event, morale, after, (shown or event).get("cause", ""))  # all kept
+            if shown is None:
+                continue
+            for text in (roll_line(shown, self.names), morale_line):
+                if text:
+                    self._roll(text)
+            if shown.get("kind") == "tile":  # the record's tile changes, told together where the first one is
                 for text in tiles:
                     self._say(text, told.drift_key(text))
                 tiles = []
                 continue
-            text = self._message(event, before, after, seen_before, seen)
+            text = self._message(shown)
             if text:
                 self._say(text)
                 if not ours:  # what hostiles did in their own turn, not what befell them in ours
-                    self._deed(event, after, text)
+                    self._deed(shown, after, text)
+        if seen.hidden:
+            self._out_of_sight(seen.hidden)
         if turn_came:
             self._other_turn_told(after)
         if mine:
@@ -151,19 +158,33 @@ class Chronicle:
             self._say(f"While you waited: {len(lines)} seen acting")
             for line in lines:
                 self._say(line)
-    def _morale_line(self, event: dict[str, Any], morale: dict[str, int], after: State,
-                     seen: np.ndarray) -> str | None:
-        """`Julia: morale 28 → 38 (+10, killed Sectoid 2)`: every change the squad could know of."""
+
+    def _roll(self, text: str) -> None:
+        self.rolls.append(text)
+        self.journal.append(f"  » {text}")
+        self._hidden = 0
+
+    def _out_of_sight(self, count: int) -> None:
+        """`5 rolls out of sight`: one line for the dice of a run of unseen records, counted together."""
+        if self._hidden and self.rolls and self.journal and self.journal[-1] == f"  » {hidden_line(self._hidden)}":
+            count += self._hidden
+            self.rolls.pop()
+            self.journal.pop()
+        self._roll(hidden_line(count))
+        self._hidden = count
+
+    def _morale_line(self, event: dict[str, Any], morale: dict[str, int], after: State, cause: str) -> str | None:
+        """`Julia: morale 28 → 38 (+10, killed Sectoid 2)`; keeps `morale` (unit -> value so far) up to date,
+        the unseen's too. `cause` is the event's as the side saw it."""
         changes = event.get("changes") or {}
         uid = event.get("unit")
         if event.get("kind") != "changed" or "morale" not in changes or uid not in after.units:
             return None
         old, new = morale.get(uid, changes["morale"]), changes["morale"]
         morale[uid] = new
-        unit = after.units[uid]
-        if old == new or (unit.side != self.side and not seen[unit.pos[1], unit.pos[0]]):
+        if old == new:
             return None
-        return f"{self.names.get(uid, uid)}: morale {old} → {new} ({new - old:+d}, {event.get('cause', '')})"
+        return f"{self.names.get(uid, uid)}: morale {old} → {new} ({new - old:+d}, {cause})"
 
     def say(self, text: str) -> None:
         """A line for the message log that no record holds (a note from resume)."""
@@ -182,40 +203,12 @@ class Chronicle:
         self.messages.append(text)
         self.journal.append(text)
 
-    def _look(self, state: State) -> np.ndarray:
-        seen = self.ruleset.visible(state, self.side)
-        self.visible = seen
-        self.explored |= seen
-        for unit in state.units.values():
-            if unit.side == self.side:
-                continue
-            if seen[unit.pos[1], unit.pos[0]]:
-                if unit.status == "dead":
-                    self.last_seen.pop(unit.id, None)
-                else:
-                    self.last_seen[unit.id] = unit.pos
-            elif unit.id in self.last_seen:
-                x, y = self.last_seen[unit.id]
-                if seen[y, x]:
-                    del self.last_seen[unit.id]  # the squad looks there and it is gone
-        return seen
+    def _look(self, state: State) -> None:
+        self.visible, _spotted = look(self.eyes, state, self.side, self.explored, self.last_seen)
 
-    def _message(self, event: dict[str, Any], before: State, after: State, seen_before: np.ndarray,
-                 seen: np.ndarray) -> str | None:
-        """Hostile doings the squad cannot see stay out of the message log (the roll log keeps every die)."""
-        kind = event.get("kind")
-        if kind == "spawned":  # shorter than the story's line, and hostile deployments stay unseen
+    def _message(self, event: dict[str, Any]) -> str | None:
+        """A seen event in the message log; a deployment only for the side's own units (shorter than the story's)."""
+        if event.get("kind") == "spawned":
             unit = event["unit"]
             return f"{unit['name']} deploys with {unit['hp']} HP" if unit["side"] == self.side else None
-        uid = event.get("unit") if kind in ("moved", "changed") else event.get("actor")
-        if not isinstance(uid, str) or uid not in after.units or after.units[uid].side == self.side:
-            return describe(event, self.names)
-        target = after.units.get(event.get("target") or "")
-        if kind == "resolved" and target is not None and target.side == self.side:
-            return describe(event, self.names)
-        was, now = before.units.get(uid), after.units[uid]
-        saw_then = was is not None and bool(seen_before[was.pos[1], was.pos[0]])
-        sees_now = bool(seen[now.pos[1], now.pos[0]])
-        if kind == "moved" and saw_then and not sees_now:
-            return f"{self.names.get(uid, uid)} moves out of sight"
-        return describe(event, self.names) if saw_then or sees_now else None
+        return describe(event, self.names)

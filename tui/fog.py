@@ -16,7 +16,7 @@ import numpy as np
 from engine.map.grid import Pos
 from engine.core.model import State
 from engine.core.reducer import fold
-from engine.core.ruleset import Ruleset
+from engine.log.view import look
 from engine.play.timeline import Timeline
 
 EVERY = 32
@@ -29,25 +29,6 @@ class Sight:
     visible: np.ndarray
     explored: np.ndarray
     last_seen: dict[str, Pos]  # hostile id -> where the side last saw it
-
-
-def look(ruleset: Ruleset, state: State, side: str, explored: np.ndarray, last_seen: dict[str, Pos]) -> np.ndarray:
-    """The side looks at `state`; `explored` and `last_seen` change in place, as in the battle's chronicle."""
-    seen = ruleset.visible(state, side)
-    explored |= seen
-    for unit in state.units.values():
-        if unit.side == side:
-            continue
-        if seen[unit.pos[1], unit.pos[0]]:
-            if unit.status == "dead":
-                last_seen.pop(unit.id, None)
-            else:
-                last_seen[unit.id] = unit.pos
-        elif unit.id in last_seen:
-            x, y = last_seen[unit.id]
-            if seen[y, x]:
-                del last_seen[unit.id]  # the side looks there and it is gone
-    return seen
 
 
 Memory = dict[str, tuple[np.ndarray, dict[str, Pos]]]  # side -> (explored, last seen)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from engine.log import writer as log
+from engine.log.view import ended
 from engine.core.commands import Command, Rejected
 from engine.content.models import Content
 from engine.core.events import Event
@@ -124,13 +125,13 @@ class Session:
 
 
 def read_chronicle(content: Content, path: Path, side: str = PLAYER) -> Chronicle:
-    """The chronicle of a log on disk, finished or not, without resuming it."""
+    """The chronicle of a log on disk, finished or not, without resuming it: an unfinished one as `side` saw it."""
     header = log.read_header(path)
     check_header(content, header)
     ruleset, initial = build(content, header)
-    chron = Chronicle(ruleset, initial, side)
-    for n, _offset, raw in log.read_lines(path):
-        record = log.parse(raw, n)
+    records = [(n, log.parse(raw, n)) for n, _offset, raw in log.read_lines(path)]
+    chron = Chronicle(ruleset, initial, side, opened=ended(records))  # a finished mission is told whole
+    for _n, record in records:
         if record.get("kind") != "header":
             chron.feed(record)
     return chron

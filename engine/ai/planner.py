@@ -18,6 +18,7 @@ from engine.content.models import Behaviour
 from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Ruleset
+from engine.log.view import look
 from engine.ai.tactics import UNREACHABLE, Knowledge, goal_field, misjudgement, position_score, safety, shot_value
 
 MIN_ODDS = 0.04  # below this a shot is a waste of the turn
@@ -54,27 +55,15 @@ class Ai:
 
     def observe(self, state: State) -> tuple[np.ndarray, list[Unit]]:
         """Cells the side sees and the hostiles standing in them; updates the memory."""
-        seen = self.ruleset.visible(state, self.side)
-        if self._explored is None or self._explored.shape != seen.shape:
-            self._explored = np.zeros_like(seen)
-            self._looked = np.zeros(seen.shape, dtype=np.int32)
-        self._explored |= seen
+        shape = (state.grid.height, state.grid.width)
+        if self._explored is None or self._explored.shape != shape:
+            self._explored = np.zeros(shape, dtype=bool)
+            self._looked = np.zeros(shape, dtype=np.int32)
+        # the side's sight by the one rule the fog of war and the logs follow (engine.log.view)
+        seen, hostiles = look(self.ruleset, state, self.side, self._explored, self.memory,
+                              lambda u: missions.hostile(self.side, u.side))
         self._looked[seen] = state.phase
-        hostiles = []
-        spotted = self.ruleset.spotted(state, self.side)
-        for unit in state.units.values():
-            if not missions.hostile(self.side, unit.side) or unit.id not in spotted:
-                continue
-            if unit.status == "dead":
-                self.memory.pop(unit.id, None)
-            else:
-                hostiles.append(unit)
-                self.memory[unit.id] = unit.pos
-                if unit.side != missions.CIVILIANS:
-                    self._armed.add(unit.id)
-        for uid, pos in list(self.memory.items()):
-            if seen[pos[1], pos[0]] and all(h.id != uid for h in hostiles):
-                del self.memory[uid]  # we look there and it is gone
+        self._armed |= {h.id for h in hostiles if h.side != missions.CIVILIANS}
         return seen, hostiles
 
     def knowledge(self, state: State) -> Knowledge:

@@ -11,6 +11,7 @@ import attrs
 
 from engine.log import writer as log
 from engine.log import reading
+from engine.log.view import View, everything, hidden_line
 
 GOD = "god"
 
@@ -21,7 +22,9 @@ class Line:
     phase: int
     abandoned: bool
     headline: str
-    rolls: list[dict[str, Any]]
+    rolls: list[dict[str, Any]]  # every roll, for the statistics
+    shown: list[dict[str, Any]]  # the rolls the reader may see (all of them without a view)
+    hidden: int = 0  # rolls made out of the view's side's sight
 
 
 @attrs.define
@@ -50,8 +53,9 @@ def _branch(records: list[tuple[int, dict[str, Any]]]) -> set[int]:
     return alive
 
 
-def read(path: Path) -> tuple[list[Line], dict[str, str], dict[str, str], str | None]:
-    """Lines with rolls, unit names, unit sides, and a note if the chain is broken."""
+def read(path: Path, view: View | None = None) -> tuple[list[Line], dict[str, str], dict[str, str], str | None]:
+    """Lines with rolls, unit names, unit sides, and a note if the chain is broken. With a `view`, each line
+    shows only the rolls its side saw (engine.log.view) and counts the others."""
     records, broken = reading.records(path)
     alive = _branch(records)
     names: dict[str, str] = {}
@@ -62,19 +66,20 @@ def read(path: Path) -> tuple[list[Line], dict[str, str], dict[str, str], str | 
         if record.get("kind") != "command":
             continue
         rolls: list[dict[str, Any]] = []
-        headline = ""
         for event in record.get("events", []):
             if event.get("kind") == "spawned":
                 unit = event["unit"]
                 names[unit["id"]], sides[unit["id"]] = unit["name"], unit["side"]
             if event.get("kind") == "phase":
                 phase = event["phase"]
-            if event.get("kind") == "resolved" and not headline:
-                headline = event.get("text", "")
             rolls.extend(event.get("rolls", []))
-        if rolls:
-            command = record.get("command", {})
-            out.append(Line(n, phase, n not in alive, headline or _describe(command), rolls))
+        told = view.feed(n, record) if view is not None else everything(record.get("events", []))
+        if rolls and told is not None:
+            shown = [r for e in told.events for r in e.get("rolls") or []]
+            headline = next((e.get("text", "") for e in told.events if e.get("kind") == "resolved"), "")
+            if not headline:
+                headline = _describe(record.get("command", {})) if shown else "out of sight"
+            out.append(Line(n, phase, n not in alive, headline, rolls, shown, told.hidden))
     note = str(broken) if broken else None
     return out, names, sides, note
 
@@ -90,8 +95,8 @@ def luck_of(roll: dict[str, Any]) -> int | None:
     return roll["total"] // faces[0] if faces[0] else None
 
 
-def render(path: Path, record: int | None = None, unit: str | None = None) -> Iterator[str]:
-    lines, names, sides, note = read(path)
+def render(path: Path, record: int | None = None, unit: str | None = None, view: View | None = None) -> Iterator[str]:
+    lines, names, sides, note = read(path, view)
     header = log.read_header(path)
     if record is not None:
         last = max(n for n, _r in reading.records(path)[0])
@@ -107,18 +112,22 @@ def render(path: Path, record: int | None = None, unit: str | None = None) -> It
     for line in lines:
         if record is not None and line.n != record:
             continue
-        rolls = [r for r in line.rolls if unit is None or r.get("actor") == unit]
-        if not rolls:
+        rolls = [r for r in line.shown if unit is None or r.get("actor") == unit]
+        if not line.abandoned:  # every die counts, seen or not, so the statistics stay honest; a unit's, if seen
+            for r in line.rolls if unit is None else rolls:
+                _count(tallies.setdefault(sides.get(r["actor"], GOD), Tally()), r)
+        hidden = line.hidden if unit is None else 0
+        if not rolls and not hidden:
             continue
         mark = " (undone)" if line.abandoned else ""
         yield f"line {line.n} · phase {line.phase}{mark} · {line.headline}"
-        width = max(len(names.get(r["actor"], r["actor"])) for r in rolls)
+        width = max((len(names.get(r["actor"], r["actor"])) for r in rolls), default=0)
         for r in rolls:
             who = names.get(r["actor"], r["actor"])
             crit = f" [{r['crit']}]" if r.get("crit") else ""
             yield f"  {who:<{width}}  {r['purpose']:<22} {r['formula']}{crit}"
-            if not line.abandoned:
-                _count(tallies.setdefault(sides.get(r["actor"], GOD), Tally()), r)
+        if hidden:
+            yield f"  {hidden_line(hidden)}"
     yield ""
     yield from _statistics(tallies)
 

@@ -7,6 +7,7 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 
 from engine.core.geometry import Pos
 from engine.log import reading
+from engine.log.view import View, hidden_line
 from engine.map.terrain import Terrain
 
 SIDE_NAMES = {"xcom": "X-COM", "aliens": "Aliens", "draw": "Nobody"}
@@ -40,6 +41,8 @@ def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
         unit = event["unit"]
         return f"{unit['name']} ({unit['side']}) deploys with {unit['hp']} HP"
     if kind == "moved":
+        if event.get("out_of_sight"):  # engine.log.view: a move seen to leave the side's sight
+            return f"{who} moves out of sight"
         x, y = event["path"][-1]
         return f"{who} moves to {x},{y}"
     if kind == "resolved":
@@ -130,9 +133,10 @@ def record_lines(events: list[Mapping[str, Any]], names: Mapping[str, str], terr
 
 
 def story(path: Path, terrain: Mapping[str, Terrain] | None = None,
-          ground: Callable[[Pos], str] | None = None) -> Iterator[str]:
+          ground: Callable[[Pos], str] | None = None, view: View | None = None) -> Iterator[str]:
     """Every event as a sentence; a damaged log stops at the damage, with a note. `ground` is the map's own
-    tile per cell, so tile changes are told as what happened; without it they say what a cell became."""
+    tile per cell, so tile changes are told as what happened; without it they say what a cell became. With a
+    `view`, only what its side saw, and for each record how many rolls were made out of its sight."""
     names: dict[str, str] = {}
     changed: dict[int, dict[Pos, str]] = {1: {}}  # the cells changed so far, after each record of the branch
     records, broken = reading.records(path)
@@ -146,9 +150,13 @@ def story(path: Path, terrain: Mapping[str, Terrain] | None = None,
         for event in events:
             if event.get("kind") == "spawned":
                 names[event["unit"]["id"]] = event["unit"]["name"]
+        told = view.feed(n, record) if view is not None else None
         tiles = changed.get(record.get("base", n - 1), {})
-        for line in record_lines(events, names, terrain, lambda p: tiles.get(p) or (ground(p) if ground else None)):
+        for line in record_lines(told.events if told else events, names, terrain,
+                                 lambda p: tiles.get(p) or (ground(p) if ground else None)):
             yield f"line {n}: {line}"
+        if told and told.hidden:
+            yield f"line {n}: {hidden_line(told.hidden)}"
         tile_events = [e for e in events if e.get("kind") == "tile"]
         if kind == "command":  # a record without tile changes shares its base's cells
             changed[n] = {**tiles, **{(e["pos"][0], e["pos"][1]): e["tile"] for e in tile_events}} \

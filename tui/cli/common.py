@@ -126,3 +126,23 @@ def readable(path: Path) -> None:
         raise BadInput(f"{path}: is a directory, not a log")
     if not path.exists():
         raise BadInput(f"{path}: no such file")
+
+
+def player_view(content, path: Path):
+    """What the squad saw of the log at `path` (engine.log.view), or None when the mission has ended and
+    everything is told. An unfinished log this content cannot rebuild is refused: its fog cannot be known."""
+    from engine.content.missions import PLAYER
+    from engine.log import reading
+    from engine.log import writer as log
+    from engine.log.view import View, ended
+    from engine.play.game import build, check_header
+
+    records, _broken = reading.records(path)
+    if ended(records):
+        return None
+    try:
+        check_header(content, records[0][1])
+    except log.LogError as exc:
+        raise BadInput(f"{path}: the mission is not over and what the squad saw cannot be rebuilt ({exc})") from None
+    ruleset, initial = build(content, records[0][1])
+    return View(ruleset, initial, PLAYER)

@@ -17,7 +17,7 @@ from textual.widgets import Static
 from engine.log.writer import LogError, seed_path
 from engine.log.story import describe
 from tui import keys
-from tui.replay import Replay, names_in, rolls_of
+from tui.replay import Replay, names_in
 from tui.screens.summary import shown_path
 from tui.widgets.keybar import KeyBar
 
@@ -40,7 +40,7 @@ class Dispute(ModalScreen[int]):
         self.replay = replay
         self.n = n
         self.roll = roll
-        self.count = len(rolls_of(replay.record(n)))
+        self.count = len(replay.rolls(n))  # the rolls the squad saw, until the mission has ended
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dispute-box"):
@@ -55,11 +55,13 @@ class Dispute(ModalScreen[int]):
 
     def lines(self) -> list[str]:
         replay, n = self.replay, self.n
+        index, event, _roll = replay.rolls(n)[self.roll]
         try:
-            derivation = replay.explanation(n, self.roll)
+            derivation = replay.explanation(n, index)
         except LogError as exc:  # a record the engine cannot re-decide: say so, do not crash
             derivation = [f"The derivation cannot be shown: {exc}"]
-        event, _roll = rolls_of(replay.record(n))[self.roll]
+        if replay.unseen_actor(n):  # the command would name who acted out of the squad's sight
+            derivation = [f"Record {n}: out of sight", *derivation[1:]]
         outcome = event.get("text") or describe(event, names_in(replay.timeline.state_at(n))) or event["kind"]
         timeline = replay.timeline
         check = f"xenotac audit {shown_path(timeline.path)} --record {n} --explain"

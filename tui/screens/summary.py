@@ -35,20 +35,23 @@ def summary_lines(path: Path, content: Content) -> list[str]:
     header = log.read_header(path)
     out = [f"MISSION OVER — {verdict(state.winner, state.ended or '')}" if state.winner else "MISSION NOT FINISHED",
            f"{content.missions[state.mission].name}: {state.ended or ''} · {state.phase} phases", ""]
-    for side in state.sides:
+    for side in state.sides if state.winner else [chron.side]:  # until the end, only what the squad knows
         units = state.side_units(side)
         dead = [u for u in units if u.status == "dead"]
         out_cold = [u for u in units if u.status == "unconscious"]
         enemies = [u for u in state.units.values() if u.side != side]
         kills = sum(u.status == "dead" for u in enemies)
         stunned = sum(u.status == "unconscious" for u in enemies)
-        out.append(f"{SIDE_NAMES.get(side, side):<7} kills {kills}, knocked out {stunned} · lost {len(dead)} dead, "
+        done = f"kills {kills}, knocked out {stunned} · " if state.winner else ""
+        out.append(f"{SIDE_NAMES.get(side, side):<7} {done}lost {len(dead)} dead, "
                    f"{len(out_cold)} unconscious · {len(units) - len(dead) - len(out_cold)} standing")
         if dead or out_cold:
             names = ", ".join([f"{u.name} †" for u in dead] + [f"{u.name} (KO)" for u in out_cold])
             out.append("        " + (names if len(names) <= 70 else names[:69] + "…"))
+    if not state.winner:
+        out.append("The hostiles' losses stay in the fog of war until the mission ends")
     out.append("")
-    stats = list(audit.render(path))
+    stats = list(audit.render(path))  # its statistics count every die, seen or not
     start = next((i for i, line in enumerate(stats) if line.startswith("Dice statistics")), len(stats))
     out += stats[start:]
     out += ["", f"Log:   {shown_path(path)}", f"Audit: xenotac audit {shown_path(path)}"]

@@ -17,10 +17,11 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from engine.map.grid import Pos
 from engine.core.model import State
 from engine.log.story import SIDE_NAMES
+from engine.log.view import hidden_line
 from engine.play.timeline import Timeline
 from tui import keys, scene
 from tui.fog import Fog
-from tui.replay import Replay, names_in, rolls_of
+from tui.replay import Replay, names_in
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
 from tui.widgets.lines import Lines
@@ -148,8 +149,11 @@ class Viewer(Sized):
         if not self.replay.stops:
             return out
         out.append(Text(self.replay.heading(self.n, names)))
-        count = len(self._rolls())
-        out.append(Text(f"{count} dice: tab picks, ⏎ why" if count else "No dice in this record", style="dim"))
+        count, hidden = len(self._rolls()), self.replay.told(self.n).hidden
+        text = f"{count} dice: tab picks, ⏎ why" if count else "No dice in this record"
+        if hidden:
+            text = f"{text} · {hidden_line(hidden)}" if count else hidden_line(hidden)
+        out.append(Text(text, style="dim"))
         story = self.replay.story(self.n, names)
         if story:
             out.append(Text(""))
@@ -160,9 +164,10 @@ class Viewer(Sized):
         return out
 
     def _rolls(self) -> list:
+        """The rolls of the record on show the squad saw (all of them once the mission has ended)."""
         if not self.replay.stops:
             return []
-        return rolls_of(self.replay.record(self.n))
+        return self.replay.rolls(self.n)
 
     def _sight(self, state: State) -> tuple[str, np.ndarray, np.ndarray, dict[str, Pos]]:
         """(side drawn as friends, visible, explored, last seen) for the view."""
@@ -193,7 +198,7 @@ class Viewer(Sized):
 
         command = self.replay.record(self.n).get("command", {}) if self.replay.stops else {}
         rolls = self._rolls()
-        actor = rolls[self.roll][1]["actor"] if rolls else command.get("unit")
+        actor = rolls[self.roll][2]["actor"] if rolls else command.get("unit")
         target = shown(command.get("target"))
         if target is None and command.get("cell") and visible[command["cell"][1], command["cell"][0]]:
             target = tuple(command["cell"])
@@ -238,9 +243,9 @@ class Viewer(Sized):
             if action == "turn" and by > 0:
                 return "This is the last turn of the log"
             return f"This is the {'last' if by > 0 else 'first'} record of the log"
-        if action == "view" and parameters == (FULL,) and not self.timeline.ended:
+        if action == "view" and parameters == (FULL,) and not self.replay.opened:
             return "The full map opens when the mission ends: until then, each side's fog only"
-        if action == "view" and parameters == ("aliens",) and not self.timeline.ended:
+        if action == "view" and parameters == ("aliens",) and not self.replay.opened:
             return "The aliens' view opens when the mission ends: until then it would show where they hide"
         if action in ("roll", "explain") and not self._rolls():
             return f"No dice were rolled in record {self.n}"
