@@ -6,50 +6,28 @@ its 2 actions in any order the player likes, then the aliens. See docs/rules-not
 
 from __future__ import annotations
 
-import math
-
-import attrs
 import numpy as np
 
-from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
-                             Wait)
 from engine.content import field as shared_field
-from engine.content.models import COVER_LEVEL, Content, Mode, Weapon
-from engine.core.dice import Dice
-from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolved, SideStarted, TileChanged
-from engine.map.grid import NEIGHBOURS, Pos, distance
-from engine.core.model import State, Unit
-from engine.core.reducer import fold
-from engine.rules.xcom_trpg import ai_special, combat, field, hooks, odds, scale, sniper, throw_preview, tranquilizer
-# The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order.
-from engine.rules.xcom_trpg.checks import plain_roll
-from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
-from engine.rules.xcom_trpg.referee import referee
+from engine.content.models import Content
 from engine.content.scenario import Verdict
-from engine.rules.xcom_trpg import scenario as _scenario
-from engine.rules.xcom_trpg.scenario import Action
-from engine.log.story import turn_name
+from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
+                                  Wait)
+from engine.core.dice import Dice
+from engine.core.events import Event, Moved
+from engine.core.model import State, Unit
 from engine.core.ruleset import Budget, Setup, Sheet, ShotPreview, ThrowPreview, Turn, register
+from engine.log.story import turn_name
+from engine.map.grid import Pos, distance
+# The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order; the turn's
+# flow, shooting and explosives are modules of their own, which the class's methods call.
+from engine.rules.xcom_trpg import ai_special, explosives, flow, hooks, scale, shooting, throw_preview, tranquilizer
+from engine.rules.xcom_trpg import scenario as _scenario
 from engine.rules.xcom_trpg import sheet as _sheet  # what the client reads: the unit sheet, odds lines, throwables
-
-COVER_NAME = {v: k for k, v in COVER_LEVEL.items()}
-FACING_CONE = math.cos(math.radians(45)) - 1e-9  # 5.1 interpretation: sees = facing ±45°
-
-
-def facing_towards(a: Pos, b: Pos) -> int:
-    """The NEIGHBOURS index closest to the direction from a to b."""
-    return round(math.atan2(b[0] - a[0], -(b[1] - a[1])) / (math.pi / 4)) % 8
-
-
-@attrs.frozen
-class ShotContext:
-    weapon: Weapon
-    mode: Mode
-    distance: int
-    between: int
-    target_sees: bool
-    cover: int
-    cover_from: str = ""  # the tile giving it, for explanations
+from engine.rules.xcom_trpg.damage import Ledger
+from engine.rules.xcom_trpg.referee import referee
+from engine.rules.xcom_trpg.scenario import Action
+from engine.rules.xcom_trpg.shooting import ShotContext, facing_towards  # noqa: F401 - the rule modules' names
 
 
 @register("xcom-trpg")
@@ -87,108 +65,19 @@ class XcomTrpg:
     # -- mission flow ----------------------------------------------------------------------------
 
     def _start(self, state: State, dice: Dice) -> Rejected | list[Event]:
-        if state.phase != 0:
-            return Rejected("already_started", "The mission is already under way")
-        if self.setup is None:
-            return Rejected("no_mission", "This ruleset was made without a mission to start")
-        events = field.deploy(self, dice)
-        events.append(PhaseStarted(phase=1))
-        started = fold(state, events)
-        return events + self._begin_side(started, state.sides[0], dice)
+        return flow.start(self, state, dice)
 
     def _begin_side(self, state: State, side: str, dice: Dice, ledger: Ledger | None = None) -> list[Event]:
-        """Fresh actions; 1 after concussion (8.5); panic checks below 40 morale (6.5).
-
-        `ledger` carries changes made earlier in the same decision, so nothing is folded twice.
-        """
-        ledger = ledger or Ledger(state.units)
-        events: list[Event] = [SideStarted(side=side)]
-        side_ids = [u.id for u in state.side_units(side)]
-        for uid in side_ids:
-            status, hp = ledger.get(uid, "status"), ledger.get(uid, "hp")
-            if status == "unconscious" and 0 < hp and ledger.get(uid, "concussion") <= hp \
-                    and not ledger.get(uid, "counters").get("tranq_asleep"):  # a dart's sleep ends by itself
-                ledger.set(uid, "comes round", status="active")
-            if ledger.get(uid, "status") != "active":
-                continue
-            actions = 1 if "concussed" in ledger.get(uid, "flags") else self.rules.actions_per_turn
-            ledger.set(uid, "new turn", actions=actions, flags=())
-            for hook in hooks.TURN_START:
-                events += ledger.take() + hook(self, ledger, uid, dice)
-        events += ledger.take()
-        panicky = [uid for uid in side_ids if ledger.get(uid, "status") == "active"
-                   and ledger.get(uid, "morale") < self.rules.panic_below]
-        if panicky:
-            current = attrs.evolve(state, units=ledger.units)
-            for uid in panicky:
-                panic = self._panic(current, current.units[uid], dice)
-                events += panic
-                current = fold(current, panic)
-        return events
+        return flow.begin_side(self, state, side, dice, ledger)
 
     def _panic(self, state: State, unit: Unit, dice: Dice) -> list[Event]:
-        """6.5: 1d100 > morale panics; morale 0 always does. A panicking unit loses its turn."""
-        rolls = []
-        if unit.morale > 0:
-            check = plain_roll(dice, unit.id, "panic check", 100, "panic")
-            rolls.append(check)
-            dice.note(check, f"morale {unit.morale} is below {self.rules.panic_below}: rulesets.toml "
-                             "[xcom-trpg].panic_below (6.5); more than the morale panics")
-            if check.total <= unit.morale:
-                return [Resolved(actor=unit.id, action="panic", rolls=(check,), outcome="steady",
-                                 text=f"{unit.name} keeps calm ({check.total} <= morale {unit.morale})")]
-        what = plain_roll(dice, unit.id, "meaningless action", 100, "panic act")
-        rolls.append(what)
-        dice.note(what, "1-50: a step in the 1d8 direction, 51-100: nothing (docs/rules-notes.md)")
-        events: list[Event] = []
-        text = f"{unit.name} panics"
-        if what.total <= 50:
-            way = plain_roll(dice, unit.id, "panic direction", 8, "direction")
-            rolls.append(way)
-            dx, dy = NEIGHBOURS[way.total - 1]
-            cell = (unit.pos[0] + dx, unit.pos[1] + dy)
-            if self._enterable(state, unit, cell):
-                events.append(Moved(unit=unit.id, path=(cell,), facing=way.total - 1))
-                text += " and runs around screaming"
-            else:
-                text += " and freezes against an obstacle"
-        else:
-            text += " and stares into nothing"
-        ledger = Ledger(state.units)
-        ledger.set(unit.id, "panic", actions=0)
-        return [Resolved(actor=unit.id, action="panic", rolls=tuple(rolls), outcome="panic", text=text),
-                *events, *ledger.events]
+        return flow.panic(self, state, unit, dice)
 
     def _end_turn(self, state: State, cmd: EndTurn, dice: Dice) -> Rejected | list[Event]:
-        if cmd.side != state.side:
-            return Rejected("not_your_turn", f"It is the {state.side} turn, not the {cmd.side} turn")
-        ledger = Ledger(state.units)
-        for unit in state.side_units(state.side):
-            if unit.actions:
-                ledger.set(unit.id, "turn ended", actions=0)
-        i = state.sides.index(state.side)
-        if i + 1 < len(state.sides):
-            return ledger.take() + self._begin_side(state, state.sides[i + 1], dice, ledger)
-        for unit in state.units.values():
-            gain = self.content.races[unit.race].morale_per_phase
-            if gain and ledger.get(unit.id, "status") == "active":
-                ledger.morale(unit.id, gain, f"{self.content.races[unit.race].name} vigour at phase end")
-        events: list[Event] = ledger.take()
-        for hook in hooks.PHASE_END:
-            events += hook(self, ledger, dice) + ledger.take()
-        limit = self.setup.max_phases if self.setup else 0
-        if limit and state.phase >= limit:
-            return events + [MissionEnded(winner="draw", reason=f"phase limit {limit} reached")]
-        events.append(PhaseStarted(phase=state.phase + 1))
-        return events + self._begin_side(state, state.sides[0], dice, ledger)
+        return flow.end_turn(self, state, cmd, dice)
 
     def _check_end(self, state: State, events: list[Event], dice: Dice) -> list[Event]:
-        """After every command: the rules that watch for it (hooks.AFTER), then smoke, the risen dead and
-        the mission's objectives (field.after)."""
-        extra: list[Event] = []
-        for hook in hooks.AFTER:
-            extra += hook(self, state, events + extra if extra else events, dice)
-        return extra + field.after(self, state, events + extra if extra else events)
+        return flow.check_end(self, state, events, dice)
 
     def _act(self, state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
         """The ruleset's own actions, each in its module (hooks.ACTS)."""
@@ -334,181 +223,29 @@ class XcomTrpg:
     # -- shooting --------------------------------------------------------------------------------
 
     def target_sees(self, state: State, target: Unit, shooter: Unit) -> bool:
-        """5.1: line of sight and the shooter within the target's facing ±45°."""
-        if not target.conscious or not state.grid.sees(target.pos, shooter.pos, self.rules.vision_radius):
-            return False
-        if target.counters.get("psi_sleep"):  # 7.6: a psi sleeper cannot dodge
-            return False
-        vx, vy = shooter.pos[0] - target.pos[0], shooter.pos[1] - target.pos[1]
-        if vx == vy == 0:
-            return True
-        fx, fy = NEIGHBOURS[target.facing]
-        return (fx * vx + fy * vy) / (math.hypot(fx, fy) * math.hypot(vx, vy)) >= FACING_CONE
+        return shooting.target_sees(self, state, target, shooter)
 
     def shot_context(self, state: State, shooter_id: str, target_id: str, mode_id: str,
                      check_turn: bool = True) -> ShotContext | Rejected:
-        shooter = self._actor(state, shooter_id, 1) if check_turn else state.units.get(shooter_id)
-        if isinstance(shooter, Rejected):
-            return shooter
-        if shooter is None:
-            return Rejected("unknown_unit", f"There is no unit {shooter_id!r}")
-        target = state.units.get(target_id)
-        if target is None:
-            return Rejected("unknown_unit", f"There is no unit {target_id!r}")
-        if target.side == shooter.side:
-            return Rejected("friendly_fire", f"{target.name} is on your side")
-        if target.status == "dead":
-            return Rejected("dead", f"{target.name} is already dead")
-        weapon = self.content.weapons[shooter.weapon]
-        if weapon.thrown:
-            return Rejected("thrown", f"The {weapon.name.lower()} is thrown, not fired")
-        mode = weapon.modes.get(mode_id)
-        if mode is None:
-            return Rejected("unknown_mode", f"The {weapon.name.lower()} has no {mode_id!r} mode; "
-                                            f"it has {', '.join(weapon.modes)}")
-        if weapon.alien and not self.content.races[shooter.race].alien:
-            return Rejected("biometric_lock", f"The {weapon.name.lower()} refuses {shooter.name}'s hands (8.4)")
-        if weapon.damage == 0 and not weapon.blast and not weapon.darts:
-            return Rejected("not_supported", f"The {weapon.name.lower()} comes with the full ruleset")
-        if shooter.ammo < mode.shots:
-            return Rejected("no_ammo", f"The {weapon.name.lower()} has {shooter.ammo} rounds; "
-                                       f"{mode.name.lower()} needs {mode.shots}: reload")
-        short = shooter.side == state.side and 0 < shooter.actions < mode.actions  # a preview says so at once too
-        if mode.actions > shooter.actions and check_turn or short:
-            return Rejected("no_actions", f"{mode.name} needs {mode.actions} actions; "
-                                          f"{shooter.name} has {shooter.actions} left")
-        stamina = combat.mode_stamina(shooter, mode)
-        if stamina and not shooter.infinite_stamina and shooter.stamina < stamina:
-            return Rejected("no_stamina", f"{mode.name} needs {stamina} stamina; {shooter.name} has "
-                                          f"{shooter.stamina}")
-        grid = state.grid
-        if not grid.sees(shooter.pos, target.pos, self.rules.vision_radius):
-            return Rejected("no_line_of_sight", f"{shooter.name} cannot see {target.name}")
-        d = distance(shooter.pos, target.pos)
-        if weapon.max_between is not None and scale.between(self.rules, d) > weapon.max_between:
-            return Rejected("out_of_range", f"Target is {d} cells away ({scale.between(self.rules, d)} sectors "
-                                            f"between); the {weapon.name.lower()} reaches "
-                                            f"{scale.reach_cells(self.rules, weapon.max_between)} cells")
-        cover, cell = grid.cover_source(target.pos, shooter.pos) if d > 0 else (0, None)
-        if cover == combat.FULL:
-            return Rejected("full_cover", f"{target.name} is in full cover from here: no hit possible (8.8)")
-        cover_from = ""
-        if cell is not None:
-            tile = grid.tile(cell)
-            cover_from = f"{self.content.terrain[tile].name.lower()} at {cell[0]},{cell[1]}: terrain.toml [{tile}].cover"
-        return ShotContext(weapon, mode, d, scale.between(self.rules, d), self.target_sees(state, target, shooter), cover,
-                           cover_from)
+        return shooting.shot_context(self, state, shooter_id, target_id, mode_id, check_turn)
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
-        ctx = self.shot_context(state, shooter, target, mode, check_turn=False)
-        if isinstance(ctx, Rejected):
-            return ctx
-        s, t = state.units[shooter], state.units[target]
-        p_hit, damage, p_head = odds.shot_odds(self.content, self.rules, s, t, ctx.weapon, ctx.mode,
-                                               between=ctx.between, target_sees=ctx.target_sees, cover=ctx.cover)
-        notes = []
-        if ctx.weapon.blast:
-            notes.append("explodes in the target's cell")
-        reach = None if ctx.weapon.max_between is None else scale.reach_cells(self.rules, ctx.weapon.max_between)
-        lines = _sheet.shot_lines(p_hit, damage, p_head, ctx.between >= 2 and ctx.target_sees,
-                                  COVER_NAME[ctx.cover], ctx.distance, reach)
-        return ShotPreview(p_hit=p_hit, expected_damage=damage, p_headshot=p_head, distance=ctx.distance,
-                           reach=reach, lines=lines, notes=tuple(notes))
+        return shooting.preview_shot(self, state, shooter, target, mode)
 
     def _shoot(self, state: State, cmd: Shoot, dice: Dice) -> Rejected | list[Event]:
-        ctx = self.shot_context(state, cmd.unit, cmd.target, cmd.mode)
-        if isinstance(ctx, Rejected):
-            return ctx
-        shooter, target = state.units[cmd.unit], state.units[cmd.target]
-        if ctx.weapon.darts:
-            return tranquilizer.fire(self, state, shooter, target, ctx, dice)
-        if ctx.mode.sniper:
-            return sniper.fire(self, state, shooter, target, ctx, "torso", dice)
-        if ctx.weapon.blast:
-            return self._explosive(state, shooter, shooter.weapon, target.pos, target, dice)
-        outcome = combat.resolve_shot(self.content, self.rules, dice, shooter, target, ctx.weapon, ctx.mode,
-                                      between=ctx.between, target_sees=ctx.target_sees, cover=ctx.cover,
-                                      cover_from=ctx.cover_from)
-        ledger = Ledger(state.units)
-        stamina = shooter.stamina - (0 if shooter.infinite_stamina else ctx.mode.stamina)
-        ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()}", ammo=shooter.ammo - ctx.mode.shots,
-                   actions=0, stamina=stamina, facing=facing_towards(shooter.pos, target.pos))
-        apply_crits(ledger, self.rules, outcome.crits)
-        apply_hits(ledger, self.rules, shooter.id, outcome, pellets=ctx.weapon.pellets > 1)
-        resolved = Resolved(actor=shooter.id, action="shoot", target=target.id, weapon=shooter.weapon,
-                            mode=cmd.mode, rolls=tuple(outcome.rolls), outcome=outcome.verdict, text=outcome.summary)
-        return [resolved, *ledger.events]
+        return shooting.shoot(self, state, cmd, dice)
 
     # -- explosives ------------------------------------------------------------------------------
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
-        weapon = self.content.weapons[item]
-        if weapon.throw_range is None:
-            return 0
-        stats = dict(unit.stats, strength=combat.effective_stat(unit, "strength"))
-        return weapon.throw_range.evaluate(stats)[0]
+        return explosives.throw_range(self, state, unit, item)
 
     def _throw(self, state: State, cmd: Throw, dice: Dice) -> Rejected | list[Event]:
-        unit = self._actor(state, cmd.unit, 1)
-        if isinstance(unit, Rejected):
-            return unit
-        problem = throw_preview.problem(self, state, unit, cmd.item, cmd.cell)
-        if problem is not None:
-            return problem
-        target = None
-        if cmd.target is not None:
-            target = state.units.get(cmd.target)
-            if target is None or target.pos != cmd.cell or target.status == "dead":
-                return Rejected("no_target", f"{cmd.target!r} is not standing at {cmd.cell}")
-        return self._explosive(state, unit, cmd.item, cmd.cell, target, dice)
+        return explosives.throw(self, state, cmd, dice)
 
     def _explosive(self, state: State, thrower: Unit, weapon_id: str, cell: Pos, declared: Unit | None,
                    dice: Dice) -> list[Event]:
-        weapon = self.content.weapons[weapon_id]
-        roll = combat.throw_roll(self.content, self.rules, dice, thrower, weapon, declared)
-        rolls = list(roll.rolls)
-        text = f"{thrower.name}: {weapon.name.lower()} at {cell}"
-        landed_on: Pos | None = cell
-        if not roll.landed:
-            way = plain_roll(dice, thrower.id, "scatter", 8, "scatter")
-            rolls.append(way)
-            dice.note(way, "it went astray: 1-8 = N, NE, E, SE, S, SW, W, NW of the aimed cell (8.10)")
-            dx, dy = NEIGHBOURS[way.total - 1]
-            landed_on = (cell[0] + dx, cell[1] + dy)
-            text += f" goes astray to {landed_on}" if state.grid.inside(landed_on) else " flies off the map"
-            if not state.grid.inside(landed_on):
-                landed_on = None
-        hits, blast_rolls, crits = [], [], dict(roll.crits)
-        tiles: list[Event] = []
-        if landed_on is not None:
-            head = declared if roll.attack.crit == "success" else None
-            victims = [(u, scale.between(self.rules, distance(thrower.pos, u.pos)), self.target_sees(state, u, thrower))
-                       for u in state.units_at(landed_on)]
-            hits, blast_rolls, more = combat.blast(self.content, self.rules, dice, thrower, weapon,
-                                                   roll if roll.landed else None, head, victims)
-            for uid, kinds in more.items():
-                crits.setdefault(uid, []).extend(kinds)
-            tile = self.content.terrain[state.grid.tile(landed_on)]
-            if tile.destructible and tile.destroyed:
-                tiles.append(TileChanged(pos=landed_on, tile=tile.destroyed))
-            names = {u.id: u.name for u in state.units.values()}
-            text += ": " + (", ".join(_hit_text(names[h.target], h) for h in hits) if hits else "nobody hurt")
-        outcome = combat.Outcome(rolls + blast_rolls, hits, "hit" if hits else "miss", text, crits)
-        ledger = Ledger(state.units)
-        if not weapon.thrown:
-            ledger.set(thrower.id, f"fires the {weapon.name.lower()}", ammo=thrower.ammo - 1, actions=0,
-                       facing=facing_towards(thrower.pos, cell))
-        else:
-            items = dict(thrower.items)
-            items[weapon_id] -= 1
-            ledger.set(thrower.id, f"throws a {weapon.name.lower()}", items={k: v for k, v in items.items() if v},
-                       actions=0, facing=facing_towards(thrower.pos, cell))
-        apply_crits(ledger, self.rules, outcome.crits)
-        apply_hits(ledger, self.rules, thrower.id, outcome, pellets=False)
-        resolved = Resolved(actor=thrower.id, action="throw" if weapon.thrown else "shoot",
-                            target=declared.id if declared else None, cell=cell, weapon=weapon_id,
-                            mode="single", rolls=tuple(outcome.rolls), outcome=outcome.verdict, text=text)
-        return [resolved, *tiles, *ledger.events]
+        return explosives.explosive(self, state, thrower, weapon_id, cell, declared, dice)
 
     # -- what the client and the AI ask ---------------------------------------------------------
 
@@ -593,14 +330,3 @@ class XcomTrpg:
 _HANDLERS = {Move: XcomTrpg._move, Combo: XcomTrpg._combo, Face: XcomTrpg._face, Shoot: XcomTrpg._shoot,
              Throw: XcomTrpg._throw, Reload: XcomTrpg._reload, Wait: XcomTrpg._wait, EndTurn: XcomTrpg._end_turn,
              Act: XcomTrpg._act}
-
-
-def _hit_text(name: str, hit: combat.Hit) -> str:
-    if hit.kind == "kill":
-        return f"{name} killed by a head-strike"
-    text = f"{name} {hit.damage} dmg"
-    if hit.concussion:
-        text += f" +{hit.concussion} concussion"
-    if hit.kind not in ("hit",):
-        text += f" ({hit.kind})"
-    return text
