@@ -476,3 +476,23 @@ def test_replay_path_in_a_pseudo_terminal_without_colour(saves):
     finally:
         term.kill()
     assert log.is_finished(saves / "done.jsonl")
+
+
+def test_the_check_line_of_a_public_seed_needs_no_seed_file(content, tmp_path, monkeypatch):
+    """A public seed (`--seed N`) is made from its number by anyone: the panel's own command needs no --seed-file."""
+    from engine.core.dice import seed_from_int
+    from tui.session import Session
+
+    monkeypatch.chdir(tmp_path)
+    path = Path("public.jsonl")
+    live = Session.new(content, "xcom-trpg", "eliminate", seed_from_int(3), path, public=3)
+    live.submit(EndTurn(side="xcom"))
+    live.close()
+    app = viewer_on(content, path)
+
+    async def steps(pilot):
+        await pilot.press("enter")  # the start record's rolls
+        return app.screen.lines()
+
+    check = next(line for line in run(app, steps) if line.startswith("Check it yourself: "))
+    assert check == "Check it yourself: xenotac audit public.jsonl --record 2 --explain"  # the start record

@@ -50,6 +50,7 @@ class Timeline:
         self._states: dict[int, State] = {1: self.initial}
         self.seed: bytes | None = None
         self.seed_source = ""
+        self.seed_file: Path | None = None  # the file the seed was read from, if it came from one
         head, phase = 1, 0
         for n, record in records[1:]:
             kind = record.get("kind")
@@ -73,6 +74,7 @@ class Timeline:
             self.seed, self.seed_source = seed_from_int(public), f"public seed {public}"  # anyone can make it
         if self.seed is None and seed_file is not None:  # never the file beside the log on its own:
             self.seed, self.seed_source = log.read_seed(seed_file), str(seed_file)  # it would foretell the dice
+            self.seed_file = Path(seed_file)
         if self.seed is not None and commitment(self.seed) != self.header["seed_commitment"]:
             raise log.LogError(f"the seed ({self.seed_source}) does not match the header's commitment", 1)
 

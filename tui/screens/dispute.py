@@ -6,7 +6,6 @@ prints it, so the panel and the command line can never disagree.
 from __future__ import annotations
 
 import textwrap
-from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -65,7 +64,7 @@ class Dispute(ModalScreen[int]):
         outcome = event.get("text") or describe(event, names_in(replay.timeline.state_at(n))) or event["kind"]
         timeline = replay.timeline
         check = f"xenotac audit {shown_path(timeline.path)} --record {n} --explain"
-        if timeline.seed is not None and not timeline.ended and Path(timeline.seed_source) != seed_path(timeline.path):
+        if timeline.seed_file is not None and not timeline.ended and timeline.seed_file != seed_path(timeline.path):
             check += f" --seed-file {timeline.seed_source}"
         return [*derivation[:1], f"Outcome: {outcome}", *derivation[1:], "", f"Check it yourself: {check}"]
 
