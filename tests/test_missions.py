@@ -403,3 +403,17 @@ def test_trials_are_the_same_in_one_process_or_two(content):
     one = run_trials(content, "xcom-trpg", ["vip"], ["normal"], 2, 5, max_phases=3)
     two = run_trials(content, "xcom-trpg", ["vip"], ["normal"], 2, 5, max_phases=3, jobs=2)
     assert one == two
+
+
+def test_the_hold_panel_counts_only_the_hostiles_the_squad_sees(content):
+    """The defend counter ("N hostiles in") tells of the aliens the squad sees in the zone, never of an unseen one;
+    the verdict still counts everyone."""
+    game = new(content, "defend")
+    zone = game.ruleset.setup.spawns["hold"]
+    state = put(game.state, "aliens", muton_1={"pos": zone[0]})
+    setup = game.ruleset.setup
+    hold = lambda seen: next(s for s in missions.statuses(content, setup.mission, setup.spawns, state, seen)
+                             if s.objective.kind == "hold")
+    assert hold(None).detail.endswith(", 1 hostiles in")
+    assert hold(frozenset({"muton_1"})).detail.endswith(", 1 hostiles in")
+    assert hold(frozenset()).detail == f"phase {state.phase}/{setup.mission.objectives['hold'].until_phase}"

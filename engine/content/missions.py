@@ -87,11 +87,15 @@ class Status:
     reason: str = ""  # the mission's end, in words, when this objective decides it
 
 
-def statuses(content: Content, mission: Mission, zones: Zones, state: State) -> list[Status]:
-    return [_status(content, oid, o, zones, state) for oid, o in objectives(mission).items()]
+def statuses(content: Content, mission: Mission, zones: Zones, state: State,
+             seen: frozenset[str] | None = None) -> list[Status]:
+    """Each objective's status; with `seen` (the ids a player sees) its counts tell only of those units, for the
+    panel, while the verdict (seen None) counts everyone."""
+    return [_status(content, oid, o, zones, state, seen) for oid, o in objectives(mission).items()]
 
 
-def _status(content: Content, oid: str, o: Objective, zones: Zones, state: State) -> Status:
+def _status(content: Content, oid: str, o: Objective, zones: Zones, state: State,
+            seen: frozenset[str] | None = None) -> Status:
     cells = set(zones.get(o.zone, ()))
     if o.kind == "eliminate":
         foes = [u for u in state.units.values() if hostile(PLAYER, u.side)]
@@ -118,6 +122,8 @@ def _status(content: Content, oid: str, o: Objective, zones: Zones, state: State
             return Status(oid, o, "failed", f"{foes} hostiles inside", "the zone is overrun")
         if state.phase > o.until_phase:
             return Status(oid, o, "done", "held", f"held to the end of phase {o.until_phase}")
+        if seen is not None:  # the panel counts only the hostiles the squad sees in the zone
+            foes = sum(hostile(PLAYER, u.side) and u.id in seen for u in inside)
         return Status(oid, o, "open", f"phase {state.phase}/{o.until_phase}" + (f", {foes} hostiles in" if foes else ""))
     # protect
     mine = [u for u in state.units.values() if u.side == o.side]

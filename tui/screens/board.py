@@ -142,7 +142,9 @@ class Board(Sized):
             return []
         content = self.session.content
         lost = {oid: missions.lost_if(content, o) for oid, o in missions.objectives(setup.mission).items()}
-        return objective_lines(missions.statuses(content, setup.mission, setup.spawns, self.session.state), lost)
+        state = self.session.state
+        seen = self.session.ruleset.spotted(state, self.session.side)
+        return objective_lines(missions.statuses(content, setup.mission, setup.spawns, state, seen), lost)
 
     def say(self, text: str) -> None:
         self.query_one(StatusLine).message = text
