@@ -68,7 +68,6 @@ class Viewer(Sized):
         yield from super().compose()
 
     def on_mount(self) -> None:
-        super().on_mount()
         self.lay_out(self.app.size.width, self.app.size.height)
         self.update_view()
         name = self.timeline.path.name
