@@ -18,7 +18,7 @@ from tui.widgets.mapview import MapView
 def frame_for(session: Session, overlay: scene.Overlay | None = None) -> scene.Frame:
     chron = session.chronicle
     return scene.draw(scene.Palette(session.content), session.state, session.side, chron.visible, chron.explored,
-                      chron.last_seen, overlay or scene.Overlay())
+                      chron.last_seen, overlay or scene.Overlay(), chron.remembered)
 
 
 def test_fog_visible_remembered_and_unknown_cells_differ(content, tmp_path):
@@ -162,3 +162,24 @@ def test_every_morale_change_the_squad_knows_of_goes_to_the_roll_log(content, tm
                                 f"Anton: morale {anton.morale - 9} → {anton.morale + 1} (+10, killed Sectoid)"]
     assert not any(line.startswith(f"{hidden.name}: morale") for line in chron.rolls)
 
+
+
+def test_a_tile_changed_out_of_sight_keeps_the_look_the_squad_saw(content, tmp_path):
+    """A door opened or a wall blown up out of sight does not show on a remembered cell until the squad sees it."""
+    session = new_session(content, tmp_path)
+    chron = session.chronicle
+    chron.explored[:] = True
+    ys, xs = np.nonzero(~chron.visible)
+    cell = (int(xs[0]), int(ys[0]))
+    old = session.state.grid.tile(cell)
+    new = next(t for t in content.terrain if t != old and content.terrain[t].glyph != content.terrain[old].glyph)
+    chron.feed({"kind": "command", "n": chron.head + 1, "command": {"kind": "wait", "unit": "sectoid_1"},
+                "events": [{"kind": "tile", "pos": list(cell), "tile": new, "rolls": []}]})
+    assert chron.state.grid.tile(cell) == new and chron.remembered == {cell: old}
+    ch = frame_for(session).console.ch
+    assert chr(ch[cell[1], cell[0]]) == content.terrain[old].glyph
+    ys, xs = np.nonzero(chron.visible)
+    in_sight = (int(xs[0]), int(ys[0]))
+    chron.remembered[in_sight] = old  # as if it had changed while out of sight, and is in sight now
+    chron._look(chron.state)  # noqa: SLF001 - the squad looks: what it sees is drawn as it is
+    assert in_sight not in chron.remembered and cell in chron.remembered

@@ -62,6 +62,7 @@ class Chronicle:
         self.explored = np.zeros((initial.grid.height, initial.grid.width), dtype=bool)
         self.visible = np.zeros_like(self.explored)
         self.turn_start = 0  # record that began the squad's current turn: undo stops there
+        self.remembered: dict[Pos, str] = {}  # explored cells changed out of sight -> the tile the squad saw there
         self.acted: dict[str, Pos] = {}  # hostiles the squad saw act in the last other turn, where last seen
         self.last_actor: str | None = None  # the unit of the last command, for the view to follow
         self._deeds: dict[str, list[str]] = {}  # what each hostile was seen doing this other turn
@@ -119,6 +120,8 @@ class Chronicle:
                 turn_came = True
             morale_line = self._morale_line(event, morale, after, (shown or event).get("cause", ""))  # all kept
             if shown is None:
+                if event.get("kind") == "tile":
+                    self._changed_unseen(before, tuple(event["pos"]))
                 continue
             for text in (roll_line(shown, self.names), morale_line):
                 if text:
@@ -205,6 +208,14 @@ class Chronicle:
 
     def _look(self, state: State) -> None:
         self.visible, _spotted = look(self.eyes, state, self.side, self.explored, self.last_seen)
+        for x, y in [p for p in self.remembered if self.visible[p[1], p[0]]]:
+            del self.remembered[(x, y)]  # seen again: the map shows the tile as it is
+
+    def _changed_unseen(self, before: State, pos: Pos) -> None:
+        """A tile changed where the squad cannot see: an explored cell keeps the tile it last saw there."""
+        x, y = pos
+        if before.grid.inside(pos) and self.explored[y, x]:
+            self.remembered.setdefault(pos, before.grid.tile(pos))
 
     def _message(self, event: dict[str, Any]) -> str | None:
         """A seen event in the message log; a deployment only for the side's own units (shorter than the story's)."""

@@ -96,13 +96,17 @@ class Frame:
 
 
 def draw(palette: Palette, state: State, side: str, visible: np.ndarray, explored: np.ndarray,
-         last_seen: dict[str, Pos], overlay: Overlay) -> Frame:
+         last_seen: dict[str, Pos], overlay: Overlay, remembered: dict[Pos, str] | None = None) -> Frame:
+    """`remembered`: cells out of sight whose tile changed since the side last saw them, with the tile it saw."""
     grid = state.grid
     frame = Frame(grid.width, grid.height)
     ch, fg, bg = frame.console.ch, frame.console.fg, frame.console.bg
     glyphs, fgs, bgs = palette.tables(grid.tile_ids)
     tiles = grid.tiles
     ch[...] = np.where(explored, glyphs[tiles], ord(" "))
+    for (x, y), tile in (remembered or {}).items():
+        if explored[y, x] and not visible[y, x]:  # a door opened out of sight still looks shut
+            ch[y, x] = palette.tables((tile,))[0][0]
     fg[...] = np.where(visible[..., None], fgs[tiles], REMEMBERED)
     bg[...] = np.where(visible[..., None], bgs[tiles], BLACK)
     frame.attrs[explored & ~visible] = DIM  # faint even without colour (NO_COLOR)
