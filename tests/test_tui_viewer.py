@@ -496,3 +496,22 @@ def test_the_check_line_of_a_public_seed_needs_no_seed_file(content, tmp_path, m
 
     check = next(line for line in run(app, steps) if line.startswith("Check it yourself: "))
     assert check == "Check it yourself: xenotac audit public.jsonl --record 2 --explain"  # the start record
+
+
+def test_the_viewers_squad_view_keeps_tiles_changed_out_of_sight_as_seen(content):
+    """In the squad's view a tile changed out of sight (smoke thinning, a door) keeps its last seen look: each such
+    cell is explored, out of sight, and holds the tile the squad saw there, never one it could not see."""
+    from tui.fog import Fog
+
+    timeline = Timeline(content, Path(__file__).parent / "golden" / "logs" / "eliminate.jsonl")
+    fog = Fog(timeline)
+    fog.fill()
+    found = 0
+    for n in timeline.branch(timeline.final):
+        sight = fog.at(n, "xcom")
+        state = timeline.state_at(n)
+        for (x, y), tile in sight.remembered.items():
+            assert sight.explored[y, x] and not sight.visible[y, x]
+            assert tile in content.terrain
+            found += tile != state.grid.tile((x, y))
+    assert found  # the log has smoke drifting out of the squad's sight

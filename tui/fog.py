@@ -29,9 +29,10 @@ class Sight:
     visible: np.ndarray
     explored: np.ndarray
     last_seen: dict[str, Pos]  # hostile id -> where the side last saw it
+    remembered: dict[Pos, str] = attrs.field(factory=dict)  # explored cells changed out of sight -> the tile it saw
 
 
-Memory = dict[str, tuple[np.ndarray, dict[str, Pos]]]  # side -> (explored, last seen)
+Memory = dict[str, tuple[np.ndarray, dict[str, Pos], dict[Pos, str]]]  # side -> (explored, last seen, remembered)
 
 
 class Fog:
@@ -40,7 +41,7 @@ class Fog:
         self.sides = timeline.initial.sides
         shape = (timeline.initial.grid.height, timeline.initial.grid.width)
         # record -> memory after it; a record's branch back to the start is unique, so is its memory
-        self._memory: dict[int, Memory] = {1: {s: (np.zeros(shape, dtype=bool), {}) for s in self.sides}}
+        self._memory: dict[int, Memory] = {1: {s: (np.zeros(shape, dtype=bool), {}, {}) for s in self.sides}}
 
     def at(self, n: int, side: str) -> Sight:
         """What `side` saw after command record n (or 1, the start) and what it remembered."""
@@ -50,8 +51,8 @@ class Fog:
             path.append(k)
             k = self.timeline.base[k]
         state = self._walk(k, path[::-1])
-        explored, last_seen = self._memory[n][side]
-        return Sight(self.timeline.ruleset.visible(state, side), explored, last_seen)
+        explored, last_seen, remembered = self._memory[n][side]
+        return Sight(self.timeline.ruleset.visible(state, side), explored, last_seen, remembered)
 
     def near(self, n: int) -> bool:
         """Whether `at(n)` folds at most a couple of snapshots' worth of records (a fast jump)."""
@@ -83,19 +84,25 @@ class Fog:
         if not path:
             return state
         ruleset = self.timeline.ruleset
-        mine = {side: (explored.copy(), dict(seen)) for side, (explored, seen) in memory.items()}
+        mine = {side: (explored.copy(), dict(seen), dict(kept)) for side, (explored, seen, kept) in memory.items()}
         for i, m in enumerate(path, start=1):
-            state = fold(state, self.timeline.events(m))
-            for side, (explored, seen) in mine.items():
-                look(ruleset, state, side, explored, seen)
+            before, state = state, fold(state, self.timeline.events(m))
+            changed = [p for p, t in state.tiles_changed.items() if before.tiles_changed.get(p) != t]
+            for side, (explored, seen, kept) in mine.items():
+                visible, _spotted = look(ruleset, state, side, explored, seen)
+                for x, y in changed:  # a change out of sight leaves the tile the side last saw on its map
+                    if not visible[y, x] and explored[y, x]:
+                        kept.setdefault((x, y), before.grid.tile((x, y)))
+                for x, y in [p for p in kept if visible[p[1], p[0]]]:
+                    del kept[(x, y)]
             if i % EVERY == 0 or i == len(path):
                 self._keep(m, mine)
         return state
 
     def _keep(self, n: int, memory: Memory) -> None:
         kept = {}
-        for side, (explored, seen) in memory.items():
+        for side, (explored, seen, remembered) in memory.items():
             frozen = explored.copy()
             frozen.setflags(write=False)
-            kept[side] = (frozen, dict(seen))
+            kept[side] = (frozen, dict(seen), dict(remembered))
         self._memory[n] = kept

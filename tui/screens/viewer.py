@@ -20,7 +20,7 @@ from engine.log.story import SIDE_NAMES
 from engine.log.view import hidden_line
 from engine.play.timeline import Timeline
 from tui import keys, scene
-from tui.fog import Fog
+from tui.fog import Fog, Sight
 from tui.replay import Replay, names_in
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
@@ -168,26 +168,26 @@ class Viewer(Sized):
             return []
         return self.replay.rolls(self.n)
 
-    def _sight(self, state: State) -> tuple[str, np.ndarray, np.ndarray, dict[str, Pos]]:
-        """(side drawn as friends, visible, explored, last seen) for the view."""
+    def _sight(self, state: State) -> tuple[str, Sight]:
+        """(side drawn as friends, what it sees and remembers) for the view."""
         self.partial = False
         if self.view == FULL:
             every = np.ones((state.grid.height, state.grid.width), dtype=bool)
-            return "xcom", every, every, {}
+            return "xcom", Sight(every, every, {})
         n = self.replay.state_record(self.n)
         self.partial = self.filling and not self.fog.near(n)
         if self.partial:  # for now, what the side sees; its memory comes when the pass is done
             visible = self.timeline.ruleset.visible(state, self.view)
-            return self.view, visible, visible, {}
-        sight = self.fog.at(n, self.view)
-        return self.view, sight.visible, sight.explored, sight.last_seen
+            return self.view, Sight(visible, visible, {})
+        return self.view, self.fog.at(n, self.view)
 
     def _draw_map(self, state: State) -> None:
         map_view = self.query_one(MapView)
         width, height = map_view.size.width, map_view.size.height
         if not (width and height):
             return
-        side, visible, explored, last_seen = self._sight(state)
+        side, sight = self._sight(state)
+        visible = sight.visible
 
         def shown(uid: str | None) -> Pos | None:
             unit = state.units.get(uid or "")
@@ -209,7 +209,8 @@ class Viewer(Sized):
         for focus in focuses if not self.panned else ():
             if focus is not None:
                 self.origin = scene.follow(self.origin, focus, view, world)
-        frame = scene.draw(self.palette, state, side, visible, explored, last_seen, overlay)
+        frame = scene.draw(self.palette, state, side, visible, sight.explored, sight.last_seen, overlay,
+                           sight.remembered)
         map_view.show(frame.window(*self.origin, width, height))
 
     @staticmethod
