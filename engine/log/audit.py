@@ -129,7 +129,7 @@ def render(path: Path, record: int | None = None, unit: str | None = None, view:
         if hidden:
             yield f"  {hidden_line(hidden)}"
     yield ""
-    yield from _statistics(tallies)
+    yield from _statistics(tallies, _audited(path))
 
 
 DIE = re.compile(r"^(\d*)d(\d+)$")  # "1d100", "4d6": a roll of plain dice, each face one die
@@ -154,18 +154,25 @@ def _count(t: Tally, r: dict[str, Any]) -> None:
             t.luck_expected += sum(1 for f in range(1, 101) if luck * f >= 100) / 100
 
 
-def _statistics(tallies: dict[str, Tally]) -> Iterator[str]:
+def _statistics(tallies: dict[str, Tally], dice: tuple[int, ...] = (100,)) -> Iterator[str]:
+    """Per side, the count and mean of each die the ruleset audits; with d100, its crits and luck checks (3.2)."""
     yield "Dice statistics (rolls on the final branch)"
-    yield f"  {'side':<8} {'d100':>6} {'mean':>6} {'crit+':>6} {'crit-':>6}   luck checks passed (expected)"
+    head = "".join(f" {f'd{n}':>6} {'mean':>6}" for n in dice)
+    d100 = 100 in dice
+    yield f"  {'side':<8}{head}" + (f" {'crit+':>6} {'crit-':>6}   luck checks passed (expected)" if d100 else "")
     for side in sorted(tallies):
         t = tallies[side]
-        d100 = t.faces.get(100, [])
-        mean = sum(d100) / len(d100) if d100 else 0.0
-        luck = "-"
-        if t.luck_checks:
-            luck = (f"{t.luck_passed}/{t.luck_checks} {100 * t.luck_passed / t.luck_checks:.1f}% "
-                    f"({100 * t.luck_expected / t.luck_checks:.1f}%)")
-        yield f"  {side:<8} {len(d100):>6} {mean:>6.1f} {t.crit_plus:>6} {t.crit_minus:>6}   {luck}"
+        row = ""
+        for n in dice:
+            faces = t.faces.get(n, [])
+            row += f" {len(faces):>6} {sum(faces) / len(faces) if faces else 0.0:>6.1f}"
+        if d100:
+            luck = "-"
+            if t.luck_checks:
+                luck = (f"{t.luck_passed}/{t.luck_checks} {100 * t.luck_passed / t.luck_checks:.1f}% "
+                        f"({100 * t.luck_expected / t.luck_checks:.1f}%)")
+            row += f" {t.crit_plus:>6} {t.crit_minus:>6}   {luck}"
+        yield f"  {side:<8}{row}"
 
 
 def stats(path: Path) -> Iterator[str]:
@@ -179,8 +186,9 @@ def stats(path: Path) -> Iterator[str]:
         if not line.abandoned:
             for r in line.rolls:
                 _count(tallies.setdefault(sides.get(r["actor"], GOD), Tally()), r)
-    yield from _statistics(tallies)
-    for sides_of_die in _audited(path):
+    audited = _audited(path)
+    yield from _statistics(tallies, audited)
+    for sides_of_die in audited:
         for side in sorted(tallies):
             faces = tallies[side].faces.get(sides_of_die, [])
             if faces:
