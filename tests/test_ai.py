@@ -38,8 +38,8 @@ def arena(content, picture: str, cast: dict[str, str], mission: str = "eliminate
     units = {}
     for uid, unit in game.state.units.items():
         if uid in where:
-            unit = attrs.evolve(unit, pos=where[uid], status="active", actions=2 if unit.side == side else 0,
-                                **changes.get(uid, {}))
+            unit = attrs.evolve(unit, **{"pos": where[uid], "status": "active",
+                                         "actions": 2 if unit.side == side else 0, **changes.get(uid, {})})
         else:
             unit = attrs.evolve(unit, pos=(0, 0), status="dead")
         units[uid] = unit
@@ -217,6 +217,30 @@ def test_focus_fire_on_the_wounded(content):
 """, {"s": "sectoid_1", "A": "anton", "J": "julia"}, julia={"hp": 12})
     first = Ai(a.ruleset, "aliens").next_command(a.state)
     assert isinstance(first, Shoot) and first.target == "julia"
+
+
+UNCONSCIOUS = """
+..........s.............
+........................
+........................
+........................
+.......A.....J..........
+"""
+
+
+@pytest.mark.parametrize("finish", [False, True])
+def test_conscious_threats_before_the_unconscious_unless_the_profile_finishes_them(content, finish):
+    profile = content.factions[content.units["sectoid"].faction].behaviour
+    if finish:
+        content = attrs.evolve(content, behaviour={**content.behaviour, profile: attrs.evolve(
+            content.behaviour[profile], unconscious="finish")})
+    a = arena(content, UNCONSCIOUS, {"s": "sectoid_1", "A": "anton", "J": "julia"},
+              julia={"hp": 2, "status": "unconscious"})
+    ai = Ai(a.ruleset, "aliens")
+    for target in ("anton", "julia"):  # both are worth a shot from where it stands
+        assert not isinstance(a.ruleset.preview_shot(a.state, "sectoid_1", target, "single"), Rejected)
+    shots = [c for c, _s in play_turn(a, ai) if isinstance(c, Shoot)]
+    assert shots and shots[0].target == ("julia" if finish else "anton")
 
 
 def test_a_grenade_for_a_cluster(content):

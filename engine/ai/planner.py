@@ -158,7 +158,9 @@ class Ai:
     # -- shooting and throwing ---------------------------------------------------------------
 
     def _best_shot(self, state: State, unit: Unit, k: Knowledge, p: Behaviour) -> tuple[Shoot, float] | None:
-        best: tuple[Shoot, float] | None = None
+        """The best-valued shot; a senseless target only when no conscious one offers a shot, unless the
+        profile finishes them off (`unconscious = "finish"`)."""
+        best: dict[bool, tuple[Shoot, float]] = {}  # conscious target? -> best shot at one
         for target in k.targets:
             if not missions.hostile(self.side, target.side) or (target.side == missions.CIVILIANS and not p.melee
                                                                  and any(t.side != missions.CIVILIANS for t in k.targets)):
@@ -173,9 +175,12 @@ class Ai:
                 if preview.p_hit * judged < MIN_ODDS:
                     continue
                 score = shot_value(preview, target, p, target.id == self._mark, judged)
-                if best is None or score > best[1]:
-                    best = (Shoot(unit=unit.id, target=target.id, mode=mode), score)
-        return best
+                kind = target.conscious
+                if kind not in best or score > best[kind][1]:
+                    best[kind] = (Shoot(unit=unit.id, target=target.id, mode=mode), score)
+        if p.unconscious == "finish" and len(best) == 2:
+            return max(best[True], best[False], key=lambda shot: shot[1])
+        return best.get(True) or best.get(False)
 
     def _grenade(self, state: State, unit: Unit, k: Knowledge, p: Behaviour,
                  shot: tuple[Shoot, float] | None) -> Throw | None:
