@@ -19,7 +19,8 @@ from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Ruleset
 from engine.log.view import look
-from engine.ai.tactics import UNREACHABLE, Knowledge, goal_field, misjudgement, position_score, safety, shot_value
+from engine.ai.tactics import (UNREACHABLE, Knowledge, goal_field, misjudgement, opens_fire, position_score, safety,
+                               shot_value)
 
 MIN_ODDS = 0.04  # below this a shot is a waste of the turn
 GOOD_ODDS = 0.35  # below this an aggressive unit would rather throw a grenade
@@ -43,6 +44,7 @@ class Ai:
         self.memory: dict[str, Pos] = {}  # hostile id -> last position seen
         self._armed: set[str] = set()  # hostiles seen that fight back (not civilians)
         self._skip: set[str] = set()  # units that got a rejection this turn
+        self._retry: Command | None = None  # a refused walk cut short, to give at once (never kept past it)
         self._explore: dict[str, Pos] = {}  # unit id -> unseen cell it is walking to
         self._held: dict[str, int] = {}  # unit id -> turns spent waiting in ambush
         self._turn: tuple[int, str] | None = None
@@ -85,7 +87,10 @@ class Ai:
     def next_command(self, state: State) -> Command:
         if self._turn != (state.phase, state.side):
             self._turn, self._skip, self._mark = (state.phase, state.side), set(), None
-            self._fields = {}
+            self._fields, self._retry = {}, None
+        if self._retry is not None:
+            retry, self._retry = self._retry, None
+            return retry
         k = self.knowledge(state)
         self._seen = k.seen
         units = sorted(state.side_units(self.side), key=lambda u: (self.profile(u).rear or self.profile(u).objective,
@@ -104,10 +109,18 @@ class Ai:
         return EndTurn(side=self.side)
 
     def rejected(self, command: Command, why: Rejected) -> None:
-        """The driver tells us a command failed: that unit sits the turn out."""
+        """The driver tells us a command failed: that unit sits the turn out. A walk that ran into someone
+        unseen is tried again as far as the side can see along it, so the unit steps up and looks."""
         uid = getattr(command, "unit", None)
-        if uid:
-            self._skip.add(uid)
+        if not uid:
+            return
+        if why.code == "blocked" and isinstance(command, (Move, Combo)):
+            seen = [i for i, (x, y) in enumerate(command.path) if not self._seen[y, x]]
+            shorter = command.path[:seen[0]] if seen else command.path[:-1]
+            if shorter:
+                self._retry = type(command)(unit=uid, path=shorter)
+                return
+        self._skip.add(uid)
 
     def _plan(self, state: State, unit: Unit, k: Knowledge) -> Command | None:
         rs = self.ruleset
@@ -237,17 +250,20 @@ class Ai:
 
     def _goals(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, blocked: list[Pos]) -> list[Pos] | None:
         """Where the unit is heading: the mission's objective, the hostiles it knows of, or the
-        unseen. None: nowhere (it waits)."""
+        unseen. None: nowhere (it waits). Ground to hold is fought over: a holder goes for the hostiles
+        it knows inside it, an attacker who has reached it looks for the holders."""
         objective = self.orders.cells(state, unit, p)
-        if objective:
-            return objective
         prey = [t.pos for t in k.live_targets() if p.melee or t.side != missions.CIVILIANS]
+        holding = bool(self.orders.of("hold"))
+        if objective:
+            inside = [c for c in prey + list(k.threats) if c in objective] if holding and unit.pos in objective else []
+            return inside or objective
         if prey or k.threats:
             return prey + list(k.threats)
-        idle = self.orders.idle()
+        idle = self.orders.idle(contact=bool(self._armed))
         if idle == "wait":
             return None
-        if idle:
+        if idle and not (holding and unit.pos in self.zones.get(idle, ())):
             return list(self.zones.get(idle, ()))
         target = self._explore_target(state, unit, blocked)
         return [target] if target is not None else None
@@ -322,14 +338,17 @@ class Ai:
         grid = state.grid
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         moves = self._moves(state, unit, blocked, step, combo)
-        ranked = sorted(moves, key=lambda c: (-position_score(grid, c, p, k, 0, friends=friends, advance=0), c))
+        live = [t for t in k.live_targets() if missions.hostile(self.side, t.side)]
+        ranked = sorted(moves, key=lambda c: (not opens_fire(grid, c, live, k.vision),
+                                              -position_score(grid, c, p, k, 0, friends=friends, advance=0),
+                                              len(moves[c]), c))
         best: tuple[float, Pos] | None = None
         for cell in ranked[:TRIED_CELLS]:
             shot = self._best_shot(_moved_copy(state, unit, cell), unit, k, p)
             if shot is None:
                 continue
             score = shot[1] + 0.5 * position_score(grid, cell, p, k, 0, friends=friends, advance=0)
-            if best is None or score > best[0]:
+            if best is None or score > best[0]:  # a tie goes to the shorter walk, tried first
                 best = (score, cell)
         if best is None:
             return None
