@@ -12,10 +12,11 @@ import attrs
 import numpy as np
 
 from engine.content import missions
+from engine.ai import grenades
 from engine.ai.orders import Orders
-from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Shoot, Throw, Wait
+from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Shoot, Wait
 from engine.content.models import Behaviour
-from engine.map.grid import NEIGHBOURS, Pos, distance
+from engine.map.grid import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Ruleset
 from engine.log.view import look
@@ -23,7 +24,6 @@ from engine.ai.tactics import (UNREACHABLE, Knowledge, goal_field, misjudgement,
                                shot_value)
 
 MIN_ODDS = 0.04  # below this a shot is a waste of the turn
-GOOD_ODDS = 0.35  # below this an aggressive unit would rather throw a grenade
 TRIED_CELLS = 12  # cells a unit tries to shoot from after a step: each try previews every shot
 HOLD_TURNS = 2  # an ambush lasts this many turns without a shot before the unit moves on
 DEFAULT = Behaviour(name="Soldier", description="")
@@ -142,7 +142,7 @@ class Ai:
                 return back
         if p.melee:
             return shot[0] if shot else self._advance(state, unit, k, p, budget.moves_left, budget.combo_moves)
-        grenade = self._grenade(state, unit, k, p, shot)
+        grenade = grenades.choose(self.ruleset, self.side, state, unit, k, p, shot)
         if grenade is not None:
             return grenade
         if shot is not None:
@@ -194,39 +194,6 @@ class Ai:
         if p.unconscious == "finish" and len(best) == 2:
             return max(best[True], best[False], key=lambda shot: shot[1])
         return best.get(True) or best.get(False)
-
-    def _grenade(self, state: State, unit: Unit, k: Knowledge, p: Behaviour,
-                 shot: tuple[Shoot, float] | None) -> Throw | None:
-        """Grenades go to cells with enough hostiles and no friend (one will do for the aggressive,
-        when their shot is poor)."""
-        if p.grenade_cluster <= 0:
-            return None
-        items = sorted(self.ruleset.throwables(state, unit))
-        if not items:
-            return None
-        need = p.grenade_cluster
-        if need <= 1 and shot is not None:
-            preview = self.ruleset.preview_shot(state, unit.id, shot[0].target, shot[0].mode)
-            if not isinstance(preview, Rejected) and preview.p_hit >= GOOD_ODDS:
-                need = 2
-        wanted = [h for h in k.live_targets() if h.side != missions.CIVILIANS or self.side != missions.PLAYER]
-        cells: dict[Pos, list[Unit]] = {}
-        for centre in sorted({h.pos for h in wanted}):  # each hostile's cell, as the middle of a blast
-            area = set(self.ruleset.blast(state, items[0], centre))
-            cells[centre] = [h for h in wanted if h.pos in area]
-        reach = self.ruleset.throw_range(state, unit, items[0])
-        for cell, group in sorted(cells.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-            if len(group) < max(2, need) and not (need <= 1 and len(group) == 1):
-                continue
-            area = self.ruleset.blast(state, items[0], cell)
-            if any(u.side == self.side or not missions.hostile(self.side, u.side) for c in area for u in state.units_at(c)
-                   if u.side == self.side or k.seen[c[1], c[0]]):
-                continue
-            d = self.ruleset.distance(unit.pos, cell)
-            if 1 < d <= reach and state.grid.sees(unit.pos, cell, k.vision):
-                target = min(group, key=lambda u: (u.hp, u.id))
-                return Throw(unit=unit.id, item=items[0], cell=cell, target=target.id)
-        return None
 
     def _commanders_mark(self, state: State, units: list[Unit], k: Knowledge) -> str | None:
         """A commander who sees hostiles marks the most wounded of them; its side fires on it."""
