@@ -38,8 +38,8 @@ def arena(content, picture: str, cast: dict[str, str], mission: str = "eliminate
     units = {}
     for uid, unit in game.state.units.items():
         if uid in where:
-            unit = attrs.evolve(unit, pos=where[uid], status="active", actions=2 if unit.side == side else 0,
-                                **changes.get(uid, {}))
+            unit = attrs.evolve(unit, **{"pos": where[uid], "status": "active",
+                                         "actions": 2 if unit.side == side else 0, **changes.get(uid, {})})
         else:
             unit = attrs.evolve(unit, pos=(0, 0), status="dead")
         units[uid] = unit
@@ -217,6 +217,122 @@ def test_focus_fire_on_the_wounded(content):
 """, {"s": "sectoid_1", "A": "anton", "J": "julia"}, julia={"hp": 12})
     first = Ai(a.ruleset, "aliens").next_command(a.state)
     assert isinstance(first, Shoot) and first.target == "julia"
+
+
+UNCONSCIOUS = """
+..........s.............
+........................
+........................
+........................
+.......A.....J..........
+"""
+
+
+@pytest.mark.parametrize("finish", [False, True])
+def test_conscious_threats_before_the_unconscious_unless_the_profile_finishes_them(content, finish):
+    profile = content.factions[content.units["sectoid"].faction].behaviour
+    if finish:
+        content = attrs.evolve(content, behaviour={**content.behaviour, profile: attrs.evolve(
+            content.behaviour[profile], unconscious="finish")})
+    a = arena(content, UNCONSCIOUS, {"s": "sectoid_1", "A": "anton", "J": "julia"},
+              julia={"hp": 2, "status": "unconscious"})
+    ai = Ai(a.ruleset, "aliens")
+    for target in ("anton", "julia"):  # both are worth a shot from where it stands
+        assert not isinstance(a.ruleset.preview_shot(a.state, "sectoid_1", target, "single"), Rejected)
+    shots = [c for c, _s in play_turn(a, ai) if isinstance(c, Shoot)]
+    assert shots and shots[0].target == ("julia" if finish else "anton")
+
+
+def test_with_no_shot_through_full_cover_it_steps_round_it_and_fires(content):
+    a = arena(content, """
+.#.#.#.#.#.#.
+.............
+.#.#.#m#.#.#.
+.......A.....
+.............
+""", {"m": "muton_1", "A": "anton"})
+    refused = a.ruleset.preview_shot(a.state, "muton_1", "anton", "single")
+    assert isinstance(refused, Rejected) and refused.code == "full_cover"  # face to face, a wall on each side
+    commands = [c for c, _s in play_turn(a, Ai(a.ruleset, "aliens"))]
+    step = a.ruleset.budget(a.state, a.state.units["muton_1"]).step
+    assert isinstance(commands[0], Move) and len(commands[0].path) <= step
+    assert isinstance(commands[1], Shoot) and commands[1].target == "anton"
+
+
+def test_a_walk_into_someone_unseen_stops_where_the_side_can_see(content):
+    a = arena(content, """
+s...........
+............
+#####.######
+............
+............
+...A........
+""", {"s": "sectoid_1", "A": "anton"})
+    seen = a.ruleset.visible(a.state, "aliens")
+    assert not seen[5, 3]  # Anton is behind the wall
+    path = ((1, 1), (2, 1), (3, 1), (4, 1), (5, 2), (5, 3), (4, 4), (3, 5))
+    walk = Move(unit="sectoid_1", path=path)
+    ai = Ai(a.ruleset, "aliens")
+    ai.next_command(a.state)  # it looks around first
+    refused = a.ruleset.decide(a.state, walk, Dice.scripted([]))
+    assert isinstance(refused, Rejected) and refused.code == "blocked"
+    ai.rejected(walk, refused)
+    short = ai.next_command(a.state)
+    first_unseen = next(i for i, (x, y) in enumerate(path) if not seen[y, x])
+    assert short == Move(unit="sectoid_1", path=path[:first_unseen]) and first_unseen > 0
+    assert not isinstance(a.ruleset.decide(a.state, short, Dice.scripted([])), Rejected)
+
+
+def test_ship_guards_wait_until_they_have_met_the_squad_then_hunt(content):
+    from engine.ai.orders import Orders
+
+    game = Game.new(content, "xcom-trpg", "crash", seed_from_int(1), None)
+    orders = Orders(game.ruleset.setup.mission, game.ruleset.setup.spawns, "aliens")
+    assert orders.idle() == "wait" and orders.idle(contact=True) is None
+
+
+YARD = """
+........................
+.####################...
+.#..................#...
+.#..s...............#...
+.#.......#####......#...
+.#..................#...
+.####################...
+......................A.
+"""
+
+
+def yard(content, cast, side, **changes):
+    """The defend mission on the drawn farmyard: the ground to hold is the walled yard."""
+    a = arena(content, YARD, cast, mission="defend", side=side, **changes)
+    cells = tuple((x, y) for y in range(2, 6) for x in range(2, 20))
+    setup = attrs.evolve(a.ruleset.setup, spawns={"xcom": (), "aliens": (), "hold": cells})
+    return Arena(make("xcom-trpg", content, setup), a.state), cells
+
+
+def test_an_alien_that_has_reached_the_ground_to_hold_looks_for_its_holders(content):
+    a, cells = yard(content, {"s": "sectoid_1", "A": "anton"}, "aliens")
+    state = a.state
+    assert state.units["sectoid_1"].pos in cells and not a.ruleset.spotted(state, "aliens")
+    command = Ai(a.ruleset, "aliens").next_command(state)
+    assert isinstance(command, Move)  # not a wait in the yard it has reached
+
+
+def test_a_holder_goes_for_the_hostile_it_knows_inside_the_ground(content):
+    a, cells = yard(content, {"s": "sectoid_1", "A": "anton"}, "xcom")
+    state = attrs.evolve(a.state, units={**a.state.units, "anton": attrs.evolve(a.state.units["anton"], pos=(12, 3)),
+                                         "sectoid_1": attrs.evolve(a.state.units["sectoid_1"], pos=(12, 5))})
+    ai = Ai(a.ruleset, "xcom")
+    ai.observe(state)
+    assert "sectoid_1" not in a.ruleset.spotted(state, "xcom")  # behind the wall in the middle of the yard
+    ai.memory["sectoid_1"] = (12, 5)  # seen there last turn
+    ai._armed.add("sectoid_1")  # noqa: SLF001 - the memory a real sighting leaves
+    command = ai.next_command(state)
+    assert isinstance(command, Move)
+    steps = state.grid.distances((12, 5))  # walking steps round the wall to where it was seen
+    (x, y) = command.path[-1]
+    assert steps[y, x] < steps[3, 12]
 
 
 def test_a_grenade_for_a_cluster(content):

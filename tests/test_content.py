@@ -119,6 +119,7 @@ CASES = {
         Set("weapons.toml", "machine_gun", "modes.burst", '{ name = "Burst", shots = 3, stamin = 1 }')],
     "missing_key": [Set("armor.toml", "medium", "tier", None)],
     "bad_literal": [Set("terrain.toml", "fence", "cover", '"half"')],
+    "bad_behaviour_literal": [Set("behaviour.toml", "berserker", "unconscious", '"finsh"')],
     "bad_reference": [Set("units.toml", "sectoid", "weapon", '"plasma_pistl"')],
     "bad_reference_in_array": [Set("missions/eliminate.toml", "eliminate", "squad", '["anton", "juliaa"]')],
     "bad_reference_as_key": [Set("missions/eliminate.toml", "eliminate", "enemies", "{ sectoid = 5, mutton = 2 }")],

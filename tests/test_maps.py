@@ -24,7 +24,7 @@ GOLDEN = {
     "eliminate": "8a88ea328dbe6bd7",  # open_ground, as the first release made it
     "crash": "dcf5535fc4488003",
     "terror": "e5fe95e42912cdc6",
-    "vip": "2bc3694f16759bee",
+    "vip": "4ae9fbc503975f15",  # the forest 36 cells deep since the pace tuning (52 before)
     "defend": "c042061b19451480",
 }
 
@@ -149,7 +149,9 @@ def test_map_prints_the_mission_map_a_legend_and_the_checks(capsys, content):
 def test_map_json_gives_the_grid(capsys, content):
     assert main(["map", "--mission", "vip", "--seed", "2", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
-    assert (d["width"], d["height"]) == (40, 52) and len(d["tiles"]) == 52 and len(d["tiles"][0]) == 40
+    vip = content.missions["vip"]
+    assert (d["width"], d["height"]) == (vip.width, vip.height) and len(d["tiles"]) == vip.height
+    assert len(d["tiles"][0]) == vip.width
     assert set(d["legend"]) == {t for row in d["tiles"] for t in row}
     assert d["problems"] == [] and d["zones"]["extraction"]
     assert {u["side"] for u in d["units"]} == {"xcom", "aliens"}

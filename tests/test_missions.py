@@ -394,7 +394,64 @@ def test_trials_as_a_table_for_every_level_of_a_mission(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].split()[:4] == ["mission", "difficulty", "trials", "X-COM"]
     assert [ln.split()[1] for ln in lines[1:5]] == ["easy", "normal", "veteran", "impossible"]
-    assert lines[-1].startswith("95% intervals")
+    assert lines[5].startswith("95% intervals")
+    assert lines[7].startswith("pace — goals: first attack by phase 3 and the end by phase 15 (medians), at most 10%")
+    assert [ln.split()[:2] for ln in lines[9:]] == [["crash", level] for level in ("easy", "normal", "veteran",
+                                                                                   "impossible")]
+
+
+def test_trials_print_the_pace_against_its_goals(capsys):
+    import json
+
+    args = ["simulate", "--trials", "3", "--mission", "eliminate", "--difficulty", "normal", "--max-turns", "3"]
+    assert main([*args, "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["results"]
+    pace = row["pace"]
+    assert pace["end"]["median"] <= 3 and pace["timeouts"]["share"] == row["wins"]["draw"] / 3
+    assert main(args) == 0
+    line = capsys.readouterr().out.splitlines()[-1].split()
+    attack = pace["first_attack"]["median"]
+    assert line[:3] == ["eliminate", "normal", "never" if attack is None else f"{attack:g}"]
+    assert line[4:] == [f"{pace['end']['median']:g}", "✓", f"{100 * pace['timeouts']['share']:.0f}%",
+                        "✓" if pace["timeouts"]["met"] else "✗"]
+
+
+def test_the_first_attack_is_the_first_shot_or_throw_between_the_sides(content, tmp_path):
+    import json
+
+    from engine.core.dice import seed_from_int
+    from engine.play import balance, simulate
+
+    for seed in (3, 4):
+        game = simulate.run(content, "xcom-trpg", "eliminate@normal", seed_from_int(seed), tmp_path / f"{seed}.jsonl",
+                            max_phases=4)
+        game.close()
+        phase, first, sides = 1, None, {}
+        for line in (tmp_path / f"{seed}.jsonl").read_text().splitlines()[1:]:
+            for event in json.loads(line).get("events", []):
+                if event["kind"] == "spawned":
+                    sides[event["unit"]["id"]] = event["unit"]["side"]
+                elif event["kind"] == "phase":
+                    phase = event["phase"]
+                elif (first is None and event["kind"] == "resolved" and event["action"] in ("shoot", "throw")
+                      and sides[event["actor"]] != sides.get(event["target"], "")):
+                    first = phase
+        assert balance.play(content, "xcom-trpg", "eliminate", "normal", seed, 4).first_attack == first
+
+
+def test_pace_medians_count_missions_without_an_attack_as_never():
+    from engine.play.balance import Outcome, pace
+
+    def outcome(first, phases, timed_out=False):
+        return Outcome("m", "normal", 1, "draw" if timed_out else "xcom", phases, {}, first, timed_out)
+
+    figures = pace([outcome(2, 10), outcome(None, 30, True), outcome(4, 14), outcome(None, 20)])
+    assert figures["first_attack"] == {"median": None, "goal": 3, "met": False}  # 2, 4, never, never
+    assert figures["end"] == {"median": 17, "goal": 15, "met": False}
+    assert figures["timeouts"] == {"share": 0.25, "goal": 0.1, "met": False}
+    figures = pace([outcome(1, 9), outcome(3, 12), outcome(None, 8)])
+    assert figures["first_attack"]["median"] == 3 and figures["first_attack"]["met"]
+    assert figures["end"]["median"] == 9 and figures["timeouts"]["met"]
 
 
 def test_trials_are_the_same_in_one_process_or_two(content):

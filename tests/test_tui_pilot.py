@@ -246,7 +246,7 @@ def test_fire_shows_the_odds_and_enter_fires(content, contact):
 
     shooter = contact.state.units[contact.ready()[0].id] if contact.ready() else None
     text = play(content, contact, check)
-    assert "Hit " in text and "dmg" in text and "Headshot" in text and "dodge" in text and "Cover" in text \
+    assert "Hit " in text and "Damage" in text and "Headshot" in text and "dodge" in text and "Cover" in text \
         or "✗" in text  # out of range or full cover is said instead of odds
     assert target is not None and shooter is not None
     after = contact.state.units[shooter.id]

@@ -86,3 +86,23 @@ def test_the_panels_print_a_made_up_rulesets_rows(content, tmp_path, monkeypatch
     assert "t:throw" not in battle and "carries nothing to throw" in refused  # the ruleset says what to throw
     assert "Hits 2d6 keep 1: 58%" in aiming and "Saves armour 4+: 50%" in aiming
     assert "Headshot" not in aiming
+
+
+def test_the_targeting_panel_shows_the_damage_after_armour_at_80x24(content, tmp_path):
+    session = new_session(content, tmp_path, seed=3)
+    assert advance_to_contact(session)
+    app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("tab", "f")  # Julia has a shot
+            await pilot.pause()
+            screen = app.screen
+            return screen_text(app), screen.selected, screen.target.id, screen.fire_mode
+
+    aiming, shooter, target, mode = asyncio.run(main())
+    preview = session.ruleset.preview_shot(session.state, shooter, target, mode)
+    damage = next(row for row in preview.lines if row.label == "Damage")
+    assert damage.text.startswith(f"{preview.expected_damage:.1f}")
+    assert f"Damage {damage.text}" in aiming

@@ -25,15 +25,16 @@ class Orders:
             return []
         return [o for o in missions.objectives(self.mission).values() if o.kind == kind]
 
-    def idle(self) -> str | None:
-        """With no hostile known: aliens guard a ship ("wait"), make for the ground the squad must
-        hold or reach; escorts lead the way to the extraction point; None: go looking."""
+    def idle(self, contact: bool = False) -> str | None:
+        """With no hostile known: aliens guard a ship ("wait") until they have met the squad, then hunt it;
+        they make for the ground the squad must hold or reach; escorts lead the way to the extraction
+        point; None: go looking."""
         if self.mission is None:
             return None
         if self.squad:
             return next((o.zone for o in self.of("extract")), None)
         if self.of("shut_down"):
-            return "wait"
+            return None if contact else "wait"
         return next((o.zone for kind in ("hold", "extract") for o in self.of(kind)), None)
 
     def cells(self, state: State, unit: Unit, p: Behaviour) -> list[Pos] | None:

@@ -12,17 +12,18 @@ import attrs
 import numpy as np
 
 from engine.content import missions
+from engine.ai import grenades
 from engine.ai.orders import Orders
-from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Shoot, Throw, Wait
+from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Shoot, Wait
 from engine.content.models import Behaviour
-from engine.map.grid import NEIGHBOURS, Pos, distance
+from engine.map.grid import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Ruleset
 from engine.log.view import look
-from engine.ai.tactics import UNREACHABLE, Knowledge, goal_field, misjudgement, position_score, safety, shot_value
+from engine.ai.tactics import (UNREACHABLE, Knowledge, goal_field, misjudgement, opens_fire, position_score, safety,
+                               shot_value)
 
 MIN_ODDS = 0.04  # below this a shot is a waste of the turn
-GOOD_ODDS = 0.35  # below this an aggressive unit would rather throw a grenade
 TRIED_CELLS = 12  # cells a unit tries to shoot from after a step: each try previews every shot
 HOLD_TURNS = 2  # an ambush lasts this many turns without a shot before the unit moves on
 DEFAULT = Behaviour(name="Soldier", description="")
@@ -43,6 +44,7 @@ class Ai:
         self.memory: dict[str, Pos] = {}  # hostile id -> last position seen
         self._armed: set[str] = set()  # hostiles seen that fight back (not civilians)
         self._skip: set[str] = set()  # units that got a rejection this turn
+        self._retry: Command | None = None  # a refused walk cut short, to give at once (never kept past it)
         self._explore: dict[str, Pos] = {}  # unit id -> unseen cell it is walking to
         self._held: dict[str, int] = {}  # unit id -> turns spent waiting in ambush
         self._turn: tuple[int, str] | None = None
@@ -85,7 +87,10 @@ class Ai:
     def next_command(self, state: State) -> Command:
         if self._turn != (state.phase, state.side):
             self._turn, self._skip, self._mark = (state.phase, state.side), set(), None
-            self._fields = {}
+            self._fields, self._retry = {}, None
+        if self._retry is not None:
+            retry, self._retry = self._retry, None
+            return retry
         k = self.knowledge(state)
         self._seen = k.seen
         units = sorted(state.side_units(self.side), key=lambda u: (self.profile(u).rear or self.profile(u).objective,
@@ -104,10 +109,18 @@ class Ai:
         return EndTurn(side=self.side)
 
     def rejected(self, command: Command, why: Rejected) -> None:
-        """The driver tells us a command failed: that unit sits the turn out."""
+        """The driver tells us a command failed: that unit sits the turn out. A walk that ran into someone
+        unseen is tried again as far as the side can see along it, so the unit steps up and looks."""
         uid = getattr(command, "unit", None)
-        if uid:
-            self._skip.add(uid)
+        if not uid:
+            return
+        if why.code == "blocked" and isinstance(command, (Move, Combo)):
+            seen = [i for i, (x, y) in enumerate(command.path) if not self._seen[y, x]]
+            shorter = command.path[:seen[0]] if seen else command.path[:-1]
+            if shorter:
+                self._retry = type(command)(unit=uid, path=shorter)
+                return
+        self._skip.add(uid)
 
     def _plan(self, state: State, unit: Unit, k: Knowledge) -> Command | None:
         rs = self.ruleset
@@ -129,7 +142,7 @@ class Ai:
                 return back
         if p.melee:
             return shot[0] if shot else self._advance(state, unit, k, p, budget.moves_left, budget.combo_moves)
-        grenade = self._grenade(state, unit, k, p, shot)
+        grenade = grenades.choose(self.ruleset, self.side, state, unit, k, p, shot)
         if grenade is not None:
             return grenade
         if shot is not None:
@@ -158,7 +171,9 @@ class Ai:
     # -- shooting and throwing ---------------------------------------------------------------
 
     def _best_shot(self, state: State, unit: Unit, k: Knowledge, p: Behaviour) -> tuple[Shoot, float] | None:
-        best: tuple[Shoot, float] | None = None
+        """The best-valued shot; a senseless target only when no conscious one offers a shot, unless the
+        profile finishes them off (`unconscious = "finish"`)."""
+        best: dict[bool, tuple[Shoot, float]] = {}  # conscious target? -> best shot at one
         for target in k.targets:
             if not missions.hostile(self.side, target.side) or (target.side == missions.CIVILIANS and not p.melee
                                                                  and any(t.side != missions.CIVILIANS for t in k.targets)):
@@ -173,42 +188,12 @@ class Ai:
                 if preview.p_hit * judged < MIN_ODDS:
                     continue
                 score = shot_value(preview, target, p, target.id == self._mark, judged)
-                if best is None or score > best[1]:
-                    best = (Shoot(unit=unit.id, target=target.id, mode=mode), score)
-        return best
-
-    def _grenade(self, state: State, unit: Unit, k: Knowledge, p: Behaviour,
-                 shot: tuple[Shoot, float] | None) -> Throw | None:
-        """Grenades go to cells with enough hostiles and no friend (one will do for the aggressive,
-        when their shot is poor)."""
-        if p.grenade_cluster <= 0:
-            return None
-        items = sorted(self.ruleset.throwables(state, unit))
-        if not items:
-            return None
-        need = p.grenade_cluster
-        if need <= 1 and shot is not None:
-            preview = self.ruleset.preview_shot(state, unit.id, shot[0].target, shot[0].mode)
-            if not isinstance(preview, Rejected) and preview.p_hit >= GOOD_ODDS:
-                need = 2
-        wanted = [h for h in k.live_targets() if h.side != missions.CIVILIANS or self.side != missions.PLAYER]
-        cells: dict[Pos, list[Unit]] = {}
-        for centre in sorted({h.pos for h in wanted}):  # each hostile's cell, as the middle of a blast
-            area = set(self.ruleset.blast(state, items[0], centre))
-            cells[centre] = [h for h in wanted if h.pos in area]
-        reach = self.ruleset.throw_range(state, unit, items[0])
-        for cell, group in sorted(cells.items(), key=lambda kv: (-len(kv[1]), kv[0])):
-            if len(group) < max(2, need) and not (need <= 1 and len(group) == 1):
-                continue
-            area = self.ruleset.blast(state, items[0], cell)
-            if any(u.side == self.side or not missions.hostile(self.side, u.side) for c in area for u in state.units_at(c)
-                   if u.side == self.side or k.seen[c[1], c[0]]):
-                continue
-            d = self.ruleset.distance(unit.pos, cell)
-            if 1 < d <= reach and state.grid.sees(unit.pos, cell, k.vision):
-                target = min(group, key=lambda u: (u.hp, u.id))
-                return Throw(unit=unit.id, item=items[0], cell=cell, target=target.id)
-        return None
+                kind = target.conscious
+                if kind not in best or score > best[kind][1]:
+                    best[kind] = (Shoot(unit=unit.id, target=target.id, mode=mode), score)
+        if p.unconscious == "finish" and len(best) == 2:
+            return max(best[True], best[False], key=lambda shot: shot[1])
+        return best.get(True) or best.get(False)
 
     def _commanders_mark(self, state: State, units: list[Unit], k: Knowledge) -> str | None:
         """A commander who sees hostiles marks the most wounded of them; its side fires on it."""
@@ -232,17 +217,20 @@ class Ai:
 
     def _goals(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, blocked: list[Pos]) -> list[Pos] | None:
         """Where the unit is heading: the mission's objective, the hostiles it knows of, or the
-        unseen. None: nowhere (it waits)."""
+        unseen. None: nowhere (it waits). Ground to hold is fought over: a holder goes for the hostiles
+        it knows inside it, an attacker who has reached it looks for the holders."""
         objective = self.orders.cells(state, unit, p)
-        if objective:
-            return objective
         prey = [t.pos for t in k.live_targets() if p.melee or t.side != missions.CIVILIANS]
+        holding = bool(self.orders.of("hold"))
+        if objective:
+            inside = [c for c in prey + list(k.threats) if c in objective] if holding and unit.pos in objective else []
+            return inside or objective
         if prey or k.threats:
             return prey + list(k.threats)
-        idle = self.orders.idle()
+        idle = self.orders.idle(contact=bool(self._armed))
         if idle == "wait":
             return None
-        if idle:
+        if idle and not (holding and unit.pos in self.zones.get(idle, ())):
             return list(self.zones.get(idle, ()))
         target = self._explore_target(state, unit, blocked)
         return [target] if target is not None else None
@@ -317,14 +305,17 @@ class Ai:
         grid = state.grid
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         moves = self._moves(state, unit, blocked, step, combo)
-        ranked = sorted(moves, key=lambda c: (-position_score(grid, c, p, k, 0, friends=friends, advance=0), c))
+        live = [t for t in k.live_targets() if missions.hostile(self.side, t.side)]
+        ranked = sorted(moves, key=lambda c: (not opens_fire(grid, c, live, k.vision),
+                                              -position_score(grid, c, p, k, 0, friends=friends, advance=0),
+                                              len(moves[c]), c))
         best: tuple[float, Pos] | None = None
         for cell in ranked[:TRIED_CELLS]:
             shot = self._best_shot(_moved_copy(state, unit, cell), unit, k, p)
             if shot is None:
                 continue
             score = shot[1] + 0.5 * position_score(grid, cell, p, k, 0, friends=friends, advance=0)
-            if best is None or score > best[0]:
+            if best is None or score > best[0]:  # a tie goes to the shorter walk, tried first
                 best = (score, cell)
         if best is None:
             return None

@@ -11,13 +11,14 @@ import attrs
 import numpy as np
 import tcod.path
 
-from engine.content.models import Behaviour
+from engine.content.models import COVER_LEVEL, Behaviour
 from engine.map.grid import Grid, Pos, distance
 from engine.core.model import Unit
 from engine.core.ruleset import ShotPreview
 
 UNREACHABLE = 10**6
 HIDDEN = 2  # a threat that cannot see the cell is as good as full cover against it
+FULL = COVER_LEVEL["full"]  # no shot gets through it
 
 
 @attrs.frozen
@@ -56,6 +57,11 @@ def flanked(grid: Grid, cell: Pos, targets: Iterable[Unit], radius: int) -> int:
     """How many targets the cell sees whose cover does not face it."""
     return sum(1 for t in targets if t.conscious and sees(grid, t.pos, cell, radius)
                and grid.cover_against(t.pos, cell) == 0)
+
+
+def opens_fire(grid: Grid, cell: Pos, targets: Iterable[Unit], radius: int) -> bool:
+    """Some target is in sight from the cell and not in full cover from it: a cell worth trying to shoot from."""
+    return any(sees(grid, t.pos, cell, radius) and grid.cover_against(t.pos, cell) < FULL for t in targets)
 
 
 def position_score(grid: Grid, cell: Pos, p: Behaviour, k: Knowledge, progress: float, *,

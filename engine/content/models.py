@@ -145,6 +145,7 @@ class Behaviour:
     rear: bool = False  # stays behind its friends
     command: bool = False  # its side focuses fire on the target it picks
     objective: bool = False  # goes for the mission's objective (the extraction point) before anything else
+    unconscious: Literal["last", "finish"] = "last"  # shoot the senseless only with no conscious target, or alike
 
 
 @attrs.frozen(kw_only=True)

@@ -1,5 +1,7 @@
 """`simulate --trials N`: N seeded AI-against-AI missions per mission and difficulty, in memory,
-reported as win rate, mean phases and casualties per side, each with a 95% confidence interval.
+reported as win rate, mean phases and casualties per side, each with a 95% confidence interval, and the
+pace: the median phase of the first attack and of the end, and the share of phase-limit draws, against
+the goals a mission worth playing meets (PACE).
 
 Trial i of every mission and level plays seed `seed + i`, so levels are compared on the same dice
 seeds. Missions run in worker processes when asked (each loads the content itself; only ids and
@@ -16,9 +18,14 @@ import attrs
 
 from engine.content import missions
 from engine.content.models import Content
+from engine.core.commands import Rejected
 from engine.core.dice import seed_from_int
+from engine.core.events import Event, Resolved
+from engine.core.model import State
 
 Z95 = 1.959964
+PACE = {"first_attack": 3, "end": 15, "timeouts": 0.1}  # medians by these phases; at most this share of draws
+ATTACKS = ("shoot", "throw")  # the interactions that count as an attack roll
 
 
 @attrs.frozen
@@ -31,17 +38,59 @@ class Outcome:
     winner: str
     phases: int
     lost: dict[str, int]  # side -> units dead or unconscious at the end
+    first_attack: int | None = None  # the phase of the first attack roll between the sides; None: none came
+    timed_out: bool = False  # a draw because the phase limit came
 
 
 def play(content: Content, ruleset: str, mission: str, level: str, seed: int, max_phases: int | None) -> Outcome:
-    from engine.play.simulate import run
+    from engine.play.game import Game
 
-    game = run(content, ruleset, f"{mission}@{level}", seed_from_int(seed), None, max_phases=max_phases)
+    game = Game.new(content, ruleset, f"{mission}@{level}", seed_from_int(seed), None, max_phases=max_phases)
+    first = None
+    while game.state.winner is None:
+        before = game.state
+        events = game.ai_step()
+        if first is None and not isinstance(events, Rejected) and any(_attack(before, e) for e in events):
+            first = before.phase
     state = game.state
     lost: dict[str, int] = {}
     for unit in state.units.values():
         lost[unit.side] = lost.get(unit.side, 0) + (unit.status != "active")
-    return Outcome(mission, level, seed, state.winner or "draw", state.phase, lost)
+    limit = game.ruleset.setup.max_phases if game.ruleset.setup else 0
+    return Outcome(mission, level, seed, state.winner or "draw", state.phase, lost, first,
+                   state.winner == "draw" and bool(limit) and state.phase >= limit)
+
+
+def _attack(state: State, event: Event) -> bool:
+    """A shot or a throw rolled by one of the fighting sides at the other (shots at civilians are not contact)."""
+    if not isinstance(event, Resolved) or event.action not in ATTACKS or not event.rolls:
+        return False
+    actor = state.units.get(event.actor)
+    target = state.units.get(event.target) if event.target else None
+    if actor is None or actor.side == missions.CIVILIANS:
+        return False
+    return target is None or (target.side != missions.CIVILIANS and missions.hostile(actor.side, target.side))
+
+
+def median(values: list[float]) -> float:
+    """The middle value (the mean of the two middle ones); inf stands for "never" and sorts last."""
+    ordered = sorted(values)
+    n = len(ordered)
+    if n == 0:
+        return math.inf
+    return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
+
+
+def pace(outcomes: list[Outcome]) -> dict[str, Any]:
+    """The three pace figures with their goals, and whether each is met. A mission with no attack counts as
+    never attacked (after every other), so the median says "never" when most had none."""
+    first = median([math.inf if o.first_attack is None else o.first_attack for o in outcomes])
+    end = median([o.phases for o in outcomes])
+    share = sum(o.timed_out for o in outcomes) / len(outcomes)
+    return {"first_attack": {"median": None if math.isinf(first) else first, "goal": PACE["first_attack"],
+                             "met": first <= PACE["first_attack"]},
+            "end": {"median": end, "goal": PACE["end"], "met": end <= PACE["end"]},
+            "timeouts": {"share": share, "goal": PACE["timeouts"], "met": share <= PACE["timeouts"]}}
 
 
 def wilson(hits: int, n: int) -> tuple[float, float]:
@@ -71,7 +120,8 @@ def tally(outcomes: list[Outcome], sides: Iterable[str]) -> dict[str, Any]:
     return {"mission": outcomes[0].mission, "difficulty": outcomes[0].level, "trials": n, "wins": wins,
             "win_rate": {"value": wins[missions.PLAYER] / n, "low": low, "high": high},
             "phases": mean_interval([o.phases for o in outcomes]),
-            "casualties": {side: mean_interval([o.lost.get(side, 0) for o in outcomes]) for side in sides}}
+            "casualties": {side: mean_interval([o.lost.get(side, 0) for o in outcomes]) for side in sides},
+            "pace": pace(outcomes)}
 
 
 _worker: Content | None = None
@@ -87,7 +137,7 @@ def _load_worker(directory: str | None) -> None:
 def _play_in_worker(ruleset: str, mission: str, level: str, seed: int, max_phases: int | None) -> tuple:
     assert _worker is not None
     o = play(_worker, ruleset, mission, level, seed, max_phases)
-    return o.winner, o.phases, sorted(o.lost.items())
+    return o.winner, o.phases, sorted(o.lost.items()), o.first_attack, o.timed_out
 
 
 def run_trials(content: Content, ruleset: str, mission_ids: list[str], levels: list[str], trials: int, seed: int,
@@ -102,8 +152,8 @@ def run_trials(content: Content, ruleset: str, mission_ids: list[str], levels: l
         with ProcessPoolExecutor(max_workers=jobs, initializer=_load_worker, initargs=(content_dir,)) as pool:
             futures = [pool.submit(_play_in_worker, ruleset, m, level, s, max_phases) for m, level, s in work]
             for i, ((m, level, s), future) in enumerate(zip(work, futures)):
-                winner, phases, lost = future.result()
-                done.append(Outcome(m, level, s, winner, phases, dict(lost)))
+                winner, phases, lost, first, timed_out = future.result()
+                done.append(Outcome(m, level, s, winner, phases, dict(lost), first, timed_out))
                 report(i + 1, len(work), f"{m}@{level}")
     else:
         for i, (m, level, s) in enumerate(work):

@@ -22,7 +22,7 @@ def add_parser(sub) -> None:
     sim.add_argument("--max-turns", type=at_most(MAX_PHASES, "phases"), metavar="N", help="end in a draw after N phases")
     sim.add_argument("--resume", metavar="LOG", help="carry an interrupted simulation on to the end")
     sim.add_argument("--trials", type=at_most(10_000, "trials"), metavar="N",
-                     help="N missions per mission and difficulty, in memory: win rate, phases, casualties")
+                     help="N missions per mission and difficulty, in memory: win rate, phases, casualties, pace")
     sim.add_argument("--jobs", type=at_most(256, "jobs"), default=1, metavar="N", help="with --trials: worker processes")
     sim.add_argument("--json", action="store_true", help="with --trials: the report as JSON")
 
@@ -145,4 +145,27 @@ def _trials_table(rows: list[dict]) -> list[str]:
         line += "".join(f" {mean(r['casualties'][s]) if s in r['casualties'] else '—':<16}" for s in sides)
         out.append(line)
     out.append("95% intervals: Wilson for the win rate, ±1.96 standard errors for the means.")
+    return out + _pace_table(rows)
+
+
+def _pace_table(rows: list[dict]) -> list[str]:
+    """The pace of each mission and level, each figure against its goal (✓ met, ✗ missed)."""
+    if not rows:
+        return []
+    goals = rows[0]["pace"]
+
+    def mark(figure: dict) -> str:
+        return "✓" if figure["met"] else "✗"
+
+    first, end, limit = goals["first_attack"]["goal"], goals["end"]["goal"], goals["timeouts"]["goal"]
+    out = ["", f"pace — goals: first attack by phase {first} and the end by phase {end} (medians), "
+               f"at most {100 * limit:.0f}% phase-limit draws",
+           f"{'mission':<10} {'difficulty':<11} {'first attack':<13} {'end':<8} phase-limit draws"]
+    for r in rows:
+        pace = r["pace"]
+        attack = pace["first_attack"]["median"]
+        attack_text = ("never" if attack is None else f"{attack:g}") + " " + mark(pace["first_attack"])
+        end_text = f"{pace['end']['median']:g} " + mark(pace["end"])
+        draws_text = f"{100 * pace['timeouts']['share']:.0f}% " + mark(pace["timeouts"])
+        out.append(f"{r['mission']:<10} {r['difficulty']:<11} {attack_text:<13} {end_text:<8} {draws_text}")
     return out

@@ -56,11 +56,19 @@ def effect_words(counters: dict[str, int]) -> list[str]:
 
 
 def shot_lines(p_hit: float, damage: float, p_headshot: float, can_dodge: bool, cover: str, distance: int,
-               reach: int | None) -> tuple[Row, ...]:
-    """The targeting panel's odds: hit and expected damage after armour, headshot, dodge, cover and range."""
+               reach: int | None, per_hit: int, dart: bool = False) -> tuple[Row, ...]:
+    """The targeting panel's odds: hit, expected damage after armour with what one hit does through it (so a shot
+    that cannot hurt looks so), headshot, dodge, cover and range."""
     out_of = f"/{reach}" if reach else ""
-    return (Row("Hit", f"{100 * p_hit:.1f}% · dmg {damage:.1f}"),
-            Row("Headshot", f"{100 * p_headshot:.1f}% · dodge {'yes' if can_dodge else 'no'}"),
+    if dart:
+        hurt = "none: a sedative dart"
+    elif per_hit == 0:
+        hurt = "none: armour stops it" if damage == 0 else f"{damage:.1f}: only a headshot hurts"
+    else:
+        hurt = f"{damage:.1f} after armour ({per_hit}/hit)"
+    return (Row("Hit", f"{100 * p_hit:.1f}% · dodge {'yes' if can_dodge else 'no'}"),
+            Row("Damage", hurt),
+            Row("Headshot", f"{100 * p_headshot:.1f}%"),
             Row("Cover", f"{cover} · range {distance}{out_of}"))
 
 

@@ -122,8 +122,9 @@ def preview_shot(rs: XcomTrpg, state: State, shooter: str, target: str, mode: st
     if ctx.weapon.blast:
         notes.append("explodes in the target's cell")
     reach = None if ctx.weapon.max_between is None else scale.reach_cells(rs.rules, ctx.weapon.max_between)
+    per_hit = combat.armour_damage(rs.content, ctx.weapon, t) * ctx.weapon.pellets
     lines = _sheet.shot_lines(p_hit, damage, p_head, ctx.between >= 2 and ctx.target_sees,
-                              COVER_NAME[ctx.cover], ctx.distance, reach)
+                              COVER_NAME[ctx.cover], ctx.distance, reach, per_hit, dart=bool(ctx.weapon.darts))
     return ShotPreview(p_hit=p_hit, expected_damage=damage, p_headshot=p_head, distance=ctx.distance,
                        reach=reach, lines=lines, notes=tuple(notes))
 
