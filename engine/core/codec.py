@@ -236,8 +236,9 @@ def canonical(obj: Any) -> str:
     return _ENCODER.encode(obj)
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # built once: the log writes and
-# verify compares a canonical line per record
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)  # built once: the
+# log writes and verify compares a canonical line per record; what it encodes is plain data from JSON or from
+# frozen values, never a cycle, so it need not keep a table of the containers it is inside
 
 _unit_values = operator.attrgetter(*(f.name for f in attrs.fields(Unit)))
 
