@@ -142,3 +142,21 @@ def test_headless_commands_do_not_load_textual(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_the_title_menu_path_imports_no_engine():
+    """A bare `xenotac` builds the whole command line and the title screen before its first frame: none of it
+    may import the engine, tcod or numpy (they load in a thread once the menu is up).
+
+    A fresh interpreter, because the test session itself has imported them already.
+    """
+    script = (
+        "import sys\n"
+        "from tui.cli import build_parser\n"
+        "build_parser().parse_args([])\n"
+        "import tui.app, tui.launch, tui.screens.title\n"
+        "print(sorted({m.split('.')[0] for m in sys.modules} & {'engine', 'tcod', 'numpy', 'cattrs'}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"

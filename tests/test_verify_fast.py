@@ -142,3 +142,56 @@ def test_replay_verify_takes_jobs(logs, capsys):
     one = capsys.readouterr().out
     assert main(["replay", str(path), "--verify"]) == 0
     assert capsys.readouterr().out == one and one.startswith("verified ")
+
+
+def _last_command(lines: list[bytes]) -> int:
+    """The last command line with events after the last checkpoint: a line whose length may change without
+    moving the byte offsets a checkpoint's trail names."""
+    checkpoint = max(i for i, line in enumerate(lines) if b'"kind":"checkpoint"' in line[:40])
+    return max(i for i, line in enumerate(lines) if i > checkpoint and b'"kind":"command"' in line[:40]
+               and b'"events":[{' in line)
+
+
+def test_a_command_line_written_another_way_is_judged_as_a_record(logs, content, tmp_path, monkeypatch):
+    """The same values in other bytes (spaces, another key order), the chain repaired: not the game's bytes, so
+    the line is parsed and held to the full pass's rules, and the log verifies as the full pass says."""
+    path = logs[-1]  # unfinished: its seed file names no last line
+    lines = lines_of(path)
+    k = _last_command(lines)
+    record = json.loads(lines[k])
+    reordered = {"n": record["n"], "kind": "command", "events": record["events"], "base": record["base"],
+                 **{key: v for key, v in record.items() if key not in ("n", "kind", "events", "base")}}
+    for i, other in enumerate((json.dumps(record, ensure_ascii=False).encode(),
+                               codec.canonical(reordered).encode())):
+        changed = list(lines)
+        changed[k] = other
+        bad = write(tmp_path / f"other-{i}.jsonl", rechain(changed, k + 1), path)
+        expected = full(content, bad, monkeypatch=monkeypatch)
+        assert expected.failure is None
+        assert verify_fast.verify(content, bad) == expected == verify.verify(content, bad)
+
+
+def test_a_line_that_hides_other_events_is_never_passed(logs, content, tmp_path, monkeypatch):
+    """A command line that holds the recomputed events where a byte search could find them, and others where
+    the record really keeps them: the quick pass must not take the first for the second."""
+    path = logs[-1]  # unfinished: its seed file names no last line
+    lines = lines_of(path)
+    k = _last_command(lines)
+    record = json.loads(lines[k])
+    right = codec.canonical(record["events"])
+    events = json.loads(right)
+    events[0]["kind"] = "resolved" if events[0]["kind"] != "resolved" else "moved"
+    wrong = codec.canonical(events)
+    head = codec.canonical({key: record[key] for key in ("n", "kind", "base", "command")})[:-1]
+    state = f',"state":"{record["state"]}"'
+    tail = state + (',"ai":true' if record.get("ai") else "") + f',"prev":"{record["prev"]}"}}'
+    hidden = [f'{head},"events":{right}{state},"events":{wrong}{tail}',  # duplicate keys: the last ones count
+              f'{head},"x":{{"events":{right}{state}}},"events":{wrong}{tail}']  # a nested copy
+    for i, text in enumerate(hidden):
+        changed = list(lines)
+        changed[k] = text.encode()
+        bad = write(tmp_path / f"hidden-{i}.jsonl", rechain(changed, k + 1), path)
+        expected = full(content, bad, monkeypatch=monkeypatch)
+        assert expected.failure is not None and expected.failure.line == k + 1
+        assert verify_fast.verify(content, bad) is None
+        assert verify.verify(content, bad) == expected

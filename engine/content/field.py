@@ -122,12 +122,24 @@ SmokeOf = Callable[[State, Resolved], "tuple[Pos, int, str] | None"]  # a blast 
 def after(content: Content, mission: Mission | None, spawns: dict, state: State, events: list[Event],
           smoke_of: SmokeOf, make: Raise) -> list[Event]:
     """After a command: smoke from blasts, smoke thinning at a phase's start, the dead rising, then the verdict."""
-    fell = any(isinstance(e, UnitChanged) and "status" in e.changes for e in events)
-    phase = any(isinstance(e, PhaseStarted) for e in events)
-    clouds = [c for c in (smoke_of(state, e) for e in events if isinstance(e, Resolved)) if c is not None]
-    watched = missions.watches(mission) if mission else set()
-    moved = "move" in watched and any(isinstance(e, Moved) for e in events)
-    tiles = "tile" in watched and any(isinstance(e, TileChanged) for e in events)
+    fell = phase = moved = tiles = False
+    clouds = []
+    for e in events:  # one look at each event (this runs after every command)
+        if isinstance(e, UnitChanged):
+            fell = fell or "status" in e.changes
+        elif isinstance(e, Moved):
+            moved = True
+        elif isinstance(e, PhaseStarted):
+            phase = True
+        elif isinstance(e, TileChanged):
+            tiles = True
+        elif isinstance(e, Resolved):
+            cloud = smoke_of(state, e)
+            if cloud is not None:
+                clouds.append(cloud)
+    if (moved or tiles) and not (fell or phase or clouds):
+        watched = missions.watches(mission) if mission else set()
+        moved, tiles = moved and "move" in watched, tiles and "tile" in watched
     if not (fell or phase or clouds or moved or tiles):
         return []
     now = fold(state, events)

@@ -236,8 +236,9 @@ def canonical(obj: Any) -> str:
     return _ENCODER.encode(obj)
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False)  # built once: the log writes and
-# verify compares a canonical line per record
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)  # built once: the
+# log writes and verify compares a canonical line per record; what it encodes is plain data from JSON or from
+# frozen values, never a cycle, so it need not keep a table of the containers it is inside
 
 _unit_values = operator.attrgetter(*(f.name for f in attrs.fields(Unit)))
 
@@ -266,13 +267,27 @@ def _unit_digest(unit: Unit) -> bytes:
     return hashlib.sha256(f"({', '.join(shown)})".encode()).digest()
 
 
+_REST: tuple[tuple, tuple, Any] = ((), (None, None, None), None)  # the state's own fields as last hashed, and
+# the hash so far: most records change only units, and the fold hands the dice, the changed tiles and the record
+# on as the same objects until they change
+
+
 def state_hash(state: State) -> str:
     """sha256 of the state's own fields, then of each unit in turn order; 16 hex digits."""
-    rest = (state.ruleset, state.mission, state.phase, state.side, state.sides, sorted(state.dice.items()),
-            sorted(state.tiles_changed.items()), state.winner, state.ended)
-    if state.record is not None:  # no record: the bytes hashed before records existed
-        rest += (state.record,)
-    h = hashlib.sha256(repr(rest).encode())
+    global _REST
+    key = (state.ruleset, state.mission, state.phase, state.side, state.sides, state.winner, state.ended)
+    held = (state.dice, state.tiles_changed, state.record)  # by identity: the fold hands them on until they change
+    kept, kept_held, start = _REST  # one read: another thread may replace it meanwhile
+    if all(a is b for a, b in zip(held, kept_held)) and len(key) == len(kept) and all(
+            type(a) is type(b) and a == b for a, b in zip(key, kept)):
+        h = start.copy()
+    else:
+        rest = (state.ruleset, state.mission, state.phase, state.side, state.sides, sorted(state.dice.items()),
+                sorted(state.tiles_changed.items()), state.winner, state.ended)
+        if state.record is not None:  # no record: the bytes hashed before records existed
+            rest += (state.record,)
+        h = hashlib.sha256(repr(rest).encode())
+        _REST = (key, held, h.copy())
     digests = []
     for unit in state.units.values():  # model.memo, inlined: it runs for every unit of every record
         kept = unit.__dict__.get(MEMO)

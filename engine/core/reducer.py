@@ -17,7 +17,24 @@ def apply(state: State, event: Event) -> State:
     return fold(state, (event,))
 
 
+_LAST: tuple[State | None, tuple[Event, ...], State | None] = (None, (), None)  # the last fold: its state,
+# events and result. The rules after a command fold the same events onto the same state, and the caller folds
+# them once more; states and events are frozen, so the same objects fold to the same state.
+
+
 def fold(state: State, events: Iterable[Event]) -> State:
+    global _LAST
+    events = tuple(events)
+    last_state, last_events, last = _LAST  # one read: another thread may replace it meanwhile
+    if state is last_state and len(events) == len(last_events) and all(
+            a is b for a, b in zip(events, last_events)):
+        return last  # type: ignore[return-value]
+    result = _fold(state, events)
+    _LAST = (state, events, result)
+    return result
+
+
+def _fold(state: State, events: tuple[Event, ...]) -> State:
     pending: dict[str, dict[str, Any]] = {}
     spawned: dict[str, Any] = {}
     fields: dict[str, Any] = {}

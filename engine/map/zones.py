@@ -55,7 +55,8 @@ def spread_civilians(candidates: list[Pos], rng: MapRng) -> list[Pos]:
 
 def aliens_in(candidates: list[Pos], rng: MapRng, count: int, avoid: list[Pos], keep: int = 10) -> list[Pos]:
     """Alien spawns spread over the candidates, at least `keep` cells from every cell in `avoid` where possible."""
-    far = [c for c in candidates if all(max(abs(c[0] - a[0]), abs(c[1] - a[1])) >= keep for a in avoid)]
+    near = {(x + dx, y + dy) for x, y in avoid for dx in range(1 - keep, keep) for dy in range(1 - keep, keep)}
+    far = [c for c in candidates if c not in near]  # the cells fewer than `keep` from one, as a set: one lookup each
     return scatter(far if len(far) >= count else candidates, rng, count, apart=2)
 
 

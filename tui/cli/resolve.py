@@ -7,7 +7,6 @@ import json
 import sys
 from pathlib import Path
 
-from engine.core.commands import Rejected
 from tui.cli.common import BadInput, at_most, dice_list, load_content, seed
 
 
@@ -27,6 +26,7 @@ def run(args: argparse.Namespace) -> int:
     from engine.play import trials
     from engine.core.dice import DiceExhausted, Dice
     from engine.core.ruleset import make
+    from engine.core.commands import Rejected
 
     content = load_content(args.content)
     try:

@@ -7,9 +7,16 @@ import json
 import sys
 from pathlib import Path
 
-from engine.content.bounds import MAX_PHASES
 from tui.cli.common import BadInput, at_most, check_choice, load_content, mission_at, readable, secret, seed
 from tui.saves import new_log_path, saves_dir
+
+
+def _phases(text: str) -> int:
+    """At most the content's longest phase limit. The engine is imported only when the option is given: every
+    start of `xenotac` builds this parser, and the title menu is drawn before the engine is imported."""
+    from engine.content.bounds import MAX_PHASES
+
+    return at_most(MAX_PHASES, "phases")(text)
 
 
 def add_parser(sub) -> None:
@@ -19,7 +26,7 @@ def add_parser(sub) -> None:
     sim.add_argument("--difficulty", metavar="D", help="difficulty level (with --trials, default: every level)")
     sim.add_argument("--seed", type=seed)
     sim.add_argument("--out", metavar="PATH", help="log file (default: a new file in the save folder)")
-    sim.add_argument("--max-turns", type=at_most(MAX_PHASES, "phases"), metavar="N", help="end in a draw after N phases")
+    sim.add_argument("--max-turns", type=_phases, metavar="N", help="end in a draw after N phases")
     sim.add_argument("--resume", metavar="LOG", help="carry an interrupted simulation on to the end")
     sim.add_argument("--trials", type=at_most(10_000, "trials"), metavar="N",
                      help="N missions per mission and difficulty, in memory: win rate, phases, casualties, pace")

@@ -131,11 +131,11 @@ def first_sight(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) 
     out: list[Event] = []
     for viewer in [u for u in now.units.values() if u.side in now.sides]:  # civilians take no turns: no morale
         for monster in monsters:
-            key = f"bravery_{monster.id}"
             v = ledger.unit(viewer.id)
-            if not v.conscious or key in v.counters or not frightens(rs.content, monster, v) \
-                    or not missions.hostile(v.side, monster.side) \
-                    or not now.grid.sees(v.pos, monster.pos, rs.rules.vision_radius):
+            if not v.conscious or not frightens(rs.content, monster, v) or not missions.hostile(v.side, monster.side):
+                continue  # the questions of who frightens whom first: most pairs end here
+            key = f"bravery_{monster.id}"
+            if key in v.counters or not now.grid.sees(v.pos, monster.pos, rs.rules.vision_radius):
                 continue
             ledger.count(viewer.id, key, f"first sight of {monster.name}")
             out.append(bravery_check(rs.content, rs.rules, ledger, v, monster, dice))

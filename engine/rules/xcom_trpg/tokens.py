@@ -70,6 +70,9 @@ def actions(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]
     normal = rs.rules.actions_per_turn
     if ledger.get(uid, "actions") != normal:
         return []
+    counters = ledger.get(uid, "counters")
+    if buffs.PLUS not in counters and buffs.MINUS not in counters:
+        return []  # no buff, no change: asked before the unit is built (this runs for every unit every turn)
     wanted = buffs.actions_per_turn(ledger.unit(uid), normal)
     if wanted != normal:
         why = "heroic inspiration: 3 actions" if wanted > normal else "depression: 1 action"
