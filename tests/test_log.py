@@ -1,6 +1,7 @@
 """The mission log: tampering is caught and named by line; resume and checkpoints give the live state.
 
-A finished AI-vs-AI mission (seed 1) is logged once per module; each test works on its own copy.
+A finished AI-vs-AI mission (seed 3: long enough for three checkpoints) is logged once per module; each test works on
+its own copy.
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ def dump(state) -> dict:
 def finished(tmp_path_factory, content) -> Path:
     """A whole mission, ended and revealed, written by the kernel."""
     path = tmp_path_factory.mktemp("finished") / "m.jsonl"
-    run(content, "xcom-trpg", "eliminate", seed_from_int(1), path).close()
+    run(content, "xcom-trpg", "eliminate", seed_from_int(3), path).close()
     return path
 
 
@@ -344,7 +345,7 @@ def play(game: Game, ais: dict[str, Ai], until_line: int, undo_every: int = 0) -
 @pytest.fixture
 def long_game(content, tmp_path) -> Game:
     """A casual game of more than LONG records, with undos mixed in; closed, still running."""
-    game = Game.new(content, "xcom-trpg", "eliminate", seed_from_int(5), tmp_path / "long.jsonl", casual=True)
+    game = Game.new(content, "xcom-trpg", "eliminate", seed_from_int(3), tmp_path / "long.jsonl", casual=True)
     play(game, {side: Ai(game.ruleset, side) for side in game.state.sides}, LONG, undo_every=9)
     game.close()
     kinds = [json.loads(line)["kind"] for line in read_lines(game.path)]
