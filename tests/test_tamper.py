@@ -162,3 +162,17 @@ def test_every_kind_of_tampering_is_caught(content, original, tmp_path, foreign)
 @pytest.mark.slow
 def test_every_kind_of_tampering_is_caught_at_many_random_places(content, original, tmp_path, foreign):
     run_kinds(content, original, tmp_path, foreign, times=12)
+
+
+def test_the_last_command_tampered_is_named_though_the_chain_breaks_before_the_reveal(content, original, tmp_path):
+    """With no seed file, the seed comes from the reveal; a tampered last command breaks the chain just before the
+    reveal, and the reveal past the break still proves its seed, so the replay names the tampered line itself."""
+    lines = original.read_bytes().splitlines()
+    last = max(i for i, raw in enumerate(lines) if b'"kind":"command"' in raw[:40])
+    record = json.loads(lines[last])
+    record["events"] = 0
+    lines[last] = codec.canonical(record).encode()
+    path = tmp_path / "last.jsonl"
+    path.write_bytes(b"".join(raw + b"\n" for raw in lines))
+    failure = verify(content, path).failure
+    assert failure is not None and failure.line == last + 1, failure
