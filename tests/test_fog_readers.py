@@ -126,10 +126,13 @@ def check_closed_then_open(content, capsys, session: Session) -> tuple[Session, 
     return session, secrets
 
 
+SEEDS = {"vip": 1}  # a seed whose first contact leaves some hostiles unseen (on vip seed 3 every alien is in view)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("mission", MISSIONS)
 def test_nothing_unseen_reaches_the_player_until_the_end(content, tmp_path, capsys, mission):
-    session = contact(content, tmp_path, "xcom-trpg", mission, seed=3)
+    session = contact(content, tmp_path, "xcom-trpg", mission, seed=SEEDS.get(mission, 3))
     assert any(line.endswith("out of sight") for line in session.chronicle.rolls)  # the unseen dice are counted
     session, secrets = check_closed_then_open(content, capsys, session)
     audit = cli(capsys, "audit", str(session.path))
