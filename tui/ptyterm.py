@@ -21,8 +21,10 @@ import pyte
 
 
 def env_for_terminal(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """An SSH-like terminal: xterm-256color, no truecolor, no colour overrides from the caller."""
-    env = {k: v for k, v in os.environ.items() if k not in ("COLORTERM", "NO_COLOR", "TEXTUAL", "FORCE_COLOR")}
+    """An SSH-like terminal: xterm-256color, no truecolor, no colour overrides from the caller, and no COLUMNS or
+    LINES (a test runner's workers set them, and they would outrank the terminal's own size)."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("COLORTERM", "NO_COLOR", "TEXTUAL", "FORCE_COLOR", "COLUMNS", "LINES")}
     env.update({"TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"})
     env.update(extra or {})
     return env

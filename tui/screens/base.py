@@ -22,8 +22,6 @@ class Sized(Screen):
 
     def on_mount(self) -> None:
         self._check_size(self.app.size.width, self.app.size.height)
-        # and again once drawn: on a busy machine the terminal's real size can reach the app after the mount
-        self.call_after_refresh(lambda: self._check_size(self.app.size.width, self.app.size.height))
         if os.environ.get(READY_ENV):
             self.call_after_refresh(self._announce)
 
