@@ -16,3 +16,28 @@ def content() -> Content:
 @pytest.fixture(scope="session")
 def rules(content: Content):
     return content.rulesets["xcom-trpg"]
+
+
+@pytest.fixture(scope="module")
+def contact_log(content, tmp_path_factory):
+    """A mission walked (by ordinary commands) until hostiles are in sight on the squad's turn."""
+    from tui.testing import advance_to_contact, new_session
+
+    folder = tmp_path_factory.mktemp("contact")
+    session = new_session(content, folder, seed=3)
+    assert advance_to_contact(session)
+    session.close()
+    return session.path
+
+
+@pytest.fixture
+def contact(content, contact_log, tmp_path):
+    """A copy of `contact_log`, resumed: each test plays on from first contact on its own."""
+    import shutil
+
+    from tui.session import Session
+
+    copy = tmp_path / contact_log.name
+    copy.write_bytes(contact_log.read_bytes())
+    shutil.copy(str(contact_log) + ".seed", str(copy) + ".seed")  # with its mode: resume wants 0600
+    return Session.resume(content, copy)

@@ -4,8 +4,6 @@ None, and only the battle screen submits. One `availability` decides both the fo
 from __future__ import annotations
 
 import asyncio
-import shutil
-from pathlib import Path
 
 import pytest
 
@@ -16,7 +14,7 @@ from tui.app import XenotacApp
 from tui.screens.battle import BattleScreen
 from tui.screens.modes import TargetScreen, ThrowScreen
 from tui.session import Session
-from tui.testing import advance_to_contact, new_session
+from tui.testing import new_session
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
 
@@ -30,23 +28,6 @@ def run(content, session: Session, steps):
             return await steps(pilot, app)
 
     return asyncio.run(main())
-
-
-@pytest.fixture(scope="module")
-def contact_log(content, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("contact")
-    session = new_session(content, folder, seed=3)
-    assert advance_to_contact(session)
-    session.close()
-    return session.path
-
-
-@pytest.fixture
-def contact(content, contact_log, tmp_path):
-    copy = tmp_path / contact_log.name
-    copy.write_bytes(contact_log.read_bytes())
-    shutil.copy(str(contact_log) + ".seed", str(copy) + ".seed")  # with its mode: resume wants 0600
-    return Session.resume(content, copy)
 
 
 def shootable(session: Session, shooter: str) -> list[str]:

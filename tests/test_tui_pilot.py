@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,7 +12,7 @@ from engine.core.commands import EndTurn, Rejected
 from tui.app import XenotacApp
 from tui.screens.battle import BattleScreen
 from tui.session import Session
-from tui.testing import advance_to_contact, hostiles_in_sight, new_session
+from tui.testing import hostiles_in_sight, new_session
 from tui.textshot import screen_text
 
 
@@ -42,24 +41,6 @@ async def settle(pilot, app) -> None:
 @pytest.fixture
 def fresh(content, tmp_path):
     return new_session(content, tmp_path, seed=1)
-
-
-@pytest.fixture(scope="module")
-def contact_log(content, tmp_path_factory):
-    """A mission walked (by ordinary commands) until hostiles are in sight on the squad's turn."""
-    folder = tmp_path_factory.mktemp("contact")
-    session = new_session(content, folder, seed=3)
-    assert advance_to_contact(session)
-    session.close()
-    return session.path
-
-
-@pytest.fixture
-def contact(content, contact_log, tmp_path):
-    copy = tmp_path / contact_log.name
-    copy.write_bytes(contact_log.read_bytes())
-    shutil.copy(str(contact_log) + ".seed", str(copy) + ".seed")  # with its mode: resume wants 0600
-    return Session.resume(content, copy)
 
 
 def test_the_battle_screen_opens_on_the_squads_turn(content, fresh):

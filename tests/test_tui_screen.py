@@ -4,7 +4,6 @@ action a line in words, and keys whose hints and refusals tell the truth. Textua
 from __future__ import annotations
 
 import asyncio
-import shutil
 from pathlib import Path
 
 import attrs
@@ -15,7 +14,6 @@ from engine.core.commands import Move, Wait
 from engine.log.story import verdict
 from tui import keys, scene, told
 from tui.app import XenotacApp
-from tui.screens.battle import BattleScreen
 from tui.screens.dialogs import Confirm
 from tui.screens.modes import LookScreen, TargetScreen, ThrowScreen
 from tui.screens.picker import Picker
@@ -35,23 +33,6 @@ def play(content, session: Session, steps, size=(80, 24), keymap=None):
             return await steps(pilot, app)
 
     return asyncio.run(main())
-
-
-@pytest.fixture(scope="module")
-def contact_log(content, tmp_path_factory):
-    folder = tmp_path_factory.mktemp("contact")
-    session = new_session(content, folder, seed=3)
-    assert advance_to_contact(session)
-    session.close()
-    return session.path
-
-
-@pytest.fixture
-def contact(content, contact_log, tmp_path):
-    copy = tmp_path / contact_log.name
-    copy.write_bytes(contact_log.read_bytes())
-    shutil.copy(str(contact_log) + ".seed", str(copy) + ".seed")
-    return Session.resume(content, copy)
 
 
 # -- the screen at 80×24 -------------------------------------------------------------------------------
