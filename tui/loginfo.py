@@ -38,16 +38,21 @@ def progress(path: Path) -> dict[str, Any]:
 
 
 
+def title(content, p: dict[str, Any]) -> str:
+    """`Terror site @veteran (xcom-trpg)`: a log's mission, level and ruleset from its `progress`."""
+    mission = content.missions.get(p["mission"])
+    name = mission.name if mission is not None else p["mission"]
+    level = p["mission"].partition("@")[2]
+    return f"{name}{' @' + level if level else ''} ({p['ruleset']})"
+
+
 def line(content, path: Path) -> str:
     """`Terror site @veteran (xcom-trpg) · Aliens win · phase 12`, or why the log cannot say."""
     try:
         p = progress(path)
     except (log.LogError, OSError, KeyError, TypeError, ValueError) as exc:
         return f"cannot read: {exc}"
-    mission = content.missions.get(p["mission"])
-    name = mission.name if mission is not None else p["mission"]
-    level = p["mission"].partition("@")[2]
-    text = f"{name}{' @' + level if level else ''} ({p['ruleset']})"
+    text = title(content, p)
     if p["winner"]:
         text += f" · {verdict(p['winner'], '').rstrip(' —')}"
     elif p["side"]:

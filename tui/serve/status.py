@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.log import writer as log
 from engine.log.story import SIDE_NAMES
-from tui.loginfo import progress  # shared with the Replays menu
+from tui.loginfo import progress, title  # shared with the Replays menu
 
 
 def run_dir(root: Path) -> Path:
@@ -71,10 +71,7 @@ def describe(content, path: Path) -> str:
         p = progress(path)
     except (log.LogError, OSError, KeyError, TypeError, ValueError) as exc:
         return f"{path.name}: {exc}"
-    mission = content.missions.get(p["mission"])
-    name = mission.name if mission is not None else p["mission"]
-    level = p["mission"].partition("@")[2]
-    text = f"{name}{' @' + level if level else ''} ({p['ruleset']})"
+    text = title(content, p)
     if p["finished"] or p["winner"]:
         return f"{text} · over: {SIDE_NAMES.get(p['winner'], p['winner'])} won" if p["winner"] != "draw" \
             else f"{text} · over: a draw"
