@@ -183,3 +183,8 @@ def test_a_tile_changed_out_of_sight_keeps_the_look_the_squad_saw(content, tmp_p
     chron.remembered[in_sight] = old  # as if it had changed while out of sight, and is in sight now
     chron._look(chron.state)  # noqa: SLF001 - the squad looks: what it sees is drawn as it is
     assert in_sight not in chron.remembered and cell in chron.remembered
+
+
+def test_the_down_glyph_is_no_tiles_glyph(content):
+    """Without colour a unit down must not read as terrain (the hedgerow is `&`)."""
+    assert scene.DOWN_GLYPH not in {t.glyph for t in content.terrain.values()}

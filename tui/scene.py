@@ -34,7 +34,7 @@ RANGE_BG = (40, 40, 80)
 TARGET_BG = (170, 20, 20)
 STACK_BG = (60, 60, 0)
 LAST_SEEN_GLYPH = "?"
-DOWN_GLYPH = "&"  # unconscious or stunned: told apart by the glyph as well as the colour (NO_COLOR)
+DOWN_GLYPH = "!"  # unconscious or stunned: told apart by the glyph as well as the colour (NO_COLOR); no tile uses it
 
 
 def rgb(color: str) -> tuple[int, int, int]:
