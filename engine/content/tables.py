@@ -66,15 +66,10 @@ def read(stack: Sequence[layers.Layer], folder: str, schema: Schema, shared: Tab
     return out
 
 
-def stack_of(directory: Path | str) -> list[layers.Layer]:
-    """The layers of one folder holding `<id>/` subfolders, with no mods (for tools and tests)."""
-    return [layers.Layer(Path(directory), "")]
-
-
 def load_folder(directory: Path | str, folder: str, schema: Schema, shared: Tables | None = None) -> Tables:
     """One ruleset's tables from `directory/<folder>/` alone; raises ContentError with every message."""
     messages: list[str] = []
-    out = read(stack_of(directory), folder, schema, shared or {}, {}, messages)
+    out = read([layers.Layer(Path(directory), "")], folder, schema, shared or {}, {}, messages)  # no mods
     if messages:
         raise strict.ContentError(messages)
     return out
