@@ -20,7 +20,7 @@ from engine.core.events import (Event, MissionEnded, Moved, Noted, PhaseStarted,
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.records import record
-from engine.core.ruleset import Budget, Row, Sheet, ShotPreview, Turn, register
+from engine.core.ruleset import Budget, Mode, Row, Sheet, ShotPreview, Turn, register
 
 ID = "d6-stub"
 STEPS, WOUNDS, SIGHT = 4, 3, 12
@@ -60,6 +60,8 @@ class D6Stub:
                                                for k, o in own["dice"].items() for f, v in attrs.asdict(o).items()
                                                if not 2 <= v <= 6])
 
+    title = "d6 one shot, one save"
+
     def __init__(self, content, setup) -> None:
         self.content = content
         self.setup = setup
@@ -86,7 +88,7 @@ class D6Stub:
 
     def _start(self, state: State) -> list[Event]:
         events: list[Event] = []
-        for m, cell in field.placements(self.content, self.setup.mission, self.setup.spawns):
+        for m, cell in field.placements(self.roster(self.setup.mission_id), self.setup.mission, self.setup.spawns):
             t = self.content.units[m.template]
             unit = Unit(id=m.uid, name=m.name, template=m.template, race=t.race, side=m.side, glyph=t.glyph, pos=cell,
                         facing=field.FACING.get(m.side, 0), hp=WOUNDS, hp_max=WOUNDS, weapon=t.weapon,
@@ -191,6 +193,23 @@ class D6Stub:
 
     def throwables(self, state: State, unit: Unit) -> list[str]:
         return []
+
+    def roster(self, mission_id: str) -> list[missions.Member] | None:
+        """Any built-in mission, with its own squad and enemies."""
+        mission = self.content.missions.get(mission_id)
+        return None if mission is None else missions.roster(self.content, mission)
+
+    def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
+        return [Mode("shot", "Shot", unit.actions > 0)]
+
+    def name(self, thing: str) -> str:
+        return thing.replace("_", " ").capitalize()
+
+    def behaviour(self, unit: Unit) -> str:
+        return "default"
+
+    def ai_chore(self, state: State, unit: Unit, in_sight: list, stage: str) -> None:
+        return None
 
     def options(self, state: State, unit: Unit) -> list:
         return []

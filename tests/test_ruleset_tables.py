@@ -53,7 +53,8 @@ def test_a_mod_patches_the_rulesets_table_by_id(bundle, tmp_path):
     content = loader.load([bundle, patch])
     dice = content.rules[stub_ruleset.ID]["dice"]
     assert dice["standard"] == stub_ruleset.Odds(hit=6, save=6) and dice["elite"] == stub_ruleset.Odds(hit=3)
-    assert content.sha256 != before.sha256  # the hash covers the layer actually used
+    assert content.sha_for(stub_ruleset.ID) != before.sha_for(stub_ruleset.ID)  # the hash covers the layer used
+    assert content.sha256 == before.sha256 == content.sha_for("xcom-trpg")  # ...and only that ruleset's logs
     gone = mod(tmp_path / "gone", **{f"{stub_ruleset.ID}__dice.toml": "[standard]\ndelete = true\n"})
     assert loader.load([bundle, gone]).rules[stub_ruleset.ID]["dice"] == {}
 

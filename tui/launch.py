@@ -57,15 +57,14 @@ def run(args: argparse.Namespace) -> int:
     if args.cmd in ("play", "resume"):
         from tui import squad
         from tui.app import log_path, stamp
-        from tui.cli.common import check_choice, mission_at, secret
+        from tui.cli.common import mission_at, secret
         from tui.session import Session
     if args.cmd == "play":
-        from tui.screens.newmission import playable
+        from tui.cli.common import check_playable
 
-        check_choice("ruleset", args.ruleset, playable(content))
+        check_playable(content, args.ruleset)
         mission = mission_at(content, args.mission, args.difficulty)
-        missions = [m for m, found in content.missions.items() if found.ruleset == args.ruleset]
-        check_choice("mission", mission.partition("@")[0], missions)
+        check_playable(content, args.ruleset, mission)
         seed, public = secret(args.seed)
         tag = f"seed{public}" if public is not None else stamp()  # a secret seed's name says nothing of it
         squad = [] if args.no_roster else squad.squad_for(content, saves, args.ruleset, mission, BadInput)

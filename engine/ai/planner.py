@@ -14,11 +14,11 @@ import numpy as np
 from engine.content import missions
 from engine.ai import grenades
 from engine.ai.orders import Orders
-from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Shoot, Wait
+from engine.core.commands import Combo, Command, EndTurn, Move, Rejected, Shoot, Wait
 from engine.content.models import Behaviour
 from engine.map.grid import Pos, distance
 from engine.core.model import State, Unit
-from engine.core.ruleset import Ruleset
+from engine.core.ruleset import Ruleset, Walk
 from engine.log.view import look
 from engine.ai.tactics import (UNREACHABLE, Knowledge, goal_field, misjudgement, opens_fire, position_score, safety,
                                shot_value)
@@ -76,11 +76,7 @@ class Ai:
         return Knowledge(seen, tuple(hostiles), tuple(threats), self.ruleset.sight_range)
 
     def profile(self, unit: Unit) -> Behaviour:
-        template = self.content.units.get(unit.template)
-        if template is None:
-            return DEFAULT
-        name = template.ai if template.ai != "default" else self.content.factions[template.faction].behaviour
-        return self.content.behaviour.get(name or "default", DEFAULT)
+        return self.content.behaviour.get(self.ruleset.behaviour(unit) or "default", DEFAULT)
 
     # -- deciding --------------------------------------------------------------------------
 
@@ -125,13 +121,13 @@ class Ai:
     def _plan(self, state: State, unit: Unit, k: Knowledge) -> Command | None:
         rs = self.ruleset
         p = self.profile(unit)
-        weapon = self.content.weapons[unit.weapon]
         budget = rs.budget(state, unit)
         objective = self.orders.act(state, unit)
         if objective is not None:
             return objective
-        if not weapon.blast and unit.ammo < min(m.shots for m in weapon.modes.values()) and unit.magazines > 0:
-            return Reload(unit=unit.id)
+        chore = rs.ai_chore(state, unit, list(k.targets), "first")  # xcom-trpg: a reload before anything else
+        if chore is not None:
+            return chore
         shot = self._best_shot(state, unit, k, p)
         special = rs.ai_special(state, unit, list(k.targets), shot is not None)  # xcom-trpg: speeches, psionics
         if special is not None:
@@ -152,10 +148,9 @@ class Ai:
                     return step
             self._held.pop(unit.id, None)
             return shot[0]
-        if any(k.startswith("melee_held_by:") for k in unit.counters):
-            return Act(unit=unit.id, action="escape")  # no shot and it cannot move: break the grip (8.11)
-        if weapon.blast is False and unit.ammo < weapon.ammo and unit.magazines > 0 and not k.targets:
-            return Reload(unit=unit.id)
+        chore = rs.ai_chore(state, unit, list(k.targets), "idle")  # xcom-trpg: break a grip, top up a magazine
+        if chore is not None:
+            return chore
         if budget.moves_left > budget.step and k.live_targets():
             step = self._step_and_shoot(state, unit, k, p, budget.step, budget.combo_moves)
             if step is not None:
@@ -178,9 +173,7 @@ class Ai:
             if not missions.hostile(self.side, target.side) or (target.side == missions.CIVILIANS and not p.melee
                                                                  and any(t.side != missions.CIVILIANS for t in k.targets)):
                 continue  # shoot the armed first; the civilians can wait
-            for mode, spec in self.content.weapons[unit.weapon].modes.items():
-                if spec.actions > unit.actions:
-                    continue  # a 2-action sniper shot with one action left
+            for mode in (m.id for m in self.ruleset.shot_modes(state, unit) if m.usable):
                 preview = self.ruleset.preview_shot(state, unit.id, target.id, mode)
                 if isinstance(preview, Rejected):
                     continue
@@ -271,10 +264,11 @@ class Ai:
         if best is None:
             return None
         path = paths[best[1]]
-        step = self.ruleset.budget(state, unit).step
-        if combo >= len(path) and (len(path) > moves or (p.melee and moves > step and len(path) > step)):
+        budget = self.ruleset.budget(state, unit)
+        step, cost = budget.step, budget.walk.cost(unit.pos, path)
+        if combo >= cost and (cost > moves or (p.melee and moves > step and cost > step)):
             return Combo(unit=unit.id, path=path)  # a rush keeps an action to strike with
-        return Move(unit=unit.id, path=path[:moves])
+        return Move(unit=unit.id, path=_affordable(budget.walk, unit.pos, path, moves))
 
     def _reposition(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, shot: Shoot, step: int) -> Command | None:
         """It has a shot: a better cell one move action away that keeps it, the other action left to fire."""
@@ -320,7 +314,8 @@ class Ai:
         if best is None:
             return None
         path = moves[best[1]]
-        return Move(unit=unit.id, path=path) if len(path) <= step else Combo(unit=unit.id, path=path)
+        cost = self.ruleset.budget(state, unit).walk.cost(unit.pos, path)
+        return Move(unit=unit.id, path=path) if cost <= step else Combo(unit=unit.id, path=path)
 
     def _moves(self, state: State, unit: Unit, blocked: list[Pos], step: int, combo: int) -> dict[Pos, tuple[Pos, ...]]:
         """Cells one move action reaches, and those a combo reaches when stamina allows."""
@@ -331,14 +326,17 @@ class Ai:
         """Every open cell the unit can walk to within `reach` steps, with a path to it."""
         if reach <= 0:
             return {}
-        return {cell: path for cell, path in state.grid.paths_within(unit.pos, reach, blocked).items()
+        w = self.ruleset.budget(state, unit).walk
+        return {cell: path for cell, path in state.grid.paths_within(unit.pos, reach, blocked, cardinal=w.cardinal,
+                                                                      diagonal=w.diagonal, price=w.price).items()
                 if self._open(state, unit, cell, blocked)}
 
     def _fall_back(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int) -> Move | None:
         """Morale broken or badly hurt: the reachable cell farthest from the threats, in cover."""
         blocked = self._blocked(state, k)
         grid = state.grid
-        steps = grid.distances(unit.pos, blocked)
+        w = self.ruleset.budget(state, unit).walk
+        steps = grid.distances(unit.pos, blocked, cardinal=w.cardinal, diagonal=w.diagonal, price=w.price)
         near = min(distance(unit.pos, t) for t in k.threats)
         best: tuple[float, Pos] | None = None
         ys, xs = np.nonzero((steps <= moves) & (steps > 0))
@@ -351,13 +349,14 @@ class Ai:
                 best = (score, (x, y))
         if best is None:
             return None
-        path = tuple(grid.path(unit.pos, best[1], blocked))
-        return Move(unit=unit.id, path=path[:moves]) if path else None
+        path = _affordable(w, unit.pos, tuple(grid.path(unit.pos, best[1], blocked)), moves)
+        return Move(unit=unit.id, path=path) if path else None
 
     def _breaking(self, unit: Unit, p: Behaviour) -> bool:
         morale = p.retreat_morale / self.aggression if p.retreat_morale else 0
         wounded = p.retreat_wounded / self.aggression if p.retreat_wounded else 0
-        return unit.morale < morale or 100 * unit.hp < wounded * unit.hp_max
+        shaken = unit.morale_max > 0 and unit.morale < morale  # a ruleset without morale leaves it at 0
+        return shaken or 100 * unit.hp < wounded * unit.hp_max
 
     def _covered(self, state: State, unit: Unit, k: Knowledge, p: Behaviour) -> bool:
         """Good enough to wait in: no known threat sees it without cover between."""
@@ -390,6 +389,14 @@ class Ai:
             y, x = np.unravel_index(int(np.argmax(stale)), stale.shape)
         self._explore[unit.id] = (int(x), int(y))
         return self._explore[unit.id]
+
+
+def _affordable(walk: Walk, start: Pos, path: tuple[Pos, ...], budget: int) -> tuple[Pos, ...]:
+    """The longest start of the path the budget pays for (a cell count: its first `budget` cells)."""
+    n = 0
+    while n < len(path) and walk.cost(start, path[:n + 1]) <= budget:
+        n += 1
+    return path[:n]
 
 
 def _moved_copy(state: State, unit: Unit, cell: Pos) -> State:

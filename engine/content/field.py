@@ -21,10 +21,10 @@ from engine.core.reducer import fold
 FACING = {missions.PLAYER: 0, missions.ALIENS: 4}  # north for the squad, south for the aliens
 
 
-def placements(content: Content, mission: Mission, zones: dict) -> list[tuple[missions.Member, Pos]]:
-    """Where each member of the mission's roster deploys: the i-th of a side takes the i-th cell of its zone."""
+def placements(members: list[missions.Member], mission: Mission, zones: dict) -> list[tuple[missions.Member, Pos]]:
+    """Where each member of the ruleset's roster deploys: the i-th of a side takes the i-th cell of its zone."""
     out, placed = [], {}
-    for m in missions.roster(content, mission):
+    for m in members:
         cells = zones.get(missions.deploy_zone(mission, m.side)) or zones.get(m.side) or zones[missions.PLAYER]
         i = placed.get(m.side, 0)
         placed[m.side] = i + 1

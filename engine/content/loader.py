@@ -127,12 +127,19 @@ def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Conten
             found = layers.relabel(found, name, by_id)
         messages.extend(found)
     shared = {_FIELD[n]: t for n, t in tables.items()}
-    own = {rid: tables_.read(stack, rid, schema, shared, raw, messages) for rid, schema in _schemas()}
+    shared["missions"] = missions  # a ruleset's forces.toml is checked against them
+    own, files_of = {}, {}
+    for rid, schema in _schemas():
+        before = set(raw)
+        own[rid] = tables_.read(stack, rid, schema, shared, raw, messages)
+        files_of[rid] = {k: raw[k] for k in raw if k not in before}
     if messages:
         raise ContentError(messages)
     fields = dict(shared)
     fields["missions"] = c.Missions(missions, fields.get("difficulty", {}))
-    return c.Content(sha256=bundle_hash(raw), rules=own, **fields)
+    common = {k: v for k, v in raw.items() if not any(k in f for f in files_of.values())}
+    hashes = {rid: bundle_hash({**common, **f}) for rid, f in files_of.items() if f}
+    return c.Content(sha256=bundle_hash(common), hashes=hashes, rules=own, **fields)
 
 
 def _schemas() -> list[tuple[str, tables_.Schema]]:

@@ -7,11 +7,11 @@ live, on resume and under `replay --verify`.
 
 from __future__ import annotations
 
-from typing import Literal, Mapping
+from typing import Callable, Literal, Mapping
 
 import attrs
 
-from engine.content.models import Content, Difficulty, Mission, Objective
+from engine.content.models import Content, Difficulty, Forces, Mission, Objective
 from engine.map.grid import Pos, distance
 from engine.core.model import State, Unit
 
@@ -35,17 +35,49 @@ class Member:
     template: str
     uid: str
     name: str
+    glyph: str = "?"
+    note: str = ""  # what the briefing adds after the name: the weapon it carries
 
 
 def roster(content: Content, mission: Mission) -> list[Member]:
-    """The squad, then the aliens kind by kind (sectoid_1, sectoid_2, ...), then the civilians."""
-    out = [Member(PLAYER, t, t, content.units[t].name) for t in mission.squad]
-    for template, count in mission.enemies.items():
-        for n in range(1, count + 1):
-            out.append(Member(ALIENS, template, f"{template}_{n}", f"{content.units[template].name} {n}"))
-    for n in range(1, mission.civilians + 1):
-        out.append(Member(CIVILIANS, mission.civilian, f"{mission.civilian}_{n}",
-                          f"{content.units[mission.civilian].name} {n}"))
+    """A mission's own squad and enemies from the shared unit table (the ruleset it was written for)."""
+    own = Forces(squad=list(mission.squad), enemies=dict(mission.enemies), civilians=mission.civilians,
+                 civilian=mission.civilian)
+    return members(own, lambda t: (content.units[t].name, content.units[t].glyph,
+                                   content.weapons[content.units[t].weapon].name.lower()))
+
+
+def members(forces: Forces, looks: Callable[[str], tuple[str, str, str]]) -> list[Member]:
+    """The squad, then the aliens kind by kind (sectoid_1, sectoid_2, ...), then the civilians; `looks` gives a
+    template's name, glyph and note from the ruleset's own unit table."""
+    out = [Member(PLAYER, t, t, *looks(t)) for t in forces.squad]
+    for side, kinds in ((ALIENS, forces.enemies), (CIVILIANS, {forces.civilian: forces.civilians})):
+        for template, count in kinds.items():
+            name, glyph, note = looks(template) if count else ("", "", "")
+            out += [Member(side, template, f"{template}_{n}", f"{name} {n}", glyph, note)
+                    for n in range(1, count + 1)]
+    return out
+
+
+def base_id(mission_id: str) -> str:
+    """`eliminate@hard` is the eliminate mission at another level: its forces are eliminate's."""
+    return mission_id.split("@", 1)[0]
+
+
+def check_forces(file: str, forces: dict[str, Forces], shared: Mapping[str, Mission],
+                 units: Mapping[str, object]) -> list[str]:
+    """A ruleset's forces.toml against the shared missions and its own unit table, as located messages."""
+    out = []
+    for mid, f in forces.items():
+        if mid not in shared:
+            out.append(f"{file}: [{mid}]: no such mission in missions/")
+            continue
+        named = [("squad", i, t) for i, t in enumerate(f.squad)] + [("enemies", None, t) for t in f.enemies]
+        named += [("civilian", None, f.civilian)] if f.civilians else []
+        out += [f"{file}: [{mid}].{key}{'' if i is None else f'[{i}]'}: unknown unit {t!r}"
+                for key, i, t in named if t not in units]
+        out += [f"{file}: [{mid}].squad: the objective {oid!r} needs {o.unit!r} in the squad"
+                for oid, o in shared[mid].objectives.items() if o.unit and o.unit not in f.squad]
     return out
 
 

@@ -285,6 +285,17 @@ class Mission:
     formulas: dict[str, SpecialFormula] = attrs.field(factory=dict)  # special formulas (4.7)
 
 
+@attrs.frozen(kw_only=True)
+class Forces:
+    """Who a ruleset deploys on a shared mission, from its own unit tables: the mission's own squad and enemies
+    for the ruleset it was written for, `content/<id>/forces.toml` (keyed by mission id) for the others."""
+
+    squad: list[str]
+    enemies: dict[str, int]
+    civilians: int = 0
+    civilian: str = "civilian"
+
+
 class Missions(dict):
     """Missions by id. `ID@LEVEL` is mission ID at another difficulty level, made on demand and
     never listed, so menus show each mission once and a log names exactly what was played."""
@@ -346,6 +357,12 @@ class Content:
     items: dict[str, Item] = attrs.field(factory=dict)  # items.toml: consumables
     psionics: dict[str, PsiAbility] = attrs.field(factory=dict)  # psionics.toml; none: no psi in play
     rules: dict[str, dict[str, dict[str, Any]]] = attrs.field(factory=dict)  # ruleset id -> its own tables (tables.py)
+    # ruleset id -> sha256 of the shared files and its own folder: a log's header names the bundle its ruleset
+    # read, so a change to another ruleset's tables leaves it valid (`sha256` alone: a ruleset with no folder)
+    hashes: dict[str, str] = attrs.field(factory=dict)
+
+    def sha_for(self, ruleset_id: str) -> str:
+        return self.hashes.get(ruleset_id, self.sha256)
 
     def default_difficulty(self) -> str | None:
         return next((k for k, d in self.difficulty.items() if d.default), None)

@@ -20,6 +20,7 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 
 if TYPE_CHECKING:  # annotations only: the core never needs the content room at run time
+    from engine.content.missions import Member
     from engine.content.models import Content, Mission
     from engine.content.tables import Schema
     from engine.content.scenario import UnitReport, Verdict
@@ -53,6 +54,18 @@ class Sheet:
 
     rows: tuple[Row, ...]
     effects: tuple[str, ...] = ()  # states and cooldowns ("asleep 2", "prone"), not the rules' bookkeeping
+    kind: str = ""  # after the name in the panel's head: its race or class ("Human", "Heavy")
+    kit: tuple[str, ...] = ()  # what it carries, a line each ("Laser rifle 12/20 +2 mag", "Items: grenade×2")
+
+
+@attrs.frozen
+class Mode:
+    """A firing mode of what a unit wields: `id` goes in `Shoot.mode`, `name` to the player; `usable` is False when
+    the unit cannot pay for it now (the client still lists it, the AI skips it)."""
+
+    id: str
+    name: str
+    usable: bool = True
 
 
 @attrs.frozen(kw_only=True)
@@ -103,25 +116,52 @@ class Turn:
         return self.units is None or unit_id in self.units
 
 
+@attrs.frozen
+class Walk:
+    """How a ruleset prices a walk, for the path preview, the reach overlay and the AI's search: a step costs
+    `cardinal` or `diagonal` times the [y, x] `price` of the cell entered (None: 1 everywhere the map is walkable;
+    0: impassable), in its own currency (xcom-trpg: cells; annihilation: TU; neo-troops: metres)."""
+
+    cardinal: int = 1
+    diagonal: int = 1
+    price: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
+    currency: str = "cells"
+
+    def cost(self, start: Pos, path) -> int:
+        """What walking `path` from `start` costs (the ruleset's `decide` still has the last word)."""
+        total, here = 0, start
+        for cell in path:
+            step = self.cardinal if here[0] == cell[0] or here[1] == cell[1] else self.diagonal
+            total += step * (1 if self.price is None else int(self.price[cell[1], cell[0]]))
+            here = cell
+        return total
+
+
 @attrs.frozen(kw_only=True)
 class Budget:
     """What a unit can still do this turn, in the ruleset's own currency."""
 
     label: str  # "actions 1/2", "AP 6/8", "TU 43/60"
     can_act: bool
-    moves_left: int  # cells it could still walk now
+    moves_left: int  # what it may still spend on walking now, in `walk.currency`
     combo_moves: int = 0  # extra reach of a combo-like move, 0 if none
-    step: int = 0  # cells the next move action walks and still leaves the rest of the budget (xcom: one sector)
+    step: int = 0  # what the next move action walks and still leaves the rest of the budget (xcom: one sector)
+    walk: Walk = Walk()
 
 
 class Ruleset(Protocol):
     id: str
+    title: str  # its name in menus and headers ("X-COM TRPG")
     content: Content
     setup: Setup | None  # None outside a mission (the roster, `resolve`)
     sight_range: int  # cells a unit sees at most, for the AI's sense of near and far
     audit_dice: tuple[int, ...]  # die sizes `audit --stats` tabulates with a χ² test (d100; d6 for a pool ruleset)
     schema: Schema | None  # class attribute: its own tables in `content/<id>/` (engine.content.tables), or None
     scenario: type | None  # class attribute: the attrs model of its `resolve` scenario file, or None (no resolve)
+
+    def roster(self, mission_id: str) -> list[Member] | None:
+        """Who deploys on a shared mission under this ruleset, squad first, from its own unit tables (a mission's
+        own squad, or `content/<id>/forces.toml`), or None when it has no forces for that mission."""
 
     def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
         """The ruleset's verdict on a command: a rejection, or events carrying their rolls."""
@@ -182,6 +222,19 @@ class Ruleset(Protocol):
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         """The AI's use of the ruleset's own tools before it moves or shoots (xcom-trpg: psionics), or None."""
+
+    def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
+        """Upkeep the AI does by the ruleset's rules, or None: at stage "first", what must come before any shot (a
+        reload when the magazine cannot fire); at "idle", when it has no shot (break a grip, top up a magazine)."""
+
+    def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
+        """The firing modes of what the unit wields, the default first; [] when it has nothing to fire."""
+
+    def name(self, thing: str) -> str:
+        """The display name of a weapon or item id of its content ("Frag grenade")."""
+
+    def behaviour(self, unit: Unit) -> str:
+        """The unit's AI profile in behaviour.toml ("default" when it has none of its own)."""
 
     def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
         """A character's between-missions roll of this ruleset (xcom-trpg 7.1: psi initiation), for the roster."""

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from engine.core import codec
+from engine.content import missions
 from engine.log import reading
 from engine.log import writer as log
 from engine.play import roster
@@ -61,7 +62,7 @@ def make_header(content: Content, ruleset_id: str, mission_id: str, seed: bytes,
     if squad:  # roster characters: the header holds all a replay needs of them
         params["squad"] = roster.to_header(squad)
     return {"kind": "header", "format": log.FORMAT, "version": log.VERSION, "ruleset": ruleset_id,
-            "content_sha256": content.sha256, "mission": params, "seed_commitment": commitment(seed),
+            "content_sha256": content.sha_for(ruleset_id), "mission": params, "seed_commitment": commitment(seed),
             "seed_public": False if public is None else public}
 
 
@@ -70,7 +71,8 @@ def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
     params = header["mission"]
     content = roster.with_squad(content, params["id"], roster.from_header(content, params.get("squad")))
     mission = content.missions[params["id"]]
-    counts = {"xcom": len(mission.squad), "aliens": sum(mission.enemies.values())}
+    deployed = make(header["ruleset"], content, None).roster(params["id"]) or []
+    counts = {side: sum(m.side == side for m in deployed) for side in (missions.PLAYER, missions.ALIENS)}
     field = GENERATORS[mission.generator](mission.width, mission.height, params["map_seed"], content.terrain, counts)
     setup = Setup(mission_id=params["id"], mission=mission, spawns=field.spawns, max_phases=params["max_phases"])
     ruleset = make(header["ruleset"], content, setup)
@@ -81,9 +83,10 @@ def check_header(content: Content, header: dict[str, Any]) -> None:
     """Everything `build` and the replay read from line 1, checked, so a bad header is one line, never a KeyError:
     its own fields (`engine.log.reading.check_header`), then against this content."""
     mission = reading.check_header(header, squad_first=True)
-    if header.get("content_sha256") != content.sha256:
+    sha = content.sha_for(str(header.get("ruleset")))
+    if header.get("content_sha256") != sha:
         raise log.LogError(f"this log was played with content sha {str(header.get('content_sha256'))[:12]}; "
-                           f"you have {content.sha256[:12]}", 1)
+                           f"you have {sha[:12]}", 1)
     if mission["id"] not in content.missions:
         raise log.LogError(f"unknown mission {mission['id'][:40]!r}", 1)
     try:

@@ -8,6 +8,7 @@ from typing import Any
 from engine.content import field, missions
 from engine.content.models import Content
 from engine.core.dice import seed_from_int
+from engine.play import catalog
 from engine.play.game import build, make_header
 from engine.map.zones import problems
 from engine.core.model import State
@@ -27,8 +28,9 @@ def describe(content: Content, ruleset: str, mission_id: str, seed: int) -> dict
     from engine.map.common import Battlefield
 
     found = problems(Battlefield(grid, {k: tuple(v) for k, v in zones.items()}), content.terrain)
-    units = [{"id": m.uid, "side": m.side, "template": m.template, "glyph": content.units[m.template].glyph,
-              "pos": list(pos)} for m, pos in field.placements(content, mission, zones)]
+    deployed = catalog.roster(content, ruleset, mission_id)
+    units = [{"id": m.uid, "side": m.side, "template": m.template, "glyph": m.glyph, "name": m.name,
+              "pos": list(pos)} for m, pos in field.placements(deployed, mission, zones)]
     return {"mission": mission_id, "name": mission.name, "seed": seed, "map_seed": header["mission"]["map_seed"],
             "generator": mission.generator, "width": grid.width, "height": grid.height,
             "tiles": [[grid.tile((x, y)) for x in range(grid.width)] for y in range(grid.height)],
@@ -49,7 +51,7 @@ def text(content: Content, d: dict[str, Any]) -> list[str]:
     out = [head, *("".join(r) for r in rows)]
     kinds: dict[str, str] = {}
     for u in d["units"]:
-        kinds.setdefault(u["glyph"], content.units[u["template"]].name)
+        kinds.setdefault(u["glyph"], u["name"].rsplit(" ", 1)[0] if u["side"] != missions.PLAYER else u["name"])
     out.append("Units: " + ", ".join(f"{g} {name}" for g, name in kinds.items()))
     out.append("Tiles: " + ", ".join(f"{v['glyph']} {v['name'].lower()}" for v in d["legend"].values()))
     mission = content.missions[d["mission"]]

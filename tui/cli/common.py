@@ -101,6 +101,18 @@ def mission_at(content, mission: str, difficulty: str | None) -> str:
     return mission
 
 
+def check_playable(content, ruleset_id: str, mission: str | None = None) -> None:
+    """A ruleset the registry has with missions to play, and a mission it has forces for: one line if not."""
+    from engine.play import catalog
+
+    check_choice("ruleset", ruleset_id, catalog.rulesets(content))
+    if mission is not None:
+        base = mission.partition("@")[0]
+        if base in content.missions and base not in catalog.missions_for(content, ruleset_id):
+            raise BadInput(f"{ruleset_id} has no forces for mission {base!r}; it plays "
+                           f"{', '.join(catalog.missions_for(content, ruleset_id))}")
+
+
 def check_choice(what: str, value: str, choices) -> None:
     from engine.content.strict import did_you_mean
 

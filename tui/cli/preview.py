@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
-from tui.cli.common import at_most, check_choice, load_content, seed
+from tui.cli.common import at_most, check_choice, check_playable, load_content, seed
 
 
 def add_parser(sub) -> None:
@@ -22,12 +22,12 @@ def run(args: argparse.Namespace) -> int:
     """The map of a mission for each seed asked, exactly as `play --seed` makes it; exit 1 if a
     map breaks a guarantee."""
     from engine.play import preview
-    from engine.core import ruleset as rs
 
     content = load_content(args.content)
-    check_choice("ruleset", args.ruleset, rs.available())
+    check_playable(content, args.ruleset)
     check_choice("mission", args.mission.partition("@")[0], content.missions)
     check_choice("mission", args.mission, content.missions)
+    check_playable(content, args.ruleset, args.mission)
     maps = [preview.describe(content, args.ruleset, args.mission, seed)
             for seed in range(args.seed, args.seed + args.count)]
     if args.json:

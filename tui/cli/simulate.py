@@ -7,7 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from tui.cli.common import BadInput, at_most, check_choice, load_content, mission_at, readable, secret, seed
+from tui.cli.common import (BadInput, at_most, check_choice, check_playable, load_content, mission_at, readable,
+                            secret, seed)
 from tui.saves import new_log_path, saves_dir
 
 
@@ -40,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from engine.core import ruleset as rs
+    from engine.play import catalog
     from engine.log.reading import seed_note
     from engine.play import simulate
 
@@ -55,8 +56,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             print(f"note: {note}", file=sys.stderr)
         simulate.play_out(game)
     else:
-        check_choice("ruleset", args.ruleset, rs.available())
-        mission = mission_at(content, args.mission or "eliminate", args.difficulty)
+        check_playable(content, args.ruleset)
+        mission = mission_at(content, args.mission or catalog.missions_for(content, args.ruleset)[0], args.difficulty)
+        check_playable(content, args.ruleset, mission)
         seed, public = secret(args.seed)
         tag = "random" if public is None else str(public)
         path = Path(args.out) if args.out else new_log_path(saves_dir(args.saves), f"{mission}-sim-{tag}")
@@ -84,19 +86,20 @@ def cmd_simulate_trials(args: argparse.Namespace) -> int:
     import time
 
     from engine.play import balance
-    from engine.core import ruleset as rs
+    from engine.play import catalog
 
     if args.resume or args.out:
         raise BadInput("--trials plays in memory: it takes no --out or --resume")
     content = load_content(args.content)
-    check_choice("ruleset", args.ruleset, rs.available())
+    check_playable(content, args.ruleset)
     if args.mission is not None:
         check_choice("mission", args.mission, [m for m in content.missions])
+        check_playable(content, args.ruleset, args.mission)
     if args.difficulty is not None:
         check_choice("difficulty", args.difficulty, content.difficulty)
     if not content.difficulty:
         raise BadInput("this content has no difficulty.toml: there are no levels to compare")
-    ids = [args.mission] if args.mission else sorted(content.missions, key=lambda m: (m != "eliminate", m))
+    ids = [args.mission] if args.mission else catalog.missions_for(content, args.ruleset)
     levels = [args.difficulty] if args.difficulty else list(content.difficulty)
     start = time.perf_counter()
     bar = _Progress(sys.stderr)

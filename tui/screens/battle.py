@@ -57,7 +57,10 @@ class BattleScreen(Board):
             return scene.Overlay(selected=self.selected if self.mode == "move" else None)
         budget = self.session.ruleset.budget(self.session.state, unit)
         acted = tuple(self.session.chronicle.acted.values())  # where the hostiles seen acting were last seen
-        return scene.Overlay(cursor=self.cursor, selected=self.selected, path=self._path(), reach=budget.moves_left,
+        path = self._path()
+        reach = next((i for i in range(len(path)) if budget.walk.cost(unit.pos, path[:i + 1]) > budget.moves_left),
+                     len(path))  # the cells of the path this turn pays for
+        return scene.Overlay(cursor=self.cursor, selected=self.selected, path=path, reach=reach,
                              area=self._zone(), marked=acted)
 
     def info(self) -> list:
@@ -228,7 +231,8 @@ class BattleScreen(Board):
         from tui.screens.modes import TargetScreen
 
         unit, state = self.unit, self.session.state
-        mode = next(iter(self.session.content.weapons[unit.weapon].modes))
+        modes = self.session.ruleset.shot_modes(state, unit)
+        mode = modes[0].id if modes else ""
 
         def order(h) -> tuple:  # the ones that can be hit first, then the nearest
             preview = self.session.ruleset.preview_shot(state, unit.id, h.id, mode)
@@ -246,7 +250,7 @@ class BattleScreen(Board):
         from tui.screens.picker import Picker
 
         unit = self.unit
-        entries = [(f"{self.session.content.weapons[i].name} ×{unit.items.get(i, 0)}", i) for i in items]
+        entries = [(f"{self.session.ruleset.name(i)} ×{unit.items.get(i, 0)}", i) for i in items]
         self.app.push_screen(Picker(f"{unit.name}: throw what?", entries), self._throw_mode)
 
     def _throw_mode(self, item: str | None) -> None:

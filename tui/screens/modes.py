@@ -79,14 +79,14 @@ class TargetScreen(Board):
         if general:
             return general
         if action == "fire_mode" and len(self._modes()) < 2:
-            return f"The {self.session.content.weapons[self.unit.weapon].name.lower()} has one fire mode"
+            return f"The {self.session.ruleset.name(self.unit.weapon).lower()} has one fire mode"
         if action == "shoot":
             preview = self._preview()
             return preview.reason if isinstance(preview, Rejected) else None
         return None
 
     def _modes(self) -> list[str]:
-        return list(self.session.content.weapons[self.unit.weapon].modes)
+        return [m.id for m in self.session.ruleset.shot_modes(self.session.state, self.unit)]
 
     def action_cycle_target(self, step: int) -> None:
         self.index = (self.index + step) % len(self.targets)
@@ -97,7 +97,8 @@ class TargetScreen(Board):
     def action_fire_mode(self) -> None:
         modes = self._modes()
         self.fire_mode = modes[(modes.index(self.fire_mode) + 1) % len(modes)] if self.fire_mode in modes else modes[0]
-        name = self.session.content.weapons[self.unit.weapon].modes[self.fire_mode].name
+        name = next(m.name for m in self.session.ruleset.shot_modes(self.session.state, self.unit)
+                    if m.id == self.fire_mode)
         self.say(f"Fire mode: {name}" + (f" {self._why_not()}" if self._why_not() else ""))
         self.update_view()
 
@@ -162,14 +163,14 @@ class ThrowScreen(Hostiles, Board):
         from tui.screens.picker import Picker
 
         items = self._items()
-        entries = [(f"{self.session.content.weapons[i].name} ×{self.unit.items.get(i, 0)}", i) for i in items]
+        entries = [(f"{self.session.ruleset.name(i)} ×{self.unit.items.get(i, 0)}", i) for i in items]
         self.app.push_screen(Picker("Throw what?", entries, items.index(self.item) if self.item in items else 0),
                              self._picked)
 
     def _picked(self, item: str | None) -> None:
         if item is not None:
             self.item = item
-            self.say(f"{self.session.content.weapons[item].name}: {self._hint()}")
+            self.say(f"{self.session.ruleset.name(item)}: {self._hint()}")
         self.update_view()
 
     def action_lob(self) -> None:

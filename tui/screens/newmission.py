@@ -9,17 +9,12 @@ from textual.widgets import Button, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.content import missions
-from engine.core import ruleset as rs
+from engine.play import catalog
 from tui import keys
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
 
-DEFAULT_MISSION = "eliminate"
-
-
-def playable(content) -> list[str]:
-    return [rid for rid in rs.available() if rid in content.rulesets and content.rulesets[rid].playable]
 
 
 class NewMission(Sized):
@@ -27,12 +22,12 @@ class NewMission(Sized):
 
     def compose(self) -> ComposeResult:
         content = self.app.content
-        self.rulesets = playable(content)
+        self.rulesets = catalog.rulesets(content)
         self.levels = list(content.difficulty)
         with Horizontal(id="form"):
             with Vertical(id="form-left"):
                 yield Static("Ruleset", classes="label")
-                yield OptionList(*(Option(content.rulesets[r].name + f" ({r})", id=r) for r in self.rulesets),
+                yield OptionList(*(Option(catalog.title(content, r) + f" ({r})", id=r) for r in self.rulesets),
                                  id="ruleset")
                 yield Static("Mission", classes="label")
                 yield OptionList(id="mission")
@@ -89,11 +84,8 @@ class NewMission(Sized):
         menu = self.query_one("#mission", OptionList)
         menu.clear_options()
         ruleset = self._ruleset()
-        ids = sorted(content.missions, key=lambda m: (m != DEFAULT_MISSION, m))
-        for mid in ids:
-            mission = content.missions[mid]
-            if mission.ruleset == ruleset:  # one line each: the briefing beside the list describes it
-                menu.add_option(Option(mission.name, id=mid))
+        for mid in catalog.missions_for(content, ruleset):  # one line each: the briefing beside the list describes it
+            menu.add_option(Option(content.missions[mid].name, id=mid))
         if menu.option_count:
             menu.highlighted = 0
         self._show_squad()
@@ -119,10 +111,16 @@ class NewMission(Sized):
         lines.append(" · lost, as every mission, if the whole squad is down")
         if any(o.kind == "hold" for o in missions.objectives(mission).values()):
             lines.append("   (outnumbered: more conscious hostiles than soldiers in the zone)")
-        hostiles = ", ".join(f"{n} {content.units[u].name.lower()}" for u, n in mission.enemies.items())
+        deployed = catalog.roster(content, self._ruleset(), mid)
+        kinds: dict[str, list[missions.Member]] = {}
+        for m in deployed:
+            kinds.setdefault(m.template, []).append(m)
+        hostiles = ", ".join(f"{len(ms)} {ms[0].name.rsplit(' ', 1)[0].lower()}" for ms in kinds.values()
+                             if ms[0].side == missions.ALIENS)
         lines.append(f"Hostiles: {hostiles}")
-        if mission.civilians:
-            lines.append(f"Civilians: {mission.civilians} ({content.units[mission.civilian].glyph})")
+        civilians = [m for m in deployed if m.side == missions.CIVILIANS]
+        if civilians:
+            lines.append(f"Civilians: {len(civilians)} ({civilians[0].glyph})")
         lines += squad  # the briefing scrolls when it does not fit
         self.query_one("#squad", Static).update("\n".join(lines))
 
@@ -137,14 +135,15 @@ class NewMission(Sized):
             chars = squad.squad_for(content, self.app.saves, self._ruleset(), mid, roster.RosterError)
         except roster.RosterError as exc:
             return [f"Squad: ✗ {exc}"], []
-        own = [content.units[t].name for t in content.missions[mid].squad]
-        content = roster.with_squad(content, mid, chars)
+        ruleset = self._ruleset()
+        own = [m.name for m in catalog.roster(content, ruleset, mid) if m.side == missions.PLAYER]
+        squad = [m for m in catalog.roster(roster.with_squad(content, mid, chars), ruleset, mid)
+                 if m.side == missions.PLAYER]
         lines = [f"Squad{f' ({len(chars)} from the roster)' if chars else ''}:"]
-        lines += [f" {content.units[t].glyph} {content.units[t].name} "
-                  f"({content.weapons[content.units[t].weapon].name.lower()})" for t in content.missions[mid].squad]
+        lines += [f" {m.glyph} {m.name}" + (f" ({m.note})" if m.note else "") for m in squad]
         notes = ["The same seed with the same squad rolls the same dice."]
         if chars:
-            deployed = {content.units[t].name for t in content.missions[mid].squad}
+            deployed = {m.name for m in squad}
             replaced = ", ".join(name for name in own if name not in deployed)
             notes.append(f"Your roster changes the squad{f' (in place of {replaced})' if replaced else ''}: "
                          "with it the same seed plays out otherwise.")

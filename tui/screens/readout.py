@@ -47,10 +47,12 @@ def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos,
             lines.append(f"? {chron.names.get(uid, uid)} last seen here")
     if unit is not None and path:
         budget = session.ruleset.budget(state, unit)
-        verdict = f"{key('move')} move" if len(path) <= budget.moves_left else "too far"
-        if budget.combo_moves and len(path) <= budget.combo_moves:
+        cost = budget.walk.cost(unit.pos, path)
+        verdict = f"{key('move')} move" if cost <= budget.moves_left else "too far"
+        if budget.combo_moves and cost <= budget.combo_moves:
             verdict += f", {key('combo')} combo"
-        lines.append(f"Path {len(path)}/{budget.moves_left}: {verdict}")
+        unit_word = "" if budget.walk.currency == "cells" else f" {budget.walk.currency}"
+        lines.append(f"Path {cost}/{budget.moves_left}{unit_word}: {verdict}")
     return lines
 
 
@@ -76,11 +78,11 @@ def shot_info(session: Session, unit: Unit | None, target: Unit | None, index: i
               fire_mode: str) -> list[str]:
     if target is None or unit is None:
         return ["No target"]
-    weapon = session.content.weapons[unit.weapon]
-    mode = weapon.modes[fire_mode]
-    modes = f" (m: {'/'.join(weapon.modes)})" if len(weapon.modes) > 1 else ""
+    known = session.ruleset.shot_modes(session.state, unit)
+    mode = next((m for m in known if m.id == fire_mode), None)
+    modes = f" (m: {'/'.join(m.id for m in known)})" if len(known) > 1 else ""
     lines = [f"{unit.name} → {target.glyph} {target.name} ({index + 1}/{count})",
-             f"{health(session, target)} · {mode.name}{modes}"]
+             f"{health(session, target)} · {mode.name if mode else fire_mode}{modes}"]
     preview = session.ruleset.preview_shot(session.state, unit.id, target.id, fire_mode)
     if isinstance(preview, Rejected):
         return [*lines, f"✗ {preview.reason}"]
@@ -104,7 +106,7 @@ def throw_info(session: Session, unit: Unit | None, item: str | None, cursor: Po
     if unit is None or not item:
         return []
     state = session.state
-    head = [f"{session.content.weapons[item].name} ×{unit.items.get(item, 0)} → {cursor[0]},{cursor[1]}"]
+    head = [f"{session.ruleset.name(item)} ×{unit.items.get(item, 0)} → {cursor[0]},{cursor[1]}"]
     preview = session.ruleset.preview_throw(state, unit.id, item, cursor)
     if isinstance(preview, Rejected):
         return [*head, f"✗ {preview.reason}"]

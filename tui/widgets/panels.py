@@ -49,16 +49,12 @@ def card_lines(content: Content, card: Card | None) -> list[Text]:
     if card is None:
         return [Text("No soldier selected")]
     unit, budget = card.unit, card.budget
-    weapon = content.weapons[unit.weapon]
-    rows = [Text.assemble((f"[{unit.glyph}] {unit.name}", "bold"), f" {content.races[unit.race].name}")]
+    rows = [Text.assemble((f"[{unit.glyph}] {unit.name}", "bold"), f" {card.sheet.kind}" if card.sheet.kind else "")]
     rows += [row_text(r) for r in card.sheet.rows]
     moves = f"  move {budget.moves_left}" + (f" combo {budget.combo_moves}" if budget.combo_moves else "")
     rows.append(Text.assemble((budget.label[0].upper() + budget.label[1:], "bold" if budget.can_act else "dim"),
                               moves))
-    rows.append(Text(f"{weapon.name} {unit.ammo}/{weapon.ammo} +{unit.magazines} mag"))
-    items = ", ".join(f"{(content.weapons.get(i) or content.items[i]).name.lower()}×{n}"  # grenades or consumables
-                      for i, n in unit.items.items() if n)
-    rows.append(Text(f"Items: {items or '—'}"))
+    rows += [Text(line) for line in card.sheet.kit]
     if card.sheet.effects:  # an empty line would only push the panels below off a 24-row screen
         rows.append(Text(f"Effects: {', '.join(card.sheet.effects)}"))
     return rows

@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from engine.content import field as shared_field
+from engine.content import missions
 from engine.content.models import Content
 from engine.content.scenario import Verdict
 from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
@@ -16,7 +17,7 @@ from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Reje
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved
 from engine.core.model import State, Unit
-from engine.core.ruleset import Budget, Setup, Sheet, ShotPreview, ThrowPreview, Turn, register
+from engine.core.ruleset import Budget, Mode, Setup, Sheet, ShotPreview, ThrowPreview, Turn, register
 from engine.log.story import turn_name
 from engine.map.grid import Pos, distance
 # The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order; the turn's
@@ -292,6 +293,26 @@ class XcomTrpg:
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         return ai_special.choose(self, state, unit, in_sight, has_shot)
 
+    def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
+        return ai_special.chore(self, state, unit, in_sight, stage)
+
+    def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
+        return ai_special.shot_modes(self, unit)
+
+    def name(self, thing: str) -> str:
+        return (self.content.weapons.get(thing) or self.content.items[thing]).name
+
+    def behaviour(self, unit: Unit) -> str:
+        return ai_special.behaviour(self, unit)
+
+    def roster(self, mission_id: str) -> list[missions.Member] | None:
+        mission = self.content.missions.get(mission_id)
+        return missions.roster(self.content, mission) if mission is not None and mission.ruleset == self.id else None
+
+    @property
+    def title(self) -> str:
+        return self.rules.name
+
     @property
     def sight_range(self) -> int:
         return self.rules.vision_radius
@@ -311,7 +332,7 @@ class XcomTrpg:
         return seen
 
     def sheet(self, state: State, unit: Unit) -> Sheet:
-        return _sheet.sheet(unit)
+        return _sheet.sheet(unit, self.content)
 
     def throwables(self, state: State, unit: Unit) -> list[str]:
         return _sheet.throwables(self, state, unit)

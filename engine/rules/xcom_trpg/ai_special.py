@@ -9,9 +9,10 @@ leaves psionics alone. Only soldiers the side sees now are considered, and only 
 from __future__ import annotations
 
 from engine.content import missions
-from engine.core.commands import Act, Rejected
+from engine.core.commands import Act, Rejected, Reload
 from engine.core.commands import Command
 from engine.core.model import State, Unit
+from engine.core.ruleset import Mode
 from engine.map.grid import distance
 from engine.rules.xcom_trpg import scale
 
@@ -71,3 +72,32 @@ def psi(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> A
                 if cmd is not None:
                     return cmd
     return None
+
+
+def chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
+    """The AI's upkeep (`Ruleset.ai_chore`): "first", a reload when the magazine holds too few for any mode (and a
+    grenade has no magazine); "idle", with no shot, break a melee grip (8.11), or top up a magazine out of sight."""
+    weapon = rs.content.weapons[unit.weapon]
+    if stage == "first":
+        if not weapon.blast and unit.ammo < min(m.shots for m in weapon.modes.values()) and unit.magazines > 0:
+            return Reload(unit=unit.id)
+        return None
+    if any(k.startswith("melee_held_by:") for k in unit.counters):
+        return Act(unit=unit.id, action="escape")
+    if weapon.blast is False and unit.ammo < weapon.ammo and unit.magazines > 0 and not in_sight:
+        return Reload(unit=unit.id)
+    return None
+
+
+def shot_modes(rs, unit: Unit) -> list[Mode]:
+    """The weapon's modes; usable if the unit's actions left pay for it (a 2-action sniper shot needs both)."""
+    return [Mode(mode, spec.name, spec.actions <= unit.actions)
+            for mode, spec in rs.content.weapons[unit.weapon].modes.items()]
+
+
+def behaviour(rs, unit: Unit) -> str:
+    """The template's own profile, else its faction's."""
+    template = rs.content.units.get(unit.template)
+    if template is None:
+        return "default"
+    return template.ai if template.ai != "default" else rs.content.factions[template.faction].behaviour or "default"

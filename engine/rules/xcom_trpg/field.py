@@ -32,7 +32,7 @@ def deploy(rs: "XcomTrpg", dice: Dice) -> list[Event]:
     mission = rs.setup.mission
     level = missions.difficulty(rs.content, mission)
     events: list[Event] = []
-    for m, cell in shared.placements(rs.content, mission, rs.setup.spawns):
+    for m, cell in shared.placements(rs.roster(rs.setup.mission_id), mission, rs.setup.spawns):
         stats = None
         if m.side == missions.ALIENS and level is not None and level.alien_stats:
             stats = _adjusted(rs, final_stats(rs.content, m.template), level.alien_stats)

@@ -26,7 +26,7 @@ WORDS = {"crit_plus": "+ tokens {v}", "crit_minus": "− tokens {v}", "buff_plus
 QUIET_FLAGS = ("moved",)  # a turn flag the path preview already tells
 
 
-def sheet(unit: Unit) -> Sheet:
+def sheet(unit: Unit, content) -> Sheet:
     stamina = "∞" if unit.infinite_stamina else f"{unit.stamina:>3}/{unit.stamina_max:<3}"
     status = str(unit.concussion)
     if unit.counters.get("psi_active"):
@@ -35,7 +35,11 @@ def sheet(unit: Unit) -> Sheet:
             Row("Stamina", f"{stamina} Morale {unit.morale}"),
             Row("Concussion", status, alert="" if unit.status == "active" else unit.status.upper()))
     effects = [f for f in unit.flags if f not in QUIET_FLAGS] + effect_words(unit.counters)
-    return Sheet(rows=rows, effects=tuple(effects))
+    weapon = content.weapons[unit.weapon]
+    items = ", ".join(f"{(content.weapons.get(i) or content.items[i]).name.lower()}×{n}"  # grenades or consumables
+                      for i, n in unit.items.items() if n)
+    kit = (f"{weapon.name} {unit.ammo}/{weapon.ammo} +{unit.magazines} mag", f"Items: {items or '—'}")
+    return Sheet(rows=rows, effects=tuple(effects), kind=content.races[unit.race].name, kit=kit)
 
 
 def effect_words(counters: dict[str, int]) -> list[str]:
