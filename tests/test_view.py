@@ -163,3 +163,11 @@ def test_a_forged_move_off_the_map_is_one_located_error(content, tmp_path):
               "events": [{"kind": "moved", "unit": "anton", "path": [[999, -5]], "facing": 0, "rolls": []}]}
     with pytest.raises(LogError, match=r"line 3: Anton stands off the map at 999,-5"):
         closed.feed(3, forged)
+
+
+def test_a_move_seen_in_none_of_its_cells_is_told_without_a_place():
+    """A record with two moves of one unit: the first ends out of sight, the second in it, so the view keeps the
+    first with no cell at all; the story says the unit moved and never reads a cell that is not there."""
+    assert describe({"kind": "moved", "unit": "sectoid_1", "path": []}, {"sectoid_1": "Sectoid 1"}) == "Sectoid 1 moves"
+    assert describe({"kind": "moved", "unit": "sectoid_1", "path": [[3, 4]]}, {"sectoid_1": "Sectoid 1"}) == \
+        "Sectoid 1 moves to 3,4"

@@ -43,6 +43,8 @@ def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
     if kind == "moved":
         if event.get("out_of_sight"):  # engine.log.view: a move seen to leave the side's sight
             return f"{who} moves out of sight"
+        if not event["path"]:  # a record of two moves: the first seen in none of its cells, the second seen
+            return f"{who} moves"
         x, y = event["path"][-1]
         return f"{who} moves to {x},{y}"
     if kind == "resolved":
