@@ -29,6 +29,8 @@ from engine.content.models import Mission, Missions
 from engine.core.dice import seed_from_int
 from engine.play.game import Game
 from engine.map.gen import GENERATORS
+from engine.rules.xcom_trpg import tables
+from engine.rules.xcom_trpg.tables import xcom
 
 SIZE = 100
 EXTRA = {"anna": "7", "boris": "8"}  # two more soldiers for a squad of 8
@@ -39,15 +41,15 @@ SAMPLE = 400  # recorded FOV calls replayed bare, at most
 def big_content(generator: str = "urban"):
     """The built-in content plus a 100x100 mission: 8 soldiers against 12 aliens."""
     content = loader.load()
-    units = dict(content.units)
+    units = dict(xcom(content).units)
     for uid, glyph in EXTRA.items():
-        units[uid] = attrs.evolve(content.units["viktor"], name=uid.title(), glyph=glyph)
+        units[uid] = attrs.evolve(xcom(content).units["viktor"], name=uid.title(), glyph=glyph)
     squad = ["anton", "julia", "stephen", "laura", "nadia", "viktor", *EXTRA]
     bench = Mission(name="Benchmark", description="100x100", ruleset="xcom-trpg", generator=generator,
                     width=SIZE, height=SIZE, squad=squad, enemies={"sectoid": 6, "muton": 3, "floater": 3},
                     max_phases=10**6)
     missions = Missions({**dict(content.missions), "bench": bench}, content.difficulty)
-    return attrs.evolve(content, units=units, missions=missions)
+    return attrs.evolve(tables.evolve(content, units=units), missions=missions)
 
 
 def map_figures(content) -> list[Figure]:

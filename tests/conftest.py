@@ -6,6 +6,7 @@ from engine.content import loader
 from engine.content.models import Content
 
 import stub_ruleset  # noqa: F401 - registered in every run, so the loaded content never depends on test order
+from engine.rules.xcom_trpg.tables import xcom
 
 
 @pytest.fixture(scope="session")
@@ -15,7 +16,7 @@ def content() -> Content:
 
 @pytest.fixture(scope="session")
 def rules(content: Content):
-    return content.rulesets["xcom-trpg"]
+    return xcom(content).rulesets["xcom-trpg"]
 
 
 @pytest.fixture(scope="module")

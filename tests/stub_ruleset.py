@@ -89,7 +89,7 @@ class D6Stub:
     def _start(self, state: State) -> list[Event]:
         events: list[Event] = []
         for m, cell in field.placements(self.roster(self.setup.mission_id), self.setup.mission, self.setup.spawns):
-            t = self.content.units[m.template]
+            t = self.content.rules["xcom-trpg"]["units"][m.template]  # the built-in units, as the missions name
             unit = Unit(id=m.uid, name=m.name, template=m.template, race=t.race, side=m.side, glyph=t.glyph, pos=cell,
                         facing=field.FACING.get(m.side, 0), hp=WOUNDS, hp_max=WOUNDS, weapon=t.weapon,
                         record=Trooper())
@@ -197,7 +197,10 @@ class D6Stub:
     def roster(self, mission_id: str) -> list[missions.Member] | None:
         """Any built-in mission, with its own squad and enemies."""
         mission = self.content.missions.get(mission_id)
-        return None if mission is None else missions.roster(self.content, mission)
+        if mission is None:
+            return None
+        units = self.content.rules["xcom-trpg"]["units"]
+        return missions.members(missions.own_forces(mission), lambda t: (units[t].name, units[t].glyph, ""))
 
     def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
         return [Mode("shot", "Shot", unit.actions > 0)]

@@ -18,6 +18,7 @@ from engine.play.game import Game
 from engine.map.grid import Grid, distance
 from engine.core.reducer import fold
 from engine.core.ruleset import make
+from engine.rules.xcom_trpg.tables import xcom
 
 LEGEND = {".": "grass", "#": "wall", "%": "crate"}
 
@@ -230,7 +231,7 @@ UNCONSCIOUS = """
 
 @pytest.mark.parametrize("finish", [False, True])
 def test_conscious_threats_before_the_unconscious_unless_the_profile_finishes_them(content, finish):
-    profile = content.factions[content.units["sectoid"].faction].behaviour
+    profile = content.factions[xcom(content).units["sectoid"].faction].behaviour
     if finish:
         content = attrs.evolve(content, behaviour={**content.behaviour, profile: attrs.evolve(
             content.behaviour[profile], unconscious="finish")})

@@ -106,45 +106,45 @@ def messages(folder: Path) -> list[str]:
 # One mistake per case unless the name says otherwise. Kept small on purpose: each case is one
 # thing a content author gets wrong, and its golden section is the whole answer they see.
 CASES = {
-    "wrong_type": [Set("weapons.toml", "shotgun", "damage", '"eight"')],
-    "float_for_integer": [Set("weapons.toml", "shotgun", "damage", "8.5")],
-    "bool_for_integer": [Set("armor.toml", "heavy", "tier", "true")],
+    "wrong_type": [Set("xcom-trpg/weapons.toml", "shotgun", "damage", '"eight"')],
+    "float_for_integer": [Set("xcom-trpg/weapons.toml", "shotgun", "damage", "8.5")],
+    "bool_for_integer": [Set("xcom-trpg/armor.toml", "heavy", "tier", "true")],
     "integer_for_bool": [Set("terrain.toml", "wall", "walkable", "0")],
-    "array_for_table": [Set("units.toml", "anton", "stats", "[7, 4]")],
-    "number_for_table": [Replace("weapons.toml", 'modes.single = { name = "Blast" }', "modes = 3")],
+    "array_for_table": [Set("xcom-trpg/units.toml", "anton", "stats", "[7, 4]")],
+    "number_for_table": [Replace("xcom-trpg/weapons.toml", 'modes.single = { name = "Blast" }', "modes = 3")],
     "top_level_value": [Replace("factions.toml", "[xcom]", "stray = 3\n\n[xcom]")],
-    "wrong_type_in_nested_table": [Set("weapons.toml", "shotgun", "modes.single", '{ name = "Blast", shots = "4" }')],
-    "unknown_key": [Set("weapons.toml", "rifle", "armour_ignore", "1")],
+    "wrong_type_in_nested_table": [Set("xcom-trpg/weapons.toml", "shotgun", "modes.single", '{ name = "Blast", shots = "4" }')],
+    "unknown_key": [Set("xcom-trpg/weapons.toml", "rifle", "armour_ignore", "1")],
     "unknown_key_in_inline_table": [
-        Set("weapons.toml", "machine_gun", "modes.burst", '{ name = "Burst", shots = 3, stamin = 1 }')],
-    "missing_key": [Set("armor.toml", "medium", "tier", None)],
+        Set("xcom-trpg/weapons.toml", "machine_gun", "modes.burst", '{ name = "Burst", shots = 3, stamin = 1 }')],
+    "missing_key": [Set("xcom-trpg/armor.toml", "medium", "tier", None)],
     "bad_literal": [Set("terrain.toml", "fence", "cover", '"half"')],
     "bad_behaviour_literal": [Set("behaviour.toml", "berserker", "unconscious", '"finsh"')],
-    "bad_reference": [Set("units.toml", "sectoid", "weapon", '"plasma_pistl"')],
+    "bad_reference": [Set("xcom-trpg/units.toml", "sectoid", "weapon", '"plasma_pistl"')],
     "bad_reference_in_array": [Set("missions/eliminate.toml", "eliminate", "squad", '["anton", "juliaa"]')],
     "bad_reference_as_key": [Set("missions/eliminate.toml", "eliminate", "enemies", "{ sectoid = 5, mutton = 2 }")],
-    "bad_armour_reference": [Set("weapons.toml", "machine_gun", "headshot_kills", '["none", "lite"]')],
+    "bad_armour_reference": [Set("xcom-trpg/weapons.toml", "machine_gun", "headshot_kills", '["none", "lite"]')],
     "bad_tile_reference": [Set("terrain.toml", "wall", "destroyed", '"rubbel"')],
     "bad_ruleset_reference": [Set("missions/eliminate.toml", "eliminate", "ruleset", '"xcom-trgp"')],
-    "unknown_stat": [Set("races.toml", "sectoid", "caps", "{ strenght = 5 }")],
-    "unknown_stat_minimum": [Set("rulesets.toml", "xcom-trpg", "stat_minimums", "{ psionic = 0 }")],
-    "bad_formula_unknown_name": [Set("weapons.toml", "hand_grenade", "throw_range", '"2 * strenght"')],
-    "thrown_weapon_without_range": [Set("weapons.toml", "hand_grenade", "throw_range", None)],
-    "weapon_without_modes": [Replace("weapons.toml", 'modes.single = { name = "Blast" }', "modes = {}")],
-    "long_glyph": [Set("units.toml", "anton", "glyph", '"11"')],
+    "unknown_stat": [Set("xcom-trpg/races.toml", "sectoid", "caps", "{ strenght = 5 }")],
+    "unknown_stat_minimum": [Set("xcom-trpg/rulesets.toml", "xcom-trpg", "stat_minimums", "{ psionic = 0 }")],
+    "bad_formula_unknown_name": [Set("xcom-trpg/weapons.toml", "hand_grenade", "throw_range", '"2 * strenght"')],
+    "thrown_weapon_without_range": [Set("xcom-trpg/weapons.toml", "hand_grenade", "throw_range", None)],
+    "weapon_without_modes": [Replace("xcom-trpg/weapons.toml", 'modes.single = { name = "Blast" }', "modes = {}")],
+    "long_glyph": [Set("xcom-trpg/units.toml", "anton", "glyph", '"11"')],
     "bad_colour": [Set("terrain.toml", "grass", "color", '"green"')],
     "bad_background_colour": [Set("terrain.toml", "wall", "background", '"#3a3a3g"')],
     "toml_syntax_error": [Replace("factions.toml", 'name = "X-COM"', 'name = "X-COM')],
-    "not_utf8": [WriteBytes("armor.toml", b'[none]\nname = "No \xff armour"\ntier = 0\n')],
-    "missing_file": [Remove("races.toml")],
+    "not_utf8": [WriteBytes("xcom-trpg/armor.toml", b'[none]\nname = "No \xff armour"\ntier = 0\n')],
+    "missing_file": [Remove("xcom-trpg/races.toml")],
     "many_mistakes_at_once": [
-        Set("weapons.toml", "shotgun", "damage", '"eight"'),
-        Set("weapons.toml", "rifle", "armour_ignore", "1"),
-        Set("armor.toml", "medium", "tier", None),
+        Set("xcom-trpg/weapons.toml", "shotgun", "damage", '"eight"'),
+        Set("xcom-trpg/weapons.toml", "rifle", "armour_ignore", "1"),
+        Set("xcom-trpg/armor.toml", "medium", "tier", None),
         Set("terrain.toml", "fence", "cover", '"half"'),
         Set("terrain.toml", "grass", "color", '"green"'),
-        Set("units.toml", "sectoid", "weapon", '"plasma_pistl"'),
-        Set("weapons.toml", "hand_grenade", "throw_range", '"2 * strenght"'),
+        Set("xcom-trpg/units.toml", "sectoid", "weapon", '"plasma_pistl"'),
+        Set("xcom-trpg/weapons.toml", "hand_grenade", "throw_range", '"2 * strenght"'),
         Set("missions/eliminate.toml", "eliminate", "enemies", "{ sectoid = 5, mutton = 2 }"),
     ],
 }
@@ -189,9 +189,9 @@ def test_golden_file_has_no_stale_sections():
 
 
 def test_the_issue_examples_verbatim(actual):
-    assert actual["wrong_type"] == ['weapons.toml: [shotgun].damage: expected integer, got "eight"']
+    assert actual["wrong_type"] == ['xcom-trpg/weapons.toml: [shotgun].damage: expected integer, got "eight"']
     assert actual["bad_reference"] == [
-        "units.toml: [sectoid].weapon: unknown weapon 'plasma_pistl' (did you mean 'plasma_pistol'?)"]
+        "xcom-trpg/units.toml: [sectoid].weapon: unknown weapon 'plasma_pistl' (did you mean 'plasma_pistol'?)"]
 
 
 @pytest.mark.parametrize("case", list(CASES))
@@ -215,23 +215,23 @@ def test_many_mistakes_are_all_listed_and_none_repeated(actual):
 def test_a_typo_gets_a_suggestion_and_nonsense_does_not(actual, tmp_path):
     assert "(did you mean 'armor_ignore'?)" in actual["unknown_key"][0]
     assert "(did you mean 'strength'?)" in actual["unknown_stat"][0]
-    far = messages(broken_bundle(tmp_path, [Set("units.toml", "sectoid", "weapon", '"banana"')]))
-    assert far == ["units.toml: [sectoid].weapon: unknown weapon 'banana'"]
+    far = messages(broken_bundle(tmp_path, [Set("xcom-trpg/units.toml", "sectoid", "weapon", '"banana"')]))
+    assert far == ["xcom-trpg/units.toml: [sectoid].weapon: unknown weapon 'banana'"]
 
 
 @pytest.mark.parametrize("mistake, message", [
-    (Set("rulesets.toml", "xcom-trpg", "hp", '"(strength - 1 * 10 + 1d10"'),
-     'rulesets.toml: [xcom-trpg].hp: bad formula "(strength - 1 * 10 + 1d10": unexpected end of formula'),
-    (Set("rulesets.toml", "xcom-trpg.morale", "kill", '"ten"'),
-     'rulesets.toml: [xcom-trpg].morale.kill: expected integer, got "ten"'),
+    (Set("xcom-trpg/rulesets.toml", "xcom-trpg", "hp", '"(strength - 1 * 10 + 1d10"'),
+     'xcom-trpg/rulesets.toml: [xcom-trpg].hp: bad formula "(strength - 1 * 10 + 1d10": unexpected end of formula'),
+    (Set("xcom-trpg/rulesets.toml", "xcom-trpg.morale", "kill", '"ten"'),
+     'xcom-trpg/rulesets.toml: [xcom-trpg].morale.kill: expected integer, got "ten"'),
 ], ids=["bad_formula", "wrong_type_in_morale"])
 def test_one_mistake_in_the_ruleset_gives_one_message(mistake, message, tmp_path):
     assert messages(broken_bundle(tmp_path, [mistake])) == [message]
 
 
 def test_a_bad_formula_is_reported_with_where_it_breaks(tmp_path):
-    found = messages(broken_bundle(tmp_path, [Set("rulesets.toml", "xcom-trpg", "god_of_random", '"10 ** 1d100"')]))
-    assert found[0] == 'rulesets.toml: [xcom-trpg].god_of_random: bad formula "10 ** 1d100": unexpected \'*\' at column 5'
+    found = messages(broken_bundle(tmp_path, [Set("xcom-trpg/rulesets.toml", "xcom-trpg", "god_of_random", '"10 ** 1d100"')]))
+    assert found[0] == 'xcom-trpg/rulesets.toml: [xcom-trpg].god_of_random: bad formula "10 ** 1d100": unexpected \'*\' at column 5'
 
 
 def test_array_elements_are_located_like_cross_references(tmp_path):
@@ -245,8 +245,8 @@ def test_the_unbroken_copy_loads_with_the_same_hash(tmp_path, content):
 
 def test_the_hash_covers_every_byte(tmp_path, content):
     """Logs pin the content hash: even a comment changes it."""
-    folder = broken_bundle(tmp_path, [Replace("armor.toml", "[none]", "# tweaked\n[none]")])
-    assert loader.load(folder).sha256 != content.sha256
+    folder = broken_bundle(tmp_path, [Replace("xcom-trpg/armor.toml", "[none]", "# tweaked\n[none]")])
+    assert loader.load(folder).sha_for("xcom-trpg") != content.sha_for("xcom-trpg")
 
 
 def test_a_missing_folder_is_one_message(tmp_path):

@@ -79,17 +79,17 @@ def _logs(folder: Path) -> dict[str, Path]:
 
 
 CONTENT_EDITS = {  # name -> (file, pattern, replacement)
-    "deep": ("units.toml", None, f"a = {DEEP}\n"),
-    "long_int": ("weapons.toml", None, f"big = {LONG}\n"),
-    "negative_damage": ("weapons.toml", r"(?m)^damage = \d+", "damage = -5"),
-    "negative_ammo": ("weapons.toml", r"(?m)^ammo = \d+", "ammo = -1"),
-    "negative_stat": ("units.toml", r"strength = \d+", "strength = -3"),
+    "deep": ("xcom-trpg/units.toml", None, f"a = {DEEP}\n"),
+    "long_int": ("xcom-trpg/weapons.toml", None, f"big = {LONG}\n"),
+    "negative_damage": ("xcom-trpg/weapons.toml", r"(?m)^damage = \d+", "damage = -5"),
+    "negative_ammo": ("xcom-trpg/weapons.toml", r"(?m)^ammo = \d+", "ammo = -1"),
+    "negative_stat": ("xcom-trpg/units.toml", r"strength = \d+", "strength = -3"),
     "phases_0": ("missions/eliminate.toml", r"(?m)^max_phases = \d+", "max_phases = 0"),
     "a_million": ("missions/eliminate.toml", r"sectoid = \d+", "sectoid = 1000000"),
-    "divide_by_zero": ("rulesets.toml", r'(?m)^hp = ".*?"', 'hp = "strength / 0"'),
-    "divide_by_a_stat": ("rulesets.toml", r'(?m)^stamina = ".*?"', 'stamina = "10 / strength"'),
-    "huge_dice": ("rulesets.toml", r'(?m)^hp = ".*?"', 'hp = "1000000000d1000000000"'),
-    "deep_formula": ("rulesets.toml", r'(?m)^hp = ".*?"', 'hp = "' + "(" * 60 + "1" + ")" * 60 + '"'),
+    "divide_by_zero": ("xcom-trpg/rulesets.toml", r'(?m)^hp = ".*?"', 'hp = "strength / 0"'),
+    "divide_by_a_stat": ("xcom-trpg/rulesets.toml", r'(?m)^stamina = ".*?"', 'stamina = "10 / strength"'),
+    "huge_dice": ("xcom-trpg/rulesets.toml", r'(?m)^hp = ".*?"', 'hp = "1000000000d1000000000"'),
+    "deep_formula": ("xcom-trpg/rulesets.toml", r'(?m)^hp = ".*?"', 'hp = "' + "(" * 60 + "1" + ")" * 60 + '"'),
 }
 
 
@@ -106,8 +106,8 @@ def _contents(folder: Path) -> dict[str, Path]:
                        ("huge", lambda p: p.write_bytes(b"#" * (files.MAX_TEXT + 1)))):
         root = folder / f"content-{name}"
         shutil.copytree(loader.default_dir(), root)
-        (root / "armor.toml").unlink()
-        make(root / "armor.toml")
+        (root / "xcom-trpg/armor.toml").unlink()
+        make(root / "xcom-trpg/armor.toml")
         out[name] = root
     return out
 

@@ -19,6 +19,7 @@ from engine.core.ruleset import make
 from engine.rules.xcom_trpg import charisma, melee, odds, sniper, tranquilizer
 from engine.rules.xcom_trpg.units import spawn
 from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make_units
+from engine.rules.xcom_trpg.tables import xcom
 
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
 JULIA = {"strength": 5, "agility": 10, "intelligence": 6, "bravery": 5, "charisma": 7, "luck": 2, "psionics": 1}
@@ -26,7 +27,7 @@ SCENARIOS = Path(__file__).parent.parent / "docs" / "scenarios"
 
 
 def make_unit(content, template, uid, side, pos, facing=0, **changes):
-    u, _ = spawn(content, content.rulesets["xcom-trpg"], template, uid, uid.replace("_", " ").title(), side, pos,
+    u, _ = spawn(content, xcom(content).rulesets["xcom-trpg"], template, uid, uid.replace("_", " ").title(), side, pos,
                  facing, Dice(None, script=[]), hp=40)
     return attrs.evolve(u, **{"actions": 2 if side == "xcom" else 0, **changes})
 
@@ -482,14 +483,14 @@ def test_sniper_options_and_preview(content):
     rs, state = sniping(content, facing=0)
     options = {o.label: o for o in rs.options(state, state.units["nadia"]) if o.group == "Sniper"}
     assert {"Go prone", "Snipe T: torso", "Snipe T: head"} <= set(options)
-    p_torso, dmg, _ = odds.sniper_odds(content, content.rulesets["xcom-trpg"], state.units["nadia"],
-                                       state.units["t"], content.weapons["sniper_rifle"],
-                                       content.weapons["sniper_rifle"].modes["sniper"], "torso",
+    p_torso, dmg, _ = odds.sniper_odds(content, xcom(content).rulesets["xcom-trpg"], state.units["nadia"],
+                                       state.units["t"], xcom(content).weapons["sniper_rifle"],
+                                       xcom(content).weapons["sniper_rifle"].modes["sniper"], "torso",
                                        target_sees=False, cover=0)
     assert p_torso == pytest.approx(0.84) and dmg == pytest.approx(0.84 * 14)  # luck 6: faces 17-100
-    p_head, _, kill = odds.sniper_odds(content, content.rulesets["xcom-trpg"], state.units["nadia"],
-                                       state.units["t"], content.weapons["sniper_rifle"],
-                                       content.weapons["sniper_rifle"].modes["sniper"], "head",
+    p_head, _, kill = odds.sniper_odds(content, xcom(content).rulesets["xcom-trpg"], state.units["nadia"],
+                                       state.units["t"], xcom(content).weapons["sniper_rifle"],
+                                       xcom(content).weapons["sniper_rifle"].modes["sniper"], "head",
                                        target_sees=False, cover=0)
     assert kill == pytest.approx(0.84 * 0.26)
     preview = rs.preview_shot(state, "nadia", "t", "sniper")
@@ -500,7 +501,7 @@ def test_sniper_options_and_preview(content):
 
 
 def shooter_at(content, template, weapon=None, target="sectoid", **changes):
-    extra = {"weapon": weapon, "ammo": content.weapons[weapon].ammo} if weapon else {}
+    extra = {"weapon": weapon, "ammo": xcom(content).weapons[weapon].ammo} if weapon else {}
     s = make_unit(content, template, "a", "xcom", (3, 3), **extra, **changes)
     t = make_unit(content, target, "t", "aliens", (3, 4), facing=0)
     return world(content, s, t)

@@ -23,6 +23,8 @@ from engine.core.ruleset import make
 from engine.rules.xcom_trpg import buffs, combat, consumables, search, tokens
 from engine.rules.xcom_trpg.damage import Ledger, apply_hits, fallen
 from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make_units
+from engine.rules.xcom_trpg import tables
+from engine.rules.xcom_trpg.tables import xcom
 
 ROOT = Path(__file__).resolve().parent.parent
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
@@ -75,8 +77,8 @@ def arena(content, picture: str, cast: dict[str, str], *, side: str = "xcom", mi
     setup = game.ruleset.setup
     setup = attrs.evolve(setup, spawns={"xcom": (), "aliens": (), **(zones or {})},
                          mission=attrs.evolve(setup.mission, leader=leader))
-    rules = attrs.evolve(content.rulesets["xcom-trpg"], cells_per_sector=cells_per_sector)
-    scaled = attrs.evolve(content, rulesets={**content.rulesets, "xcom-trpg": rules})
+    rules = attrs.evolve(xcom(content).rulesets["xcom-trpg"], cells_per_sector=cells_per_sector)
+    scaled = tables.evolve(content, rulesets={**xcom(content).rulesets, "xcom-trpg": rules})
     return Arena(make("xcom-trpg", scaled, setup), attrs.evolve(game.state, grid=grid, units=units, side=side))
 
 
@@ -539,7 +541,7 @@ def test_items_content_is_cross_checked(tmp_path):
     import shutil
 
     shutil.copytree(loader.default_dir(), tmp_path / "c")
-    units = tmp_path / "c" / "units.toml"
+    units = tmp_path / "c" / "xcom-trpg/units.toml"
     units.write_text(units.read_text().replace("medkit = 1 }", "medkitt = 1 }", 1))
     crash = tmp_path / "c" / "missions" / "crash.toml"
     crash.write_text(crash.read_text().replace('item = "medkit"', 'item = "medikit"')
@@ -549,7 +551,7 @@ def test_items_content_is_cross_checked(tmp_path):
     with pytest.raises(loader.ContentError) as err:
         loader.load(tmp_path / "c")
     messages = err.value.messages
-    assert "units.toml: [anton].items.medkitt: unknown item 'medkitt' (did you mean 'medkit'?)" in messages
+    assert "xcom-trpg/units.toml: [anton].items.medkitt: unknown item 'medkitt' (did you mean 'medkit'?)" in messages
     assert "missions/crash.toml: [crash].search.hold.loot[1].item: unknown item 'medikit' (did you mean 'medkit'?)" \
         in messages
     assert "missions/crash.toml: [crash].formulas.x.stats: unknown stat 'wits'" in messages
@@ -585,7 +587,7 @@ def test_morale_and_stamina_stay_in_range(content, steps, seed):
         if kind == "end":
             command = EndTurn(side=state.side)
         elif kind == "use":
-            items = sorted(k for k in unit.items if k in content.items)
+            items = sorted(k for k in unit.items if k in xcom(content).items)
             if not items:
                 continue
             command = Act(unit=uid, action="use", option=items[j % len(items)], target=ids[j % len(ids)])
@@ -622,10 +624,10 @@ def test_the_shot_preview_counts_the_dodge_buff_like_the_shot_does(content):
     from engine.rules.xcom_trpg import odds
     from engine.rules.xcom_trpg.units import spawn as _spawn
 
-    rules = content.rulesets["xcom-trpg"]
+    rules = xcom(content).rulesets["xcom-trpg"]
     shooter, _ = _spawn(content, rules, "anton", "anton", "Anton", "xcom", (0, 0), 0, Dice(None, script=[]), hp=60)
     target, _ = _spawn(content, rules, "julia", "julia", "Julia", "aliens", (5, 0), 0, Dice(None, script=[]), hp=50)
-    weapon = content.weapons[shooter.weapon]
+    weapon = xcom(content).weapons[shooter.weapon]
     mode = weapon.modes["single"]
     plain = odds.shot_odds(content, rules, shooter, target, weapon, mode, between=4, target_sees=True, cover=0)
     buffed = attrs.evolve(target, counters={"buff_plus": 3})
@@ -639,7 +641,7 @@ def test_the_menu_offers_to_take_a_neighbours_item(content):
     from engine.core.model import State
     from engine.core.ruleset import make
 
-    rules = content.rulesets["xcom-trpg"]
+    rules = xcom(content).rulesets["xcom-trpg"]
     anton, _ = _spawn(content, rules, "anton", "anton", "Anton", "xcom", (3, 3), 0, Dice(None, script=[]), hp=60)
     julia, _ = _spawn(content, rules, "julia", "julia", "Julia", "xcom", (4, 3), 0, Dice(None, script=[]), hp=50)
     anton = attrs.evolve(anton, actions=2)

@@ -31,6 +31,7 @@ from engine.play.game import Game
 from engine.map.grid import NEIGHBOURS
 from engine.core.reducer import apply, fold
 from engine.play.verify import verify
+from engine.rules.xcom_trpg.tables import xcom
 
 # -- invariants ----------------------------------------------------------------------------------
 
@@ -41,7 +42,7 @@ def check_state(state, content) -> None:
         assert u.hp <= u.hp_max, f"{u.id} has {u.hp} HP of {u.hp_max}"
         assert grid.inside(u.pos), f"{u.id} is off the map at {u.pos}"
         assert grid.walkable[u.pos[1], u.pos[0]], f"{u.id} stands in {grid.tile(u.pos)} at {u.pos}"
-        assert 0 <= u.ammo <= content.weapons[u.weapon].ammo, f"{u.id} has {u.ammo} rounds"
+        assert 0 <= u.ammo <= xcom(content).weapons[u.weapon].ammo, f"{u.id} has {u.ammo} rounds"
         assert u.magazines >= 0 and u.actions >= 0 and all(n > 0 for n in u.items.values()), u
         assert 0 <= u.morale <= u.morale_max, f"{u.id} has morale {u.morale}"
         assert 0 <= u.stamina <= u.stamina_max, f"{u.id} has stamina {u.stamina} of {u.stamina_max}"

@@ -16,6 +16,8 @@ from engine.core.model import State
 from engine.core.reducer import fold
 from engine.core.ruleset import make
 from engine.rules.xcom_trpg.units import spawn
+from engine.rules.xcom_trpg import tables
+from engine.rules.xcom_trpg.tables import xcom
 
 SECTOID = {"strength": 4, "agility": 7, "intelligence": 8, "bravery": 4, "charisma": 3, "luck": 6, "psionics": 7}
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
@@ -23,7 +25,7 @@ JULIA = {"strength": 5, "agility": 10, "intelligence": 6, "bravery": 5, "charism
 
 
 def soldier(content, template, uid, side, pos, stats=None, ss=None, hp=40, **changes):
-    u, _ = spawn(content, content.rulesets["xcom-trpg"], template, uid, uid.replace("_", " ").title(), side, pos,
+    u, _ = spawn(content, xcom(content).rulesets["xcom-trpg"], template, uid, uid.replace("_", " ").title(), side, pos,
                  0, Dice(None, script=[]), hp=hp)
     counters = {"psi_active": 1, "psi_ss": ss, "psi_ss_max": max(ss, 60)} if ss is not None else {}
     changes.setdefault("actions", 2 if side == "aliens" else 0)
@@ -185,8 +187,8 @@ def test_cooldowns_count_the_users_own_turns(content, cd):
     sectoid = soldier(content, "sectoid", "sectoid_1", "aliens", (5, 10), SECTOID, ss=500)
     anton = soldier(content, "anton", "anton", "xcom", (5, 5), ANTON)
     rs, state = table(content, sectoid, anton)
-    psi = dict(rs.content.psionics, panic=attrs.evolve(rs.content.psionics["panic"], cooldown=cd))
-    rs.content = attrs.evolve(rs.content, psionics=psi)
+    psi = dict(xcom(rs.content).psionics, panic=attrs.evolve(xcom(rs.content).psionics["panic"], cooldown=cd))
+    rs.content = tables.evolve(rs.content, psionics=psi)
     _, state = act(rs, state, [90, 10], unit="sectoid_1", target="anton", option="panic")
     turns = 0
     while isinstance(rs.decide(state, Act(unit="sectoid_1", action="psi", option="panic", target="anton"),
@@ -461,7 +463,7 @@ def test_deployment_rolls_pools_for_awake_minds(content, tmp_path):
 
     game = Game.new(content, "xcom-trpg", "eliminate", seed_from_int(4), None)
     spawned = {u.id: u for u in game.state.units.values()}
-    aliens = [u for u in spawned.values() if u.side == "aliens" and not content.races[u.race].robot]
+    aliens = [u for u in spawned.values() if u.side == "aliens" and not xcom(content).races[u.race].robot]
     assert aliens and all(u.counters["psi_ss"] == u.counters["psi_ss_max"] for u in aliens)
     for u in aliens:
         assert u.stats["psionics"] * 10 + 1 <= u.counters["psi_ss_max"] <= u.stats["psionics"] * 10 + 50
@@ -598,20 +600,20 @@ def test_resolve_example_scenarios(name, dice, expected, capsys):
 
 
 @pytest.mark.parametrize("mistake, expected", [
-    (("panic", "cots", "7"), "psionics.toml: [panic]: unknown key 'cots' (did you mean 'cost'?)"),
-    (("panic", "cost", '"seven"'), 'psionics.toml: [panic].cost: expected integer, got "seven"'),
+    (("panic", "cots", "7"), "xcom-trpg/psionics.toml: [panic]: unknown key 'cots' (did you mean 'cost'?)"),
+    (("panic", "cost", '"seven"'), 'xcom-trpg/psionics.toml: [panic].cost: expected integer, got "seven"'),
     (("illusion", "casters", '["human", "sectiod"]'),
-     "psionics.toml: [illusion].casters[1]: unknown race 'sectiod' (did you mean 'sectoid'?)"),
+     "xcom-trpg/psionics.toml: [illusion].casters[1]: unknown race 'sectiod' (did you mean 'sectoid'?)"),
     (("oblivion", "combines_with", '"panic"'),
-     "psionics.toml: [oblivion].combines_with: [panic] does not combine with 'oblivion'"),
+     "xcom-trpg/psionics.toml: [oblivion].combines_with: [panic] does not combine with 'oblivion'"),
     (("stun", "target", '"enemy"'),
-     'psionics.toml: [stun].target: expected one of friendly, hostile, any, self, area, corpse, got "enemy"'),
-    (("panic", "overload_ss", "0"), "psionics.toml: [panic].overload_ss: a steps overload needs a positive number of SS"),
+     'xcom-trpg/psionics.toml: [stun].target: expected one of friendly, hostile, any, self, area, corpse, got "enemy"'),
+    (("panic", "overload_ss", "0"), "xcom-trpg/psionics.toml: [panic].overload_ss: a steps overload needs a positive number of SS"),
 ])
 def test_psionics_toml_mistakes_are_located(mistake, expected, tmp_path):
     from test_content import Set, broken_bundle, messages
 
-    folder = broken_bundle(tmp_path, [Set("psionics.toml", *mistake)])
+    folder = broken_bundle(tmp_path, [Set("xcom-trpg/psionics.toml", *mistake)])
     assert expected in messages(folder)
 
 
@@ -620,8 +622,8 @@ def test_a_bundle_without_psionics_has_no_psi_in_play(content, tmp_path):
 
     from engine.content import loader
 
-    bare = loader.load(broken_bundle(tmp_path, [Remove("psionics.toml")]))
-    assert bare.psionics == {}
+    bare = loader.load(broken_bundle(tmp_path, [Remove("xcom-trpg/psionics.toml")]))
+    assert xcom(bare).psionics == {}
     sectoid = soldier(bare, "sectoid", "sectoid_1", "aliens", (5, 10), SECTOID, ss=60)
     anton = soldier(bare, "anton", "anton", "xcom", (5, 5), ANTON)
     rs, state = table(bare, sectoid, anton)
@@ -650,8 +652,8 @@ def test_a_psi_sleeper_cannot_dodge(duel):
 
 
 def test_an_awakened_soldier_gets_a_pool_and_the_active_defence(content):
-    rules = content.rulesets["xcom-trpg"]
-    awake = attrs.evolve(content, units=dict(content.units, anton=attrs.evolve(content.units["anton"],
+    rules = xcom(content).rulesets["xcom-trpg"]
+    awake = tables.evolve(content, units=dict(xcom(content).units, anton=attrs.evolve(xcom(content).units["anton"],
                                                                                psi_awakened=True)))
     dice = Dice(None, script=[20])
     anton, rolls = spawn(awake, rules, "anton", "anton", "Anton", "xcom", (0, 0), 0, dice, hp=61, psi=True)

@@ -13,6 +13,7 @@ from engine.core.dice import Dice, seed_from_int
 from engine.play.game import Game, check_header
 from engine.play.simulate import play_out
 from tui.cli import main
+from engine.rules.xcom_trpg.tables import xcom
 
 ANTON = dict(strength=7, agility=4, intelligence=6, bravery=6, charisma=4, luck=6, psionics=3)
 JULIA = dict(strength=5, agility=10, intelligence=6, bravery=5, charisma=7, luck=2, psionics=1)
@@ -38,7 +39,7 @@ def run(argv, capsys):
 
 
 def test_races_carry_the_caps_and_modifiers_of_the_table(content):
-    r = content.races
+    r = xcom(content).races
     assert r["human"].caps == {"psionics": 6} and r["human"].psi_locked
     assert r["sectoid"].caps == {"strength": 5} and r["ethereal"].caps == {"strength": 3}
     assert r["muton"].caps == {"agility": 7, "intelligence": 6, "psionics": 3}
@@ -97,7 +98,7 @@ def test_a_muton_berserker_has_10_of_its_42_points_in_bravery(content):
     rest = dict(strength=10, agility=7, intelligence=6, charisma=5, luck=2, psionics=2)  # 32
     ch = make(content, "Berk", "muton_berserker", rest, die=10)
     assert ch.stats["bravery"] == 10 and sum(ch.stats.values()) == 42
-    assert list(ch.stats) == content.rulesets["xcom-trpg"].stats
+    assert list(ch.stats) == xcom(content).rulesets["xcom-trpg"].stats
     assert roster.refusal(content, "muton_berserker", "bravery", 7) == \
         "bravery 7: a muton berserker has 10 bravery, placed automatically"
 
@@ -322,9 +323,9 @@ def test_with_squad_puts_characters_in_the_first_places_and_keeps_the_vip(conten
     anna, bo = make(content, "Anna", die=4), make(content, "Bo", "muton", BO, die=2)
     deployed = roster.with_squad(content, "vip", [anna, bo])
     assert deployed.missions["vip"].squad == ["roster_anna", "roster_bo", "stephen", "laura", "viktor", "zmey", "vip"]
-    t = deployed.units["roster_bo"]
+    t = xcom(deployed).units["roster_bo"]
     assert (t.name, t.race, t.hp, t.glyph, t.weapon, t.armor) == ("Bo", "muton", bo.hp, "2", "rifle", "light")
-    assert content.missions["vip"].squad[0] == "anton" and "roster_anna" not in content.units  # untouched
+    assert content.missions["vip"].squad[0] == "anton" and "roster_anna" not in xcom(content).units  # untouched
     assert deployed.sha256 == content.sha256
     many = [make(content, f"Soldier {i}", die=1) for i in range(9)]
     assert roster.deploying(content, "xcom-trpg", "vip", many) == many[:6]
@@ -344,7 +345,7 @@ def test_a_mission_with_roster_characters_replays_and_verifies(content, tmp_path
     assert [c["name"] for c in header["mission"]["squad"]] == ["Anna", "Bo"]
     game.close()
     game = Game.resume(content, path)  # the header alone brings them back
-    assert game.state.units["roster_anna"].hp == 64 and game.content.units["roster_bo"].name == "Bo"
+    assert game.state.units["roster_anna"].hp == 64 and xcom(game.content).units["roster_bo"].name == "Bo"
     play_out(game)
     game.close()
     first = json.loads(path.read_bytes().splitlines()[1])
@@ -355,8 +356,9 @@ def test_a_mission_with_roster_characters_replays_and_verifies(content, tmp_path
 
 
 def test_a_log_header_with_a_broken_squad_is_one_line(content):
-    header = {"mission": {"id": "eliminate", "map_seed": 1, "max_phases": 5, "squad": [{"name": "Anna"}]},
-              "content_sha256": content.sha256}
+    header = {"ruleset": "xcom-trpg", "mission": {"id": "eliminate", "map_seed": 1, "max_phases": 5,
+                                                  "squad": [{"name": "Anna"}]},
+              "content_sha256": content.sha_for("xcom-trpg")}
     with pytest.raises(log.LogError, match=r"^line 1: the header's squad: character\[0\]\.race: missing"):
         check_header(content, header)
 

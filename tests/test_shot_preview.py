@@ -11,12 +11,13 @@ from engine.core.model import State
 from engine.core.ruleset import make
 from engine.map.grid import Grid
 from engine.rules.xcom_trpg.units import spawn
+from engine.rules.xcom_trpg.tables import xcom
 
 
 def duel(content, weapon, armor):
     """Julia (rifle) six cells from a muton in the open, the muton in `armor`, Julia holding `weapon`."""
     def unit(template, uid, side, pos, **changes):
-        u, _ = spawn(content, content.rulesets["xcom-trpg"], template, uid, uid.title(), side, pos, 0,
+        u, _ = spawn(content, xcom(content).rulesets["xcom-trpg"], template, uid, uid.title(), side, pos, 0,
                      Dice(None, script=[]), hp=85)
         return attrs.evolve(u, actions=2 if side == "xcom" else 0, **changes)
 
@@ -32,7 +33,7 @@ def damage_row(preview):
 
 def test_expected_damage_is_after_armour_and_says_so(content):
     bare, armoured = duel(content, "rifle", "none"), duel(content, "rifle", "medium")
-    rifle, medium = content.weapons["rifle"], content.armor["medium"]
+    rifle, medium = xcom(content).weapons["rifle"], xcom(content).armor["medium"]
     through = rifle.damage - 3 * medium.tier  # 8.1: 3 per armour tier
     assert armoured.p_hit == pytest.approx(bare.p_hit)  # armour changes what a hit does, not whether it lands
 
@@ -46,7 +47,7 @@ def test_expected_damage_is_after_armour_and_says_so(content):
 
 
 def test_a_shot_armour_stops_says_only_a_headshot_hurts(content):
-    pistol, heavy = content.weapons["pistol"], content.armor["heavy"]
+    pistol, heavy = xcom(content).weapons["pistol"], xcom(content).armor["heavy"]
     assert pistol.damage <= 3 * heavy.tier  # the case this test is about
     preview = duel(content, "pistol", "heavy")
     assert preview.expected_damage == pytest.approx(preview.p_headshot * pistol.damage * pistol.headshot_multiplier)

@@ -57,19 +57,19 @@ def edited(tmp_path: Path, file: str, old: str, new: str) -> Path:
 
 
 @pytest.mark.parametrize("file, old, new, message", [
-    ("rulesets.toml", 'hp = "(strength - 1) * 10 + 1d10"', 'hp = "strength / 0"',
-     "rulesets.toml: [xcom-trpg].hp: divides by zero"),
-    ("rulesets.toml", 'stamina = "strength"', 'stamina = "12 / strength"',
-     "rulesets.toml: [xcom-trpg].stamina: may divide by zero"),
-    ("rulesets.toml", 'god_of_random = "10 * 1d100"', 'god_of_random = "10 * strength"',
-     "rulesets.toml: [xcom-trpg].god_of_random: the god of random rolls bare, with no stats: 'strength'"),
+    ("xcom-trpg/rulesets.toml", 'hp = "(strength - 1) * 10 + 1d10"', 'hp = "strength / 0"',
+     "xcom-trpg/rulesets.toml: [xcom-trpg].hp: divides by zero"),
+    ("xcom-trpg/rulesets.toml", 'stamina = "strength"', 'stamina = "12 / strength"',
+     "xcom-trpg/rulesets.toml: [xcom-trpg].stamina: may divide by zero"),
+    ("xcom-trpg/rulesets.toml", 'god_of_random = "10 * 1d100"', 'god_of_random = "10 * strength"',
+     "xcom-trpg/rulesets.toml: [xcom-trpg].god_of_random: the god of random rolls bare, with no stats: 'strength'"),
     ("missions/eliminate.toml", "max_phases = ", "max_phases = 0 #",
      "missions/eliminate.toml: [eliminate].max_phases: expected 1 to 1000, got 0"),
     ("missions/eliminate.toml", "sectoid = 6", "sectoid = 1000000",
      "missions/eliminate.toml: [eliminate].enemies.sectoid: expected 0 to 200, got 1000000"),
-    ("units.toml", "strength = 7", "strength = -3", ".stats.strength: expected 0 to 100, got -3"),
-    ("weapons.toml", "damage = ", "damage = -5 #", ".damage: expected 0 to 10000, got -5"),
-    ("weapons.toml", "ammo = ", "ammo = -1 #", ".ammo: expected 0 to 1000, got -1"),
+    ("xcom-trpg/units.toml", "strength = 7", "strength = -3", ".stats.strength: expected 0 to 100, got -3"),
+    ("xcom-trpg/weapons.toml", "damage = ", "damage = -5 #", ".damage: expected 0 to 10000, got -5"),
+    ("xcom-trpg/weapons.toml", "ammo = ", "ammo = -1 #", ".ammo: expected 0 to 1000, got -1"),
     ("difficulty.toml", "aggression_percent = ", "aggression_percent = 0 #", ".aggression_percent: expected 1 to 1000"),
 ])
 def test_content_check_bounds_what_content_may_ask(tmp_path, capsys, file, old, new, message):
@@ -98,7 +98,7 @@ def test_a_hand_edited_roster_character_of_strength_a_million_is_refused(content
     assert main(["--saves", str(tmp_path), "roster"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "character[0].stats.strength: 1000000 is outside 1 to 10" in err
-    header = {"ruleset": "xcom-trpg", "content_sha256": content.sha256,
+    header = {"ruleset": "xcom-trpg", "content_sha256": content.sha_for("xcom-trpg"),
               "mission": {"id": "eliminate", "map_seed": 1, "max_phases": 5,
                           "squad": [{**json.loads(json.dumps(roster.to_header([ch])[0])), "hp": 10**9}]}}
     with pytest.raises(log.LogError, match="line 1: the header's squad: character\\[0\\].hp"):

@@ -17,6 +17,7 @@ from tui.session import Session
 from tui.testing import new_session
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
+from engine.rules.xcom_trpg.tables import xcom
 
 
 def run(content, session: Session, steps):
@@ -94,7 +95,7 @@ def test_a_throw_the_engine_refuses_opens_the_throw_again_with_the_reason(conten
     session = new_session(content, tmp_path)
     anton = session.state.units["anton"]
     reach = session.ruleset.throw_range(session.state, anton, "hand_grenade")
-    radius = content.rulesets["xcom-trpg"].vision_radius
+    radius = xcom(content).rulesets["xcom-trpg"].vision_radius
     grid = session.state.grid
     hidden = next((x, y) for y in range(grid.height) for x in range(grid.width)
                   if distance(anton.pos, (x, y)) <= reach and not grid.sees(anton.pos, (x, y), radius))

@@ -22,6 +22,7 @@ from tui.testing import advance_to_contact, hostiles_in_sight, new_session
 from tui.textshot import screen_text
 from tui.widgets.mapview import MapView
 from tui.widgets.panels import StatusLine
+from engine.rules.xcom_trpg.tables import xcom
 
 
 def play(content, session: Session, steps, size=(80, 24), keymap=None):
@@ -91,7 +92,7 @@ def test_the_new_mission_form_shows_every_mission_and_the_whole_squad(content, t
     for mission in content.missions.values():
         assert mission.name in text
     for template in content.missions["eliminate"].squad:
-        assert content.units[template].name in text
+        assert xcom(content).units[template].name in text
     assert "same seed with the same squad" in text
 
 
@@ -203,7 +204,7 @@ def test_tab_skips_soldiers_with_nothing_left_and_the_squad_list_selects_any(con
 def test_the_throw_preview_never_calls_an_unseen_cell_in_range_and_shows_its_odds(content, tmp_path):
     session = new_session(content, tmp_path)
     anton = session.state.units["anton"]
-    grid, rules = session.state.grid, content.rulesets["xcom-trpg"]
+    grid, rules = session.state.grid, xcom(content).rulesets["xcom-trpg"]
     reach = session.ruleset.throw_range(session.state, anton, "hand_grenade")
     hidden = next((x, y) for y in range(grid.height) for x in range(grid.width)
                   if max(abs(x - anton.pos[0]), abs(y - anton.pos[1])) <= reach
@@ -256,7 +257,7 @@ def test_hints_follow_a_remapped_key_and_a_clash_is_named(content, contact):
 
 
 def test_a_shot_the_unit_cannot_take_says_why_at_once(content, contact):
-    sniper = next(u for u in contact.ready() if "sniper" in content.weapons[u.weapon].modes)
+    sniper = next(u for u in contact.ready() if "sniper" in xcom(content).weapons[u.weapon].modes)
     step = next(c for c in contact.state.grid.path(sniper.pos, (sniper.pos[0], sniper.pos[1] + 1), [])[:1])
     contact.submit(Move(unit=sniper.id, path=(step,)))
     targets = [u.id for u in hostiles_in_sight(contact)]

@@ -107,7 +107,7 @@ def test_tv15_crit_success_against_the_god(rules):
 
 
 def test_tv17_grenade_range(content):
-    grenade = content.weapons["hand_grenade"]
+    grenade = xcom(content).weapons["hand_grenade"]
     assert grenade.throw_range.evaluate({"strength": 3})[0] == 6
 
 
@@ -148,7 +148,7 @@ def test_tv19_machine_gun_burst_against_a_sectoid(content):
 
 
 def test_d1_armour_damage(content):
-    w, a = content.weapons, content.armor
+    w, a = xcom(content).weapons, xcom(content).armor
 
     def target(armor: str):
         from engine.core.model import Unit
@@ -195,6 +195,7 @@ def test_scripted_dice_running_out_names_the_roll(content):
 # -- psionics (section 7) ------------------------------------------------------------------------
 
 from engine.rules.xcom_trpg import psionics  # noqa: E402
+from engine.rules.xcom_trpg.tables import xcom
 
 SECTOID_MIND = psionics.Mind("sectoid", psionics=7, luck=6, intelligence=8, bravery=4, active=True)
 ANTON_ASLEEP = psionics.Mind("anton", psionics=3, luck=6, intelligence=6, bravery=6, active=False)

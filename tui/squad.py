@@ -28,7 +28,7 @@ def squad_for(content: Content, saves: Path, ruleset: str, mission: str, bad) ->
 
 
 def psi_word(content: Content, ch: roster.Character) -> str:
-    race = content.races[ch.race]
+    race = roster.races(content)[ch.race]
     if ch.initiation and not ch.psi_awakened:
         return "psi lost"
     if ch.stats.get("psionics", 0) == 0:
@@ -42,4 +42,4 @@ def line(content: Content, ch: roster.Character) -> str:
     final = roster.final_stats(content, ch)
     cells = [f"{SHORT_NAMES.get(k, k)} {final[k]}" + (f"({v}{final[k] - v:+d})" if final[k] != v else "")
              for k, v in ch.stats.items()]
-    return f"{ch.name:<14} {content.races[ch.race].name:<16} {' '.join(cells)}  HP {ch.hp}  {psi_word(content, ch)}"
+    return f"{ch.name:<14} {roster.races(content)[ch.race].name:<16} {' '.join(cells)}  HP {ch.hp}  {psi_word(content, ch)}"

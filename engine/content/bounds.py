@@ -146,7 +146,8 @@ def mission(file: str, mid: str, m: c.Mission) -> list[str]:
 
 
 def check(t: dict[str, dict[str, Any]], missions: dict[str, c.Mission], origin: dict[str, str]) -> list[str]:
-    """Every number and formula of a bundle whose tables loaded (`t`: file name -> id -> model)."""
+    """Every number of the shared tables and the missions (`t`: file name -> id -> model); a ruleset's own tables
+    and formulas are its check's (xcom-trpg: engine/rules/xcom_trpg/tables.py)."""
     out: list[str] = []
     for file, table in t.items():
         for key, obj in table.items():
@@ -154,16 +155,4 @@ def check(t: dict[str, dict[str, Any]], missions: dict[str, c.Mission], origin: 
     for mid, m in missions.items():
         out.extend(numbers(origin[mid], mid, m))
         out.extend(mission(origin[mid], mid, m))
-    levels, weapons = t.get("difficulty.toml", {}), t.get("weapons.toml", {})
-    every: dict[str, tuple[int, int]] = {}  # weapons serve every ruleset: the widest range of each stat
-    for rid, rules in t.get("rulesets.toml", {}).items():
-        ranges = stat_ranges(rules, t.get("races.toml", {}), t.get("units.toml", {}), levels, weapons)
-        for stat, (low, high) in ranges.items():
-            every[stat] = (min(low, every.get(stat, (low, high))[0]), max(high, every.get(stat, (low, high))[1]))
-        for field in ("hp", "stamina"):
-            out.extend(formula("rulesets.toml", f"[{rid}].{field}", getattr(rules, field), ranges))
-        out.extend(formula("rulesets.toml", f"[{rid}].god_of_random", rules.god_of_random, {}, bare=True))
-    for wid, w in weapons.items():
-        for field in ("throw_range", "penalty"):
-            out.extend(formula("weapons.toml", f"[{wid}].{field}", getattr(w, field), every))
     return out

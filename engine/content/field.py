@@ -83,17 +83,19 @@ def thinning(content: Content, state: State) -> list[Event]:
 
 
 Raise = Callable[[str, str, str, str, Unit, Unit], Unit]  # (template, uid, name, side, victim, killer) -> the risen
+Kin = Callable[[str], "tuple[str, str] | None"]  # a unit template -> (its faction, its name), None if unknown
 
 
-def risen(content: Content, before: State, now: State, events: list[Event], make: Raise) -> list[Event]:
-    """Victims of a faction that `converts` them rise where they fell, on the killer's side; the ruleset makes
-    the new unit (`make`), since a unit's numbers are its own."""
+def risen(content: Content, before: State, now: State, events: list[Event], make: Raise, kin: Kin) -> list[Event]:
+    """Victims of a faction that `converts` them rise where they fell, on the killer's side; the ruleset says
+    whose faction a template is (`kin`, from its own unit table) and makes the new unit (`make`), since a unit's
+    numbers are its own."""
     killer_id = next((e.actor for e in events if isinstance(e, Resolved)), None)
     killer = now.units.get(killer_id or "")
     if killer is None:
         return []
-    template = content.units.get(killer.template)
-    converts = content.factions[template.faction].converts if template else {}
+    template = kin(killer.template)
+    converts = content.factions[template[0]].converts if template else {}
     if not converts:
         return []
     out: list[Event] = []
@@ -102,13 +104,13 @@ def risen(content: Content, before: State, now: State, events: list[Event], make
         was = before.units.get(uid)
         if was is None or was.status == "dead" or unit.status != "dead":
             continue
-        victim = content.units.get(unit.template)
-        rises_as = converts.get(victim.faction) if victim else None
+        victim = kin(unit.template)
+        rises_as = converts.get(victim[0]) if victim else None
         if rises_as is None:
             continue
         made[rises_as] = made.get(rises_as, sum(u.template == rises_as for u in now.units.values())) + 1
         n = made[rises_as]
-        name = f"{content.units[rises_as].name} {n}"
+        name = f"{kin(rises_as)[1]} {n}"
         zombie = make(rises_as, f"{rises_as}_{n}", name, killer.side, unit, killer)
         out.append(Resolved(actor=killer.id, action="convert", target=uid, rolls=(), outcome="risen",
                             text=f"{unit.name} rises as {name}"))
@@ -120,7 +122,7 @@ SmokeOf = Callable[[State, Resolved], "tuple[Pos, int, str] | None"]  # a blast 
 
 
 def after(content: Content, mission: Mission | None, spawns: dict, state: State, events: list[Event],
-          smoke_of: SmokeOf, make: Raise) -> list[Event]:
+          smoke_of: SmokeOf, make: Raise, kin: Kin) -> list[Event]:
     """After a command: smoke from blasts, smoke thinning at a phase's start, the dead rising, then the verdict."""
     fell = phase = moved = tiles = False
     clouds = []
@@ -149,7 +151,7 @@ def after(content: Content, mission: Mission | None, spawns: dict, state: State,
     if phase:
         extra += thinning(content, now)
     if fell:
-        extra += risen(content, state, now, events, make)
+        extra += risen(content, state, now, events, make, kin)
     if extra:
         now = fold(now, extra)
     if now.winner is None and mission is not None:

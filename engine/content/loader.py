@@ -14,34 +14,30 @@ from typing import Any, Sequence
 from engine.content import layers, strict
 from engine.content import tables as tables_
 from engine.content import models as c
-from engine.content.formula import Formula
 from engine.content.strict import ContentError, default_dir  # noqa: F401 - also the loader's public names
 from engine.core import files
 
 
-FILES: dict[str, type] = {
-    "rulesets.toml": c.RulesetDef,
-    "races.toml": c.Race,
-    "armor.toml": c.Armor,
-    "weapons.toml": c.Weapon,
+FILES: dict[str, type] = {  # the shared tables; each ruleset's own are its `Schema` (engine.content.tables)
     "factions.toml": c.Faction,
-    "units.toml": c.UnitTemplate,
     "terrain.toml": c.Terrain,
     "behaviour.toml": c.Behaviour,
     "difficulty.toml": c.Difficulty,
-    "psionics.toml": c.PsiAbility,
-    "items.toml": c.Item,
 }
+MOVED = ("rulesets.toml", "races.toml", "armor.toml", "weapons.toml", "units.toml", "psionics.toml",
+         "items.toml")  # shared files once, a ruleset's own now
 _FIELD = {name: name.removesuffix(".toml") for name in FILES}
 MISSIONS = "missions"  # a folder of TOML files, one or more missions each
 LEGACY_MISSIONS = "missions.toml"  # the one-file layout of older bundles, still read
 NEWER = ("behaviour.toml", "difficulty.toml")  # files an older bundle may lack
-OPTIONAL = ("psionics.toml", "items.toml")  # files any bundle may leave out (then no psionics, no consumables)
+OPTIONAL: tuple[str, ...] = ()  # files any bundle may leave out
 
 
 def is_content_file(name: str) -> bool:
     """True for the file labels content messages start with."""
-    return name in FILES or name == LEGACY_MISSIONS or (name.startswith(MISSIONS + "/") and name.endswith(".toml"))
+    folder, _, file = name.rpartition("/")
+    own = any(rid == folder and file in schema.files for rid, schema in _schemas())
+    return own or name in FILES or name == LEGACY_MISSIONS or (folder == MISSIONS and name.endswith(".toml"))
 
 
 def bundle_hash(files: dict[str, bytes]) -> str:
@@ -68,7 +64,6 @@ def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Conten
     tables: dict[str, dict[str, Any]] = {}
     known: dict[str, set[str]] = {}  # every id a file declares, loaded or not, so one error is not ten
     origins: dict[str, dict[str, str]] = {}  # file -> id -> the layer's file that wrote it last, for messages
-    stats: set[str] = set()  # stat names as written, even in a ruleset that failed to load
     mission_files = _mission_files(root)
     legacy = mission_files == [LEGACY_MISSIONS]
     for name, model in FILES.items():
@@ -88,10 +83,6 @@ def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Conten
         if not parsed:
             continue
         known[name], origins[name] = set(merged), origin
-        if name == "rulesets.toml":
-            stats = {st for table in merged.values() if isinstance(table, dict)
-                     for st in (table.get("stats") if isinstance(table.get("stats"), list) else [])
-                     if isinstance(st, str)}
         tables[name] = {}
         for key, value in merged.items():  # one id at a time, labelled with the layer that wrote it
             tables[name].update(strict.structure(origin.get(key, name), {key: value}, model, messages))
@@ -122,20 +113,34 @@ def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Conten
         for name in NEWER + OPTIONAL:
             tables.setdefault(name, {})
             known.setdefault(name, set())
-        found = cross_check(tables, known, stats, missions, origin)
+        found = cross_check(tables, known, missions, origin)
         for name, by_id in origins.items():
             found = layers.relabel(found, name, by_id)
         messages.extend(found)
     shared = {_FIELD[n]: t for n, t in tables.items()}
-    shared["missions"] = missions  # a ruleset's forces.toml is checked against them
+    shared["missions"] = missions  # a ruleset checks what they name of its tables, and its forces.toml
+    shared["mission_files"] = origin  # mission id -> its file, for those messages
+    shared["known"] = {_FIELD[n]: ids for n, ids in known.items()}  # declared ids, loaded or not
+    # A base folder from before the rulesets had folders keeps its ruleset's tables beside the shared ones: they are
+    # that ruleset's, the one its missions name, read where they are (its logs keep their hash). Anywhere else
+    # such a file is a mistake of one line.
+    named = {m.ruleset for m in missions.values()}
+    flat = {rid for rid, schema in _schemas() if rid in named and not (root / rid).is_dir()
+            and any((root / name).is_file() for name in schema.files)}
+    owners = {name: [rid for rid, schema in _schemas() if name in schema.files] for name in MOVED}
+    for layer in stack:
+        messages.extend(f"{layer.label}{name}: not a shared table; a ruleset's tables live in its folder "
+                        f"({' or '.join(f'{layer.label}{rid}/{name}' for rid in owners[name])})"
+                        for name in MOVED if (layer.base / layer.label / name).is_file()
+                        and not (flat and not layer.label))
     own, files_of = {}, {}
     for rid, schema in _schemas():
         before = set(raw)
-        own[rid] = tables_.read(stack, rid, schema, shared, raw, messages)
+        own[rid] = tables_.read(stack, rid, schema, shared, raw, messages, top_level=rid in flat)
         files_of[rid] = {k: raw[k] for k in raw if k not in before}
     if messages:
         raise ContentError(messages)
-    fields = dict(shared)
+    fields = {k: v for k, v in shared.items() if k not in ("mission_files", "known")}
     fields["missions"] = c.Missions(missions, fields.get("difficulty", {}))
     common = {k: v for k, v in raw.items() if not any(k in f for f in files_of.values())}
     hashes = {rid: bundle_hash({**common, **f}) for rid, f in files_of.items() if f}
@@ -162,59 +167,12 @@ def _ref(file: str, key: str, field: str, kind: str, value: str, table: set[str]
     return [f"{file}: [{key}].{field}: unknown {kind} {value!r}{strict.did_you_mean(value, table)}"]
 
 
-def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_stats: set[str],
-                missions: dict[str, c.Mission], origin: dict[str, str]) -> list[str]:
+def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], missions: dict[str, c.Mission],
+                origin: dict[str, str]) -> list[str]:
+    """The shared tables' references among themselves; what they name of a ruleset's tables is that ruleset's
+    check (its `Schema.check`, given the shared tables)."""
     out: list[str] = []
-    rulesets, races, armor = t["rulesets.toml"], t["races.toml"], known["armor.toml"]
-    weapons, factions, units = t["weapons.toml"], known["factions.toml"], t["units.toml"]
-    terrain = t["terrain.toml"]
-    race_ids, weapon_ids, unit_ids = known["races.toml"], known["weapons.toml"], known["units.toml"]
-    for rid, r in rulesets.items():
-        stats = set(r.stats)
-        for field in ("hp", "stamina", "god_of_random"):
-            bad = _names(getattr(r, field), stats)
-            if bad:
-                out.append(f"rulesets.toml: [{rid}].{field}: unknown name {bad!r}{strict.did_you_mean(bad, stats)}")
-        for stat in r.stat_minimums:
-            if stat not in stats:
-                out.append(f"rulesets.toml: [{rid}].stat_minimums.{stat}: unknown stat{strict.did_you_mean(stat, stats)}")
-    for rid, race in races.items():
-        for i, other in enumerate(race.frightens):
-            out.extend(_ref("races.toml", rid, f"frightens[{i}]", "race", other, race_ids))
-        for part in ("caps", "modifiers", "fixed"):
-            for stat in getattr(race, part):
-                if stat not in all_stats:
-                    out.append(f"races.toml: [{rid}].{part}.{stat}: unknown stat{strict.did_you_mean(stat, all_stats)}")
-    for wid, w in weapons.items():
-        if w.stat not in all_stats:
-            out.append(f"weapons.toml: [{wid}].stat: unknown stat {w.stat!r}{strict.did_you_mean(w.stat, all_stats)}")
-        for aid in w.headshot_kills:
-            out.extend(_ref("weapons.toml", wid, "headshot_kills", "armour", aid, armor))
-        for field in ("throw_range", "penalty"):
-            bad = _names(getattr(w, field), all_stats)
-            if bad:
-                out.append(f"weapons.toml: [{wid}].{field}: unknown name {bad!r}{strict.did_you_mean(bad, all_stats)}")
-        if w.thrown and w.throw_range is None:
-            out.append(f"weapons.toml: [{wid}].throw_range: a thrown weapon needs a throw range")
-        if not w.modes:
-            out.append(f"weapons.toml: [{wid}].modes: a weapon needs at least one mode")
-        if w.owner is not None:
-            out.extend(_ref("weapons.toml", wid, "owner", "unit", w.owner, unit_ids))
-        for stat in w.owner_bonus:
-            if stat not in all_stats:
-                out.append(f"weapons.toml: [{wid}].owner_bonus.{stat}: unknown stat{strict.did_you_mean(stat, all_stats)}")
-    for uid, u in units.items():
-        out.extend(_ref("units.toml", uid, "race", "race", u.race, race_ids))
-        out.extend(_ref("units.toml", uid, "faction", "faction", u.faction, factions))
-        out.extend(_ref("units.toml", uid, "armor", "armour", u.armor, armor))
-        out.extend(_ref("units.toml", uid, "weapon", "weapon", u.weapon, weapon_ids))
-        for item in u.items:  # grenades (weapons.toml) or consumables (items.toml)
-            out.extend(_ref("units.toml", uid, f"items.{item}", "item", item, weapon_ids | known.get("items.toml", set())))
-        for stat in u.stats:
-            if stat not in all_stats:
-                out.append(f"units.toml: [{uid}].stats.{stat}: unknown stat{strict.did_you_mean(stat, all_stats)}")
-        if len(u.glyph) != 1:
-            out.append(f"units.toml: [{uid}].glyph: expected one character, got {strict.show(u.glyph)}")
+    terrain, tiles = t["terrain.toml"], known["terrain.toml"]
     for tid, tile in terrain.items():
         if len(tile.glyph) != 1:
             out.append(f"terrain.toml: [{tid}].glyph: expected one character, got {strict.show(tile.glyph)}")
@@ -223,89 +181,45 @@ def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], all_st
                 out.append(f"terrain.toml: [{tid}].{field}: expected a colour like \"#a0b0c0\", "
                            f"got {strict.show(getattr(tile, field))}")
         if tile.destroyed is not None:
-            out.extend(_ref("terrain.toml", tid, "destroyed", "tile", tile.destroyed, known["terrain.toml"]))
-    tiles = known["terrain.toml"]
-    for wid, w in weapons.items():
-        if w.smoke is not None:
-            out.extend(_ref("weapons.toml", wid, "smoke", "tile", w.smoke, tiles))
-    for tid, tile in terrain.items():
+            out.extend(_ref("terrain.toml", tid, "destroyed", "tile", tile.destroyed, tiles))
         for field in ("opens_to", "closes_to", "fades_to"):
             value = getattr(tile, field)
             if value:  # fades_to = "" is the map's own tile
                 out.extend(_ref("terrain.toml", tid, field, "tile", value, tiles))
-    behaviours, levels = known["behaviour.toml"], t["difficulty.toml"]
+    behaviours, levels, factions = known["behaviour.toml"], t["difficulty.toml"], known["factions.toml"]
     for fid, f in t["factions.toml"].items():
         if f.behaviour and behaviours:
             out.extend(_ref("factions.toml", fid, "behaviour", "behaviour", f.behaviour, behaviours))
-        for victim, risen in f.converts.items():
+        for victim in f.converts:
             out.extend(_ref("factions.toml", fid, f"converts.{victim}", "faction", victim, factions))
-            out.extend(_ref("factions.toml", fid, f"converts.{victim}", "unit", risen, unit_ids))
-    for uid, u in units.items():
-        if u.ai != "default" and behaviours:
-            out.extend(_ref("units.toml", uid, "ai", "behaviour", u.ai, behaviours))
     defaults = [k for k, d in levels.items() if d.default]
     if levels and len(defaults) != 1:
         out.append(f"difficulty.toml: exactly one level needs default = true, found {len(defaults)}"
                    + (f" ({', '.join(defaults)})" if defaults else ""))
-    for did, d in levels.items():
-        for stat in d.alien_stats:
-            if stat not in all_stats:
-                out.append(f"difficulty.toml: [{did}].alien_stats.{stat}: unknown stat{strict.did_you_mean(stat, all_stats)}")
     for mid, m in missions.items():
-        out.extend(check_mission(origin[mid], mid, m, known, unit_ids, levels))
-        for fid, f in m.formulas.items():
-            out.extend(f"{origin[mid]}: [{mid}].formulas.{fid}.stats: unknown stat {st!r}{strict.did_you_mean(st, all_stats)}"
-                       for st in f.stats if st not in all_stats)
-    from engine.content import bounds  # numbers the rules can mean, formulas provably evaluable (issue 14)
+        out.extend(check_mission(origin[mid], mid, m, known, levels))
+    from engine.content import bounds  # numbers the rules can mean (issue 14)
 
-    return out + check_psionics(t["psionics.toml"], race_ids) + bounds.check(t, missions, origin)
+    return out + bounds.check(t, missions, origin)
 
 
-def check_psionics(abilities: dict[str, c.PsiAbility], race_ids: set[str]) -> list[str]:
-    """psionics.toml: known races, a partner that exists and names this one back, sane overloads."""
-    out: list[str] = []
-    for aid, a in abilities.items():
-        for field in ("casters", "barred"):
-            for i, race in enumerate(getattr(a, field)):
-                out.extend(_ref("psionics.toml", aid, f"{field}[{i}]", "race", race, race_ids))
-        if a.combines_with:
-            partner = abilities.get(a.combines_with)
-            out.extend(_ref("psionics.toml", aid, "combines_with", "ability", a.combines_with, set(abilities)))
-            if partner is not None and partner.combines_with != aid:
-                out.append(f"psionics.toml: [{aid}].combines_with: [{a.combines_with}] does not combine with {aid!r}")
-        if a.overload == "combo" and not a.combines_with:
-            out.append(f"psionics.toml: [{aid}].combines_with: a combo overload needs the ability it combines with")
-        if a.overload != "none" and a.overload_ss <= 0:
-            out.append(f"psionics.toml: [{aid}].overload_ss: a {a.overload} overload needs a positive number of SS")
-        if a.most_targets < 1:
-            out.append(f"psionics.toml: [{aid}].most_targets: expected at least 1, got {a.most_targets}")
-    return out
-
-
-def check_mission(file: str, mid: str, m: c.Mission, known: dict[str, set[str]], unit_ids: set[str],
+def check_mission(file: str, mid: str, m: c.Mission, known: dict[str, set[str]],
                   levels: dict[str, c.Difficulty]) -> list[str]:
+    from engine.core import ruleset
     from engine.map.gen import GENERATORS, ZONES
 
-    out = _ref(file, mid, "ruleset", "ruleset", m.ruleset, known["rulesets.toml"])
-    for i, uid in enumerate(m.squad):
-        out.extend(_ref(file, mid, f"squad[{i}]", "unit", uid, unit_ids))
-    if len(set(m.squad)) != len(m.squad):
-        out.append(f"{file}: [{mid}].squad: a unit template can be in the squad only once")
-    for uid in m.enemies:
-        out.extend(_ref(file, mid, f"enemies.{uid}", "unit", uid, unit_ids))
+    out = _ref(file, mid, "ruleset", "ruleset", m.ruleset, set(ruleset.available()))
     for field in ("width", "height"):
         if not 20 <= getattr(m, field) <= 200:
             out.append(f"{file}: [{mid}].{field}: expected 20 to 200 cells, got {getattr(m, field)}")
     if m.difficulty and levels:
         out.extend(_ref(file, mid, "difficulty", "difficulty level", m.difficulty, set(levels)))
-    if m.civilians:
-        out.extend(_ref(file, mid, "civilian", "unit", m.civilian, unit_ids))
     if m.generator not in GENERATORS:
         return out + _ref(file, mid, "generator", "generator", m.generator, set(GENERATORS))
     zones = ZONES[m.generator]
     for side, zone in m.spawn.items():
         out.extend(_ref(file, mid, f"spawn.{side}", f"zone of the {m.generator} map", zone, zones))
-    out.extend(_check_field_rules(file, mid, m, known, zones))
+    out.extend(_check_field_rules(file, mid, m, zones))
     for oid, o in m.objectives.items():
         where = f"objectives.{oid}"
         needs = {"shut_down": ("zone", "done_tile"), "extract": ("zone", "unit"), "hold": ("zone", "until_phase"),
@@ -315,8 +229,6 @@ def check_mission(file: str, mid: str, m: c.Mission, known: dict[str, set[str]],
                 out.append(f"{file}: [{mid}].{where}.{field}: a {o.kind} objective needs it")
         if o.zone:
             out.extend(_ref(file, mid, f"{where}.zone", f"zone of the {m.generator} map", o.zone, zones))
-        if o.unit and o.unit not in m.squad:
-            out.append(f"{file}: [{mid}].{where}.unit: {o.unit!r} is not in the squad")
         if o.done_tile:
             out.extend(_ref(file, mid, f"{where}.done_tile", "tile", o.done_tile, known["terrain.toml"]))
         if o.kind == "hold" and o.until_phase >= m.max_phases:
@@ -327,18 +239,14 @@ def check_mission(file: str, mid: str, m: c.Mission, known: dict[str, set[str]],
     return out
 
 
-def _check_field_rules(file: str, mid: str, m: c.Mission, known: dict[str, set[str]], zones: set[str]) -> list[str]:
-    """The squad's leader, searchable zones (4.6) and special formulas (4.7)."""
+def _check_field_rules(file: str, mid: str, m: c.Mission, zones: set[str]) -> list[str]:
+    """Searchable zones (4.6) and special formulas (4.7) on the map; what they name is the ruleset's check."""
     out = []
-    if m.leader and m.leader not in m.squad:
-        out.append(f"{file}: [{mid}].leader: {m.leader!r} is not in the squad")
-    things = known["weapons.toml"] | known.get("items.toml", set())
     for zone, search in m.search.items():
         out.extend(_ref(file, mid, f"search.{zone}", f"zone of the {m.generator} map", zone, zones))
         if not search.loot:
             out.append(f"{file}: [{mid}].search.{zone}.loot: a searchable zone needs at least one item")
         for i, row in enumerate(search.loot):
-            out.extend(_ref(file, mid, f"search.{zone}.loot[{i}].item", "item", row.item, things))
             if row.min > row.max:
                 out.append(f"{file}: [{mid}].search.{zone}.loot[{i}]: min {row.min} is above max {row.max}")
     for fid, f in m.formulas.items():
@@ -346,15 +254,6 @@ def _check_field_rules(file: str, mid: str, m: c.Mission, known: dict[str, set[s
         if not f.stats:
             out.append(f"{file}: [{mid}].formulas.{fid}.stats: name at least one stat")
     return out
-
-
-def _names(formula: Formula | None, allowed: set[str]) -> str | None:
-    if formula is None:
-        return None
-    from engine.content.formula import names_in
-
-    bad = sorted(names_in(formula.tree) - allowed)
-    return bad[0] if bad else None
 
 
 def _is_colour(text: str) -> bool:

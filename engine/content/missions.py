@@ -39,12 +39,10 @@ class Member:
     note: str = ""  # what the briefing adds after the name: the weapon it carries
 
 
-def roster(content: Content, mission: Mission) -> list[Member]:
-    """A mission's own squad and enemies from the shared unit table (the ruleset it was written for)."""
-    own = Forces(squad=list(mission.squad), enemies=dict(mission.enemies), civilians=mission.civilians,
-                 civilian=mission.civilian)
-    return members(own, lambda t: (content.units[t].name, content.units[t].glyph,
-                                   content.weapons[content.units[t].weapon].name.lower()))
+def own_forces(mission: Mission) -> Forces:
+    """A mission's own squad and enemies: the forces of the ruleset it names."""
+    return Forces(squad=list(mission.squad), enemies=dict(mission.enemies), civilians=mission.civilians,
+                  civilian=mission.civilian)
 
 
 def members(forces: Forces, looks: Callable[[str], tuple[str, str, str]]) -> list[Member]:
@@ -94,12 +92,13 @@ def objectives(mission: Mission) -> dict[str, Objective]:
     return dict(mission.objectives) or {"clear": ELIMINATE}
 
 
-def lost_if(content: Content, o: Objective) -> str:
-    """How the objective loses the mission, in words ("" when it cannot): the briefing and the panel say it."""
+def lost_if(o: Objective, names: Mapping[str, str]) -> str:
+    """How the objective loses the mission, in words ("" when it cannot): the briefing and the panel say it.
+    `names`: the deploying units' names by template."""
     if o.kind == "hold":
         return "lost if outnumbered in it"
     if o.kind == "extract":
-        return f"lost if {content.units[o.unit].name} dies" if o.unit in content.units else ""
+        return f"lost if {names[o.unit]} dies" if o.unit in names else ""
     if o.kind == "protect":
         return f"lost if fewer than {o.at_least} live"
     return ""

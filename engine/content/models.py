@@ -344,18 +344,11 @@ class Content:
     """One loaded, cross-checked content bundle."""
 
     sha256: str
-    rulesets: dict[str, RulesetDef]
-    races: dict[str, Race]
-    armor: dict[str, Armor]
-    weapons: dict[str, Weapon]
     factions: dict[str, Faction]
-    units: dict[str, UnitTemplate]
     terrain: dict[str, Terrain]
     missions: dict[str, Mission]
     behaviour: dict[str, Behaviour] = attrs.field(factory=dict)
     difficulty: dict[str, Difficulty] = attrs.field(factory=dict)
-    items: dict[str, Item] = attrs.field(factory=dict)  # items.toml: consumables
-    psionics: dict[str, PsiAbility] = attrs.field(factory=dict)  # psionics.toml; none: no psi in play
     rules: dict[str, dict[str, dict[str, Any]]] = attrs.field(factory=dict)  # ruleset id -> its own tables (tables.py)
     # ruleset id -> sha256 of the shared files and its own folder: a log's header names the bundle its ruleset
     # read, so a change to another ruleset's tables leaves it valid (`sha256` alone: a ruleset with no folder)

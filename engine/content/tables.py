@@ -11,6 +11,7 @@ back as `content.rules[id][kind]` (kind: the file name without `.toml`).
 from __future__ import annotations
 
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Callable, Sequence
 
 import attrs
@@ -26,9 +27,18 @@ class Schema:
 
     files: dict[str, type]  # "weapons.toml" -> the attrs model of one table of that file
     optional: tuple[str, ...] = ()  # files a bundle may leave out (then that kind is empty)
+    partial: bool = False  # its check copes with tables that failed to load (it reads ids from `known`)
     # Cross-checks of the merged tables: (own tables, shared tables by kind) -> located messages. Write them as
-    # "weapons.toml: [smg].ammo: ..."; the loader prefixes the layer that wrote each id.
+    # "weapons.toml: [smg].ammo: ..."; the loader prefixes the layer that wrote each id. With `partial` it runs even
+    # when some tables had mistakes (their ids are left out): it refers to ids through `shared["known"][kind]`, every
+    # id declared in each file, own and shared, so one mistake is not ten; without, only on a clean load. Shared also holds "missions" and
+    # "mission_files" (mission id -> its file, to locate a message about a mission).
     check: Callable[[Tables, Tables], list[str]] | None = None
+
+
+def of(content, ruleset_id: str) -> SimpleNamespace:
+    """A ruleset's tables of a loaded bundle as attributes by kind: `of(content, "xxxzone").weapons["smg"]`."""
+    return SimpleNamespace(**content.rules.get(ruleset_id, {}))
 
 
 def kind_of(file: str) -> str:
@@ -36,33 +46,44 @@ def kind_of(file: str) -> str:
 
 
 def read(stack: Sequence[layers.Layer], folder: str, schema: Schema, shared: Tables,
-         raw: dict[str, bytes], messages: list[str]) -> Tables:
-    """Merge and structure one ruleset's tables over the layers; problems go to `messages`."""
+         raw: dict[str, bytes], messages: list[str], top_level: bool = False) -> Tables:
+    """Merge and structure one ruleset's tables over the layers; problems go to `messages`. `top_level`: the base
+    folder keeps this ruleset's files beside the shared ones (the layout before rulesets had folders), read as
+    they are so an old bundle keeps its hash and its logs verify."""
     out: Tables = {}
     origins: dict[str, dict[str, str]] = {}
+    parsed: set[str] = set()  # files that read as TOML in some layer: their ids are known even if some fail
     for name, model in schema.files.items():
         merged: dict[str, Any] = {}
         origin: dict[str, str] = {}
         found = False
         for layer in stack:
-            label = f"{layer.label}{folder}/{name}"
+            label = name if top_level and not layer.label else f"{layer.label}{folder}/{name}"
             doc = strict.read(layer.base, label, raw, messages, optional=True)
             found = found or label in raw
             if doc is not None:
+                parsed.add(name)
                 messages.extend(layers.overlay(merged, origin, doc, label))
         if not found and name not in schema.optional:
-            messages.append(f"{folder}/{name}: missing file")
+            messages.append(f"{name if top_level else f'{folder}/{name}'}: missing file")
         by_id: dict[str, Any] = {}
         for key, value in merged.items():
             by_id.update(strict.structure(origin.get(key, f"{folder}/{name}"), {key: value}, model, messages))
         out[kind_of(name)] = by_id
         origins[name] = origin
-    if schema.check is not None and not messages:
-        found = schema.check(out, shared)
+    if schema.check is not None and (schema.partial or not messages):
+        declared = {kind_of(name): set(origin) for name, origin in origins.items() if name in parsed}
+        view = {**shared, "known": {**shared.get("known", {}), **declared}}
+        try:
+            found = schema.check(out, view)
+        except (KeyError, AttributeError, TypeError):
+            if not messages:
+                raise
+            found = []  # a check that trips over tables that failed to load adds nothing to their messages
         for name, by_id in origins.items():
             found = layers.relabel(found, name, by_id)
         bare = tuple(f"{name}: " for name in schema.files)  # about no one id: the base layer's file
-        messages.extend(f"{folder}/{m}" if m.startswith(bare) else m for m in found)
+        messages.extend(f"{folder}/{m}" if m.startswith(bare) and not top_level else m for m in found)
     return out
 
 

@@ -37,6 +37,12 @@ def records(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], Failure | Non
     return [(n, record) for n, _raw, record in lines], broken
 
 
+def check_ruleset(header: dict[str, Any]) -> None:
+    if header.get("ruleset") not in available():
+        raise log.LogError(f"unknown ruleset {str(header.get('ruleset'))[:40]!r}; this xenotac plays "
+                           f"{', '.join(available())}", 1)
+
+
 def check_header(header: dict[str, Any], squad_first: bool = False) -> dict[str, Any]:
     """Line 1's own fields, each one a reader relies on; LogError at line 1 if one is missing or one the rules
     cannot mean. Returns the mission parameters. `squad_first`: stop after the mission's own fields (the caller
@@ -52,9 +58,7 @@ def check_header(header: dict[str, Any], squad_first: bool = False) -> dict[str,
         raise log.LogError(f"the header's phase limit {str(mission['max_phases'])[:20]} is not 1 to {LONGEST}", 1)
     if squad_first:
         return mission
-    if header.get("ruleset") not in available():
-        raise log.LogError(f"unknown ruleset {str(header.get('ruleset'))[:40]!r}; this xenotac plays "
-                           f"{', '.join(available())}", 1)
+    check_ruleset(header)
     promised = header.get("seed_commitment")
     if not isinstance(promised, str) or len(promised) != 64:
         raise log.LogError("the header has no seed commitment", 1)

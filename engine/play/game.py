@@ -83,6 +83,7 @@ def check_header(content: Content, header: dict[str, Any]) -> None:
     """Everything `build` and the replay read from line 1, checked, so a bad header is one line, never a KeyError:
     its own fields (`engine.log.reading.check_header`), then against this content."""
     mission = reading.check_header(header, squad_first=True)
+    reading.check_ruleset(header)  # a log of a ruleset this xenotac lacks says so, not that its content differs
     sha = content.sha_for(str(header.get("ruleset")))
     if header.get("content_sha256") != sha:
         raise log.LogError(f"this log was played with content sha {str(header.get('content_sha256'))[:12]}; "

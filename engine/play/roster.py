@@ -10,11 +10,13 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import attrs
 import tomli_w
 
+from engine.content import tables
 from engine.content.models import Content, Race, UnitTemplate
 from engine.core import files
 from engine.core.dice import Dice, Faces, Roll
@@ -48,6 +50,19 @@ class RosterError(ValueError):
     """A refused choice or an unreadable roster, in one line a player can act on."""
 
 
+def _own(content: Content) -> SimpleNamespace:
+    """The tables of the ruleset roster characters are made in (content/xcom-trpg/)."""
+    return tables.of(content, RULESET)
+
+
+def races(content: Content) -> dict[str, Race]:
+    return _own(content).races
+
+
+def stat_names(content: Content) -> list[str]:
+    return list(_own(content).rulesets[RULESET].stats)
+
+
 def key(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
@@ -58,13 +73,13 @@ def template_id(ch: Character) -> str:
 
 
 def playable_races(content: Content) -> list[str]:
-    return [rid for rid, race in content.races.items() if race.playable]
+    return [rid for rid, race in _own(content).races.items() if race.playable]
 
 
 def limits(content: Content, race_id: str, stat: str) -> tuple[int, int]:
     """[minimum, race cap] for allocated points (2.1-2.2)."""
-    rules = content.rulesets[RULESET]
-    race = content.races[race_id]
+    rules = _own(content).rulesets[RULESET]
+    race = _own(content).races[race_id]
     low = rules.stat_minimums.get(stat, rules.stat_min)
     if stat in race.fixed:
         return race.fixed[stat], race.fixed[stat]
@@ -72,18 +87,18 @@ def limits(content: Content, race_id: str, stat: str) -> tuple[int, int]:
 
 
 def budget(content: Content, race_id: str) -> int:
-    rules = content.rulesets[RULESET]
-    return rules.epic_creation_points if content.races[race_id].epic else rules.creation_points
+    rules = _own(content).rulesets[RULESET]
+    return rules.epic_creation_points if _own(content).races[race_id].epic else rules.creation_points
 
 
 def complete(content: Content, race_id: str, stats: dict[str, int]) -> dict[str, int]:
     """The stats with every forced value filled in (berserker Bravery 10, a Psionics capped at 0)."""
     forced = {}
-    for name in content.rulesets[RULESET].stats:
+    for name in _own(content).rulesets[RULESET].stats:
         low, high = limits(content, race_id, name)
         if low == high:
             forced[name] = low
-    order = content.rulesets[RULESET].stats
+    order = _own(content).rulesets[RULESET].stats
     merged = {**forced, **stats}
     return {k: merged[k] for k in sorted(merged, key=lambda k: order.index(k) if k in order else len(order))}
 
@@ -96,7 +111,7 @@ def article(race: Race) -> str:
 def refusal(content: Content, race_id: str, stat: str, value: int) -> str | None:
     """Why one stat value is refused: "strength 6: a sectoid has at most 5"."""
     low, high = limits(content, race_id, stat)
-    race = content.races[race_id]
+    race = _own(content).races[race_id]
     if stat in race.fixed and value != low:
         return f"{stat} {value}: {article(race)} has {low} {stat}, placed automatically"
     if value > high:
@@ -108,10 +123,10 @@ def refusal(content: Content, race_id: str, stat: str, value: int) -> str | None
 
 def check(content: Content, race_id: str, stats: dict[str, int]) -> list[str]:
     """Why these allocated points are refused (2.2-2.4); empty when they stand."""
-    race = content.races.get(race_id)
+    race = _own(content).races.get(race_id)
     if race is None or not race.playable:
         return [f"unknown race {race_id!r}; one of {', '.join(playable_races(content))}"]
-    rules = content.rulesets[RULESET]
+    rules = _own(content).rulesets[RULESET]
     out = [f"{name} is not a stat; one of {', '.join(rules.stats)}" for name in stats if name not in rules.stats]
     for name in rules.stats:
         if name not in stats:
@@ -128,7 +143,7 @@ def check(content: Content, race_id: str, stats: dict[str, int]) -> list[str]:
 
 def advice(content: Content, race_id: str, stats: dict[str, int]) -> list[str]:
     """The soft guideline (2.3): a soldier's Strength and Agility above the race average."""
-    race, out = content.races[race_id], []
+    race, out = _own(content).races[race_id], []
     for name in ("strength", "agility"):
         low, high = limits(content, race_id, name)
         mod = race.modifiers.get(name, 0)  # judged on final values: a muton's Strength runs 6-15
@@ -141,14 +156,14 @@ def advice(content: Content, race_id: str, stats: dict[str, int]) -> list[str]:
 
 def final_stats(content: Content, ch: Character) -> dict[str, int]:
     """Allocated points plus race modifiers: muton +5 Str; floater +1 Str +4 Agi (may exceed 10)."""
-    mods = content.races[ch.race].modifiers
+    mods = _own(content).races[ch.race].modifiers
     return {k: v + mods.get(k, 0) for k, v in ch.stats.items()}
 
 
 def hp_range(content: Content, race_id: str, strength: int) -> tuple[int, int]:
     """HP the 1d10 can give for this allocated Strength (6.1)."""
-    final = {"strength": strength + content.races[race_id].modifiers.get("strength", 0)}
-    formula = content.rulesets[RULESET].hp
+    final = {"strength": strength + _own(content).races[race_id].modifiers.get("strength", 0)}
+    formula = _own(content).rulesets[RULESET].hp
     return formula.evaluate(final, lambda sides: 1)[0], formula.evaluate(final, lambda sides: sides)[0]
 
 
@@ -161,16 +176,16 @@ def create(content: Content, name: str, race_id: str, stats: dict[str, int], dic
     """A new character, its HP rolled once with the final Strength; RosterError says why not."""
     if not NAME.match(name):
         raise RosterError(f"{name!r}: a name is 1-24 letters, digits, spaces, ' or -, starting with a letter")
-    problems = check(content, race_id, complete(content, race_id, stats) if race_id in content.races else stats)
-    if armor and armor not in content.armor:
+    problems = check(content, race_id, complete(content, race_id, stats) if race_id in _own(content).races else stats)
+    if armor and armor not in _own(content).armor:
         problems.append(f"unknown armour {armor!r}")
-    if weapon and weapon not in content.weapons:
+    if weapon and weapon not in _own(content).weapons:
         problems.append(f"unknown weapon {weapon!r}")
     if problems:
         raise RosterError("; ".join(problems))
     stats = complete(content, race_id, stats)
     ch = Character(name=name, race=race_id, stats=stats, hp=0, hp_roll="", armor=armor, weapon=weapon)
-    formula = content.rulesets[RULESET].hp
+    formula = _own(content).rulesets[RULESET].hp
     first: list[int] = []
 
     def die(sides: int) -> int:
@@ -206,7 +221,7 @@ def parse_stats(text: str) -> dict[str, int]:
 def initiate(content: Content, ch: Character, dice: Dice) -> tuple[Character, Roll]:
     """Luck*1d100 >= 100 unlocks; a crit success also gives +1 Psionics (may pass the cap); a crit
     failure costs 1 Intelligence; any failure loses the psi points for good."""
-    race = content.races[ch.race]
+    race = _own(content).races[ch.race]
     if not race.psi_locked:
         raise RosterError(f"{ch.name}: {article(race)}'s psionics needs no initiation")
     if ch.initiation:
@@ -247,25 +262,25 @@ def structure(doc: Any, where: str) -> list[Character]:
 def validate(content: Content, characters: list[Character]) -> list[str]:
     """What content must hold for these characters to deploy; loaded rosters are checked against it."""
     out, seen = [], set()
-    stats = content.rulesets[RULESET].stats
+    stats = _own(content).rulesets[RULESET].stats
     for i, ch in enumerate(characters):
         at = f"character[{i}]"
-        if ch.race not in content.races:
+        if ch.race not in _own(content).races:
             out.append(f"{at}.race: unknown race {ch.race!r}")
         if sorted(ch.stats) != sorted(stats):
             out.append(f"{at}.stats: expected exactly {', '.join(stats)}")
-        elif ch.race in content.races:  # a hand-edited Strength 1000000 is not a character the rules can mean
+        elif ch.race in _own(content).races:  # a hand-edited Strength 1000000 is not a character the rules can mean
             slack = 1 if ch.initiation else 0  # an initiation's crit may pass the cap by one, or cost a point
             for name, value in ch.stats.items():
                 low, high = limits(content, ch.race, name)
                 if not low - slack <= value <= high + slack:
                     out.append(f"{at}.stats.{name}: {str(value)[:12]} is outside {low - slack} to {high + slack} "
-                               f"for {article(content.races[ch.race])}")
+                               f"for {article(_own(content).races[ch.race])}")
         if not 1 <= ch.hp <= 100_000:
             out.append(f"{at}.hp: {str(ch.hp)[:12]} is not a number of hit points the rules can mean")
-        if ch.armor and ch.armor not in content.armor:
+        if ch.armor and ch.armor not in _own(content).armor:
             out.append(f"{at}.armor: unknown armour {ch.armor!r}")
-        if ch.weapon and ch.weapon not in content.weapons:
+        if ch.weapon and ch.weapon not in _own(content).weapons:
             out.append(f"{at}.weapon: unknown weapon {ch.weapon!r}")
         if key(ch.name) in seen or not NAME.match(ch.name):
             out.append(f"{at}.name: {ch.name!r} is " + ("taken" if key(ch.name) in seen else "not a name"))
@@ -337,9 +352,9 @@ def with_squad(content: Content, mission_id: str, characters: list[Character]) -
     from engine.content.models import Missions
 
     mission = content.missions[mission_id]
-    units, squad = dict(content.units), list(mission.squad)
+    units, squad = dict(_own(content).units), list(mission.squad)
     for ch, slot in zip(characters, slots(content, mission_id)):
-        base = content.units[slot]
+        base = _own(content).units[slot]
         tid = template_id(ch)
         units[tid] = UnitTemplate(name=ch.name, race=ch.race, faction=base.faction, stats=dict(ch.stats),
                                   armor=ch.armor or base.armor, weapon=ch.weapon or base.weapon,
@@ -349,7 +364,8 @@ def with_squad(content: Content, mission_id: str, characters: list[Character]) -
     table = dict(content.missions)
     table[mission_id] = attrs.evolve(mission, squad=squad)
     missions = Missions(table, content.missions.difficulties) if isinstance(content.missions, Missions) else table
-    return attrs.evolve(content, units=units, missions=missions)
+    rules = {**content.rules, RULESET: {**content.rules[RULESET], "units": units}}
+    return attrs.evolve(content, rules=rules, missions=missions)
 
 
 def to_header(characters: list[Character]) -> list[dict[str, Any]]:

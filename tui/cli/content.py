@@ -26,7 +26,9 @@ def run(args: argparse.Namespace) -> int:
             print(message)
         print(f"{len(exc.messages)} problem(s)", file=sys.stderr)
         return EXIT_BAD_INPUT
-    print(f"content OK: {len(content.weapons)} weapons, {len(content.units)} units, {len(content.terrain)} tiles, "
-          f"{len(content.missions)} missions (sha256 {content.sha256[:12]})")
+    own = "; ".join(f"{rid}: {', '.join(f'{len(t)} {kind}' for kind, t in kinds.items() if t)}"
+                    for rid, kinds in sorted(content.rules.items()) if any(kinds.values()))
+    print(f"content OK: {len(content.terrain)} tiles, {len(content.missions)} missions; {own} "
+          f"(sha256 {content.sha256[:12]})")
     return 0
 

@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
         _save(path, characters + [ch])
         for note in roster.advice(content, ch.race, ch.stats):
             print(f"note: {note} (a guideline, not a rule)", file=sys.stderr)
-        print(f"added {ch.name} ({content.races[ch.race].name}), {ch.hp_roll}")
+        print(f"added {ch.name} ({roster.races(content)[ch.race].name}), {ch.hp_roll}")
         return 0
     at = roster.find(characters, args.name)
     if at is None:

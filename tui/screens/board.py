@@ -141,7 +141,8 @@ class Board(Sized):
         if setup is None:
             return []
         content = self.session.content
-        lost = {oid: missions.lost_if(content, o) for oid, o in missions.objectives(setup.mission).items()}
+        names = {m.template: m.name for m in self.session.ruleset.roster(setup.mission_id) or []}
+        lost = {oid: missions.lost_if(o, names) for oid, o in missions.objectives(setup.mission).items()}
         state = self.session.state
         seen = self.session.ruleset.spotted(state, self.session.side)
         return objective_lines(missions.statuses(content, setup.mission, setup.spawns, state, seen), lost)

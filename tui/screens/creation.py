@@ -40,7 +40,7 @@ class Creation(Sized):
         content = self.app.content
         self.races = roster.playable_races(content)
         self.race = self.races[0]
-        self.stat_names = list(content.rulesets[roster.RULESET].stats)
+        self.stat_names = roster.stat_names(content)
         self.stats = self._minimums(self.race)
         yield Static(id="creation-head")
         yield Input(placeholder="Name (letters, digits, spaces)", id="character-name", max_length=24)
@@ -71,7 +71,7 @@ class Creation(Sized):
 
     def _draw(self) -> None:
         content = self.app.content
-        race = content.races[self.race]
+        race = roster.races(content)[self.race]
         kind = "epic, " if race.epic else ""
         self.query_one("#creation-head", Static).update(Text(
             f" New character — {race.name} ({kind}{self.budget} points) · {self.left} left to spend"))
@@ -129,7 +129,7 @@ class Creation(Sized):
         value = self.stats[stat] + step
         why = roster.refusal(self.app.content, self.race, stat, value)
         if why is None and step > 0 and self.left <= 0:
-            why = f"no points left: {roster.article(self.app.content.races[self.race])} has {self.budget}"
+            why = f"no points left: {roster.article(roster.races(self.app.content)[self.race])} has {self.budget}"
         if why:
             status.message = f"✗ {why[0].upper()}{why[1:]}"
             return
@@ -141,7 +141,7 @@ class Creation(Sized):
         """Keeps the points that still fit the new race; the rest fall to its caps. Points a race
         placed automatically (the berserker's Bravery) go back to the minimum."""
         content = self.app.content
-        automatic, lowered = content.races[self.race].fixed, []
+        automatic, lowered = roster.races(content)[self.race].fixed, []
         for stat in self.stat_names:
             low, high = roster.limits(content, race, stat)
             value = low if stat in automatic else min(max(self.stats[stat], low), high)
@@ -152,7 +152,7 @@ class Creation(Sized):
         notes = [f"lowered to its caps: {', '.join(lowered)}"] if lowered else []
         if self.left < 0:
             notes.append(f"{-self.left} points over its {self.budget}: lower some stats")
-        self.query_one(StatusLine).message = f"{content.races[race].name}: {'; '.join(notes)}" if notes else ""
+        self.query_one(StatusLine).message = f"{roster.races(content)[race].name}: {'; '.join(notes)}" if notes else ""
         self._draw()
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:

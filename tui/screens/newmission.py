@@ -105,8 +105,9 @@ class NewMission(Sized):
         squad, notes = self._squad_lines(mid)
         lines += notes  # the dice first: they matter before the seed is typed
         lines.append("Objectives:")
+        names = {m.template: m.name for m in catalog.roster(content, self._ruleset(), mid)}
         for o in missions.objectives(mission).values():
-            lost = missions.lost_if(content, o)
+            lost = missions.lost_if(o, names)
             lines.append(f" · {o.text}" + (f"; {lost}" if lost else ""))
         lines.append(" · lost, as every mission, if the whole squad is down")
         if any(o.kind == "hold" for o in missions.objectives(mission).values()):

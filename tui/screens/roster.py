@@ -27,7 +27,7 @@ def short_line(content, ch: roster.Character) -> str:
     final = roster.final_stats(content, ch)
     stats = " ".join(f"{SHORT.get(k, k[:1].upper())}{final[k]}" for k in ch.stats)
     psi = psi_word(content, ch).replace(" until initiation", "")
-    return f"{ch.name[:16]:<16} {content.races[ch.race].name[:15]:<15} {stats}  HP {ch.hp:<3} {psi}"
+    return f"{ch.name[:16]:<16} {roster.races(content)[ch.race].name[:15]:<15} {stats}  HP {ch.hp:<3} {psi}"
 
 
 class RosterScreen(Sized):

@@ -22,25 +22,27 @@ from engine.log.story import turn_name
 from engine.map.grid import Pos, distance
 # The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order; the turn's
 # flow, shooting and explosives are modules of their own, which the class's methods call.
-from engine.rules.xcom_trpg import ai_special, explosives, flow, hooks, scale, shooting, throw_preview, tranquilizer
+from engine.rules.xcom_trpg import (ai_special, explosives, flow, hooks, scale, shooting, tables, throw_preview,
+                                    tranquilizer)
 from engine.rules.xcom_trpg import scenario as _scenario
 from engine.rules.xcom_trpg import sheet as _sheet  # what the client reads: the unit sheet, odds lines, throwables
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.referee import referee
 from engine.rules.xcom_trpg.scenario import Action
 from engine.rules.xcom_trpg.shooting import ShotContext, facing_towards  # noqa: F401 - the rule modules' names
+from engine.rules.xcom_trpg.tables import xcom
 
 
 @register("xcom-trpg")
 class XcomTrpg:
     id = "xcom-trpg"
     audit_dice = (100,)  # every contest is stat×1d100; scatter and HP dice are not worth a table
-    schema = None  # its tables are still the shared content/*.toml files (docs/architecture.md: the seam)
+    schema = tables.SCHEMA  # content/xcom-trpg/: its stat system, races, armour, weapons, units, psionics, items
     scenario = _scenario.Scenario  # `resolve`'s scenario file (README: Scenarios for resolve)
 
     def __init__(self, content: Content, setup: Setup | None) -> None:
         self.content = content
-        self.rules = content.rulesets[self.id]
+        self.rules = xcom(content).rulesets[self.id]
         self.setup = setup
         self._last_sight: tuple[State, str, np.ndarray] | None = None
         self.staged: tuple | None = None  # resolve's last staged scene (arena.decide)
@@ -210,7 +212,7 @@ class XcomTrpg:
         unit = self._actor(state, cmd.unit, 1)
         if isinstance(unit, Rejected):
             return unit
-        weapon = self.content.weapons[unit.weapon]
+        weapon = xcom(self.content).weapons[unit.weapon]
         if unit.ammo >= weapon.ammo:
             return Rejected("full", f"{weapon.name} is already loaded ({unit.ammo}/{weapon.ammo})")
         if weapon.darts:  # 8.12.4: the quick reload, a dart of a random kind
@@ -300,14 +302,18 @@ class XcomTrpg:
         return ai_special.shot_modes(self, unit)
 
     def name(self, thing: str) -> str:
-        return (self.content.weapons.get(thing) or self.content.items[thing]).name
+        return (xcom(self.content).weapons.get(thing) or xcom(self.content).items[thing]).name
 
     def behaviour(self, unit: Unit) -> str:
         return ai_special.behaviour(self, unit)
 
     def roster(self, mission_id: str) -> list[missions.Member] | None:
         mission = self.content.missions.get(mission_id)
-        return missions.roster(self.content, mission) if mission is not None and mission.ruleset == self.id else None
+        if mission is None or mission.ruleset != self.id:
+            return None
+        units, weapons = xcom(self.content).units, xcom(self.content).weapons
+        return missions.members(missions.own_forces(mission), lambda t: (
+            units[t].name, units[t].glyph, weapons[units[t].weapon].name.lower()))
 
     @property
     def title(self) -> str:

@@ -15,6 +15,7 @@ from engine.core.model import State, Unit
 from engine.core.ruleset import Mode
 from engine.map.grid import distance
 from engine.rules.xcom_trpg import scale
+from engine.rules.xcom_trpg.tables import xcom
 
 PSIONIC_RACES = {"sectoid": ("panic", "mind_control", "stun"), "ethereal": ("panic", "mind_control", "stun"),
                  "chryssalid": ("panic",)}
@@ -40,7 +41,7 @@ def psi(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> A
     from engine.rules.xcom_trpg import psionics
     from engine.rules.xcom_trpg.psi_abilities import plan
 
-    abilities = rs.content.psionics
+    abilities = xcom(rs.content).psionics
     wanted = PSIONIC_RACES.get(unit.race, ())
     if not abilities or not wanted or not psionics.is_active(unit):
         return None
@@ -77,7 +78,7 @@ def psi(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> A
 def chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
     """The AI's upkeep (`Ruleset.ai_chore`): "first", a reload when the magazine holds too few for any mode (and a
     grenade has no magazine); "idle", with no shot, break a melee grip (8.11), or top up a magazine out of sight."""
-    weapon = rs.content.weapons[unit.weapon]
+    weapon = xcom(rs.content).weapons[unit.weapon]
     if stage == "first":
         if not weapon.blast and unit.ammo < min(m.shots for m in weapon.modes.values()) and unit.magazines > 0:
             return Reload(unit=unit.id)
@@ -92,12 +93,12 @@ def chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Com
 def shot_modes(rs, unit: Unit) -> list[Mode]:
     """The weapon's modes; usable if the unit's actions left pay for it (a 2-action sniper shot needs both)."""
     return [Mode(mode, spec.name, spec.actions <= unit.actions)
-            for mode, spec in rs.content.weapons[unit.weapon].modes.items()]
+            for mode, spec in xcom(rs.content).weapons[unit.weapon].modes.items()]
 
 
 def behaviour(rs, unit: Unit) -> str:
     """The template's own profile, else its faction's."""
-    template = rs.content.units.get(unit.template)
+    template = xcom(rs.content).units.get(unit.template)
     if template is None:
         return "default"
     return template.ai if template.ai != "default" else rs.content.factions[template.faction].behaviour or "default"

@@ -29,6 +29,7 @@ from engine.map.grid import Grid
 from engine.content import missions
 from engine.rules.xcom_trpg import charisma, melee, tranquilizer
 from engine.rules.xcom_trpg.sniper import PARTS
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -81,7 +82,7 @@ def stage(rs: XcomTrpg, units: dict[str, Unit], action: Action) -> tuple[State, 
 def _sides(rs: XcomTrpg, units: dict[str, Unit], action: Action) -> dict[str, Unit]:
     """The scenario's default sides "a" (the actor's) and "b" become the game's: the squad and the aliens, by the
     actor's race, so rules about sides (who may be mind-controlled, 7.6) read them as in play."""
-    mine = missions.ALIENS if rs.content.races[units[action.actor].race].alien else missions.PLAYER
+    mine = missions.ALIENS if xcom(rs.content).races[units[action.actor].race].alien else missions.PLAYER
     theirs = missions.PLAYER if mine == missions.ALIENS else missions.ALIENS
     names = {"a": mine, "b": theirs}
     return {uid: replace(u, {"side": names[u.side]}) if u.side in names else u for uid, u in units.items()}
@@ -116,7 +117,7 @@ def _history(units: dict[str, Unit], action: Action) -> dict[str, Unit]:
 def command(rs: XcomTrpg, state: State, action: Action) -> Command:
     actor = state.units[action.actor]
     if action.type == "shoot":
-        mode = rs.content.weapons[actor.weapon].modes.get(action.mode)
+        mode = xcom(rs.content).weapons[actor.weapon].modes.get(action.mode)
         if mode is not None and mode.sniper:  # 8.12.5: a sniper shot names its body part
             return Act(unit=actor.id, action="snipe", target=action.target, option=action.part or PARTS[0])
         return Shoot(unit=actor.id, target=action.target or "", mode=action.mode)

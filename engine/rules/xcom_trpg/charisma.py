@@ -27,6 +27,7 @@ from engine.rules.xcom_trpg.checks import stat_roll
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, opposed
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -44,7 +45,7 @@ UNARMED = "unarmed"
 def traits(content: Content, unit: Unit) -> set[str]:
     """From the unit template (game) and `trait:<name>` counters (scenarios, `xenotac resolve`)."""
     out = {k[6:] for k, v in unit.counters.items() if k.startswith("trait:") and v}
-    template = content.units.get(unit.template)
+    template = xcom(content).units.get(unit.template)
     if template is not None and template.race == unit.race:
         out |= set(template.traits)
     return out
@@ -52,12 +53,12 @@ def traits(content: Content, unit: Unit) -> set[str]:
 
 def sex(content: Content, unit: Unit) -> str | None:
     found = next((k[4:] for k, v in unit.counters.items() if k.startswith("sex:") and v), None)
-    template = content.units.get(unit.template)
+    template = xcom(content).units.get(unit.template)
     return found or (template.sex if template is not None and template.race == unit.race else None)
 
 
 def xenophobe(content: Content, unit: Unit, other: Unit) -> bool:
-    return "xenophobe" in traits(content, unit) and other.race != unit.race and content.races[other.race].biological
+    return "xenophobe" in traits(content, unit) and other.race != unit.race and xcom(content).races[other.race].biological
 
 
 def no_diminishing(content: Content, target: Unit, actor: Unit) -> bool:
@@ -78,8 +79,8 @@ def refusal(content: Content, actor: Unit, target: Unit, demand: str | None) -> 
     if demand is not None and demand not in DEMANDS:
         return Rejected("bad_demand", f"Demand one of {', '.join(DEMANDS)}")
     if actor.race in DEFENCE_ONLY:
-        return Rejected("defends_only", f"A {content.races[actor.race].name.lower()}'s charisma only resists (5.5)")
-    if not content.races[target.race].biological:
+        return Rejected("defends_only", f"A {xcom(content).races[actor.race].name.lower()}'s charisma only resists (5.5)")
+    if not xcom(content).races[target.race].biological:
         return Rejected("not_persuadable", f"{target.name} is a machine: there is no one to persuade")
     if xenophobe(content, target, actor):
         return Rejected("xenophobe", f"{target.name} is a xenophobe: immune to {actor.name}'s charisma (5.5)")
@@ -89,9 +90,9 @@ def refusal(content: Content, actor: Unit, target: Unit, demand: str | None) -> 
         return Rejected("immune", f"{target.name} saw {actor.name} look pathetic: immune to the episode's end")
     if buffs.immune_to_minds(target):
         return Rejected("immune", f"{target.name}'s heroic inspiration makes it immune to compulsion (3.5)")
-    if demand == "surrender" and content.weapons[target.weapon].max_between == 0:
+    if demand == "surrender" and xcom(content).weapons[target.weapon].max_between == 0:
         return Rejected("against_nature", f"{target.name} cannot lay down its "
-                                          f"{content.weapons[target.weapon].name.lower()}")
+                                          f"{xcom(content).weapons[target.weapon].name.lower()}")
     if demand == "drop_item" and not any(target.items.values()):
         return Rejected("nothing_to_drop", f"{target.name} carries nothing to drop")
     return None

@@ -14,6 +14,7 @@ from engine.content.formula import div_round
 from engine.core.model import Unit
 from engine.rules.xcom_trpg import buffs, sources
 from engine.rules.xcom_trpg.checks import luck_check, passed, stat_roll, tie_break
+from engine.rules.xcom_trpg.tables import xcom
 
 PARTIAL, FULL = 1, 2
 DEATH_BELOW = -5  # 6.3: HP below -5 is death; -5..0 is unconsciousness (6.2)
@@ -87,7 +88,7 @@ def penalty(unit: Unit, weapon: Weapon) -> int:
 def crit_floor(content: Content, rules: RulesetDef, target: Unit | None) -> int:
     """3.4: attacks on sectoids crit from 86, on sectopods and cyberdisks from 99."""
     if target is not None:
-        low = content.races[target.race].crit_range_min
+        low = xcom(content).races[target.race].crit_range_min
         if low is not None:
             return low
     return rules.crit_success_min
@@ -95,7 +96,7 @@ def crit_floor(content: Content, rules: RulesetDef, target: Unit | None) -> int:
 
 def armour_damage(content: Content, weapon: Weapon, target: Unit, *, unarmoured_if_light: bool = False) -> int:
     """8.1: power - (tier - ignore)*3, floored at 0."""
-    tier = content.armor[target.armor].tier
+    tier = xcom(content).armor[target.armor].tier
     if unarmoured_if_light and tier == 1:
         tier = 0
     return max(0, weapon.damage - max(0, tier - weapon.armor_ignore) * 3)
@@ -103,7 +104,7 @@ def armour_damage(content: Content, weapon: Weapon, target: Unit, *, unarmoured_
 
 def concussion_taken(content: Content, amount: int, target: Unit) -> int:
     """8.5: ignores tiers 0-2; heavy armour reduces it by 20%, rounded."""
-    cut = content.armor[target.armor].concussion_reduction_percent
+    cut = xcom(content).armor[target.armor].concussion_reduction_percent
     return div_round(amount * (100 - cut), 100) if cut else amount
 
 
@@ -161,7 +162,7 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
     low = crit_floor(content, rules, target)
     pen = penalty(shooter, weapon)
     notes: list[str] = []
-    note = f" vs {content.races[target.race].name.lower()}" if low != rules.crit_success_min else ""
+    note = f" vs {xcom(content).races[target.race].name.lower()}" if low != rules.crit_success_min else ""
     status = target.status  # as the burst goes on: a target put down cannot dodge, a dead one takes nothing
     for shot in range(mode.shots):
         tag = f" {shot + 1}" if mode.shots > 1 else ""

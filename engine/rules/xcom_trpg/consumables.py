@@ -23,6 +23,7 @@ from engine.core.ruleset import Option
 from engine.core.reducer import fold
 from engine.rules.xcom_trpg.combat import status_for
 from engine.rules.xcom_trpg.damage import Ledger, fallen
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -51,9 +52,9 @@ def _own_action(item_id: str | None) -> bool:
 
 
 def use_problem(rs: "XcomTrpg", state: State, user: Unit, item_id: str | None, target_id: str | None) -> Rejected | Unit:
-    item = rs.content.items.get(item_id or "")
+    item = xcom(rs.content).items.get(item_id or "")
     if item is None:
-        return Rejected("unknown_item", f"{item_id!r} is not a consumable; there are {', '.join(rs.content.items)}")
+        return Rejected("unknown_item", f"{item_id!r} is not a consumable; there are {', '.join(xcom(rs.content).items)}")
     if user.items.get(item_id or "", 0) <= 0:
         return Rejected("no_item", f"{user.name} carries no {item.name.lower()}")
     if _own_action(item_id):
@@ -85,7 +86,7 @@ def use(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
     if isinstance(target, Rejected):
         return target
     item_id = cmd.option or ""
-    item = rs.content.items[item_id]
+    item = xcom(rs.content).items[item_id]
     ledger = Ledger(state.units)
     items = dict(user.items)
     items[item_id] -= 1
@@ -162,7 +163,7 @@ def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> lis
         if unit.side == ended:
             for key, left in list(ledger.get(uid, "counters").items()):
                 if key.startswith("after_") and left == 0:
-                    item = rs.content.items.get(key.removeprefix("after_"))
+                    item = xcom(rs.content).items.get(key.removeprefix("after_"))
                     ledger.set(uid, "after-effect passed", counters=_without(ledger.get(uid, "counters"), key))
                     if item is not None and item.after_morale:
                         ledger.morale(uid, item.after_morale, f"{item.name} after-effect")
@@ -172,7 +173,7 @@ def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> lis
 def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     out = []
     for item_id, n in sorted(unit.items.items()):
-        item = rs.content.items.get(item_id)
+        item = xcom(rs.content).items.get(item_id)
         if item is None or n <= 0 or unit.actions < item.actions or _own_action(item_id):
             continue  # an item with an action of its own (ESP-027) is offered by that action
         near = [u for u in state.units.values() if u.id != unit.id and distance(u.pos, unit.pos) <= item.reach]

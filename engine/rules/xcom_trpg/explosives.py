@@ -15,13 +15,14 @@ from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 
 from engine.rules.xcom_trpg.shooting import facing_towards
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
 
 
 def throw_range(rs: XcomTrpg, state: State, unit: Unit, item: str) -> int:
-    weapon = rs.content.weapons[item]
+    weapon = xcom(rs.content).weapons[item]
     if weapon.throw_range is None:
         return 0
     stats = dict(unit.stats, strength=combat.effective_stat(unit, "strength"))
@@ -45,7 +46,7 @@ def throw(rs: XcomTrpg, state: State, cmd: Throw, dice: Dice) -> Rejected | list
 
 def explosive(rs: XcomTrpg, state: State, thrower: Unit, weapon_id: str, cell: Pos, declared: Unit | None,
                dice: Dice) -> list[Event]:
-    weapon = rs.content.weapons[weapon_id]
+    weapon = xcom(rs.content).weapons[weapon_id]
     roll = combat.throw_roll(rs.content, rs.rules, dice, thrower, weapon, declared)
     rolls = list(roll.rolls)
     text = f"{thrower.name}: {weapon.name.lower()} at {cell}"

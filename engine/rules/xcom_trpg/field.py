@@ -19,6 +19,7 @@ from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.rules.xcom_trpg.units import final_stats, spawn
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -117,7 +118,12 @@ def after(rs: "XcomTrpg", state: State, events: list[Event]) -> list[Event]:
     """Smoke from blasts and smoke thinning at a phase's start, the dead rising, then the verdict (shared)."""
     mission, spawns = (rs.setup.mission, rs.setup.spawns) if rs.setup else (None, {})
     return shared.after(rs.content, mission, spawns, state, events, lambda now, e: _smoke_of(rs, now, e),
-                        lambda *who: _zombie(rs, *who))
+                        lambda *who: _zombie(rs, *who), lambda template: _kin(rs, template))
+
+
+def _kin(rs: "XcomTrpg", template: str) -> tuple[str, str] | None:
+    t = xcom(rs.content).units.get(template)
+    return (t.faction, t.name) if t is not None else None
 
 
 def landing_cell(state: State, blast: Resolved) -> Pos | None:
@@ -133,7 +139,7 @@ def landing_cell(state: State, blast: Resolved) -> Pos | None:
 
 def _smoke_of(rs: "XcomTrpg", state: State, blast: Resolved) -> tuple[Pos, int, str] | None:
     """A smoke grenade's cloud: where it landed, its radius and the smoke tile."""
-    weapon = rs.content.weapons.get(blast.weapon or "") if blast.cell is not None else None
+    weapon = xcom(rs.content).weapons.get(blast.weapon or "") if blast.cell is not None else None
     if weapon is None or not weapon.smoke:
         return None
     centre = landing_cell(state, blast)

@@ -17,6 +17,7 @@ from engine.map.grid import NEIGHBOURS
 from engine.rules.xcom_trpg import field, hooks
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -109,9 +110,9 @@ def end_turn(rs: XcomTrpg, state: State, cmd: EndTurn, dice: Dice) -> Rejected |
     if i + 1 < len(state.sides):
         return ledger.take() + rs._begin_side(state, state.sides[i + 1], dice, ledger)
     for unit in state.units.values():
-        gain = rs.content.races[unit.race].morale_per_phase
+        gain = xcom(rs.content).races[unit.race].morale_per_phase
         if gain and ledger.get(unit.id, "status") == "active":
-            ledger.morale(unit.id, gain, f"{rs.content.races[unit.race].name} vigour at phase end")
+            ledger.morale(unit.id, gain, f"{xcom(rs.content).races[unit.race].name} vigour at phase end")
     events: list[Event] = ledger.take()
     for hook in hooks.PHASE_END:
         events += hook(rs, ledger, dice) + ledger.take()

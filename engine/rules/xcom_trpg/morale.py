@@ -24,6 +24,7 @@ from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.content.scenario import Verdict
 from engine.rules.xcom_trpg.scenario import Action
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -94,7 +95,7 @@ def speech_options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
 
 
 def frightens(content: Content, monster: Unit, viewer: Unit) -> bool:
-    return viewer.race in content.races[monster.race].frightens
+    return viewer.race in xcom(content).races[monster.race].frightens
 
 
 def bravery_check(content: Content, rules: RulesetDef, ledger: Ledger, viewer: Unit, monster: Unit,
@@ -120,7 +121,7 @@ def first_sight(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) 
     if not any(isinstance(e, (Moved, UnitSpawned, TileChanged)) or
                (isinstance(e, UnitChanged) and "status" in e.changes) for e in events):
         return []  # nobody moved, woke or opened a door: nobody sees anything new (asked first: the cheaper test)
-    races = rs.content.races
+    races = xcom(rs.content).races
     present = [u.race for u in before.units.values() if u.status != "dead"]
     present += [e.unit.race for e in events if isinstance(e, UnitSpawned)]
     if not any(races[r].frightens for r in present):

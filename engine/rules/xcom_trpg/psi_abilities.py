@@ -22,6 +22,7 @@ from engine.rules.xcom_trpg import buffs, psi_effects, psionics
 from engine.rules.xcom_trpg.contest import god_roll
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.psi_effects import ORDERS, apply, attack_bonus, revive, set_counter
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -65,7 +66,7 @@ def plan(rs: "XcomTrpg", state: State, cmd: Act, check_turn: bool = True) -> Pla
     if caster is None:
         return Rejected("unknown_unit", f"There is no unit {cmd.unit!r}")
     aid, detail, also = parse(cmd.option)
-    abilities = rs.content.psionics
+    abilities = xcom(rs.content).psionics
     a = abilities.get(aid)
     if a is None:
         return Rejected("unknown_ability", f"No psi ability {aid!r}; known: {', '.join(abilities) or 'none'}")
@@ -150,7 +151,7 @@ def _targets(rs: "XcomTrpg", state: State, caster: Unit, a: PsiAbility, cmd: Act
             return Rejected("not_friendly", f"{a.name} works on friends; {t.name} is not one")
         if a.target == "hostile" and t.side == caster.side:
             return Rejected("not_hostile", f"{a.name} is cast on an enemy; {t.name} is on your side")
-        if rs.content.races[t.race].robot and a.effect != "communication":
+        if xcom(rs.content).races[t.race].robot and a.effect != "communication":
             return Rejected("no_mind", f"{t.name} is a machine: there is no mind to reach")
         if a.effect == "mind_control" and t.counters.get("psi_mc_by"):
             return Rejected("already_controlled", f"{t.name} is already mind-controlled")
@@ -176,10 +177,10 @@ def cast(rs: "XcomTrpg", state: State, p: Plan, dice: Dice) -> list[Event]:
     a, caster = p.ability, p.caster
     ledger = Ledger(state.units)
     ss = caster.counters.get("psi_ss", 0)
-    label = a.name + (f" + {rs.content.psionics[p.also].name}" if p.also else "")
+    label = a.name + (f" + {xcom(rs.content).psionics[p.also].name}" if p.also else "")
     spent = f"{p.cost} SS" + (f" + {p.overload} overload" if p.overload else "")
-    cds = {cd_key(i): rs.content.psionics[i].cooldown + 1 for i in (p.ability_id, p.also)
-           if i and rs.content.psionics[i].cooldown}
+    cds = {cd_key(i): xcom(rs.content).psionics[i].cooldown + 1 for i in (p.ability_id, p.also)
+           if i and xcom(rs.content).psionics[i].cooldown}
     drug = caster.counters.get("tranq_psi_bonus", 0) if caster.counters.get("tranq_psi_left", 0) > 0 else 0
     if drug:  # 8.12.4: a drugged sectoid's next psi actions, whatever they are
         left = caster.counters["tranq_psi_left"] - 1
@@ -218,7 +219,7 @@ def cast(rs: "XcomTrpg", state: State, p: Plan, dice: Dice) -> list[Event]:
                          + ("" if ok else ": resists"))
             if ok:
                 won.append(t)
-    steps = [(a, p.overload)] + ([(rs.content.psionics[p.also], 0)] if p.also else [])
+    steps = [(a, p.overload)] + ([(xcom(rs.content).psionics[p.also], 0)] if p.also else [])
     steps.sort(key=lambda step: step[0].effect != "oblivion")  # the combination: forget, then obey (7.6)
     for t in won:
         texts = []

@@ -15,6 +15,7 @@ from engine.core.model import State, Unit
 from engine.rules.xcom_trpg import combat, psionics
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -140,7 +141,7 @@ def frame(rs: "XcomTrpg", u: Unit) -> str:
     stats = ", ".join(f"{k} {v}" for k, v in u.stats.items())
     order = ORDER_NAMES.get(u.counters.get("psi_order", 0))
     return (f"{stats}; HP {u.hp}/{u.hp_max}, morale {u.morale}, stamina {u.stamina}, "
-            f"{rs.content.weapons[u.weapon].name}" + (f"; ordered to {order}" if order else ""))
+            f"{xcom(rs.content).weapons[u.weapon].name}" + (f"; ordered to {order}" if order else ""))
 
 
 def retreat_cell(rs: "XcomTrpg", state: State, unit: Unit, away_from: Pos) -> Pos:

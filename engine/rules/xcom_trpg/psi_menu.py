@@ -14,6 +14,7 @@ from engine.rules.xcom_trpg import psionics
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.psi_abilities import LOCATION_RADIUS, Plan, plan
 from engine.rules.xcom_trpg.psi_effects import boost, set_counter
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -91,7 +92,7 @@ def candidates(rs: "XcomTrpg", state: State, unit: Unit) -> list[Act]:
     out: list[Act] = []
     others = sorted((u for u in state.units.values() if u.id != unit.id),
                     key=lambda u: (max(abs(u.pos[0] - unit.pos[0]), abs(u.pos[1] - unit.pos[1])), u.id))
-    for aid, a in rs.content.psionics.items():
+    for aid, a in xcom(rs.content).psionics.items():
         if not a.implemented:
             continue
         details = {"compulsion": ["hold", "retreat", "drop"], "buff": ["agility", "strength"]}.get(a.effect, [""])
@@ -111,7 +112,7 @@ def candidates(rs: "XcomTrpg", state: State, unit: Unit) -> list[Act]:
 
 
 def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
-    if not rs.content.psionics or not psionics.is_active(unit):
+    if not xcom(rs.content).psionics or not psionics.is_active(unit):
         return []
     out: list[Option] = []
     ss = unit.counters.get("psi_ss", 0)

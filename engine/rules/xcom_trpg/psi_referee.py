@@ -11,11 +11,12 @@ from engine.core.model import Unit
 from engine.rules.xcom_trpg import psionics
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.psi_effects import set_counter
+from engine.rules.xcom_trpg.tables import xcom
 
 
 def initiation(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:
     unit = units[action.actor]
-    if not content.races[unit.race].psi_locked:
+    if not xcom(content).races[unit.race].psi_locked:
         return Verdict([], units, {}, f"{unit.name}: a {unit.race}'s psionics need no initiation (7.1)")
     if unit.stats.get("psionics", 0) < 1:
         return Verdict([], units, {}, f"{unit.name}: initiation needs at least 1 point in Psionics (7.1)")

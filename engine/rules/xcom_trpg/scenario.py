@@ -11,6 +11,7 @@ from engine.content.models import Content
 from engine.content.scenario import UnitReport
 from engine.core.dice import Dice, Roll
 from engine.core.model import Unit
+from engine.rules.xcom_trpg.tables import xcom
 
 
 @attrs.frozen(kw_only=True)
@@ -81,17 +82,17 @@ def check(content: Content, sc: Scenario) -> list[str]:
     from engine.content.strict import did_you_mean
 
     out = []
-    if sc.ruleset not in content.rulesets:
-        out.append(f"ruleset: unknown ruleset {sc.ruleset!r}{did_you_mean(sc.ruleset, content.rulesets)}")
+    if sc.ruleset not in xcom(content).rulesets:
+        out.append(f"ruleset: unknown ruleset {sc.ruleset!r}{did_you_mean(sc.ruleset, xcom(content).rulesets)}")
         return out
-    stats = content.rulesets[sc.ruleset].stats
+    stats = xcom(content).rulesets[sc.ruleset].stats
     for uid, u in sc.units.items():
-        if u.race not in content.races:
-            out.append(f"[units.{uid}].race: unknown race {u.race!r}{did_you_mean(u.race, content.races)}")
-        if u.armor not in content.armor:
-            out.append(f"[units.{uid}].armor: unknown armour {u.armor!r}{did_you_mean(u.armor, content.armor)}")
-        if u.weapon is not None and u.weapon not in content.weapons:
-            out.append(f"[units.{uid}].weapon: unknown weapon {u.weapon!r}{did_you_mean(u.weapon, content.weapons)}")
+        if u.race not in xcom(content).races:
+            out.append(f"[units.{uid}].race: unknown race {u.race!r}{did_you_mean(u.race, xcom(content).races)}")
+        if u.armor not in xcom(content).armor:
+            out.append(f"[units.{uid}].armor: unknown armour {u.armor!r}{did_you_mean(u.armor, xcom(content).armor)}")
+        if u.weapon is not None and u.weapon not in xcom(content).weapons:
+            out.append(f"[units.{uid}].weapon: unknown weapon {u.weapon!r}{did_you_mean(u.weapon, xcom(content).weapons)}")
         missing = [s for s in stats if s not in u.stats]
         if missing:
             out.append(f"[units.{uid}].stats: missing {', '.join(missing)}")
@@ -118,13 +119,13 @@ def check(content: Content, sc: Scenario) -> list[str]:
         actor = sc.units[a.actor]
         if actor.weapon is None:
             out.append(f"[units.{a.actor}].weapon: the shooter needs a weapon")
-        elif a.mode not in content.weapons[actor.weapon].modes:
-            modes = content.weapons[actor.weapon].modes
+        elif a.mode not in xcom(content).weapons[actor.weapon].modes:
+            modes = xcom(content).weapons[actor.weapon].modes
             out.append(f"[action].mode: the {actor.weapon} has no {a.mode!r} mode; it has {', '.join(modes)}")
     if not out and a.type == "throw":
-        item = a.item or next((i for i in sc.units[a.actor].items if content.weapons.get(i)
-                               and content.weapons[i].thrown), None)
-        if item is None or item not in content.weapons or not content.weapons[item].thrown:
+        item = a.item or next((i for i in sc.units[a.actor].items if xcom(content).weapons.get(i)
+                               and xcom(content).weapons[i].thrown), None)
+        if item is None or item not in xcom(content).weapons or not xcom(content).weapons[item].thrown:
             out.append("[action].item: name a thrown weapon (hand_grenade, alien_grenade)")
     return out
 
@@ -158,7 +159,7 @@ def _needs(content: Content, sc: Scenario, stats: list[str]) -> list[str]:
         if not a.loot:
             out.append("[action].loot: a search needs its loot table (loot = [{ item = \"medkit\", min = 80, max = 109 }])")
         for i, row in enumerate(a.loot):
-            if row.item not in content.weapons and row.item not in content.items:
+            if row.item not in xcom(content).weapons and row.item not in xcom(content).items:
                 out.append(f"[action].loot[{i}].item: unknown item {row.item!r}")
             if row.min > row.max:
                 out.append(f"[action].loot[{i}]: min {row.min} is above max {row.max}")
@@ -172,11 +173,11 @@ def _needs(content: Content, sc: Scenario, stats: list[str]) -> list[str]:
 
 def make_units(content: Content, sc: Scenario, setup_dice: Dice) -> tuple[dict[str, Unit], list[Roll]]:
     """Frames from the scenario; HP the scenario leaves out is rolled on the seeded setup stream."""
-    rules = content.rulesets[sc.ruleset]
+    rules = xcom(content).rulesets[sc.ruleset]
     units: dict[str, Unit] = {}
     rolls: list[Roll] = []
     for uid, u in sc.units.items():
-        race = content.races[u.race]
+        race = xcom(content).races[u.race]
         hp = u.hp
         if hp is None:
             indices: list[int] = []
@@ -189,7 +190,7 @@ def make_units(content: Content, sc: Scenario, setup_dice: Dice) -> tuple[dict[s
             hp, shown, faces = rules.hp.evaluate(u.stats, die)
             rolls.append(Roll(actor=uid, purpose="hp", expr=rules.hp.text, faces=tuple(faces), formula=f"hp {shown}",
                               total=hp, stream="setup", index=indices[0] if indices else -1))
-        tier = content.armor[u.armor].tier
+        tier = xcom(content).armor[u.armor].tier
         stamina_max = max(0, rules.stamina.evaluate(u.stats)[0] - tier)
         weapon = u.weapon or "pistol"
         side = u.side or ("a" if uid == sc.action.actor else "b")
@@ -199,7 +200,7 @@ def make_units(content: Content, sc: Scenario, setup_dice: Dice) -> tuple[dict[s
                           infinite_stamina=race.infinite_stamina,
                           morale=u.morale if u.morale is not None else rules.morale_max, morale_max=rules.morale_max,
                           concussion=u.concussion, armor=u.armor, weapon=weapon,
-                          ammo=content.weapons[weapon].ammo, magazines=0, items=dict(u.items), actions=2,
+                          ammo=xcom(content).weapons[weapon].ammo, magazines=0, items=dict(u.items), actions=2,
                           counters=_psi(race, u) | _traits(u))
     return units, rolls
 

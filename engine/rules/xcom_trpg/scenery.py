@@ -25,6 +25,7 @@ from engine.rules.xcom_trpg.contest import Contest, Side, opposed, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.content.scenario import Verdict
 from engine.rules.xcom_trpg.scenario import Action
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -163,7 +164,7 @@ def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
         resists = missions.hostile(unit.side, other.side) and other.conscious
         for item, n in sorted(other.items.items()):
             if n > 0:
-                name = (rs.content.items.get(item) or rs.content.weapons.get(item)).name.lower()
+                name = (xcom(rs.content).items.get(item) or xcom(rs.content).weapons.get(item)).name.lower()
                 out.append(Option(group="Items", label=f"Take {other.name}'s {name}",
                                         command=Act(unit=unit.id, action="take", target=other.id, option=item),
                                         note="a Strength contest; ends your turn (4.4)" if resists

@@ -20,6 +20,7 @@ from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.content.scenario import Verdict
 from engine.rules.xcom_trpg.scenario import Action
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -67,7 +68,7 @@ def left(rs: "XcomTrpg", state: State, zone: str) -> list[tuple[int, Loot]]:
 
 
 def _name(content: Content, item: str) -> str:
-    thing = content.items.get(item) or content.weapons.get(item)
+    thing = xcom(content).items.get(item) or xcom(content).weapons.get(item)
     return thing.name.lower() if thing else item
 
 

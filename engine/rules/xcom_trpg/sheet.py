@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from engine.core.model import State, Unit
 from engine.core.ruleset import Row, Sheet
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -35,11 +36,11 @@ def sheet(unit: Unit, content) -> Sheet:
             Row("Stamina", f"{stamina} Morale {unit.morale}"),
             Row("Concussion", status, alert="" if unit.status == "active" else unit.status.upper()))
     effects = [f for f in unit.flags if f not in QUIET_FLAGS] + effect_words(unit.counters)
-    weapon = content.weapons[unit.weapon]
-    items = ", ".join(f"{(content.weapons.get(i) or content.items[i]).name.lower()}×{n}"  # grenades or consumables
+    weapon = xcom(content).weapons[unit.weapon]
+    items = ", ".join(f"{(xcom(content).weapons.get(i) or xcom(content).items[i]).name.lower()}×{n}"  # grenades or consumables
                       for i, n in unit.items.items() if n)
     kit = (f"{weapon.name} {unit.ammo}/{weapon.ammo} +{unit.magazines} mag", f"Items: {items or '—'}")
-    return Sheet(rows=rows, effects=tuple(effects), kind=content.races[unit.race].name, kit=kit)
+    return Sheet(rows=rows, effects=tuple(effects), kind=xcom(content).races[unit.race].name, kit=kit)
 
 
 def effect_words(counters: dict[str, int]) -> list[str]:
@@ -78,6 +79,6 @@ def shot_lines(p_hit: float, damage: float, p_headshot: float, can_dodge: bool, 
 
 def throwables(rs: XcomTrpg, state: State, unit: Unit) -> list[str]:
     """Grenades the unit carries; an alien one only in alien hands (the biometric lock, 8.4)."""
-    alien = rs.content.races[unit.race].alien
-    return [i for i, n in unit.items.items() if n > 0 and i in rs.content.weapons and rs.content.weapons[i].thrown
-            and (alien or not rs.content.weapons[i].alien)]
+    alien = xcom(rs.content).races[unit.race].alien
+    return [i for i, n in unit.items.items() if n > 0 and i in xcom(rs.content).weapons and xcom(rs.content).weapons[i].thrown
+            and (alien or not xcom(rs.content).weapons[i].alien)]

@@ -18,6 +18,7 @@ from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.rules.xcom_trpg import combat, odds, scale, sniper, tranquilizer
 from engine.rules.xcom_trpg import sheet as _sheet
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -70,14 +71,14 @@ def shot_context(rs: XcomTrpg, state: State, shooter_id: str, target_id: str, mo
         return Rejected("friendly_fire", f"{target.name} is on your side")
     if target.status == "dead":
         return Rejected("dead", f"{target.name} is already dead")
-    weapon = rs.content.weapons[shooter.weapon]
+    weapon = xcom(rs.content).weapons[shooter.weapon]
     if weapon.thrown:
         return Rejected("thrown", f"The {weapon.name.lower()} is thrown, not fired")
     mode = weapon.modes.get(mode_id)
     if mode is None:
         return Rejected("unknown_mode", f"The {weapon.name.lower()} has no {mode_id!r} mode; "
                                         f"it has {', '.join(weapon.modes)}")
-    if weapon.alien and not rs.content.races[shooter.race].alien:
+    if weapon.alien and not xcom(rs.content).races[shooter.race].alien:
         return Rejected("biometric_lock", f"The {weapon.name.lower()} refuses {shooter.name}'s hands (8.4)")
     if weapon.damage == 0 and not weapon.blast and not weapon.darts:
         return Rejected("not_supported", f"The {weapon.name.lower()} comes with the full ruleset")

@@ -25,6 +25,7 @@ from engine.core.reducer import fold
 from engine.rules.xcom_trpg import combat, odds
 from engine.rules.xcom_trpg.checks import luck_check, passed, plain_roll, stat_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import ShotContext, XcomTrpg
@@ -45,7 +46,7 @@ def part_damage(content: Content, weapon: Weapon, target: Unit, part: str) -> in
     """None: a kill (a head hit through armour tiers 0-2)."""
     if part != "head":
         return combat.armour_damage(content, weapon, target)
-    if content.armor[target.armor].tier <= HEAD_KILLS_UP_TO:
+    if xcom(content).armor[target.armor].tier <= HEAD_KILLS_UP_TO:
         return None
     return weapon.damage * weapon.headshot_multiplier
 
@@ -118,7 +119,7 @@ def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
         return unit
-    weapon = rs.content.weapons[unit.weapon]
+    weapon = xcom(rs.content).weapons[unit.weapon]
     mode = sniper_mode(weapon)
     if mode is None:
         return Rejected("no_sniper_mode", f"The {weapon.name.lower()} has no sniper shot")
@@ -151,7 +152,7 @@ def stand_up(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> 
 
 
 def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
-    weapon = rs.content.weapons[unit.weapon]
+    weapon = xcom(rs.content).weapons[unit.weapon]
     mode = sniper_mode(weapon)
     if mode is None or unit.actions < 1:
         return []

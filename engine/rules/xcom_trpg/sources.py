@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.content.models import Content, Mode, RulesetDef, Weapon
 from engine.core.model import Unit
+from engine.rules.xcom_trpg.tables import xcom
 
 RULES = "rulesets.toml [xcom-trpg]"
 
@@ -17,10 +18,10 @@ def _id(table: dict, item: object) -> str:
 
 def stat(content: Content, unit: Unit, name: str, value: int) -> str:
     """`agility 4: units.toml [anton].stats.agility 4` (+ race modifier, − stamina 0)."""
-    template = content.units.get(unit.template)
+    template = xcom(content).units.get(unit.template)
     base = f"units.toml [{unit.template}].stats.{name}" if template else f"scenario [units.{unit.id}].stats.{name}"
     text = f"{name} {value}: {unit.name}'s frame ({base}"
-    bonus = content.races[unit.race].modifiers.get(name, 0) if template else 0
+    bonus = xcom(content).races[unit.race].modifiers.get(name, 0) if template else 0
     if bonus:
         text += f" {bonus:+d} from races.toml [{unit.race}].modifiers.{name}"
     text += ")"
@@ -31,7 +32,7 @@ def stat(content: Content, unit: Unit, name: str, value: int) -> str:
 
 def attack(content: Content, rules: RulesetDef, unit: Unit, weapon: Weapon, mode: Mode, name: str, value: int,
            low: int, pen: int, cover_from: str, target: Unit | None) -> list[str]:
-    wid = _id(content.weapons, weapon)
+    wid = _id(xcom(content).weapons, weapon)
     out = [stat(content, unit, name, value - mode.stat_modifier)]
     if weapon.fallback_stat and name == weapon.fallback_stat:
         out.append(f"{name} instead of {weapon.stat}: Strength below weapons.toml [{wid}].fallback_below "
@@ -43,7 +44,7 @@ def attack(content: Content, rules: RulesetDef, unit: Unit, weapon: Weapon, mode
         out.append(f"-{pen}: weapons.toml [{wid}].penalty = \"{weapon.penalty.text if weapon.penalty else ''}\"")
     if cover_from:
         out.append(f"÷2: partial cover ({cover_from}), 8.8")
-    if target is not None and content.races[target.race].crit_range_min is not None:
+    if target is not None and xcom(content).races[target.race].crit_range_min is not None:
         out.append(f"critical success {low}-100 against {target.name}: races.toml [{target.race}].crit_range_min")
     else:
         out.append(f"critical success {low}-100, failure 1-{rules.crit_failure_max}: "

@@ -14,6 +14,7 @@ from engine.map.grid import Pos, distance
 from engine.core.ruleset import Row, ThrowPreview
 from engine.rules.xcom_trpg import scale
 from engine.rules.xcom_trpg.combat import armour_damage, crit_floor, effective_stat
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -23,12 +24,12 @@ FACES = np.arange(1, 101)
 
 def problem(rs: XcomTrpg, state: State, unit: Unit, item: str, cell: Pos) -> Rejected | None:
     """Why `unit` cannot throw `item` at `cell`: the throw itself and its preview ask the same."""
-    weapon = rs.content.weapons.get(item)
+    weapon = xcom(rs.content).weapons.get(item)
     if weapon is None or not weapon.thrown:
         return Rejected("not_throwable", f"{item!r} is not something to throw")
     if unit.items.get(item, 0) <= 0:
         return Rejected("no_item", f"{unit.name} carries no {weapon.name.lower()}")
-    if weapon.alien and not rs.content.races[unit.race].alien:
+    if weapon.alien and not xcom(rs.content).races[unit.race].alien:
         return Rejected("biometric_lock", f"The {weapon.name.lower()} refuses {unit.name}'s hands (8.4)")
     reach, d = rs.throw_range(state, unit, item), distance(unit.pos, cell)
     if not state.grid.inside(cell):
@@ -49,7 +50,7 @@ def preview(rs: XcomTrpg, state: State, thrower: str, item: str, cell: Pos) -> T
     found = problem(rs, state, unit, item, cell)
     if found is not None:
         return found
-    weapon = rs.content.weapons[item]
+    weapon = xcom(rs.content).weapons[item]
     reach, d = rs.throw_range(state, unit, item), distance(unit.pos, cell)
     seen = rs.visible(state, unit.side)
     declared = next((u for u in state.units_at(cell) if u.side != unit.side and u.status != "dead"

@@ -25,6 +25,7 @@ from engine.core.ruleset import Option
 from engine.rules.xcom_trpg import combat
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
+from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import ShotContext, XcomTrpg
@@ -48,10 +49,10 @@ def loaded(unit: Unit) -> int:
 
 
 def refusal(content: Content, target: Unit) -> str | None:
-    if not content.races[target.race].biological:
+    if not xcom(content).races[target.race].biological:
         return f"{target.name} is no living thing: darts do nothing to it"
     if target.armor not in ARMOUR_OK:
-        return f"{content.armor[target.armor].name} leaves {target.name} no bare spot for a dart (8.12.4)"
+        return f"{xcom(content).armor[target.armor].name} leaves {target.name} no bare spot for a dart (8.12.4)"
     return None
 
 
@@ -148,7 +149,7 @@ def reload(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
         return unit
-    weapon = rs.content.weapons[unit.weapon]
+    weapon = xcom(rs.content).weapons[unit.weapon]
     if not weapon.darts:
         return Rejected("no_darts", f"The {weapon.name.lower()} takes no darts")
     if unit.ammo >= weapon.ammo:
@@ -201,7 +202,7 @@ def clouded(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]
 
 
 def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
-    weapon = rs.content.weapons[unit.weapon]
+    weapon = xcom(rs.content).weapons[unit.weapon]
     if not weapon.darts or unit.actions < 1 or unit.ammo >= weapon.ammo:
         return []
     out = [Option("Reload", "Quick reload (a random dart)", Act(unit=unit.id, action="reload_quick"),

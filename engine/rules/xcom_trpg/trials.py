@@ -22,6 +22,7 @@ from engine.rules.xcom_trpg.scenario import Action
 from engine.core.dice import Dice, Faces, derive
 from engine.core.model import Unit
 from engine.rules.xcom_trpg import combat
+from engine.rules.xcom_trpg.tables import xcom
 
 STREAM = "main"
 _LIMIT100 = (1 << 32) - (1 << 32) % 100
@@ -60,7 +61,7 @@ class ShotPlan:
 
     def __init__(self, content: Content, rules, units: dict[str, Unit], action: Action, referee: Callable) -> None:
         shooter, target = units[action.actor], units[action.target or ""]
-        weapon = content.weapons[shooter.weapon]
+        weapon = xcom(content).weapons[shooter.weapon]
         mode = weapon.modes[action.mode]
         self.units, self.action, self.referee = units, action, referee
         stat = combat.attack_stat(shooter, weapon)
@@ -142,10 +143,10 @@ def plan(content: Content, ruleset_id: str, units: dict[str, Unit], action: Acti
     """The fast plan for this action, or None when only the full referee decides it."""
     if action.type != "shoot" or action.cover == "full":
         return None
-    weapon = content.weapons[units[action.actor].weapon]
+    weapon = xcom(content).weapons[units[action.actor].weapon]
     mode = weapon.modes.get(action.mode)
     if mode is None or mode.sniper or weapon.darts or mode.shots != 1 or weapon.pellets != 1:
         return None
     if weapon.max_between is not None and action.sectors_between > weapon.max_between:
         return None
-    return ShotPlan(content, content.rulesets[ruleset_id], units, action, referee)
+    return ShotPlan(content, xcom(content).rulesets[ruleset_id], units, action, referee)

@@ -7,12 +7,13 @@ from engine.core.dice import Dice, Roll
 from engine.map.grid import Pos
 from engine.core.model import Unit
 from engine.rules.xcom_trpg import psionics
+from engine.rules.xcom_trpg.tables import xcom
 
 
 def final_stats(content: Content, template_id: str) -> dict[str, int]:
     """Allocated points plus race modifiers (muton +5 Strength, 2.2)."""
-    t = content.units[template_id]
-    race = content.races[t.race]
+    t = xcom(content).units[template_id]
+    race = xcom(content).races[t.race]
     return {k: v + race.modifiers.get(k, 0) for k, v in t.stats.items()}
 
 
@@ -21,8 +22,8 @@ def spawn(content: Content, rules: RulesetDef, template_id: str, uid: str, name:
           psi: bool = False) -> tuple[Unit, list[Roll]]:
     """`psi`: roll the sigurdsen pool of an awake mind (7.3) on the "psi" dice stream, when the content
     has psi abilities; the main stream stays as it was without psionics."""
-    t = content.units[template_id]
-    race = content.races[t.race]
+    t = xcom(content).units[template_id]
+    race = xcom(content).races[t.race]
     stats = dict(stats) if stats is not None else final_stats(content, template_id)
     rolls: list[Roll] = []
     hp_max = hp if hp is not None else t.hp
@@ -41,9 +42,9 @@ def spawn(content: Content, rules: RulesetDef, template_id: str, uid: str, name:
                   f"strength {stats['strength']}: units.toml [{template_id}].stats.strength"
                   + (f" {race.modifiers['strength']:+d} from races.toml [{t.race}].modifiers.strength"
                      if race.modifiers.get("strength") else ""))
-    tier = content.armor[t.armor].tier
+    tier = xcom(content).armor[t.armor].tier
     stamina_max = max(0, rules.stamina.evaluate(stats)[0] - tier)
-    weapon = content.weapons[t.weapon]
+    weapon = xcom(content).weapons[t.weapon]
     unit = Unit(id=uid, name=name, template=template_id, race=t.race, side=side, glyph=t.glyph, pos=pos,
                 facing=facing, stats=stats, hp=hp_max, hp_max=hp_max, stamina=stamina_max, stamina_max=stamina_max,
                 infinite_stamina=race.infinite_stamina, morale=rules.morale_max, morale_max=rules.morale_max,
@@ -54,14 +55,14 @@ def spawn(content: Content, rules: RulesetDef, template_id: str, uid: str, name:
 
 def psi_awake(content: Content, template_id: str) -> bool:
     """7.1: alien minds are awake; humans (psi_locked races) after initiation; robots have none."""
-    t = content.units[template_id]
-    race = content.races[t.race]
+    t = xcom(content).units[template_id]
+    race = xcom(content).races[t.race]
     return not race.robot and (not race.psi_locked or t.psi_awakened)
 
 
 def _psi_pool(content: Content, template_id: str, uid: str, stats: dict[str, int], dice: Dice,
               rolls: list[Roll]) -> dict[str, int]:
-    if not content.psionics or not psi_awake(content, template_id):
+    if not xcom(content).psionics or not psi_awake(content, template_id):
         return {}
     roll = psionics.pool(dice, uid, stats.get("psionics", 0), stream="psi")
     dice.note(roll, "7.3: max pool Psi*10+1d50, rolled once at deployment",
