@@ -32,7 +32,7 @@ def path_problem(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejecte
     here, seen = unit.pos, rs.spotted(state, unit.side)
     for cell in path:
         if distance(here, cell) != 1:
-            return Rejected("not_adjacent", f"{cell[0]},{cell[1]} is not next to {here[0]},{here[1]}")
+            return Rejected("not_adjacent", f"Square {cell[0]},{cell[1]} is not next to {here[0]},{here[1]}")
         if not state.grid.inside(cell) or not state.grid.walkable[cell[1], cell[0]]:
             name = rs.content.terrain[state.grid.tile(cell)].name if state.grid.inside(cell) else "The map's edge"
             return Rejected("blocked", f"{name} at {cell[0]},{cell[1]} blocks the way")
@@ -49,9 +49,6 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Di
     per = step_cost(rs, unit, how)
     if isinstance(per, Rejected):
         return per
-    bad = path_problem(rs, state, unit, path)
-    if bad is not None:
-        return bad
     abilities = frozenset(c.op.abilities)
     word = "Moving quickly" if how == "quickly" else "Moving cautiously"
     need = per * len(path)
@@ -62,35 +59,37 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Di
         return Rejected("rooted", "Chi Breath Iron Body holds it in place until its next turn")
     if have < need:
         return Rejected("no_ap", f"{word} {len(path)} squares costs {need} AP ({per} a square); {unit.name} has {have}")
+    bad = path_problem(rs, state, unit, path)
+    if bad is not None:
+        return bad
     events: list[Event] = []
-    now = state
+    now, segment = state, []
     for cell in path:
         mover = now.units[unit.id]
         turn = actions.spend(mover.record.turn, per, "move", abilities)
         rec = attrs.evolve(battle.after_move(mover.record, cell, how == "quickly"), turn=turn)
-        step = [Moved(unit=unit.id, path=(cell,), facing=facing_index(rec.facing, mover.facing)),
-                changed(rs.book, mover, rec, "moves " + how)]
-        now = fold(now, step)
-        events += step
+        now = fold(now, [Moved(unit=unit.id, path=(cell,), facing=facing_index(rec.facing, mover.facing)),
+                         changed(rs.book, mover, rec, "moves " + how)])
+        segment.append(cell)
         shots = reactions(rs, now, now.units[unit.id], dice)
+        if shots or cell == path[-1]:
+            events += _walked(rs, fold(state, events) if events else state, unit.id, tuple(segment), rec, how)
+            segment = []
         if shots:
             events += shots
             now = fold(now, shots)
         if not now.units[unit.id].conscious or now.winner is not None:
+            if segment:
+                events += _walked(rs, fold(state, events) if events else state, unit.id, tuple(segment), rec, how)
             break
-    return _merge(events)
+    return events
 
 
-def _merge(events: list[Event]) -> list[Event]:
-    """Consecutive one-square moves read as one walk in the log."""
-    out: list[Event] = []
-    for e in events:
-        if isinstance(e, Moved) and out and len(out) >= 2 and isinstance(out[-2], Moved) and out[-2].unit == e.unit:
-            prev = out[-2]
-            out[-2] = Moved(unit=e.unit, path=prev.path + e.path, facing=e.facing)
-            continue
-        out.append(e)
-    return out
+def _walked(rs, before: State, uid: str, path: tuple[Pos, ...], rec, how: str) -> list[Event]:
+    """One stretch of the walk between reaction shots: one Moved, and the record after it."""
+    mover = before.units[uid]
+    return [Moved(unit=uid, path=path, facing=facing_index(rec.facing, mover.facing)),
+            changed(rs.book, mover, rec, f"moves {how} ({len(path)} squares)")]
 
 
 def reactions(rs, state: State, mover: Unit, dice: Dice) -> list[Event]:

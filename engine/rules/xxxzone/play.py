@@ -43,6 +43,12 @@ class XxxZone:
     # -- the kernel's entry point ---------------------------------------------------------------
 
     def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
+        got = self._decide(state, command, dice)
+        if isinstance(got, Rejected) and got.reason[:1].islower():  # the rules core words its reasons mid-sentence
+            return Rejected(got.code, got.reason[0].upper() + got.reason[1:])
+        return got
+
+    def _decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
         if isinstance(command, StartMission):
             return turns.start(self, state, dice)
         if state.phase == 0:

@@ -75,5 +75,5 @@ def unit_of(book: Book, c: Combatant, template: str, glyph: str, race: str) -> U
     d = derived(book, c)
     return Unit(id=c.id, name=c.op.name, template=template, race=race, side=c.side, glyph=glyph, pos=c.at,
                 facing=facing_index(c.facing), hp=int(d["hp"]), hp_max=HEALTH, weapon=str(d["weapon"]),
-                ammo=int(d["ammo"]), magazines=int(d["magazines"]), armor=c.op.armour, status=d["status"],
+                ammo=int(d["ammo"]), magazines=int(d["magazines"]), armor=c.op.armour, stats=c.op.env(), status=d["status"],
                 actions=c.turn.ap, record=c)
