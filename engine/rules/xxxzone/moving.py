@@ -36,8 +36,9 @@ def path_problem(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejecte
         if not state.grid.inside(cell) or not state.grid.walkable[cell[1], cell[0]]:
             name = rs.content.terrain[state.grid.tile(cell)].name if state.grid.inside(cell) else "The map's edge"
             return Rejected("blocked", f"{name} at {cell[0]},{cell[1]} blocks the way")
-        other = next((u for u in state.units_at(cell) if u.id != unit.id and u.status != "dead"), None)
-        if other is not None:
+        others = [u for u in state.units_at(cell) if u.id != unit.id and u.status != "dead"]
+        other = next((u for u in others if u.side != unit.side or cell == path[-1]), None)
+        if other is not None:  # an ally's square may be passed through (Interpretation), never stopped in
             who = other.name if other.side == unit.side or other.id in seen else "someone unseen"
             return Rejected("blocked", f"{who} stands at {cell[0]},{cell[1]}")
         here = cell
