@@ -148,7 +148,7 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
             out.append(Option("Aim", f"Aim → {t.name} (2 AP, +{book.settings.aim_bonus})",
                               Act(unit=unit.id, action="aim", target=t.id), note=f"{ap} AP left"))
     for mid, w, m, cost in modes(book, c):
-        if w in drawn:
+        if w in drawn and not book.weapons[w].modes[m].cone:  # a spray is aimed at a square, not watched with
             out.append(Option("Overwatch", f"Overwatch: {book.weapons[w].name} {m.replace('_', ' ')} "
                                            f"({ap} AP stored, {cost} a shot)",
                               Act(unit=unit.id, action="overwatch", option=mid), note="ends the turn"))

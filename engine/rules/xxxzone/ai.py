@@ -54,33 +54,40 @@ def preview(rs, state: State, shooter: str, target: str, mode: str) -> ShotPrevi
     attacks, d = planned
     first, wound, worth = shooting.odds(attacks, d)
     first = dict(first)
-    lines = [Row("Shot", f" {w.name} {which[1].replace('_', ' ')}: {len(attacks)} roll{'s' if len(attacks) > 1 else ''}"
-                         f", {spec.ap} AP")]
+    lines = _outcomes(first)  # the outcomes first, two rows: the panel is short at 80×24
+    if len(attacks) > 1:
+        lines.append(Row("Any wound", f" {float(wound) * 100:.1f}% over {len(attacks)} rolls"))
     lines.append(Row("AdjAcc", f" {' / '.join(str(x.adj_acc) for x in attacks)} − Agi {d.agility}"))
     if pieces:
         lines.append(Row("Cover", " " + cover_words(pieces, d.hunkered)))
     lines.append(Row("Armour", f" DR {d.armour_dr if d.armour_hp else 0} · HP {d.armour_hp}"
                                + (f" · DT {attacks[0].dt} + End {d.endurance}" if attacks else "")))
-    lines += panel.odds_lines(first)
-    if len(attacks) > 1:
-        lines.append(Row("Any wound", f" {float(wound) * 100:.1f}% over {len(attacks)} rolls"))
     notes = tuple(n for n, on in (("unaware: it has not spotted the shooter", shot.unaware),) if on)
     return ShotPreview(p_hit=float(wound), expected_damage=float(worth), p_headshot=float(first.get("lethal", 0)),
                        distance=between(a.pos, b.pos) + 1, reach=None if w.kind == "melee" and False else
                        (1 if w.kind == "melee" else w.range + 1), lines=tuple(lines), notes=notes)
 
 
+def _outcomes(first) -> list[Row]:
+    """`Miss 10.0% · cover 4.0% · glancing 20.0%` and `Wound minor 43.0% · severe 21.0% · mortal 2.0%`."""
+    def pct(o: str) -> str:
+        return f"{panel.LABEL[o].lower()} {float(first[o]) * 100:.1f}%"
+    misses = [o for o in ("miss", "cover", "glancing", "hit") if first.get(o)]
+    wounds = [o for o in ("minor", "severe", "mortal", "lethal") if first.get(o)]
+    out = []
+    if misses:
+        out.append(Row("No wound", " " + " · ".join(pct(o) for o in misses)))
+    if wounds:
+        out.append(Row("Wound", " " + " · ".join(pct(o) for o in wounds)))
+    return out
+
+
 def sheet(rs, unit: Unit) -> Sheet:
     book, c = rs.book, unit.record
     base = panel.sheet(book, c)
     kit = []
-    belt: dict[str, int] = {}
-    for item in c.belt:
-        belt[item] = belt.get(item, 0) + 1
-    if belt:
-        kit.append("Belt: " + ", ".join(f"{book.gear(i).name}" + (f"×{n}" if n > 1 else "") for i, n in belt.items()))
-    if c.magazines:
-        kit.append("Ammo: " + ", ".join(f"{book.items[a].name}×{n}" for a, n in c.magazines))
+    if c.belt or c.magazines:
+        kit.append(f"Belt {len(c.belt)} items · ammo {sum(n for _, n in c.magazines)} magazines")
     return Sheet(rows=base.rows, effects=base.effects, kind=unit.race, kit=tuple(kit))
 
 
@@ -115,7 +122,7 @@ def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) 
     if not usable:
         return None
     ap = c.turn.ap + c.turn.gun
-    cost = min(book.weapons[m.id.split(":")[0]].modes[m.id.split(":")[1]].ap for m in usable)
+    cost = min(book.weapons[w].modes[m].ap for w, m in (shooting.mode_of(book, c, u.id) for u in usable))
     hostile = [t for t in in_sight if missions.hostile(unit.side, t.side) and t.conscious
                and t.side != missions.CIVILIANS]
     if has_shot and hostile and cost + 2 <= ap < 2 * cost and c.aim is None:
@@ -124,7 +131,7 @@ def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) 
             return Act(unit=unit.id, action="aim", target=best.id)
     if not has_shot and hostile and ap >= cost:
         near = min(between(unit.pos, t.pos) for t in hostile)
-        reach = book.weapons[usable[0].id.split(":")[0]].range
+        reach = book.weapons[shooting.mode_of(book, c, usable[0].id)[0]].range
         if near <= reach and (c.turn.walked or rs.behaviour(unit) == "cautious"):
             return Act(unit=unit.id, action="overwatch", option=usable[0].id)
     return None

@@ -28,16 +28,19 @@ WEIGHT = {"minor": 1, "severe": 2, "mortal": 4, "lethal": 8}  # the AI's worth o
 def modes(book: Book, c) -> list[tuple[str, str, str, int]]:
     """(mode id, weapon, mode, AP) for every mode of what it attacks with, the drawn weapon's first."""
     out = []
-    for w in battle.attacks_with(book, c):
+    weapons = battle.attacks_with(book, c)
+    if len(weapons) > 1:  # bare hands only when nothing else is in hand
+        weapons = tuple(w for w in weapons if w != "unarmed")
+    for i, w in enumerate(weapons):
         for m, spec in book.weapons[w].modes.items():
-            out.append((f"{w}:{m}", w, m, spec.ap))
+            out.append((m if i == 0 else f"{w}:{m}", w, m, spec.ap))
     return out
 
 
 def mode_of(book: Book, c, mode_id: str) -> tuple[str, str] | Rejected:
     ours = modes(book, c)
     for mid, w, m, _ in ours:
-        if mode_id in (mid, m):
+        if mode_id in (mid, m, f"{w}:{m}"):
             return w, m
     listed = ", ".join(mid for mid, *_ in ours) or "nothing"
     return Rejected("no_mode", f"{c.op.name} has no {mode_id.replace('_', ' ')} to fire; it has {listed}")
@@ -133,7 +136,7 @@ def attack(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, d
                                                              frozenset(shooter.op.abilities)))
     w = book.weapons[weapon]
     words = ", ".join(h.outcome for h in out.hits)
-    notes = "; ".join(out.lines)
+    notes = "; ".join(dict.fromkeys(out.lines)) + (f" (×{len(out.hits)})" if len(out.hits) > 1 else "")
     text = (f"{unit.name} {'reacts with' if reaction else 'fires'} the {w.name} ({mode.replace('_', ' ')}) at "
             f"{target.name}: {words}" + (f" ({notes})" if notes else ""))
     worst = max((h.outcome for h in out.hits), key=_rank)
