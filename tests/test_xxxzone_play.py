@@ -104,7 +104,7 @@ def test_decide_refuses_with_codes(game):
         "not_spotted": Shoot(unit="johnny", target="zhetan_1", mode="assault_rifle:shoot"),
         "no_mode": Shoot(unit="johnny", target="zhetan_1", mode="flamethrower"),
         "full": Reload(unit="johnny"),
-        "no_throw": Throw(unit="johnny", item="frag", cell=johnny.pos),
+        "not_carried": Throw(unit="johnny", item="flashbang", cell=johnny.pos),
         "unknown_action": Act(unit="johnny", action="dance"),
         "no_target": Act(unit="johnny", action="aim", target="zhetan_1"),
     }
@@ -142,6 +142,29 @@ def test_overwatch_stores_the_ap_left_and_fires_inside_the_movers_command(game):
     watcher = next(e for e in events if getattr(e, "unit", "") == "johnny" and "record" in getattr(e, "changes", {}))
     assert watcher.changes["record"].turn.overwatch == 5  # 10 stored, one 5-AP shot
     assert got
+
+
+def test_a_grenade_is_drawn_primed_and_thrown_for_4_ap_and_its_blast_rolls_per_ring(game):
+    from engine.core.dice import Dice
+
+    rs, state = game.ruleset, game.state
+    johnny = state.units["johnny"]
+    zhetan = state.units["zhetan_1"]
+    spot = next((x, y) for x, y in [(johnny.pos[0] + dx, johnny.pos[1] - 5) for dx in range(-4, 5)]
+                if state.grid.walkable[y, x] and not state.units_at((x, y)) and state.grid.sees(johnny.pos, (x, y), 20))
+    staged = attrs.evolve(state, units={**state.units, zhetan.id: attrs.evolve(
+        zhetan, pos=spot, record=attrs.evolve(zhetan.record, at=spot))})
+    preview = rs.preview_throw(staged, "johnny", "frag", spot)
+    assert 0 < preview.p_land <= 1 and [h for h, _ in preview.hits] == ["zhetan_1"]
+    assert preview.hits[0][1].text.startswith(" 3 rolls")  # D = 0 from the impact: ring a, three rolls
+    events = rs.decide(staged, Throw(unit="johnny", item="frag", cell=spot, target="zhetan_1"),
+                       Dice.scripted([99] + [50] * 60))
+    thrown = next(e for e in events if getattr(e, "action", "") == "throw")
+    assert thrown.outcome == "on_target" and thrown.cell == spot
+    blasts = [r for r in thrown.rolls if r.purpose == "Frag Grenade blast"]
+    assert len(blasts) == 3 and all(r.formula.startswith("d100 50 + AdjAcc 110") for r in blasts)
+    after = next(e.changes["record"] for e in events if getattr(e, "unit", "") == "johnny" and "record" in e.changes)
+    assert after.turn.ap == 6 and "frag" not in after.belt
 
 
 def test_the_preview_gives_every_outcome_exactly(game):

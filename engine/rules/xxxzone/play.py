@@ -16,7 +16,7 @@ from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import Budget, Mode, Sheet, ShotPreview, ThrowPreview, Turn, Walk, register
-from engine.rules.xxxzone import acts, ai, forces, moving, seen, shooting, turns
+from engine.rules.xxxzone import acts, ai, forces, moving, seen, shooting, throwing, turns
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.book import Book
@@ -82,7 +82,7 @@ class XxxZone:
         if isinstance(command, Act):
             return acts.act(self, state, unit, command, dice)
         if isinstance(command, Throw):
-            return Rejected("no_throw", "Throwing is not played yet under xxxzone: grenades stay on the belt")
+            return throwing.throw(self, state, unit, command, dice)
         return Rejected("unknown_command", f"xxxzone has no {command.kind} command")
 
     def _actor(self, state: State, uid: str) -> Unit | Rejected:
@@ -177,22 +177,23 @@ class XxxZone:
         return ai.preview(self, state, shooter, target, mode)
 
     def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
-        return Rejected("no_throw", "Throwing is not played yet under xxxzone")
+        return throwing.preview(self, state, thrower, item, cell)
 
     def options(self, state: State, unit: Unit) -> list:
         return acts.options(self, state, unit)
 
     def throwables(self, state: State, unit: Unit) -> list[str]:
-        return []
+        return throwing.throwables(self, unit)
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
+        """In Chebyshev distance: the reach is counted in squares between (Str + 10)."""
         return unit.record.op.effective("strength") + self.book.settings.throw_reach_over_strength + 1
 
     def distance(self, a: Pos, b: Pos) -> int:
         return distance(a, b)
 
     def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
-        return (cell,)
+        return throwing.blast_cells(self, state, item, cell)
 
     def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
         return ai.shot_modes(self, state, unit)
