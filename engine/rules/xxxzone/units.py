@@ -61,9 +61,16 @@ def derived(book: Book, c: Combatant, unit: Unit | None = None) -> dict[str, obj
     mags = sum(n for a, n in c.magazines if gun is not None and a in book.weapons[gun.item].ammo)
     out: dict[str, object] = {"record": c, "status": status(c), "hp": health(c), "actions": c.turn.ap,
                               "weapon": gun.item if gun else "", "ammo": gun.rounds if gun else 0,
-                              "magazines": mags}
+                              "magazines": mags, "items": _counts(c.belt)}
     if unit is not None:
         out = {k: v for k, v in out.items() if k == "record" or getattr(unit, k) != v}
+    return out
+
+
+def _counts(belt: tuple[str, ...]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in belt:
+        out[item] = out.get(item, 0) + 1
     return out
 
 
@@ -75,5 +82,6 @@ def unit_of(book: Book, c: Combatant, template: str, glyph: str, race: str) -> U
     d = derived(book, c)
     return Unit(id=c.id, name=c.op.name, template=template, race=race, side=c.side, glyph=glyph, pos=c.at,
                 facing=facing_index(c.facing), hp=int(d["hp"]), hp_max=HEALTH, weapon=str(d["weapon"]),
-                ammo=int(d["ammo"]), magazines=int(d["magazines"]), armor=c.op.armour, stats=c.op.env(), status=d["status"],
+                ammo=int(d["ammo"]), magazines=int(d["magazines"]), armor=c.op.armour, stats=c.op.env(),
+                items=_counts(c.belt), status=d["status"],
                 actions=c.turn.ap, record=c)
