@@ -16,7 +16,7 @@ from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import Budget, Mode, Sheet, ShotPreview, ThrowPreview, Turn, Walk, register
-from engine.rules.xxxzone import acts, ai, forces, moving, seen, shooting, throwing, turns
+from engine.rules.xxxzone import acts, ai, forces, moving, referee, seen, shooting, throwing, turns
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.book import Book
@@ -32,13 +32,13 @@ class XxxZone:
     sight_range = seen.RADIUS
     audit_dice = (100,)  # the shot, spot checks and every test are d100 rolls
     schema = SCHEMA
-    scenario = None  # no `resolve` scenarios yet: the loader says so in one line
 
     def __init__(self, content, setup) -> None:
         self.content = content
         self.setup = setup
         self.book = Book.of(content.rules[ID])
         self._spotted: dict[tuple[int, str], tuple[State, frozenset[str]]] = {}
+        self._cover: list = []  # the last resolve scenario's cover tiles, for its referee (scenario_units sets it)
 
     # -- the kernel's entry point ---------------------------------------------------------------
 
@@ -220,19 +220,22 @@ class XxxZone:
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         return ai.chore(self, state, unit, stage)
 
-    # -- resolve: not yet (the loader and the CLI say so) ----------------------------------------
+    # -- resolve: one shot staged on an open field (referee.py) ---------------------------------
 
-    def check_scenario(self, sc):
-        return []
+    scenario = referee.Scenario
+
+    def check_scenario(self, sc) -> list[str]:
+        return referee.check(self, sc)
 
     def scenario_units(self, sc, setup):
-        return {}, []
+        self._cover = list(sc.cover)
+        return referee.units(self, sc), []
 
     def unit_report(self, before, after):
-        raise ValueError(f"{ID} has no resolve yet")
+        return referee.report(self, before, after)
 
     def referee(self, units, action, dice):
-        raise ValueError(f"{ID} has no referee yet")
+        return referee.referee(self, units, action, dice, self._cover)
 
     def trial_plan(self, units, action):
         return None
