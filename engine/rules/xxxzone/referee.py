@@ -49,6 +49,7 @@ class ScAction:
     mode: str = "shoot"
     aim: int = 0  # Aim stacks on the target
     reaction: bool = False  # overwatch fire (−20)
+    unaware: bool = False  # the target has not spotted the shooter (Shadow Attack, Sneak Attack)
 
 
 @attrs.frozen(kw_only=True)
@@ -96,7 +97,8 @@ def referee(rs, units_: dict[str, Unit], action: ScAction, dice: Dice, cover: li
     grid = Grid.from_ids([[tiles.get((x, y), "grass") for x in range(w)] for y in range(h)], rs.content.terrain)
     actor, target = units_[action.actor], units_[action.target]
     state = State(ruleset=rs.id, mission="resolve", grid=grid, units=dict(units_), phase=1, side=actor.side,
-                  sides=("xcom", "aliens"), record=Battle(seen=((actor.side, (target.id,)),)))
+                  sides=("xcom", "aliens"), record=Battle(seen=((actor.side, (target.id,)),) + (
+                      () if action.unaware else ((target.side, (actor.id,)),))))
     c = actor.record
     which = shooting.mode_of(rs.book, c, action.mode)
     if isinstance(which, Rejected):
