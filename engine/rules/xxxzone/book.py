@@ -8,7 +8,8 @@ import attrs
 
 from engine.content.tables import Tables
 from engine.rules.xxxzone.schema import (Action, Ability, Armour, Campaign, Character, Cover, Enemy, Facility, Item, Kit,
-                                        Settings, Tier, Weapon)
+                                        Member, Settings, Tier, TileCover, Weapon)
+from engine.content.models import Forces
 
 
 @attrs.frozen(kw_only=True)
@@ -26,6 +27,9 @@ class Book:
     campaign: Campaign
     facilities: dict[str, Facility]
     enemies: dict[str, Enemy]
+    roster: dict[str, Member] = attrs.field(factory=dict)
+    forces: dict[str, Forces] = attrs.field(factory=dict)
+    terrain_cover: dict[str, TileCover] = attrs.field(factory=dict)
 
     @classmethod
     def of(cls, tables: Tables) -> "Book":

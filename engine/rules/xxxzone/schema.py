@@ -11,6 +11,7 @@ from typing import Literal
 import attrs
 
 from engine.content.formula import Formula
+from engine.content.models import Forces
 from engine.content.tables import Schema, Tables
 
 ATTRIBUTES = ("strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck")
@@ -289,13 +290,41 @@ class Facility:
     unexcavated_funding: int = 0
 
 
+@attrs.frozen(kw_only=True)
+class Member:
+    """roster.toml: one template forces.toml may deploy, with the numbers of a pre-gen or of an enemy kind."""
+
+    character: str = ""  # a characters.toml id
+    enemy: str = ""  # or an enemies.toml id
+    name: str = ""  # its own name, else the one it takes its numbers from
+    glyph: str
+    behaviour: str = "default"  # its AI profile in the shared behaviour.toml
+
+
+@attrs.frozen(kw_only=True)
+class TileCover:
+    """terrain_cover.toml: a shared terrain tile as a piece of cover (6.2): its kind in cover.toml, and its HP when
+    not the kind's."""
+
+    cover: str
+    hp: int = 0
+
+
 FILES = {"settings.toml": Settings, "cover.toml": Cover, "armour.toml": Armour, "wounds.toml": Tier,
          "weapons.toml": Weapon, "items.toml": Item, "abilities.toml": Ability, "actions.toml": Action,
          "characters.toml": Character, "kits.toml": Kit, "campaign.toml": Campaign, "facilities.toml": Facility,
-         "enemies.toml": Enemy}
+         "enemies.toml": Enemy, "roster.toml": Member, "forces.toml": Forces, "terrain_cover.toml": TileCover}
 def _check(own: Tables, shared: Tables) -> list[str]:
-    from engine.rules.xxxzone.crosscheck import check  # it reads these models, so it is imported once they exist
-    return check(own, shared)
+    """Every file is needed, but a bundle with no xxxzone folder at all (a log's content from before xxxzone was
+    registered) is no mistake: it cannot play xxxzone, and says so only if asked to."""
+    if not any(own.values()):
+        return []
+    missing = [f"{name}: missing file, or no table in it" for name in FILES if not own[name.removesuffix('.toml')]]
+    if missing:
+        return missing
+    from engine.rules.xxxzone import forces  # they read these models, so they are imported once they exist
+    from engine.rules.xxxzone.crosscheck import check
+    return check(own, shared) + forces.check(own, shared)
 
 
-SCHEMA = Schema(files=FILES, check=_check)
+SCHEMA = Schema(files=FILES, optional=tuple(FILES), check=_check)

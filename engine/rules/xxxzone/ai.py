@@ -1,0 +1,142 @@
+"""What the client and the AI read of xxxzone: the firing modes, the exact odds of a shot in the spec's words,
+the unit panel, and the AI's own uses of the rules (reloads and draws, Aim, Overwatch, Hunker Down)."""
+
+from __future__ import annotations
+
+from engine.content import missions
+from engine.core.commands import Act, Command, Rejected, Reload
+from engine.core.model import State, Unit
+from engine.core.ruleset import Mode, Row, Sheet, ShotPreview
+from engine.rules.xxxzone import firing, shooting
+from engine.rules.xxxzone import sheet as panel
+from engine.rules.xxxzone.actions import available
+from engine.rules.xxxzone.geometry_words import cover_words
+from engine.rules.xxxzone.lines import between
+
+
+def _kind(book, w) -> str:
+    return "melee" if book.weapons[w].kind == "melee" else "gun"
+
+
+def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
+    book, c = rs.book, unit.record
+    if c is None:
+        return []
+    out = []
+    loaded = {h.item: h.rounds for h in c.hands}
+    for mid, w, m, ap in shooting.modes(book, c):
+        spec = book.weapons[w].modes[m]
+        usable = (not c.turn.ended and available(c.turn, _kind(book, w)) >= ap and w not in c.disabled
+                  and (book.weapons[w].kind == "melee" or loaded.get(w, 0) >= spec.rounds) and not spec.cone)
+        out.append(Mode(mid, f"{book.weapons[w].name} {m.replace('_', ' ')} ({ap} AP)", usable))
+    return out
+
+
+def preview(rs, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+    book = rs.book
+    a, b = state.units.get(shooter), state.units.get(target)
+    if a is None or b is None or a.record is None or b.record is None:
+        return Rejected("no_target", "No such unit")
+    which = shooting.mode_of(book, a.record, mode)
+    if isinstance(which, Rejected):
+        return which
+    w = book.weapons[which[0]]
+    spec = w.modes[which[1]]
+    if spec.cone:
+        return Rejected("spray", "A spray's odds depend on everyone in the cone: aim it at a square")
+    if b.id not in rs.spotted(state, a.side) or not state.grid.sees(a.pos, b.pos, rs.sight_range):
+        return Rejected("no_line_of_sight", f"{a.name} has no line of fire to {b.name}")
+    pieces = shooting.cover(book, state, a.pos, b.pos)
+    shot = shooting.shot_for(rs, state, a, b, *which)
+    planned = shooting.plan(book, a.record, b.record, shot, pieces)
+    if isinstance(planned, Rejected):
+        return planned
+    attacks, d = planned
+    first, wound, worth = shooting.odds(attacks, d)
+    first = dict(first)
+    lines = _outcomes(first)  # the outcomes first, two rows: the panel is short at 80×24
+    if len(attacks) > 1:
+        lines.append(Row("Any wound", f" {float(wound) * 100:.1f}% over {len(attacks)} rolls"))
+    lines.append(Row("AdjAcc", f" {' / '.join(str(x.adj_acc) for x in attacks)} − Agi {d.agility}"))
+    if pieces:
+        lines.append(Row("Cover", " " + cover_words(pieces, d.hunkered)))
+    lines.append(Row("Armour", f" DR {d.armour_dr if d.armour_hp else 0} · HP {d.armour_hp}"
+                               + (f" · DT {attacks[0].dt} + End {d.endurance}" if attacks else "")))
+    notes = tuple(n for n, on in (("unaware: it has not spotted the shooter", shot.unaware),) if on)
+    return ShotPreview(p_hit=float(wound), expected_damage=float(worth), p_headshot=float(first.get("lethal", 0)),
+                       distance=between(a.pos, b.pos) + 1, reach=None if w.kind == "melee" and False else
+                       (1 if w.kind == "melee" else w.range + 1), lines=tuple(lines), notes=notes)
+
+
+def _outcomes(first) -> list[Row]:
+    """`Miss 10.0% · cover 4.0% · glancing 20.0%` and `Wound minor 43.0% · severe 21.0% · mortal 2.0%`."""
+    def pct(o: str) -> str:
+        return f"{panel.LABEL[o].lower()} {float(first[o]) * 100:.1f}%"
+    misses = [o for o in ("miss", "cover", "glancing", "hit") if first.get(o)]
+    wounds = [o for o in ("minor", "severe", "mortal", "lethal") if first.get(o)]
+    out = []
+    if misses:
+        out.append(Row("No wound", " " + " · ".join(pct(o) for o in misses)))
+    if wounds:
+        out.append(Row("Wound", " " + " · ".join(pct(o) for o in wounds)))
+    return out
+
+
+def sheet(rs, unit: Unit) -> Sheet:
+    book, c = rs.book, unit.record
+    base = panel.sheet(book, c)
+    kit = []
+    if c.belt or c.magazines:
+        kit.append(f"Belt {len(c.belt)} items · ammo {sum(n for _, n in c.magazines)} magazines")
+    return Sheet(rows=base.rows, effects=base.effects, kind=unit.race, kit=tuple(kit))
+
+
+def chore(rs, state: State, unit: Unit, stage: str) -> Command | None:
+    book, c = rs.book, unit.record
+    if c is None:
+        return None
+    gun = next((h for h in c.hands if h.item in book.weapons), None)
+    if gun is None:
+        weapon = next((i for i in c.belt if i in book.weapons), None)
+        if weapon is not None and c.turn.ap >= 1:
+            return Act(unit=unit.id, action="draw", option=weapon)
+        return None
+    w = book.weapons[gun.item]
+    if w.kind == "melee" or not w.ammo:
+        return None
+    mags = sum(n for a, n in c.magazines if a in w.ammo)
+    cheapest = min(m.rounds for m in w.modes.values())
+    low = gun.rounds < cheapest if stage == "first" else gun.rounds < w.capacity // 2
+    if low and mags and available(c.turn, "reload") >= w.reload:
+        return Reload(unit=unit.id)
+    return None
+
+
+def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
+    """Aim when the AP allow one aimed shot but not two plain ones; overwatch when hostiles are known but there
+    is no shot worth taking and it has not yet walked this turn (`cautious` units) or has walked and kept AP."""
+    book, c = rs.book, unit.record
+    if c is None:
+        return None
+    usable = [m for m in shot_modes(rs, state, unit) if m.usable]
+    if not usable:
+        return None
+    ap = c.turn.ap + c.turn.gun
+    cost = min(book.weapons[w].modes[m].ap for w, m in (shooting.mode_of(book, c, u.id) for u in usable))
+    hostile = [t for t in in_sight if missions.hostile(unit.side, t.side) and t.conscious
+               and t.side != missions.CIVILIANS]
+    if has_shot and hostile and cost + 2 <= ap < 2 * cost and c.aim is None:
+        best = max(hostile, key=lambda t: (_odds(rs, state, unit, t, usable[0].id), t.id))
+        if _odds(rs, state, unit, best, usable[0].id) > 0:
+            return Act(unit=unit.id, action="aim", target=best.id)
+    if not has_shot and hostile and ap >= cost:
+        near = min(between(unit.pos, t.pos) for t in hostile)
+        reach = book.weapons[shooting.mode_of(book, c, usable[0].id)[0]].range
+        if near <= reach and (c.turn.walked or rs.behaviour(unit) == "cautious"):
+            return Act(unit=unit.id, action="overwatch", option=usable[0].id)
+    return None
+
+
+def _odds(rs, state, unit, target, mode) -> float:
+    got = preview(rs, state, unit.id, target.id, mode)
+    return 0.0 if isinstance(got, Rejected) else got.p_hit

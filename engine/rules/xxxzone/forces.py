@@ -1,0 +1,58 @@
+"""Who deploys on the shared missions under xxxzone: roster.toml's templates (a pre-gen or an enemy kind each),
+forces.toml's squads and enemies per mission, and the cross-checks of both and of terrain_cover.toml."""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.content import missions
+from engine.content.tables import Tables
+from engine.rules.xxxzone.book import Book
+from engine.rules.xxxzone.character import Operative, enemy, pregen
+
+
+def check(own: Tables, shared: Tables) -> list[str]:
+    out: list[str] = []
+    for tid, m in own["roster"].items():
+        if bool(m.character) == bool(m.enemy):
+            out.append(f"roster.toml: [{tid}]: expected exactly one of character or enemy")
+        elif m.character and m.character not in own["characters"]:
+            out.append(f"roster.toml: [{tid}].character: unknown character {m.character!r}")
+        elif m.enemy and m.enemy not in own["enemies"]:
+            out.append(f"roster.toml: [{tid}].enemy: unknown enemy {m.enemy!r}")
+        if len(m.glyph) != 1:
+            out.append(f"roster.toml: [{tid}].glyph: expected one character, got {m.glyph!r}")
+        if "behaviour" in shared and m.behaviour not in shared["behaviour"]:
+            out.append(f"roster.toml: [{tid}].behaviour: unknown profile {m.behaviour!r}")
+    if "missions" in shared:
+        out += missions.check_forces("forces.toml", own["forces"], shared["missions"], own["roster"])
+    for tile, c in own["terrain_cover"].items():
+        if c.cover not in own["cover"]:
+            out.append(f"terrain_cover.toml: [{tile}].cover: unknown cover {c.cover!r}")
+        if c.hp < 0:
+            out.append(f"terrain_cover.toml: [{tile}].hp: expected 0 or more, got {c.hp}")
+        if "terrain" in shared and tile not in shared["terrain"]:
+            out.append(f"terrain_cover.toml: [{tile}]: no such terrain in terrain.toml")
+    return out
+
+
+def operative(book: Book, template: str, uid: str, name: str) -> Operative:
+    """The record of one deployed member: its template's numbers under the member's own id and name."""
+    m = book.roster[template]
+    op = pregen(book, m.character) if m.character else enemy(book, m.enemy)
+    return attrs.evolve(op, id=uid, name=name)
+
+
+def looks(book: Book, template: str) -> tuple[str, str, str]:
+    """(name, glyph, note) for the briefing: the weapon drawn at the start."""
+    m = book.roster[template]
+    source = book.characters[m.character] if m.character else book.enemies[m.enemy]
+    note = book.gear(source.drawn).name if source.drawn else "unarmed"
+    return m.name or source.name, m.glyph, note
+
+
+def roster(book: Book, mission_id: str) -> list[missions.Member] | None:
+    forces = book.forces.get(missions.base_id(mission_id))
+    if forces is None:
+        return None
+    return missions.members(forces, lambda t: looks(book, t))

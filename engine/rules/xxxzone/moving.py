@@ -1,0 +1,132 @@
+"""Moving on the map (section 4): `Move` moves quickly (1 AP a square, cancels Aim, conspicuous), `Combo` moves
+cautiously (2 AP a square, keeps Aim, harder to spot); both double while Disoriented. Overwatch (6.8) is decided
+here, inside the mover's own command: after each square, every enemy on watch that sees the mover and has it in
+range fires its stored mode while its stored AP last, and a mover put down stops where it fell."""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.core.commands import Rejected
+from engine.core.dice import Dice
+from engine.core.events import Event, Moved
+from engine.core.geometry import Pos, distance
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
+from engine.rules.xxxzone import actions, battle, overwatch
+from engine.rules.xxxzone.character import encumbrance
+from engine.rules.xxxzone.seen import chance
+from engine.rules.xxxzone.shooting import attack
+from engine.rules.xxxzone.units import changed, facing_index
+
+
+def step_cost(rs, unit: Unit, how: str) -> int | Rejected:
+    c = unit.record
+    return actions.move_cost(rs.book, how, frozenset(c.op.abilities), disoriented=bool(c.condition.disoriented),
+                             burden=encumbrance(c.op, rs.book))
+
+
+def path_problem(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | None:
+    if not path:
+        return Rejected("empty_path", "A move needs at least one square")
+    here, seen = unit.pos, rs.spotted(state, unit.side)
+    for cell in path:
+        if distance(here, cell) != 1:
+            return Rejected("not_adjacent", f"Square {cell[0]},{cell[1]} is not next to {here[0]},{here[1]}")
+        if not state.grid.inside(cell) or not state.grid.walkable[cell[1], cell[0]]:
+            name = rs.content.terrain[state.grid.tile(cell)].name if state.grid.inside(cell) else "The map's edge"
+            return Rejected("blocked", f"{name} at {cell[0]},{cell[1]} blocks the way")
+        others = [u for u in state.units_at(cell) if u.id != unit.id and u.status != "dead"]
+        other = next((u for u in others if u.side != unit.side or cell == path[-1]), None)
+        if other is not None:  # an ally's square may be passed through (Interpretation), never stopped in
+            who = other.name if other.side == unit.side or other.id in seen else "someone unseen"
+            return Rejected("blocked", f"{who} stands at {cell[0]},{cell[1]}")
+        here = cell
+    return None
+
+
+def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Dice) -> Rejected | list[Event]:
+    c = unit.record
+    per = step_cost(rs, unit, how)
+    if isinstance(per, Rejected):
+        return per
+    abilities = frozenset(c.op.abilities)
+    word = "Moving quickly" if how == "quickly" else "Moving cautiously"
+    need = per * len(path)
+    have = actions.available(c.turn, "move")
+    if c.turn.ended:
+        return Rejected("turn_over", f"{unit.name} has ended its actions for the turn")
+    if c.turn.rooted:
+        return Rejected("rooted", "Chi Breath Iron Body holds it in place until its next turn")
+    if have < need:
+        return Rejected("no_ap", f"{word} {len(path)} squares costs {need} AP ({per} a square); {unit.name} has {have}")
+    bad = path_problem(rs, state, unit, path)
+    if bad is not None:
+        return bad
+    events: list[Event] = []
+    now, segment = state, []
+    for cell in path:
+        mover = now.units[unit.id]
+        turn = actions.spend(mover.record.turn, per, "move", abilities)
+        rec = attrs.evolve(battle.after_move(mover.record, cell, how == "quickly"), turn=turn)
+        now = fold(now, [Moved(unit=unit.id, path=(cell,), facing=facing_index(rec.facing, mover.facing)),
+                         changed(rs.book, mover, rec, "moves " + how)])
+        segment.append(cell)
+        shots = reactions(rs, now, now.units[unit.id], dice)
+        if shots or cell == path[-1]:
+            events += _walked(rs, fold(state, events) if events else state, unit.id, tuple(segment), rec, how)
+            segment = []
+        if shots:
+            events += shots
+            now = fold(now, shots)
+        if not now.units[unit.id].conscious or now.winner is not None:
+            if segment:
+                events += _walked(rs, fold(state, events) if events else state, unit.id, tuple(segment), rec, how)
+            break
+    return events
+
+
+def _walked(rs, before: State, uid: str, path: tuple[Pos, ...], rec, how: str) -> list[Event]:
+    """One stretch of the walk between reaction shots: one Moved, and the record after it."""
+    mover = before.units[uid]
+    return [Moved(unit=uid, path=path, facing=facing_index(rec.facing, mover.facing)),
+            changed(rs.book, mover, rec, f"moves {how} ({len(path)} squares)")]
+
+
+def reactions(rs, state: State, mover: Unit, dice: Dice) -> list[Event]:
+    """Overwatch fire at `mover`, now one square further on."""
+    out: list[Event] = []
+    for watcher in list(state.units.values()):
+        w = state.units[watcher.id]
+        c = w.record
+        if c is None or c.watch is None or not w.conscious or w.side == mover.side:
+            continue
+        while True:
+            now = state.units[mover.id]
+            w = state.units[watcher.id]
+            c = w.record
+            if not now.conscious:
+                return out
+            sees = state.grid.sees(w.pos, now.pos, rs.sight_range) and _spots(rs, state, w, now)
+            if not overwatch.triggered(rs.book, c.watch, c.turn, c, now.record, sees):
+                break
+            paid = overwatch.react(rs.book, c.watch, c.turn, now.record)
+            if isinstance(paid, Rejected):
+                break
+            turn, shot = paid
+            got = attack(rs, state, w, now, shot.weapon, shot.mode, dice, turn, reaction=True)
+            if isinstance(got, Rejected):  # out of rounds, out of range: the watch ends
+                ended = attrs.evolve(c, watch=None, turn=attrs.evolve(c.turn, overwatch=0))
+                step = [changed(rs.book, w, ended, f"overwatch ends: {got.reason}")]
+                out += step
+                state = fold(state, step)
+                break
+            out += got[0]
+            state = fold(state, got[0])
+    return out
+
+
+def _spots(rs, state: State, watcher: Unit, mover: Unit) -> bool:
+    """The watcher's side has spotted the mover already, or the spot is certain (a quick mover is conspicuous:
+    seen in the front arc or within Sight); no die is rolled for a reaction (Interpretation)."""
+    return mover.id in rs.spotted(state, watcher.side) or chance(rs.book, watcher, mover) >= 100

@@ -1,0 +1,244 @@
+"""The registered xxxzone ruleset: the kernel's questions answered by the rules core (../shared/rules/xxxzone.md).
+
+Side turns, each entity spending its own AP (section 4): `Move` moves quickly (1 AP a square), `Combo` (the `c`
+key) moves cautiously (2 AP a square); `Shoot` fires a mode `weapon:mode`; `Reload`, `Wait`, `EndTurn`; `Act`
+for Aim, Hunker Down, Overwatch, Draw, Stow and Interact (acts.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.content import missions
+from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Shoot, StartMission, Throw, Wait
+from engine.core.dice import Dice
+from engine.core.events import Event, MissionEnded
+from engine.core.geometry import Pos, distance
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
+from engine.core.ruleset import Budget, Mode, Sheet, ShotPreview, ThrowPreview, Turn, Walk, register
+from engine.rules.xxxzone import acts, ai, forces, moving, referee, seen, shooting, throwing, turns
+from engine.rules.xxxzone import sheet as panel
+from engine.rules.xxxzone.actions import available
+from engine.rules.xxxzone.book import Book
+from engine.rules.xxxzone.schema import SCHEMA
+
+ID = "xxxzone"
+
+
+@register(ID)
+class XxxZone:
+    id = ID
+    title = "XXXzone"
+    sight_range = seen.RADIUS
+    audit_dice = (100,)  # the shot, spot checks and every test are d100 rolls
+    schema = SCHEMA
+
+    def __init__(self, content, setup) -> None:
+        self.content = content
+        self.setup = setup
+        self.book = Book.of(content.rules[ID])
+        self._spotted: dict[tuple[int, str], tuple[State, frozenset[str]]] = {}
+        self._cover: list = []  # the last resolve scenario's cover tiles, for its referee (scenario_units sets it)
+
+    # -- the kernel's entry point ---------------------------------------------------------------
+
+    def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
+        got = self._decide(state, command, dice)
+        if isinstance(got, Rejected) and got.reason[:1].islower():  # the rules core words its reasons mid-sentence
+            return Rejected(got.code, got.reason[0].upper() + got.reason[1:])
+        return got
+
+    def _decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
+        if isinstance(command, StartMission):
+            return turns.start(self, state, dice)
+        if state.phase == 0:
+            return Rejected("not_started", "The mission has not started yet")
+        if state.winner is not None:
+            return Rejected("mission_over", f"The mission is over: {state.ended}")
+        if isinstance(command, EndTurn):
+            events = turns.end_turn(self, state, command.side, dice)
+            return events if isinstance(events, Rejected) else events + self._verdict(state, events)
+        unit = self._actor(state, getattr(command, "unit", ""))
+        if isinstance(unit, Rejected):
+            return unit
+        events = self._command(state, unit, command, dice)
+        if isinstance(events, Rejected):
+            return events
+        now = fold(state, events)
+        events += turns.sightings(self, now, dice, (unit.id,))
+        return events + self._verdict(state, events)
+
+    def _command(self, state: State, unit: Unit, command: Command, dice: Dice) -> Rejected | list[Event]:
+        if isinstance(command, Move):
+            return moving.move(self, state, unit, command.path, "quickly", dice)
+        if isinstance(command, Combo):
+            return moving.move(self, state, unit, command.path, "cautiously", dice)
+        if isinstance(command, Shoot):
+            return self._shoot(state, unit, command, dice)
+        if isinstance(command, Reload):
+            return acts.reload(self, unit)
+        if isinstance(command, Wait):
+            return acts.wait(self, unit)
+        if isinstance(command, Act):
+            return acts.act(self, state, unit, command, dice)
+        if isinstance(command, Throw):
+            return throwing.throw(self, state, unit, command, dice)
+        return Rejected("unknown_command", f"xxxzone has no {command.kind} command")
+
+    def _actor(self, state: State, uid: str) -> Unit | Rejected:
+        unit = state.units.get(uid)
+        if unit is None:
+            return Rejected("unknown_unit", f"There is no unit {uid!r}")
+        if unit.side != state.side:
+            return Rejected("not_your_turn", f"{unit.name} cannot act during the {state.side} turn")
+        if unit.status != "active":
+            return Rejected(unit.status, f"{unit.name} is {unit.status}")
+        if unit.record.turn.ended:
+            return Rejected("turn_over", f"{unit.name} has ended its actions for this turn")
+        return unit
+
+    def _shoot(self, state: State, unit: Unit, cmd: Shoot, dice: Dice) -> Rejected | list[Event]:
+        c = unit.record
+        which = shooting.mode_of(self.book, c, cmd.mode)
+        if isinstance(which, Rejected):
+            return which
+        target = self._target(state, unit, cmd.target)
+        if isinstance(target, Rejected):
+            return target
+        w = self.book.weapons[which[0]]
+        spec = w.modes[which[1]]
+        paid = shooting.actions.spend(c.turn, spec.ap, "melee" if w.kind == "melee" else "gun",
+                                      frozenset(c.op.abilities), what=f"The {w.name} {which[1].replace('_', ' ')}")
+        if isinstance(paid, Rejected):
+            return paid
+        got = shooting.attack(self, state, unit, target, *which, dice, paid)
+        return got if isinstance(got, Rejected) else got[0]
+
+    def _target(self, state: State, unit: Unit, tid: str) -> Unit | Rejected:
+        target = state.units.get(tid)
+        if target is None or target.id == unit.id:
+            return Rejected("no_target", "No such target")
+        if target.status == "dead":
+            return Rejected("dead", f"{target.name} is dead")
+        if target.id not in self.spotted(state, unit.side):
+            return Rejected("not_spotted", "The squad has not spotted anyone there" if unit.side == missions.PLAYER
+                            else "Not spotted")
+        if not state.grid.sees(unit.pos, target.pos, self.sight_range):
+            return Rejected("no_line_of_sight", f"{unit.name} has no line of fire to {target.name}")
+        return target
+
+    def _verdict(self, state: State, events: list[Event]) -> list[Event]:
+        if any(isinstance(e, MissionEnded) for e in events):
+            return []
+        found = missions.verdict(self.content, self.setup.mission, self.setup.spawns, fold(state, events))
+        return [MissionEnded(winner=found[0], reason=found[1])] if found else []
+
+    # -- what the client and the AI ask -----------------------------------------------------------
+
+    def turn(self, state: State) -> Turn:
+        if state.winner is not None:
+            return Turn(side="")
+        return Turn(side=state.side, label=f"{'Squad' if state.side == missions.PLAYER else state.side} turn "
+                                           f"{state.phase}")
+
+    def spotted(self, state: State, side: str) -> frozenset[str]:
+        key = (id(state), side)
+        hit = self._spotted.get(key)
+        if hit is not None and hit[0] is state:
+            return hit[1]
+        if len(self._spotted) > 64:
+            self._spotted.clear()
+        found = seen.spotted(self.book, state, side)
+        self._spotted[key] = (state, found)
+        return found
+
+    def visible(self, state: State, side: str) -> np.ndarray:
+        return seen.visible(state, side)
+
+    def budget(self, state: State, unit: Unit) -> Budget:
+        c = unit.record
+        if c is None:
+            return Budget(label="", can_act=False, moves_left=0)
+        t = c.turn
+        can = (unit.conscious and unit.side == state.side and state.winner is None and not t.ended
+               and t.ap + t.restricted > 0)
+        per = moving.step_cost(self, unit, "quickly")
+        cautious = moving.step_cost(self, unit, "cautiously")
+        per = cautious if isinstance(per, Rejected) else per
+        moves = available(t, "move") if can and not t.rooted and not isinstance(cautious, Rejected) else 0
+        costs = [spec for *_, spec in shooting.modes(self.book, c)]
+        step = max(0, moves - min(costs)) if costs else moves
+        combo = (moves // cautious) * per if isinstance(cautious, int) and cautious else 0
+        label = panel.budget(c) + (f" +{t.restricted}" if t.restricted else "")
+        return Budget(label=label, can_act=can, moves_left=moves, combo_moves=combo, step=step,
+                      walk=Walk(cardinal=per, diagonal=per, currency="AP"))
+
+    def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+        return ai.preview(self, state, shooter, target, mode)
+
+    def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
+        return throwing.preview(self, state, thrower, item, cell)
+
+    def options(self, state: State, unit: Unit) -> list:
+        return acts.options(self, state, unit)
+
+    def throwables(self, state: State, unit: Unit) -> list[str]:
+        return throwing.throwables(self, unit)
+
+    def throw_range(self, state: State, unit: Unit, item: str) -> int:
+        """In Chebyshev distance: the reach is counted in squares between (Str + 10)."""
+        return unit.record.op.effective("strength") + self.book.settings.throw_reach_over_strength + 1
+
+    def distance(self, a: Pos, b: Pos) -> int:
+        return distance(a, b)
+
+    def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
+        return throwing.blast_cells(self, state, item, cell)
+
+    def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
+        return ai.shot_modes(self, state, unit)
+
+    def sheet(self, state: State, unit: Unit) -> Sheet:
+        return ai.sheet(self, unit)
+
+    def name(self, thing: str) -> str:
+        book = self.book
+        if thing in book.weapons or thing in book.items:
+            return book.gear(thing).name
+        return thing.replace("_", " ").capitalize()
+
+    def roster(self, mission_id: str) -> list[missions.Member] | None:
+        return forces.roster(self.book, mission_id)
+
+    def behaviour(self, unit: Unit) -> str:
+        m = self.book.roster.get(unit.template)
+        return m.behaviour if m is not None else "default"
+
+    def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
+        return ai.special(self, state, unit, in_sight, has_shot)
+
+    def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
+        return ai.chore(self, state, unit, stage)
+
+    # -- resolve: one shot staged on an open field (referee.py) ---------------------------------
+
+    scenario = referee.Scenario
+
+    def check_scenario(self, sc) -> list[str]:
+        return referee.check(self, sc)
+
+    def scenario_units(self, sc, setup):
+        self._cover = list(sc.cover)
+        return referee.units(self, sc), []
+
+    def unit_report(self, before, after):
+        return referee.report(self, before, after)
+
+    def referee(self, units, action, dice):
+        return referee.referee(self, units, action, dice, self._cover)
+
+    def trial_plan(self, units, action):
+        return None
+
+    def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
+        raise ValueError(f"{ID} has no initiation")

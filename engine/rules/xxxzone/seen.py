@@ -1,0 +1,103 @@
+"""Section 10 on the map: per-unit sighting. Each side keeps the ids it has spotted in the battle record; a spot
+check is rolled at the end of an action by the target or by a spotter in its line of sight, and at the start of
+the spotter's side's turn (Interpretation: the spotter's own actions count too, so walking up to a hidden enemy
+can find it). A spotted unit stays spotted while any unit of the side keeps it in line of sight; a unit at D = 1
+is always seen; the squad always sees its civilians."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+import attrs
+import numpy as np
+
+from engine.content import field, missions
+from engine.core.dice import Dice, Roll
+from engine.core.geometry import distance
+from engine.core.model import State, Unit
+from engine.rules.xxxzone import sight
+from engine.rules.xxxzone.book import Book
+from engine.rules.xxxzone.character import Derived, derive
+from engine.rules.xxxzone.units import Battle, battle
+
+RADIUS = 20  # the furthest a unit looks: Sight 10-11 plus the 5%-per-square fall-off's useful reach
+_DERIVED: dict[tuple[int, object], Derived] = {}
+
+
+def stats(book: Book, unit: Unit) -> Derived:
+    key = (id(book), unit.record.op)
+    got = _DERIVED.get(key)
+    if got is None:
+        if len(_DERIVED) > 4096:
+            _DERIVED.clear()
+        got = _DERIVED[key] = derive(unit.record.op, book)
+    return got
+
+
+def spotters(state: State, side: str, target: Unit) -> list[Unit]:
+    return [u for u in state.side_units(side) if u.conscious and state.grid.sees(u.pos, target.pos, RADIUS)]
+
+
+def chance(book: Book, spotter: Unit, target: Unit) -> int:
+    s, t = spotter.record, target.record
+    return sight.sees(book, spotter.pos, s.facing, stats(book, spotter).sight, target.pos, stats(book, target).sneak,
+                      conspicuous=t.conspicuous or bool(t.condition.on_fire))
+
+
+def friendly(side: str, other: str) -> bool:
+    return side == other or not missions.hostile(side, other)
+
+
+def spotted(book: Book, state: State, side: str) -> frozenset[str]:
+    known = battle(state).sightings(side)
+    out = set()
+    for u in state.units.values():
+        if u.side == side:
+            continue
+        eyes = spotters(state, side, u)
+        if not eyes:
+            continue
+        if friendly(side, u.side) or u.id in known or u.status != "active" \
+                or any(distance(e.pos, u.pos) <= 1 for e in eyes):
+            out.add(u.id)
+    return frozenset(out)
+
+
+def visible(state: State, side: str) -> np.ndarray:
+    return field.sight(state, side, RADIUS)
+
+
+def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting: str = "") -> tuple[Battle, list[Roll]]:
+    """The sightings after an action by `acted` (or at the start of `starting`'s turn), with the spot rolls."""
+    acted = set(acted)
+    rec = battle(state)
+    rolls: list[Roll] = []
+    seen = []
+    for side in state.sides:
+        if side == missions.CIVILIANS:
+            continue
+        known = rec.sightings(side)
+        now = set()
+        for t in state.units.values():
+            if friendly(side, t.side) or t.status == "dead":
+                continue
+            eyes = spotters(state, side, t)
+            if not eyes:
+                continue
+            if t.id in known:
+                now.add(t.id)
+                continue
+            if not (side == starting or t.id in acted or any(e.id in acted for e in eyes)):
+                continue
+            best = max(eyes, key=lambda e: (chance(book, e, t), e.id))
+            p = chance(book, best, t)
+            sure = sight.sure(p)
+            if sure is None:
+                got = sight.spot(dice, book, best.id, t.id, p)
+                rolls.append(got.roll)
+                sure = got.passed
+            if sure:
+                now.add(t.id)
+        if now:
+            seen.append((side, tuple(sorted(now))))
+    return attrs.evolve(rec, seen=tuple(seen)), rolls

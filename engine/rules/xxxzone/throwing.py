@@ -1,0 +1,139 @@
+"""Throwing a grenade on the map (6.9). Interpretation: one `Throw` command draws the grenade from the belt
+(Draw Item, 1 AP, with the off hand: the weapon stays in hand), pulls its pin (Interact, 1 AP) and throws it
+(2 AP): 4 AP in all. The throw roll, the scatter, then every entity with a line from the impact square takes its
+ring's blast rolls (3 within a, 2 within b, 1 within c), its adjacent cover between it and the blast at full
+value. Smoke bombs and C4 are not played yet."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import attrs
+
+from engine.core.commands import Rejected, Throw
+from engine.core.dice import Dice
+from engine.core.events import Event, Resolved
+from engine.core.geometry import Pos, distance
+from engine.core.model import State, Unit
+from engine.core.ruleset import Row, ThrowPreview
+from engine.rules.xxxzone import actions, battle, explosions, shooting
+from engine.rules.xxxzone.lines import between, blast_cover
+from engine.rules.xxxzone.units import changed
+
+COST = 4  # Draw 1 + Interact 1 + Throw 2
+EFFECTS = ("damage", "on_fire", "disorient")
+
+
+def throwables(rs, unit: Unit) -> list[str]:
+    book, c = rs.book, unit.record
+    if c is None:
+        return []
+    return list(dict.fromkeys(i for i in c.belt if i in book.items and book.items[i].kind == "grenade"
+                              and book.items[i].effect in EFFECTS))
+
+
+def blast_cells(rs, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
+    radius = max(rs.book.items[item].rings, default=0) if item in rs.book.items else 0
+    seen = state.grid.fov(cell, radius + 1)
+    return tuple((x, y) for y in range(max(0, cell[1] - radius), min(state.grid.height, cell[1] + radius + 1))
+                 for x in range(max(0, cell[0] - radius), min(state.grid.width, cell[0] + radius + 1))
+                 if seen[y, x] or (x, y) == cell)
+
+
+def _pieces(rs, state: State, cells) -> dict:
+    out = {}
+    for cell in cells:
+        tc = rs.book.terrain_cover.get(state.grid.tile(cell))
+        if tc is not None:
+            kind = rs.book.cover[tc.cover]
+            out[cell] = (state.grid.tile(cell).replace("_", " "), kind.value, tc.hp or kind.hp)
+    return out
+
+
+def _check(rs, state: State, unit: Unit, item: str, cell: Pos) -> Rejected | None:
+    book, c = rs.book, unit.record
+    if item not in c.belt:
+        return Rejected("not_carried", f"{unit.name} carries no {rs.name(item)}")
+    if book.items[item].effect not in EFFECTS:
+        return Rejected("not_yet", f"The {rs.name(item)} is not played yet under xxxzone")
+    if not state.grid.inside(cell) or not state.grid.sees(unit.pos, cell, rs.sight_range):
+        return Rejected("no_line_of_sight", f"{unit.name} cannot see {cell[0]},{cell[1]}")
+    reach = explosions.reach(book, c.op.effective("strength"))
+    if between(unit.pos, cell) > reach:
+        return Rejected("too_far", f"{between(unit.pos, cell)} squares between; {unit.name} throws at most {reach}")
+    if actions.available(c.turn, "other") < COST:
+        return Rejected("no_ap", f"A throw costs {COST} AP (draw 1, pin 1, throw 2); {c.turn.ap} left")
+    return None
+
+
+def _victims(rs, state: State, impact: Pos, item: str):
+    cells = set(blast_cells(rs, state, item, impact))
+    pieces = _pieces(rs, state, cells)
+    return [(u, battle.defence(rs.book, u.record, blast_cover(impact, u.pos, pieces)))
+            for u in state.units.values() if u.pos in cells and u.status != "dead" and u.record is not None]
+
+
+def throw(rs, state: State, unit: Unit, cmd: Throw, dice: Dice) -> Rejected | list[Event]:
+    book, c = rs.book, unit.record
+    bad = _check(rs, state, unit, cmd.item, cmd.cell)
+    if bad is not None:
+        return bad
+    paid = actions.spend(c.turn, COST, "other", frozenset(c.op.abilities), what="The throw")
+    if isinstance(paid, Rejected):
+        return paid
+    s = battle.shooter(book, c)
+    target = next((u for u in state.units_at(cmd.cell) if u.status != "dead" and u.id != unit.id), None)
+    aimed = None if target is None else battle.defence(book, target.record, shooting.cover(book, state, unit.pos,
+                                                                                             target.pos))
+    landing = explosions.throw(dice, book, s, cmd.item, between(unit.pos, cmd.cell), cmd.cell, aimed)
+    impact = (min(max(landing.cell[0], 0), state.grid.width - 1), min(max(landing.cell[1], 0), state.grid.height - 1))
+    belt = list(c.belt)
+    belt.remove(cmd.item)
+    thrower = attrs.evolve(c, turn=paid, belt=tuple(belt), conspicuous=True)
+    now = {unit.id: (unit, thrower)}
+    rolls = list(landing.rolls)
+    words = []
+    victims = _victims(rs, state, impact, cmd.item)
+    for (victim, d), (vid, hits, after) in zip(sorted(victims, key=lambda v: (distance(impact, v[0].pos), v[0].id)),
+                                               explosions.explode(dice, book, s, cmd.item, impact,
+                                                                  [(v.pos, d) for v, d in victims])):
+        u, rec = now.get(vid, (state.units[vid], state.units[vid].record))
+        rolls += [h.roll for h in hits] + [h.wear for h in hits if h.wear is not None]
+        got = explosions.effects(dice, book, cmd.item, hits, battle.vitals(book, rec), rec.condition)
+        rolls += got.rolls
+        now[vid] = (u, attrs.evolve(rec, condition=got.condition, armour_hp=after.armour_hp))
+        words.append(f"{u.name}: {', '.join(h.outcome for h in hits)}" + (f" ({'; '.join(got.notes)})"
+                                                                         if got.notes else ""))
+    text = (f"{unit.name} throws the {rs.name(cmd.item)} at {cmd.cell[0]},{cmd.cell[1]}: "
+            f"{landing.how.replace('_', ' ')} at {impact[0]},{impact[1]}" + (f"; {'; '.join(words)}" if words else ""))
+    out: list[Event] = [Resolved(actor=unit.id, action="throw", cell=impact, weapon=cmd.item, target=cmd.target,
+                                 rolls=tuple(rolls), outcome=landing.how, text=text)]
+    out += [changed(book, u, rec, "throws" if u.id == unit.id else "caught in the blast") for u, rec in now.values()]
+    return out
+
+
+def preview(rs, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
+    unit = state.units.get(thrower)
+    if unit is None or unit.record is None:
+        return Rejected("no_unit", "No such unit")
+    bad = _check(rs, state, unit, item, cell) if item in rs.book.items else Rejected("not_throwable", "Not a grenade")
+    if bad is not None and bad.code != "no_ap":
+        return bad
+    book, c = rs.book, unit.record
+    s = battle.shooter(book, c)
+    adj, _ = explosions.throw_acc(book, s, item, between(unit.pos, cell))
+    target = next((u for u in state.units_at(cell) if u.status != "dead" and u.id != unit.id), None)
+    agi = target.record.op.effective("agility") if target is not None and target.record is not None else 0
+    need = 100 - adj + agi  # lands when the face beats this
+    p = Fraction(100 - max(0, min(100, need)), 100)
+    lines = [Row("Lands", f" {float(p) * 100:.0f}% (AdjAcc {adj}" + (f" − Agi {agi}" if target else "") + ")"),
+             Row("Else", " scatters 1d3 squares, 1d8 direction"), Row("Cost", f" {COST} AP: draw, pin, throw")]
+    attack = explosions.blast(book, s, item)
+    hits = []
+    for u, d in _victims(rs, state, cell, item):
+        n = explosions.ring_rolls(book.items[item].rings, distance(cell, u.pos))
+        if n:
+            _, wound, _ = shooting.odds(tuple([attack] * n), d)
+            hits.append((u.id, Row(u.name, f" {n} roll{'s' if n > 1 else ''}: wound {float(wound) * 100:.0f}%"
+                                   if book.items[item].effect == "damage" else f" {n} roll{'s' if n > 1 else ''}")))
+    return ThrowPreview(p_land=float(p), lines=tuple(lines), hits=tuple(hits))

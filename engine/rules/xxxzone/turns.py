@@ -1,0 +1,82 @@
+"""The mission's flow under xxxzone: deployment from forces.toml, side turns (the squad, then the aliens;
+civilians take none), each entity's AP at the start of its turn (wounds and stuns allowing, a continuing action
+paid first), the end-of-turn statuses (poison, fire, the Dying countdown), and the phase limit."""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.content import field, missions
+from engine.core.commands import Rejected
+from engine.core.dice import Dice
+from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideStarted, UnitSpawned
+from engine.core.geometry import NEIGHBOURS
+from engine.core.model import State
+from engine.core.reducer import fold
+from engine.rules.xxxzone import actions, battle, forces, seen, status, units
+from engine.rules.xxxzone.units import changed, unit_of
+
+
+def start(rs, state: State, dice: Dice) -> Rejected | list[Event]:
+    members = rs.roster(rs.setup.mission_id)
+    if members is None:
+        return Rejected("no_forces", f"xxxzone has no forces for the mission {rs.setup.mission_id!r} (forces.toml)")
+    book = rs.book
+    events: list[Event] = []
+    for m, cell in field.placements(members, rs.setup.mission, rs.setup.spawns):
+        op = forces.operative(book, m.template, m.uid, m.name)
+        c = battle.deploy(book, op, m.side, cell)
+        c = attrs.evolve(c, facing=NEIGHBOURS[field.FACING.get(m.side, 0)])
+        t = book.roster[m.template]
+        race = "Human" if t.character or book.enemies[t.enemy].human else book.enemies[t.enemy].name
+        events.append(UnitSpawned(unit=unit_of(book, c, m.template, m.glyph, race)))
+    events.append(PhaseStarted(phase=1))
+    return events + begin_side(rs, fold(state, events), missions.PLAYER, dice)
+
+
+def begin_side(rs, state: State, side: str, dice: Dice) -> list[Event]:
+    book = rs.book
+    out: list[Event] = [SideStarted(side=side)]
+    for u in state.side_units(side):
+        c = u.record
+        if c is None or c.condition.dead:
+            continue
+        cond, ap = status.start_turn(status.new_round(c.condition), battle.max_ap(book, c))
+        turn, done = actions.start(battle.max_ap(book, c), ap, c.turn.continuing)
+        c = attrs.evolve(c, condition=cond, turn=turn, hunkered=False, watch=None, chi_breath=False,
+                         conspicuous=bool(cond.on_fire))
+        out.append(changed(book, u, c, "turn starts" + (f" ({ap} AP)" if ap != turn.maximum else "")))
+    now = fold(state, out)
+    return out + sightings(rs, now, dice, (), starting=side)
+
+
+def sightings(rs, state: State, dice: Dice, acted, starting: str = "") -> list[Event]:
+    rec, rolls = seen.update(dice, rs.book, state, acted, starting)
+    if rec == units.battle(state) and not rolls:
+        return []
+    return [Noted(record=rec, cause="spot checks", rolls=tuple(rolls))]
+
+
+def end_turn(rs, state: State, side: str, dice: Dice) -> Rejected | list[Event]:
+    if side != state.side:
+        return Rejected("not_your_turn", f"It is the {state.side} turn")
+    book = rs.book
+    out: list[Event] = []
+    for u in state.side_units(side):
+        c = u.record
+        if c is None or c.condition.dead:
+            continue
+        got = status.end_turn(dice, book, battle.vitals(book, c), c.condition)
+        after = attrs.evolve(c, condition=got.condition, turn=actions.end(c.turn))
+        if after != c:
+            out.append(changed(book, u, after, "; ".join(got.notes) or "turn ends", got.rolls))
+    acting = [s for s in state.sides if s != missions.CIVILIANS and state.side_units(s)]
+    following = acting[(acting.index(side) + 1) % len(acting)] if side in acting else acting[0]
+    now = fold(state, out)
+    if following == acting[0]:
+        if state.phase >= rs.setup.max_phases:
+            return out + [MissionEnded(winner="draw", reason=f"phase limit {rs.setup.max_phases} reached")]
+        step = [PhaseStarted(phase=state.phase + 1)]
+        out += step
+        now = fold(now, step)
+    return out + begin_side(rs, now, following, dice)

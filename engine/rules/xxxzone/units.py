@@ -1,0 +1,87 @@
+"""The kernel's Unit and xxxzone's Combatant record kept in step: a unit's position, status, health summary and
+weapon are read from its record, so every change is one UnitChanged carrying the new record and what follows
+from it. Also the battle's own record (cover HP worn by shots, and who has spotted whom)."""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.core.events import UnitChanged
+from engine.core.geometry import NEIGHBOURS, Pos
+from engine.core.model import Unit
+from engine.core.records import record
+from engine.rules.xxxzone.battle import Combatant
+from engine.rules.xxxzone.book import Book
+
+# The panel's health bar (Interpretation): 10 less the wounds weighted by tier, a summary only; the sheet and
+# the rules count the wounds themselves.
+WEIGHT = {"minor": 1, "severe": 2, "mortal": 4, "lethal": 8}
+HEALTH = 10
+
+
+@record("xxxzone.battle")
+@attrs.frozen(kw_only=True)
+class Battle:
+    """State.record: cover HP left where shots wore it (a square absent is whole), and each side's sightings."""
+
+    cover: tuple[tuple[Pos, int], ...] = ()
+    seen: tuple[tuple[str, tuple[str, ...]], ...] = ()  # side -> ids of the other sides' units it has spotted
+
+    def cover_hp(self) -> dict[Pos, int]:
+        return {tuple(p): hp for p, hp in self.cover}  # type: ignore[misc]
+
+    def sightings(self, side: str) -> frozenset[str]:
+        return next((frozenset(ids) for s, ids in self.seen if s == side), frozenset())
+
+
+def battle(state) -> Battle:
+    return state.record if isinstance(state.record, Battle) else Battle()
+
+
+def health(c: Combatant) -> int:
+    if c.condition.dead:
+        return 0
+    w = c.condition.wounds
+    return max(0, HEALTH - sum(n * w.count(t) for t, n in WEIGHT.items()))
+
+
+def status(c: Combatant) -> str:
+    if c.condition.dead:
+        return "dead"
+    return "active" if c.condition.can_act else "unconscious"
+
+
+def facing_index(v: Pos, default: int = 0) -> int:
+    return NEIGHBOURS.index(v) if v in NEIGHBOURS else default
+
+
+def derived(book: Book, c: Combatant, unit: Unit | None = None) -> dict[str, object]:
+    """The Unit fields that follow from the record."""
+    gun = next((h for h in c.hands if h.item in book.weapons), None)
+    mags = sum(n for a, n in c.magazines if gun is not None and a in book.weapons[gun.item].ammo)
+    out: dict[str, object] = {"record": c, "status": status(c), "hp": health(c), "actions": c.turn.ap,
+                              "weapon": gun.item if gun else "", "ammo": gun.rounds if gun else 0,
+                              "magazines": mags, "items": _counts(c.belt)}
+    if unit is not None:
+        out = {k: v for k, v in out.items() if k == "record" or getattr(unit, k) != v}
+    return out
+
+
+def _counts(belt: tuple[str, ...]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for item in belt:
+        out[item] = out.get(item, 0) + 1
+    return out
+
+
+def changed(book: Book, unit: Unit, c: Combatant, cause: str, rolls=()) -> UnitChanged:
+    return UnitChanged(unit=unit.id, changes=derived(book, c, unit), cause=cause, rolls=tuple(rolls))
+
+
+def unit_of(book: Book, c: Combatant, template: str, glyph: str, race: str) -> Unit:
+    d = derived(book, c)
+    return Unit(id=c.id, name=c.op.name, template=template, race=race, side=c.side, glyph=glyph, pos=c.at,
+                facing=facing_index(c.facing), hp=int(d["hp"]), hp_max=HEALTH, weapon=str(d["weapon"]),
+                ammo=int(d["ammo"]), magazines=int(d["magazines"]), armor=c.op.armour, stats=c.op.env(),
+                items=_counts(c.belt), status=d["status"],
+                actions=c.turn.ap, record=c)
