@@ -1,0 +1,119 @@
+"""A Move on the map (section 9): every step paid in TU and Energy at its exact price before anything happens
+(A-8.3: a path that cannot be paid is refused), the unit turning to each step for free (A-9.4), a closed door opened
+on the way, and opportunity fire (A-14.9) after each square entered, inside this command's events."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from engine.content import field
+from engine.core.commands import Move, Rejected
+from engine.core.dice import Dice
+from engine.core.events import Event, Moved, TileChanged, UnitChanged
+from engine.core.geometry import Pos
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
+from engine.map.grid import distance
+from engine.rules.annihilation import moves
+from engine.rules.annihilation.combat import react
+from engine.rules.annihilation.ground import terrain_at
+from engine.rules.annihilation.soldier import changes, fighter_of
+from engine.rules.annihilation.space import facing_towards
+
+if TYPE_CHECKING:
+    from engine.rules.annihilation.play import Annihilation
+
+
+def _problem(rs: Annihilation, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | None:
+    if not path:
+        return Rejected("empty_path", "A move needs at least one square")
+    here = unit.pos
+    seen = rs.spotted(state, unit.side)
+    for cell in path:
+        if not state.grid.inside(cell):
+            return Rejected("off_map", f"{cell[0]},{cell[1]} is off the map")
+        if distance(here, cell) != 1:
+            return Rejected("not_adjacent", f"{cell[0]},{cell[1]} is not next to {here[0]},{here[1]}")
+        if not state.grid.walkable[cell[1], cell[0]]:
+            name = rs.content.terrain[state.grid.tile(cell)].name
+            return Rejected("blocked", f"{name} at {cell[0]},{cell[1]} blocks the way")
+        other = next((u for u in state.units_at(cell) if u.id != unit.id), None)
+        if other is not None:
+            who = other.name if other.side == unit.side or other.id in seen else "someone unseen"
+            return Rejected("blocked", f"{who} is in the way at {cell[0]},{cell[1]}")
+        here = cell
+    return None
+
+
+def steps_of(rs: Annihilation, state: State, start: Pos, path: tuple[Pos, ...]) -> list[tuple[moves.Step, bool]]:
+    out, here = [], start
+    for cell in path:
+        terrain, door = terrain_at(rs.ground, state.grid, cell)
+        door = door and bool(rs.content.terrain[state.grid.tile(cell)].opens_to)
+        out.append((moves.Step("walk", here[0] != cell[0] and here[1] != cell[1], terrain), door))
+        here = cell
+    return out
+
+
+def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> Rejected | list[Event]:
+    path = tuple(tuple(c) for c in cmd.path)
+    bad = _problem(rs, state, unit, path)
+    if bad is not None:
+        return bad
+    steps = steps_of(rs, state, unit.pos, path)
+    f = fighter_of(unit)
+    door_tu = rs.book.costs["open_door"].tu
+    total = moves.walk(rs.book, f, [s for s, _ in steps])  # A-8.3: the whole path is paid, or none of it
+    if isinstance(total, Rejected):
+        return total
+    doors = sum(door for _, door in steps) * door_tu
+    if doors and total[0].tu_left < doors:
+        return Rejected("no_tu", f"The walk and its doors cost {f.tu_left - total[0].tu_left + doors} TU; "
+                                 f"{unit.name} has {f.tu_left} left")
+    events: list[Event] = []
+    now, here, segment = state, unit.pos, []
+    mover = unit
+
+    def flush(cause: str) -> None:
+        nonlocal now, mover, segment
+        if segment:
+            events.append(Moved(unit=unit.id, path=tuple(segment), facing=f.facing))
+        events.append(UnitChanged(unit=unit.id, changes=changes(mover, attrs.evolve(mover.record, fighter=f)),
+                                  cause=cause))
+        now = fold(state, events)
+        mover, segment = now.units[unit.id], []
+
+    for cell, (step, door) in zip(path, steps):
+        paid = moves.walk(rs.book, f, [step])
+        if isinstance(paid, Rejected):  # wounds on the way took the Energy or the legs: it stops where it is
+            flush(f"stops: {paid.reason}")
+            return events
+        f = paid[0]
+        f = attrs.evolve(f, facing=facing_towards(here, cell))
+        if door:  # section 11: 4 TU to open it, on the way in
+            if segment:
+                flush("walks")
+            f = attrs.evolve(f, tu_left=f.tu_left - door_tu)
+            events.append(TileChanged(pos=cell, tile=field.door(rs.content, now, cell, "open")))
+            now = fold(state, events)
+        segment.append(cell)
+        here = cell
+        looking = fold(now, [Moved(unit=unit.id, path=tuple(segment), facing=f.facing)])
+        hurt, shots = react(rs, looking, dice, looking.units[unit.id], f, cell, "moving")
+        if shots:
+            flush("walks")
+            events += shots
+            now = fold(state, events)
+            mover = now.units[unit.id]
+            if hurt != f:
+                f = hurt
+                events.append(UnitChanged(unit=unit.id, changes=changes(mover, attrs.evolve(mover.record, fighter=f)),
+                                          cause="hit by opportunity fire"))
+                now = fold(state, events)
+                mover = now.units[unit.id]
+            if f.status != "awake":  # put down: the rest of the walk does not happen
+                return events
+    flush("walks")
+    return events
