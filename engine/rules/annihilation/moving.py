@@ -40,7 +40,7 @@ def _problem(rs: Annihilation, state: State, unit: Unit, path: tuple[Pos, ...]) 
             name = rs.content.terrain[state.grid.tile(cell)].name
             return Rejected("blocked", f"{name} at {cell[0]},{cell[1]} blocks the way")
         other = next((u for u in state.units_at(cell) if u.id != unit.id), None)
-        if other is not None:
+        if other is not None and (other.side != unit.side or cell == path[-1]):  # friends let it through
             who = other.name if other.side == unit.side or other.id in seen else "someone unseen"
             return Rejected("blocked", f"{who} is in the way at {cell[0]},{cell[1]}")
         here = cell
@@ -59,6 +59,8 @@ def steps_of(rs: Annihilation, state: State, start: Pos, path: tuple[Pos, ...]) 
 
 def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> Rejected | list[Event]:
     path = tuple(tuple(c) for c in cmd.path)
+    while path and any(u.side == unit.side and u.id != unit.id for u in state.units_at(path[-1])):
+        path = path[:-1]  # one unit a square: a walk onto a friend ends on the square before it
     bad = _problem(rs, state, unit, path)
     if bad is not None:
         return bad
