@@ -74,48 +74,39 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
     if doors and total[0].tu_left < doors:
         return Rejected("no_tu", f"The walk and its doors cost {f.tu_left - total[0].tu_left + doors} TU; "
                                  f"{unit.name} has {f.tu_left} left")
-    events: list[Event] = []
-    now, here, segment = state, unit.pos, []
-    mover = unit
-
-    def flush(cause: str) -> None:
-        nonlocal now, mover, segment
-        if segment:
-            events.append(Moved(unit=unit.id, path=tuple(segment), facing=f.facing))
-        events.append(UnitChanged(unit=unit.id, changes=changes(mover, attrs.evolve(mover.record, fighter=f)),
-                                  cause=cause))
-        now = fold(state, events)
-        mover, segment = now.units[unit.id], []
-
+    # `trace` is the walk as it happens, step by step, for the folds that decide who sees it; the log gets one Moved
+    # (a record's moves are read as one by the fog of war), then the doors and the shots in their order, then the
+    # mover as it ends up.
+    trace: list[Event] = []
+    told: list[Event] = []
+    walked: list[Pos] = []
+    now, here, cause = state, unit.pos, "walks"
     for cell, (step, door) in zip(path, steps):
         paid = moves.walk(rs.book, f, [step])
         if isinstance(paid, Rejected):  # wounds on the way took the Energy or the legs: it stops where it is
-            flush(f"stops: {paid.reason}")
-            return events
-        f = paid[0]
-        f = attrs.evolve(f, facing=facing_towards(here, cell))
+            cause = f"walks, then stops: {paid.reason}"
+            break
+        f = attrs.evolve(paid[0], facing=facing_towards(here, cell))
+        new: list[Event] = []
         if door:  # section 11: 4 TU to open it, on the way in
-            if segment:
-                flush("walks")
             f = attrs.evolve(f, tu_left=f.tu_left - door_tu)
-            events.append(TileChanged(pos=cell, tile=field.door(rs.content, now, cell, "open")))
-            now = fold(state, events)
-        segment.append(cell)
+            new.append(TileChanged(pos=cell, tile=field.door(rs.content, now, cell, "open")))
+            told.append(new[-1])
+        walked.append(cell)
         here = cell
-        looking = fold(now, [Moved(unit=unit.id, path=tuple(segment), facing=f.facing)])
-        hurt, shots = react(rs, looking, dice, looking.units[unit.id], f, cell, "moving")
+        new += [Moved(unit=unit.id, path=(cell,), facing=f.facing),
+                UnitChanged(unit=unit.id, changes={"record": attrs.evolve(unit.record, fighter=f)}, cause="step")]
+        now = fold(now, new)
+        hurt, shots = react(rs, now, dice, now.units[unit.id], f, cell, "moving")
         if shots:
-            flush("walks")
-            events += shots
-            now = fold(state, events)
-            mover = now.units[unit.id]
-            if hurt != f:
-                f = hurt
-                events.append(UnitChanged(unit=unit.id, changes=changes(mover, attrs.evolve(mover.record, fighter=f)),
-                                          cause="hit by opportunity fire"))
-                now = fold(state, events)
-                mover = now.units[unit.id]
+            told += shots
+            f = hurt
+            now = fold(now, shots + [UnitChanged(unit=unit.id, changes={"record": attrs.evolve(
+                unit.record, fighter=f)}, cause="shot at")])
             if f.status != "awake":  # put down: the rest of the walk does not happen
-                return events
-    flush("walks")
-    return events
+                cause = f"walks, and is put down by opportunity fire at {cell[0]},{cell[1]}"
+                break
+    del trace
+    out: list[Event] = [Moved(unit=unit.id, path=tuple(walked), facing=f.facing)] if walked else []
+    return out + told + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
+                                     cause=cause)]
