@@ -37,6 +37,13 @@ class Ground:
 
 
 def check(t: Tables, shared: Tables) -> list[str]:
+    """A bundle without an `annihilation/` folder (an older one) loads, and this ruleset has no tables there; a folder
+    that is there needs every file."""
+    if not any(t.values()):
+        return []
+    missing = [f"{name}: missing file" for name in FILES if not t[name.removesuffix(".toml")]]
+    if missing:
+        return missing
     out = s.check(t, shared)
     for key, u in t["units"].items():
         if u.race not in t["races"]:
@@ -58,5 +65,5 @@ def check(t: Tables, shared: Tables) -> list[str]:
     return out
 
 
-SCHEMA = Schema(files={**s.SCHEMA.files, "units.toml": Template, "forces.toml": Forces, "ground.toml": Ground},
-                check=check)
+FILES = {**s.SCHEMA.files, "units.toml": Template, "forces.toml": Forces, "ground.toml": Ground}
+SCHEMA = Schema(files=FILES, optional=tuple(FILES), check=check)
