@@ -16,7 +16,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import register
-from engine.rules.annihilation import acts, combat, moving, queries, turns
+from engine.rules.annihilation import acts, combat, moving, queries, referee, turns
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
 
@@ -29,7 +29,7 @@ class Annihilation(queries.Queries):
     title = "X-COM Annihilation"
     audit_dice = (100, 20, 10, 4)  # to-hit, hit location, stats (7d10 + 10), wounds (1d4 per 10 damage)
     schema = SCHEMA
-    scenario = None  # no `resolve` scenarios yet: the loader says so in one line
+    scenario = referee.Scenario  # `resolve`: one shot staged on an open field (referee.py)
     sight_range = 20  # A-7.6 (settings.toml vision_range)
 
     def __init__(self, content, setup) -> None:
@@ -99,22 +99,22 @@ class Annihilation(queries.Queries):
         self._sight = (state, side, seen)
         return seen
 
-    # -- resolve: not written yet (the stub's answers) ------------------------------------------------
+    # -- resolve: one described shot, decided as the game decides it (referee.py) ----------------------
 
     def check_scenario(self, sc):
-        return []
+        return referee.check(self, sc)
 
     def scenario_units(self, sc, setup):
-        return {}, []
+        return referee.units_of(self, sc, setup)
 
     def unit_report(self, before, after):
-        raise ValueError(f"{ID} has no resolve yet")
+        return referee.report(self, before, after)
 
     def referee(self, units, action, dice):
-        raise ValueError(f"{ID} has no referee yet")
+        return referee.referee(self, units, action, dice)
 
     def trial_plan(self, units, action):
-        return None
+        return None  # each trial is the referee once
 
     def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
         raise ValueError(f"{ID} has no initiation")
