@@ -297,3 +297,66 @@ def test_xenotac_simulate_runs_annihilation_from_the_cli(tmp_path, capsys):
     out = capsys.readouterr().out
     assert code == 0 and f"log:        {path}" in out and "winner:" in out
     assert main(["replay", str(path), "--verify"]) == 0
+
+
+def test_a_bundle_without_its_folder_lists_no_annihilation_mission():
+    from pathlib import Path
+
+    from engine.content import loader
+    from engine.play import catalog
+
+    old = loader.load(Path(__file__).resolve().parent / "fixtures" / "logs" / "v1-content")
+    assert not any(old.rules[ID].values())
+    assert catalog.missions_for(old, ID) == [] and ID not in catalog.rulesets(old)
+
+
+def test_the_same_seed_gives_the_same_bytes(content, tmp_path):
+    a, b = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    simulate.run(content, ID, "eliminate", seed_from_int(8), a, max_phases=2).close()
+    simulate.run(content, ID, "eliminate", seed_from_int(8), b, max_phases=2).close()
+    assert a.read_bytes() == b.read_bytes()
+    ended = [e for line in a.read_text().splitlines() for e in json.loads(line).get("events", [])
+             if e["kind"] == "ended"]
+    assert ended and (ended[-1]["reason"] == "phase limit 2 reached" or ended[-1]["winner"] != "draw")
+
+
+def test_section_22_bleeds_the_wounded_at_their_sides_phase_start(game):
+    """A-19.3, §22: a sectoid with 6 open wounds loses 6 Health when the aliens' phase starts; its TUs refresh."""
+    from engine.rules.annihilation.fighter import Part
+    from engine.rules.annihilation.turns import begin_side
+
+    rs, state = game.ruleset, game.state
+    s = state.units["sectoid_1"]
+    f = s.record.fighter.with_part("torso", Part(open=6, total=6))
+    f = attrs.evolve(f, health=30, tu_left=0)
+    units = dict(state.units)
+    units["sectoid_1"] = attrs.evolve(s, hp=30, record=attrs.evolve(s.record, fighter=f))
+    events = begin_side(rs, attrs.evolve(state, units=units), "aliens", None)
+    change = next(e for e in events if getattr(e, "unit", None) == "sectoid_1")
+    after = change.changes["record"].fighter
+    stm = f.character.stats.stamina - 5 * 6  # A-8.4: five Stamina an open torso wound
+    assert change.changes["hp"] == 24 and after.tu_left == after.tu_turn == f.character.stats.time_units
+    assert change.cause.startswith("start of phase (bleeding: Health −6 → 24; ")
+    assert after.energy == min(max(0, stm), f.energy + max(0, stm) // 2)
+
+
+def test_a_thrown_grenade_lands_and_blasts_its_diamond(game):
+    """A-14.11: d100 ≤ Trw + skill − 2 × D lands it; A-17.5: 80 at the centre, 60 a square off (3/4)."""
+    from engine.core.dice import Dice
+
+    rs = game.ruleset
+    state, col = _face_off(game, gap=5, sectoid_tu=0)
+    anton = state.units["anton"]
+    preview = rs.preview_throw(state, "anton", "hand_grenade", col[0])
+    assert preview.p_land == pytest.approx((60 + 6 - 2 * 5) / 100)  # Trw 60 + 10% skill − 2 × 5
+    cost = 4 + 53 // 2 + 53 // 4  # belt to hand, prime 50%, throw 25%
+    assert preview.lines[1].text == f" {cost} (belt to hand + prime + throw) "
+    events = rs.decide(state, Throw(unit="anton", item="hand_grenade", cell=col[0]),
+                       Dice.scripted([10, 10, 2, 3, 1, 4, 2, 3, 1, 4] + [1] * 10))
+    thrown = next(e for e in events if isinstance(e, Resolved) and e.action == "throw")
+    assert thrown.cell == col[0] and thrown.outcome == "on target"
+    boom = next(e for e in events if isinstance(e, Resolved) and e.action == "blast")
+    assert boom.text.startswith(f"Hand Grenade goes off at {col[0][0]},{col[0][1]}: Sectoid 1 80 → ")
+    me = next(e for e in events if getattr(e, "unit", None) == "anton" and hasattr(e, "changes"))
+    assert me.changes["record"].fighter.tu_left == 53 - cost
+    assert not rs.throwables(state, attrs.evolve(anton, record=me.changes["record"]))

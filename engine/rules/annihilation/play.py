@@ -35,10 +35,13 @@ class Annihilation(queries.Queries):
     def __init__(self, content, setup) -> None:
         self.content = content
         self.setup = setup
-        tables = content.rules[ID]
-        self.book = Book.of({k: v for k, v in tables.items() if k not in OWN})
-        self.units, self.forces, self.ground = tables["units"], tables["forces"], tables["ground"]
-        self.sight_range = self.book.settings.vision_range
+        tables = content.rules.get(ID, {})
+        self.units, self.forces, self.ground = (tables.get(k, {}) for k in OWN)
+        if tables.get("settings"):
+            self.book = Book.of({k: v for k, v in tables.items() if k not in OWN})
+            self.sight_range = self.book.settings.vision_range
+        else:  # a bundle without `annihilation/` (an older one): nothing to play, no mission listed
+            self.book = None
         self._walks: dict = {}
         self._sight: tuple | None = None
 
