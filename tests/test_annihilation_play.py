@@ -231,6 +231,8 @@ def test_the_sheet_shows_tu_energy_and_the_kit(game):
     sheet = rs.sheet(state, state.units["anton"])
     rows = {r.label: r.text for r in sheet.rows}
     assert rows["TU"] == " 53/53 " and rows["Health"] == " 48/48 " and rows["Energy"] == " 62/62 "
+    assert rows["Armour"] == " AV 15 · F50 L40 R40 B30 U30 " and "Stun" not in rows  # section 18's five sides
+    assert state.units["anton"].items == {"hand_grenade": 1}
     assert sheet.kind == "Human" and sheet.kit[0] == "Mk. IIV Assault Rifle 20/20 +2 clips"
     assert sheet.kit[1] == "Belt: Hand Grenade×1" and sheet.kit[2] == "Armour: Light Body Armor"
     assert rs.budget(state, state.units["anton"]).label == "TU 53/53"

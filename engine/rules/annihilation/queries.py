@@ -182,8 +182,15 @@ class Queries:
         effects = tuple(x for x in (f.status if f.status != "awake" else "", "kneeling" if f.stance == "kneeling"
                                     else "", "prone" if f.stance == "prone" else "",
                                     "phase ended" if s.done else "") if x)
-        return Sheet(rows=_sheet.rows(self.book, f), effects=effects, kind=self.book.races[f.character.race].name,
-                     kit=tuple(kit))
+        rows = []
+        for row in _sheet.rows(self.book, f):  # the panel is 24 rows high: no Stun row at 0, the armour on one
+            if row.label == "Stun" and not f.stun:
+                continue
+            if row.label == "Armour":
+                a = f.armour
+                row = Row("Armour", f" AV {a.av} · F{a.front} L{a.left} R{a.right} B{a.rear} U{a.under} ")
+            rows.append(row)
+        return Sheet(rows=tuple(rows), effects=effects, kind=self.book.races[f.character.race].name, kit=tuple(kit))
 
     def options(self, state: State, unit: Unit) -> list[Option]:
         if not self._mine(state, unit):

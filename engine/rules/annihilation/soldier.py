@@ -42,6 +42,16 @@ def grenades(s: Soldier, book: Book) -> list[Carried]:
     return [c for c in s.kit if c.id in book.explosives and c.place != "floor"]
 
 
+def carried(s: Soldier) -> dict[str, int]:
+    """The kernel's mirror of the kit (`Unit.items`): how many of each thing off the floor, but clips and the gun."""
+    out: dict[str, int] = {}
+    held = gun(s)
+    for c in s.kit:
+        if c.place != "floor" and c is not held and not c.id.startswith("clip:"):
+            out[c.id] = out.get(c.id, 0) + 1
+    return dict(sorted(out.items()))
+
+
 def enc(book: Book, s: Soldier) -> int:
     """A-12.7: the encumbrance its kit and armour give it now."""
     f = s.fighter
@@ -90,7 +100,7 @@ def muster(book: Book, dice: Dice, t: Template, m: missions.Member, cell: Pos) -
     unit = Unit(id=m.uid, name=m.name, template=m.template, race=t.race, side=m.side, glyph=t.glyph, pos=cell,
                 facing=facing, stats=attrs.asdict(character.stats), hp=fighter.health, hp_max=character.stats.health,
                 weapon=held.id if held else "", ammo=held.rounds if held else 0,
-                magazines=len(clips_for(s, held.id)) if held else 0, record=s)
+                magazines=len(clips_for(s, held.id)) if held else 0, items=carried(s), record=s)
     return unit, rolls
 
 
@@ -106,7 +116,7 @@ def changes(unit: Unit, s: Soldier) -> dict[str, object]:
     held = gun(s)
     out: dict[str, object] = {"record": s, "hp": f.health, "status": STATUS[f.status], "facing": f.facing,
                               "ammo": held.rounds if held else 0,
-                              "magazines": len(clips_for(s, held.id)) if held else 0}
+                              "magazines": len(clips_for(s, held.id)) if held else 0, "items": carried(s)}
     return {k: v for k, v in out.items() if getattr(unit, k) != v}
 
 
