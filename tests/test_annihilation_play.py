@@ -175,10 +175,9 @@ def test_a_shot_writes_the_to_hit_formula_and_pays_its_tu(game):
     state, col = _face_off(game, sectoid_tu=0)  # it spent its TUs: no opportunity fire before the shot
     preview = rs.preview_shot(state, "anton", "sectoid_1", "snap")
     # A-14.2: Acc 58 × 60% = 34, skill (rifles Skilled, the A-4.4 baseline, +10%) 5, range 1 × 6 = 6 → 33
-    assert preview.lines[0].text == " 33% × 1 round " and preview.distance == 6
+    assert preview.lines[0].text == " 33% ×1 · 13 TU → 40 " and preview.distance == 6  # 25% of 53, no turn
     assert preview.lines[1].text == " Acc 58×60% 34 + skill 5 − range 1×6 6 "
-    assert preview.lines[2].text == " 13 (13 snap) → 40 left "  # 25% of 53, no turn (already facing north)
-    assert preview.lines[3].text == " front · AV 0: 35 → 35 a hit "  # the sectoid faces south, at Anton
+    assert preview.lines[2].text == " front AV 0: 35 → 35 a hit, D 6 "  # the sectoid faces south, at Anton
     assert preview.p_hit == pytest.approx(0.33) and preview.expected_damage == pytest.approx(0.33 * 35)
     from engine.core.dice import Dice
 
@@ -223,7 +222,7 @@ def test_range_distance_and_diamond_blasts(game):
     assert rs.name("clip:mk2v_assault_rifle") == "Mk. IIV Assault Rifle clip"
     modes = rs.shot_modes(state, state.units["anton"])
     assert [m.id for m in modes] == ["snap", "aimed", "burst", "auto"] and all(m.usable for m in modes[:1])
-    assert modes[1].name == "Aimed ×1 (110%, 42 TU)"  # 80% of 53
+    assert modes[1].name == "Aimed ×1 110% 42TU"  # 80% of 53
 
 
 def test_the_sheet_shows_tu_energy_and_the_kit(game):
@@ -234,7 +233,7 @@ def test_the_sheet_shows_tu_energy_and_the_kit(game):
     assert rows["Armour"] == " AV 15 · F50 L40 R40 B30 U30 " and "Stun" not in rows  # section 18's five sides
     assert state.units["anton"].items == {"hand_grenade": 1}
     assert sheet.kind == "Human" and sheet.kit[0] == "Mk. IIV Assault Rifle 20/20 +2 clips"
-    assert sheet.kit[1] == "Belt: Hand Grenade×1" and sheet.kit[2] == "Armour: Light Body Armor"
+    assert sheet.kit == ("Mk. IIV Assault Rifle 20/20 +2 clips", "Belt: Hand Grenade×1")
     assert rs.budget(state, state.units["anton"]).label == "TU 53/53"
 
 

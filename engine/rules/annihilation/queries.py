@@ -75,7 +75,7 @@ class Queries:
         out = []
         for m in self.modes_of(g.id):
             tu = fire.shot_tu(self.book, f, g.id, m)
-            out.append(Mode(m, f"{m.capitalize()} ×{self.book.modes[m].rounds} ({w.modes[m].accuracy}%, {tu} TU)",
+            out.append(Mode(m, f"{m.capitalize()} ×{self.book.modes[m].rounds} {w.modes[m].accuracy}% {tu}TU",
                             self._mine(state, unit) and g.rounds > 0 and tu <= f.tu_left))
         return out
 
@@ -105,12 +105,10 @@ class Queries:
         p = max(0, min(100, odds.chance)) / 100
         p_any = 1 - (1 - p) ** odds.rounds
         spaces = between(self.book.settings.grid, a.pos, b.pos)
-        lines = (Row("To-hit", f" {odds.chance}% × {odds.rounds} round{'s' if odds.rounds > 1 else ''} "),
+        lines = (Row("Hit", f" {odds.chance}% ×{odds.rounds} · {turn + tu} TU" + (f" ({turn} to turn)" if turn else "")
+                     + f" → {odds.tu_after} "),
                  Row("", f" {odds.text} "),
-                 Row("TU", f" {turn + tu} ({tu} {mode}" + (f" + {turn} turn" if turn else "") +
-                     f") → {odds.tu_after} left "),
-                 Row("Hits", f" {side} · AV {av}: {dmg} → {through} a hit "),
-                 Row("Range", f" {spaces} spaces "))
+                 Row("Dmg", f" {side} AV {av}: {dmg} → {through} a hit, D {spaces} "))
         return ShotPreview(p_hit=p_any, expected_damage=p * odds.rounds * through,
                            p_headshot=p_any * (1.0 if through >= tf.health + tf.character.stats.bravery else 0.0),
                            distance=spaces, reach=None, lines=lines)
@@ -178,7 +176,6 @@ class Queries:
         nades = [self.name(c.id) for c in grenades(s, self.book)]
         if nades:
             kit.append("Belt: " + ", ".join(f"{n}×{nades.count(n)}" for n in sorted(set(nades))))
-        kit.append(f"Armour: {self.name(f.character.armour)}")
         effects = tuple(x for x in (f.status if f.status != "awake" else "", "kneeling" if f.stance == "kneeling"
                                     else "", "prone" if f.stance == "prone" else "",
                                     "phase ended" if s.done else "") if x)
