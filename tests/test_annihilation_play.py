@@ -361,3 +361,17 @@ def test_a_thrown_grenade_lands_and_blasts_its_diamond(game):
     me = next(e for e in events if getattr(e, "unit", None) == "anton" and hasattr(e, "changes"))
     assert me.changes["record"].fighter.tu_left == 53 - cost
     assert not rs.throwables(state, attrs.evolve(anton, record=me.changes["record"]))
+
+
+def test_opportunity_fire_comes_before_a_stance_change(game):
+    """A-14.9 step 4: for a non-move action the observer fires first, scored with the actor's TUs after it paid."""
+    from engine.core.dice import Dice
+
+    rs = game.ruleset
+    state, _col = _face_off(game, gap=8)
+    events = rs.decide(state, Act(unit="anton", action="stance", option="kneeling"), Dice.scripted([99] * 20))
+    shot = events[0]
+    assert isinstance(shot, Resolved) and shot.actor == "sectoid_1" and "reacts to Anton changing stance (reaction" in shot.text
+    last = events[-1]
+    assert last.unit == "anton" and last.changes["record"].fighter.stance == "kneeling"
+    assert last.changes["record"].fighter.tu_left == 53 - 4

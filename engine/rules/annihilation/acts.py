@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
 
 STANCE_WORDS = {"standing": "Stand", "kneeling": "Kneel", "prone": "Lie prone"}
+DOING = {"stance": "changing stance", "open": "opening a door", "close": "closing a door",
+         "shut_down": "working the power source"}
 
 
 def price(rs: Annihilation, unit: Unit, cmd: Act) -> Rejected | Price:
@@ -51,26 +53,31 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
                 if a == cmd.action]
         if cmd.cell is None or tuple(cmd.cell) not in here:
             return Rejected("nothing_there", f"{unit.name} has nothing to {cmd.action.replace('_', ' ')} there")
-    f = pay(fighter_of(unit), cost, cost.text.replace("_", " "))
-    if isinstance(f, Rejected):
-        return f
-    new = attrs.evolve(unit.record, fighter=f)
-    if cmd.action == "stance":
-        f = attrs.evolve(f, stance=cmd.option)
-        return [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(new, fighter=f)),
-                            cause=f"{cmd.option} ({cost.tu} TU: {cost.text.replace('_', ' ')})")]
-    cell = tuple(cmd.cell)
+    cell = tuple(cmd.cell) if cmd.cell is not None else unit.pos
     if cmd.action == "shut_down":
         tile = next(o.done_tile for o in missions.objectives(rs.setup.mission).values() if o.kind == "shut_down")
         text = f"{unit.name} shuts down the power source ({cost.tu} TU)"
-    else:
+    elif cmd.action in ("open", "close"):
         try:
             tile = field.door(rs.content, state, cell, cmd.action)
         except ValueError as exc:
             return Rejected("no_door", str(exc))
         text = f"{unit.name} {'opens' if cmd.action == 'open' else 'closes'} the door ({cost.tu} TU)"
-    return [Resolved(actor=unit.id, action=cmd.action, cell=cell, rolls=(), outcome="done", text=text),
-            TileChanged(pos=cell, tile=tile), UnitChanged(unit=unit.id, changes=changes(unit, new), cause=cmd.action)]
+    f = pay(fighter_of(unit), cost, cost.text.replace("_", " "))
+    if isinstance(f, Rejected):
+        return f
+    f, pre = react(rs, state, dice, unit, f, unit.pos, DOING[cmd.action])  # observers fire first
+    new = attrs.evolve(unit.record, fighter=f)
+    if f.status != "awake":
+        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, new),
+                                  cause=f"{cmd.action} cancelled: put down by opportunity fire")]
+    if cmd.action == "stance":
+        f = attrs.evolve(f, stance=cmd.option)
+        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(new, fighter=f)),
+                                  cause=f"{cmd.option} ({cost.tu} TU: {cost.text.replace('_', ' ')})")]
+    return pre + [Resolved(actor=unit.id, action=cmd.action, cell=cell, rolls=(), outcome="done", text=text),
+                  TileChanged(pos=cell, tile=tile),
+                  UnitChanged(unit=unit.id, changes=changes(unit, new), cause=cmd.action)]
 
 
 def throw_price(rs: Annihilation, unit: Unit) -> Price:

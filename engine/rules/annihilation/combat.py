@@ -174,9 +174,13 @@ def reload(rs: Annihilation, state: State, unit: Unit, cmd: Reload, dice: Dice) 
     if isinstance(done, Rejected):
         return done
     f, after = done
+    f, pre = react(rs, state, dice, unit, f, unit.pos, "reloading")  # observers fire first
+    if f.status != "awake":
+        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(s, fighter=f)),
+                                  cause="reload cancelled: put down by opportunity fire")]
     after = [attrs.evolve(c, place=g.place) if c.id == g.id and c.place == held.place else c for c in after]
     spent = unit.record.fighter.tu_left - f.tu_left
-    return [Resolved(actor=unit.id, action="reload", weapon=g.id, rolls=(), outcome="loaded",
+    return pre + [Resolved(actor=unit.id, action="reload", weapon=g.id, rolls=(), outcome="loaded",
                      text=f"{unit.name} reloads the {w.name} ({spent} TU): {w.capacity} rounds"),
             UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(s, fighter=f, kit=tuple(after))),
                         cause="reload")]

@@ -129,6 +129,8 @@ class Queries:
             return Rejected("no_item", "Nothing of that kind to throw")
         if not state.grid.inside(cell) or not state.grid.sees(unit.pos, cell, self.sight_range):
             return Rejected("no_line_of_sight", f"{cell[0]},{cell[1]} is not in sight")
+        if cell == unit.pos:
+            return Rejected("too_close", "Throw it at another square")
         e = self.book.explosives[item]
         cost = throw_price(self, unit)
         if cost.tu > unit.record.fighter.tu_left:
