@@ -10,7 +10,7 @@ import pytest
 
 from engine.content import missions
 from engine.core import ruleset
-from engine.core.commands import Act, EndTurn, Move, Reload, Shoot, StartMission, Throw, Wait
+from engine.core.commands import Act, Combo, EndTurn, Face, Move, Reload, Shoot, StartMission, Throw, Wait
 from engine.core.dice import seed_from_int
 from engine.core.events import Moved, Resolved
 from engine.core.model import State
@@ -128,6 +128,9 @@ def test_decide_refuses_with_codes_and_reasons(game):
     got = rs.decide(state, Throw(unit="julia", item="hand_grenade", cell=anton.pos), dice)
     assert got.code == "no_item" and got.reason == "Julia carries no Hand Grenade"
     assert rs.decide(state, EndTurn(side="aliens"), dice).code == "not_your_turn"
+    assert rs.decide(state, Combo(unit="anton", path=(far,)), dice).code == "unknown_command"
+    turned = rs.decide(state, Face(unit="anton", facing=4), dice)  # four 45° steps, 1 TU each
+    assert turned[0].changes["record"].fighter.tu_left == 53 - 4 and turned[0].changes["facing"] == 4
     game.submit(Wait(unit="anton"))
     assert rs.decide(game.state, Move(unit="anton", path=(far,)), dice).code == "done"
     assert not rs.budget(game.state, game.state.units["anton"]).can_act

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from engine.content import field, missions
-from engine.core.commands import Act, Rejected, Throw
+from engine.core.commands import Act, Face, Rejected, Throw
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged, UnitChanged
 from engine.core.model import State, Unit
@@ -78,6 +78,21 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
     return pre + [Resolved(actor=unit.id, action=cmd.action, cell=cell, rolls=(), outcome="done", text=text),
                   TileChanged(pos=cell, tile=tile),
                   UnitChanged(unit=unit.id, changes=changes(unit, new), cause=cmd.action)]
+
+
+def face(rs: Annihilation, state: State, unit: Unit, cmd: Face, dice: Dice) -> Rejected | list[Event]:
+    """A-9.4: 1 TU a 45° step turned in place, the short way round."""
+    if not 0 <= cmd.facing < 8:
+        return Rejected("bad_facing", "A facing is 0 (north) to 7, clockwise")
+    cost = moves.turn_price(rs.book, unit.facing, cmd.facing)
+    if cost.tu == 0:
+        return Rejected("same_facing", f"{unit.name} already faces that way")
+    f = pay(fighter_of(unit), cost, "turning")
+    if isinstance(f, Rejected):
+        return f
+    f = attrs.evolve(f, facing=cmd.facing)
+    return [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
+                        cause=f"turns ({cost.tu} TU)")]
 
 
 def throw_price(rs: Annihilation, unit: Unit) -> Price:

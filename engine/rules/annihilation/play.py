@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from engine.content import missions
-from engine.core.commands import Act, Command, EndTurn, Move, Rejected, Reload, Shoot, StartMission, Throw, Wait
+from engine.core.commands import (Act, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
+                                  Wait)
 from engine.core.dice import Dice
 from engine.core.events import Event, UnitChanged
 from engine.core.model import State, Unit
@@ -60,8 +61,8 @@ class Annihilation(queries.Queries):
                 return unit
             handler = _HANDLERS.get(type(command))
             if handler is None:
-                return Rejected("unknown_command", f"annihilation has no {command.kind}: walk, shoot, throw, "
-                                                   "reload, wait or act")
+                return Rejected("unknown_command", f"annihilation has no {command.kind}: walk, turn, shoot, "
+                                                   "throw, reload, wait or act")
             events = handler(self, state, unit, command, dice)
         if isinstance(events, Rejected):
             return events
@@ -132,4 +133,4 @@ def _wait(rs: Annihilation, state: State, unit: Unit, cmd: Wait, dice: Dice) -> 
 
 
 _HANDLERS = {Move: moving.move, Shoot: combat.shoot, Reload: combat.reload, Wait: _wait, Act: acts.act,
-             Throw: acts.throw}
+             Throw: acts.throw, Face: acts.face}
