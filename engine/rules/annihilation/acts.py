@@ -1,0 +1,141 @@
+"""The ruleset's own actions (`Act`): stances (section 10), doors (section 11: 4 TU), the crash site's power source,
+and throwing a grenade (A-12.6 priming, A-14.11 the throw, section 17 the blast)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from engine.content import field, missions
+from engine.core.commands import Act, Face, Rejected, Throw
+from engine.core.dice import Dice
+from engine.core.events import Event, Resolved, TileChanged, UnitChanged
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
+from engine.map.grid import distance
+from engine.rules.annihilation import actions, hits, moves
+from engine.rules.annihilation.combat import blast, react
+from engine.rules.annihilation.moves import Price, pay
+from engine.rules.annihilation.soldier import changes, fighter_of, grenades
+
+if TYPE_CHECKING:
+    from engine.rules.annihilation.play import Annihilation
+
+STANCE_WORDS = {"standing": "Stand", "kneeling": "Kneel", "prone": "Lie prone"}
+DOING = {"stance": "changing stance", "open": "opening a door", "close": "closing a door",
+         "shut_down": "working the power source"}
+
+
+def price(rs: Annihilation, unit: Unit, cmd: Act) -> Rejected | Price:
+    """What an act costs the unit now, or why it cannot."""
+    f = unit.record.fighter
+    if cmd.action == "stance":
+        if cmd.option not in moves.STANCES:
+            return Rejected("bad_stance", f"A stance is one of {', '.join(moves.STANCES)}")
+        if cmd.option == f.stance:
+            return Rejected("same_stance", f"{unit.name} is already {f.stance}")
+        return moves.stance_price(rs.book, f, cmd.option)
+    if cmd.action in ("open", "close"):
+        return Price(rs.book.costs["open_door"].tu, 0, "open_door")
+    if cmd.action == "shut_down":
+        return Price(rs.book.cost("shut_down", f.tu_turn), 0, "shut_down")
+    return Rejected("unknown_action", f"annihilation has no {cmd.action!r} action; it has stance, open, close, "
+                                      "shut_down")
+
+
+def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
+    cost = price(rs, unit, cmd)
+    if isinstance(cost, Rejected):
+        return cost
+    if cmd.action in ("open", "close", "shut_down"):
+        here = [c for a, c in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit)
+                if a == cmd.action]
+        if cmd.cell is None or tuple(cmd.cell) not in here:
+            return Rejected("nothing_there", f"{unit.name} has nothing to {cmd.action.replace('_', ' ')} there")
+    cell = tuple(cmd.cell) if cmd.cell is not None else unit.pos
+    if cmd.action == "shut_down":
+        tile = next(o.done_tile for o in missions.objectives(rs.setup.mission).values() if o.kind == "shut_down")
+        text = f"{unit.name} shuts down the power source ({cost.tu} TU)"
+    elif cmd.action in ("open", "close"):
+        try:
+            tile = field.door(rs.content, state, cell, cmd.action)
+        except ValueError as exc:
+            return Rejected("no_door", str(exc))
+        text = f"{unit.name} {'opens' if cmd.action == 'open' else 'closes'} the door ({cost.tu} TU)"
+    f = pay(fighter_of(unit), cost, cost.text.replace("_", " "))
+    if isinstance(f, Rejected):
+        return f
+    f, pre = react(rs, state, dice, unit, f, unit.pos, DOING[cmd.action])  # A-14.9: observers fire first
+    new = attrs.evolve(unit.record, fighter=f)
+    if f.status != "awake":
+        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, new),
+                                  cause=f"{cmd.action} cancelled: put down by opportunity fire")]
+    if cmd.action == "stance":
+        f = attrs.evolve(f, stance=cmd.option)
+        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(new, fighter=f)),
+                                  cause=f"{cmd.option} ({cost.tu} TU: {cost.text.replace('_', ' ')})")]
+    return pre + [Resolved(actor=unit.id, action=cmd.action, cell=cell, rolls=(), outcome="done", text=text),
+                  TileChanged(pos=cell, tile=tile),
+                  UnitChanged(unit=unit.id, changes=changes(unit, new), cause=cmd.action)]
+
+
+def face(rs: Annihilation, state: State, unit: Unit, cmd: Face, dice: Dice) -> Rejected | list[Event]:
+    """A-9.4: 1 TU a 45° step turned in place, the short way round."""
+    if not 0 <= cmd.facing < 8:
+        return Rejected("bad_facing", "A facing is 0 (north) to 7, clockwise")
+    cost = moves.turn_price(rs.book, unit.facing, cmd.facing)
+    if cost.tu == 0:
+        return Rejected("same_facing", f"{unit.name} already faces that way")
+    f = pay(fighter_of(unit), cost, "turning")
+    if isinstance(f, Rejected):
+        return f
+    f = attrs.evolve(f, facing=cmd.facing)
+    return [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
+                        cause=f"turns ({cost.tu} TU)")]
+
+
+def throw_price(rs: Annihilation, unit: Unit) -> Price:
+    """A grenade from the belt to a hand, primed (50%, A-12.6), and thrown (25%, A-14.11): paid as one action."""
+    f = unit.record.fighter
+    tu = rs.book.costs["belt_to_hand"].tu + rs.book.cost("prime", f.tu_turn) + rs.book.cost("throw", f.tu_turn)
+    return Price(tu, 0, "belt to hand + prime + throw")
+
+
+def throw(rs: Annihilation, state: State, unit: Unit, cmd: Throw, dice: Dice) -> Rejected | list[Event]:
+    g = next((c for c in grenades(unit.record, rs.book) if c.id == cmd.item), None)
+    if g is None:
+        return Rejected("no_item", f"{unit.name} carries no {rs.name(cmd.item)}")
+    cell = tuple(cmd.cell)
+    if not state.grid.inside(cell) or not state.grid.sees(unit.pos, cell, rs.sight_range):
+        return Rejected("no_line_of_sight", f"{unit.name} cannot see {cell[0]},{cell[1]}")
+    if distance(unit.pos, cell) < 1:
+        return Rejected("too_close", "Throw it at another square")
+    reach = rs.throw_range(state, unit, g.id)
+    if rs.distance(unit.pos, cell) > reach:
+        return Rejected("too_far", f"Throw range {reach} spaces; that square is {rs.distance(unit.pos, cell)}")
+    cost = throw_price(rs, unit)
+    f = fighter_of(unit)
+    if cost.tu > f.tu_left:
+        return Rejected("no_tu", f"Bringing out, priming and throwing costs {cost.tu} TU; {f.tu_left} left")
+    primed = attrs.evolve(f, tu_left=f.tu_left - rs.book.costs["belt_to_hand"].tu - rs.book.cost("prime", f.tu_turn))
+    hurt, pre = react(rs, state, dice, unit, attrs.evolve(primed, tu_left=f.tu_left - cost.tu), unit.pos, "priming")
+    primed = attrs.evolve(hurt, tu_left=primed.tu_left)
+    kit = tuple(c for c in unit.record.kit if c is not g)
+    if primed.status != "awake":
+        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(
+            unit.record, fighter=attrs.evolve(primed, tu_left=0))), cause="throw cancelled: put down first")]
+    grid = state.grid
+    done = actions.throw(rs.book, dice, primed, attrs.evolve(g, place="left_hand"), unit.pos, cell,
+                         open_cell=lambda c: grid.inside(c) and bool(grid.walkable[c[1], c[0]]))
+    if isinstance(done, Rejected):
+        return done
+    e = rs.book.explosives[g.id]
+    events = pre + [Resolved(actor=unit.id, action="throw", cell=done.landed, weapon=g.id, rolls=done.rolls,
+                             outcome="on target" if done.landed == cell else "scattered",
+                             text=f"{unit.name} throws the {e.name} at {cell[0]},{cell[1]}: it lands at "
+                                  f"{done.landed[0]},{done.landed[1]}"),
+                    UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=done.actor,
+                                                                                 kit=kit)), cause="throws")]
+    rnd = hits.Round(e.damage, e.radius, e.type, "grenade")
+    return events + blast(rs, fold(state, events), dice, unit.id, done.landed, rnd, None, e.name)

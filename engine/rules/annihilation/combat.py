@@ -1,0 +1,186 @@
+"""Shooting on the map (section 14): the shooter turns to face its target (A-9.4), pays the mode, and every round is
+rolled; opportunity fire (A-14.9) answers each step of a move and comes before any other action; blasts hit
+everyone in their diamond (section 17). Every change is an event; every die is on one."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from engine.content import missions
+from engine.core.commands import Rejected, Reload, Shoot
+from engine.core.dice import Dice
+from engine.core.events import Event, Resolved, UnitChanged
+from engine.core.geometry import Pos
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
+from engine.rules.annihilation import actions, fire, hits
+from engine.rules.annihilation.blast import cells
+from engine.rules.annihilation.fighter import Fighter
+from engine.rules.annihilation.inventory import Carried
+from engine.rules.annihilation.moves import turn_price
+from engine.rules.annihilation.soldier import Soldier, changes, clips_for, fighter_of, gun
+from engine.rules.annihilation.space import facing_towards
+
+if TYPE_CHECKING:
+    from engine.rules.annihilation.play import Annihilation
+
+
+def _swap(kit: tuple[Carried, ...], old: Carried, new: Carried | None) -> tuple[Carried, ...]:
+    return tuple(new if c is old else c for c in kit if not (c is old and new is None))
+
+
+def watchers(rs: Annihilation, state: State, mover: Unit, cell: Pos) -> list[Unit]:
+    """A-14.9 step 1: the conscious enemies holding a weapon that see `cell`."""
+    return [u for u in state.units.values() if missions.hostile(u.side, mover.side) and u.conscious
+            and u.id != mover.id and gun(u.record) is not None and state.grid.sees(u.pos, cell, rs.sight_range)]
+
+
+def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighter, at: Pos,
+          doing: str) -> tuple[Fighter, list[Event]]:
+    """A-14.9: each observer whose reaction score beats the actor's (with its TUs after it paid) fires one snap shot,
+    highest score first, turning to it for free; they stop once the actor is down. The log says both scores."""
+    seen = watchers(rs, state, mover, at)
+    if not seen:
+        return actor, []
+    by_id = {u.id: u for u in seen}
+    facing = {u.id: facing_towards(u.pos, at) for u in seen}
+    answers = fire.reactions(rs.book, actor, [(u.id, attrs.evolve(fighter_of(u), facing=facing[u.id]),
+                                               gun(u.record).id, gun(u.record).rounds) for u in seen])
+    out: list[Event] = []
+    for answer in answers:
+        if not answer.fires or actor.status != "awake":
+            continue
+        u = by_id[answer.observer]
+        g = gun(u.record)
+        shot = actions.shoot(rs.book, dice, attrs.evolve(fighter_of(u), facing=facing[u.id]), g, actor, u.pos, at,
+                             "snap")
+        if isinstance(shot, Rejected):
+            continue
+        actor = shot.target
+        words = "; ".join(shot.lines)
+        out.append(Resolved(actor=u.id, action="reaction fire", target=mover.id, weapon=g.id, mode="snap",
+                            rolls=shot.rolls, outcome="hit" if shot.hits else "miss",
+                            text=f"{u.name} reacts to {mover.name} {doing} (reaction {answer.observer_score} > "
+                                 f"{answer.actor_score}): snap shot, {shot.hits} hit" + (f": {words}" if words else "")))
+        new = attrs.evolve(u.record, fighter=shot.actor, kit=_swap(u.record.kit, g, shot.gun))
+        out.append(UnitChanged(unit=u.id, changes=changes(u, new), cause="reaction fire"))
+    return actor, out
+
+
+def blast(rs: Annihilation, state: State, dice: Dice, actor: str, centre: Pos, rnd: hits.Round,
+          launched_from: Pos | None, what: str) -> list[Event]:
+    """A-17.4-A-17.6: everyone in the diamond takes the falloff damage on the side it shows the blast."""
+    area = set(cells(rs.book, centre, max(rnd.radius, 0)))
+    victims = [(u.id, fighter_of(u), u.pos) for u in state.units.values() if u.pos in area and u.status != "dead"]
+    out: list[Event] = []
+    struck = hits.blast_on(rs.book, dice, centre, rnd, victims, launched_from)
+    rolls = tuple(r for _uid, _amount, hurt in struck for r in hurt.rolls)
+    text = "; ".join(f"{state.units[uid].name} {amount} → {hurt.armour.text}" for uid, amount, hurt in struck)
+    out.append(Resolved(actor=actor, action="blast", cell=centre, rolls=rolls, outcome=f"{len(struck)} hit",
+                        text=f"{what} goes off at {centre[0]},{centre[1]}" + (f": {text}" if text else ": nobody hurt")))
+    for uid, _amount, hurt in struck:
+        u = state.units[uid]
+        out.append(UnitChanged(unit=uid, changes=changes(u, attrs.evolve(u.record, fighter=hurt.fighter)),
+                               cause="blast"))
+    return out
+
+
+def shot_cost(rs: Annihilation, unit: Unit, target: Unit, mode: str) -> tuple[int, int]:
+    """(TU to turn to the target, TU of the shot): A-9.4 and A-8.2."""
+    g = gun(unit.record)
+    turn = turn_price(rs.book, unit.facing, facing_towards(unit.pos, target.pos)).tu
+    return turn, fire.shot_tu(rs.book, fighter_of(unit), g.id, mode)
+
+
+def check_shot(rs: Annihilation, state: State, unit: Unit, target_id: str, mode: str) -> Rejected | Unit:
+    target = state.units.get(target_id)
+    g = gun(unit.record)
+    if g is None:
+        return Rejected("unarmed", f"{unit.name} holds no weapon")
+    w = rs.book.weapons[g.id]
+    if target is None or target.status == "dead" or target.id == unit.id:
+        return Rejected("no_target", "No target there")
+    if not state.grid.sees(unit.pos, target.pos, rs.sight_range):
+        return Rejected("no_line_of_sight", f"{unit.name} cannot see {target.name}")
+    if mode not in w.modes:
+        return Rejected("no_mode", f"The {w.name} has no {mode} mode: it fires {', '.join(rs.modes_of(g.id))}")
+    if g.rounds < 1:
+        return Rejected("empty", f"The {w.name} is empty: reload it (r)")
+    turn, tu = shot_cost(rs, unit, target, mode)
+    left = unit.record.fighter.tu_left
+    if turn + tu > left:
+        return Rejected("no_tu", f"The {mode} shot costs {tu} TU" + (f" and {turn} to turn" if turn else "")
+                        + f"; {unit.name} has {left} left")
+    return target
+
+
+def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) -> Rejected | list[Event]:
+    mode = rs.mode_id(unit, cmd.mode)
+    target = check_shot(rs, state, unit, cmd.target, mode)
+    if isinstance(target, Rejected):
+        return target
+    turn, tu = shot_cost(rs, unit, target, mode)
+    towards = facing_towards(unit.pos, target.pos)
+    f = attrs.evolve(fighter_of(unit), facing=towards, tu_left=unit.record.fighter.tu_left - turn)
+    hurt, pre = react(rs, state, dice, unit, attrs.evolve(f, tu_left=f.tu_left - tu), unit.pos, "taking aim")
+    f = attrs.evolve(hurt, tu_left=f.tu_left)
+    if f.status != "awake":  # A-14.9 step 4: put down first, the shot is cancelled and its TUs stay spent
+        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(
+            unit.record, fighter=attrs.evolve(f, tu_left=0))), cause="shot cancelled: put down by opportunity fire")]
+    now = fold(state, pre) if pre else state
+    target = now.units[target.id]
+    g = gun(unit.record)
+    out = actions.shoot(rs.book, dice, f, g, fighter_of(target), unit.pos, target.pos, mode)
+    if isinstance(out, Rejected):
+        return out
+    w = rs.book.weapons[g.id]
+    fired = g.rounds - out.gun.rounds
+    lines = "; ".join(out.lines)
+    events = pre + [Resolved(actor=unit.id, action="shoot", target=target.id, weapon=g.id, mode=mode, rolls=out.rolls,
+                             outcome="hit" if out.hits else "miss",
+                             text=f"{unit.name} fires the {w.name} ({mode}) at {target.name}: {out.hits} of {fired} "
+                                  f"hit" + (f": {lines}" if lines else "")),
+                    UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(
+                        unit.record, fighter=out.actor, kit=_swap(unit.record.kit, g, out.gun))), cause=f"{mode} shot")]
+    if out.target != target.record.fighter:
+        events.append(UnitChanged(unit=target.id, changes=changes(target, attrs.evolve(target.record, fighter=out.target)),
+                                  cause="hit"))
+    if out.blasts:
+        rnd = hits.round_of(rs.book, g.id, g.loaded)
+        for centre in out.blasts:
+            events += blast(rs, fold(state, events), dice, unit.id, centre, rnd, unit.pos, w.name)
+    return events
+
+
+def reload(rs: Annihilation, state: State, unit: Unit, cmd: Reload, dice: Dice) -> Rejected | list[Event]:
+    """A-12.5: the weapon to one hand, a clip from the belt to the other, load (the grip back is free)."""
+    s: Soldier = unit.record
+    g = gun(s)
+    if g is None:
+        return Rejected("unarmed", f"{unit.name} holds no weapon")
+    w = rs.book.weapons[g.id]
+    if w.feed == "charges":
+        return Rejected("no_reload", f"The {w.name} is not clip-fed; it recharges between missions")
+    clips = clips_for(s, g.id)
+    if not clips:
+        return Rejected("no_clips", f"{unit.name} has no spare clip for the {w.name}")
+    if g.rounds >= w.capacity:
+        return Rejected("full", f"The {w.name} is full ({g.rounds}/{w.capacity})")
+    held = attrs.evolve(g, place="right_hand") if g.place == "both_hands" else g
+    kit = [held if c is g else c for c in s.kit]
+    done = actions.reload(rs.book, fighter_of(unit), kit, held, clips[0])
+    if isinstance(done, Rejected):
+        return done
+    f, after = done
+    f, pre = react(rs, state, dice, unit, f, unit.pos, "reloading")  # A-14.9: observers fire first
+    if f.status != "awake":
+        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(s, fighter=f)),
+                                  cause="reload cancelled: put down by opportunity fire")]
+    after = [attrs.evolve(c, place=g.place) if c.id == g.id and c.place == held.place else c for c in after]
+    spent = unit.record.fighter.tu_left - f.tu_left
+    return pre + [Resolved(actor=unit.id, action="reload", weapon=g.id, rolls=(), outcome="loaded",
+                     text=f"{unit.name} reloads the {w.name} ({spent} TU): {w.capacity} rounds"),
+            UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(s, fighter=f, kit=tuple(after))),
+                        cause="reload")]

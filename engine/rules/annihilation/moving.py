@@ -1,0 +1,112 @@
+"""A Move on the map (section 9): every step paid in TU and Energy at its exact price before anything happens
+(A-8.3: a path that cannot be paid is refused), the unit turning to each step for free (A-9.4), a closed door opened
+on the way, and opportunity fire (A-14.9) after each square entered, inside this command's events."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+
+from engine.content import field
+from engine.core.commands import Move, Rejected
+from engine.core.dice import Dice
+from engine.core.events import Event, Moved, TileChanged, UnitChanged
+from engine.core.geometry import Pos
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
+from engine.map.grid import distance
+from engine.rules.annihilation import moves
+from engine.rules.annihilation.combat import react
+from engine.rules.annihilation.ground import terrain_at
+from engine.rules.annihilation.soldier import changes, fighter_of
+from engine.rules.annihilation.space import facing_towards
+
+if TYPE_CHECKING:
+    from engine.rules.annihilation.play import Annihilation
+
+
+def _problem(rs: Annihilation, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | None:
+    if not path:
+        return Rejected("empty_path", "A move needs at least one square")
+    here = unit.pos
+    seen = rs.spotted(state, unit.side)
+    for cell in path:
+        if not state.grid.inside(cell):
+            return Rejected("off_map", f"{cell[0]},{cell[1]} is off the map")
+        if distance(here, cell) != 1:
+            return Rejected("not_adjacent", f"{cell[0]},{cell[1]} is not next to {here[0]},{here[1]}")
+        if not state.grid.walkable[cell[1], cell[0]]:
+            name = rs.content.terrain[state.grid.tile(cell)].name
+            return Rejected("blocked", f"{name} at {cell[0]},{cell[1]} blocks the way")
+        other = next((u for u in state.units_at(cell) if u.id != unit.id), None)
+        if other is not None and (other.side != unit.side or cell == path[-1]):  # friends let it through
+            who = other.name if other.side == unit.side or other.id in seen else "someone unseen"
+            return Rejected("blocked", f"{who} is in the way at {cell[0]},{cell[1]}")
+        here = cell
+    return None
+
+
+def steps_of(rs: Annihilation, state: State, start: Pos, path: tuple[Pos, ...]) -> list[tuple[moves.Step, bool]]:
+    out, here = [], start
+    for cell in path:
+        terrain, door = terrain_at(rs.ground, state.grid, cell)
+        door = door and bool(rs.content.terrain[state.grid.tile(cell)].opens_to)
+        out.append((moves.Step("walk", here[0] != cell[0] and here[1] != cell[1], terrain), door))
+        here = cell
+    return out
+
+
+def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> Rejected | list[Event]:
+    path = tuple(tuple(c) for c in cmd.path)
+    while path and any(u.side == unit.side and u.id != unit.id for u in state.units_at(path[-1])):
+        path = path[:-1]  # one unit a square: a walk onto a friend ends on the square before it
+    bad = _problem(rs, state, unit, path)
+    if bad is not None:
+        return bad
+    steps = steps_of(rs, state, unit.pos, path)
+    f = fighter_of(unit)
+    door_tu = rs.book.costs["open_door"].tu
+    total = moves.walk(rs.book, f, [s for s, _ in steps])  # A-8.3: the whole path is paid, or none of it
+    if isinstance(total, Rejected):
+        return total
+    doors = sum(door for _, door in steps) * door_tu
+    if doors and total[0].tu_left < doors:
+        return Rejected("no_tu", f"The walk and its doors cost {f.tu_left - total[0].tu_left + doors} TU; "
+                                 f"{unit.name} has {f.tu_left} left")
+    # `trace` is the walk as it happens, step by step, for the folds that decide who sees it; the log gets one Moved
+    # (a record's moves are read as one by the fog of war), then the doors and the shots in their order, then the
+    # mover as it ends up.
+    trace: list[Event] = []
+    told: list[Event] = []
+    walked: list[Pos] = []
+    now, here, cause = state, unit.pos, "walks"
+    for cell, (step, door) in zip(path, steps):
+        paid = moves.walk(rs.book, f, [step])
+        if isinstance(paid, Rejected):  # wounds on the way took the Energy or the legs: it stops where it is
+            cause = f"walks, then stops: {paid.reason}"
+            break
+        f = attrs.evolve(paid[0], facing=facing_towards(here, cell))
+        new: list[Event] = []
+        if door:  # section 11: 4 TU to open it, on the way in
+            f = attrs.evolve(f, tu_left=f.tu_left - door_tu)
+            new.append(TileChanged(pos=cell, tile=field.door(rs.content, now, cell, "open")))
+            told.append(new[-1])
+        walked.append(cell)
+        here = cell
+        new += [Moved(unit=unit.id, path=(cell,), facing=f.facing),
+                UnitChanged(unit=unit.id, changes={"record": attrs.evolve(unit.record, fighter=f)}, cause="step")]
+        now = fold(now, new)
+        hurt, shots = react(rs, now, dice, now.units[unit.id], f, cell, "moving")
+        if shots:
+            told += shots
+            f = hurt
+            now = fold(now, shots + [UnitChanged(unit=unit.id, changes={"record": attrs.evolve(
+                unit.record, fighter=f)}, cause="shot at")])
+            if f.status != "awake":  # put down: the rest of the walk does not happen
+                cause = f"walks, and is put down by opportunity fire at {cell[0]},{cell[1]}"
+                break
+    del trace
+    out: list[Event] = [Moved(unit=unit.id, path=tuple(walked), facing=f.facing)] if walked else []
+    return out + told + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
+                                     cause=cause)]

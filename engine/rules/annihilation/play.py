@@ -1,0 +1,136 @@
+"""The registered annihilation ruleset: the `Ruleset` protocol over the rules core of this package.
+
+Side phases (A-2.3): the squad, then the aliens; each unit spends its TUs in its own side's phase, and what it
+leaves is for opportunity fire in the enemy's. `decide` calls turns (the start of each phase, section 22), moving
+(steps, doors, reaction fire), combat (shots, reloads, blasts) and acts (stances, the mission's objects); the
+client's questions are answered in `queries`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.content import missions
+from engine.core.commands import (Act, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
+                                  Wait)
+from engine.core.dice import Dice
+from engine.core.events import Event, UnitChanged
+from engine.core.model import State, Unit
+from engine.core.ruleset import register
+from engine.rules.annihilation import acts, combat, moving, queries, referee, turns
+from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.deploy_schema import SCHEMA
+
+ID = "annihilation"
+OWN = ("units", "forces", "ground")  # the tables deploy_schema adds to the rules' own
+
+
+@register(ID)
+class Annihilation(queries.Queries):
+    title = "X-COM Annihilation"
+    audit_dice = (100, 20, 10, 4)  # to-hit, hit location, stats (7d10 + 10), wounds (1d4 per 10 damage)
+    schema = SCHEMA
+    scenario = referee.Scenario  # `resolve`: one shot staged on an open field (referee.py)
+    sight_range = 20  # A-7.6 (settings.toml vision_range)
+
+    def __init__(self, content, setup) -> None:
+        self.content = content
+        self.setup = setup
+        tables = content.rules.get(ID, {})
+        self.units, self.forces, self.ground = (tables.get(k, {}) for k in OWN)
+        if tables.get("settings"):
+            self.book = Book.of({k: v for k, v in tables.items() if k not in OWN})
+            self.sight_range = self.book.settings.vision_range
+        else:  # a bundle without `annihilation/` (an older one): nothing to play, no mission listed
+            self.book = None
+        self._walks: dict = {}
+        self._sight: tuple | None = None
+
+    def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
+        if isinstance(command, StartMission):
+            return turns.start(self, state, dice)
+        if state.phase == 0:
+            return Rejected("not_started", "The mission has not started yet")
+        if state.winner is not None:
+            return Rejected("mission_over", f"The mission is over: {state.ended}")
+        if isinstance(command, EndTurn):
+            events = turns.end_turn(self, state, command.side, dice)
+        else:
+            unit = self._actor(state, getattr(command, "unit", ""))
+            if isinstance(unit, Rejected):
+                return unit
+            handler = _HANDLERS.get(type(command))
+            if handler is None:
+                return Rejected("unknown_command", f"annihilation has no {command.kind}: walk, turn, shoot, "
+                                                   "throw, reload, wait or act")
+            events = handler(self, state, unit, command, dice)
+        if isinstance(events, Rejected):
+            return events
+        return events + turns.verdict(self, state, events)
+
+    def _actor(self, state: State, uid: str) -> Unit | Rejected:
+        unit = state.units.get(uid)
+        if unit is None:
+            return Rejected("unknown_unit", f"There is no unit {uid!r}")
+        if unit.side != state.side:
+            return Rejected("not_your_turn", f"{unit.name} cannot act during the {state.side} phase")
+        if unit.status != "active":
+            return Rejected(unit.status, f"{unit.name} is {unit.status}")
+        if unit.record.done:
+            return Rejected("done", f"{unit.name} has ended its phase")
+        return unit
+
+    def roster(self, mission_id: str) -> list[missions.Member] | None:
+        forces = self.forces.get(missions.base_id(mission_id))
+        if forces is None:
+            return None
+        return missions.members(forces, self._looks)
+
+    def _looks(self, template: str) -> tuple[str, str, str]:
+        t = self.units[template]
+        return t.name, t.glyph, self.book.weapons[t.weapon].name.lower() if t.weapon else "unarmed"
+
+    def behaviour(self, unit: Unit) -> str:
+        t = self.units.get(unit.template)
+        return t.behaviour if t is not None else "default"
+
+    def visible(self, state: State, side: str) -> np.ndarray:
+        from engine.content import field
+
+        if self._sight is not None and self._sight[0] is state and self._sight[1] == side:
+            return self._sight[2]
+        seen = field.sight(state, side, self.sight_range)
+        self._sight = (state, side, seen)
+        return seen
+
+    # -- resolve: one described shot, decided as the game decides it (referee.py) ----------------------
+
+    def check_scenario(self, sc):
+        return referee.check(self, sc)
+
+    def scenario_units(self, sc, setup):
+        return referee.units_of(self, sc, setup)
+
+    def unit_report(self, before, after):
+        return referee.report(self, before, after)
+
+    def referee(self, units, action, dice):
+        return referee.referee(self, units, action, dice)
+
+    def trial_plan(self, units, action):
+        return None  # each trial is the referee once
+
+    def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
+        raise ValueError(f"{ID} has no initiation")
+
+
+def _wait(rs: Annihilation, state: State, unit: Unit, cmd: Wait, dice: Dice) -> list[Event]:
+    import attrs
+
+    left = unit.record.fighter.tu_left
+    return [UnitChanged(unit=unit.id, changes={"record": attrs.evolve(unit.record, done=True)},
+                        cause=f"ends its phase, {left} TU kept for opportunity fire")]
+
+
+_HANDLERS = {Move: moving.move, Shoot: combat.shoot, Reload: combat.reload, Wait: _wait, Act: acts.act,
+             Throw: acts.throw, Face: acts.face}

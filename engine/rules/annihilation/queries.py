@@ -1,0 +1,233 @@
+"""What the client and the AI ask of annihilation without deciding anything: whose phase it is, what a unit can
+still pay for (TU, priced walks), its sheet, the exact odds of a shot or a throw, its firing modes and options."""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.content import field, missions
+from engine.core.commands import Act, Command, Rejected, Reload
+from engine.core.geometry import Pos
+from engine.core.model import State, Unit
+from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, ThrowPreview, Turn
+from engine.rules.annihilation import actions, attacks, fire, ground, moves
+from engine.rules.annihilation import sheet as _sheet
+from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
+from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
+from engine.rules.annihilation.combat import shot_cost
+from engine.rules.annihilation.soldier import clips_for, fighter_of, grenades, gun
+from engine.rules.annihilation.space import between, facing_towards, range_distance, side_on
+
+DEFAULT_MODES = ("snap", "aimed", "burst", "auto")  # the order the modes are offered in, the default first
+
+
+class Queries:
+    def turn(self, state: State) -> Turn:
+        if state.winner is not None or not state.side:
+            return Turn(side="")
+        who = "X-COM" if state.side == missions.PLAYER else state.side.capitalize()
+        return Turn(side=state.side, label=f"{who} phase, turn {state.phase}")
+
+    def spotted(self, state: State, side: str) -> frozenset[str]:
+        return field.in_cells(state, side, self.visible(state, side))
+
+    def _mine(self, state: State, unit: Unit) -> bool:
+        return (state.winner is None and unit.side == state.side and unit.conscious and unit.record is not None
+                and not unit.record.done)
+
+    def walk(self, state: State, unit: Unit) -> ground.TuWalk:
+        f = unit.record.fighter
+        legless = any(self.book.body[p].part == "leg" for p in f.lost)
+        return ground.walk(self.book, self.ground, state.grid, self._walks,
+                           self.book.settings.crawl_multiplier if legless else 1)
+
+    def budget(self, state: State, unit: Unit) -> Budget:
+        f = unit.record.fighter
+        mine = self._mine(state, unit)
+        can_walk = f.stance == "standing" or (f.stance == "prone" and any(self.book.body[p].part == "leg"
+                                                                          for p in f.lost))
+        moves_left = min(f.tu_left, f.energy) if mine and can_walk else 0
+        g = gun(unit.record)
+        shot = min((fire.shot_tu(self.book, f, g.id, m) for m in self.book.weapons[g.id].modes), default=0) \
+            if g is not None and g.rounds else 0
+        step = moves_left - shot if shot and shot <= f.tu_left else moves_left
+        label = f"TU {f.tu_left}/{f.tu_turn}" + ("" if mine or unit.side != state.side else " · done")
+        return Budget(label=label, can_act=mine and f.tu_left >= self.book.costs["walk"].tu, moves_left=moves_left,
+                      step=max(0, min(step, moves_left)), walk=self.walk(state, unit))
+
+    def modes_of(self, weapon: str) -> list[str]:
+        modes = self.book.weapons[weapon].modes
+        return [m for m in DEFAULT_MODES if m in modes] + sorted(m for m in modes if m not in DEFAULT_MODES)
+
+    def mode_id(self, unit: Unit, mode: str) -> str:
+        """The kernel's default mode ("single") is the weapon's first."""
+        g = gun(unit.record)
+        if g is None or mode in self.book.weapons[g.id].modes:
+            return mode
+        return self.modes_of(g.id)[0] if mode == "single" else mode
+
+    def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
+        g = gun(unit.record)
+        if g is None:
+            return []
+        f = unit.record.fighter
+        w = self.book.weapons[g.id]
+        out = []
+        for m in self.modes_of(g.id):
+            tu = fire.shot_tu(self.book, f, g.id, m)
+            out.append(Mode(m, f"{m.capitalize()} ×{self.book.modes[m].rounds} {w.modes[m].accuracy}% {tu}TU",
+                            self._mine(state, unit) and g.rounds > 0 and tu <= f.tu_left))
+        return out
+
+    def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+        from engine.rules.annihilation.combat import check_shot
+
+        a, b = state.units.get(shooter), state.units.get(target)
+        if a is None or b is None or a.record is None or b.record is None:
+            return Rejected("no_target", "No target there")
+        mode = self.mode_id(a, mode)
+        checked = check_shot(self, state, a, target, mode)
+        if isinstance(checked, Rejected):
+            return checked
+        g = gun(a.record)
+        turn, tu = shot_cost(self, a, b, mode)
+        f = attrs.evolve(fighter_of(a), tu_left=a.record.fighter.tu_left - turn,
+                         facing=facing_towards(a.pos, b.pos))
+        odds = next((o for o in actions.preview(self.book, f, g, fighter_of(b), a.pos, b.pos) if o.mode == mode), None)
+        if odds is None:
+            return Rejected("no_mode", f"{mode} cannot be fired now")
+        tf = b.record.fighter
+        dmg = self.book.weapons[g.id].damage
+        side = odds.side
+        av = tf.armour.av
+        side_left = getattr(tf.armour, side)
+        through = dmg if side_left <= 0 else max(0, dmg - av)
+        p = max(0, min(100, odds.chance)) / 100
+        p_any = 1 - (1 - p) ** odds.rounds
+        spaces = between(self.book.settings.grid, a.pos, b.pos)
+        lines = (Row("Hit", f" {odds.chance}% ×{odds.rounds} · {turn + tu} TU" + (f" ({turn} to turn)" if turn else "")
+                     + f" → {odds.tu_after} "),
+                 Row("", f" {odds.text} "),
+                 Row("Dmg", f" {side} AV {av}: {dmg} → {through} a hit, D {spaces} "))
+        return ShotPreview(p_hit=p_any, expected_damage=p * odds.rounds * through,
+                           p_headshot=p_any * (1.0 if through >= tf.health + tf.character.stats.bravery else 0.0),
+                           distance=spaces, reach=None, lines=lines)
+
+    def throwables(self, state: State, unit: Unit) -> list[str]:
+        if unit.record is None:
+            return []
+        return sorted({g.id for g in grenades(unit.record, self.book)})
+
+    def throw_range(self, state: State, unit: Unit, item: str) -> int:
+        if item not in self.book.explosives:
+            return 0
+        return attacks.throw_range(self.book, unit.record.fighter, self.book.explosives[item].size)
+
+    def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
+        unit = state.units.get(thrower)
+        if unit is None or item not in self.throwables(state, unit):
+            return Rejected("no_item", "Nothing of that kind to throw")
+        if not state.grid.inside(cell) or not state.grid.sees(unit.pos, cell, self.sight_range):
+            return Rejected("no_line_of_sight", f"{cell[0]},{cell[1]} is not in sight")
+        if cell == unit.pos:
+            return Rejected("too_close", "Throw it at another square")
+        e = self.book.explosives[item]
+        cost = throw_price(self, unit)
+        if cost.tu > unit.record.fighter.tu_left:
+            return Rejected("no_tu", f"Bringing out, priming and throwing costs {cost.tu} TU; "
+                                     f"{unit.record.fighter.tu_left} left")
+        spaces = between(self.book.settings.grid, unit.pos, cell)
+        odds = attacks.throw_odds(self.book, unit.record.fighter, e.size, spaces)
+        if isinstance(odds, Rejected):
+            return odds
+        p = max(0, min(100, odds.chance)) / 100
+        struck = []
+        for c in cells(self.book, cell, e.radius):
+            for u in state.units_at(c):
+                amount = falloff(e.damage, spaces_from(self.book, cell, c), e.radius)
+                side = side_hit(cell, c, u.facing, "grenade")
+                struck.append((u.id, Row(u.name, f" {amount} on {side} (AV {u.record.fighter.armour.av}) ")))
+        lines = (Row("Lands", f" {odds.chance}% ({odds.text}) "), Row("TU", f" {cost.tu} ({cost.text}) "),
+                 Row("Scatter", f" else d8 way, d{1 + spaces // 4} spaces "))
+        return ThrowPreview(p_land=p, lines=lines, hits=tuple(struck))
+
+    def distance(self, a: Pos, b: Pos) -> int:
+        return range_distance(a, b)
+
+    def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
+        radius = self.book.explosives[item].radius if item in self.book.explosives else 0
+        return tuple(c for c in cells(self.book, cell, radius) if state.grid.inside(c))
+
+    def name(self, thing: str) -> str:
+        if thing.startswith("clip:"):
+            return f"{self.name(thing[5:])} clip"
+        for table in (self.book.weapons, self.book.explosives, self.book.items, self.book.armour):
+            if thing in table:
+                return table[thing].name
+        return thing.replace("_", " ").capitalize()
+
+    def sheet(self, state: State, unit: Unit) -> Sheet:
+        s = unit.record
+        f = s.fighter
+        g = gun(s)
+        kit = []
+        if g is not None:
+            w = self.book.weapons[g.id]
+            kit.append(f"{w.name} {g.rounds}/{w.capacity}" + (f" +{len(clips_for(s, g.id))} clips"
+                                                               if w.feed == "clip" else ""))
+        nades = [self.name(c.id) for c in grenades(s, self.book)]
+        if nades:
+            kit.append("Belt: " + ", ".join(f"{n}×{nades.count(n)}" for n in sorted(set(nades))))
+        effects = tuple(x for x in (f.status if f.status != "awake" else "", "kneeling" if f.stance == "kneeling"
+                                    else "", "prone" if f.stance == "prone" else "",
+                                    "phase ended" if s.done else "") if x)
+        rows = []
+        for row in _sheet.rows(self.book, f):  # the panel is 24 rows high: no Stun row at 0, the armour on one
+            if row.label == "Stun" and not f.stun:
+                continue
+            if row.label == "Armour":
+                a = f.armour
+                row = Row("Armour", f" AV {a.av} · F{a.front} L{a.left} R{a.right} B{a.rear} U{a.under} ")
+            rows.append(row)
+        return Sheet(rows=tuple(rows), effects=effects, kind=self.book.races[f.character.race].name, kit=tuple(kit))
+
+    def options(self, state: State, unit: Unit) -> list[Option]:
+        if not self._mine(state, unit):
+            return []
+        f = unit.record.fighter
+        out = []
+        for to in moves.STANCES:
+            if to == f.stance:
+                continue
+            price = moves.stance_price(self.book, f, to)
+            if isinstance(price, Rejected):
+                continue
+            out.append(Option("Stance", f"{STANCE_WORDS[to]} ({price.tu} TU)",
+                              Act(unit=unit.id, action="stance", option=to), note=price.text.replace("_", " ")))
+        for action, cell in missions.uses(self.content, self.setup.mission, self.setup.spawns, state, unit):
+            words = {"shut_down": "Shut down the power source", "open": "Open the door", "close": "Close the door"}
+            tu = (self.book.cost("shut_down", f.tu_turn) if action == "shut_down"
+                  else self.book.costs["open_door"].tu)
+            out.append(Option("Mission" if action == "shut_down" else "Doors",
+                              f"{words[action]} at {cell[0]},{cell[1]} ({tu} TU)",
+                              Act(unit=unit.id, action=action, cell=cell)))
+        return out
+
+    def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
+        """Kneeling gives no to-hit bonus under this ruleset (A-10.2, kneel_bonus 0): the AI never pays for it."""
+        return None
+
+    def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
+        """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight
+        ("idle"), if the unit can pay for it."""
+        g = gun(unit.record)
+        if g is None or not clips_for(unit.record, g.id) or self.book.weapons[g.id].feed != "clip":
+            return None
+        w = self.book.weapons[g.id]
+        need = self.book.costs["load"].tu + self.book.costs["belt_to_hand"].tu + (
+            self.book.costs["unload"].tu if g.rounds else 0)
+        if need > unit.record.fighter.tu_left:
+            return None
+        if (stage == "first" and g.rounds == 0) or (stage == "idle" and not in_sight and g.rounds < w.capacity // 2):
+            return Reload(unit=unit.id)
+        return None

@@ -1,0 +1,146 @@
+"""`xenotac resolve` for annihilation: a described shot staged on a small open field and put to the game's own
+shot (the handler `decide` calls), so every check refuses with the game's code and reason and every consequence
+(opportunity fire first, the rounds, armour by side, wounds) follows.
+
+A scenario file: `ruleset = "annihilation"`, `[units.<id>]` with a `template` of units.toml (its stats pre-made or
+rolled on the setup dice), a `side` ("a" the actor's, "b" the other), and optionally `tu_left`, `stance`; an
+`[action]` with `type = "shoot"`, `actor`, `target`, `mode`, `distance` (squares in a row) and `from_behind` (the
+target faces away: its rear armour)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Literal
+
+import attrs
+
+from engine.content import missions
+from engine.content.scenario import UnitReport, Verdict
+from engine.core.commands import Rejected, Shoot
+from engine.core.dice import Dice
+from engine.core.events import Resolved
+from engine.core.model import State, Unit, replace
+from engine.core.reducer import fold
+from engine.map.grid import Grid
+from engine.rules.annihilation import combat
+from engine.rules.annihilation.soldier import STATUS, muster
+from engine.rules.annihilation.space import facing_towards
+
+if TYPE_CHECKING:
+    from engine.rules.annihilation.play import Annihilation
+
+
+@attrs.frozen(kw_only=True)
+class ScenarioUnit:
+    template: str  # units.toml
+    side: Literal["a", "b"] = "b"
+    tu_left: int | None = None  # TUs left of its allowance (None: all of them)
+    stance: Literal["standing", "kneeling", "prone"] = "standing"
+
+
+@attrs.frozen(kw_only=True)
+class Action:
+    type: Literal["shoot"]
+    actor: str
+    target: str
+    mode: str = "snap"
+    distance: int = 5  # squares along a row: the range distance (A-7.4)
+    from_behind: bool = False  # the target faces away from the shooter
+
+
+@attrs.frozen(kw_only=True)
+class Scenario:
+    ruleset: str
+    units: dict[str, ScenarioUnit]
+    action: Action
+
+
+def check(rs: Annihilation, sc: Scenario) -> list[str]:
+    out = [f"[units.{uid}].template: unknown unit {u.template!r}" for uid, u in sc.units.items()
+           if u.template not in rs.units]
+    a = sc.action
+    for key in ("actor", "target"):
+        if getattr(a, key) not in sc.units:
+            out.append(f"[action].{key}: no unit {getattr(a, key)!r} in [units]")
+    if not 1 <= a.distance <= rs.sight_range:
+        out.append(f"[action].distance: expected 1 to {rs.sight_range} squares, got {a.distance}")
+    if not out:
+        weapon = rs.units[sc.units[a.actor].template].weapon
+        if not weapon:
+            out.append(f"[action].actor: {a.actor!r} carries no weapon")
+        elif a.mode not in rs.book.weapons[weapon].modes:
+            out.append(f"[action].mode: the {rs.book.weapons[weapon].name} has no {a.mode!r} mode; it fires "
+                       f"{', '.join(rs.modes_of(weapon))}")
+    return out
+
+
+def units_of(rs: Annihilation, sc: Scenario, setup: Dice) -> tuple[dict[str, Unit], list]:
+    """Each unit mustered from its template (rolled stats on the setup dice), on the actor's side or the other."""
+    actor = sc.units[sc.action.actor]
+    mine = missions.ALIENS if actor.side == "a" and rs.units[actor.template].race != "human" else missions.PLAYER
+    theirs = missions.ALIENS if mine == missions.PLAYER else missions.PLAYER
+    out: dict[str, Unit] = {}
+    rolls: list = []
+    for uid, su in sc.units.items():
+        t = rs.units[su.template]
+        side = mine if su.side == "a" else theirs
+        unit, made = muster(rs.book, setup, t, missions.Member(side, su.template, uid, t.name, t.glyph), (0, 0))
+        f = unit.record.fighter
+        f = attrs.evolve(f, stance=su.stance, tu_left=f.tu_left if su.tu_left is None else min(su.tu_left, f.tu_turn))
+        out[uid] = replace(unit, {"record": attrs.evolve(unit.record, fighter=f)})
+        rolls += made
+    return out, rolls
+
+
+def stage(rs: Annihilation, units: dict[str, Unit], a: Action) -> State:
+    d = a.distance
+    actor_at, target_at = (1, 1), (1 + d, 1)
+    others = [uid for uid in units if uid not in (a.actor, a.target)]
+    placed = {}
+    for uid, u in units.items():
+        if uid == a.actor:
+            pos, facing = actor_at, facing_towards(actor_at, target_at)
+        elif uid == a.target:
+            towards = facing_towards(target_at, actor_at)
+            pos, facing = target_at, (towards + 4) % 8 if a.from_behind else towards
+        else:
+            pos, facing = (1 + others.index(uid), 3), 0
+        placed[uid] = replace(u, {"pos": pos, "facing": facing,
+                                  "record": attrs.evolve(u.record, fighter=attrs.evolve(u.record.fighter,
+                                                                                        facing=facing))})
+    size = max(d + 3, len(others) + 2)
+    grid = Grid.from_ids([["grass"] * size for _ in range(5)], rs.content.terrain)
+    side = placed[a.actor].side
+    sides = (side, *sorted({u.side for u in placed.values()} - {side}))
+    return State(ruleset=rs.id, mission="resolve", grid=grid, units=placed, phase=1, side=side, sides=sides)
+
+
+def referee(rs: Annihilation, units: dict[str, Unit], a: Action, dice: Dice) -> Verdict | Rejected:
+    state = stage(rs, units, a)
+    actor = rs._actor(state, a.actor)
+    if isinstance(actor, Rejected):
+        return actor
+    events = combat.shoot(rs, state, actor, Shoot(unit=a.actor, target=a.target, mode=a.mode), dice)
+    if isinstance(events, Rejected):
+        return events
+    after = fold(state, events)
+    changes = {}
+    for uid, before in state.units.items():
+        now = after.units[uid]
+        changed = {k: getattr(now, k) for k in ("hp", "status", "ammo", "facing", "record")
+                   if getattr(now, k) != getattr(before, k)}
+        if changed:
+            changes[uid] = changed
+    rolls = [r for e in events for r in e.rolls]
+    summary = "; ".join(e.text for e in events if isinstance(e, Resolved))
+    return Verdict(rolls=rolls, before=dict(state.units), changes=changes, summary=summary)
+
+
+def report(rs: Annihilation, before: Unit, after: Unit) -> UnitReport:
+    b, f = before.record.fighter, after.record.fighter
+    wounds = ", ".join(f"{rs.book.body[k].name} {p.open}" for k, p in f.wounds if p.open)
+    status = {v: k for k, v in STATUS.items()}.get(after.status, after.status)
+    line = (f"{after.name}: Health {b.health} → {f.health}, TU {b.tu_left} → {f.tu_left}, stun {f.stun}"
+            + (f", wounds: {wounds}" if wounds else "") + f", {status}")
+    return UnitReport(line=line, numbers={"hp_lost": b.health - f.health, "tu_lost": b.tu_left - f.tu_left,
+                                          "wounds_lost": f.open_wounds - b.open_wounds, "stun": f.stun,
+                                          "status": after.status})

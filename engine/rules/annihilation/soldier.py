@@ -1,0 +1,124 @@
+"""A unit of annihilation on the map: its record (the Fighter of the rules core and what it carries), how a
+template of units.toml becomes one at deployment, and how a changed fighter is written back onto the unit."""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.content import field, missions
+from engine.core.dice import Dice, Roll
+from engine.core.geometry import Pos
+from engine.core.model import Unit
+from engine.core.records import record
+from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.character import Character, Stats, baseline, recruit
+from engine.rules.annihilation.deploy_schema import Template
+from engine.rules.annihilation.fighter import Fighter, deploy
+from engine.rules.annihilation.inventory import HANDS, Carried, encumbrance, hands_holding
+
+STATUS = {"awake": "active", "unconscious": "unconscious", "dead": "dead"}  # the fighter's status -> the unit's
+
+
+@record("annihilation.soldier")
+@attrs.frozen(kw_only=True)
+class Soldier:
+    """Unit.record: the rules core's fighter, everything it carries, and whether it gave up its phase."""
+
+    fighter: Fighter
+    kit: tuple[Carried, ...] = ()
+    done: bool = False  # waited: nothing more this phase (its TUs stay for opportunity fire, A-2.3)
+
+
+def gun(s: Soldier) -> Carried | None:
+    """The weapon in its hands, if any."""
+    return next((c for c in s.kit if hands_holding(c) and not c.id.startswith("clip:")), None)
+
+
+def clips_for(s: Soldier, weapon: str) -> list[Carried]:
+    return [c for c in s.kit if c.id == f"clip:{weapon}" and c.place != "floor" and c.rounds > 0]
+
+
+def grenades(s: Soldier, book: Book) -> list[Carried]:
+    return [c for c in s.kit if c.id in book.explosives and c.place != "floor"]
+
+
+def carried(s: Soldier) -> dict[str, int]:
+    """The kernel's mirror of the kit (`Unit.items`): how many of each thing off the floor, but clips and the gun."""
+    out: dict[str, int] = {}
+    held = gun(s)
+    for c in s.kit:
+        if c.place != "floor" and c is not held and not c.id.startswith("clip:"):
+            out[c.id] = out.get(c.id, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def enc(book: Book, s: Soldier) -> int:
+    """A-12.7: the encumbrance its kit and armour give it now."""
+    f = s.fighter
+    armour = f.character.armour
+    return encumbrance(book, list(s.kit), armour, f.character.stats.strength)[2]
+
+
+def kit_of(book: Book, t: Template) -> tuple[Carried, ...]:
+    out: list[Carried] = []
+    if t.weapon:
+        w = book.weapons[t.weapon]
+        place = "both_hands" if w.hands == 2 else HANDS[0]
+        loaded = f"clip:{t.weapon}" if w.feed == "clip" else None
+        out.append(Carried(t.weapon, w.size, place, loaded=loaded, rounds=w.capacity))
+        if w.feed == "clip":
+            out += [Carried(f"clip:{t.weapon}", w.clip_size, "belt", rounds=w.capacity) for _ in range(t.clips)]
+    for g, n in sorted(t.grenades.items()):
+        out += [Carried(g, book.explosives[g].size, "belt") for _ in range(n)]
+    return tuple(out)
+
+
+def character_of(book: Book, dice: Dice, t: Template, uid: str, name: str) -> tuple[Character, list[Roll]]:
+    """A pre-made character as written, or every stat rolled 7d10 + 10 (A-3.1) but its race's Health."""
+    if t.stats:
+        stats = Stats(**t.stats)
+        race = book.races[t.race]
+        if race.health:
+            stats = attrs.evolve(stats, health=race.health)
+        c, rolls = Character(id=uid, name=name, stats=stats, skills=baseline(book), race=t.race,
+                             armour=race.armour), []
+    else:
+        c, rolls = recruit(book, dice, t.race, uid, name)
+    skills = dict(c.skills) | {k: book.levels[v].chance for k, v in t.skills.items()}
+    return attrs.evolve(c, skills=tuple(sorted(skills.items())), armour=t.armour or c.armour), rolls
+
+
+def muster(book: Book, dice: Dice, t: Template, m: missions.Member, cell: Pos) -> tuple[Unit, list[Roll]]:
+    """A-3.1, A-8.1, A-8.4: a template deployed: its character, its kit, full Health and Energy, this turn's TUs."""
+    character, rolls = character_of(book, dice, t, m.uid, m.name)
+    kit = kit_of(book, t)
+    facing = field.FACING.get(m.side, 0)
+    first = Soldier(fighter=deploy(book, character, 0, facing), kit=kit)
+    fighter = deploy(book, character, enc(book, first), facing)
+    s = attrs.evolve(first, fighter=fighter)
+    held = gun(s)
+    unit = Unit(id=m.uid, name=m.name, template=m.template, race=t.race, side=m.side, glyph=t.glyph, pos=cell,
+                facing=facing, stats=attrs.asdict(character.stats), hp=fighter.health, hp_max=character.stats.health,
+                weapon=held.id if held else "", ammo=held.rounds if held else 0,
+                magazines=len(clips_for(s, held.id)) if held else 0, items=carried(s), record=s)
+    return unit, rolls
+
+
+def fighter_of(unit: Unit) -> Fighter:
+    """The unit's fighter, facing as the unit faces."""
+    return attrs.evolve(unit.record.fighter, facing=unit.facing)
+
+
+def changes(unit: Unit, s: Soldier) -> dict[str, object]:
+    """What to write on the unit for its new record: the record and the kernel's mirror of it (HP, status,
+    the weapon's rounds and spare clips)."""
+    f = s.fighter
+    held = gun(s)
+    out: dict[str, object] = {"record": s, "hp": f.health, "status": STATUS[f.status], "facing": f.facing,
+                              "ammo": held.rounds if held else 0,
+                              "magazines": len(clips_for(s, held.id)) if held else 0, "items": carried(s)}
+    return {k: v for k, v in out.items() if getattr(unit, k) != v}
+
+
+def with_fighter(unit: Unit, f: Fighter, **kw) -> Soldier:
+    return attrs.evolve(unit.record, fighter=f, **kw)
