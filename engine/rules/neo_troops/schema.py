@@ -11,6 +11,8 @@ from typing import Literal
 import attrs
 
 from engine.content.formula import Formula, FormulaError
+from engine.content.missions import check_forces
+from engine.content.models import Forces
 from engine.content.tables import Schema, Tables
 
 # What a face of a critical table does (§18); a face may instead name another table of criticals.toml to roll on.
@@ -85,6 +87,8 @@ class Character:
     """§20.1: a unit type; a `unit.Trooper` is built from one."""
 
     name: str
+    glyph: str = "?"  # on the map
+    behaviour: str = "default"  # its AI profile in the shared behaviour.toml
     av: int = 4
     armour: str = ""  # an armour.toml id; "" = no save
     hp: int = 1
@@ -154,7 +158,7 @@ class Settings:
 
 FILES = {"settings.toml": Settings, "difficulties.toml": Difficulty, "cover.toml": Cover,
          "sighting.toml": Sighting, "weapons.toml": Weapon, "armour.toml": Armour, "items.toml": Item,
-         "characters.toml": Character, "criticals.toml": Criticals}
+         "characters.toml": Character, "criticals.toml": Criticals, "forces.toml": Forces}
 FORMULA_NAMES = {"repair_actions": frozenset(), "throw_reach": frozenset({"long_range"})}
 DIFFICULTY_FIELDS = ("agility", "agility_hard", "observer_ran")
 
@@ -202,6 +206,8 @@ def check(own: Tables, shared: Tables) -> list[str]:
         out += [f"criticals.toml: [{key}].faces: unknown effect or table {f!r}"
                 for f in t.faces + ([t.repeat] if t.repeat else []) if f not in EFFECTS and f not in crits]
     out += [f"criticals.toml: [{key}].faces: the tables loop back to {key!r}" for key in crits if _loops(key, crits)]
+    if "missions" in shared:
+        out += check_forces("forces.toml", own["forces"], shared["missions"], own["characters"])
     return out
 
 

@@ -1,0 +1,109 @@
+"""What the client and the AI ask of neo-troops between commands: the budget in metres, the unit panel, the exact
+odds of a pool, the firing modes, the action menu and the AI's upkeep."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.content import missions
+from engine.core.commands import Act, Reload, Rejected
+from engine.core.model import State, Unit
+from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, Walk
+from engine.rules.neo_troops import actions, battle, loadout, movement, panel
+from engine.rules.neo_troops.unit import Trooper
+
+def walk(rs, state: State) -> Walk:
+    """N-0.1, N-6.3: 2 m a step, 3 m a diagonal, double into a difficult cell (kept per map value)."""
+    grid = state.grid
+    kept = rs.priced
+    if kept is None or kept[0] is not grid:
+        price = np.where(grid.cost > 1, rs.settings.difficult_factor, (grid.cost > 0).astype(np.int16))
+        kept = rs.priced = (grid, price.astype(np.int16))
+    return Walk(cardinal=rs.settings.step_m, diagonal=rs.settings.diagonal_m, price=kept[1], currency="m")
+
+
+def budget(rs, state: State, unit: Unit) -> Budget:
+    t: Trooper = unit.record
+    move_m, run_m = movement.speeds(t, rs.settings)
+    up = battle.up(state)
+    w = walk(rs, state)
+    if up is None or up.id != unit.id or not unit.conscious or unit.actions < 1:
+        return Budget(label=f"waiting · move {move_m} m · run {run_m} m", can_act=False, moves_left=0, walk=w)
+    spent = unit.counters.get("spent_m", 0)
+    done = "attacked" in unit.flags or "ran" in unit.flags
+    moves = 0 if done or spent > move_m else run_m - spent
+    step = 0 if done else max(0, move_m - spent)
+    if spent == 0:
+        label = f"action 1/1 · move {move_m} m · run {run_m} m"
+    else:
+        label = f"action 1/1 · walked {spent} m · {step} m then fire"
+    return Budget(label=label, can_act=True, moves_left=moves, step=step, walk=w)
+
+
+def sheet(rs, state: State, unit: Unit) -> Sheet:
+    t: Trooper = unit.record
+    base = panel.sheet(t, rs.settings)
+    kit = []
+    for wid in [p.id for p in t.parts if p.kind == "weapon"]:
+        w = rs.weapons[wid]
+        left = "" if w.melee else f" {loadout.shots_left(t, wid)}/{w.shots}"
+        kit.append(f"{'▶ ' if wid in t.held else ''}{w.name}{left}")
+    items = [rs.name(p.id) for p in t.parts if p.kind != "weapon"]
+    if items:
+        kit.append("Items: " + ", ".join(items))
+    effects = list(base.effects) + ([battle.latest(unit)] if unit.actions == 0 and unit.conscious else [])
+    return Sheet(rows=base.rows, effects=tuple(effects), kind=rs.characters[unit.template].name, kit=tuple(kit))
+
+
+def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
+    t: Trooper = unit.record
+    if not t.held or rs.weapons[t.held[0]].melee:
+        return []
+    wid = t.held[0]
+    w = rs.weapons[wid]
+    able = unit.actions > 0 and unit.conscious and "ran" not in unit.flags and "attacked" not in unit.flags
+    modes = [Mode("snap", "Snap shot", able and loadout.shots_left(t, wid) >= 1)]
+    if not w.snap_only:
+        modes.insert(0, Mode("spray", f"Spray ×{w.rof}", able and loadout.shots_left(t, wid) >= w.rof))
+    return modes
+
+
+def preview_shot(rs, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+    found = actions.aim(rs, state, shooter, target, mode)
+    if isinstance(found, Rejected):
+        return found
+    w = rs.weapons[found.weapon_id]
+    tt: Trooper = found.target.record
+    rows, p_any, mean = panel.odds_rows(found.base, found.mods, found.av, tt.save_now, w.save_mod, w.hits)
+    save = f"{tt.save_now}+ {w.save_mod:+d}" if tt.save_now is not None else "none"
+    lines = (Row("Fire", f" {actions.MODES[mode]} · {w.name} · {found.cells} cells "), *rows,
+             Row("Save", f" {save} · HP {tt.hp}/{tt.hp_max} "))
+    notes = ("long range: -1 die",) if found.cells > w.long_range else ()
+    return ShotPreview(p_hit=p_any, expected_damage=mean, distance=found.cells, reach=None, lines=lines, notes=notes)
+
+
+def options(rs, state: State, unit: Unit) -> list[Option]:
+    out: list[Option] = []
+    if rs.setup is None:
+        return out
+    for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):
+        what = "power source" if action == "shut_down" else rs.content.terrain[state.grid.tile(cell)].name.lower()
+        note = "Stationary: 1d6 + Perception vs Normal" if action == "shut_down" else "ends the action"
+        out.append(Option("Mission" if action == "shut_down" else "Doors",
+                          f"{action.replace('_', ' ').capitalize()} the {what} at {cell[0]},{cell[1]}",
+                          Act(unit=unit.id, action=action, cell=cell), note))
+    return out
+
+
+def ai_chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Reload | None:
+    """Load before firing when the held weapon cannot snap; top it up when idle and below one spray."""
+    t: Trooper = unit.record
+    if not t.held or actions.stationary(unit) is not None or rs.weapons[t.held[0]].melee:
+        return None
+    wid = t.held[0]
+    w = rs.weapons[wid]
+    left = loadout.shots_left(t, wid)
+    need = 1 if stage == "first" else (w.rof if not w.snap_only else 1) + (0 if stage == "first" else 1)
+    if left < need and not isinstance(loadout.load(t, wid, rs.weapons), Rejected):
+        return Reload(unit=unit.id)
+    return None
