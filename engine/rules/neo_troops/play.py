@@ -13,7 +13,7 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Turn, register
 from engine.rules.neo_troops import actions, battle, movement, order, shooting, unit as units, views
-from engine.rules.neo_troops.schema import SCHEMA
+from engine.rules.neo_troops.schema import SCHEMA, Settings
 
 ID = "neo-troops"
 
@@ -30,9 +30,9 @@ class NeoTroops:
         self.content = content
         self.setup = setup
         self.tables = content.rules.get(ID, {})
-        self.settings = self.tables["settings"]["default"]
-        self.weapons = self.tables["weapons"]
-        self.characters = self.tables["characters"]
+        self.settings = self.tables.get("settings", {}).get("default", Settings())  # none: a bundle without us
+        self.weapons = self.tables.get("weapons", {})
+        self.characters = self.tables.get("characters", {})
         self.priced = None  # (grid, [y, x] price of a step) for the Walk
 
     # -- the kernel's entry point ---------------------------------------------------------------
@@ -83,7 +83,7 @@ class NeoTroops:
             t = units.build(m.uid, m.side, m.template, self.tables)
             held = t.held[0] if t.held else ""
             events.append(UnitSpawned(unit=Unit(
-                id=m.uid, name=m.name, template=m.template, race=c.name, side=m.side, glyph=c.glyph, pos=cell,
+                id=m.uid, name=m.name, template=m.template, race="Cybervaran" if c.varan else c.name, side=m.side, glyph=c.glyph, pos=cell,
                 facing=field.FACING.get(m.side, 0), hp=t.hp, hp_max=t.hp_max, weapon=held,
                 ammo=dict(t.shots).get(held, 0), stats={"intelligence": 1 + c.perception}, record=t)))
         fighters = [e.unit for e in events if e.unit.side in battle.SIDES]
@@ -107,7 +107,7 @@ class NeoTroops:
             return Turn(side="", units=(), label="Nobody may act")
         o = b.order
         return Turn(side=up.side, units=(up.id,),
-                    label=f"Initiative {o.at + 1}/{len(o.slots)}: {up.name} · cycle {o.cycle}")
+                    label=f"Initiative {o.at + 1}/{len(o.slots)}: {up.name}")
 
     def visible(self, state: State, side: str) -> np.ndarray:
         return field.sight(state, side, battle.SIGHT)

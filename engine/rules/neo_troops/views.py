@@ -52,7 +52,7 @@ def sheet(rs, state: State, unit: Unit) -> Sheet:
     if items:
         kit.append("Items: " + ", ".join(items))
     effects = list(base.effects) + ([battle.latest(unit)] if unit.actions == 0 and unit.conscious else [])
-    return Sheet(rows=base.rows, effects=tuple(effects), kind=rs.characters[unit.template].name, kit=tuple(kit))
+    return Sheet(rows=base.rows, effects=tuple(effects), kind=unit.race, kit=tuple(kit))
 
 
 def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
