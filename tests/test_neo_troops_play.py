@@ -13,6 +13,7 @@ import pytest
 from engine.core import ruleset
 from engine.core.commands import Act, EndTurn, Move, Reload, Rejected, Shoot, Throw, Wait
 from engine.core.dice import Dice, seed_from_int
+from engine.core.reducer import fold
 from engine.play import simulate
 from engine.play.game import Game
 from engine.play.verify import verify
@@ -116,7 +117,8 @@ def test_decide_refuses_with_codes_and_reasons(game):
     goon = next(u for u in state.units.values() if u.side == "aliens")
     assert rs.decide(state, Wait(unit=other.id), dice) == Rejected(
         "not_your_slot", f"It is {unit.name}'s slot, not {other.name}'s")
-    assert rs.decide(state, EndTurn(side="aliens"), dice).code == "not_your_turn"
+    assert rs.decide(state, EndTurn(side="civilians"), dice).code == "not_your_turn"
+    assert rs.decide(state, EndTurn(side="aliens"), dice) == []  # the slot is not theirs: nothing to end
     assert rs.decide(state, Shoot(unit=unit.id, target=other.id, mode="snap"), dice) == Rejected(
         "own_side", f"{other.name} is on {unit.name}'s side")
     assert rs.decide(state, Shoot(unit=unit.id, target=goon.id, mode="burst"), dice).code in ("no_mode",
@@ -129,12 +131,23 @@ def test_decide_refuses_with_codes_and_reasons(game):
         "not_stationary", f"{unit.name} has moved or fired: that needs a Stationary action (N-8.1)")
 
 
-def test_a_full_weapon_is_not_loaded(game):
+def test_a_full_weapon_is_not_loaded_and_an_emptied_one_is(game):
+    import attrs
+
+    from engine.rules.neo_troops import loadout
+
     unit = _to_player_slot(game)
-    got = game.ruleset.decide(game.state, Reload(unit=unit.id), Dice(game.faces, game.state.dice))
-    assert isinstance(got, list)  # a Stationary action: the plasma cell refills the rifle to 40
-    changed = next(e for e in got if getattr(e, "cause", "") == "loads")
+    rs, state = game.ruleset, game.state
+    assert rs.decide(state, Reload(unit=unit.id), Dice(game.faces, state.dice)) == Rejected(
+        "full", "The Plasma rifle is full (40/40)")
+    emptied = attrs.evolve(unit, record=loadout.spend(unit.record, "plasma_rifle", 37), ammo=3)
+    staged = attrs.evolve(state, units={**state.units, unit.id: emptied})
+    assert rs.ai_chore(staged, emptied, [], "idle") == Reload(unit=unit.id)  # below one spray of 4
+    assert rs.ai_chore(staged, emptied, [], "first") is None  # a snap is still possible
+    got = rs.decide(staged, Reload(unit=unit.id), Dice(game.faces, staged.dice))
+    changed = next(e for e in got if getattr(e, "cause", "") == "loads")  # a Stationary action: the cell refills it
     assert changed.changes["ammo"] == 40 and not any(p.kind == "ammo" for p in changed.changes["record"].parts)
+    assert rs.turn(fold(staged, got)).units != (unit.id,)  # and the slot is over
 
 
 def test_a_shot_is_one_pool_with_its_kept_dice_and_exact_odds(content, tmp_path):

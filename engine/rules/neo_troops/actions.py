@@ -22,11 +22,11 @@ STATUS = {"active": "active", "incapacitated": "unconscious", "dead": "dead"}
 MODES = {"snap": "Snap shot", "spray": "Spray fire"}
 
 
-def frame_changes(t: Trooper) -> dict:
-    """A trooper's record and what the kernel's frame mirrors of it."""
+def frame_changes(unit: Unit, t: Trooper) -> dict:
+    """A trooper's record and what of it the kernel's frame mirrors and has changed."""
     held = t.held[0] if t.held else ""
-    return {"record": t, "hp": max(0, t.hp), "status": STATUS[t.status], "weapon": held,
-            "ammo": loadout.shots_left(t, held)}
+    mirrored = {"hp": max(0, t.hp), "status": STATUS[t.status], "weapon": held, "ammo": loadout.shots_left(t, held)}
+    return {"record": t, **{k: v for k, v in mirrored.items() if getattr(unit, k) != v}}
 
 
 def facing(a: Pos, b: Pos) -> int:
@@ -145,10 +145,10 @@ def shoot(rs, state: State, unit: Unit, target_id: str, mode: str, dice: Dice) -
     events: list[Event] = [
         Resolved(actor=unit.id, action="shoot", target=found.target.id, weapon=found.weapon_id, mode=mode,
                  rolls=(attack.roll, *hit_rolls), outcome=outcome, text=text),
-        UnitChanged(unit=unit.id, changes={**frame_changes(spent), "flags": flagged(unit, "attacked")},
+        UnitChanged(unit=unit.id, changes={**frame_changes(unit, spent), "flags": flagged(unit, "attacked")},
                     cause="fires")]
     if struck != before:
-        events.append(UnitChanged(unit=struck.id, changes=frame_changes(struck), cause="hit"))
+        events.append(UnitChanged(unit=struck.id, changes=frame_changes(found.target, struck), cause="hit"))
     return events + battle.end_slot(rs, state, events, dice)
 
 
@@ -168,14 +168,16 @@ def reload(rs, state: State, unit: Unit, dice: Dice) -> Rejected | list[Event]:
     t: Trooper = unit.record
     if not t.held:
         return Rejected("unarmed", f"{unit.name} holds no weapon")
+    w = rs.weapons[t.held[0]]
+    if not w.melee and loadout.shots_left(t, t.held[0]) >= w.shots:
+        return Rejected("full", f"The {w.name} is full ({w.shots}/{w.shots})")
     loaded = loadout.load(t, t.held[0], rs.weapons)
     if isinstance(loaded, Rejected):
         return loaded
-    w = rs.weapons[t.held[0]]
     events: list[Event] = [
         Resolved(actor=unit.id, action="reload", weapon=t.held[0], rolls=(), outcome="loaded",
                  text=f"{unit.name} loads the {w.name} ({w.shots} shots)"),
-        UnitChanged(unit=unit.id, changes=frame_changes(loaded), cause="loads")]
+        UnitChanged(unit=unit.id, changes=frame_changes(unit, loaded), cause="loads")]
     return events + battle.end_slot(rs, state, events, dice)
 
 

@@ -67,7 +67,7 @@ def start_slot(unit: Unit) -> UnitChanged:
     return UnitChanged(unit=unit.id, changes={"actions": 1, "counters": {"spent_m": 0}, "flags": ()}, cause="slot")
 
 
-def end_slot(rs, state: State, events: list[Event], dice: Dice) -> list[Event]:
+def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "ends its action") -> list[Event]:
     """The unit whose slot is up has finished its action: its perception tests if it is cloaked (N-4.4), the
     order moves on past anyone who cannot act, a new cycle is a new phase (and the phase limit ends the mission),
     and the next unit's slot starts."""
@@ -82,7 +82,7 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice) -> list[Event]:
     for u in now.units.values():  # the dead leave the order
         if u.status == "dead":
             o = orders.remove(o, u.id)
-    out: list[Event] = [UnitChanged(unit=done.id, changes={"actions": 0}, cause="slot ends")]
+    out: list[Event] = [UnitChanged(unit=done.id, changes={"actions": 0}, cause=cause)]
     for _ in range(2 * len(o.slots) + 2):  # pass over the incapacitated (they keep their slot, N-7.2)
         if not o.slots or now.units[o.up].conscious:
             break

@@ -48,9 +48,14 @@ class NeoTroops:
         if up is None:
             return Rejected("nobody_up", "Nobody may act now")
         if isinstance(command, EndTurn):
+            if command.side not in battle.SIDES:
+                return Rejected("not_your_turn", f"{command.side!r} takes no slots; it is {up.name}'s slot")
             if command.side != up.side:
-                return Rejected("not_your_turn", f"It is {up.name}'s slot ({up.side})")
-            events = battle.end_slot(self, state, [], dice)
+                # The slot has passed to the other side already (a run, a shot): ending "the turn" hands play on
+                # and changes nothing. The client's end-turn key is how the player lets the other side's slots
+                # play (tui/screens/battle.py starts the AI only after an EndTurn).
+                return []
+            events = battle.end_slot(self, state, [], dice, cause="ends the slot")
             return events + self._verdict(state, events)
         uid = getattr(command, "unit", "")
         if uid not in state.units:
@@ -58,7 +63,7 @@ class NeoTroops:
         if uid != up.id:
             return Rejected("not_your_slot", f"It is {up.name}'s slot, not {state.units[uid].name}'s")
         if isinstance(command, Wait):
-            events = battle.end_slot(self, state, [], dice)
+            events = battle.end_slot(self, state, [], dice, cause="waits")
         elif isinstance(command, Move):
             events = actions.move(self, state, up, command.path, dice)
         elif isinstance(command, Shoot):

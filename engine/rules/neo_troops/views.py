@@ -36,7 +36,7 @@ def budget(rs, state: State, unit: Unit) -> Budget:
     if spent == 0:
         label = f"action 1/1 · move {move_m} m · run {run_m} m"
     else:
-        label = f"action 1/1 · walked {spent} m · {step} m then fire"
+        label = f"action 1/1 · walked {spent}/{move_m} m"
     return Budget(label=label, can_act=True, moves_left=moves, step=step, walk=w)
 
 
@@ -103,7 +103,7 @@ def ai_chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> 
     wid = t.held[0]
     w = rs.weapons[wid]
     left = loadout.shots_left(t, wid)
-    need = 1 if stage == "first" else (w.rof if not w.snap_only else 1) + (0 if stage == "first" else 1)
+    need = 1 if stage == "first" or w.snap_only else w.rof
     if left < need and not isinstance(loadout.load(t, wid, rs.weapons), Rejected):
         return Reload(unit=unit.id)
     return None
