@@ -189,7 +189,8 @@ def test_preview_shot_is_the_exact_distribution(game):
     assert p.p_hit == pytest.approx(float(p_hit))
     rows = {r.label: r.text for r in p.lines}
     assert rows["Dice"].strip() == "n=4+1 accuracy=5 vs AV 4"
-    assert "0: 3.1%" in rows["Hits"] and "4: 18.8%" in rows["Hits"]  # 1/32 and (5 + 1)/32
+    assert rows["Hits"].strip() == "0:3% 1:16% 2:31% 3:31% 4:19%"  # 1/32, 5/32, 10/32, 10/32, (5 + 1)/32
+    assert rows["Unsaved"] == rows["Hits"]  # a goon has no armour to save with
     snap = rs.preview_shot(staged, varan.id, goon.id, "snap")
     assert snap.p_hit == pytest.approx(1 - 0.25)  # best of 2 dice ≥ 4
 
@@ -261,8 +262,9 @@ def test_the_client_draws_the_varan_and_walks_it(content, tmp_path):
     first, unit, step, moved = asyncio.run(main())
     session.close()
     assert unit.name in first and "move 10 m · run 20 m" in first
-    assert re.search(r"HP +3/3 +█", first) and re.search(r"AV +5", first) and re.search(r"Save +4\+", first)
-    assert f"[V] {unit.name} Cybervaran" in first and f"Initiative 1/19: {unit.name}" in first
+    assert re.search(r"HP +3/3 +█", first) and re.search(r"AV +5 · save 4\+", first)
+    assert "▶Plasma rifle 40/40+1 · Pistol 12/12" in first and "Items: Bio-scanner, Grapple launcher" in first
+    assert f"[V] {unit.name} Cybervaran · Acc1 Fig1 Per1" in first and f"Initiative 1/19: {unit.name}" in first
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1])
     assert moved.counters["spent_m"] == (2 if 0 in step else 3)
 

@@ -9,7 +9,7 @@ from engine.content import missions
 from engine.core.commands import Act, Reload, Rejected
 from engine.core.model import State, Unit
 from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, Walk
-from engine.rules.neo_troops import actions, battle, loadout, movement, panel
+from engine.rules.neo_troops import actions, battle, loadout, movement, odds, panel, pools
 from engine.rules.neo_troops.unit import Trooper
 
 def walk(rs, state: State) -> Walk:
@@ -43,16 +43,25 @@ def budget(rs, state: State, unit: Unit) -> Budget:
 def sheet(rs, state: State, unit: Unit) -> Sheet:
     t: Trooper = unit.record
     base = panel.sheet(t, rs.settings)
-    kit = []
+    rows = {r.label: r for r in base.rows}  # compact for 80×24: AV, save and skills on one row, the systems only
+    #                                          when one is out; the speed is in the budget's label
+    skills = f"Acc{t.accuracy_now} Fig{t.fighter} Per{t.perception_now}"  # in the head, after its kind
+    compact = [rows["HP"], Row("AV", f" {rows['AV'].text.strip()} · save {rows['Save'].text.strip()} "),
+               *([rows["Systems"]] if "Systems" in rows and rows["Systems"].alert else [])]
+    weapons = []
     for wid in [p.id for p in t.parts if p.kind == "weapon"]:
         w = rs.weapons[wid]
         left = "" if w.melee else f" {loadout.shots_left(t, wid)}/{w.shots}"
-        kit.append(f"{'▶ ' if wid in t.held else ''}{w.name}{left}")
-    items = [rs.name(p.id) for p in t.parts if p.kind != "weapon"]
+        weapons.append(f"{'▶' if wid in t.held else ''}{w.name}{left}")
+    loads = sum(1 for p in t.parts if p.kind == "ammo" and p.state != "destroyed")
+    if weapons and loads:
+        weapons[0] += f"+{loads}"  # ammunition loads for the held weapon
+    kit = [" · ".join(weapons)] if weapons else []
+    items = [rs.name(p.id) for p in t.parts if p.kind not in ("weapon", "ammo")]
     if items:
         kit.append("Items: " + ", ".join(items))
-    effects = list(base.effects) + ([battle.latest(unit)] if unit.actions == 0 and unit.conscious else [])
-    return Sheet(rows=base.rows, effects=tuple(effects), kind=unit.race, kit=tuple(kit))
+    effects = list(base.effects)
+    return Sheet(rows=tuple(compact), effects=tuple(effects), kind=f"{unit.race} · {skills}", kit=tuple(kit))
 
 
 def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
@@ -75,11 +84,18 @@ def preview_shot(rs, state: State, shooter: str, target: str, mode: str) -> Shot
     w = rs.weapons[found.weapon_id]
     tt: Trooper = found.target.record
     rows, p_any, mean = panel.odds_rows(found.base, found.mods, found.av, tt.save_now, w.save_mod, w.hits)
+    hit = odds.hits(found.base, pools.count(found.mods)[0], found.av)
+    through = odds.unsaved(hit, tt.save_now, w.save_mod, w.hits)
+    rows = (rows[0], Row("Hits", f" {_short(hit)} "), Row("Unsaved", f" {_short(through)} "))
     save = f"{tt.save_now}+ {w.save_mod:+d}" if tt.save_now is not None else "none"
-    lines = (Row("Fire", f" {actions.MODES[mode]} · {w.name} · {found.cells} cells "), *rows,
-             Row("Save", f" {save} · HP {tt.hp}/{tt.hp_max} "))
+    lines = (*rows, Row("Save", f" {save} · {found.cells} cells "))
     notes = ("long range: -1 die",) if found.cells > w.long_range else ()
     return ShotPreview(p_hit=p_any, expected_damage=mean, distance=found.cells, reach=None, lines=lines, notes=notes)
+
+
+def _short(dist: odds.Dist) -> str:
+    """`0:3% 1:16% 2:31%`: an exact distribution in a line of the 80×24 panel (the log keeps the exact odds)."""
+    return " ".join(f"{k}:{float(p) * 100:.0f}%" for k, p in sorted(dist.items()) if p)
 
 
 def options(rs, state: State, unit: Unit) -> list[Option]:
