@@ -21,7 +21,8 @@ from engine.rules.neo_troops import battle
 
 ID = "neo-troops"
 # a public seed per mission whose AI-vs-AI battle has both sides firing
-SEEDS = {"crash": 1, "defend": 3, "eliminate": 2, "terror": 2, "vip": 2}
+SEEDS = {"crash": 1, "defend": 2, "eliminate": 2, "terror": 2, "vip": 2}
+FIRING = ("shoot", "cover", "covering fire")  # a shot, a covering-fire volley, covering fire on a mover
 
 
 def _records(path) -> list[dict]:
@@ -38,7 +39,7 @@ def test_a_whole_ai_mission_plays_to_its_end_and_verifies(content, tmp_path, mis
     assert state.winner in ("xcom", "aliens", "draw"), state.ended
     records = _records(path)
     events = [e for r in records if r.get("kind") == "command" for e in r["events"]]
-    shooters = {state.units[e["actor"]].side for e in events if e["kind"] == "resolved" and e["action"] == "shoot"}
+    shooters = {state.units[e["actor"]].side for e in events if e["kind"] == "resolved" and e["action"] in FIRING}
     assert shooters == {"xcom", "aliens"}
     rolls = [roll for e in events for roll in e.get("rolls", [])]
     # every test and attack is a pool of d6; only the logged random picks (a tie, a component) are 1dk
@@ -225,7 +226,7 @@ def test_cli_simulate_with_seed_3_runs(tmp_path, capsys):
     code = main(["simulate", "--ruleset", ID, "--seed", "3", "--out", str(out)])
     printed = capsys.readouterr().out
     assert code == 0
-    assert "winner:     xcom (all hostiles eliminated)" in printed and "phases:     8" in printed
+    assert "winner:     xcom (all hostiles eliminated)" in printed and "phases:     6" in printed
     assert "aliens:     0 standing, 0 unconscious, 13 dead" in printed
     assert main(["replay", "--verify", str(out)]) == 0
 
@@ -271,3 +272,53 @@ def test_the_client_draws_the_varan_and_walks_it(content, tmp_path):
 
 def _free(state, cell) -> bool:
     return state.grid.inside(cell) and bool(state.grid.walkable[cell[1], cell[0]]) and not state.units_at(cell)
+
+
+def _staged_shot(game):
+    """The first varan's slot up, a goon four cells in front of it in the open (it moved), nobody else near."""
+    import attrs
+
+    state = game.state
+    varan = next(u for u in state.units.values() if u.side == "xcom")
+    goon = next(u for u in state.units.values() if u.template == "goon")
+    cell = next((varan.pos[0] + dx, varan.pos[1] - 4) for dx in range(-3, 4)
+                if state.grid.walkable[varan.pos[1] - 4, varan.pos[0] + dx]
+                and state.grid.cover_against((varan.pos[0] + dx, varan.pos[1] - 4), varan.pos) == 0
+                and state.grid.sees(varan.pos, (varan.pos[0] + dx, varan.pos[1] - 4), 20))
+    units = {k: (attrs.evolve(u, actions=0) if u.actions else u) for k, u in state.units.items()}
+    units[goon.id] = attrs.evolve(goon, pos=cell, flags=("moved",))
+    units[varan.id] = attrs.evolve(varan, actions=1, counters={"spent_m": 0}, flags=())
+    b = battle.battle(state)
+    order = attrs.evolve(b.order, slots=(varan.id,) + tuple(s for s in b.order.slots if s != varan.id), at=0)
+    return attrs.evolve(state, units=units, record=attrs.evolve(b, order=order)), varan, units[goon.id]
+
+
+def test_covering_fire_rolls_its_volley_and_attacks_an_enemy_walking_in(game):
+    import attrs
+
+    from engine.rules.neo_troops import cover
+
+    rs = game.ruleset
+    staged, varan, goon = _staged_shot(game)
+    options = [o for o in rs.options(staged, varan) if o.command.action == "cover"]
+    assert [o.command.cell for o in options] == [goon.pos] and options[0].group == "Fire"
+    events = rs.decide(staged, options[0].command, Dice(game.faces, staged.dice))
+    volley = next(e for e in events if getattr(e, "action", "") == "cover")
+    assert volley.rolls[0].purpose == "sustained" and volley.rolls[0].formula.startswith(
+        "sustained n=min(4, 4+1 accuracy=5)=4: 1d6")  # the goon moved: no "still"; one target, one die
+    after = fold(staged, events)
+    live = battle.battle(after).areas
+    assert [(a.firer, a.aim) for a in live] == [(varan.id, goon.pos)]
+    assert after.units[varan.id].record.shots == (("plasma_rifle", 36), ("pistol", 12))
+    # another goon walking into the 3×3 faces one die (two for a run ending closer to the firer)
+    other = next(u for u in after.units.values() if u.template == "goon" and u.id != goon.id)
+    start = (goon.pos[0] - 3, goon.pos[1])
+    walker = attrs.evolve(other, pos=start)
+    path = ((start[0] + 1, start[1]), (start[0] + 2, start[1]))  # the second step enters the area
+    fired, down = cover.crossed(rs, attrs.evolve(after, units={**after.units, other.id: walker}), walker,
+                                (start, *path), False, Dice(game.faces, after.dice))
+    shot = [e for e in fired if getattr(e, "action", "") == "covering fire"]
+    assert len(shot) == 1 and shot[0].cell == path[1] and shot[0].rolls[0].expr == "1d6"
+    assert shot[0].rolls[0].formula.startswith("covering fire n=1: 1d6")
+    hit = shot[0].rolls[0].faces[0] >= 4  # the total counts hits
+    assert shot[0].rolls[0].total == int(hit) and (down == 2) == hit  # 1 HP and no save: a hit downs it there

@@ -63,12 +63,18 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rej
     if spent + metres > run:
         return Rejected("too_far", f"{spent + metres} m is past {unit.name}'s run of {run} m (move {walk} m)")
     ran = spent + metres > walk
+    from engine.rules.neo_troops import cover
+
+    fired, down = cover.crossed(rs, state, unit, (unit.pos, *path), ran, dice)  # covering fire on the way
+    if down is not None:  # brought down in the area: the walk ends there
+        path = tuple(path[:down])
+        metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
     events: list[Event] = [
         Moved(unit=unit.id, path=tuple(path), facing=facing(path[-2] if len(path) > 1 else unit.pos, path[-1])),
         UnitChanged(unit=unit.id, changes={"counters": {"spent_m": spent + metres},
                                            "flags": flagged(unit, "ran" if ran else "moved")},
-                    cause=f"runs {spent + metres} m" if ran else f"moves {spent + metres} m")]
-    return events + battle.end_slot(rs, state, events, dice) if ran else events
+                    cause=f"runs {spent + metres} m" if ran else f"moves {spent + metres} m"), *fired]
+    return events + battle.end_slot(rs, state, events, dice) if ran or down is not None else events
 
 
 # -- shooting ---------------------------------------------------------------------------------------------------

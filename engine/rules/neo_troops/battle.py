@@ -23,10 +23,22 @@ SIGHT = 20  # cells a unit sees at most (2 m cells: 40 m, short of a rifle's lon
 SIDES = ("xcom", "aliens")  # the sides that take slots; civilians take none
 
 
+@attrs.frozen(kw_only=True)
+class Covering:
+    """A live covering-fire area (§11) as the battle record keeps it: plain values, the cells follow from the aim."""
+
+    firer: str
+    side: str
+    aim: tuple[int, int]
+    weapon: str
+    firer_pos: tuple[int, int]
+
+
 @record("neo-troops.battle")
 @attrs.frozen(kw_only=True)
 class Battle:
     order: orders.Order
+    areas: tuple[Covering, ...] = ()  # live covering fire, until each firer's next slot starts
     noticed: tuple[tuple[str, str], ...] = ()  # (observer, cloaked target) noticed by a perception test
     known: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (side, target, cell): an unnoticed attacker's cell
 
@@ -75,6 +87,14 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     b = battle(now)
     assert b is not None
     done = now.units[b.order.up]
+    inside: list[Event] = []
+    if done.conscious and not done.counters.get("spent_m", 0):  # an action ended inside an area (N-11.3)
+        from engine.rules.neo_troops import cover
+
+        inside, _ = cover.crossed(rs, now, done, (done.pos,), False, dice)
+        if inside:
+            now = fold(now, inside)
+            done = now.units[done.id]
     aw = senses.observer_acted(b.awareness, done.id)
     aw, rolls = _sightings(rs, now, done, aw, dice)
     o = orders.done(b.order, done.id)
@@ -82,12 +102,13 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     for u in now.units.values():  # the dead leave the order
         if u.status == "dead":
             o = orders.remove(o, u.id)
-    out: list[Event] = [UnitChanged(unit=done.id, changes={"actions": 0}, cause=cause)]
+    out: list[Event] = [*inside, UnitChanged(unit=done.id, changes={"actions": 0}, cause=cause)]
     for _ in range(2 * len(o.slots) + 2):  # pass over the incapacitated (they keep their slot, N-7.2)
         if not o.slots or now.units[o.up].conscious:
             break
         o = orders.done(o, o.up)
-    new = Battle(order=o).with_awareness(aw)
+    nxt_id = o.up if o.slots else ""
+    new = attrs.evolve(b, order=o, areas=tuple(a for a in b.areas if a.firer != nxt_id)).with_awareness(aw)
     out.append(Noted(record=new, cause="next slot", rolls=tuple(rolls)))
     if o.cycle > b.order.cycle:
         if o.cycle > rs.setup.max_phases:

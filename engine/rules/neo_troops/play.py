@@ -12,7 +12,7 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Turn, register
-from engine.rules.neo_troops import actions, battle, movement, order, shooting, unit as units, views
+from engine.rules.neo_troops import actions, battle, cover, movement, order, shooting, unit as units, views
 from engine.rules.neo_troops.schema import SCHEMA, Settings
 
 ID = "neo-troops"
@@ -70,6 +70,10 @@ class NeoTroops:
             events = actions.shoot(self, state, up, command.target, command.mode, dice)
         elif isinstance(command, Reload):
             events = actions.reload(self, state, up, dice)
+        elif isinstance(command, Act) and command.action == "cover":
+            if command.cell is None:
+                return Rejected("no_cell", "Say which cell the covering fire is aimed at")
+            events = cover.cover(self, state, up, command.cell, dice)
         elif isinstance(command, Act):
             events = actions.act(self, state, up, command.action, command.cell, dice)
         elif isinstance(command, Throw):
@@ -178,7 +182,7 @@ class NeoTroops:
         return c.behaviour if c is not None else "default"
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
-        return None
+        return views.ai_special(self, state, unit, in_sight, has_shot)
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         return views.ai_chore(self, state, unit, in_sight, stage)

@@ -9,7 +9,7 @@ from engine.content import missions
 from engine.core.commands import Act, Reload, Rejected
 from engine.core.model import State, Unit
 from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, Walk
-from engine.rules.neo_troops import actions, battle, loadout, movement, odds, panel, pools
+from engine.rules.neo_troops import actions, battle, loadout, movement, odds, panel, pools, shooting
 from engine.rules.neo_troops.unit import Trooper
 
 def walk(rs, state: State) -> Walk:
@@ -102,6 +102,16 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
     out: list[Option] = []
     if rs.setup is None:
         return out
+    t: Trooper = unit.record
+    w = rs.weapons[t.held[0]] if t.held else None
+    if w is not None and not w.snap_only and not w.melee and actions.stationary(unit) is None:
+        seen = rs.spotted(state, unit.side)
+        for u in sorted((u for u in state.units.values() if u.id in seen and u.conscious
+                         and missions.hostile(unit.side, u.side)
+                         and state.grid.sees(unit.pos, u.pos, battle.SIGHT)), key=lambda u: u.id):
+            out.append(Option("Fire", f"Covering fire round {u.name} ({u.pos[0]},{u.pos[1]})",
+                              Act(unit=unit.id, action="cover", cell=u.pos),
+                              f"Stationary: {w.rof} dice now, then dice on every enemy entering the 3×3"))
     for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):
         what = "power source" if action == "shut_down" else rs.content.terrain[state.grid.tile(cell)].name.lower()
         note = "Stationary: 1d6 + Perception vs Normal" if action == "shut_down" else "ends the action"
@@ -122,4 +132,18 @@ def ai_chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> 
     need = 1 if stage == "first" or w.snap_only else w.rof
     if left < need and not isinstance(loadout.load(t, wid, rs.weapons), Rejected):
         return Reload(unit=unit.id)
+    return None
+
+
+def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
+    """Covering fire where two or more hostiles it sees stand within one 3 × 3 area: the volley hits what is
+    there, and the area keeps firing on whoever moves in it until the unit's next slot."""
+    for option in options(rs, state, unit):
+        if option.command.action != "cover":
+            continue
+        cells = shooting.area_cells(option.command.cell, rs.settings.area_radius)
+        near = [u for u in in_sight if u.conscious and u.pos in cells and missions.hostile(unit.side, u.side)
+                and u.side != missions.CIVILIANS]
+        if len(near) >= 2:
+            return option.command
     return None
