@@ -11,7 +11,7 @@ from fractions import Fraction
 import pytest
 
 from engine.core import ruleset
-from engine.core.commands import Act, EndTurn, Move, Reload, Rejected, Shoot, Throw, Wait
+from engine.core.commands import Act, Combo, EndTurn, Move, Reload, Rejected, Shoot, Throw, Wait
 from engine.core.dice import Dice, seed_from_int
 from engine.core.reducer import fold
 from engine.play import simulate
@@ -122,8 +122,11 @@ def test_decide_refuses_with_codes_and_reasons(game):
     assert rs.decide(state, EndTurn(side="aliens"), dice) == []  # the slot is not theirs: nothing to end
     assert rs.decide(state, Shoot(unit=unit.id, target=other.id, mode="snap"), dice) == Rejected(
         "own_side", f"{other.name} is on {unit.name}'s side")
-    assert rs.decide(state, Shoot(unit=unit.id, target=goon.id, mode="burst"), dice).code in ("no_mode",
-                                                                                             "no_line_of_sight")
+    assert rs.decide(state, Shoot(unit=unit.id, target=goon.id, mode="burst"), dice) == Rejected(
+        "no_mode", "neo-troops fires a snap shot or spray fire, not 'burst'")
+    assert rs.decide(state, Combo(unit=unit.id, path=_free_path(state, unit, 1)), dice) == Rejected(
+        "unknown_command", "neo-troops has no combo: one action per slot")
+    assert rs.decide(state, Act(unit=unit.id, action="cover"), dice).code == "no_cell"
     assert rs.decide(state, Throw(unit=unit.id, item="grenade", cell=unit.pos), dice).code == "not_throwable"
     assert rs.decide(state, Act(unit=unit.id, action="dance", cell=unit.pos), dice).code == "unknown_action"
     assert rs.decide(state, Move(unit=unit.id, path=((unit.pos[0] + 3, unit.pos[1]),)), dice).code == "blocked"
@@ -322,3 +325,26 @@ def test_covering_fire_rolls_its_volley_and_attacks_an_enemy_walking_in(game):
     assert shot[0].rolls[0].formula.startswith("covering fire n=1: 1d6")
     hit = shot[0].rolls[0].faces[0] >= 4  # the total counts hits
     assert shot[0].rolls[0].total == int(hit) and (down == 2) == hit  # 1 HP and no save: a hit downs it there
+
+
+def test_forces_are_checked_against_the_shared_missions(tmp_path):
+    """A misspelt mission, an unknown unit and a vip mission without its envoy are located lines; forces for a
+    mission the bundle leaves out are idle."""
+    import shutil
+
+    from engine.content import loader
+
+    folder = tmp_path / "content"
+    shutil.copytree(loader.default_dir(), folder)
+    forces = folder / "neo-troops" / "forces.toml"
+    text = forces.read_text()
+    text = text.replace("[terror]", "[terorr]").replace('squad = ["anna", "boris", "kira", "lev", "mira", "vip"]',
+                                                       'squad = ["anna", "boris", "kira", "lev", "mira", "envoy"]')
+    forces.write_text(text)
+    (folder / "missions" / "crash.toml").unlink()
+    with pytest.raises(loader.ContentError) as got:
+        loader.load(folder)
+    assert sorted(got.value.messages) == [
+        "neo-troops/forces.toml: [terorr]: no such mission in missions/ (did you mean 'terror'?)",
+        "neo-troops/forces.toml: [vip].squad: the objective 'out' needs 'vip' in the squad",
+        "neo-troops/forces.toml: [vip].squad[5]: unknown unit 'envoy'"]

@@ -6,6 +6,7 @@ models below and hard-code none of them.
 
 from __future__ import annotations
 
+import difflib
 from typing import Literal
 
 import attrs
@@ -210,8 +211,13 @@ def check(own: Tables, shared: Tables) -> list[str]:
         out += [f"criticals.toml: [{key}].faces: unknown effect or table {f!r}"
                 for f in t.faces + ([t.repeat] if t.repeat else []) if f not in EFFECTS and f not in crits]
     out += [f"criticals.toml: [{key}].faces: the tables loop back to {key!r}" for key in crits if _loops(key, crits)]
-    if "missions" in shared:
-        out += check_forces("forces.toml", own["forces"], shared["missions"], own["characters"])
+    if "missions" in shared:  # a bundle may leave missions out: forces for those are idle, a misspelt id is not
+        known = shared["missions"]
+        for mid in own["forces"]:
+            close = difflib.get_close_matches(mid, list(known), n=1, cutoff=0.8) if mid not in known else []
+            out += [f"forces.toml: [{mid}]: no such mission in missions/ (did you mean {close[0]!r}?)"] if close else []
+        forces = {mid: f for mid, f in own["forces"].items() if mid in known}
+        out += check_forces("forces.toml", forces, known, own["characters"])
     return out
 
 
