@@ -348,3 +348,33 @@ def test_forces_are_checked_against_the_shared_missions(tmp_path):
         "neo-troops/forces.toml: [terorr]: no such mission in missions/ (did you mean 'terror'?)",
         "neo-troops/forces.toml: [vip].squad: the objective 'out' needs 'vip' in the squad",
         "neo-troops/forces.toml: [vip].squad[5]: unknown unit 'envoy'"]
+
+
+def test_a_delayed_varan_takes_its_held_action_after_the_next_one(game):
+    """N-7.3: Delay passes the slot on; once another action has finished, the holder is offered beside the unit
+    whose slot is up, acts at once, and the slot that was up stays up."""
+    import attrs
+
+    rs = game.ruleset
+    state = game.state
+    b = battle.battle(state)
+    varans = [u for u in b.order.slots if state.units[u].side == "xcom"]
+    first, second, third = varans[:3]
+    order = attrs.evolve(b.order, slots=(first, second, third) + tuple(s for s in b.order.slots if s not in varans[:3]),
+                         at=0)  # three varans' slots in a row
+    units = {k: attrs.evolve(u, actions=1 if k == first else 0) for k, u in state.units.items()}
+    state = attrs.evolve(state, units=units, record=attrs.evolve(b, order=order), side="xcom")
+    delay = next(o.command for o in rs.options(state, state.units[first]) if o.command.action == "delay")
+    state = fold(state, rs.decide(state, delay, Dice(game.faces, state.dice)))
+    assert rs.turn(state).units == (second,)  # no action has finished since the delay
+    assert not rs.budget(state, state.units[first]).can_act
+    state = fold(state, rs.decide(state, Wait(unit=second), Dice(game.faces, state.dice)))
+    turn = rs.turn(state)
+    assert turn.units == (third, first) and turn.label.endswith(f"(holding: {state.units[first].name})")
+    assert rs.budget(state, state.units[first]).can_act
+    path = _free_path(state, state.units[first], 1)
+    state = fold(state, rs.decide(state, Move(unit=first, path=path), Dice(game.faces, state.dice)))
+    assert state.units[first].pos == path[0] and rs.turn(state).units == (first,)  # acting now, the shot left
+    state = fold(state, rs.decide(state, Wait(unit=first), Dice(game.faces, state.dice)))
+    assert battle.battle(state).order.up == third and rs.turn(state).units == (third,)  # the slot up stays up
+    assert battle.battle(state).order.slots.index(first) == battle.battle(state).order.slots.index(second) + 1

@@ -39,6 +39,7 @@ class Covering:
 class Battle:
     order: orders.Order
     areas: tuple[Covering, ...] = ()  # live covering fire, until each firer's next slot starts
+    acting: str = ""  # a unit taking its held action (N-7.3) before the slot that is up; "" when none
     noticed: tuple[tuple[str, str], ...] = ()  # (observer, cloaked target) noticed by a perception test
     known: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (side, target, cell): an unnoticed attacker's cell
 
@@ -59,7 +60,7 @@ def up(state: State) -> Unit | None:
     b = battle(state)
     if b is None or not b.order.slots or state.winner is not None:
         return None
-    return state.units.get(b.order.up)
+    return state.units.get(b.acting or b.order.up)
 
 
 def latest(unit: Unit) -> senses.Latest:
@@ -79,14 +80,15 @@ def start_slot(unit: Unit) -> UnitChanged:
     return UnitChanged(unit=unit.id, changes={"actions": 1, "counters": {"spent_m": 0}, "flags": ()}, cause="slot")
 
 
-def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "ends its action") -> list[Event]:
+def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "ends its action",
+             delay: bool = False) -> list[Event]:
     """The unit whose slot is up has finished its action: its perception tests if it is cloaked (N-4.4), the
     order moves on past anyone who cannot act, a new cycle is a new phase (and the phase limit ends the mission),
     and the next unit's slot starts."""
     now = fold(state, events)
     b = battle(now)
     assert b is not None
-    done = now.units[b.order.up]
+    done = now.units[b.acting or b.order.up]
     inside: list[Event] = []
     if done.conscious and not done.counters.get("spent_m", 0):  # an action ended inside an area (N-11.3)
         from engine.rules.neo_troops import cover
@@ -97,18 +99,21 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
             done = now.units[done.id]
     aw = senses.observer_acted(b.awareness, done.id)
     aw, rolls = _sightings(rs, now, done, aw, dice)
-    o = orders.done(b.order, done.id)
+    # a held action taken leaves the slot that was up where it was; a delay holds the action (N-7.3)
+    o = b.order if b.acting else orders.delay(b.order, done.id) if delay else orders.done(b.order, done.id)
     assert not isinstance(o, orders.Rejected)
     for u in now.units.values():  # the dead leave the order
         if u.status == "dead":
             o = orders.remove(o, u.id)
-    out: list[Event] = [*inside, UnitChanged(unit=done.id, changes={"actions": 0}, cause=cause)]
+    out: list[Event] = [*inside, UnitChanged(unit=done.id, changes={} if delay else {"actions": 0}, cause=cause)]
     for _ in range(2 * len(o.slots) + 2):  # pass over the incapacitated (they keep their slot, N-7.2)
         if not o.slots or now.units[o.up].conscious:
             break
         o = orders.done(o, o.up)
     nxt_id = o.up if o.slots else ""
-    new = attrs.evolve(b, order=o, areas=tuple(a for a in b.areas if a.firer != nxt_id)).with_awareness(aw)
+    same = bool(b.acting) and o.slots and o.up == b.order.up  # back to the slot that was up: it has started
+    new = attrs.evolve(b, order=o, acting="", areas=tuple(a for a in b.areas if same or a.firer != nxt_id))
+    new = new.with_awareness(aw)
     out.append(Noted(record=new, cause="next slot", rolls=tuple(rolls)))
     if o.cycle > b.order.cycle:
         if o.cycle > rs.setup.max_phases:
@@ -119,7 +124,7 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     nxt = now.units[o.up]
     if nxt.side != now.side:
         out.append(SideStarted(side=nxt.side))
-    return out + [start_slot(nxt)]
+    return out if same else out + [start_slot(nxt)]
 
 
 def _sightings(rs, state: State, done: Unit, aw: senses.Awareness,

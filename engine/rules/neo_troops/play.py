@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import numpy as np
 
 from engine.content import field, missions
@@ -60,8 +61,28 @@ class NeoTroops:
         uid = getattr(command, "unit", "")
         if uid not in state.units:
             return Rejected("no_unit", f"No unit {uid!r}")
+        pre: list[Event] = []
+        if uid != up.id and uid in (self.turn(state).units or ()):  # a held action, taken now (N-7.3)
+            b = battle.battle(state)
+            o = order.take_held(b.order, uid)
+            if isinstance(o, Rejected):
+                return o
+            pre = [Noted(record=attrs.evolve(b, order=o, acting=uid), cause="takes its held action"),
+                   battle.start_slot(state.units[uid])]
+            state = fold(state, pre)
+            up = state.units[uid]
         if uid != up.id:
             return Rejected("not_your_slot", f"It is {up.name}'s slot, not {state.units[uid].name}'s")
+        events = self._act(state, up, command, dice)
+        if isinstance(events, Rejected):
+            return events
+        return pre + events + self._verdict(state, events)
+
+    def _act(self, state: State, up: Unit, command: Command, dice: Dice) -> Rejected | list[Event]:
+        if isinstance(command, Act) and command.action == "delay":
+            if up.counters.get("spent_m", 0) or up.flags or battle.battle(state).acting:
+                return Rejected("not_now", f"{up.name} has begun its action: only a fresh slot is delayed")
+            return battle.end_slot(self, state, [], dice, cause="holds its action", delay=True)
         if isinstance(command, Wait):
             events = battle.end_slot(self, state, [], dice, cause="waits")
         elif isinstance(command, Move):
@@ -80,9 +101,7 @@ class NeoTroops:
             return Rejected("not_throwable", f"{up.name} carries nothing to throw")
         else:
             return Rejected("unknown_command", f"neo-troops has no {command.kind}: one action per slot")
-        if isinstance(events, Rejected):
-            return events
-        return events + self._verdict(state, events)
+        return events
 
     def _start(self, state: State, dice: Dice) -> list[Event]:
         events: list[Event] = []
@@ -115,8 +134,11 @@ class NeoTroops:
         if up is None or b is None:
             return Turn(side="", units=(), label="Nobody may act")
         o = b.order
-        return Turn(side=up.side, units=(up.id,),
-                    label=f"Initiative {o.at + 1}/{len(o.slots)}: {up.name}")
+        waiting = () if b.acting or o.last is None else tuple(
+            u for u in o.held if u in state.units and state.units[u].side == up.side and state.units[u].conscious)
+        held = f" (holding: {', '.join(state.units[u].name for u in waiting)})" if waiting else ""
+        return Turn(side=up.side, units=(up.id, *waiting),
+                    label=f"Initiative {o.at + 1}/{len(o.slots)}: {up.name}{held}")
 
     def visible(self, state: State, side: str) -> np.ndarray:
         return field.sight(state, side, battle.SIGHT)

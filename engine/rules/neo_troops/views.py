@@ -25,9 +25,9 @@ def walk(rs, state: State) -> Walk:
 def budget(rs, state: State, unit: Unit) -> Budget:
     t: Trooper = unit.record
     move_m, run_m = movement.speeds(t, rs.settings)
-    up = battle.up(state)
     w = walk(rs, state)
-    if up is None or up.id != unit.id or not unit.conscious or unit.actions < 1:
+    if not rs.turn(state).allows(unit.id) or rs.turn(state).units is None or not unit.conscious \
+            or unit.actions < 1:
         return Budget(label=f"waiting · move {move_m} m · run {run_m} m", can_act=False, moves_left=0, walk=w)
     spent = unit.counters.get("spent_m", 0)
     done = "attacked" in unit.flags or "ran" in unit.flags
@@ -103,6 +103,11 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
     if rs.setup is None:
         return out
     t: Trooper = unit.record
+    b = battle.battle(state)
+    fresh = not unit.counters.get("spent_m", 0) and not unit.flags and b is not None and not b.acting
+    if fresh and battle.up(state) is not None and battle.up(state).id == unit.id:
+        out.append(Option("Order", "Delay: hold the action", Act(unit=unit.id, action="delay"),
+                          "act later this cycle, right after any other action"))
     w = rs.weapons[t.held[0]] if t.held else None
     if w is not None and not w.snap_only and not w.melee and actions.stationary(unit) is None:
         seen = rs.spotted(state, unit.side)
