@@ -495,7 +495,7 @@ def test_the_unit_panel_shows_systems_and_criticals_taken():
     got = panel.sheet(hurt, S)
     rows = {r.label: r for r in got.rows}
     assert rows["HP"].text == " 2/3 " and rows["Save"].text == " 5+ " and rows["AV"].text == " 5 "
-    assert rows["Systems"].text == " cloak damaged · mapping working · head working " and rows["Systems"].alert
+    assert rows["Systems"].text == " cloak damaged · mapping · head " and rows["Systems"].alert
     assert rows["Speed"].text == " move 5 m · run 10 m "
     assert got.effects == ("severe wound ×1", "bleeding 4/10", "armour damaged", "left_arm lost")
     assert "Systems" not in {r.label for r in panel.sheet(goon(), S).rows}

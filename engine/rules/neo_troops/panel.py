@@ -16,12 +16,13 @@ def sheet(t: Trooper, s: Settings) -> Sheet:
             Row("AV", f" {t.av} "), Row("Save", f" {save} "),
             Row("Skills", f" Acc {t.accuracy_now} · Fig {t.fighter} · Per {t.perception_now} "),
             Row("Speed", f" move {move} m · run {run} m ")]
-    systems = [f"{name} {state}" for name, state in (("cloak", t.cloak), ("mapping", t.mapping)) if state]
+    systems = [name if state == "working" else f"{name} {state}"
+               for name, state in (("cloak", t.cloak), ("mapping", t.mapping)) if state]
     if t.varan:
-        systems.append(f"head {t.head}")
+        systems.append("head" if t.head == "working" else f"head {t.head}")
     if systems:
         rows.append(Row("Systems", " " + " · ".join(systems) + " ",
-                        alert="damaged" if any(not x.endswith("working") for x in systems) else ""))
+                        alert="damaged" if any(" " in x for x in systems) else ""))
     effects = []
     if t.severe_wounds:
         effects.append(f"severe wound ×{t.severe_wounds}")

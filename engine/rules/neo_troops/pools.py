@@ -96,7 +96,19 @@ def die(dice: Dice, sides: int, actor: str, purpose: str, formula: Callable[[int
 def record(pool: Pool, actor: str, purpose: str, how: str, tail: str, total: int) -> Roll:
     """The pool as one Roll: `<purpose> <how>: <faces and keeps> <tail>`."""
     return Roll(actor=actor, purpose=purpose, expr=f"{len(pool.faces)}d6", faces=pool.faces,
-                formula=f"{purpose} {how}: {pool.text()} {tail}", total=total, index=pool.index)
+                formula=f"{purpose} {how}: {pool.text()} {tail}", total=total, index=pool.index,
+                kept=kept_indices(pool))
+
+
+def kept_indices(pool: Pool) -> tuple[int, ...]:
+    """Roll.kept: the indices into `faces` of the kept dice (each kept value at its first unused place), or ()
+    when every die counts."""
+    if len(pool.kept) == len(pool.faces):
+        return ()
+    used: list[int] = []
+    for k in pool.kept:
+        used.append(next(i for i, f in enumerate(pool.faces) if f == k and i not in used))
+    return tuple(sorted(used))
 
 
 @attrs.frozen

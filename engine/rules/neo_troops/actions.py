@@ -1,0 +1,234 @@
+"""What `decide` does with each command in the slot that is up (§8: one action per slot).
+
+A Move action walks up to its move metres and may then fire one snap or spray attack (or open a door); walking past
+the move metres, up to the run, makes it a Run, which allows no shot and ends the slot. A Stationary action (no
+metres walked) loads a weapon or works on the mission's objective. Wait and EndTurn end the slot as it stands.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.content import field, missions
+from engine.core.commands import Rejected
+from engine.core.dice import Dice
+from engine.core.events import Event, Moved, Resolved, TileChanged, UnitChanged
+from engine.core.geometry import NEIGHBOURS, Pos
+from engine.core.model import State, Unit
+from engine.rules.neo_troops import battle, damage, ground, loadout, movement, pools, shooting
+from engine.rules.neo_troops.unit import Trooper
+
+STATUS = {"active": "active", "incapacitated": "unconscious", "dead": "dead"}
+MODES = {"snap": "Snap shot", "spray": "Spray fire"}
+
+
+def frame_changes(unit: Unit, t: Trooper) -> dict:
+    """A trooper's record and what of it the kernel's frame mirrors and has changed."""
+    held = t.held[0] if t.held else ""
+    mirrored = {"hp": max(0, t.hp), "status": STATUS[t.status], "weapon": held, "ammo": loadout.shots_left(t, held)}
+    return {"record": t, **{k: v for k, v in mirrored.items() if getattr(unit, k) != v}}
+
+
+def facing(a: Pos, b: Pos) -> int:
+    step = ((b[0] > a[0]) - (b[0] < a[0]), (b[1] > a[1]) - (b[1] < a[1]))
+    return NEIGHBOURS.index(step) if step in NEIGHBOURS else 0
+
+
+def flagged(unit: Unit, flag: str) -> tuple[str, ...]:
+    return tuple(sorted(set(unit.flags) | {flag}))
+
+
+# -- moving -----------------------------------------------------------------------------------------------------
+
+
+def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rejected | list[Event]:
+    t: Trooper = unit.record
+    spent = unit.counters.get("spent_m", 0)
+    walk, run = movement.speeds(t, rs.settings)
+    if "attacked" in unit.flags:
+        return Rejected("acted", f"{unit.name} has fired: the action is over")
+    if "ran" in unit.flags:
+        return Rejected("ran", f"{unit.name} has run this action")
+    if not path:
+        return Rejected("no_path", "Say where to walk")
+    here = unit.pos
+    for cell in path:
+        if max(abs(cell[0] - here[0]), abs(cell[1] - here[1])) != 1 or not state.grid.inside(cell) \
+                or not state.grid.walkable[cell[1], cell[0]]:
+            return Rejected("blocked", f"{cell[0]},{cell[1]} cannot be entered")
+        if state.units_at(cell):
+            return Rejected("blocked", f"Someone stands at {cell[0]},{cell[1]}")
+        here = cell
+    metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
+    if spent + metres > run:
+        return Rejected("too_far", f"{spent + metres} m is past {unit.name}'s run of {run} m (move {walk} m)")
+    ran = spent + metres > walk
+    from engine.rules.neo_troops import cover
+
+    fired, down = cover.crossed(rs, state, unit, (unit.pos, *path), ran, dice)  # covering fire on the way
+    if down is not None:  # brought down in the area: the walk ends there
+        path = tuple(path[:down])
+        metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
+    events: list[Event] = [
+        Moved(unit=unit.id, path=tuple(path), facing=facing(path[-2] if len(path) > 1 else unit.pos, path[-1])),
+        UnitChanged(unit=unit.id, changes={"counters": {"spent_m": spent + metres},
+                                           "flags": flagged(unit, "ran" if ran else "moved")},
+                    cause=f"runs {spent + metres} m" if ran else f"moves {spent + metres} m"), *fired]
+    return events + battle.end_slot(rs, state, events, dice) if ran or down is not None else events
+
+
+# -- shooting ---------------------------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Aim:
+    """A shot that may be fired: everything its dice read."""
+
+    shooter: Unit
+    target: Unit
+    weapon_id: str
+    base: int
+    mods: pools.Mods
+    av: int
+    cells: int
+
+
+def aim(rs, state: State, shooter_id: str, target_id: str, mode: str) -> Aim | Rejected:
+    """Whether `shooter` may fire `mode` at `target` now, and the pool it would throw (N-9.2, §10)."""
+    a, b = state.units.get(shooter_id), state.units.get(target_id)
+    if a is None or b is None:
+        return Rejected("no_target", "No such unit")
+    if b.side == a.side:
+        return Rejected("own_side", f"{b.name} is on {a.name}'s side")
+    if b.status == "dead":
+        return Rejected("no_target", f"{b.name} is dead")
+    if mode not in MODES:
+        return Rejected("no_mode", f"neo-troops fires a snap shot or spray fire, not {mode!r}")
+    if "ran" in a.flags:
+        return Rejected("ran", "A Run allows no shot (N-8.1)")
+    if b.id not in rs.spotted(state, a.side) or not state.grid.sees(a.pos, b.pos, battle.SIGHT):
+        return Rejected("no_line_of_sight", f"{a.name} does not see {b.name}")
+    t: Trooper = a.record
+    if not t.held:
+        return Rejected("unarmed", f"{a.name} holds no weapon")
+    wid = t.held[0]
+    w = rs.weapons[wid]
+    if w.melee:
+        return Rejected("not_a_gun", f"The {w.name} is a melee weapon")
+    if mode == "spray" and w.snap_only:
+        return Rejected("snap_only", f"The {w.name} cannot spray")
+    shots = 1 if mode == "snap" else w.rof
+    why = loadout.ready(t, wid, rs.weapons, shots)
+    if why is not None:
+        return why
+    target = ground.target_of(state.grid, a.pos, b.record, b.pos, rs.tables, stationary=battle.stationary(b),
+                              surprised=False)
+    still = a.counters.get("spent_m", 0) == 0
+    extra = shooting.combined_mods(wid, rs.weapons, t.combined, rs.settings)
+    base = 1 if mode == "snap" else w.rof
+    mods = (("base", base),) + shooting.shot_mods(t, w, [target], still, extra)
+    return Aim(a, b, wid, base, mods, target.av, target.cells)
+
+
+def shoot(rs, state: State, unit: Unit, target_id: str, mode: str, dice: Dice) -> Rejected | list[Event]:
+    found = aim(rs, state, unit.id, target_id, mode)
+    if isinstance(found, Rejected):
+        return found
+    t: Trooper = unit.record
+    w = rs.weapons[found.weapon_id]
+    attack = pools.attack(dice, unit.id, mode, found.base, found.mods, found.av)
+    before = found.target.record
+    after, hits = damage.apply(dice, {before.id: attack.hits * w.hits}, {before.id: before}, w.save_mod, rs.tables)
+    hit_rolls = tuple(r for h in hits for r in h.rolls)
+    struck = after[before.id]
+    unsaved = sum(not h.saved and not h.harmless for h in hits)
+    said = "; ".join(e for h in hits for e in h.effects)
+    outcome = "miss" if not attack.hits else ("saved" if not unsaved else struck.status if struck.status != "active"
+                                                else "wounded")
+    text = (f"{unit.name} fires {MODES[mode].lower()} ({w.name}) at {found.target.name}: "
+            f"{pools.hits_word(attack.hits * w.hits)}, {unsaved} unsaved" + (f" ({said})" if said else ""))
+    spent = loadout.spend(t, found.weapon_id, 1 if mode == "snap" else w.rof)
+    events: list[Event] = [
+        Resolved(actor=unit.id, action="shoot", target=found.target.id, weapon=found.weapon_id, mode=mode,
+                 rolls=(attack.roll, *hit_rolls), outcome=outcome, text=text),
+        UnitChanged(unit=unit.id, changes={**frame_changes(unit, spent), "flags": flagged(unit, "attacked")},
+                    cause="fires")]
+    if struck != before:
+        events.append(UnitChanged(unit=struck.id, changes=frame_changes(found.target, struck), cause="hit"))
+    return events + battle.end_slot(rs, state, events, dice)
+
+
+# -- Stationary actions and the rest -----------------------------------------------------------------------------
+
+
+def stationary(unit: Unit) -> Rejected | None:
+    if unit.counters.get("spent_m", 0) or "attacked" in unit.flags:
+        return Rejected("not_stationary", f"{unit.name} has moved or fired: that needs a Stationary action (N-8.1)")
+    return None
+
+
+def reload(rs, state: State, unit: Unit, dice: Dice) -> Rejected | list[Event]:
+    why = stationary(unit)
+    if why is not None:
+        return why
+    t: Trooper = unit.record
+    if not t.held:
+        return Rejected("unarmed", f"{unit.name} holds no weapon")
+    w = rs.weapons[t.held[0]]
+    if not w.melee and loadout.shots_left(t, t.held[0]) >= w.shots:
+        return Rejected("full", f"The {w.name} is full ({w.shots}/{w.shots})")
+    loaded = loadout.load(t, t.held[0], rs.weapons)
+    if isinstance(loaded, Rejected):
+        return loaded
+    events: list[Event] = [
+        Resolved(actor=unit.id, action="reload", weapon=t.held[0], rolls=(), outcome="loaded",
+                 text=f"{unit.name} loads the {w.name} ({w.shots} shots)"),
+        UnitChanged(unit=unit.id, changes=frame_changes(unit, loaded), cause="loads")]
+    return events + battle.end_slot(rs, state, events, dice)
+
+
+def act(rs, state: State, unit: Unit, action: str, cell: Pos | None, dice: Dice) -> Rejected | list[Event]:
+    """Doors (the action's one use besides its movement) and the mission's power source (a Stationary action: a
+    1-die test + Perception against Normal)."""
+    if action not in ("open", "close", "shut_down"):
+        return Rejected("unknown_action", f"neo-troops has no action {action!r}")
+    if cell is None or not state.grid.inside(cell):
+        return Rejected("no_cell", f"Say which cell to {action.replace('_', ' ')}")
+    if max(abs(cell[0] - unit.pos[0]), abs(cell[1] - unit.pos[1])) > 1:
+        return Rejected("out_of_reach", f"{unit.name} must stand in or next to {cell[0]},{cell[1]}")
+    if "attacked" in unit.flags or "ran" in unit.flags:
+        return Rejected("acted", f"{unit.name}'s action allows nothing more")
+    if action == "shut_down":
+        return _shut_down(rs, state, unit, cell, dice)
+    try:
+        tile = field.door(rs.content, state, cell, action)
+    except ValueError as why:
+        return Rejected("doorway_blocked" if "doorway" in str(why) else "not_a_door", str(why))
+    name = rs.content.terrain[state.grid.tile(cell)].name.lower()
+    events: list[Event] = [TileChanged(pos=cell, tile=tile),
+                           UnitChanged(unit=unit.id, changes={"flags": flagged(unit, "moved")},
+                                       cause=f"{action}s the {name}")]
+    return events + battle.end_slot(rs, state, events, dice)
+
+
+def _shut_down(rs, state: State, unit: Unit, cell: Pos, dice: Dice) -> Rejected | list[Event]:
+    why = stationary(unit)
+    if why is not None:
+        return why
+    goal = next((o for o in missions.objectives(rs.setup.mission).values()
+                 if o.kind == "shut_down" and cell in rs.setup.spawns.get(o.zone, ())), None)
+    if goal is None:
+        return Rejected("nothing_to_shut_down", f"{cell[0]},{cell[1]} is not this mission's objective")
+    if state.grid.tile(cell) == goal.done_tile:
+        return Rejected("already_done", "It is already shut down")
+    if unit.side != missions.PLAYER:
+        return Rejected("not_yours", "Only the squad has reason to shut it down")
+    t: Trooper = unit.record
+    mods = (("base", 1),) + ((("perception", t.perception_now),) if t.perception_now else ())
+    test = pools.check(dice, unit.id, "shut down", mods, pools.difficulty(rs.tables, rs.settings.agility))
+    events: list[Event] = [
+        Resolved(actor=unit.id, action="shut_down", cell=cell, rolls=(test.roll,),
+                 outcome="success" if test.success else "failure",
+                 text=f"{unit.name} {'shuts down' if test.success else 'fails to shut down'} the power source"),
+        *([TileChanged(pos=cell, tile=goal.done_tile)] if test.success else [])]
+    return events + battle.end_slot(rs, state, events, dice)

@@ -1,0 +1,175 @@
+"""The battle as neo-troops keeps it on `State.record`: the initiative order (§7) and what each observer has noticed
+of the cloaked (§4); and the slot's end, when the order moves on to the next combatant.
+
+A unit's own action is kept on its frame: `Unit.actions` is 1 for the unit whose slot is up, `counters["spent_m"]`
+the metres walked in this action, and `flags` what the action (or, for everyone else, the latest one) did:
+"moved", "ran", "attacked". They are cleared when the unit's next slot comes up.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.core.dice import Dice, Roll
+from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideStarted, UnitChanged
+from engine.core.geometry import Pos
+from engine.core.model import State, Unit
+from engine.core.records import record
+from engine.core.reducer import fold
+from engine.rules.neo_troops import order as orders
+from engine.rules.neo_troops import senses
+
+SIGHT = 20  # cells a unit sees at most (2 m cells: 40 m, short of a rifle's long range)
+SIDES = ("xcom", "aliens")  # the sides that take slots; civilians take none
+
+
+@attrs.frozen(kw_only=True)
+class Covering:
+    """A live covering-fire area (§11) as the battle record keeps it: plain values, the cells follow from the aim."""
+
+    firer: str
+    side: str
+    aim: tuple[int, int]
+    weapon: str
+    firer_pos: tuple[int, int]
+
+
+@record("neo-troops.battle")
+@attrs.frozen(kw_only=True)
+class Battle:
+    order: orders.Order
+    areas: tuple[Covering, ...] = ()  # live covering fire, until each firer's next slot starts
+    acting: str = ""  # a unit taking its held action (N-7.3) before the slot that is up; "" when none
+    noticed: tuple[tuple[str, str], ...] = ()  # (observer, cloaked target) noticed by a perception test
+    known: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (side, target, cell): an unnoticed attacker's cell
+
+    @property
+    def awareness(self) -> senses.Awareness:
+        return senses.Awareness(noticed=frozenset(self.noticed), known=frozenset(self.known))
+
+    def with_awareness(self, aw: senses.Awareness) -> "Battle":
+        return attrs.evolve(self, noticed=tuple(sorted(aw.noticed)), known=tuple(sorted(aw.known)))
+
+
+def battle(state: State) -> Battle | None:
+    return state.record if isinstance(state.record, Battle) else None
+
+
+def up(state: State) -> Unit | None:
+    """The unit whose slot is up, or None (before the start, after the end, nobody left)."""
+    b = battle(state)
+    if b is None or not b.order.slots or state.winner is not None:
+        return None
+    return state.units.get(b.acting or b.order.up)
+
+
+def latest(unit: Unit) -> senses.Latest:
+    """The unit's latest action as sighting.toml names it (N-4.3)."""
+    for flag in ("attacked", "ran", "moved"):
+        if flag in unit.flags:
+            return flag  # type: ignore[return-value]
+    return "stationary"
+
+
+def stationary(unit: Unit) -> bool:
+    """N-8.2: did not move in its latest action (a Move of 0 m counts as stationary)."""
+    return "moved" not in unit.flags and "ran" not in unit.flags
+
+
+def start_slot(unit: Unit) -> UnitChanged:
+    return UnitChanged(unit=unit.id, changes={"actions": 1, "counters": {"spent_m": 0}, "flags": ()}, cause="slot")
+
+
+def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "ends its action",
+             delay: bool = False) -> list[Event]:
+    """The unit whose slot is up has finished its action: its perception tests if it is cloaked (N-4.4), the
+    order moves on past anyone who cannot act, a new cycle is a new phase (and the phase limit ends the mission),
+    and the next unit's slot starts."""
+    now = fold(state, events)
+    b = battle(now)
+    assert b is not None
+    done = now.units[b.acting or b.order.up]
+    inside: list[Event] = []
+    if done.conscious and not done.counters.get("spent_m", 0):  # an action ended inside an area (N-11.3)
+        from engine.rules.neo_troops import cover
+
+        inside, _ = cover.crossed(rs, now, done, (done.pos,), False, dice)
+        if inside:
+            now = fold(now, inside)
+            done = now.units[done.id]
+    aw = senses.observer_acted(b.awareness, done.id)
+    aw, rolls = _sightings(rs, now, done, aw, dice)
+    # a held action taken leaves the slot that was up where it was; a delay holds the action (N-7.3)
+    o = b.order if b.acting else orders.delay(b.order, done.id) if delay else orders.done(b.order, done.id)
+    assert not isinstance(o, orders.Rejected)
+    for u in now.units.values():  # the dead leave the order
+        if u.status == "dead":
+            o = orders.remove(o, u.id)
+    out: list[Event] = [*inside, UnitChanged(unit=done.id, changes={} if delay else {"actions": 0}, cause=cause)]
+    for _ in range(2 * len(o.slots) + 2):  # pass over the incapacitated (they keep their slot, N-7.2)
+        if not o.slots or now.units[o.up].conscious:
+            break
+        o = orders.done(o, o.up)
+    nxt_id = o.up if o.slots else ""
+    same = bool(b.acting) and o.slots and o.up == b.order.up  # back to the slot that was up: it has started
+    new = attrs.evolve(b, order=o, acting="", areas=tuple(a for a in b.areas if same or a.firer != nxt_id))
+    new = new.with_awareness(aw)
+    out.append(Noted(record=new, cause="next slot", rolls=tuple(rolls)))
+    if o.cycle > b.order.cycle:
+        if o.cycle > rs.setup.max_phases:
+            return out + [MissionEnded(winner="draw", reason=f"phase limit {rs.setup.max_phases} reached")]
+        out.append(PhaseStarted(phase=o.cycle))
+    if not o.slots or not now.units[o.up].conscious:
+        return out
+    nxt = now.units[o.up]
+    if nxt.side != now.side:
+        out.append(SideStarted(side=nxt.side))
+    return out if same else out + [start_slot(nxt)]
+
+
+def _sightings(rs, state: State, done: Unit, aw: senses.Awareness,
+               dice: Dice) -> tuple[senses.Awareness, list[Roll]]:
+    """N-4.4: when a cloaked unit completes an action, each enemy in line of sight that has not noticed it tests
+    once; notices of those who lost sight of it lapse."""
+    rolls: list[Roll] = []
+    for o, t in sorted(aw.noticed):
+        a, b = state.units.get(o), state.units.get(t)
+        if a is None or b is None or not a.conscious or not state.grid.sees(a.pos, b.pos, SIGHT):
+            aw = senses.out_of_sight(aw, o, t)
+    t = done.record
+    if not done.conscious or not t.cloaked:
+        return aw, rolls
+    if "moved" in done.flags or "ran" in done.flags:
+        aw = senses.target_moved(aw, done.id)
+    for obs in state.units.values():
+        if obs.side == done.side or obs.side not in SIDES or not obs.conscious or aw.seen_by(obs.id, done.id):
+            continue
+        if not state.grid.sees(obs.pos, done.pos, SIGHT):
+            continue
+        seen = senses.spot(dice, obs.record, t, latest(done), done.pos, rs.tables, observer_ran="ran" in obs.flags)
+        if seen.roll is not None:
+            rolls.append(seen.roll)
+        aw = senses.noted(aw, obs.record, done.id, seen)
+    return aw, rolls
+
+
+def spotted(state: State, side: str, seen) -> frozenset[str]:
+    """The other sides' units in the side's seen cells, less the cloaked that none of its units has noticed (a
+    notice holds while the observer still has the target in sight)."""
+    b = battle(state)
+    noticed = set(b.noticed) if b else set()
+    out = set()
+    for u in state.units.values():
+        if u.side == side or not seen[u.pos[1], u.pos[0]]:
+            continue
+        if u.record is not None and u.record.cloaked and u.status != "dead":
+            if not any((o.id, u.id) in noticed and o.conscious and state.grid.sees(o.pos, u.pos, SIGHT)
+                       for o in state.side_units(side)):
+                continue
+        out.add(u.id)
+    return frozenset(out)
+
+
+def known_cell(state: State, side: str, target: str) -> Pos | None:
+    b = battle(state)
+    return b.awareness.known_cell(side, target) if b else None

@@ -1,0 +1,230 @@
+"""neo-troops as a registered ruleset: the kernel's `Ruleset` protocol over the rules core of this package."""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+
+from engine.content import field, missions
+from engine.core.commands import Act, Command, EndTurn, Move, Rejected, Reload, Shoot, StartMission, Throw, Wait
+from engine.core.dice import Dice
+from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideStarted, UnitSpawned
+from engine.core.geometry import Pos
+from engine.core.model import State, Unit
+from engine.core.reducer import fold
+from engine.core.ruleset import Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Turn, register
+from engine.rules.neo_troops import actions, battle, cover, movement, order, shooting, unit as units, views
+from engine.rules.neo_troops.schema import SCHEMA, Settings
+
+ID = "neo-troops"
+
+
+@register(ID)
+class NeoTroops:
+    title = "Neo-Troops"
+    sight_range = battle.SIGHT
+    audit_dice = (6,)
+    schema = SCHEMA
+    scenario = None  # no `resolve` scenarios yet: the loader says so in one line
+
+    def __init__(self, content, setup) -> None:
+        self.content = content
+        self.setup = setup
+        self.tables = content.rules.get(ID, {})
+        self.settings = self.tables.get("settings", {}).get("default", Settings())  # none: a bundle without us
+        self.weapons = self.tables.get("weapons", {})
+        self.characters = self.tables.get("characters", {})
+        self.priced = None  # (grid, [y, x] price of a step) for the Walk
+
+    # -- the kernel's entry point ---------------------------------------------------------------
+
+    def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
+        if state.winner is not None:
+            return Rejected("mission_over", "The mission is over")
+        if isinstance(command, StartMission):
+            if state.units:
+                return Rejected("started", "The mission has started")
+            return self._start(state, dice)
+        up = battle.up(state)
+        if up is None:
+            return Rejected("nobody_up", "Nobody may act now")
+        if isinstance(command, EndTurn):
+            if command.side not in battle.SIDES:
+                return Rejected("not_your_turn", f"{command.side!r} takes no slots; it is {up.name}'s slot")
+            if command.side != up.side:
+                # The slot has passed to the other side already (a run, a shot): ending "the turn" hands play on
+                # and changes nothing. The client's end-turn key is how the player lets the other side's slots
+                # play (tui/screens/battle.py starts the AI only after an EndTurn).
+                return []
+            events = battle.end_slot(self, state, [], dice, cause="ends the slot")
+            return events + self._verdict(state, events)
+        uid = getattr(command, "unit", "")
+        if uid not in state.units:
+            return Rejected("no_unit", f"No unit {uid!r}")
+        pre: list[Event] = []
+        if uid != up.id and uid in (self.turn(state).units or ()):  # a held action, taken now (N-7.3)
+            b = battle.battle(state)
+            o = order.take_held(b.order, uid)
+            if isinstance(o, Rejected):
+                return o
+            pre = [Noted(record=attrs.evolve(b, order=o, acting=uid), cause="takes its held action"),
+                   battle.start_slot(state.units[uid])]
+            state = fold(state, pre)
+            up = state.units[uid]
+        if uid != up.id:
+            return Rejected("not_your_slot", f"It is {up.name}'s slot, not {state.units[uid].name}'s")
+        events = self._act(state, up, command, dice)
+        if isinstance(events, Rejected):
+            return events
+        return pre + events + self._verdict(state, events)
+
+    def _act(self, state: State, up: Unit, command: Command, dice: Dice) -> Rejected | list[Event]:
+        if isinstance(command, Act) and command.action == "delay":
+            if up.counters.get("spent_m", 0) or up.flags or battle.battle(state).acting:
+                return Rejected("not_now", f"{up.name} has begun its action: only a fresh slot is delayed")
+            return battle.end_slot(self, state, [], dice, cause="holds its action", delay=True)
+        if isinstance(command, Wait):
+            events = battle.end_slot(self, state, [], dice, cause="waits")
+        elif isinstance(command, Move):
+            events = actions.move(self, state, up, command.path, dice)
+        elif isinstance(command, Shoot):
+            events = actions.shoot(self, state, up, command.target, command.mode, dice)
+        elif isinstance(command, Reload):
+            events = actions.reload(self, state, up, dice)
+        elif isinstance(command, Act) and command.action == "cover":
+            if command.cell is None:
+                return Rejected("no_cell", "Say which cell the covering fire is aimed at")
+            events = cover.cover(self, state, up, command.cell, dice)
+        elif isinstance(command, Act):
+            events = actions.act(self, state, up, command.action, command.cell, dice)
+        elif isinstance(command, Throw):
+            return Rejected("not_throwable", f"{up.name} carries nothing to throw")
+        else:
+            return Rejected("unknown_command", f"neo-troops has no {command.kind}: one action per slot")
+        return events
+
+    def _start(self, state: State, dice: Dice) -> list[Event]:
+        events: list[Event] = []
+        for m, cell in field.placements(self.roster(self.setup.mission_id) or [], self.setup.mission,
+                                        self.setup.spawns):
+            c = self.characters[m.template]
+            t = units.build(m.uid, m.side, m.template, self.tables)
+            held = t.held[0] if t.held else ""
+            events.append(UnitSpawned(unit=Unit(
+                id=m.uid, name=m.name, template=m.template, race="Cybervaran" if c.varan else c.name, side=m.side, glyph=c.glyph, pos=cell,
+                facing=field.FACING.get(m.side, 0), hp=t.hp, hp_max=t.hp_max, weapon=held,
+                ammo=dict(t.shots).get(held, 0), stats={"intelligence": 1 + c.perception}, record=t)))
+        fighters = [e.unit for e in events if e.unit.side in battle.SIDES]
+        rolled = order.roll_initiative(dice, [order.Combatant(id=u.id, av=u.record.av) for u in fighters])
+        first = next(e.unit for e in events if e.unit.id == rolled.order.up)
+        return events + [Noted(record=battle.Battle(order=rolled.order), cause="initiative", rolls=rolled.rolls),
+                         PhaseStarted(phase=1), SideStarted(side=first.side), battle.start_slot(first)]
+
+    def _verdict(self, state: State, events: list[Event]) -> list[Event]:
+        if any(isinstance(e, MissionEnded) for e in events):
+            return []
+        found = missions.verdict(self.content, self.setup.mission, self.setup.spawns, fold(state, events))
+        return [MissionEnded(winner=found[0], reason=found[1])] if found else []
+
+    # -- who acts, who sees -----------------------------------------------------------------------
+
+    def turn(self, state: State) -> Turn:
+        up = battle.up(state)
+        b = battle.battle(state)
+        if up is None or b is None:
+            return Turn(side="", units=(), label="Nobody may act")
+        o = b.order
+        waiting = () if b.acting or o.last is None else tuple(
+            u for u in o.held if u in state.units and state.units[u].side == up.side and state.units[u].conscious)
+        held = f" (holding: {', '.join(state.units[u].name for u in waiting)})" if waiting else ""
+        return Turn(side=up.side, units=(up.id, *waiting),
+                    label=f"Initiative {o.at + 1}/{len(o.slots)}: {up.name}{held}")
+
+    def visible(self, state: State, side: str) -> np.ndarray:
+        return field.sight(state, side, battle.SIGHT)
+
+    def spotted(self, state: State, side: str) -> frozenset[str]:
+        return battle.spotted(state, side, self.visible(state, side))
+
+    # -- what the client and the AI ask -----------------------------------------------------------
+
+    def budget(self, state: State, unit: Unit) -> Budget:
+        return views.budget(self, state, unit)
+
+    def sheet(self, state: State, unit: Unit) -> Sheet:
+        return views.sheet(self, state, unit)
+
+    def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+        return views.preview_shot(self, state, shooter, target, mode)
+
+    def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
+        return views.shot_modes(self, state, unit)
+
+    def options(self, state: State, unit: Unit) -> list[Option]:
+        return views.options(self, state, unit)
+
+    def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
+        return Rejected("not_throwable", "Nobody in neo-troops' forces carries a grenade yet")
+
+    def throwables(self, state: State, unit: Unit) -> list[str]:
+        return []
+
+    def throw_range(self, state: State, unit: Unit, item: str) -> int:
+        w = self.weapons.get(item)
+        return shooting.throw_reach(w, self.settings) if w is not None else 0
+
+    def distance(self, a: Pos, b: Pos) -> int:
+        return movement.range_cells(a, b)
+
+    def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
+        w = self.weapons.get(item)
+        if w is None or not w.blast:
+            return (cell,)
+        return tuple(sorted(c for c in shooting.blast_cells(cell, w) if state.grid.inside(c)))
+
+    def name(self, thing: str) -> str:
+        for table in (self.weapons, self.tables.get("items", {}), self.characters):
+            if thing in table:
+                return table[thing].name
+        return thing.replace("_", " ").capitalize()
+
+    def roster(self, mission_id: str) -> list[missions.Member] | None:
+        forces = self.tables.get("forces", {}).get(missions.base_id(mission_id))
+        if forces is None:
+            return None
+
+        def looks(template: str) -> tuple[str, str, str]:
+            c = self.characters[template]
+            return c.name, c.glyph, self.name(c.weapons[0]).lower() if c.weapons else "unarmed"
+
+        return missions.members(forces, looks)
+
+    def behaviour(self, unit: Unit) -> str:
+        c = self.characters.get(unit.template)
+        return c.behaviour if c is not None else "default"
+
+    def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
+        return views.ai_special(self, state, unit, in_sight, has_shot)
+
+    def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
+        return views.ai_chore(self, state, unit, in_sight, stage)
+
+    def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
+        raise ValueError(f"{ID} has no initiation")
+
+    # -- resolve: not yet ---------------------------------------------------------------------------
+
+    def check_scenario(self, scenario) -> list[str]:
+        return []
+
+    def scenario_units(self, scenario, setup: Dice):
+        return {}, []
+
+    def unit_report(self, before: Unit, after: Unit):
+        raise ValueError(f"{ID} has no resolve yet")
+
+    def referee(self, units: dict[str, Unit], action, dice: Dice):
+        raise ValueError(f"{ID} has no referee yet")
+
+    def trial_plan(self, units: dict[str, Unit], action):
+        return None

@@ -1,0 +1,154 @@
+"""What the client and the AI ask of neo-troops between commands: the budget in metres, the unit panel, the exact
+odds of a pool, the firing modes, the action menu and the AI's upkeep."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.content import missions
+from engine.core.commands import Act, Reload, Rejected
+from engine.core.model import State, Unit
+from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, Walk
+from engine.rules.neo_troops import actions, battle, loadout, movement, odds, panel, pools, shooting
+from engine.rules.neo_troops.unit import Trooper
+
+def walk(rs, state: State) -> Walk:
+    """N-0.1, N-6.3: 2 m a step, 3 m a diagonal, double into a difficult cell (kept per map value)."""
+    grid = state.grid
+    kept = rs.priced
+    if kept is None or kept[0] is not grid:
+        price = np.where(grid.cost > 1, rs.settings.difficult_factor, (grid.cost > 0).astype(np.int16))
+        kept = rs.priced = (grid, price.astype(np.int16))
+    return Walk(cardinal=rs.settings.step_m, diagonal=rs.settings.diagonal_m, price=kept[1], currency="m")
+
+
+def budget(rs, state: State, unit: Unit) -> Budget:
+    t: Trooper = unit.record
+    move_m, run_m = movement.speeds(t, rs.settings)
+    w = walk(rs, state)
+    if not rs.turn(state).allows(unit.id) or rs.turn(state).units is None or not unit.conscious \
+            or unit.actions < 1:
+        return Budget(label=f"waiting · move {move_m} m · run {run_m} m", can_act=False, moves_left=0, walk=w)
+    spent = unit.counters.get("spent_m", 0)
+    done = "attacked" in unit.flags or "ran" in unit.flags
+    moves = 0 if done or spent > move_m else run_m - spent
+    step = 0 if done else max(0, move_m - spent)
+    if spent == 0:
+        label = f"action 1/1 · move {move_m} m · run {run_m} m"
+    else:
+        label = f"action 1/1 · walked {spent}/{move_m} m"
+    return Budget(label=label, can_act=True, moves_left=moves, step=step, walk=w)
+
+
+def sheet(rs, state: State, unit: Unit) -> Sheet:
+    t: Trooper = unit.record
+    base = panel.sheet(t, rs.settings)
+    rows = {r.label: r for r in base.rows}  # compact for 80×24: AV, save and skills on one row, the systems only
+    #                                          when one is out; the speed is in the budget's label
+    skills = f"Acc{t.accuracy_now} Fig{t.fighter} Per{t.perception_now}"  # in the head, after its kind
+    compact = [rows["HP"], Row("AV", f" {rows['AV'].text.strip()} · save {rows['Save'].text.strip()} "),
+               *([rows["Systems"]] if "Systems" in rows and rows["Systems"].alert else [])]
+    weapons = []
+    for wid in [p.id for p in t.parts if p.kind == "weapon"]:
+        w = rs.weapons[wid]
+        left = "" if w.melee else f" {loadout.shots_left(t, wid)}/{w.shots}"
+        weapons.append(f"{'▶' if wid in t.held else ''}{w.name}{left}")
+    loads = sum(1 for p in t.parts if p.kind == "ammo" and p.state != "destroyed")
+    if weapons and loads:
+        weapons[0] += f"+{loads}"  # ammunition loads for the held weapon
+    kit = [" · ".join(weapons)] if weapons else []
+    items = [rs.name(p.id) for p in t.parts if p.kind not in ("weapon", "ammo")]
+    if items:
+        kit.append("Items: " + ", ".join(items))
+    effects = list(base.effects)
+    return Sheet(rows=tuple(compact), effects=tuple(effects), kind=f"{unit.race} · {skills}", kit=tuple(kit))
+
+
+def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
+    t: Trooper = unit.record
+    if not t.held or rs.weapons[t.held[0]].melee:
+        return []
+    wid = t.held[0]
+    w = rs.weapons[wid]
+    able = unit.actions > 0 and unit.conscious and "ran" not in unit.flags and "attacked" not in unit.flags
+    modes = [Mode("snap", "Snap shot", able and loadout.shots_left(t, wid) >= 1)]
+    if not w.snap_only:
+        modes.insert(0, Mode("spray", f"Spray ×{w.rof}", able and loadout.shots_left(t, wid) >= w.rof))
+    return modes
+
+
+def preview_shot(rs, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+    found = actions.aim(rs, state, shooter, target, mode)
+    if isinstance(found, Rejected):
+        return found
+    w = rs.weapons[found.weapon_id]
+    tt: Trooper = found.target.record
+    rows, p_any, mean = panel.odds_rows(found.base, found.mods, found.av, tt.save_now, w.save_mod, w.hits)
+    hit = odds.hits(found.base, pools.count(found.mods)[0], found.av)
+    through = odds.unsaved(hit, tt.save_now, w.save_mod, w.hits)
+    rows = (rows[0], Row("Hits", f" {_short(hit)} "), Row("Unsaved", f" {_short(through)} "))
+    save = f"{tt.save_now}+ {w.save_mod:+d}" if tt.save_now is not None else "none"
+    lines = (*rows, Row("Save", f" {save} · {found.cells} cells "))
+    notes = ("long range: -1 die",) if found.cells > w.long_range else ()
+    return ShotPreview(p_hit=p_any, expected_damage=mean, distance=found.cells, reach=None, lines=lines, notes=notes)
+
+
+def _short(dist: odds.Dist) -> str:
+    """`0:3% 1:16% 2:31%`: an exact distribution in a line of the 80×24 panel (the log keeps the exact odds)."""
+    return " ".join(f"{k}:{float(p) * 100:.0f}%" for k, p in sorted(dist.items()) if p)
+
+
+def options(rs, state: State, unit: Unit) -> list[Option]:
+    out: list[Option] = []
+    if rs.setup is None:
+        return out
+    t: Trooper = unit.record
+    b = battle.battle(state)
+    fresh = not unit.counters.get("spent_m", 0) and not unit.flags and b is not None and not b.acting
+    if fresh and battle.up(state) is not None and battle.up(state).id == unit.id:
+        out.append(Option("Order", "Delay: hold the action", Act(unit=unit.id, action="delay"),
+                          "act later this cycle, right after any other action"))
+    w = rs.weapons[t.held[0]] if t.held else None
+    if w is not None and not w.snap_only and not w.melee and actions.stationary(unit) is None:
+        seen = rs.spotted(state, unit.side)
+        for u in sorted((u for u in state.units.values() if u.id in seen and u.conscious
+                         and missions.hostile(unit.side, u.side)
+                         and state.grid.sees(unit.pos, u.pos, battle.SIGHT)), key=lambda u: u.id):
+            out.append(Option("Fire", f"Covering fire round {u.name} ({u.pos[0]},{u.pos[1]})",
+                              Act(unit=unit.id, action="cover", cell=u.pos),
+                              f"Stationary: {w.rof} dice now, then dice on every enemy entering the 3×3"))
+    for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):
+        what = "power source" if action == "shut_down" else rs.content.terrain[state.grid.tile(cell)].name.lower()
+        note = "Stationary: 1d6 + Perception vs Normal" if action == "shut_down" else "ends the action"
+        out.append(Option("Mission" if action == "shut_down" else "Doors",
+                          f"{action.replace('_', ' ').capitalize()} the {what} at {cell[0]},{cell[1]}",
+                          Act(unit=unit.id, action=action, cell=cell), note))
+    return out
+
+
+def ai_chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Reload | None:
+    """Load before firing when the held weapon cannot snap; top it up when idle and below one spray."""
+    t: Trooper = unit.record
+    if not t.held or actions.stationary(unit) is not None or rs.weapons[t.held[0]].melee:
+        return None
+    wid = t.held[0]
+    w = rs.weapons[wid]
+    left = loadout.shots_left(t, wid)
+    need = 1 if stage == "first" or w.snap_only else w.rof
+    if left < need and not isinstance(loadout.load(t, wid, rs.weapons), Rejected):
+        return Reload(unit=unit.id)
+    return None
+
+
+def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
+    """Covering fire where two or more hostiles it sees stand within one 3 × 3 area: the volley hits what is
+    there, and the area keeps firing on whoever moves in it until the unit's next slot."""
+    for option in options(rs, state, unit):
+        if option.command.action != "cover":
+            continue
+        cells = shooting.area_cells(option.command.cell, rs.settings.area_radius)
+        near = [u for u in in_sight if u.conscious and u.pos in cells and missions.hostile(unit.side, u.side)
+                and u.side != missions.CIVILIANS]
+        if len(near) >= 2:
+            return option.command
+    return None
