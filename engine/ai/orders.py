@@ -57,7 +57,7 @@ class Orders:
         able = [u for u in state.side_units(self.side) if u.conscious]
         if not able:
             return None
-        return max(able, key=lambda u: (sum(u.stats[s] for s in objective.stats), u.stats.get("luck", 0), u.id)).id
+        return max(able, key=lambda u: (sum(u.stats.get(s, 0) for s in objective.stats), u.stats.get("luck", 0), u.id)).id
 
     def act(self, state: State, unit: Unit) -> Command | None:
         """The engineer next to the power source works on it."""

@@ -344,6 +344,9 @@ class BattleScreen(Board):
             self.update_view()
             self._finish()
             return None
+        if not self.session.players_turn:  # an initiative slot passed to the other side: it plays on
+            self._start_aliens()
+            return None
         self.mode = "move"
         unit = self.unit
         if unit is None or not self.session.ruleset.budget(self.session.state, unit).can_act:
