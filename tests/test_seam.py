@@ -23,11 +23,12 @@ def test_a_walk_costs_its_steps_times_the_price_of_each_cell_entered():
 def test_forces_name_missions_and_units_that_exist(content):
     forces = {"eliminate": Forces(squad=["anna"], enemies={"goon": 2}),
               "vip": Forces(squad=["anna"], enemies={"drone": 1}),
-              "nowhere": Forces(squad=[], enemies={})}
+              "nowhere": Forces(squad=[], enemies={}), "terorr": Forces(squad=[], enemies={})}
     found = missions.check_forces("forces.toml", forces, content.missions, {"anna": 1, "goon": 1})
     assert found == ["forces.toml: [vip].enemies: unknown unit 'drone'",
                      "forces.toml: [vip].squad: the objective 'out' needs 'vip' in the squad",
-                     "forces.toml: [nowhere]: no such mission in missions/"]
+                     "forces.toml: [terorr]: no such mission in missions/ (did you mean 'terror'?)"]
+    # "nowhere" names no mission of this bundle (a mod may delete one): it deploys nowhere, and is no mistake
 
 
 def test_members_number_each_kind_and_keep_the_squad_first():

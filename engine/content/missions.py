@@ -12,6 +12,7 @@ from typing import Callable, Literal, Mapping
 import attrs
 
 from engine.content.models import Content, Difficulty, Forces, Mission, Objective
+from engine.content.strict import did_you_mean
 from engine.map.grid import Pos, distance
 from engine.core.model import State, Unit
 
@@ -67,8 +68,9 @@ def check_forces(file: str, forces: dict[str, Forces], shared: Mapping[str, Miss
     """A ruleset's forces.toml against the shared missions and its own unit table, as located messages."""
     out = []
     for mid, f in forces.items():
-        if mid not in shared:
-            out.append(f"{file}: [{mid}]: no such mission in missions/")
+        if mid not in shared:  # a mission the bundle lacks (a mod deleted it) is skipped; a near miss is a typo
+            hint = did_you_mean(mid, shared)
+            out += [f"{file}: [{mid}]: no such mission in missions/{hint}"] if hint else []
             continue
         named = [("squad", i, t) for i, t in enumerate(f.squad)] + [("enemies", None, t) for t in f.enemies]
         named += [("civilian", None, f.civilian)] if f.civilians else []

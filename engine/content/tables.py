@@ -51,6 +51,8 @@ def read(stack: Sequence[layers.Layer], folder: str, schema: Schema, shared: Tab
     folder keeps this ruleset's files beside the shared ones (the layout before rulesets had folders), read as
     they are so an old bundle keeps its hash and its logs verify."""
     out: Tables = {}
+    if not top_level and not any((layer.base / layer.label / folder).is_dir() for layer in stack):
+        return {kind_of(name): {} for name in schema.files}  # a bundle without its folder: nothing of it to play
     origins: dict[str, dict[str, str]] = {}
     parsed: set[str] = set()  # files that read as TOML in some layer: their ids are known even if some fail
     for name, model in schema.files.items():

@@ -25,7 +25,10 @@ DEFAULT_MISSION = "eliminate"  # what `play` and `simulate` start without --miss
 
 
 def missions_for(content: Content, ruleset_id: str) -> list[str]:
-    """Mission ids the ruleset deploys forces on, the default first, then by id."""
+    """Mission ids the ruleset deploys forces on, the default first, then by id; none when the bundle has no tables
+    of a ruleset that declares some (an older bundle, from before its folder)."""
+    if ruleset.schema(ruleset_id) is not None and not any(content.rules.get(ruleset_id, {}).values()):
+        return []
     rules = ruleset.make(ruleset_id, content, None)
     return sorted((mid for mid in content.missions if rules.roster(mid) is not None),
                   key=lambda m: (m != DEFAULT_MISSION, m))

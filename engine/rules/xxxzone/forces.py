@@ -22,7 +22,7 @@ def check(own: Tables, shared: Tables) -> list[str]:
             out.append(f"roster.toml: [{tid}].enemy: unknown enemy {m.enemy!r}")
         if len(m.glyph) != 1:
             out.append(f"roster.toml: [{tid}].glyph: expected one character, got {m.glyph!r}")
-        if "behaviour" in shared and m.behaviour not in shared["behaviour"]:
+        if shared.get("behaviour") and m.behaviour not in shared["behaviour"]:  # an older bundle has none
             out.append(f"roster.toml: [{tid}].behaviour: unknown profile {m.behaviour!r}")
     if "missions" in shared:
         out += missions.check_forces("forces.toml", own["forces"], shared["missions"], own["roster"])
