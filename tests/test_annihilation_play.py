@@ -8,6 +8,7 @@ import json
 import attrs
 import pytest
 
+from client_walk import draw_and_walk
 from engine.content import missions
 from engine.core import ruleset
 from engine.core.commands import Act, Combo, EndTurn, Face, Move, Reload, Shoot, StartMission, Throw, Wait
@@ -17,7 +18,6 @@ from engine.core.model import State
 from engine.play import simulate
 from engine.play.game import Game
 from engine.play.verify import verify
-from engine.rules.annihilation.soldier import gun
 
 ID = "annihilation"
 SEEDS = {"eliminate": 3, "crash": 3, "defend": 2, "terror": 3, "vip": 3}
@@ -252,31 +252,7 @@ def test_the_roster_uses_its_own_forces_and_the_vip(content):
 
 
 def test_the_client_draws_the_panel_and_a_key_walks(content, tmp_path):
-    import asyncio
-
-    from tui.app import XenotacApp
-    from tui.screens.battle import BattleScreen
-    from tui.session import Session
-    from tui.textshot import screen_text
-
-    session = Session.new(content, ID, "eliminate", seed_from_int(2), tmp_path / "ann.jsonl")
-    app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
-
-    async def main():
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.pause()
-            first = screen_text(app)
-            assert isinstance(app.screen, BattleScreen)
-            unit = app.screen.unit
-            state = session.state
-            key, step = next((k, s) for k, s in VI_KEYS.items() if _free(state, (unit.pos[0] + s[0], unit.pos[1] + s[1])))
-            await pilot.press(key, "enter")
-            await pilot.pause()
-            return first, unit, step, session.state.units[unit.id]
-
-    first, unit, step, moved = asyncio.run(main())
-    session.close()
+    first, unit, step, moved, session = draw_and_walk(content, ID, tmp_path)
     f = unit.record.fighter
     assert f"TU {f.tu_left}/{f.tu_turn}" in first and unit.name in first
     assert "Energy" in first and "Stamina" not in first
@@ -286,11 +262,7 @@ def test_the_client_draws_the_panel_and_a_key_walks(content, tmp_path):
         session.ruleset.budget(session.state, moved).walk.extra[moved.pos[1], moved.pos[0]])
 
 
-VI_KEYS = {"k": (0, -1), "l": (1, 0), "h": (-1, 0), "j": (0, 1), "y": (-1, -1), "u": (1, -1), "b": (-1, 1), "n": (1, 1)}
 
-
-def _free(state, cell) -> bool:
-    return state.grid.inside(cell) and bool(state.grid.walkable[cell[1], cell[0]]) and not state.units_at(cell)
 
 
 def test_xenotac_simulate_runs_annihilation_from_the_cli(tmp_path, capsys):

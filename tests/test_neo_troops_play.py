@@ -10,6 +10,8 @@ from fractions import Fraction
 
 import pytest
 
+from client_walk import draw_and_walk
+from client_walk import free as _free
 from engine.core import ruleset
 from engine.core.commands import Act, Combo, EndTurn, Move, Reload, Rejected, Shoot, Throw, Wait
 from engine.core.dice import Dice, seed_from_int
@@ -234,37 +236,10 @@ def test_cli_simulate_with_seed_3_runs(tmp_path, capsys):
     assert main(["replay", "--verify", str(out)]) == 0
 
 
-VI_KEYS = {"k": (0, -1), "l": (1, 0), "h": (-1, 0), "j": (0, 1), "y": (-1, -1), "u": (1, -1), "b": (-1, 1), "n": (1, 1)}
 
 
 def test_the_client_draws_the_varan_and_walks_it(content, tmp_path):
-    import asyncio
-
-    from tui.app import XenotacApp
-    from tui.screens.battle import BattleScreen
-    from tui.session import Session
-    from tui.textshot import screen_text
-
-    session = Session.new(content, ID, "eliminate", seed_from_int(4), tmp_path / "neo.jsonl")
-    app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
-
-    async def main():
-        async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(20):
-                await pilot.pause()
-                if isinstance(app.screen, BattleScreen) and session.ruleset.turn(session.state).side == "xcom":
-                    break
-            first = screen_text(app)
-            unit = app.screen.unit
-            state = session.state
-            key, step = next((k, s) for k, s in VI_KEYS.items()
-                             if _free(state, (unit.pos[0] + s[0], unit.pos[1] + s[1])))
-            await pilot.press(key, "enter")
-            await pilot.pause()
-            return first, unit, step, session.state.units[unit.id]
-
-    first, unit, step, moved = asyncio.run(main())
-    session.close()
+    first, unit, step, moved, _session = draw_and_walk(content, ID, tmp_path, seed=4)
     assert unit.name in first and "move 10 m · run 20 m" in first
     assert re.search(r"HP +3/3 +█", first) and re.search(r"AV +5 · save 4\+", first)
     assert "▶Plasma rifle 40/40+1 · Pistol 12/12" in first and "Items: Bio-scanner, Grapple launcher" in first
@@ -272,9 +247,6 @@ def test_the_client_draws_the_varan_and_walks_it(content, tmp_path):
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1])
     assert moved.counters["spent_m"] == (2 if 0 in step else 3)
 
-
-def _free(state, cell) -> bool:
-    return state.grid.inside(cell) and bool(state.grid.walkable[cell[1], cell[0]]) and not state.units_at(cell)
 
 
 def _staged_shot(game):

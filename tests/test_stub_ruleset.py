@@ -15,6 +15,7 @@ from engine.play import simulate
 from engine.play.verify import verify
 
 import stub_ruleset  # noqa: F401 - registers "d6-stub"
+from client_walk import draw_and_walk
 
 
 def test_the_registry_finds_the_stub():
@@ -39,41 +40,12 @@ def test_a_whole_ai_mission_plays_and_verifies(content, tmp_path, mission):
 
 def test_the_client_draws_the_stub_and_plays_a_turn(content, tmp_path):
     """The battle screen at 80×24 shows the stub's map, squad and budget, and a key walks and ends the turn."""
-    import asyncio
-
-    from tui.app import XenotacApp
-    from tui.screens.battle import BattleScreen
-    from tui.session import Session
-    from tui.textshot import screen_text
-
-    session = Session.new(content, stub_ruleset.ID, "eliminate", seed_from_int(2), tmp_path / "stub.jsonl")
-    app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
-
-    async def main():
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.pause()
-            first = screen_text(app)
-            assert isinstance(app.screen, BattleScreen)
-            unit = app.screen.unit
-            state = session.state
-            key, step = next((k, s) for k, s in VI_KEYS.items() if _free(state, (unit.pos[0] + s[0], unit.pos[1] + s[1])))
-            await pilot.press(key, "enter")  # one free cell on, walked
-            await pilot.pause()
-            return first, unit, step, session.state.units[unit.id]
-
-    first, unit, step, moved = asyncio.run(main())
-    session.close()
+    first, unit, step, moved, _session = draw_and_walk(content, stub_ruleset.ID, tmp_path)
     assert "action 1/1" in first.lower() and unit.name in first
     assert "Wounds  3/3 ████████" in first and "Stamina" not in first  # the stub's own sheet, nothing of xcom's
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1]) and moved.actions == 0
 
 
-VI_KEYS = {"k": (0, -1), "l": (1, 0), "h": (-1, 0), "j": (0, 1), "y": (-1, -1), "u": (1, -1), "b": (-1, 1), "n": (1, 1)}
-
-
-def _free(state, cell) -> bool:
-    return state.grid.inside(cell) and bool(state.grid.walkable[cell[1], cell[0]]) and not state.units_at(cell)
 
 
 def test_audit_stats_tabulates_the_rulesets_own_die(content, tmp_path):

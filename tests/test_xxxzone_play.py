@@ -11,6 +11,7 @@ import attrs
 import pytest
 
 from tui.cli import main
+from client_walk import draw_and_walk
 from engine.core import ruleset
 from engine.core.commands import Act, Combo, EndTurn, Move, Reload, Shoot, Throw, Wait
 from engine.core.dice import seed_from_int
@@ -184,36 +185,7 @@ def test_the_preview_gives_every_outcome_exactly(game):
 
 @pytest.mark.slow
 def test_the_client_draws_the_panel_and_budget_and_a_key_walks(content, tmp_path):
-    import asyncio
-
-    from tui.app import XenotacApp
-    from tui.screens.battle import BattleScreen
-    from tui.session import Session
-    from tui.textshot import screen_text
-
-    session = Session.new(content, ID, "eliminate", seed_from_int(2), tmp_path / "xz.jsonl")
-    app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
-    keys = {"k": (0, -1), "l": (1, 0), "h": (-1, 0), "j": (0, 1), "y": (-1, -1), "u": (1, -1), "b": (-1, 1),
-            "n": (1, 1)}
-
-    async def main_():
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            await pilot.pause()
-            first = screen_text(app)
-            assert isinstance(app.screen, BattleScreen)
-            unit = app.screen.unit
-            state = session.state
-            key, step = next((k, s) for k, s in keys.items()
-                             if state.grid.inside((unit.pos[0] + s[0], unit.pos[1] + s[1]))
-                             and state.grid.walkable[unit.pos[1] + s[1], unit.pos[0] + s[0]]
-                             and not state.units_at((unit.pos[0] + s[0], unit.pos[1] + s[1])))
-            await pilot.press(key, "enter")
-            await pilot.pause()
-            return first, unit, step, session.state.units[unit.id]
-
-    first, unit, step, moved = asyncio.run(main_())
-    session.close()
+    first, unit, step, moved, _session = draw_and_walk(content, ID, tmp_path)
     assert unit.name in first and f"AP {unit.record.turn.ap}/{unit.record.turn.maximum}" in first
     assert "Armour" in first and "Wounds" in first
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1])

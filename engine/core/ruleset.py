@@ -240,6 +240,15 @@ class Ruleset(Protocol):
         """A character's between-missions roll of this ruleset (xcom-trpg 7.1: psi initiation), for the roster."""
 
 
+def closed(state: State) -> Rejected | None:
+    """The refusal every ruleset gives a command before the mission's start or after its end, or None."""
+    if state.phase == 0:
+        return Rejected("not_started", "The mission has not started yet")
+    if state.winner is not None:
+        return Rejected("mission_over", f"The mission is over: {state.ended}")
+    return None
+
+
 _REGISTRY: dict[str, type] = {}
 
 

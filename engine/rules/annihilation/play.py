@@ -16,7 +16,7 @@ from engine.core.commands import (Act, Command, EndTurn, Face, Move, Rejected, R
 from engine.core.dice import Dice
 from engine.core.events import Event, UnitChanged
 from engine.core.model import State, Unit
-from engine.core.ruleset import register
+from engine.core.ruleset import register, closed
 from engine.rules.annihilation import acts, combat, moving, queries, referee, turns
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
@@ -49,10 +49,9 @@ class Annihilation(queries.Queries):
     def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
         if isinstance(command, StartMission):
             return turns.start(self, state, dice)
-        if state.phase == 0:
-            return Rejected("not_started", "The mission has not started yet")
-        if state.winner is not None:
-            return Rejected("mission_over", f"The mission is over: {state.ended}")
+        shut = closed(state)
+        if shut is not None:
+            return shut
         if isinstance(command, EndTurn):
             events = turns.end_turn(self, state, command.side, dice)
         else:

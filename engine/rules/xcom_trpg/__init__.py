@@ -17,7 +17,7 @@ from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Reje
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved
 from engine.core.model import State, Unit
-from engine.core.ruleset import Budget, Mode, Setup, Sheet, ShotPreview, ThrowPreview, Turn, register
+from engine.core.ruleset import Budget, Mode, Setup, Sheet, ShotPreview, ThrowPreview, Turn, register, closed
 from engine.log.story import turn_name
 from engine.map.grid import Pos, distance
 # The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order; the turn's
@@ -52,10 +52,9 @@ class XcomTrpg:
     def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
         if isinstance(command, StartMission):
             return self._start(state, dice)
-        if state.phase == 0:
-            return Rejected("not_started", "The mission has not started yet")
-        if state.winner is not None:
-            return Rejected("mission_over", f"The mission is over: {state.ended}")
+        shut = closed(state)
+        if shut is not None:
+            return shut
         for guard in hooks.GUARDS:
             why = guard(self, state, command)
             if why is not None:

@@ -15,7 +15,7 @@ from engine.core.events import Event, MissionEnded
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import Budget, Mode, Sheet, ShotPreview, ThrowPreview, Turn, Walk, register
+from engine.core.ruleset import Budget, Mode, Sheet, ShotPreview, ThrowPreview, Turn, Walk, register, closed
 from engine.rules.xxxzone import acts, ai, forces, moving, referee, seen, shooting, throwing, turns
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
@@ -51,10 +51,9 @@ class XxxZone:
     def _decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
         if isinstance(command, StartMission):
             return turns.start(self, state, dice)
-        if state.phase == 0:
-            return Rejected("not_started", "The mission has not started yet")
-        if state.winner is not None:
-            return Rejected("mission_over", f"The mission is over: {state.ended}")
+        shut = closed(state)
+        if shut is not None:
+            return shut
         if isinstance(command, EndTurn):
             events = turns.end_turn(self, state, command.side, dice)
             return events if isinstance(events, Rejected) else events + self._verdict(state, events)
