@@ -243,7 +243,8 @@ def test_the_client_draws_the_varan_and_walks_it(content, tmp_path):
     assert unit.name in first and "move 10 m · run 20 m" in first
     assert re.search(r"HP +3/3 +█", first) and re.search(r"AV +5 · save 4\+", first)
     assert "▶Plasma rifle 40/40+1 · Pistol 12/12" in first and "Items: Bio-scanner, Grapple launcher" in first
-    assert f"[V] {unit.name} Cybervaran · Acc1 Fig1 Per1" in first and f"Initiative 1/19: {unit.name}" in first
+    assert unit.glyph.isdigit()  # the squad told apart on the map, as xcom-trpg's is
+    assert f"[{unit.glyph}] {unit.name} Cybervaran · Acc1 Fig1 Per1" in first and f"Initiative 1/19: {unit.name}" in first
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1])
     assert moved.counters["spent_m"] == (2 if 0 in step else 3)
 
