@@ -166,6 +166,17 @@ def _status(content: Content, oid: str, o: Objective, zones: Zones, state: State
     return Status(oid, o, "open", f"{alive} alive, {o.at_least} needed")
 
 
+def ending(content: Content, setup, state: State, events: list) -> list:
+    """After a command's `events`: the `MissionEnded` the objectives call for, unless the events ended it already."""
+    from engine.core.events import MissionEnded
+    from engine.core.reducer import fold
+
+    if any(isinstance(e, MissionEnded) for e in events):
+        return []
+    found = verdict(content, setup.mission, setup.spawns, fold(state, events))
+    return [MissionEnded(winner=found[0], reason=found[1])] if found else []
+
+
 def verdict(content: Content, mission: Mission, zones: Zones, state: State) -> tuple[str, str] | None:
     """(winner, reason) when the mission is over, else None.
 

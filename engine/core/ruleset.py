@@ -249,6 +249,19 @@ def closed(state: State) -> Rejected | None:
     return None
 
 
+def actor(state: State, uid: str, turn: str = "turn") -> Unit | Rejected:
+    """The unit a command names, if it exists, is of the side whose `turn` it is ("turn", "phase") and is active;
+    each ruleset then checks what it has left to spend."""
+    unit = state.units.get(uid)
+    if unit is None:
+        return Rejected("unknown_unit", f"There is no unit {uid!r}")
+    if unit.side != state.side:
+        return Rejected("not_your_turn", f"{unit.name} cannot act during the {state.side} {turn}")
+    if unit.status != "active":
+        return Rejected(unit.status, f"{unit.name} is {unit.status}")
+    return unit
+
+
 _REGISTRY: dict[str, type] = {}
 
 

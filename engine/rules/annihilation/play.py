@@ -16,7 +16,7 @@ from engine.core.commands import (Act, Command, EndTurn, Face, Move, Rejected, R
 from engine.core.dice import Dice
 from engine.core.events import Event, UnitChanged
 from engine.core.model import State, Unit
-from engine.core.ruleset import register, closed
+from engine.core.ruleset import actor, closed, register
 from engine.rules.annihilation import acts, combat, moving, queries, referee, turns
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
@@ -68,13 +68,9 @@ class Annihilation(queries.Queries):
         return events + turns.verdict(self, state, events)
 
     def _actor(self, state: State, uid: str) -> Unit | Rejected:
-        unit = state.units.get(uid)
-        if unit is None:
-            return Rejected("unknown_unit", f"There is no unit {uid!r}")
-        if unit.side != state.side:
-            return Rejected("not_your_turn", f"{unit.name} cannot act during the {state.side} phase")
-        if unit.status != "active":
-            return Rejected(unit.status, f"{unit.name} is {unit.status}")
+        unit = actor(state, uid, "phase")
+        if isinstance(unit, Rejected):
+            return unit
         if unit.record.done:
             return Rejected("done", f"{unit.name} has ended its phase")
         return unit

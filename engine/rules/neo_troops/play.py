@@ -8,7 +8,7 @@ import numpy as np
 from engine.content import field, missions
 from engine.core.commands import Act, Command, EndTurn, Move, Rejected, Reload, Shoot, StartMission, Throw, Wait
 from engine.core.dice import Dice
-from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideStarted, UnitSpawned
+from engine.core.events import Event, Noted, PhaseStarted, SideStarted, UnitSpawned
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
@@ -121,10 +121,7 @@ class NeoTroops:
                          PhaseStarted(phase=1), SideStarted(side=first.side), battle.start_slot(first)]
 
     def _verdict(self, state: State, events: list[Event]) -> list[Event]:
-        if any(isinstance(e, MissionEnded) for e in events):
-            return []
-        found = missions.verdict(self.content, self.setup.mission, self.setup.spawns, fold(state, events))
-        return [MissionEnded(winner=found[0], reason=found[1])] if found else []
+        return missions.ending(self.content, self.setup, state, events)
 
     # -- who acts, who sees -----------------------------------------------------------------------
 

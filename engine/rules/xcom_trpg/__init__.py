@@ -17,7 +17,7 @@ from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Reje
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved
 from engine.core.model import State, Unit
-from engine.core.ruleset import Budget, Mode, Setup, Sheet, ShotPreview, ThrowPreview, Turn, register, closed
+from engine.core.ruleset import Budget, Mode, Setup, Sheet, ShotPreview, ThrowPreview, Turn, actor, closed, register
 from engine.log.story import turn_name
 from engine.map.grid import Pos, distance
 # The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order; the turn's
@@ -98,13 +98,9 @@ class XcomTrpg:
     # -- unit commands ---------------------------------------------------------------------------
 
     def _actor(self, state: State, uid: str, actions: int = 0) -> Unit | Rejected:
-        unit = state.units.get(uid)
-        if unit is None:
-            return Rejected("unknown_unit", f"There is no unit {uid!r}")
-        if unit.side != state.side:
-            return Rejected("not_your_turn", f"{unit.name} cannot act during the {state.side} turn")
-        if unit.status != "active":
-            return Rejected(unit.status, f"{unit.name} is {unit.status}")
+        unit = actor(state, uid)
+        if isinstance(unit, Rejected):
+            return unit
         if unit.actions < actions:
             left = "no actions" if unit.actions == 0 else f"{unit.actions} action"
             return Rejected("no_actions", f"{unit.name} has {left} left this turn")

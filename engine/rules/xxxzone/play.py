@@ -11,11 +11,11 @@ import numpy as np
 from engine.content import missions
 from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Shoot, StartMission, Throw, Wait
 from engine.core.dice import Dice
-from engine.core.events import Event, MissionEnded
+from engine.core.events import Event
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import Budget, Mode, Sheet, ShotPreview, ThrowPreview, Turn, Walk, register, closed
+from engine.core.ruleset import Budget, Mode, Sheet, ShotPreview, ThrowPreview, Turn, Walk, actor, closed, register
 from engine.rules.xxxzone import acts, ai, forces, moving, referee, seen, shooting, throwing, turns
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
@@ -85,13 +85,9 @@ class XxxZone:
         return Rejected("unknown_command", f"xxxzone has no {command.kind} command")
 
     def _actor(self, state: State, uid: str) -> Unit | Rejected:
-        unit = state.units.get(uid)
-        if unit is None:
-            return Rejected("unknown_unit", f"There is no unit {uid!r}")
-        if unit.side != state.side:
-            return Rejected("not_your_turn", f"{unit.name} cannot act during the {state.side} turn")
-        if unit.status != "active":
-            return Rejected(unit.status, f"{unit.name} is {unit.status}")
+        unit = actor(state, uid)
+        if isinstance(unit, Rejected):
+            return unit
         if unit.record.turn.ended:
             return Rejected("turn_over", f"{unit.name} has ended its actions for this turn")
         return unit
@@ -127,10 +123,7 @@ class XxxZone:
         return target
 
     def _verdict(self, state: State, events: list[Event]) -> list[Event]:
-        if any(isinstance(e, MissionEnded) for e in events):
-            return []
-        found = missions.verdict(self.content, self.setup.mission, self.setup.spawns, fold(state, events))
-        return [MissionEnded(winner=found[0], reason=found[1])] if found else []
+        return missions.ending(self.content, self.setup, state, events)
 
     # -- what the client and the AI ask -----------------------------------------------------------
 
