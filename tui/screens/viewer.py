@@ -23,6 +23,7 @@ from tui import keys, scene
 from tui.fog import Fog, Sight
 from tui.replay import Replay, names_in
 from tui.screens.base import Sized
+from tui.screens.jumpbox import Jump, JumpBox
 from tui.widgets.keybar import KeyBar
 from tui.widgets.lines import Lines
 from tui.widgets.mapview import MapView
@@ -51,7 +52,7 @@ class Viewer(Sized):
         self.roll = 0  # the selected roll of record n
         self.origin: Pos = (0, 0)
         self.panned = False  # the player moved the view: it stays put until the next record
-        self.typed: str | None = None  # what was typed after g; None when not going anywhere
+        self.jump = JumpBox(self.replay)  # g: go to a turn or a record
         self.filling = True  # the fog pass is still running: far jumps show current sight only
         self.partial = False  # the map on show is such a jump
 
@@ -226,7 +227,7 @@ class Viewer(Sized):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.too_small:
             return action in ("help", "quit", "back")
-        if self.typed is not None:
+        if self.jump.open:
             return action == "back"
         if action in ("help", "quit", "back", "jump"):
             return True
@@ -266,8 +267,8 @@ class Viewer(Sized):
     def on_key(self, event: events.Key) -> None:
         # g opens the jump box here and not through its binding: bindings run later, in the App, so
         # digits typed ahead ("g12⏎" in one packet) would reach this screen before the box was open
-        opens = self.typed is None and event.key in self._keys("jump") and not self.too_small
-        if self.typed is not None or opens:
+        opens = not self.jump.open and event.key in self._keys("jump") and not self.too_small
+        if self.jump.open or opens:
             event.stop()  # the keys are the jump box's: no binding sees them
             event.prevent_default()
             if opens:
@@ -361,57 +362,22 @@ class Viewer(Sized):
             self.update_view()
 
     def action_jump(self) -> None:
-        self.typed = ""
-        self._prompt()
+        self.jump.start()
+        self.say(self.jump.prompt())
         self.refresh_bindings()
-
-    def _prompt(self) -> None:
-        self.say(f"Go to turn (1-{len(self.replay.turns)}) or #record: {self.typed}▏ · ⏎ goes, esc cancels")
 
     def _type(self, event: events.Key) -> None:
-        """A small line editor in the status line: typed ahead keys land in order, nothing takes focus."""
-        if event.key in ("escape", "backspace") and not self.typed:
-            self._close_jump()
-            self.say("")
-        elif event.key == "backspace":
-            self.typed = (self.typed or "")[:-1]
-            self._prompt()
-        elif event.key == "enter":
-            text = (self.typed or "").strip()
-            self._close_jump()
-            n, problem = self._parse_jump(text)
-            if problem:
-                self.say(f"✗ {problem}")
+        answer = self.jump.key(event.key, event.character)
+        if isinstance(answer, str):
+            self.say(answer)
+        if not self.jump.open:
+            self.refresh_bindings()
+        if isinstance(answer, Jump):
+            if answer.problem:
+                self.say(f"✗ {answer.problem}")
             else:
-                self.go(n)
-        elif event.key == "escape":
-            self._close_jump()
-            self.say("")
-        elif event.character and event.character.isprintable() and len(self.typed or "") < 12:
-            self.typed = (self.typed or "") + event.character
-            self._prompt()
-
-    def _parse_jump(self, text: str) -> tuple[int, str | None]:
-        record = text.startswith("#")
-        digits = text.lstrip("#").strip()
-        if not digits.isdigit():
-            return 0, f"{text!r} is not a turn number (or # and a record number)"
-        value = int(digits)
-        if record:
-            n = self.replay.stop_at_or_before(value)
-            if n is None:
-                return 0, f"Record {value} is before the first command"
-            self.say(f"Record {value}" + ("" if n == value else f" is not a command: showing record {n}, before it"))
-            return n, None
-        if not 1 <= value <= len(self.replay.turns):
-            return 0, f"There is no turn {value}: this log has turns 1-{len(self.replay.turns)}"
-        turn = self.replay.turns[value - 1]
-        self.say(f"Turn {value}: phase {turn.phase}, {SIDE_NAMES.get(turn.side, turn.side)}")
-        return turn.n, None
-
-    def _close_jump(self) -> None:
-        self.typed = None
-        self.refresh_bindings()
+                self.say(answer.said)
+                self.go(answer.n)
 
     def action_back(self) -> None:
         below = self.app.screen_stack[-2] if len(self.app.screen_stack) > 1 else None
