@@ -47,7 +47,7 @@ def creation(content: Content, ruleset_id: str) -> Creation:
     from engine.core.ruleset import available
 
     if ruleset_id not in available():
-        raise RosterError(f"unknown ruleset {ruleset_id!r}; one of {', '.join(available())}")
+        raise RosterError(f"unknown ruleset {ruleset_id!r}; one of {', '.join(sorted(creators(content)))}")
     found = make(ruleset_id, content, None).creation()
     if found is None:
         raise RosterError(f"{ruleset_id} has no character creation")
