@@ -220,3 +220,29 @@ def test_the_new_mission_form_shows_the_roster_squad(content, tmp_path):
     text = run_app(app, steps)
     assert "Squad (1 from the roster):" in text and "1 Anna (shotgun)" in text and "2 Julia (rifle)" in text
     assert "Your roster changes the squad" in text
+
+
+def test_the_ruleset_row_makes_a_character_of_another_ruleset(content, tmp_path):
+    """The rows come from the ruleset's Form: xxxzone has nothing to set, neo-troops a varan type and a weapon."""
+    app = XenotacApp(content, tmp_path)
+
+    async def steps(pilot):
+        app.push_screen(RosterScreen(seed=seed_from_int(1)))
+        await pilot.pause()
+        await pilot.press("n", *"Rex", "down", "left")  # the ruleset row: X-COM TRPG → the last one, XXXzone
+        xxx = screen_text(app)
+        await pilot.press("left")  # Neo-Troops
+        await pilot.press("down", "down", "right")  # the held weapon: the pistol
+        neo = screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        return xxx, neo, screen_text(app)
+
+    xxx, neo, listing = run_app(app, steps)
+    assert "New character — Operative (section 14.1: every attribute rolled)" in xxx and "Strength" not in xxx
+    assert "◂ XXXzone ▸   4 of 4" in xxx and "each 1d4+1 (2–5)" in xxx
+    assert "Held weapon       ◂ Pistol ▸   2 of 2" in neo and "AV 5 · HP 3" in neo
+    [rex] = roster.load(tmp_path / "roster.toml", content)
+    assert (rex.ruleset, rex.record.type, rex.record.held) == ("neo-troops", "varan", "pistol")
+    assert "Rex joins the roster: a Cybervaran" in listing
+    assert f"{'Rex':<16} {'Cybervaran':<15} AV 5 HP 3 Pistol" in listing

@@ -30,7 +30,7 @@ def line(content: Content, ch: roster.Character) -> str:
     return f"{ch.name:<14} {kind:<16} {numbers}  [{ch.ruleset}]"
 
 
-def short_line(content: Content, ch: roster.Character, width: int = 78) -> str:
+def short_line(content: Content, ch: roster.Character, width: int = 76) -> str:
     """One character for the roster screen: name, kind, its numbers, cut to `width`."""
     kind, numbers = roster.describe(content, ch)
     return f"{ch.name[:16]:<16} {kind[:15]:<15} {numbers}"[:width]

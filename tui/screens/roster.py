@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine.play import roster
+from engine.play import catalog, roster
 from tui import keys
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
@@ -57,11 +57,16 @@ class RosterScreen(Sized):
         except roster.RosterError as exc:
             self.characters, self.problem = [], str(exc)
         menu = self.query_one(OptionList)
+        before = self._chosen()
         menu.clear_options()
-        for i, ch in enumerate(self.characters):
-            menu.add_option(Option(Text(short_line(content, ch)), id=str(i)))
+        for rid in dict.fromkeys(c.ruleset for c in self.characters):  # a heading per ruleset, in roster order
+            if len({c.ruleset for c in self.characters}) > 1:
+                menu.add_option(Option(Text(catalog.title(content, rid), style="bold"), disabled=True))
+            for i, ch in enumerate(self.characters):
+                if ch.ruleset == rid:
+                    menu.add_option(Option(Text(short_line(content, ch)), id=str(i)))
         if self.characters:
-            menu.highlighted = min(menu.highlighted or 0, len(self.characters) - 1)
+            self._highlight(min(before if before is not None else 0, len(self.characters) - 1))
         self.query_one("#roster-head", Static).update(Text(
             f"Squad roster · in a new mission the first {self._span()} of its ruleset deploy, in order"))
         if self.problem:
@@ -74,11 +79,21 @@ class RosterScreen(Sized):
             status.message = ""
         self.refresh_bindings()
 
+    def _chosen(self) -> int | None:
+        """The roster index of the highlighted character (headings have no id)."""
+        menu = self.query_one(OptionList)
+        if menu.highlighted is None:
+            return None
+        found = menu.get_option_at_index(menu.highlighted).id
+        return int(found) if found is not None else None
+
+    def _highlight(self, at: int) -> None:
+        menu = self.query_one(OptionList)
+        menu.highlighted = menu.get_option_index(str(at))
+
     def _span(self) -> str:
         """How many deploy: the fewest to the most squad places over the missions of the rulesets here."""
         content = self.app.content
-        from engine.play import catalog
-
         places = sorted({roster.creation(content, rid).places(m) for rid in roster.creators(content)
                          for m in catalog.missions_for(content, rid)} - {0}) or [0]
         return f"{places[0]}–{places[-1]}" if len(places) > 1 else str(places[0])
@@ -105,16 +120,15 @@ class RosterScreen(Sized):
             self.reload()
             return
         self.reload(f"{ch.name} joins the roster: {roster.made(self.app.content, ch)}")
-        menu = self.query_one(OptionList)
-        menu.highlighted = len(self.characters) - 1
+        self._highlight(len(self.characters) - 1)
 
     def action_delete(self) -> None:
         from tui.screens.dialogs import Confirm
 
-        menu = self.query_one(OptionList)
-        if menu.highlighted is None or not self.characters:
+        at = self._chosen()
+        if at is None or not self.characters:
             return
-        ch = self.characters[menu.highlighted]
+        ch = self.characters[at]
 
         def answer(yes: bool | None) -> None:
             if not yes:

@@ -87,7 +87,7 @@ class AnnihilationCreation:
                 if not low <= v <= high]
 
     def describe(self, record: Recruit, wide: bool = False) -> tuple[str, str]:
-        shown = ("time_units", "health", "reactions", "accuracy", "strength", "bravery", "education")
+        shown = ("time_units", "health", "reactions", "accuracy", "education")
         cells = " ".join(f"{SHORT[s]} {record.stats[s]}" if wide else f"{SHORT[s]}{record.stats[s]}" for s in shown)
         slots = skill_slots(self.book, Stats(**record.stats))
         return self.book.races[RACE].name, f"{cells}  slots {slots}"
