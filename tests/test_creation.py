@@ -46,6 +46,10 @@ def test_every_playable_ruleset_can_make_characters_the_default_first(content):
     assert roster.creators(content) == ["xcom-trpg", "annihilation", "neo-troops", "xxxzone"]
     with pytest.raises(roster.RosterError, match="unknown ruleset 'chess'; one of annihilation, neo-troops"):
         roster.creation(content, "chess")
+    with pytest.raises(roster.RosterError, match="^d6-stub has no character creation$"):  # tests/stub_ruleset.py
+        roster.creation(content, "d6-stub")
+    anna = made(content, "xcom-trpg")[0]
+    assert roster.deploying(content, "d6-stub", "eliminate", [anna]) == []  # a ruleset deploys only its own
 
 
 # -- xcom-trpg through the seam ---------------------------------------------------------------

@@ -118,8 +118,9 @@ class Creation(Protocol):
     def validate(self, record: Any) -> list[str]:
         """What a loaded record asks that content does not hold, as messages after its location (`.race: ...`)."""
 
-    def describe(self, record: Any) -> tuple[str, str]:
-        """(kind, numbers) for one line of the roster: ("Human", "S7 A4 I6 B6 C4 L6 P3  HP 64  psi locked")."""
+    def describe(self, record: Any, wide: bool = False) -> tuple[str, str]:
+        """(kind, numbers) for one line of the roster screen: ("Human", "S7 A4 I6 B6 C4 L6 P3  HP 64  psi locked");
+        `wide` for the command line's longer line ("Str 7 Agi 4 ...")."""
 
     def made(self, record: Any) -> str:
         """The roll that made it, as a player writes it ("hp (7-1)*10+4=64")."""

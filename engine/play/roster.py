@@ -37,11 +37,6 @@ def key(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
 
 
-def template_id(ch: Character) -> str:
-    """The unit template (and unit id) a roster character deploys as."""
-    return f"roster_{key(ch.name)}"
-
-
 def creation(content: Content, ruleset_id: str) -> Creation:
     """The ruleset's creation rules; RosterError when it has none (or is not known)."""
     from engine.core.ruleset import available

@@ -11,17 +11,11 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from engine.play import catalog, roster
+from tui.squad import short_line
 from tui import keys
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
-
-def short_line(content, ch: roster.Character) -> str:
-    """One character in 78 columns: name, kind, its numbers."""
-    from tui.squad import short_line as line
-
-    return line(content, ch)
-
 
 class RosterScreen(Sized):
     BINDINGS = keys.bindings("roster")

@@ -72,9 +72,6 @@ class XcomCreation:
 
     def _picks(self, draft: Draft) -> list[str]:
         own, out = xcom(self.content), []
-        race = draft.picks.get("race", "")
-        if race not in c.playable_races(self.content):
-            out.append(f"unknown race {race!r}; one of {', '.join(c.playable_races(self.content))}")
         for pick, _label, table in KIT:
             if draft.picks.get(pick) and draft.picks[pick] not in getattr(own, table):
                 out.append(f"unknown {'armour' if pick == 'armor' else pick} {draft.picks[pick]!r}")
@@ -83,11 +80,10 @@ class XcomCreation:
         return out
 
     def check(self, draft: Draft) -> list[str]:
-        out = self._picks(draft)
-        if out[:1] and out[0].startswith("unknown race"):
-            return out
-        race = draft.picks["race"]
-        return c.check(self.content, race, c.complete(self.content, race, draft.numbers)) + out
+        race = draft.picks.get("race", "")
+        if race not in c.playable_races(self.content):
+            return c.check(self.content, race, draft.numbers)  # the unknown race, and the ones there are
+        return c.check(self.content, race, c.complete(self.content, race, draft.numbers)) + self._picks(draft)
 
     def preview(self, draft: Draft) -> tuple[Row, ...]:
         race = self._race(draft)
