@@ -139,7 +139,8 @@ def test_tv07_hp_rolled_at_creation(content):
     """TV-07: Str 4, the GM's 1d10 = 3 -> (4-1)*10+3 = 33 (range 31-40)."""
     stats = {**ANTON, "strength": 4, "agility": 7}
     ch, (roll,) = roster.create(content, "xcom-trpg", draft("Laura", stats=stats), Dice.scripted([3]))
-    assert (ch.record.hp, ch.record.hp_roll) == (33, "hp (4-1)*10+3=33") and roster.made(content, ch) == ch.record.hp_roll
+    assert (ch.record.hp, ch.record.hp_roll) == (33, "hp (4-1)*10+3=33")
+    assert roster.made(content, ch) == ch.record.hp_roll
     assert roll.faces == (3,) and roll.expr == "(strength - 1) * 10 + 1d10" and roll.crit is None
     assert xc.hp_range(content, "human", 4) == (31, 40)
     assert xc.hp_range(content, "muton", 1) == (51, 60)

@@ -27,8 +27,8 @@ def run_app(app, steps):
 
 
 async def allocate(pilot, stats: dict[str, int], start: dict[str, int]) -> None:
-    """From the name field: ↓ past the ruleset row (xcom-trpg, the first) and the race row, then → on each stat up to
-    its value."""
+    """From the name field: ↓ past the ruleset row (xcom-trpg, the first) and the race row, then → on each stat
+    up to its value."""
     await pilot.press("down", "down")  # the ruleset row, the race row
     for name in ORDER:
         await pilot.press("down", *["right"] * (stats[name] - start[name]))

@@ -15,7 +15,6 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
-import attrs
 import tomli_w
 
 from engine.content.models import Content

@@ -69,7 +69,8 @@ class AnnihilationCreation:
         low_edu = self.book.value("skill_slots", **{**{s: 0 for s in STATS}, "education": low})
         high_edu = self.book.value("skill_slots", **{**{s: 0 for s in STATS}, "education": high})
         return (Row("Stats", f"Stats: all 14 rolled {text} ({low}–{high}) on save, in A-3.2's order"),
-                Row("Skills", f"Skills: the military baseline (A-4.4); {low_edu}–{high_edu} skill slots by Education"),
+                Row("Skills", f"Skills: the military baseline (A-4.4); {low_edu}–{high_edu} skill slots by "
+                              "Education"),
                 Row("Kit", "Kit: the weapon, clips, grenades and armour of the squad place it takes"))
 
     def create(self, draft: Draft, dice: Dice):

@@ -85,7 +85,8 @@ class NeoCreation:
         c = self.characters[self._type(draft)]
         return (Row("Numbers", f"AV {c.av} · HP {c.hp} · move {c.move_m} m, run {c.run_m} m · "
                                f"Acc +{c.accuracy} Fgt +{c.fighter} Per +{c.perception}"),
-                Row("Kit", "Kit: " + (", ".join([self._weapon(w) for w in c.weapons] + [self._item(i) for i in c.items]) or "nothing")))
+                Row("Kit", "Kit: " + (", ".join([self._weapon(w) for w in c.weapons] + [self._item(i) for i in c.items])
+                                      or "nothing")))
 
     def _item(self, i: str) -> str:
         items = self.content.rules[ID].get("items", {})
