@@ -274,3 +274,23 @@ def test_roster_new_refusals_are_one_line(tmp_path, capsys, monkeypatch, argv, m
     code, out, err = run(argv, capsys)
     assert code == 2 and out == "" and err.startswith(message) and err.count("\n") == 1
     assert not (tmp_path / "roster.toml").exists()
+
+
+def test_play_deploys_the_roster_characters_of_its_ruleset(tmp_path, content, monkeypatch):
+    from tui.app import XenotacApp
+
+    played: list = []
+
+    def fake(self):
+        played.append(self.first_session)
+        self.first_session.close()
+
+    monkeypatch.setenv("XENOTAC_SAVES", str(tmp_path))
+    monkeypatch.setattr(XenotacApp, "run", fake)
+    roster.save(tmp_path / "roster.toml", [made(content, "xcom-trpg", "Anna")[0], made(content, "xxxzone", "Rex")[0]])
+    assert main(["play", "--ruleset", "xxxzone", "--seed", "3"]) == 0
+    assert main(["play", "--ruleset", "neo-troops", "--seed", "3"]) == 0
+    xxx, neo = played
+    assert [c["name"] for c in log.read_header(xxx.path)["mission"]["squad"]] == ["Rex"]
+    assert xxx.state.units["roster_rex"].name == "Rex" and "roster_anna" not in xxx.state.units
+    assert "squad" not in log.read_header(neo.path)["mission"]  # nobody of neo-troops on the roster
