@@ -131,7 +131,7 @@ class Creation(Sized):
             return
         if kind == "ruleset":
             self._use(self.rulesets[(self.rulesets.index(self.ruleset) + step) % len(self.rulesets)])
-            status.message = f"{catalog.title(self.app.content, self.ruleset)}: a character of its rules"
+            status.message = f"{catalog.title(self.app.content, self.ruleset)}'s creation rules"
             self._draw()
             return
         if kind == "choice":

@@ -55,8 +55,8 @@ class XxxzoneCreation:
         low, high = roll.evaluate({}, lambda sides: 1)[0], roll.evaluate({}, lambda sides: sides)[0]
         start = self.book.kits["starting"]
         kit = ", ".join(self._item(e) for e in start.items)
-        return (Row("Attributes", f"{' '.join(SHORT[a] for a in ATTRIBUTES)}: each {roll.text} ({low}–{high}), "
-                                  "rolled in this order on save"),
+        return (Row("Attributes", f"Attributes: {', '.join(SHORT[a] for a in ATTRIBUTES)}, each {roll.text} "
+                                  f"({low}–{high}), rolled in this order on save"),
                 Row("Kit", f"Kit: {self.book.armour[start.armour].name}; {kit}"))
 
     def _item(self, e: KitEntry) -> str:
