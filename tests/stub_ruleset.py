@@ -252,8 +252,8 @@ class D6Stub:
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
         return None
 
-    def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
-        raise ValueError(f"{ID} has no initiation")
+    def creation(self):
+        return None  # no characters of its own for the roster
 
 
 def _d6(dice: Dice, actor: str, purpose: str, need: int) -> Roll:

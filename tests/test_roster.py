@@ -9,10 +9,12 @@ import pytest
 
 from engine.log import writer as log
 from engine.play import roster
+from engine.core.creation import Draft
 from engine.core.dice import Dice, seed_from_int
 from engine.play.game import Game, check_header
 from engine.play.simulate import play_out
 from tui.cli import main
+from engine.rules.xcom_trpg import creation as xc
 from engine.rules.xcom_trpg.tables import xcom
 
 ANTON = dict(strength=7, agility=4, intelligence=6, bravery=6, charisma=4, luck=6, psionics=3)
@@ -21,8 +23,13 @@ BO = dict(strength=5, agility=5, intelligence=6, bravery=6, charisma=4, luck=8, 
 SEK = dict(strength=5, agility=4, intelligence=6, bravery=6, charisma=4, luck=8, psionics=3)  # a sectoid
 
 
+def draft(name="Anna", race="human", stats=None, **picks):
+    return Draft(name=name, picks={"race": race, **picks}, numbers=dict(ANTON if stats is None else stats))
+
+
 def make(content, name="Anna", race="human", stats=None, die=5, **kw):
-    ch, _roll = roster.create(content, name, race, dict(ANTON if stats is None else stats), Dice.scripted([die]), **kw)
+    """An xcom-trpg character made through the roster, as a player makes one."""
+    ch, _rolls = roster.create(content, "xcom-trpg", draft(name, race, stats, **kw), Dice.scripted([die]))
     return ch
 
 
@@ -50,7 +57,7 @@ def test_races_carry_the_caps_and_modifiers_of_the_table(content):
     assert all(r[e].epic for e in epics)
     assert [e for e in epics if r[e].infinite_stamina] == ["mech_trooper", "mechtoid", "muton_berserker"]
     assert r["muton_berserker"].fixed == {"bravery": 10} and r["gmz"].psi_locked
-    assert set(roster.playable_races(content)) == {"human", "sectoid", "ethereal", "muton", "floater", "snakeman",
+    assert set(xc.playable_races(content)) == {"human", "sectoid", "ethereal", "muton", "floater", "snakeman",
                                                    "chryssalid", *epics}
 
 
@@ -58,7 +65,7 @@ def test_races_carry_the_caps_and_modifiers_of_the_table(content):
 
 
 def test_the_reference_characters_stand(content):
-    assert roster.check(content, "human", ANTON) == [] and roster.check(content, "human", JULIA) == []
+    assert xc.check(content, "human", ANTON) == [] and xc.check(content, "human", JULIA) == []
 
 
 @pytest.mark.parametrize("race, stat, value, why", [
@@ -72,83 +79,84 @@ def test_the_reference_characters_stand(content):
     ("human", "psionics", -1, "psionics -1: the minimum is 0"),
 ])
 def test_each_stat_is_held_to_its_minimum_and_race_cap(content, race, stat, value, why):
-    assert roster.refusal(content, race, stat, value) == why
-    assert why in roster.check(content, race, {**ANTON, stat: value})
+    assert xc.refusal(content, race, stat, value) == why
+    assert why in xc.check(content, race, {**ANTON, stat: value})
 
 
 def test_psionics_may_be_zero(content):
-    assert roster.check(content, "human", {**ANTON, "psionics": 0, "luck": 9}) == []
-    assert roster.check(content, "sectoid", {**ANTON, "strength": 5, "psionics": 0, "luck": 10, "charisma": 5}) == []
+    assert xc.check(content, "human", {**ANTON, "psionics": 0, "luck": 9}) == []
+    assert xc.check(content, "sectoid", {**ANTON, "strength": 5, "psionics": 0, "luck": 10, "charisma": 5}) == []
 
 
 def test_a_human_has_36_points_to_spend_no_more_no_less(content):
-    assert roster.check(content, "human", {**ANTON, "luck": 7}) == ["37 points spent: a human has 36"]
-    assert roster.check(content, "human", {**ANTON, "luck": 5}) == ["1 of 36 points still to spend"]
+    assert xc.check(content, "human", {**ANTON, "luck": 7}) == ["37 points spent: a human has 36"]
+    assert xc.check(content, "human", {**ANTON, "luck": 5}) == ["1 of 36 points still to spend"]
 
 
 def test_an_epic_has_42_points(content):
     stats = {**ANTON, "psionics": 0, "strength": 10, "agility": 9, "bravery": 7}  # 42, psi 0 for a mech-trooper
     assert sum(stats.values()) == 42
-    assert roster.check(content, "mech_trooper", stats) == []
-    assert roster.check(content, "human", stats) == ["42 points spent: a human has 36"]
-    assert roster.refusal(content, "mech_trooper", "psionics", 1) == "psionics 1: a mech-trooper has at most 0"
+    assert xc.check(content, "mech_trooper", stats) == []
+    assert xc.check(content, "human", stats) == ["42 points spent: a human has 36"]
+    assert xc.refusal(content, "mech_trooper", "psionics", 1) == "psionics 1: a mech-trooper has at most 0"
 
 
 def test_a_muton_berserker_has_10_of_its_42_points_in_bravery(content):
     rest = dict(strength=10, agility=7, intelligence=6, charisma=5, luck=2, psionics=2)  # 32
-    ch = make(content, "Berk", "muton_berserker", rest, die=10)
+    ch = make(content, "Berk", "muton_berserker", rest, die=10).record
     assert ch.stats["bravery"] == 10 and sum(ch.stats.values()) == 42
     assert list(ch.stats) == xcom(content).rulesets["xcom-trpg"].stats
-    assert roster.refusal(content, "muton_berserker", "bravery", 7) == \
+    assert xc.refusal(content, "muton_berserker", "bravery", 7) == \
         "bravery 7: a muton berserker has 10 bravery, placed automatically"
 
 
 def test_muton_plus_5_strength_comes_after_allocation_and_may_pass_10(content):
     ch = make(content, "Bo", "muton", {**ANTON, "strength": 10, "agility": 1, "psionics": 2, "luck": 7},
-              die=7)
-    final = roster.final_stats(content, ch)
+              die=7).record
+    final = xc.final_stats(content, ch)
     assert ch.stats["strength"] == 10 and final["strength"] == 15
     assert ch.hp == (15 - 1) * 10 + 7 and ch.hp_roll == "hp (15-1)*10+7=147"
 
 
 def test_a_floater_is_a_muton_then_minus_4_strength_plus_4_agility(content):
-    ch = make(content, "Flo", "floater", {**ANTON, "strength": 5, "agility": 7, "psionics": 2}, die=1)
-    assert roster.final_stats(content, ch)["strength"] == 5 + 5 - 4
-    assert roster.final_stats(content, ch)["agility"] == 7 + 4  # over 10: the cap limits allocation only
+    ch = make(content, "Flo", "floater", {**ANTON, "strength": 5, "agility": 7, "psionics": 2}, die=1).record
+    assert xc.final_stats(content, ch)["strength"] == 5 + 5 - 4
+    assert xc.final_stats(content, ch)["agility"] == 7 + 4  # over 10: the cap limits allocation only
     assert ch.hp_roll == "hp (6-1)*10+1=51"
 
 
 def test_the_soldier_guideline_warns_but_does_not_refuse(content):
-    assert roster.advice(content, "human", ANTON) == ["agility 4: a soldier usually has 6+ (above a human's average)"]
-    assert roster.advice(content, "human", {**ANTON, "agility": 6, "intelligence": 4}) == []
-    assert roster.advice(content, "sectoid", {"strength": 4, "agility": 6}) == []
-    assert roster.advice(content, "muton", {"strength": 5, "agility": 4}) == [
+    assert xc.advice(content, "human", ANTON) == ["agility 4: a soldier usually has 6+ (above a human's average)"]
+    assert xc.advice(content, "human", {**ANTON, "agility": 6, "intelligence": 4}) == []
+    assert xc.advice(content, "sectoid", {"strength": 4, "agility": 6}) == []
+    assert xc.advice(content, "muton", {"strength": 5, "agility": 4}) == [
         "strength 10: a soldier usually has 11+ (above a muton's average)",
         "agility 4: a soldier usually has 5+ (above a muton's average)"]
-    assert make(content).hp > 0  # Anton's agility 4 is a warning only
+    assert make(content).record.hp > 0  # Anton's agility 4 is a warning only
 
 
 def test_tv07_hp_rolled_at_creation(content):
     """TV-07: Str 4, the GM's 1d10 = 3 -> (4-1)*10+3 = 33 (range 31-40)."""
     stats = {**ANTON, "strength": 4, "agility": 7}
-    ch, roll = roster.create(content, "Laura", "human", stats, Dice.scripted([3]))
-    assert (ch.hp, ch.hp_roll) == (33, "hp (4-1)*10+3=33")
+    ch, (roll,) = roster.create(content, "xcom-trpg", draft("Laura", stats=stats), Dice.scripted([3]))
+    assert (ch.record.hp, ch.record.hp_roll) == (33, "hp (4-1)*10+3=33")
+    assert roster.made(content, ch) == ch.record.hp_roll
     assert roll.faces == (3,) and roll.expr == "(strength - 1) * 10 + 1d10" and roll.crit is None
-    assert roster.hp_range(content, "human", 4) == (31, 40)
-    assert roster.hp_range(content, "muton", 1) == (51, 60)
+    assert xc.hp_range(content, "human", 4) == (31, 40)
+    assert xc.hp_range(content, "muton", 1) == (51, 60)
 
 
 def test_create_refuses_in_one_line(content):
     with pytest.raises(roster.RosterError, match=r"^strength 6: a sectoid has at most 5$"):
-        roster.create(content, "Sek", "sectoid", {**ANTON, "strength": 6}, Dice.scripted([1]))
+        roster.create(content, "xcom-trpg", draft("Sek", "sectoid", {**ANTON, "strength": 6}), Dice.scripted([1]))
     with pytest.raises(roster.RosterError, match="unknown race 'sectopod'"):
-        roster.create(content, "Robo", "sectopod", ANTON, Dice.scripted([1]))
+        roster.create(content, "xcom-trpg", draft("Robo", "sectopod"), Dice.scripted([1]))
     with pytest.raises(roster.RosterError, match="a name is 1-24 letters"):
-        roster.create(content, "", "human", ANTON, Dice.scripted([1]))
+        roster.create(content, "xcom-trpg", draft(""), Dice.scripted([1]))
     with pytest.raises(roster.RosterError, match="unknown weapon 'spoon'"):
-        roster.create(content, "Anna", "human", ANTON, Dice.scripted([1]), weapon="spoon")
+        roster.create(content, "xcom-trpg", draft(weapon="spoon"), Dice.scripted([1]))
     with pytest.raises(roster.RosterError, match="charisma is missing"):
-        roster.create(content, "Anna", "human", {k: v for k, v in ANTON.items() if k != "charisma"},
+        roster.create(content, "xcom-trpg", draft(stats={k: v for k, v in ANTON.items() if k != "charisma"}),
                       Dice.scripted([1]))
 
 
@@ -156,16 +164,16 @@ def test_create_refuses_in_one_line(content):
     ("str=7,agi=4,int=6,bra=6,cha=4,luck=6,psi=3", ANTON),
     ("strength=7, agility=4, intelligence=6, bravery=6, charisma=4, luck=6, psionics=3", ANTON),
 ])
-def test_stats_are_written_short_or_long(text, stats):
-    assert roster.parse_stats(text) == stats
+def test_stats_are_written_short_or_long(content, text, stats):
+    assert roster.parse_numbers(content, "xcom-trpg", Draft(), text) == stats
 
 
 @pytest.mark.parametrize("text, why", [("str=x", "'str=x': write each stat as name=number"),
                                        ("str", "'str': write each stat as name=number"),
                                        ("str=7,strength=6", "strength is given twice")])
-def test_bad_stat_text_is_refused(text, why):
+def test_bad_stat_text_is_refused(content, text, why):
     with pytest.raises(roster.RosterError, match=why):
-        roster.parse_stats(text)
+        roster.parse_numbers(content, "xcom-trpg", Draft(), text)
 
 
 # -- psi initiation (7.1) -----------------------------------------------------------------------
@@ -178,31 +186,34 @@ def test_bad_stat_text_is_refused(text, why):
     (5, False, 0, 5, "initiation 5 → critical failure: −1 Intelligence, not unlocked, psionics lost"),
 ])
 def test_initiation_outcomes(content, die, awake, psi, intelligence, text):
-    ch, roll = roster.initiate(content, make(content), Dice.scripted([die]))
+    ch, roll = roster.improve(content, make(content), Dice.scripted([die]))
+    ch = ch.record
     assert (ch.psi_awakened, ch.stats["psionics"], ch.stats["intelligence"]) == (awake, psi, intelligence)
     assert roll.formula == text == ch.initiation and roll.faces == (die,)
     assert roll.crit == {96: "success", 5: "failure"}.get(die)
-    assert ch.hp == make(content).hp  # nothing else changes
+    assert ch.hp == make(content).record.hp  # nothing else changes
 
 
 def test_initiation_crits_pass_the_cap_and_reach_zero_intelligence(content):
     psi6 = dict(strength=6, agility=6, intelligence=6, bravery=4, charisma=2, luck=6, psionics=6)
-    ch, _ = roster.initiate(content, make(content, stats=psi6), Dice.scripted([100]))
+    ch, _ = xc.initiate(content, make(content, stats=psi6).record, Dice.scripted([100]))
     assert ch.stats["psionics"] == 7  # over the human cap of 6
     dim = dict(strength=7, agility=6, intelligence=1, bravery=6, charisma=6, luck=7, psionics=3)
-    ch, _ = roster.initiate(content, make(content, stats=dim), Dice.scripted([1]))
+    ch, _ = xc.initiate(content, make(content, stats=dim).record, Dice.scripted([1]))
     assert ch.stats["intelligence"] == 0 and not ch.psi_awakened
 
 
 def test_initiation_is_refused_where_the_rules_do_not_allow_it(content):
     with pytest.raises(roster.RosterError, match="a sectoid's psionics needs no initiation"):
-        roster.initiate(content, make(content, race="sectoid", stats=SEK),
+        roster.improve(content, make(content, race="sectoid", stats=SEK),
                         Dice.scripted([50]))
     with pytest.raises(roster.RosterError, match="at least 1 point in psionics"):
-        roster.initiate(content, make(content, stats={**ANTON, "psionics": 0, "luck": 9}), Dice.scripted([50]))
-    done, _ = roster.initiate(content, make(content), Dice.scripted([50]))
+        roster.improve(content, make(content, stats={**ANTON, "psionics": 0, "luck": 9}), Dice.scripted([50]))
+    done, _ = roster.improve(content, make(content), Dice.scripted([50]))
     with pytest.raises(roster.RosterError, match="has been through initiation already"):
-        roster.initiate(content, done, Dice.scripted([50]))
+        roster.improve(content, done, Dice.scripted([50]))
+    with pytest.raises(xc.Refused, match="has been through initiation already"):
+        xc.initiate(content, done.record, Dice.scripted([50]))
 
 
 # -- the roster file ----------------------------------------------------------------------------
@@ -213,7 +224,7 @@ def test_the_roster_file_round_trips_with_the_rolled_hp(content, tmp_path):
     characters = [make(content, "Anna", die=4), make(content, "Julia", stats=JULIA, die=9)]
     roster.save(path, characters)
     again = roster.load(path, content)
-    assert again == characters and [c.hp for c in again] == [64, 49]
+    assert again == characters and [c.record.hp for c in again] == [64, 49]
     assert roster.load(tmp_path / "none.toml", content) == []
 
 
@@ -257,7 +268,7 @@ def test_roster_command_add_list_remove(saves, capsys):
     assert lines[0].startswith("Anna") and "Str 7 Agi 4 Int 6 Bra 6 Cha 4 Lck 6 Psi 3" in lines[0]
     assert "psi locked until initiation" in lines[0]
     assert lines[1].startswith("Bo") and "Str 10(5+5)" in lines[1] and "psi active" in lines[1]
-    hp = roster.load(saves / "roster.toml", _content())[0].hp
+    hp = roster.load(saves / "roster.toml", _content())[0].record.hp
     assert f"HP {hp}" in lines[0]
     assert run(["roster", "remove", "bo"], capsys)[:2] == (0, "removed Bo\n")
     assert [c.name for c in roster.load(saves / "roster.toml", _content())] == ["Anna"]
@@ -297,7 +308,7 @@ def test_roster_command_initiate(saves, capsys, content):
     roster.save(saves / "roster.toml", [make(content), make(content, "Sek", "sectoid", SEK)])
     code, out, err = run(["roster", "initiate", "Anna", "--seed", "4"], capsys)
     assert code == 0 and out.startswith("Anna: initiation ")
-    anna = roster.load(saves / "roster.toml", content)[0]
+    anna = roster.load(saves / "roster.toml", content)[0].record
     assert anna.initiation and out == f"Anna: {anna.initiation}\n"
     code, _out, err = run(["roster", "initiate", "Anna"], capsys)
     assert code == 2 and "has been through initiation already" in err
@@ -321,15 +332,15 @@ def test_a_corrupt_roster_is_reported_and_never_overwritten(saves, capsys):
 
 def test_with_squad_puts_characters_in_the_first_places_and_keeps_the_vip(content):
     anna, bo = make(content, "Anna", die=4), make(content, "Bo", "muton", BO, die=2)
-    deployed = roster.with_squad(content, "vip", [anna, bo])
+    deployed = roster.with_squad(content, "xcom-trpg", "vip", [anna, bo])
     assert deployed.missions["vip"].squad == ["roster_anna", "roster_bo", "stephen", "laura", "viktor", "zmey", "vip"]
     t = xcom(deployed).units["roster_bo"]
-    assert (t.name, t.race, t.hp, t.glyph, t.weapon, t.armor) == ("Bo", "muton", bo.hp, "2", "rifle", "light")
+    assert (t.name, t.race, t.hp, t.glyph, t.weapon, t.armor) == ("Bo", "muton", bo.record.hp, "2", "rifle", "light")
     assert content.missions["vip"].squad[0] == "anton" and "roster_anna" not in xcom(content).units  # untouched
     assert deployed.sha256 == content.sha256
     many = [make(content, f"Soldier {i}", die=1) for i in range(9)]
     assert roster.deploying(content, "xcom-trpg", "vip", many) == many[:6]
-    assert roster.with_squad(content, "vip", many[:6]).missions["vip"].squad[-1] == "vip"
+    assert roster.with_squad(content, "xcom-trpg", "vip", many[:6]).missions["vip"].squad[-1] == "vip"
 
 
 def test_a_mission_with_roster_characters_replays_and_verifies(content, tmp_path, capsys):
@@ -339,7 +350,7 @@ def test_a_mission_with_roster_characters_replays_and_verifies(content, tmp_path
     game = Game.new(content, "xcom-trpg", "eliminate@veteran", seed_from_int(5), path, squad=[anna, bo])
     units = game.state.units
     assert (units["roster_anna"].hp, units["roster_anna"].hp_max) == (64, 64)
-    assert units["roster_bo"].stats["strength"] == 10 and units["roster_bo"].hp == bo.hp
+    assert units["roster_bo"].stats["strength"] == 10 and units["roster_bo"].hp == bo.record.hp
     assert "anton" not in units and "julia" not in units and "stephen" in units
     header = log.read_header(path)
     assert [c["name"] for c in header["mission"]["squad"]] == ["Anna", "Bo"]

@@ -19,6 +19,7 @@ from engine.core import codec
 from engine.core.dice import seed_from_int
 from engine.log import writer as log
 from engine.play import roster
+from engine.core.creation import Draft
 from engine.play.game import Game, check_header
 from engine.play.simulate import run
 from engine.play.verify import verify
@@ -90,8 +91,9 @@ def test_the_shipped_content_and_every_fixture_stay_within_bounds():
 
 
 def test_a_hand_edited_roster_character_of_strength_a_million_is_refused(content, tmp_path, capsys):
-    ch, _roll = roster.create(content, "Anna", "human", roster.parse_stats("str=7,agi=6,int=5,bra=6,cha=4,luck=6,psi=2"),
-                              roster.dice_for(seed_from_int(1)))
+    numbers = roster.parse_numbers(content, "xcom-trpg", Draft(), "str=7,agi=6,int=5,bra=6,cha=4,luck=6,psi=2")
+    ch, _rolls = roster.create(content, "xcom-trpg", Draft(name="Anna", picks={"race": "human"}, numbers=numbers),
+                               roster.dice_for(seed_from_int(1)))
     roster.save(tmp_path / "roster.toml", [ch])
     path = tmp_path / "roster.toml"
     path.write_text(path.read_text().replace("strength = 7", "strength = 1000000"))

@@ -5,7 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from engine.play import roster
+from engine.core.creation import Draft
 from engine.core.dice import seed_from_int
+from engine.rules.xcom_trpg import creation as xc
 from tui.app import XenotacApp
 from tui.screens.creation import Creation
 from tui.screens.roster import RosterScreen
@@ -25,8 +27,9 @@ def run_app(app, steps):
 
 
 async def allocate(pilot, stats: dict[str, int], start: dict[str, int]) -> None:
-    """From the name field: ↓ past the race row, then → on each stat up to its value."""
-    await pilot.press("down")  # the race row
+    """From the name field: ↓ past the ruleset row (xcom-trpg, the first) and the race row, then → on each stat
+    up to its value."""
+    await pilot.press("down", "down")  # the ruleset row, the race row
     for name in ORDER:
         await pilot.press("down", *["right"] * (stats[name] - start[name]))
 
@@ -54,8 +57,9 @@ def test_squad_from_the_title_creates_a_character_with_keys_only(content, tmp_pa
     assert "HP 61–70, rolled once on save with final strength 7" in sheet
     assert "⚠ agility 4: a soldier usually has 6+ (a guideline)" in sheet  # a warning, and it still saves
     assert "⏎:save" in sheet and "?/f1:help" in sheet
-    [anna] = roster.load(tmp_path / "roster.toml", content)
-    assert (anna.name, anna.race, anna.stats) == ("Anna", "human", ANTON)
+    [made] = roster.load(tmp_path / "roster.toml", content)
+    anna = made.record
+    assert made.ruleset == "xcom-trpg" and (anna.name, anna.race, anna.stats) == ("Anna", "human", ANTON)
     assert 61 <= anna.hp <= 70 and anna.hp_roll == f"hp (7-1)*10+{anna.hp - 60}={anna.hp}"
     assert screen == "RosterScreen" and f"Anna joins the roster: {anna.hp_roll}" in listing
     assert "Anna" in listing and "S7 A4 I6 B6 C4 L6 P3  HP" in listing
@@ -75,9 +79,14 @@ def test_hp_is_rolled_with_the_seed_given(content, tmp_path):
         await pilot.pause()
 
     run_app(app, steps)
-    expected, _roll = roster.create(content, "Julia", "human", dict(strength=5, agility=10, intelligence=6,
-                                    bravery=5, charisma=7, luck=2, psionics=1), roster.dice_for(seed))
+    expected, _rolls = roster.create(content, "xcom-trpg", Draft(name="Julia", picks={"race": "human"}, numbers=dict(
+        strength=5, agility=10, intelligence=6, bravery=5, charisma=7, luck=2, psionics=1)), roster.dice_for(seed))
     assert roster.load(tmp_path / "roster.toml", content) == [expected]
+
+
+def anna(content, name):
+    return roster.create(content, "xcom-trpg", Draft(name=name, picks={"race": "human"}, numbers=ANTON),
+                         roster.dice_for(b"x"))[0]
 
 
 def open_creation(app, pilot):
@@ -90,7 +99,7 @@ def test_a_refused_choice_says_why_in_one_line(content, tmp_path):
 
     async def steps(pilot):
         await open_creation(app, pilot)
-        await pilot.press("down", "l")  # the race row: human → the next race, a sectoid
+        await pilot.press("down", "down", "l")  # the race row (after the ruleset's): human → the next race, a sectoid
         await pilot.press("j", *["l"] * 5)  # Strength 1 → 5, then a sixth: refused
         refused = screen_text(app)
         await pilot.press("up", "plus")  # the race after the sectoid, an ethereal, has at most 3
@@ -118,11 +127,11 @@ def test_a_refused_choice_says_why_in_one_line(content, tmp_path):
 
 def test_a_muton_shows_its_final_strength_and_a_berserker_its_42_points(content, tmp_path):
     app = XenotacApp(content, tmp_path)
-    races = roster.playable_races(content)
+    races = xc.playable_races(content)
 
     async def steps(pilot):
         await open_creation(app, pilot)
-        await pilot.press("down", *["right"] * races.index("muton"))
+        await pilot.press("down", "down", *["right"] * races.index("muton"))
         muton = screen_text(app)
         await pilot.press(*["right"] * (races.index("muton_berserker") - races.index("muton")))
         return muton, screen_text(app)
@@ -151,7 +160,7 @@ def test_saving_needs_a_name_and_every_point_spent(content, tmp_path):
 
 def test_delete_asks_first(content, tmp_path):
     path = tmp_path / "roster.toml"
-    roster.save(path, [roster.create(content, n, "human", ANTON, roster.dice_for(b"x"))[0] for n in ("Anna", "Bob")])
+    roster.save(path, [anna(content, n) for n in ("Anna", "Bob")])
     app = XenotacApp(content, tmp_path)
 
     async def steps(pilot):
@@ -193,7 +202,7 @@ def test_help_lists_the_creation_keys(content, tmp_path):
 
     async def steps(pilot):
         await open_creation(app, pilot)
-        await pilot.press("down", "question_mark")
+        await pilot.press("down", "down", "question_mark")
         return screen_text(app)
 
     text = run_app(app, steps)
@@ -201,7 +210,7 @@ def test_help_lists_the_creation_keys(content, tmp_path):
 
 
 def test_the_new_mission_form_shows_the_roster_squad(content, tmp_path):
-    roster.save(tmp_path / "roster.toml", [roster.create(content, "Anna", "human", ANTON, roster.dice_for(b"x"))[0]])
+    roster.save(tmp_path / "roster.toml", [anna(content, "Anna")])
     app = XenotacApp(content, tmp_path)
 
     async def steps(pilot):
@@ -211,3 +220,29 @@ def test_the_new_mission_form_shows_the_roster_squad(content, tmp_path):
     text = run_app(app, steps)
     assert "Squad (1 from the roster):" in text and "1 Anna (shotgun)" in text and "2 Julia (rifle)" in text
     assert "Your roster changes the squad" in text
+
+
+def test_the_ruleset_row_makes_a_character_of_another_ruleset(content, tmp_path):
+    """The rows come from the ruleset's Form: xxxzone has nothing to set, neo-troops a varan type and a weapon."""
+    app = XenotacApp(content, tmp_path)
+
+    async def steps(pilot):
+        app.push_screen(RosterScreen(seed=seed_from_int(1)))
+        await pilot.pause()
+        await pilot.press("n", *"Rex", "down", "left")  # the ruleset row: X-COM TRPG → the last one, XXXzone
+        xxx = screen_text(app)
+        await pilot.press("left")  # Neo-Troops
+        await pilot.press("down", "down", "right")  # the held weapon: the pistol
+        neo = screen_text(app)
+        await pilot.press("enter")
+        await pilot.pause()
+        return xxx, neo, screen_text(app)
+
+    xxx, neo, listing = run_app(app, steps)
+    assert "New character — Operative (section 14.1: every attribute rolled)" in xxx and "Strength" not in xxx
+    assert "◂ XXXzone ▸   4 of 4" in xxx and "each 1d4+1 (2–5)" in xxx
+    assert "Held weapon       ◂ Pistol ▸   2 of 2" in neo and "AV 5 · HP 3" in neo
+    [rex] = roster.load(tmp_path / "roster.toml", content)
+    assert (rex.ruleset, rex.record.type, rex.record.held) == ("neo-troops", "varan", "pistol")
+    assert "Rex joins the roster: a Cybervaran" in listing
+    assert f"{'Rex':<16} {'Cybervaran':<15} AV 5 HP 3 Pistol" in listing

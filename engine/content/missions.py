@@ -232,3 +232,26 @@ def uses(content: Content, mission: Mission, zones: Zones, state: State, unit: U
             if tile.closes_to and not state.units_at(cell):
                 found.append((1, "close", cell))
     return [(action, cell) for _rank, action, cell in sorted(found)]
+
+
+def squad_places(content: Content, ruleset_id: str, mission_id: str) -> list[str]:
+    """The squad places of a ruleset's forces.toml on a mission that roster characters may take: all but the
+    ones an objective names (the VIP)."""
+    forces = content.rules.get(ruleset_id, {}).get("forces", {}).get(base_id(mission_id))
+    if forces is None or mission_id not in content.missions:
+        return []
+    kept = {o.unit for o in content.missions[mission_id].objectives.values() if o.unit}
+    return [t for t in forces.squad if t not in kept]
+
+
+def with_forces(content: Content, ruleset_id: str, mission_id: str, placed: Mapping[str, str],
+                tables: Mapping[str, Mapping[str, object]]) -> Content:
+    """The content of one mission whose forces.toml squad has new templates in some places (`placed`: the place's
+    template -> the new one) and the ruleset's tables with `tables` added (kind -> id -> row)."""
+    own = dict(content.rules[ruleset_id])
+    for kind, rows in tables.items():
+        own[kind] = {**own.get(kind, {}), **rows}
+    base = base_id(mission_id)
+    forces = own["forces"][base]
+    own["forces"] = {**own["forces"], base: attrs.evolve(forces, squad=[placed.get(t, t) for t in forces.squad])}
+    return attrs.evolve(content, rules={**content.rules, ruleset_id: own})

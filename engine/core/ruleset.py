@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # annotations only: the core never needs the content room at 
     from engine.content.missions import Member
     from engine.content.models import Content, Mission
     from engine.content.tables import Schema
+    from engine.core.creation import Creation
     from engine.content.scenario import UnitReport, Verdict
 
 
@@ -236,8 +237,9 @@ class Ruleset(Protocol):
     def behaviour(self, unit: Unit) -> str:
         """The unit's AI profile in behaviour.toml ("default" when it has none of its own)."""
 
-    def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
-        """A character's between-missions roll of this ruleset (xcom-trpg 7.1: psi initiation), for the roster."""
+    def creation(self) -> Creation | None:
+        """How a player makes a character of this ruleset for the roster (engine.core.creation), and how roster
+        characters deploy into its missions; None when it has no character creation."""
 
 
 def closed(state: State) -> Rejected | None:

@@ -69,7 +69,8 @@ def make_header(content: Content, ruleset_id: str, mission_id: str, seed: bytes,
 def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
     """The ruleset and the state before the first command, from the header alone."""
     params = header["mission"]
-    content = roster.with_squad(content, params["id"], roster.from_header(content, params.get("squad")))
+    squad = roster.from_header(content, header["ruleset"], params.get("squad"))
+    content = roster.with_squad(content, header["ruleset"], params["id"], squad)
     mission = content.missions[params["id"]]
     deployed = make(header["ruleset"], content, None).roster(params["id"]) or []
     counts = {side: sum(m.side == side for m in deployed) for side in (missions.PLAYER, missions.ALIENS)}
@@ -91,7 +92,7 @@ def check_header(content: Content, header: dict[str, Any]) -> None:
     if mission["id"] not in content.missions:
         raise log.LogError(f"unknown mission {mission['id'][:40]!r}", 1)
     try:
-        roster.from_header(content, mission.get("squad"))
+        roster.from_header(content, str(header.get("ruleset")), mission.get("squad"))
     except roster.RosterError as exc:
         raise log.LogError(str(exc), 1) from None
     reading.check_header(header)
@@ -148,7 +149,7 @@ class Game:
             casual: bool = False, max_phases: int | None = None,
             squad: list[roster.Character] | None = None, public: int | None = None) -> "Game":
         """A fresh mission; with `path` None it lives in memory only (tests, benchmarks). `squad`:
-        roster characters deployed in the first squad places (engine.roster.with_squad). `public`: the
+        roster characters deployed in the first squad places (the ruleset's `Creation.deploy`). `public`: the
         number of a reproducible seed (`--seed N`), written in the header; None for a secret seed."""
         header = make_header(content, ruleset_id, mission_id, seed, casual, max_phases, squad, public)
         writer = log.Writer.create(path, header, seed) if path is not None else None  # lock, seed, header

@@ -1,47 +1,48 @@
-"""A new character (xcom-trpg 2.3): a name, a race, and the creation points, keyboard only.
+"""A new character, in the creation rules of a ruleset (`Ruleset.creation()`), keyboard only.
 
-Rows: the name, the race, then the seven stats. ↑↓/jk pick a row, ←→/hl/+- change it, ⏎ saves to
-the roster. Each stat shows its range for the race; a refused change says why in one line. HP is
-rolled once, when the character is saved, with the final Strength (6.1).
+Rows: the name, the ruleset (when more than one can make characters), then what the ruleset's `Form` offers: its
+choices (◂ option ▸), the numbers a player sets with their limits, and the choices drawn after them (kit).
+↑↓/jk pick a row, ←→/hl/+- change it, ⏎ saves to the roster. A refused change says why in one line; the
+ruleset's preview (derived numbers, the HP range, guidelines) is shown as you go. Dice are rolled once, on save.
 """
 
 from __future__ import annotations
 
 import secrets
 
+import attrs
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.widgets import Input, Static
 
-from engine.play import roster
+from engine.core.creation import repick
+from engine.play import catalog, roster
 from tui import keys
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
 
-NAME_ROW, RACE_ROW = 0, 1
+NAME_ROW = 0
 
 
 class Sheet(Static, can_focus=True):
-    """The race and stat rows; the screen's bindings act on it."""
+    """The choice and number rows; the screen's bindings act on it."""
 
 
 class Creation(Sized):
     BINDINGS = keys.bindings("creation")
 
-    def __init__(self, seed: bytes | None = None) -> None:
+    def __init__(self, seed: bytes | None = None, ruleset: str | None = None) -> None:
         super().__init__()
-        self.seed = seed  # tests fix the HP die; a player gets a fresh secret
+        self.seed = seed  # tests fix the dice; a player gets a fresh secret
+        self.ruleset = ruleset
         self.row = NAME_ROW
 
     # -- building ------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        content = self.app.content
-        self.races = roster.playable_races(content)
-        self.race = self.races[0]
-        self.stat_names = roster.stat_names(content)
-        self.stats = self._minimums(self.race)
+        self.rulesets = roster.creators(self.app.content)
+        self._use(self.ruleset if self.ruleset in self.rulesets else self.rulesets[0])
         yield Static(id="creation-head")
         yield Input(placeholder="Name (letters, digits, spaces)", id="character-name", max_length=24)
         yield Sheet(id="creation-sheet")
@@ -50,50 +51,55 @@ class Creation(Sized):
         yield KeyBar()
         yield from super().compose()
 
+    def _use(self, ruleset: str) -> None:
+        self.ruleset = ruleset
+        self.rules = roster.creation(self.app.content, ruleset)
+        self.draft = self.rules.draft()
+
     def on_mount(self) -> None:
         self.query_one("#character-name", Input).focus()
-        self.query_one(StatusLine).message = "Type a name, then ↓ to the race and the stats"
+        self.query_one(StatusLine).message = "Type a name, then ↓ to what the rules let you choose"
         self._draw()
-
-    def _minimums(self, race: str) -> dict[str, int]:
-        content = self.app.content
-        return {s: roster.limits(content, race, s)[0] for s in self.stat_names}
 
     # -- reading the state ---------------------------------------------------------------------
 
-    @property
-    def budget(self) -> int:
-        return roster.budget(self.app.content, self.race)
+    def _rows(self) -> list[tuple[str, str]]:
+        """(kind, id) of each row below the name: "ruleset", "choice" or "number"."""
+        form = self.rules.form(self.draft)
+        rows = [("ruleset", "")] if len(self.rulesets) > 1 else []
+        rows += [("choice", c.id) for c in form.choices if not c.after]
+        rows += [("number", n.id) for n in form.numbers]
+        return rows + [("choice", c.id) for c in form.choices if c.after]
 
-    @property
-    def left(self) -> int:
-        return self.budget - sum(self.stats.values())
+    def _at(self) -> tuple[str, str]:
+        return ("name", "") if self.row == NAME_ROW else self._rows()[self.row - 1]
 
     def _draw(self) -> None:
-        content = self.app.content
-        race = roster.races(content)[self.race]
-        kind = "epic, " if race.epic else ""
-        self.query_one("#creation-head", Static).update(Text(
-            f" New character — {race.name} ({kind}{self.budget} points) · {self.left} left to spend"))
-        mods = race.modifiers
-        rows = [self._row(RACE_ROW, "Race", f"◂ {race.name} ▸", f"{self.races.index(self.race) + 1} of "
-                                                                  f"{len(self.races)}")]
-        for i, stat in enumerate(self.stat_names):
-            low, high = roster.limits(content, self.race, stat)
-            value = self.stats[stat]
-            note = f"[{low}–{high}]"
-            if mods.get(stat):
-                note += f"  final {value + mods[stat]} ({mods[stat]:+d} {race.name.lower()})"
-            if stat in race.fixed:
-                note += "  placed automatically"
-            if stat == "psionics" and race.psi_locked and value:
-                note += "  locked until initiation"
-            rows.append(self._row(i + 2, stat.capitalize(), str(value), note))
-        self.query_one(Sheet).update(Text("\n").join(rows))
-        low, high = roster.hp_range(content, self.race, self.stats["strength"])
-        notes = [f"HP {low}–{high}, rolled once on save with final strength "
-                 f"{self.stats['strength'] + mods.get('strength', 0)}"]
-        notes += [f"⚠ {a.split(' (')[0]} (a guideline)" for a in roster.advice(content, self.race, self.stats)]
+        form = self.rules.form(self.draft)
+        head = f" New character — {form.title}"
+        if form.points is not None:
+            head += f" · {form.points.left} left to spend"
+        self.query_one("#creation-head", Static).update(Text(head))
+        choices = {c.id: c for c in form.choices}
+        numbers = {n.id: n for n in form.numbers}
+        lines = []
+        for i, (kind, rid) in enumerate(self._rows(), start=1):
+            if kind == "ruleset":
+                title = catalog.title(self.app.content, self.ruleset)
+                lines.append(self._row(i, "Ruleset", f"◂ {title} ▸",
+                                       f"{self.rulesets.index(self.ruleset) + 1} of {len(self.rulesets)}"))
+            elif kind == "choice":
+                c = choices[rid]
+                at = [o for o, _ in c.options].index(c.value) if c.value in dict(c.options) else 0
+                lines.append(self._row(i, c.label, f"◂ {c.shown()} ▸", f"{at + 1} of {len(c.options)}"))
+            else:
+                n = numbers[rid]
+                lines.append(self._row(i, n.label, str(n.value), f"[{n.low}–{n.high}]"
+                                       + (f"  {n.note}" if n.note else "")))
+        if not lines:
+            lines.append(Text("  Nothing to choose: the rules make the rest"))
+        self.query_one(Sheet).update(Text("\n").join(lines))
+        notes = [row.text for row in self.rules.preview(self.draft)]
         self.query_one("#creation-notes", Static).update(Text("\n".join(notes)))
         self.refresh_bindings()
 
@@ -111,7 +117,7 @@ class Creation(Sized):
         return True
 
     def action_select(self, step: int) -> None:
-        self.row = (self.row + step) % (len(self.stat_names) + 2)
+        self.row = (self.row + step) % (len(self._rows()) + 1)
         if self.row == NAME_ROW:
             self.query_one("#character-name", Input).focus()
         else:
@@ -120,39 +126,38 @@ class Creation(Sized):
 
     def action_change(self, step: int) -> None:
         status = self.query_one(StatusLine)
-        if self.row == RACE_ROW:
-            self._set_race(self.races[(self.races.index(self.race) + step) % len(self.races)])
+        kind, rid = self._at()
+        if kind == "name":
             return
-        if self.row == NAME_ROW:
+        if kind == "ruleset":
+            self._use(self.rulesets[(self.rulesets.index(self.ruleset) + step) % len(self.rulesets)])
+            status.message = f"{catalog.title(self.app.content, self.ruleset)}'s creation rules"
+            self._draw()
             return
-        stat = self.stat_names[self.row - 2]
-        value = self.stats[stat] + step
-        why = roster.refusal(self.app.content, self.race, stat, value)
-        if why is None and step > 0 and self.left <= 0:
-            why = f"no points left: {roster.article(roster.races(self.app.content)[self.race])} has {self.budget}"
+        if kind == "choice":
+            self._choose(rid, step)
+            return
+        value = self.draft.numbers.get(rid, 0) + step
+        why = self.rules.refusal(self.draft, rid, value)
         if why:
             status.message = f"✗ {why[0].upper()}{why[1:]}"
             return
-        self.stats[stat] = value
+        self.draft = self.draft.set(rid, value)
         status.message = ""
         self._draw()
 
-    def _set_race(self, race: str) -> None:
-        """Keeps the points that still fit the new race; the rest fall to its caps. Points a race
-        placed automatically (the berserker's Bravery) go back to the minimum."""
-        content = self.app.content
-        automatic, lowered = roster.races(content)[self.race].fixed, []
-        for stat in self.stat_names:
-            low, high = roster.limits(content, race, stat)
-            value = low if stat in automatic else min(max(self.stats[stat], low), high)
-            if value < self.stats[stat] and stat not in automatic:
-                lowered.append(f"{stat} {value}")
-            self.stats[stat] = value
-        self.race = race
+    def _choose(self, choice_id: str, step: int) -> None:
+        """Keeps the numbers that still fit the new option; the rest fall to its limits."""
+        choice = next(c for c in self.rules.form(self.draft).choices if c.id == choice_id)
+        ids = [o for o, _ in choice.options]
+        option = ids[((ids.index(choice.value) if choice.value in ids else 0) + step) % len(ids)]
+        self.draft, lowered = repick(self.rules, self.draft, choice_id, option)
+        form = self.rules.form(self.draft)
         notes = [f"lowered to its caps: {', '.join(lowered)}"] if lowered else []
-        if self.left < 0:
-            notes.append(f"{-self.left} points over its {self.budget}: lower some stats")
-        self.query_one(StatusLine).message = f"{roster.races(content)[race].name}: {'; '.join(notes)}" if notes else ""
+        if form.points is not None and form.points.left < 0:
+            notes.append(f"{-form.points.left} points over its {form.points.total}: lower some stats")
+        shown = dict(choice.options)[option]
+        self.query_one(StatusLine).message = f"{shown}: {'; '.join(notes)}" if notes else ""
         self._draw()
 
     def on_input_submitted(self, _event: Input.Submitted) -> None:
@@ -177,8 +182,8 @@ class Creation(Sized):
             status.message = f"✗ {name}: a character of that name is on the roster already"
             return
         try:
-            ch, _roll = roster.create(content, name, self.race, dict(self.stats),
-                                      roster.dice_for(self.seed or secrets.token_bytes(32)))
+            ch, _rolls = roster.create(content, self.ruleset, attrs.evolve(self.draft, name=name),
+                                       roster.dice_for(self.seed or secrets.token_bytes(32)))
             roster.save(path, characters + [ch])
         except roster.RosterError as exc:
             why = str(exc)

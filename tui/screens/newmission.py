@@ -138,7 +138,7 @@ class NewMission(Sized):
             return [f"Squad: ✗ {exc}"], []
         ruleset = self._ruleset()
         own = [m.name for m in catalog.roster(content, ruleset, mid) if m.side == missions.PLAYER]
-        squad = [m for m in catalog.roster(roster.with_squad(content, mid, chars), ruleset, mid)
+        squad = [m for m in catalog.roster(roster.with_squad(content, ruleset, mid, chars), ruleset, mid)
                  if m.side == missions.PLAYER]
         lines = [f"Squad{f' ({len(chars)} from the roster)' if chars else ''}:"]
         lines += [f" {m.glyph} {m.name}" + (f" ({m.note})" if m.note else "") for m in squad]

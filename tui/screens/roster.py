@@ -10,25 +10,12 @@ from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from engine.play import roster
+from engine.play import catalog, roster
+from tui.squad import short_line
 from tui import keys
 from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
-
-SHORT = {"strength": "S", "agility": "A", "intelligence": "I", "bravery": "B", "charisma": "C", "luck": "L",
-         "psionics": "P"}
-
-
-def short_line(content, ch: roster.Character) -> str:
-    """One character in 78 columns: name, race, final stats, HP, psi."""
-    from tui.squad import psi_word
-
-    final = roster.final_stats(content, ch)
-    stats = " ".join(f"{SHORT.get(k, k[:1].upper())}{final[k]}" for k in ch.stats)
-    psi = psi_word(content, ch).replace(" until initiation", "")
-    return f"{ch.name[:16]:<16} {roster.races(content)[ch.race].name[:15]:<15} {stats}  HP {ch.hp:<3} {psi}"
-
 
 class RosterScreen(Sized):
     BINDINGS = keys.bindings("roster")
@@ -64,16 +51,18 @@ class RosterScreen(Sized):
         except roster.RosterError as exc:
             self.characters, self.problem = [], str(exc)
         menu = self.query_one(OptionList)
+        before = self._chosen()
         menu.clear_options()
-        for i, ch in enumerate(self.characters):
-            menu.add_option(Option(Text(short_line(content, ch)), id=str(i)))
+        for rid in dict.fromkeys(c.ruleset for c in self.characters):  # a heading per ruleset, in roster order
+            if len({c.ruleset for c in self.characters}) > 1:
+                menu.add_option(Option(Text(catalog.title(content, rid), style="bold"), disabled=True))
+            for i, ch in enumerate(self.characters):
+                if ch.ruleset == rid:
+                    menu.add_option(Option(Text(short_line(content, ch)), id=str(i)))
         if self.characters:
-            menu.highlighted = min(menu.highlighted or 0, len(self.characters) - 1)
-        places = sorted({len(roster.slots(content, m)) for m, found in content.missions.items()
-                         if found.ruleset == roster.RULESET}) or [0]
-        span = f"{places[0]}–{places[-1]}" if len(places) > 1 else str(places[0])
+            self._highlight(min(before if before is not None else 0, len(self.characters) - 1))
         self.query_one("#roster-head", Static).update(Text(
-            f"Squad roster · the first {span} deploy in a new mission, in this order"))
+            f"Squad roster · in a new mission the first {self._span()} of its ruleset deploy, in order"))
         if self.problem:
             status.message = f"✗ {self.problem.replace(str(self.path), self.path.name)} (fix or move it)"
         elif message is not None:
@@ -83,6 +72,25 @@ class RosterScreen(Sized):
         else:
             status.message = ""
         self.refresh_bindings()
+
+    def _chosen(self) -> int | None:
+        """The roster index of the highlighted character (headings have no id)."""
+        menu = self.query_one(OptionList)
+        if menu.highlighted is None:
+            return None
+        found = menu.get_option_at_index(menu.highlighted).id
+        return int(found) if found is not None else None
+
+    def _highlight(self, at: int) -> None:
+        menu = self.query_one(OptionList)
+        menu.highlighted = menu.get_option_index(str(at))
+
+    def _span(self) -> str:
+        """How many deploy: the fewest to the most squad places over the missions of the rulesets here."""
+        content = self.app.content
+        places = sorted({roster.creation(content, rid).places(m) for rid in roster.creators(content)
+                         for m in catalog.missions_for(content, rid)} - {0}) or [0]
+        return f"{places[0]}–{places[-1]}" if len(places) > 1 else str(places[0])
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if self.too_small and action not in ("back", "help"):
@@ -105,17 +113,16 @@ class RosterScreen(Sized):
         if ch is None:
             self.reload()
             return
-        self.reload(f"{ch.name} joins the roster: {ch.hp_roll}")
-        menu = self.query_one(OptionList)
-        menu.highlighted = len(self.characters) - 1
+        self.reload(f"{ch.name} joins the roster: {roster.made(self.app.content, ch)}")
+        self._highlight(len(self.characters) - 1)
 
     def action_delete(self) -> None:
         from tui.screens.dialogs import Confirm
 
-        menu = self.query_one(OptionList)
-        if menu.highlighted is None or not self.characters:
+        at = self._chosen()
+        if at is None or not self.characters:
             return
-        ch = self.characters[menu.highlighted]
+        ch = self.characters[at]
 
         def answer(yes: bool | None) -> None:
             if not yes:
@@ -123,7 +130,7 @@ class RosterScreen(Sized):
                 return
             self._delete(ch)
 
-        self.app.push_screen(Confirm(f"Delete {ch.name} from the roster? The rolled HP ({ch.hp}) is lost for good."),
+        self.app.push_screen(Confirm(f"Delete {ch.name} from the roster? What was rolled for them is lost for good."),
                              answer)
 
     def _delete(self, ch: roster.Character) -> None:

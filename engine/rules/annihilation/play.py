@@ -115,8 +115,10 @@ class Annihilation(queries.Queries):
     def trial_plan(self, units, action):
         return None  # each trial is the referee once
 
-    def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
-        raise ValueError(f"{ID} has no initiation")
+    def creation(self):
+        from engine.rules.annihilation.creator import AnnihilationCreation
+
+        return AnnihilationCreation(self.content)
 
 
 def _wait(rs: Annihilation, state: State, unit: Unit, cmd: Wait, dice: Dice) -> list[Event]:

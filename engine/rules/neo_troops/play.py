@@ -206,8 +206,10 @@ class NeoTroops:
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         return views.ai_chore(self, state, unit, in_sight, stage)
 
-    def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
-        raise ValueError(f"{ID} has no initiation")
+    def creation(self):
+        from engine.rules.neo_troops.creator import NeoCreation
+
+        return NeoCreation(self.content)
 
     # -- resolve: not yet ---------------------------------------------------------------------------
 

@@ -318,10 +318,10 @@ class XcomTrpg:
     def sight_range(self) -> int:
         return self.rules.vision_radius
 
-    def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
-        from engine.rules.xcom_trpg.psionics import initiation
+    def creation(self):
+        from engine.rules.xcom_trpg.creator import XcomCreation
 
-        return initiation(dice, self.rules, who, stats)
+        return XcomCreation(self.content)
 
     def visible(self, state: State, side: str) -> np.ndarray:
         last = self._last_sight

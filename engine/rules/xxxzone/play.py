@@ -232,5 +232,7 @@ class XxxZone:
     def trial_plan(self, units, action):
         return None
 
-    def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
-        raise ValueError(f"{ID} has no initiation")
+    def creation(self):
+        from engine.rules.xxxzone.creator import XxxzoneCreation
+
+        return XxxzoneCreation(self.content)

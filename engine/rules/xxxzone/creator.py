@@ -1,0 +1,125 @@
+"""Section 14.1 through the `Creation` seam: a new operative has nothing to choose but a name; each attribute is
+rolled 1d4+1 in order when it is made, and it takes the whole 11.5 starting kit. A roster operative deploys in a
+squad place of forces.toml as a character of its own (`characters.toml`, `roster.toml` rows made for the mission),
+keeping the place's glyph and AI profile."""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.content import missions
+from engine.core.commands import Rejected
+from engine.core.creation import Draft, Form
+from engine.core.dice import Dice
+from engine.core.ruleset import Row
+from engine.rules.xxxzone.book import Book
+from engine.rules.xxxzone.character import SHORT, Operative, derive
+from engine.rules.xxxzone.generation import generate
+from engine.rules.xxxzone.schema import ATTRIBUTES, Attributes, Character, KitEntry
+
+ID = "xxxzone"
+
+
+@attrs.frozen(kw_only=True)
+class Recruit:
+    """What the roster keeps of an xxxzone operative: its rolled attributes and the rolls, written out."""
+
+    name: str
+    attributes: Attributes
+    rolled: str  # "Str 1d4+1: 3+1=4, Per ..."
+    kit: tuple[KitEntry, ...] = ()  # what it was issued (11.5)
+
+
+class XxxzoneCreation:
+    record = Recruit
+
+    def __init__(self, content) -> None:
+        self.content = content
+        self.book = Book.of(content.rules[ID])
+
+    def draft(self, picks: dict[str, str] | None = None) -> Draft:
+        return Draft(picks=dict(picks or {}))
+
+    def form(self, draft: Draft) -> Form:
+        return Form(title="Operative (section 14.1: every attribute rolled)")
+
+    def refusal(self, draft: Draft, number: str, value: int) -> str | None:
+        return f"{number}: an xxxzone operative's attributes are rolled, not chosen"
+
+    def check(self, draft: Draft) -> list[str]:
+        out = [f"{p} is not a choice: an xxxzone operative has none" for p in draft.picks]
+        return out + [f"{n}: an xxxzone operative's attributes are rolled, not chosen" for n in draft.numbers]
+
+    def preview(self, draft: Draft) -> tuple[Row, ...]:
+        roll = self.book.settings.generation_roll
+        low, high = roll.evaluate({}, lambda sides: 1)[0], roll.evaluate({}, lambda sides: sides)[0]
+        start = self.book.kits["starting"]
+        kit = ", ".join(self._item(e) for e in start.items)
+        return (Row("Attributes", f"Attributes: {', '.join(SHORT[a] for a in ATTRIBUTES)}, each {roll.text} "
+                                  f"({low}–{high}), rolled in this order on save"),
+                Row("Kit", f"Kit: {self.book.armour[start.armour].name}; {kit}"))
+
+    def _item(self, e: KitEntry) -> str:
+        name = self.book.gear(e.item).name
+        return name + (f" ×{e.count}" if e.count > 1 else "") + (f" +{e.spares} mags" if e.spares else "")
+
+    def create(self, draft: Draft, dice: Dice):
+        made = generate(dice, self.book, _id(draft.name), draft.name)
+        if isinstance(made, Rejected):
+            raise ValueError(made.reason)
+        op, rolls = made
+        text = ", ".join(f"{SHORT[a]} {r.formula}" for a, r in zip(ATTRIBUTES, rolls))
+        return Recruit(name=op.name, attributes=op.attributes, rolled=text, kit=op.kit), tuple(rolls)
+
+    def validate(self, record: Recruit) -> list[str]:
+        roll = self.book.settings.generation_roll
+        low, high = roll.evaluate({}, lambda sides: 1)[0], roll.evaluate({}, lambda sides: sides)[0]
+        out = [f".attributes.{a}: {v} is outside {low} to {high}"
+               for a, v in record.attributes.as_dict().items() if not low <= v <= high]
+        out += [f".kit: unknown item {e.item!r}" for e in record.kit
+                if e.item not in self.book.weapons and e.item not in self.book.items]
+        return out
+
+    def describe(self, record: Recruit, wide: bool = False) -> tuple[str, str]:
+        values = record.attributes.as_dict()
+        stats = " ".join(f"{SHORT[a]} {values[a]}" if wide else f"{SHORT[a][:1]}{values[a]}" for a in ATTRIBUTES)
+        row = self._row(record)
+        op = Operative(id="recruit", name=row.name, attributes=row.attributes, armour=row.armour,
+                       kit=tuple(row.kit), drawn=row.drawn)
+        d = derive(op, self.book)
+        return "Operative", f"{stats}  AP {d.action_points} Acc {d.accuracy}"
+
+    def made(self, record: Recruit) -> str:
+        return record.rolled
+
+    def places(self, mission_id: str) -> int:
+        return len(missions.squad_places(self.content, ID, mission_id))
+
+    def _row(self, record: Recruit) -> Character:
+        """The operative as a characters.toml row: its attributes, the starting armour, its kit, the first gun
+        drawn."""
+        start = self.book.kits["starting"]
+        kit = record.kit or tuple(start.items)
+        guns = [e.item for e in kit if e.item in self.book.weapons]
+        return Character(name=record.name, attributes=record.attributes, armour=start.armour,
+                         drawn=guns[0] if guns else "", kit=list(kit))
+
+    def deploy(self, mission_id: str, records: list[Recruit]):
+        places = missions.squad_places(self.content, ID, mission_id)
+        characters, members, placed = {}, {}, {}
+        for record, place in zip(records, places):
+            tid = f"roster_{_id(record.name)}"
+            characters[tid] = self._row(record)
+            members[tid] = attrs.evolve(self.book.roster[place], character=tid, enemy="", name="")
+            placed[place] = tid
+        return missions.with_forces(self.content, ID, mission_id, placed,
+                                    {"characters": characters, "roster": members})
+
+    def improve(self, record: Recruit, dice: Dice):
+        return f"{record.name}: an xxxzone operative has no roll between missions here (its training is not played)"
+
+
+def _id(name: str) -> str:
+    import re
+
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")[:32] or "operative"

@@ -1,0 +1,296 @@
+"""The creation seam (engine/core/creation.py): each ruleset's character creation as the roster and the client read
+it — limits and refusals with their reasons, the points budget, `create` on scripted dice, the roster file and a
+log header round trip, old rosters and headers, and a mission started with a created character of each ruleset."""
+
+from __future__ import annotations
+
+import json
+
+import attrs
+import pytest
+
+from engine.core.creation import Draft, repick
+from engine.core.dice import Dice, seed_from_int
+from engine.log import writer as log
+from engine.play import roster
+from engine.play.game import Game, check_header
+from engine.play.simulate import play_out
+from tui.cli import main
+
+ANTON = dict(strength=7, agility=4, intelligence=6, bravery=6, charisma=4, luck=6, psionics=3)
+RULESETS = ("xcom-trpg", "xxxzone", "annihilation", "neo-troops")
+XXX_FACES = [1, 2, 3, 4, 4, 3, 2]  # Str Per End Cha Int Agi Lck, each 1d4+1
+ANN_FACES = [f for i in range(14) for f in [(i % 10) + 1] + [1] * 6]  # stat i: 7d10 = (i%10 + 1) + 6, +10
+
+
+def run(argv, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def made(content, ruleset, name="Anna", **picks):
+    """A character of the ruleset on scripted dice, as a player makes one."""
+    rules = roster.creation(content, ruleset)
+    draft = attrs.evolve(rules.draft(picks), name=name)
+    faces = {"xcom-trpg": [4], "xxxzone": list(XXX_FACES), "annihilation": list(ANN_FACES), "neo-troops": []}
+    if ruleset == "xcom-trpg":
+        draft = attrs.evolve(draft, numbers=dict(ANTON))
+    return roster.create(content, ruleset, draft, Dice.scripted(faces[ruleset]))
+
+
+def test_every_playable_ruleset_can_make_characters_the_default_first(content):
+    assert roster.creators(content) == ["xcom-trpg", "annihilation", "neo-troops", "xxxzone"]
+    with pytest.raises(roster.RosterError, match="unknown ruleset 'chess'; one of annihilation, neo-troops"):
+        roster.creation(content, "chess")
+    with pytest.raises(roster.RosterError, match="^d6-stub has no character creation$"):  # tests/stub_ruleset.py
+        roster.creation(content, "d6-stub")
+    anna = made(content, "xcom-trpg")[0]
+    assert roster.deploying(content, "d6-stub", "eliminate", [anna]) == []  # a ruleset deploys only its own
+
+
+# -- xcom-trpg through the seam ---------------------------------------------------------------
+
+
+def test_xcom_form_limits_follow_the_race_and_the_points(content):
+    rules = roster.creation(content, "xcom-trpg")
+    draft = rules.draft({"race": "sectoid"})
+    form = rules.form(draft)
+    strength = next(n for n in form.numbers if n.id == "strength")
+    assert (strength.low, strength.high, strength.short) == (1, 5, "Str")
+    assert form.title == "Sectoid (36 points)" and form.points.spent == 6 and form.points.total == 36
+    assert [c.id for c in form.choices] == ["race", "armor", "weapon"] and form.choices[1].after
+    assert rules.refusal(draft, "strength", 6) == "strength 6: a sectoid has at most 5"
+    assert rules.refusal(draft, "strength", 5) is None
+    full = attrs.evolve(draft, numbers={**ANTON, "strength": 5, "agility": 6})  # 36 spent
+    assert rules.form(full).points.left == 0
+    assert rules.refusal(full, "luck", 7) == "no points left: a sectoid has 36"
+    assert rules.refusal(full, "luck", 5) is None  # lowering is always allowed
+    assert rules.check(draft) == ["30 of 36 points still to spend"]
+    berserker = rules.form(rules.draft({"race": "muton_berserker"}))
+    assert berserker.title == "Muton berserker (epic, 42 points)" and berserker.points.spent == 15
+    bravery = next(n for n in berserker.numbers if n.id == "bravery")
+    assert (bravery.low, bravery.high, bravery.note) == (10, 10, "placed automatically")
+
+
+def test_xcom_repick_keeps_what_fits_and_says_what_fell(content):
+    rules = roster.creation(content, "xcom-trpg")
+    human = rules.draft().set("strength", 7)
+    ethereal, lowered = repick(rules, human, "race", "ethereal")
+    assert ethereal.numbers["strength"] == 3 and lowered == ["strength 3"]
+    berserk, _ = repick(rules, human, "race", "muton_berserker")
+    back, lowered = repick(rules, berserk, "race", "human")
+    assert berserk.numbers["bravery"] == 10 and back.numbers["bravery"] == 1 and lowered == []
+
+
+def test_xcom_preview_shows_the_hp_range_and_the_guideline(content):
+    rules = roster.creation(content, "xcom-trpg")
+    draft = Draft(picks={"race": "muton"}, numbers={**ANTON, "strength": 5})
+    texts = [r.text for r in rules.preview(draft)]
+    assert texts[0] == "HP 91–100, rolled once on save with final strength 10"
+    assert "⚠ strength 10: a soldier usually has 11+ (a guideline)" in texts
+
+
+def test_xcom_create_rolls_hp_once_with_the_final_strength(content):
+    ch, (roll,) = made(content, "xcom-trpg")
+    assert ch.ruleset == "xcom-trpg" and ch.record.hp == (7 - 1) * 10 + 4 and roll.faces == (4,)
+    assert roster.made(content, ch) == "hp (7-1)*10+4=64" and roll.purpose == "hp"
+    assert roster.describe(content, ch) == ("Human", "S7 A4 I6 B6 C4 L6 P3  HP 64  psi locked")
+
+
+# -- xxxzone (14.1) ---------------------------------------------------------------------------
+
+
+def test_xxxzone_rolls_each_attribute_1d4_plus_1_in_order(content):
+    ch, rolls = made(content, "xxxzone", "Rex")
+    a = ch.record.attributes
+    assert (a.strength, a.perception, a.endurance, a.charisma, a.intelligence, a.agility, a.luck) == \
+        (2, 3, 4, 5, 5, 4, 3)
+    assert [r.faces for r in rolls] == [(f,) for f in XXX_FACES] and all(r.actor == "rex" for r in rolls)
+    assert ch.record.rolled.startswith("Str 1d4+1: 1+1=2, Per 1d4+1: 2+1=3, End 1d4+1: 3+1=4")
+    assert [e.item for e in ch.record.kit] == ["bullpup", "sap_pistol", "frag"]
+    assert roster.describe(content, ch)[0] == "Operative"
+
+
+def test_xxxzone_has_nothing_to_set_and_says_so(content):
+    rules = roster.creation(content, "xxxzone")
+    draft = rules.draft()
+    form = rules.form(draft)
+    assert form.numbers == () and form.choices == () and form.points is None
+    assert rules.refusal(draft, "strength", 5) == "strength: an xxxzone operative's attributes are rolled, not chosen"
+    assert rules.check(draft.set("strength", 5)) == ["strength: an xxxzone operative's attributes are rolled, "
+                                                      "not chosen"]
+    assert "each 1d4+1 (2–5)" in rules.preview(draft)[0].text
+    with pytest.raises(roster.RosterError, match="^str is not a stat: a player sets none in xxxzone$"):
+        roster.parse_numbers(content, "xxxzone", draft, "str=5")
+
+
+# -- annihilation (A-3.1, A-4.4) --------------------------------------------------------------
+
+
+def test_annihilation_rolls_fourteen_stats_7d10_plus_10(content):
+    ch, rolls = made(content, "annihilation", "Kurt")
+    stats = ch.record.stats
+    assert len(rolls) == 14 and all(len(r.faces) == 7 for r in rolls)
+    assert stats["time_units"] == 1 + 6 + 10 and stats["stamina"] == 2 + 6 + 10 and stats["psychic"] == 4 + 6 + 10
+    assert ch.record.rolled.startswith("7d10+10 each: TU 17, Sta 18, Hlt 19")
+    assert roster.creation(content, "annihilation").validate(attrs.evolve(ch.record, stats={**stats, "health": 90})) \
+        == [".stats.health: 90 is outside 17 to 80"]
+
+
+# -- neo-troops (Interpretation: a varan type and its held weapon) ------------------------------
+
+
+def test_neo_troops_picks_a_varan_type_and_the_weapon_it_holds(content):
+    rules = roster.creation(content, "neo-troops")
+    form = rules.form(rules.draft())
+    assert [(c.id, c.value) for c in form.choices] == [("type", "varan"), ("held", "plasma_rifle")]
+    assert dict(form.choices[1].options) == {"plasma_rifle": "Plasma rifle", "pistol": "Pistol"}
+    assert rules.check(Draft(picks={"type": "varan", "held": "rocket"})) == [
+        "'rocket': a Cybervaran carries plasma_rifle, pistol"]
+    assert rules.check(Draft(picks={"type": "goon"})) == ["unknown varan type 'goon'; one of varan"]
+    ch, rolls = made(content, "neo-troops", "Vera", held="pistol")
+    assert rolls == () and ch.record == rules.record(name="Vera", type="varan", held="pistol")
+
+
+# -- the roster file and the header -------------------------------------------------------------
+
+
+def test_a_roster_of_every_ruleset_round_trips(content, tmp_path):
+    path = tmp_path / "roster.toml"
+    characters = [made(content, rid, f"Anna {i}")[0] for i, rid in enumerate(RULESETS)]
+    roster.save(path, characters)
+    assert roster.load(path, content) == characters
+    assert path.read_text().count('ruleset = "') == 4
+
+
+def test_an_old_roster_without_ruleset_keys_is_xcom_trpgs(content, tmp_path):
+    path = tmp_path / "roster.toml"
+    path.write_text('[[character]]\nname = "Anna"\nrace = "human"\nhp = 64\nhp_roll = "hp (7-1)*10+4=64"\n'
+                    'stats = { strength = 7, agility = 4, intelligence = 6, bravery = 6, charisma = 4, luck = 6, '
+                    'psionics = 3 }\n', encoding="utf-8")
+    [anna] = roster.load(path, content)
+    assert anna.ruleset == "xcom-trpg" and anna.record.hp == 64 and anna.record.stats == ANTON
+
+
+def test_a_bad_ruleset_or_record_is_one_located_line(content, tmp_path):
+    path = tmp_path / "roster.toml"
+    path.write_text('[[character]]\nruleset = "chess"\nname = "A"\n', encoding="utf-8")
+    with pytest.raises(roster.RosterError, match=r"character\[0\]\.ruleset: unknown ruleset 'chess'"):
+        roster.load(path, content)
+    path.write_text('[[character]]\nruleset = "neo-troops"\nname = "Vera"\ntype = "goon"\n', encoding="utf-8")
+    with pytest.raises(roster.RosterError, match=r"character\[0\]\.type: unknown varan type 'goon'$"):
+        roster.load(path, content)
+
+
+def test_an_old_header_squad_still_deploys(content):
+    squad = [{"name": "Anna", "race": "human", "stats": ANTON, "hp": 64, "hp_roll": "hp (7-1)*10+4=64",
+              "psi_awakened": False, "initiation": "", "armor": "", "weapon": ""}]
+    [anna] = roster.from_header(content, "xcom-trpg", squad)
+    assert anna.record.hp == 64 and roster.to_header([anna]) == squad  # the same bytes go back into a header
+    header = {"ruleset": "xcom-trpg", "mission": {"id": "eliminate", "map_seed": 1, "max_phases": 5,
+                                                  "squad": [{"name": "Vera", "type": "varan"}]},
+              "content_sha256": content.sha_for("xcom-trpg")}
+    with pytest.raises(log.LogError, match=r"the header's squad: character\[0\]\.race: missing"):
+        check_header(content, header)
+
+
+# -- deploying --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_created_character_takes_the_first_squad_place(content, ruleset):
+    ch = made(content, ruleset)[0]
+    assert roster.deploying(content, ruleset, "eliminate", [ch]) == [ch]
+    assert roster.deploying(content, "xxxzone" if ruleset != "xxxzone" else "xcom-trpg", "eliminate", [ch]) == []
+    game = Game.new(content, ruleset, "vip", seed_from_int(2), None, squad=[ch])
+    unit = game.state.units["roster_anna"]
+    squad = [u for u in game.state.units.values() if u.side == "xcom"]
+    assert unit.name == "Anna" and unit.glyph == "1" and squad[0].id == "roster_anna"
+    assert "vip" in game.state.units  # the escorted VIP keeps its place
+    expected = {"xcom-trpg": 64, "xxxzone": 10, "annihilation": 19, "neo-troops": 3}[ruleset]
+    assert unit.hp == expected  # xcom's rolled HP; xxxzone's full health; annihilation's Health 2+6+10+... ; 3 HP
+    if ruleset == "neo-troops":
+        assert unit.weapon == "plasma_rifle"
+
+
+def test_a_varan_deploys_holding_the_weapon_picked(content):
+    vera = made(content, "neo-troops", "Vera", held="pistol")[0]
+    game = Game.new(content, "neo-troops", "eliminate", seed_from_int(2), None, squad=[vera])
+    assert game.state.units["roster_vera"].weapon == "pistol"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_mission_with_a_created_character_plays_resumes_and_verifies(content, ruleset, tmp_path, capsys):
+    ch = made(content, ruleset)[0]
+    path = tmp_path / f"{ruleset}.jsonl"
+    game = Game.new(content, ruleset, "eliminate", seed_from_int(5), path, squad=[ch])
+    game.close()
+    header = log.read_header(path)
+    assert header["mission"]["squad"] == json.loads(json.dumps(roster.to_header([ch])))
+    assert "ruleset" not in header["mission"]["squad"][0]  # the header's ruleset is theirs
+    game = Game.resume(content, path)
+    assert game.state.units["roster_anna"].name == "Anna"
+    play_out(game)
+    game.close()
+    code, out, _err = run(["replay", str(path), "--verify"], capsys)
+    assert code == 0 and out.startswith("verified ")
+
+
+# -- xenotac roster new --ruleset ---------------------------------------------------------------
+
+
+def test_roster_new_in_each_ruleset(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("XENOTAC_SAVES", str(tmp_path))
+    code, out, _ = run(["roster", "new", "Rex", "--ruleset", "xxxzone", "--seed", "1"], capsys)
+    assert code == 0 and out.startswith("added Rex (Operative), Str 1d4+1: ")
+    code, out, _ = run(["roster", "new", "Vera", "--ruleset", "neo-troops", "--pick", "held=pistol"], capsys)
+    assert code == 0 and out == "added Vera (Cybervaran), a Cybervaran, its numbers from characters.toml\n"
+    code, out, _ = run(["roster", "new", "Kurt", "--ruleset", "annihilation", "--seed", "2"], capsys)
+    assert code == 0 and out.startswith("added Kurt (Human), 7d10+10 each: TU ")
+    code, out, _ = run(["roster"], capsys)
+    lines = out.splitlines()
+    assert [line.split()[0] for line in lines] == ["Rex", "Vera", "Kurt"]
+    assert lines[0].endswith("[xxxzone]") and "Pistol" in lines[1] and lines[2].endswith("[annihilation]")
+    code, _, err = run(["roster", "initiate", "Vera"], capsys)
+    assert code == 2 and err == "xenotac: Vera: a varan has no roll between missions\n"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["roster", "new", "Ed", "--ruleset", "chess"], "xenotac: Ed: unknown ruleset 'chess'; one of annihilation"),
+    (["roster", "new", "Ed", "--ruleset", "xxxzone", "--stats", "str=4"],
+     "xenotac: Ed: str is not a stat: a player sets none in xxxzone\n"),
+    (["roster", "new", "Ed", "--ruleset", "neo-troops", "--pick", "held=rocket"],
+     "xenotac: Ed: 'rocket': a Cybervaran carries plasma_rifle, pistol\n"),
+    (["roster", "new", "Ed", "--ruleset", "neo-troops", "--pick", "held"],
+     "xenotac: Ed: 'held': write a pick as choice=option, e.g. race=human\n"),
+])
+def test_roster_new_refusals_are_one_line(tmp_path, capsys, monkeypatch, argv, message):
+    monkeypatch.setenv("XENOTAC_SAVES", str(tmp_path))
+    code, out, err = run(argv, capsys)
+    assert code == 2 and out == "" and err.startswith(message) and err.count("\n") == 1
+    assert not (tmp_path / "roster.toml").exists()
+
+
+def test_play_deploys_the_roster_characters_of_its_ruleset(tmp_path, content, monkeypatch):
+    from tui.app import XenotacApp
+
+    played: list = []
+
+    def fake(self):
+        played.append(self.first_session)
+        self.first_session.close()
+
+    monkeypatch.setenv("XENOTAC_SAVES", str(tmp_path))
+    monkeypatch.setattr(XenotacApp, "run", fake)
+    roster.save(tmp_path / "roster.toml", [made(content, "xcom-trpg", "Anna")[0], made(content, "xxxzone", "Rex")[0]])
+    assert main(["play", "--ruleset", "xxxzone", "--seed", "3"]) == 0
+    assert main(["play", "--ruleset", "neo-troops", "--seed", "3"]) == 0
+    xxx, neo = played
+    assert [c["name"] for c in log.read_header(xxx.path)["mission"]["squad"]] == ["Rex"]
+    assert xxx.state.units["roster_rex"].name == "Rex" and "roster_anna" not in xxx.state.units
+    assert "squad" not in log.read_header(neo.path)["mission"]  # nobody of neo-troops on the roster
