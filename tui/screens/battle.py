@@ -347,6 +347,8 @@ class BattleScreen(Board):
         if not self.session.players_turn:  # an initiative slot passed to the other side: it plays on
             self._start_aliens()
             return None
+        if self._ask():
+            return None
         self.mode = "move"
         unit = self.unit
         if unit is None or not self.session.ruleset.budget(self.session.state, unit).can_act:
@@ -359,6 +361,18 @@ class BattleScreen(Board):
         self.say(last)
         self.update_view()
         return None
+
+    def _ask(self) -> bool:
+        """An interrupt asks the squad a question: the answer is the only command it may give now."""
+        turn = self.session.ruleset.turn(self.session.state)
+        if not turn.choices:
+            return False
+        from tui.screens.actions import ChoiceMenu
+
+        self.mode = "move"
+        self.update_view()
+        self.app.push_screen(ChoiceMenu(turn.label, list(turn.choices), turn.decline), self._do)
+        return True
 
     def _select(self, uid: str | None) -> None:
         self.selected = uid
@@ -384,6 +398,8 @@ class BattleScreen(Board):
     def _aliens_done(self) -> None:
         if self.session.over:
             self._finish()
+            return
+        if self._ask():
             return
         self.mode = "move"
         self._select(self._first_ready())

@@ -12,9 +12,9 @@ import attrs
 from engine.content import field, missions
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
-from engine.core.events import Event, Moved, Resolved, TileChanged, UnitChanged
+from engine.core.events import Event, Moved, Noted, Resolved, TileChanged, UnitChanged
 from engine.core.geometry import NEIGHBOURS, Pos
-from engine.core.model import State, Unit
+from engine.core.model import State, Unit, replace
 from engine.rules.neo_troops import battle, damage, ground, loadout, movement, pools, shooting
 from engine.rules.neo_troops.unit import Trooper
 
@@ -58,21 +58,56 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rej
     metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
     if spent + metres > run:
         return Rejected("too_far", f"{spent + metres} m is past {unit.name}'s run of {run} m (move {walk} m)")
-    ran = spent + metres > walk
-    from engine.rules.neo_troops import cover
+    from engine.rules.neo_troops import interrupt
 
-    fired, down = cover.crossed(rs, state, unit, (unit.pos, *path), ran, dice)  # covering fire on the way
-    if down is not None:  # brought down in the area: the walk ends there
-        path = tuple(path[:down])
-        metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
-    # the walk's bookkeeping goes on the record as the covering fire left it
+    asked = interrupt.questions(rs, state, unit, tuple(path), spent + metres > walk)
+    if asked:  # the enemies it gives a melee chance answer first (N-7.4, N-7.5)
+        b = battle.battle(state)
+        return [Noted(record=attrs.evolve(b, asking=battle.Asking(mover=unit.id, path=tuple(path), questions=asked)),
+                      cause="gives a melee chance")]
+    return walked(rs, state, unit, tuple(path), dice)
+
+
+def walked(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice,
+           strikes: tuple[tuple[int, str], ...] = ()) -> list[Event]:
+    """The walk itself: the free attacks of the enemies it runs past (`strikes`: the walk's cell index and the
+    striker, N-7.5), then the covering fire on the way (§11); a unit brought down stops where it fell."""
+    from engine.rules.neo_troops import cover, fight
+
+    walk, _ = movement.speeds(unit.record, rs.settings)
+    spent = unit.record.spent_m
+    ran = spent + movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid)) > walk
+    full = (unit.pos, *path)
+    frame, struck, down = unit, [], None
+    for at, striker in sorted(strikes):
+        found = fight.blow(rs, state, state.units[striker], replace(frame, {"pos": full[at]}))
+        if isinstance(found, Rejected):
+            continue
+        events, _ = fight.strike(rs, found, dice, "free attack", full[at])
+        struck += events
+        for e in events:
+            if isinstance(e, UnitChanged) and e.unit == unit.id:
+                frame = replace(frame, e.changes)
+        if not frame.record.can_act:
+            down = at
+            break
+    if down is not None:
+        path = path[:down]
+    fired, fell = cover.crossed(rs, state, frame, (unit.pos, *path), ran, dice)  # covering fire on the way
+    if fell is not None:
+        path = path[:fell]
+        down = fell
+    metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
+    # the walk's bookkeeping goes on the record as the attacks on the way left it
     hit = next((e.changes["record"] for e in reversed(fired) if isinstance(e, UnitChanged) and "record" in e.changes),
-               t)
-    walked = attrs.evolve(hit, spent_m=spent + metres, ran=hit.ran or ran, moved=hit.moved or not ran)
+               frame.record)
+    done = attrs.evolve(hit, spent_m=spent + metres, ran=hit.ran or ran, moved=hit.moved or not ran)
+    moved: list[Event] = [Moved(unit=unit.id, path=path, facing=facing(path[-2] if len(path) > 1 else unit.pos,
+                                                                       path[-1]))] if path else []
     events: list[Event] = [
-        Moved(unit=unit.id, path=tuple(path), facing=facing(path[-2] if len(path) > 1 else unit.pos, path[-1])),
-        *fired, UnitChanged(unit=unit.id, changes={"record": walked},
-                            cause=f"runs {spent + metres} m" if ran else f"moves {spent + metres} m")]
+        *moved, *struck, *fired,
+        UnitChanged(unit=unit.id, changes={"record": done},
+                    cause=f"runs {spent + metres} m" if ran else f"moves {spent + metres} m")]
     return events + battle.end_slot(rs, state, events, dice) if ran or down is not None else events
 
 

@@ -34,6 +34,29 @@ class Covering:
     firer_pos: tuple[int, int]
 
 
+@attrs.frozen(kw_only=True)
+class Question:
+    """One enemy's chance at a mover (N-7.4, N-7.5): `at` is the walk's cell it strikes at (0: before it leaves)."""
+
+    asker: str
+    kind: str  # "hasten" or "run past"
+    at: int
+    answer: str = ""  # "" until asked: "strike" or "let go"; "hastened" for a run past by one that hastened
+
+
+@attrs.frozen(kw_only=True)
+class Asking:
+    """A Move held up while the enemies it gives a melee chance answer, in order (`engine/.../interrupt.py`)."""
+
+    mover: str
+    path: tuple[tuple[int, int], ...]
+    questions: tuple[Question, ...]
+
+    @property
+    def next(self) -> Question | None:
+        return next((q for q in self.questions if not q.answer), None)
+
+
 @record("neo-troops.battle")
 @attrs.frozen(kw_only=True)
 class Battle:
@@ -42,6 +65,7 @@ class Battle:
     acting: str = ""  # a unit taking its held action (N-7.3) before the slot that is up; "" when none
     noticed: tuple[tuple[str, str], ...] = ()  # (observer, cloaked target) noticed by a perception test
     known: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (side, target, cell): an unnoticed attacker's cell
+    asking: Asking | None = None  # a Move waiting on the answers of the enemies it gives a melee chance
 
     @property
     def awareness(self) -> senses.Awareness:

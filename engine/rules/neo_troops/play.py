@@ -12,8 +12,9 @@ from engine.core.events import Event, Noted, PhaseStarted, SideStarted, UnitSpaw
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Turn, register
-from engine.rules.neo_troops import actions, battle, cover, movement, order, shooting, unit as units, views
+from engine.core.ruleset import Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Turn, answers, register
+from engine.rules.neo_troops import actions, battle, cover, fight, interrupt, movement, order, shooting, views
+from engine.rules.neo_troops import unit as units
 from engine.rules.neo_troops.schema import SCHEMA, Settings
 
 ID = "neo-troops"
@@ -48,6 +49,12 @@ class NeoTroops:
         up = battle.up(state)
         if up is None:
             return Rejected("nobody_up", "Nobody may act now")
+        why = answers(self.turn(state), command)
+        if why is not None:
+            return why
+        if battle.battle(state).asking is not None:  # one of the interrupt's answers
+            events = interrupt.answer(self, state, command, dice)
+            return events + self._verdict(state, events)
         if isinstance(command, EndTurn):
             if command.side not in battle.SIDES:
                 return Rejected("not_your_turn", f"{command.side!r} takes no slots; it is {up.name}'s slot")
@@ -91,6 +98,8 @@ class NeoTroops:
             events = actions.shoot(self, state, up, command.target, command.mode, dice)
         elif isinstance(command, Reload):
             events = actions.reload(self, state, up, dice)
+        elif isinstance(command, Act) and command.action == "melee":
+            events = fight.attack(self, state, up, command.target, dice)
         elif isinstance(command, Act) and command.action == "cover":
             if command.cell is None:
                 return Rejected("no_cell", "Say which cell the covering fire is aimed at")
@@ -130,6 +139,9 @@ class NeoTroops:
         b = battle.battle(state)
         if up is None or b is None:
             return Turn(side="", units=(), label="Nobody may act")
+        asked = interrupt.turn(self, state, b)
+        if asked is not None:
+            return asked
         o = b.order
         waiting = () if b.acting or o.last is None else tuple(
             u for u in o.held if u in state.units and state.units[u].side == up.side and state.units[u].conscious)

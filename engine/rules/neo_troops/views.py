@@ -9,7 +9,7 @@ from engine.content import missions
 from engine.core.commands import Act, Reload, Rejected
 from engine.core.model import State, Unit
 from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, Walk
-from engine.rules.neo_troops import actions, battle, loadout, movement, odds, panel, pools, shooting
+from engine.rules.neo_troops import actions, battle, fight, interrupt, loadout, movement, odds, panel, pools, shooting
 from engine.rules.neo_troops.unit import Trooper
 
 def walk(rs, state: State) -> Walk:
@@ -108,6 +108,11 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
     if fresh and battle.up(state) is not None and battle.up(state).id == unit.id:
         out.append(Option("Order", "Delay: hold the action", Act(unit=unit.id, action="delay"),
                           "act later this cycle, right after any other action"))
+    if battle.up(state) is not None and battle.up(state).id == unit.id:
+        for blow in fight.targets(rs, state, unit):
+            d = blow.defender
+            out.append(Option("Melee", f"Strike {d.name} ({d.pos[0]},{d.pos[1]})",
+                              Act(unit=unit.id, action="melee", target=d.id), blow.note()))
     w = rs.weapons[t.held[0]] if t.held else None
     if w is not None and not w.snap_only and not w.melee and actions.stationary(unit) is None:
         seen = rs.spotted(state, unit.side)
@@ -141,8 +146,16 @@ def ai_chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> 
 
 
 def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
-    """Covering fire where two or more hostiles it sees stand within one 3 × 3 area: the volley hits what is
-    there, and the area keeps firing on whoever moves in it until the unit's next slot."""
+    """An interrupt's question answered (strike when the blow is worth it); else a melee blow at an adjacent
+    hostile when it is likelier to wound than the best shot; else covering fire where two or more hostiles it
+    sees stand within one 3 × 3 area: the volley hits what is there, and the area keeps firing on whoever moves
+    in it until the unit's next slot."""
+    asked = rs.turn(state)
+    if asked.choices:
+        return asked.choices[0].command if interrupt.worth(rs, state) else None
+    blows = sorted(fight.targets(rs, state, unit), key=lambda b: (-_p_wound(b), b.defender.id))
+    if blows and _p_wound(blows[0]) >= _best_shot(rs, state, unit, blows[0].defender):
+        return Act(unit=unit.id, action="melee", target=blows[0].defender.id)
     for option in options(rs, state, unit):
         if option.command.action != "cover":
             continue
@@ -152,3 +165,17 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
         if len(near) >= 2:
             return option.command
     return None
+
+
+def _p_wound(b) -> float:
+    return float(1 - b.odds()[1].get(0, 0))
+
+
+def _best_shot(rs, state: State, unit: Unit, target: Unit) -> float:
+    best = 0.0
+    for m in shot_modes(rs, state, unit):
+        if m.usable:
+            p = preview_shot(rs, state, unit.id, target.id, m.id)
+            if not isinstance(p, Rejected):
+                best = max(best, p.p_hit)
+    return best

@@ -1,0 +1,226 @@
+"""neo-troops' melee in play (§15), hastening (N-7.4) and running past (N-7.5) on the kernel's interrupt
+(`Turn.choices`), through `decide` with scripted dice: TV-N32 and TV-N34 as the game plays them, the refusals,
+the action menu's odds and the AI's answers."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from engine.core.commands import Act, EndTurn, Move, Rejected, Wait
+from engine.core.dice import Dice, seed_from_int
+from engine.core.events import Resolved
+from engine.core.reducer import fold
+from engine.play.game import Game
+from engine.rules.neo_troops import battle, order
+
+ID = "neo-troops"
+
+
+@pytest.fixture
+def game(content):
+    g = Game.new(content, ID, "eliminate", seed_from_int(4), None, public=4)
+    yield g
+    g.close()
+
+
+def _open(state, w: int = 11, h: int = 3) -> tuple[int, int]:
+    """The corner of a w × h block of open ground that sees itself whole."""
+    g = state.grid
+    for y in range(1, g.height - h):
+        for x in range(1, g.width - w):
+            cells = [(x + i, y + j) for j in range(h) for i in range(w)]
+            if all(g.walkable[c[1], c[0]] and g.cost[c[1], c[0]] == 1 for c in cells) \
+                    and all(g.sees(a, b, 20) for a in cells for b in cells):
+                return x, y
+    raise AssertionError("no open ground on the map")
+
+
+def _stage(game, at: dict[str, tuple[int, int]], fighter: int = 0):
+    """The first varan (uncloaked, the given Fighter) and the first goons at `at` offsets from open ground, the
+    varan's slot up, the goons after it; nobody else on the map."""
+    state = game.state
+    x, y = _open(state)
+    varan = next(u for u in state.units.values() if u.side == "xcom")
+    goons = [u for u in state.units.values() if u.template == "goon"]
+    who = {"v": varan, "g1": goons[0], "g2": goons[1]}
+    units = {}
+    for key, (dx, dy) in at.items():
+        u = who[key]
+        rec = attrs.evolve(u.record, cloak=None, **({"fighter": fighter} if key == "v" else {}))
+        units[u.id] = attrs.evolve(u, pos=(x + dx, y + dy), actions=int(key == "v"), record=rec)
+    ids = tuple(who[k].id for k in at)
+    b = battle.Battle(order=order.Order(slots=ids, later=ids))
+    staged = attrs.evolve(state, units=units, record=b, side="xcom")
+    return staged, {k: staged.units[who[k].id] for k in at}, (x, y)
+
+
+def _decide(game, state, command, faces):
+    dice = Dice.scripted(list(faces))
+    events = game.ruleset.decide(state, command, dice)
+    assert dice.scripted_left == 0, "every scripted die is used"
+    return events
+
+
+def test_tv_n32_a_hastened_hit_cancels_the_run_and_the_goon_skips_its_slot(game):
+    rs = game.ruleset
+    state, u, (x, y) = _stage(game, {"v": (7, 1), "g1": (8, 1), "g2": (10, 0)})
+    v, g = u["v"], u["g1"]
+    path = tuple((x + i, y + 1) for i in range(6, 0, -1))  # 12 m away from the goon: a Run
+    asked = _decide(game, state, Move(unit=v.id, path=path), [])
+    state = fold(state, asked)
+    assert state.units[v.id].pos == v.pos  # held up, not moved
+    turn = rs.turn(state)
+    assert (turn.side, turn.units, turn.label) == ("aliens", (g.id,), f"{g.name} may hasten as {v.name} leaves")
+    assert [o.label for o in turn.choices] == [f"Strike {v.name}", f"Let {v.name} go"] and turn.decline == 1
+    assert turn.choices[0].note == "n=1 vs AV 5: hit 33% · unsaved 17% · skips its next slot"
+    for other in (Wait(unit=v.id), EndTurn(side="xcom"), Act(unit=g.id, action="melee", target=v.id)):
+        refused = rs.decide(state, other, Dice.scripted([]))
+        assert isinstance(refused, Rejected) and refused.code == "answer_first"
+        assert refused.reason == f"{turn.label}: answer first (Strike {v.name} / Let {v.name} go)"
+    # the goon hastens with 1 die (Fighter 0): 5 ≥ AV 5, a hit; save 2 fails, external 1, critical 4 (+1 damage)
+    events = _decide(game, state, turn.choices[0].command, [5, 2, 1, 4])
+    blow = next(e for e in events if isinstance(e, Resolved))
+    assert (blow.action, blow.actor, blow.target) == ("hasten", g.id, v.id)
+    assert blow.rolls[0].formula.startswith("hasten n=1: 1d6") and blow.rolls[0].faces == (5,)
+    after = fold(state, events)
+    hit = after.units[v.id]
+    assert hit.pos == v.pos and hit.hp == 1 and hit.actions == 0  # the run cancelled, its action spent
+    b = battle.battle(after)
+    assert b.asking is None and b.order.up == u["g2"].id  # the goon's own slot is passed over
+    assert after.units[g.id].record.attacked and rs.turn(after).choices == ()
+
+
+def test_a_hastened_miss_lets_the_run_go_on_and_a_let_go_rolls_nothing(game):
+    rs = game.ruleset
+    state, u, (x, y) = _stage(game, {"v": (7, 1), "g1": (8, 1), "g2": (10, 0)})
+    v, g = u["v"], u["g1"]
+    path = tuple((x + i, y + 1) for i in range(6, 0, -1))
+    state = fold(state, _decide(game, state, Move(unit=v.id, path=path), []))
+    strike, let_go = (o.command for o in rs.turn(state).choices)
+    missed = fold(state, _decide(game, state, strike, [4]))  # 4 < AV 5
+    assert missed.units[v.id].pos == path[-1] and missed.units[v.id].record.ran
+    assert battle.battle(missed).order.up == u["g2"].id  # it hastened all the same: the slot is given up
+    free = fold(state, _decide(game, state, let_go, []))
+    assert free.units[v.id].pos == path[-1] and battle.battle(free).order.up == g.id
+
+
+def test_tv_n34_each_goon_run_past_gets_one_free_blow(game):
+    rs = game.ruleset
+    state, u, (x, y) = _stage(game, {"v": (8, 1), "g1": (6, 0), "g2": (2, 2)})
+    v, g1, g2 = u["v"], u["g1"], u["g2"]
+    path = tuple((x + i, y + 1) for i in range(7, -1, -1))  # 16 m: a Run past both goons
+    state = fold(state, _decide(game, state, Move(unit=v.id, path=path), []))
+    assert [(q.asker, q.kind, q.at) for q in battle.battle(state).asking.questions] == [
+        (g1.id, "run past", 1), (g2.id, "run past", 5)]
+    turn = rs.turn(state)
+    assert turn.units == (g1.id,) and turn.label == f"{g1.name} may strike as {v.name} runs past"
+    assert turn.choices[0].note == "n=1 vs AV 5: hit 33% · unsaved 17% · a free attack"
+    state = fold(state, _decide(game, state, turn.choices[0].command, []))  # answered; nothing rolled yet
+    assert rs.turn(state).units == (g2.id,)
+    # each goon: 1 die, 5 ≥ AV 5, a hit; the battlesuit saves it (5, then 6) and the external rolls miss (1, 2)
+    events = _decide(game, state, rs.turn(state).choices[0].command, [5, 5, 1, 5, 6, 2])
+    blows = [e for e in events if isinstance(e, Resolved)]
+    assert [(e.action, e.actor, e.outcome) for e in blows] == [("free attack", g1.id, "saved"),
+                                                              ("free attack", g2.id, "saved")]
+    assert [e.cell for e in blows] == [path[0], path[4]]
+    after = fold(state, events)
+    ran = after.units[v.id]
+    assert ran.pos == path[-1] and ran.record.spent_m == 16 and ran.record.ran and ran.actions == 0
+    assert not after.units[g1.id].record.attacked and battle.battle(after).order.up == g1.id  # no action used
+
+
+def test_a_surprised_goon_is_not_asked(game):
+    state, u, (x, y) = _stage(game, {"v": (7, 1), "g1": (8, 1), "g2": (10, 0)})
+    v = u["v"]
+    cloaked = attrs.evolve(v, record=attrs.evolve(v.record, cloak="working"))  # unnoticed: the goon is surprised
+    state = attrs.evolve(state, units={**state.units, v.id: cloaked})
+    path = tuple((x + i, y + 1) for i in range(6, 3, -1))
+    events = _decide(game, state, Move(unit=v.id, path=path), [])
+    assert fold(state, events).units[v.id].pos == path[-1]
+
+
+def test_melee_in_play_with_its_odds_and_refusals(game):
+    rs = game.ruleset
+    state, u, _ = _stage(game, {"v": (4, 1), "g1": (5, 1), "g2": (0, 0)}, fighter=1)
+    v, g1, g2 = u["v"], u["g1"], u["g2"]
+    melee = [o for o in rs.options(state, v) if o.group == "Melee"]
+    assert [(o.label, o.command) for o in melee] == [
+        (f"Strike {g1.name} ({g1.pos[0]},{g1.pos[1]})", Act(unit=v.id, action="melee", target=g1.id))]
+    assert melee[0].note == "n=1+1 fighter=2 vs AV 4: hit 75% · unsaved 75%"  # base 1 + Fighter 1, the goon Fighter 0
+    for target, code in ((g2.id, "out_of_reach"), ("", "no_target")):
+        got = rs.decide(state, Act(unit=v.id, action="melee", target=target), Dice.scripted([]))
+        assert isinstance(got, Rejected) and got.code == code
+    # 2 dice [3 4]: keep 4 ≥ AV 4, one hit; the goon has no armour to save it nor anything external to hit,
+    # and its 1 HP is gone: dead, no critical
+    events = _decide(game, state, melee[0].command, [3, 4])
+    blow = next(e for e in events if isinstance(e, Resolved))
+    assert (blow.action, blow.actor, blow.target, blow.outcome) == ("melee", v.id, g1.id, "dead")
+    assert blow.rolls[0].formula.startswith("melee n=1+1 fighter=2: 2d6") and blow.rolls[0].faces == (3, 4)
+    assert blow.text.startswith(f"{v.name} strikes {g1.name} (bare-handed): 1 hit, 1 unsaved")
+    after = fold(state, events)
+    assert after.units[g1.id].status == "dead" and after.units[v.id].record.attacked
+    assert after.units[v.id].actions == 0 and battle.battle(after).order.up == g2.id
+    # the same blow once the action has attacked
+    done = attrs.evolve(state, units={**state.units, v.id: attrs.evolve(v, record=attrs.evolve(v.record,
+                                                                                               attacked=True))})
+    assert rs.decide(done, melee[0].command, Dice.scripted([])) == Rejected(
+        "acted", f"{v.name} has attacked: the action is over")
+    assert [o for o in rs.options(done, done.units[v.id]) if o.group == "Melee"] == []
+
+
+def test_the_ai_hastens_when_the_blow_is_worth_its_slot_and_strikes_an_adjacent_goon(game):
+    rs = game.ruleset
+    state, u, (x, y) = _stage(game, {"v": (7, 1), "g1": (8, 1), "g2": (10, 0)})
+    v, g = u["v"], u["g1"]
+    path = tuple((x + i, y + 1) for i in range(6, 0, -1))
+    state = fold(state, _decide(game, state, Move(unit=v.id, path=path), []))
+    assert game.ai("aliens").next_command(state) == Act(unit=g.id, action="strike", target=v.id)  # 1/3 ≥ 1/3
+    tough = attrs.evolve(state.units[v.id], record=attrs.evolve(v.record, av=6))  # 1/6 is not worth a slot
+    assert game.ai("aliens").next_command(attrs.evolve(state, units={**state.units, v.id: tough})) == \
+        Act(unit=g.id, action="let_go", target=v.id)
+    near, u, _ = _stage(game, {"v": (4, 1), "g1": (5, 1), "g2": (0, 0)}, fighter=1)
+    v, g = u["v"], u["g1"]
+    assert rs.ai_special(near, v, [g], True) is None  # a 75% blow, but the rifle's spray wounds likelier
+    empty = attrs.evolve(v, record=attrs.evolve(v.record, shots=(("plasma_rifle", 0), ("pistol", 0))))
+    near = attrs.evolve(near, units={**near.units, v.id: empty})
+    assert rs.ai_special(near, empty, [g], False) == Act(unit=v.id, action="melee", target=g.id)
+
+
+def test_the_client_asks_an_interrupt_as_a_modal_that_returns_the_answer(content, tmp_path):
+    """`ChoiceMenu`: the arrows pick, Enter answers, Esc gives the decline; without a decline Esc does nothing."""
+    import asyncio
+
+    from engine.core.ruleset import Option
+    from tui.app import XenotacApp
+    from tui.screens.actions import ChoiceMenu
+    from tui.testing import new_session
+    from tui.textshot import screen_text
+
+    strike = Act(unit="goon_1", action="strike", target="anna")
+    let_go = Act(unit="goon_1", action="let_go", target="anna")
+    options = [Option("Melee", "Strike Anna", strike, "n=1 vs AV 5: hit 33%"), Option("Melee", "Let Anna go", let_go)]
+    app = XenotacApp(content, tmp_path, session=new_session(content, tmp_path), alien_delay=0)
+    got: list = []
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            app.push_screen(ChoiceMenu("Goon 1 may hasten as Anna leaves", options, 1), got.append)
+            await pilot.pause()
+            shown = screen_text(app)
+            await pilot.press("escape")
+            app.push_screen(ChoiceMenu("Goon 1 may hasten as Anna leaves", options, 1), got.append)
+            await pilot.pause()
+            await pilot.press("down", "down", "enter")  # round the list and back to the first
+            app.push_screen(ChoiceMenu("No way out", options, None), got.append)
+            await pilot.pause()
+            await pilot.press("escape")
+            stuck = isinstance(app.screen, ChoiceMenu)
+            await pilot.press("enter")
+            return shown, stuck
+
+    shown, stuck = asyncio.run(go())
+    assert "Goon 1 may hasten as Anna leaves" in shown and "▶ Strike Anna" in shown and "hit 33%" in shown
+    assert "esc let anna go" in shown.lower()
+    assert got == [let_go, strike, strike] and stuck
