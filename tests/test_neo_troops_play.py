@@ -97,7 +97,7 @@ def test_a_move_is_priced_in_metres_and_a_run_ends_the_slot(game):
     rs = game.ruleset
     b = rs.budget(game.state, unit)
     assert (b.moves_left, b.step, b.walk.cardinal, b.walk.diagonal, b.walk.currency) == (20, 10, 2, 3, "m")
-    assert b.label == "action 1/1 · move 10 m · run 20 m"
+    assert b.label == "action 1/1 · shot ≤10 m" and b.moves_left == 20
     assert rs.decide(game.state, Move(unit=unit.id, path=_free_path(game.state, unit, 11)),
                      Dice(game.faces, game.state.dice)) == Rejected(
         "too_far", f"22 m is past {unit.name}'s run of 20 m (move 10 m)")
@@ -240,7 +240,7 @@ def test_cli_simulate_with_seed_3_runs(tmp_path, capsys):
 
 def test_the_client_draws_the_varan_and_walks_it(content, tmp_path):
     first, unit, step, moved, _session = draw_and_walk(content, ID, tmp_path, seed=4)
-    assert unit.name in first and "move 10 m · run 20 m" in first
+    assert unit.name in first and "Action 1/1 · shot ≤10 m  move 20 m" in first  # one line, said once
     assert re.search(r"HP +3/3 +█", first) and re.search(r"AV +5 · save 4\+", first)
     assert "▶Plasma rifle 40/40+1 · Pistol 12/12" in first and "Items: Bio-scanner, Grapple launcher" in first
     assert unit.glyph.isdigit()  # the squad told apart on the map, as xcom-trpg's is

@@ -139,7 +139,7 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     new = new.with_awareness(aw)
     out.append(Noted(record=new, cause="next slot", rolls=tuple(rolls)))
     if o.cycle > b.order.cycle:
-        if o.cycle > rs.setup.max_phases:
+        if rs.setup is not None and o.cycle > rs.setup.max_phases:  # (`resolve` has no mission, no limit)
             return out + [MissionEnded(winner="draw", reason=f"phase limit {rs.setup.max_phases} reached")]
         out.append(PhaseStarted(phase=o.cycle))
     if not o.slots or not now.units[o.up].conscious:

@@ -72,6 +72,8 @@ def blow(rs, state: State, a: Unit, d: Unit) -> Blow | Rejected:
         return Rejected(a.status, f"{a.name} is {a.status}")
     if not adjacent(a, d):
         return Rejected("out_of_reach", f"{d.name} is not next to {a.name}: melee is at an adjacent cell")
+    if d.id not in rs.spotted(state, a.side):  # an unnoticed cloaked varan is not there to strike at
+        return Rejected("not_seen", f"{a.name} has not noticed {d.name}")
     w = weapon_of(rs, a.record)
     surprise = a.id not in rs.spotted(state, d.side)
     base, mods = melee.attack_mods(a.record, w, d.record, rs.weapons, rs.settings, surprise=surprise,

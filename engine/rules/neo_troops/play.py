@@ -13,7 +13,7 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Turn, answers, register
-from engine.rules.neo_troops import actions, battle, cover, fight, interrupt, movement, order, shooting, views
+from engine.rules.neo_troops import actions, battle, cover, fight, interrupt, movement, order, referee, shooting, views
 from engine.rules.neo_troops import unit as units
 from engine.rules.neo_troops.schema import SCHEMA, Settings
 
@@ -26,7 +26,7 @@ class NeoTroops:
     sight_range = battle.SIGHT
     audit_dice = (6,)
     schema = SCHEMA
-    scenario = None  # no `resolve` scenarios yet: the loader says so in one line
+    scenario = referee.Scenario  # `resolve`: one action staged on an open field (referee.py)
 
     def __init__(self, content, setup) -> None:
         self.content = content
@@ -36,6 +36,7 @@ class NeoTroops:
         self.weapons = self.tables.get("weapons", {})
         self.characters = self.tables.get("characters", {})
         self.priced = None  # (grid, [y, x] price of a step) for the Walk
+        self.staged: tuple[list, frozenset[str]] = ([], frozenset())  # the last scenario's cover and unseen units
 
     # -- the kernel's entry point ---------------------------------------------------------------
 
@@ -116,13 +117,8 @@ class NeoTroops:
         events: list[Event] = []
         for m, cell in field.placements(self.roster(self.setup.mission_id) or [], self.setup.mission,
                                         self.setup.spawns):
-            c = self.characters[m.template]
             t = units.build(m.uid, m.side, m.template, self.tables)
-            held = t.held[0] if t.held else ""
-            events.append(UnitSpawned(unit=Unit(
-                id=m.uid, name=m.name, template=m.template, race="Cybervaran" if c.varan else c.name, side=m.side, glyph=c.glyph, pos=cell,
-                facing=field.FACING.get(m.side, 0), hp=t.hp, hp_max=t.hp_max, weapon=held,
-                ammo=dict(t.shots).get(held, 0), stats={"intelligence": 1 + c.perception}, record=t)))
+            events.append(UnitSpawned(unit=frame(self, m.uid, m.name, m.template, m.side, cell, t)))
         fighters = [e.unit for e in events if e.unit.side in battle.SIDES]
         rolled = order.roll_initiative(dice, [order.Combatant(id=u.id, av=u.record.av) for u in fighters])
         first = next(e.unit for e in events if e.unit.id == rolled.order.up)
@@ -130,6 +126,8 @@ class NeoTroops:
                          PhaseStarted(phase=1), SideStarted(side=first.side), battle.start_slot(first)]
 
     def _verdict(self, state: State, events: list[Event]) -> list[Event]:
+        if self.setup is None:  # `resolve`: one action on a staged field, no mission to win
+            return []
         return missions.ending(self.content, self.setup, state, events)
 
     # -- who acts, who sees -----------------------------------------------------------------------
@@ -221,19 +219,29 @@ class NeoTroops:
     def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
         raise ValueError(f"{ID} has no initiation")
 
-    # -- resolve: not yet ---------------------------------------------------------------------------
+    # -- resolve: one action staged on an open field (referee.py) -------------------------------
 
     def check_scenario(self, scenario) -> list[str]:
-        return []
+        return referee.check(self, scenario)
 
     def scenario_units(self, scenario, setup: Dice):
-        return {}, []
+        self.staged = (list(scenario.cover), frozenset(u for u, s in scenario.units.items() if not s.noticed))
+        return referee.units(self, scenario), []
 
     def unit_report(self, before: Unit, after: Unit):
-        raise ValueError(f"{ID} has no resolve yet")
+        return referee.report(self, before, after)
 
     def referee(self, units: dict[str, Unit], action, dice: Dice):
-        raise ValueError(f"{ID} has no referee yet")
+        return referee.referee(self, units, action, dice, *self.staged)
 
     def trial_plan(self, units: dict[str, Unit], action):
         return None
+
+
+def frame(rs, uid: str, name: str, template: str, side: str, cell: Pos, t: units.Trooper) -> Unit:
+    """The kernel's frame of a trooper: what the client and the shared missions read, the record riding on it."""
+    c = rs.characters[template]
+    held = t.held[0] if t.held else ""
+    return Unit(id=uid, name=name, template=template, race="Cybervaran" if c.varan else c.name, side=side,
+                glyph=c.glyph, pos=cell, facing=field.FACING.get(side, 0), hp=t.hp, hp_max=t.hp_max, weapon=held,
+                ammo=dict(t.shots).get(held, 0), stats={"intelligence": 1 + c.perception}, record=t)

@@ -28,13 +28,13 @@ def budget(rs, state: State, unit: Unit) -> Budget:
     w = walk(rs, state)
     if not rs.turn(state).allows(unit.id) or rs.turn(state).units is None or not unit.conscious \
             or unit.actions < 1:
-        return Budget(label=f"waiting · move {move_m} m · run {run_m} m", can_act=False, moves_left=0, walk=w)
+        return Budget(label=f"waiting · move {move_m}/run {run_m} m", can_act=False, moves_left=0, walk=w)
     spent = t.spent_m
     done = t.attacked or t.ran
     moves = 0 if done or spent > move_m else run_m - spent
     step = 0 if done else max(0, move_m - spent)
-    if spent == 0:
-        label = f"action 1/1 · move {move_m} m · run {run_m} m"
+    if spent == 0:  # the panel adds what it may walk ("move 20 m"): the label says how far keeps the shot
+        label = f"action 1/1 · shot ≤{move_m} m"
     else:
         label = f"action 1/1 · walked {spent}/{move_m} m"
     return Budget(label=label, can_act=True, moves_left=moves, step=step, walk=w)
