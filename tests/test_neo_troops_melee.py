@@ -1,4 +1,4 @@
-"""neo-troops' melee in play (§15), hastening (N-7.4) and running past (N-7.5) on the kernel's interrupt
+"""neo-troops' melee in play (§15), spray fire at several targets (§10), hastening (N-7.4) and running past (N-7.5) on the kernel's interrupt
 (`Turn.choices`), through `decide` with scripted dice: TV-N32 and TV-N34 as the game plays them, the refusals,
 the action menu's odds and the AI's answers."""
 
@@ -9,7 +9,7 @@ import pytest
 
 from engine.core.commands import Act, EndTurn, Move, Rejected, Wait
 from engine.core.dice import Dice, seed_from_int
-from engine.core.events import Resolved
+from engine.core.events import Resolved, UnitChanged
 from engine.core.reducer import fold
 from engine.play.game import Game
 from engine.rules.neo_troops import battle, order
@@ -43,7 +43,7 @@ def _stage(game, at: dict[str, tuple[int, int]], fighter: int = 0):
     x, y = _open(state)
     varan = next(u for u in state.units.values() if u.side == "xcom")
     goons = [u for u in state.units.values() if u.template == "goon"]
-    who = {"v": varan, "g1": goons[0], "g2": goons[1]}
+    who = {"v": varan, "g1": goons[0], "g2": goons[1], "g3": goons[2]}
     units = {}
     for key, (dx, dy) in at.items():
         u = who[key]
@@ -224,3 +224,29 @@ def test_the_client_asks_an_interrupt_as_a_modal_that_returns_the_answer(content
     assert "Goon 1 may hasten as Anna leaves" in shown and "▶ Strike Anna" in shown and "hit 33%" in shown
     assert "esc let anna go" in shown.lower()
     assert got == [let_go, strike, strike] and stuck
+
+
+def test_tv_n7_a_spray_at_three_goons_gives_each_one_die(game):
+    """ROF 4, Accuracy 1, shooter and targets still (+1): 6 dice [6 5 4 3 2 2], keep 6 5 4 3; each goon (AV 4)
+    takes the lowest die left that reaches it (N-10.4): one hit each, and the 3 hits nothing more."""
+    rs = game.ruleset
+    state, u, _ = _stage(game, {"v": (1, 1), "g1": (5, 0), "g2": (6, 1), "g3": (7, 2)})
+    v, goons = u["v"], (u["g1"].id, u["g2"].id, u["g3"].id)
+    fire = [o for o in rs.options(state, v) if o.command.action == "spray"]
+    assert [(o.label, o.command.targets) for o in fire] == [
+        (f"Spray {u['g1'].name} + {u['g2'].name} + {u['g3'].name}", goons)]
+    assert fire[0].note == "n=4+1 accuracy+1 still=6 vs AV 4, 4, 4: a die for each first (N-10.4)"
+    events = _decide(game, state, fire[0].command, [6, 5, 4, 3, 2, 2])  # nothing more: 1 HP, no save, no kit
+    shot = next(e for e in events if isinstance(e, Resolved))
+    assert shot.rolls[0].formula == (f"spray n=4+1 accuracy+1 still=6: 6d6 [6 5 4 3 2 2] keep 6,5,4,3 vs "
+                                     f"{goons[0]} AV 4: 1 hit, {goons[1]} AV 4: 1 hit, {goons[2]} AV 4: 1 hit")
+    after = fold(state, events)
+    assert [after.units[g].status for g in goons] == ["dead"] * 3
+    fired = next(e for e in events if isinstance(e, UnitChanged) and e.cause == "fires").changes["record"]
+    assert fired.shots[0] == ("plasma_rifle", 36) and fired.attacked  # ROF 4 shots; the attack ends the action
+    for targets, code in (((goons[0], goons[0]), "targets"), ((), "targets"), ((goons[0], v.id), "own_side")):
+        got = rs.decide(state, Act(unit=v.id, action="spray", targets=targets), Dice.scripted([]))
+        assert isinstance(got, Rejected) and got.code == code, targets
+    far, u, _ = _stage(game, {"v": (1, 1), "g1": (5, 0), "g2": (9, 2), "g3": (0, 0)})
+    got = rs.decide(far, Act(unit=u["v"].id, action="spray", targets=(u["g1"].id, u["g2"].id)), Dice.scripted([]))
+    assert got == Rejected("spread", "Each target after the first must be within 2 cells of another")

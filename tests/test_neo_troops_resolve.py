@@ -65,3 +65,13 @@ def test_trials_average_what_the_blow_takes(capsys):
     anna = json.loads(out)["units"]["anna"]
     # a hit 1/3 of the time, through the 4+ save half of that: about 1/6 of the blows take 1 HP
     assert 0.1 < anna["p_hit"] < 0.23 and 0.1 < anna["mean_hp_lost"] < 0.3
+
+
+def test_a_spray_at_two_goons_gives_each_its_die(capsys):
+    code, out, _ = run(["resolve", str(DOCS / "spray-two.toml"), "--dice", "5,4,3,2,1,1"], capsys)
+    assert code == 0
+    # ROF 4 + Accuracy 1 + still 1 = 6 dice, keep 5 4 3 2: each goon the lowest die that reaches AV 4 (N-10.4)
+    assert "spray n=4+1 accuracy+1 still=6: 6d6 [5 4 3 2 1 1] keep 5,4,3,2 vs goon AV 4: 1 hit, other AV 4: 1 hit" \
+        in out
+    assert "Anna sprays Goon (goon) + Goon (other) (Plasma rifle): 2 hits, 2 unsaved" in out
+    assert "Goon (other): HP 0/1, dead" in out

@@ -13,7 +13,8 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Turn, answers, register
-from engine.rules.neo_troops import actions, battle, cover, fight, interrupt, movement, order, referee, shooting, views
+from engine.rules.neo_troops import actions, battle, cover, fight, interrupt, movement, order, referee, shooting, spray
+from engine.rules.neo_troops import views
 from engine.rules.neo_troops import unit as units
 from engine.rules.neo_troops.schema import SCHEMA, Settings
 
@@ -99,6 +100,8 @@ class NeoTroops:
             events = actions.shoot(self, state, up, command.target, command.mode, dice)
         elif isinstance(command, Reload):
             events = actions.reload(self, state, up, dice)
+        elif isinstance(command, Act) and command.action == "spray":
+            events = spray.fire(self, state, up, command.targets, dice)
         elif isinstance(command, Act) and command.action == "melee":
             events = fight.attack(self, state, up, command.target, dice)
         elif isinstance(command, Act) and command.action == "cover":

@@ -53,6 +53,7 @@ class ScAction:
     actor: str
     target: str  # for covering fire: the unit the area is aimed round
     mode: Literal["snap", "spray"] = "snap"
+    also: list[str] = attrs.field(factory=list)  # spray fire's further targets, in declared order (N-10.3)
 
 
 @attrs.frozen(kw_only=True)
@@ -79,6 +80,10 @@ def check(rs, sc: Scenario) -> list[str]:
     for key in ("actor", "target"):
         if getattr(sc.action, key) not in sc.units:
             out.append(f"[action].{key}: no unit {getattr(sc.action, key)!r} in [units]")
+    out += [f"[action].also[{i}]: no unit {uid!r} in [units]" for i, uid in enumerate(sc.action.also)
+            if uid not in sc.units]
+    if sc.action.also and (sc.action.type, sc.action.mode) != ("shoot", "spray"):
+        out.append("[action].also: further targets are spray fire's (type = \"shoot\", mode = \"spray\")")
     return out
 
 
@@ -93,7 +98,10 @@ def units(rs, sc: Scenario) -> dict[str, Unit]:
                   spent_m=2 if u.moved and acting else 0, **skills)
         if u.held:
             t = attrs.evolve(t, held=(u.held,))
-        f = frame(rs, uid, rs.characters[u.template].name, u.template, u.side, (u.at[0], u.at[1]), t)
+        name = rs.characters[u.template].name
+        if sum(o.template == u.template for o in sc.units.values()) > 1:  # two goons told apart by their ids
+            name = f"{name} ({uid})"
+        f = frame(rs, uid, name, u.template, u.side, (u.at[0], u.at[1]), t)
         out[uid] = attrs.evolve(f, actions=int(acting))
     return out
 
@@ -118,6 +126,8 @@ def command(action: ScAction, state: State) -> Command:
         return Act(unit=action.actor, action="melee", target=action.target)
     if action.type == "cover":
         return Act(unit=action.actor, action="cover", cell=state.units[action.target].pos)
+    if action.also:
+        return Act(unit=action.actor, action="spray", targets=(action.target, *action.also))
     return Shoot(unit=action.actor, target=action.target, mode=action.mode)
 
 
