@@ -37,21 +37,22 @@ def _open(state, w: int = 11, h: int = 3) -> tuple[int, int]:
 
 
 def _stage(game, at: dict[str, tuple[int, int]], fighter: int = 0):
-    """The first varan (uncloaked, the given Fighter) and the first goons at `at` offsets from open ground, the
-    varan's slot up, the goons after it; nobody else on the map."""
+    """The first varans ("v", "v2": uncloaked, "v" with the given Fighter) and the first goons at `at` offsets from
+    open ground, in the order given, the first one's slot up; nobody else on the map."""
     state = game.state
     x, y = _open(state)
-    varan = next(u for u in state.units.values() if u.side == "xcom")
+    varans = [u for u in state.units.values() if u.side == "xcom"]
     goons = [u for u in state.units.values() if u.template == "goon"]
-    who = {"v": varan, "g1": goons[0], "g2": goons[1], "g3": goons[2]}
+    who = {"v": varans[0], "v2": varans[1], "g1": goons[0], "g2": goons[1], "g3": goons[2]}
+    first = next(iter(at))
     units = {}
     for key, (dx, dy) in at.items():
         u = who[key]
         rec = attrs.evolve(u.record, cloak=None, **({"fighter": fighter} if key == "v" else {}))
-        units[u.id] = attrs.evolve(u, pos=(x + dx, y + dy), actions=int(key == "v"), record=rec)
+        units[u.id] = attrs.evolve(u, pos=(x + dx, y + dy), actions=int(key == first), record=rec)
     ids = tuple(who[k].id for k in at)
     b = battle.Battle(order=order.Order(slots=ids, later=ids))
-    staged = attrs.evolve(state, units=units, record=b, side="xcom")
+    staged = attrs.evolve(state, units=units, record=b, side=units[who[first].id].side)
     return staged, {k: staged.units[who[k].id] for k in at}, (x, y)
 
 
@@ -250,3 +251,54 @@ def test_tv_n7_a_spray_at_three_goons_gives_each_one_die(game):
     far, u, _ = _stage(game, {"v": (1, 1), "g1": (5, 0), "g2": (9, 2), "g3": (0, 0)})
     got = rs.decide(far, Act(unit=u["v"].id, action="spray", targets=(u["g1"].id, u["g2"].id)), Dice.scripted([]))
     assert got == Rejected("spread", "Each target after the first must be within 2 cells of another")
+
+
+def _bleeding(state, uid, turns):
+    u = state.units[uid]
+    rec = attrs.evolve(u.record, hp=0, status="incapacitated", bleeding=turns, severe_wounds=1)
+    return attrs.evolve(state, units={**state.units, uid: attrs.evolve(u, hp=0, status="unconscious", record=rec)})
+
+
+def test_tv_n28_three_first_aid_actions_in_a_row_stop_the_bleeding(game):
+    """An adjacent ally gives first aid at three of its slots in a row; the incapacitated varan's own turns are
+    counted at its slot, passed over, until the third stops the bleeding."""
+    rs = game.ruleset
+    state, u, _ = _stage(game, {"v2": (1, 1), "v": (2, 1), "g1": (10, 0)})
+    helper, patient, goon = u["v2"].id, u["v"].id, u["g1"].id
+    state = _bleeding(state, patient, 0)
+    aid = [o for o in rs.options(state, state.units[helper]) if o.group == "Care"]
+    assert [(o.label, o.command, o.note) for o in aid] == [(
+        f"First aid: {u['v'].name} (bleeding 0/10)", Act(unit=helper, action="first_aid", target=patient),
+        "Stationary: 0/3 in a row stops it")]
+    for n in (1, 2, 3):
+        events = _decide(game, state, aid[0].command, [])
+        said = next(e for e in events if isinstance(e, Resolved)).text
+        state = fold(state, events)
+        state = fold(state, _decide(game, state, Wait(unit=goon), []))  # the goon's slot, then a new cycle
+        if n < 3:
+            assert said == f"{u['v2'].name} gives {u['v'].name} first aid ({n}/3)"
+            assert state.units[patient].record.bleeding == n  # counted at its own (passed-over) slot
+    assert said == f"{u['v2'].name} stops {u['v'].name}'s bleeding"
+    assert state.units[patient].record.bleeding is None and state.units[patient].status == "unconscious"
+
+
+def test_first_aid_interrupted_starts_again_and_a_bleeder_dies_at_its_tenth_turn(game):
+    rs = game.ruleset
+    state, u, _ = _stage(game, {"v2": (1, 1), "v": (2, 1), "g1": (10, 0)})
+    helper, patient, goon = u["v2"].id, u["v"].id, u["g1"].id
+    state = _bleeding(state, patient, 0)
+    give = Act(unit=helper, action="first_aid", target=patient)
+    for _ in range(2):
+        state = fold(state, _decide(game, state, give, []))
+        state = fold(state, _decide(game, state, Wait(unit=goon), []))
+    assert [(a.helper, a.done) for a in battle.battle(state).aids] == [(helper, 2)]
+    state = fold(state, _decide(game, state, Wait(unit=helper), []))  # anything else: the count starts again
+    assert battle.battle(state).aids == ()
+    refused = rs.decide(state, Act(unit=goon, action="first_aid", target=patient), Dice.scripted([]))
+    assert refused == Rejected("not_adjacent", "First aid is given by the patient or an adjacent ally")
+    dying = _bleeding(state, patient, 9)
+    dying = fold(dying, _decide(game, dying, Wait(unit=goon), []))  # then the helper's slot
+    events = _decide(game, dying, Wait(unit=helper), [])  # its end passes over the patient: its 10th own turn
+    died = next(e for e in events if isinstance(e, UnitChanged) and e.unit == patient)
+    assert died.cause == "bleeds to death" and fold(dying, events).units[patient].status == "dead"
+    assert patient not in battle.battle(fold(dying, events)).order.slots

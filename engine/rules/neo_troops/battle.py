@@ -16,8 +16,8 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.records import record
 from engine.core.reducer import fold
+from engine.rules.neo_troops import care, senses
 from engine.rules.neo_troops import order as orders
-from engine.rules.neo_troops import senses
 
 SIGHT = 20  # cells a unit sees at most (2 m cells: 40 m, short of a rifle's long range)
 SIDES = ("xcom", "aliens")  # the sides that take slots; civilians take none
@@ -66,6 +66,7 @@ class Battle:
     noticed: tuple[tuple[str, str], ...] = ()  # (observer, cloaked target) noticed by a perception test
     known: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (side, target, cell): an unnoticed attacker's cell
     asking: Asking | None = None  # a Move waiting on the answers of the enemies it gives a melee chance
+    aids: tuple[care.Aid, ...] = ()  # first aid under way (N-19.3): consecutive actions by one helper
 
     @property
     def awareness(self) -> senses.Awareness:
@@ -112,14 +113,19 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     b = battle(now)
     assert b is not None
     done = now.units[b.acting or b.order.up]
+    from engine.rules.neo_troops import aid, cover
+
     inside: list[Event] = []
     if done.conscious and not done.record.spent_m:  # an action ended inside an area (N-11.3)
-        from engine.rules.neo_troops import cover
 
         inside, _ = cover.crossed(rs, now, done, (done.pos,), False, dice)
         if inside:
             now = fold(now, inside)
             done = now.units[done.id]
+    bled = [] if b.acting else aid.bleeds(rs, done)  # its own turn ends (a held action taken was counted)
+    if bled:
+        now = fold(now, bled)
+        done = now.units[done.id]
     aw = senses.observer_acted(b.awareness, done.id)
     aw, rolls = _sightings(rs, now, done, aw, dice)
     # a held action taken leaves the slot that was up where it was; a delay holds the action (N-7.3)
@@ -128,11 +134,16 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     for u in now.units.values():  # the dead leave the order
         if u.status == "dead":
             o = orders.remove(o, u.id)
-    out: list[Event] = [*inside, UnitChanged(unit=done.id, changes={} if delay else {"actions": 0}, cause=cause)]
-    for _ in range(2 * len(o.slots) + 2):  # pass over the incapacitated (they keep their slot, N-7.2)
-        if not o.slots or now.units[o.up].conscious:
+    out: list[Event] = [*inside, *bled,
+                        UnitChanged(unit=done.id, changes={} if delay else {"actions": 0}, cause=cause)]
+    for _ in range(2 * len(o.slots) + 2):  # pass over the incapacitated (they keep their slot, N-7.2), whose
+        if not o.slots or now.units[o.up].conscious:  # bleeding counts there (N-19.3)
             break
-        o = orders.done(o, o.up)
+        more = aid.bleeds(rs, now.units[o.up])
+        if more:
+            out += more
+            now = fold(now, more)
+        o = orders.remove(o, o.up) if now.units[o.up].status == "dead" else orders.done(o, o.up)
     nxt_id = o.up if o.slots else ""
     same = bool(b.acting) and o.slots and o.up == b.order.up  # back to the slot that was up: it has started
     new = attrs.evolve(b, order=o, acting="", areas=tuple(a for a in b.areas if same or a.firer != nxt_id))

@@ -97,9 +97,9 @@ def strike(rs, b: Blow, dice: Dice, action: str = "melee", cell=None) -> tuple[l
     with_what = w.name if w else "bare-handed"
     text = (f"{b.attacker.name} {'strikes' if action == 'melee' else action + 's'} {b.defender.name} ({with_what}): "
             f"{pools.hits_word(attack.hits * per)}, {unsaved} unsaved" + (f" ({said})" if said else ""))
+    rolls = (attack.roll, *(r for h in hits for r in h.rolls))
     events: list[Event] = [Resolved(actor=b.attacker.id, action=action, target=b.defender.id, cell=cell,
-                                    weapon=b.weapon_id or None, rolls=(attack.roll, *(r for h in hits for r in h.rolls)),
-                                    outcome=outcome, text=text)]
+                                    weapon=b.weapon_id or None, rolls=rolls, outcome=outcome, text=text)]
     if struck != before:
         events.append(UnitChanged(unit=struck.id, changes=actions.frame_changes(b.defender, struck), cause="hit"))
     return events, attack.hits

@@ -13,8 +13,8 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Turn, answers, register
-from engine.rules.neo_troops import actions, battle, cover, fight, interrupt, movement, order, referee, shooting, spray
-from engine.rules.neo_troops import views
+from engine.rules.neo_troops import actions, aid, battle, cover, fight, interrupt, movement, order, referee
+from engine.rules.neo_troops import shooting, spray, views
 from engine.rules.neo_troops import unit as units
 from engine.rules.neo_troops.schema import SCHEMA, Settings
 
@@ -65,7 +65,8 @@ class NeoTroops:
                 # and changes nothing. The client's end-turn key is how the player lets the other side's slots
                 # play (tui/screens/battle.py starts the AI only after an EndTurn).
                 return []
-            events = battle.end_slot(self, state, [], dice, cause="ends the slot")
+            pre = aid.interrupted(state, up, command)
+            events = pre + battle.end_slot(self, fold(state, pre), [], dice, cause="ends the slot")
             return events + self._verdict(state, events)
         uid = getattr(command, "unit", "")
         if uid not in state.units:
@@ -82,9 +83,11 @@ class NeoTroops:
             up = state.units[uid]
         if uid != up.id:
             return Rejected("not_your_slot", f"It is {up.name}'s slot, not {state.units[uid].name}'s")
-        events = self._act(state, up, command, dice)
+        reset = aid.interrupted(state, up, command)  # only if the command is accepted
+        events = self._act(fold(state, reset), up, command, dice)
         if isinstance(events, Rejected):
             return events
+        events = reset + events
         return pre + events + self._verdict(state, events)
 
     def _act(self, state: State, up: Unit, command: Command, dice: Dice) -> Rejected | list[Event]:
@@ -102,6 +105,8 @@ class NeoTroops:
             events = actions.reload(self, state, up, dice)
         elif isinstance(command, Act) and command.action == "spray":
             events = spray.fire(self, state, up, command.targets, dice)
+        elif isinstance(command, Act) and command.action == "first_aid":
+            events = aid.give(self, state, up, command.target, dice)
         elif isinstance(command, Act) and command.action == "melee":
             events = fight.attack(self, state, up, command.target, dice)
         elif isinstance(command, Act) and command.action == "cover":

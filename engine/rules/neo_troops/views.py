@@ -10,7 +10,7 @@ from engine.core.commands import Act, Reload, Rejected
 from engine.core.model import State, Unit
 from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, Walk
 from engine.rules.neo_troops import actions, battle, fight, interrupt, loadout, movement, odds, panel, pools, shooting
-from engine.rules.neo_troops import spray
+from engine.rules.neo_troops import aid, spray
 from engine.rules.neo_troops.unit import Trooper
 
 def walk(rs, state: State) -> Walk:
@@ -115,7 +115,7 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
             out.append(Option("Melee", f"Strike {d.name} ({d.pos[0]},{d.pos[1]})",
                               Act(unit=unit.id, action="melee", target=d.id), blow.note()))
     if battle.up(state) is not None and battle.up(state).id == unit.id:
-        out += spray.options(rs, state, unit)
+        out += spray.options(rs, state, unit) + aid.options(rs, state, unit)
     w = rs.weapons[t.held[0]] if t.held else None
     if w is not None and not w.snap_only and not w.melee and actions.stationary(unit) is None:
         seen = rs.spotted(state, unit.side)
@@ -156,6 +156,9 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
     asked = rs.turn(state)
     if asked.choices:
         return asked.choices[0].command if interrupt.worth(rs, state) else None
+    care = aid.ai_aid(rs, state, unit)  # a bleeding ally (or itself) dies within ten of its turns
+    if care is not None:
+        return care
     blows = sorted(fight.targets(rs, state, unit), key=lambda b: (-_p_wound(b), b.defender.id))
     if blows and _p_wound(blows[0]) >= _best_shot(rs, state, unit, blows[0].defender):
         return Act(unit=unit.id, action="melee", target=blows[0].defender.id)
