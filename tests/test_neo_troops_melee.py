@@ -1,4 +1,5 @@
-"""neo-troops' melee in play (§15), spray fire at several targets (§10), hastening (N-7.4) and running past (N-7.5) on the kernel's interrupt
+"""neo-troops' melee in play (§15), spray fire at several targets (§10), grenades (N-3.5), bleeding and first
+aid (§19), hastening (N-7.4) and running past (N-7.5) on the kernel's interrupt
 (`Turn.choices`), through `decide` with scripted dice: TV-N32 and TV-N34 as the game plays them, the refusals,
 the action menu's odds and the AI's answers."""
 
@@ -7,7 +8,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from engine.core.commands import Act, EndTurn, Move, Rejected, Wait
+from engine.core.commands import Act, EndTurn, Move, Rejected, Throw, Wait
 from engine.core.dice import Dice, seed_from_int
 from engine.core.events import Resolved, UnitChanged
 from engine.core.reducer import fold
@@ -43,7 +44,8 @@ def _stage(game, at: dict[str, tuple[int, int]], fighter: int = 0):
     x, y = _open(state)
     varans = [u for u in state.units.values() if u.side == "xcom"]
     goons = [u for u in state.units.values() if u.template == "goon"]
-    who = {"v": varans[0], "v2": varans[1], "g1": goons[0], "g2": goons[1], "g3": goons[2]}
+    brute = next(u for u in state.units.values() if u.template == "brute")
+    who = {"v": varans[0], "v2": varans[1], "g1": goons[0], "g2": goons[1], "g3": goons[2], "b": brute}
     first = next(iter(at))
     units = {}
     for key, (dx, dy) in at.items():
@@ -302,3 +304,29 @@ def test_first_aid_interrupted_starts_again_and_a_bleeder_dies_at_its_tenth_turn
     died = next(e for e in events if isinstance(e, UnitChanged) and e.unit == patient)
     assert died.cause == "bleeds to death" and fold(dying, events).units[patient].status == "dead"
     assert patient not in battle.battle(fold(dying, events)).order.slots
+
+
+def test_a_grenade_lands_where_aimed_and_throws_a_die_at_everyone_in_the_blast(game):
+    rs = game.ruleset
+    state, u, (x, y) = _stage(game, {"b": (1, 1), "v": (6, 1), "v2": (7, 1), "g1": (10, 0)})
+    b, v, v2 = u["b"], u["v"], u["v2"]
+    assert rs.throwables(state, b) == ["grenade"] and rs.throwables(state, v) == []
+    p = rs.preview_throw(state, b.id, "grenade", v.pos)
+    # one die at AV 5: 1/3; the 4+ save at −1 needs 5: 2/3 of hits go through
+    assert p.p_land == 1.0 and [(uid, row.text) for uid, row in p.hits] == [
+        (v.id, " AV 5: hit 33% · unsaved 22% "), (v2.id, " AV 5: hit 33% · unsaved 22% ")]
+    # the blast's dice in order (the aimed cell first): Anna 5 hits, the other 2 misses; her save 6 holds, the
+    # external roll 1 damages nothing
+    events = _decide(game, state, Throw(unit=b.id, item="grenade", cell=v.pos), [5, 2, 6, 1])
+    shot = next(e for e in events if isinstance(e, Resolved))
+    assert [r.formula for r in shot.rolls[:2]] == [f"blast on {v.id} n=1: 1d6 [5] vs AV 5: hit",
+                                                  f"blast on {v2.id} n=1: 1d6 [2] vs AV 5: miss"]
+    assert shot.text == f"{b.name} throws a grenade at {v.pos[0]},{v.pos[1]}: 1 of 2 hit"
+    after = fold(state, events)
+    assert after.units[b.id].record.shots == (("plasma_rifle", 40), ("grenade", 0))
+    assert rs.throwables(after, after.units[b.id]) == [] and after.units[v.id].hp == 3
+    far = rs.preview_throw(state, b.id, "grenade", (x + 10, y + 1))  # 9 cells: past long range 8
+    assert far.lines[1].text == " 3×3 · a die each (2, the lower: past long range) "
+    for cell, item, why in (((x + 19, y + 1), "grenade", "too_far"), (v.pos, "pistol", "not_throwable")):
+        got = rs.decide(state, Throw(unit=b.id, item=item, cell=cell), Dice.scripted([]))
+        assert isinstance(got, Rejected) and got.code == why, (cell, got)

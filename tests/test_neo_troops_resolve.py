@@ -75,3 +75,11 @@ def test_a_spray_at_two_goons_gives_each_its_die(capsys):
         in out
     assert "Anna sprays Goon (goon) + Goon (other) (Plasma rifle): 2 hits, 2 unsaved" in out
     assert "Goon (other): HP 0/1, dead" in out
+
+
+def test_a_grenade_throws_a_die_at_each_in_the_blast(capsys):
+    code, out, _ = run(["resolve", str(DOCS / "grenade.toml"), "--dice", "5,2,6,1"], capsys)
+    assert code == 0
+    # no to-hit roll: one die each at AV 5 (Anna at the aimed cell first); her 4+ save at −1 needs 5: a 6 holds
+    assert "blast on anna n=1: 1d6 [5] vs AV 5: hit" in out and "blast on boris n=1: 1d6 [2] vs AV 5: miss" in out
+    assert "save 4+ needs 5: 1d6=6 ✓ saved" in out and "Armoured goon throws a grenade at 7,2: 1 of 2 hit" in out

@@ -14,7 +14,7 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Turn, answers, register
 from engine.rules.neo_troops import actions, aid, battle, cover, fight, interrupt, movement, order, referee
-from engine.rules.neo_troops import shooting, spray, views
+from engine.rules.neo_troops import shooting, spray, throwing, views
 from engine.rules.neo_troops import unit as units
 from engine.rules.neo_troops.schema import SCHEMA, Settings
 
@@ -116,7 +116,7 @@ class NeoTroops:
         elif isinstance(command, Act):
             events = actions.act(self, state, up, command.action, command.cell, dice)
         elif isinstance(command, Throw):
-            return Rejected("not_throwable", f"{up.name} carries nothing to throw")
+            events = throwing.throw(self, state, up, command.item, command.cell, dice)
         else:
             return Rejected("unknown_command", f"neo-troops has no {command.kind}: one action per slot")
         return events
@@ -179,10 +179,10 @@ class NeoTroops:
         return views.options(self, state, unit)
 
     def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
-        return Rejected("not_throwable", "Nobody in neo-troops' forces carries a grenade yet")
+        return throwing.preview(self, state, thrower, item, cell)
 
     def throwables(self, state: State, unit: Unit) -> list[str]:
-        return []
+        return throwing.carried(self, unit.record) if unit.record is not None else []
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
         w = self.weapons.get(item)

@@ -1,6 +1,6 @@
 """`xenotac resolve` for neo-troops: one action described in a scenario file (a snap shot, spray fire, covering
-fire or a melee blow), staged on an open grass field with the cover tiles it names, the actor's slot up, and put
-to `decide` as the game's own command, so its refusals are the game's, with the same code and reason.
+fire, a grenade or a melee blow), staged on an open grass field with the cover tiles it names, the actor's slot
+up, and put to `decide` as the game's own command, so its refusals are the game's, with the same code and reason.
 
     ruleset = "neo-troops"
     cover = [{ at = [4, 8], tile = "crate" }]
@@ -16,7 +16,7 @@ from typing import Literal
 import attrs
 
 from engine.content.scenario import UnitReport, Verdict
-from engine.core.commands import Act, Command, Rejected, Shoot
+from engine.core.commands import Act, Command, Rejected, Shoot, Throw
 from engine.core.dice import Dice
 from engine.core.events import Resolved
 from engine.core.model import State, Unit
@@ -49,9 +49,10 @@ class ScCover:
 
 @attrs.frozen(kw_only=True)
 class ScAction:
-    type: Literal["shoot", "melee", "cover"] = "shoot"
+    type: Literal["shoot", "melee", "cover", "throw"] = "shoot"
     actor: str
-    target: str  # for covering fire: the unit the area is aimed round
+    target: str  # for covering fire and a throw: the unit whose cell is aimed at
+    item: str = "grenade"  # what a throw throws
     mode: Literal["snap", "spray"] = "snap"
     also: list[str] = attrs.field(factory=list)  # spray fire's further targets, in declared order (N-10.3)
 
@@ -124,6 +125,8 @@ def stage(rs, units_: dict[str, Unit], action: ScAction, cover=(), hidden=frozen
 def command(action: ScAction, state: State) -> Command:
     if action.type == "melee":
         return Act(unit=action.actor, action="melee", target=action.target)
+    if action.type == "throw":
+        return Throw(unit=action.actor, item=action.item, cell=state.units[action.target].pos)
     if action.type == "cover":
         return Act(unit=action.actor, action="cover", cell=state.units[action.target].pos)
     if action.also:
