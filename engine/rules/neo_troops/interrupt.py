@@ -109,7 +109,8 @@ def _resolve(rs, state: State, a: Asking, dice: Dice) -> list[Event]:
         o = b.order
         for h in hastened:
             o = order.hasten(o, h)
-        skip = Noted(record=attrs.evolve(b, order=o), cause="hastened: its next slot is given up")
+        kept = tuple(a for a in b.aids if a.helper not in hastened)  # a hastener's first aid starts again
+        skip = Noted(record=attrs.evolve(b, order=o, aids=kept), cause="hastened: its next slot is given up")
         events.append(skip)
         now = fold(now, [skip])
     mover = now.units[a.mover]
