@@ -103,8 +103,8 @@ def test_escape_closes_the_menu_and_nothing_is_sent(content, tmp_path, monkeypat
 
 
 def test_an_interrupt_asking_the_squad_pops_its_choices_and_submits_the_answer(content, tmp_path, monkeypatch):
-    """`Turn.choices` for the player's side: after a command, the battle screen asks with a modal and sends the
-    answer chosen (Esc: the decline) through the session."""
+    """`Turn.choices` for the player's side: the battle screen asks with a modal and sends the answer chosen (Esc:
+    the decline) through the session."""
     from engine.core.ruleset import Turn
 
     with_probe(monkeypatch)
@@ -118,9 +118,8 @@ def test_an_interrupt_asking_the_squad_pops_its_choices_and_submits_the_answer(c
     answered = []
     monkeypatch.setattr(type(rs), "turn", lambda self, state: plain(self, state) if answered else asked)
 
-    async def steps(pilot):
-        app.screen._ask()  # noqa: SLF001 - what the screen does after a command or the other side's turn
-        await pilot.pause()
+    async def steps(pilot):  # the battle screen asks as it opens (a resumed mission), after a command, after
+        await pilot.pause()  # the other side's turn
         shown = screen_text(app)
         answered.append(True)
         await pilot.press("escape")

@@ -45,6 +45,7 @@ class BattleScreen(Board):
         else:
             self.say(self.keys_said(f"Phase {self.session.state.phase}: your turn. Move the cursor, {{move}} to move, "
                                     "{fire} to fire, {help} for help"))
+            self.call_later(self._ask)  # a mission resumed while an interrupt asks the squad
         for note in self.session.game.notes:  # what resume had to do: a torn record set aside, a recovery
             self.session.chronicle.say(f"note: {note}")
             self.say(f"note: {note}")

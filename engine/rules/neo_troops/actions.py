@@ -63,8 +63,10 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rej
     asked = interrupt.questions(rs, state, unit, tuple(path), spent + metres > walk)
     if asked:  # the enemies it gives a melee chance answer first (N-7.4, N-7.5)
         b = battle.battle(state)
+        who = ", ".join(dict.fromkeys(state.units[q.asker].name for q in asked))
         return [Noted(record=attrs.evolve(b, asking=battle.Asking(mover=unit.id, path=tuple(path), questions=asked)),
-                      cause="gives a melee chance")]
+                      cause="gives a melee chance"),
+                UnitChanged(unit=unit.id, changes={}, cause=f"is held up: {who} may strike")]  # told as it is
     return walked(rs, state, unit, tuple(path), dice)
 
 

@@ -32,6 +32,9 @@ def weapon_of(rs, t: Trooper) -> Weapon | None:
     return rs.weapons[wid] if wid else None
 
 
+VERBS = {"melee": "strikes {}", "hasten": "hastens to strike {}", "free attack": "strikes {} running past"}
+
+
 @attrs.frozen
 class Blow:
     """A melee attack that may be made now: everything its dice read."""
@@ -95,8 +98,9 @@ def strike(rs, b: Blow, dice: Dice, action: str = "melee", cell=None) -> tuple[l
     outcome = "miss" if not attack.hits else ("saved" if not unsaved else struck.status if struck.status != "active"
                                                 else "wounded")
     with_what = w.name if w else "bare-handed"
-    text = (f"{b.attacker.name} {'strikes' if action == 'melee' else action + 's'} {b.defender.name} ({with_what}): "
-            f"{pools.hits_word(attack.hits * per)}, {unsaved} unsaved" + (f" ({said})" if said else ""))
+    blow = VERBS[action].format(b.defender.name)
+    text = (f"{b.attacker.name} {blow} ({with_what}): {pools.hits_word(attack.hits * per)}, {unsaved} unsaved"
+            + (f" ({said})" if said else ""))
     rolls = (attack.roll, *(r for h in hits for r in h.rolls))
     events: list[Event] = [Resolved(actor=b.attacker.id, action=action, target=b.defender.id, cell=cell,
                                     weapon=b.weapon_id or None, rolls=rolls, outcome=outcome, text=text)]

@@ -85,7 +85,10 @@ def answer(rs, state: State, command: Command, dice: Dice) -> list[Event]:
         for x in a.questions))
     name = state.units[q.asker].name
     noted = Noted(record=attrs.evolve(b, asking=a if a.next else None), cause=f"{name}: {said.answer}")
-    return [noted] if a.next else [noted, *_resolve(rs, fold(state, [noted]), a, dice)]
+    mover = state.units[a.mover].name
+    told = UnitChanged(unit=q.asker, changes={}, cause=f"strikes at {mover}" if said.answer == "strike"
+                       else f"lets {mover} go")
+    return [noted, told] if a.next else [noted, told, *_resolve(rs, fold(state, [noted]), a, dice)]
 
 
 def _resolve(rs, state: State, a: Asking, dice: Dice) -> list[Event]:
