@@ -330,3 +330,37 @@ def test_a_grenade_lands_where_aimed_and_throws_a_die_at_everyone_in_the_blast(g
     for cell, item, why in (((x + 19, y + 1), "grenade", "too_far"), (v.pos, "pistol", "not_throwable")):
         got = rs.decide(state, Throw(unit=b.id, item=item, cell=cell), Dice.scripted([]))
         assert isinstance(got, Rejected) and got.code == why, (cell, got)
+
+
+def test_a_run_may_end_in_a_melee_and_nothing_else(game):
+    """N-8.1: a Run ending next to an enemy leaves the slot open for one melee blow (the setting `run_melee`); the
+    goon it runs up to may strike it as it comes (N-7.5), and a shot is refused."""
+    import attrs as _attrs
+
+    from engine.core.commands import Shoot
+
+    rs = game.ruleset
+    state, u, (x, y) = _stage(game, {"v": (1, 1), "g1": (9, 1), "g2": (10, 2)})
+    v, g = u["v"], u["g1"]
+    path = tuple((x + i, y + 1) for i in range(2, 9))  # 14 m, up to the goon
+    state = fold(state, _decide(game, state, Move(unit=v.id, path=path), []))
+    assert rs.turn(state).label == f"{g.name} may strike as {v.name} runs past"
+    state = fold(state, _decide(game, state, rs.turn(state).choices[1].command, []))  # let go
+    ran = state.units[v.id]
+    assert ran.pos == path[-1] and ran.record.ran and ran.actions == 1 and rs.turn(state).units == (v.id,)
+    assert rs.decide(state, Shoot(unit=v.id, target=g.id, mode="snap"), Dice.scripted([])) == Rejected(
+        "ran", "A Run allows no shot (N-8.1)")
+    assert [o.command for o in rs.options(state, ran) if o.group == "Melee"] == [
+        Act(unit=v.id, action="melee", target=g.id)]
+    events = _decide(game, state, Act(unit=v.id, action="melee", target=g.id), [1])  # n=1: a 1 misses
+    assert next(e for e in events if isinstance(e, Resolved)).outcome == "miss"
+    assert fold(state, events).units[v.id].actions == 0
+    off = _attrs.evolve(rs.settings, run_melee=False)  # GM's discretion: no melee at a run's end
+    rs.settings = off
+    try:
+        state2, u2, _ = _stage(game, {"v": (1, 1), "g1": (9, 1), "g2": (10, 2)})
+        state2 = fold(state2, _decide(game, state2, Move(unit=u2["v"].id, path=path), []))
+        state2 = fold(state2, _decide(game, state2, rs.turn(state2).choices[1].command, []))
+        assert state2.units[u2["v"].id].actions == 0  # the run ended the slot
+    finally:
+        rs.settings = _attrs.evolve(off, run_melee=True)

@@ -15,6 +15,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Moved, Noted, Resolved, TileChanged, UnitChanged
 from engine.core.geometry import NEIGHBOURS, Pos
 from engine.core.model import State, Unit, replace
+from engine.core.reducer import fold
 from engine.rules.neo_troops import battle, damage, ground, loadout, movement, pools, shooting
 from engine.rules.neo_troops.unit import Trooper
 
@@ -110,7 +111,15 @@ def walked(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice,
         *moved, *struck, *fired,
         UnitChanged(unit=unit.id, changes={"record": done},
                     cause=f"runs {spent + metres} m" if ran else f"moves {spent + metres} m")]
-    return events + battle.end_slot(rs, state, events, dice) if ran or down is not None else events
+    if down is None and (not ran or rs.settings.run_melee and _may_strike(rs, fold(state, events), unit.id)):
+        return events  # a Move goes on to its attack; a Run ending next to an enemy may end in a melee (N-8.1)
+    return events + battle.end_slot(rs, state, events, dice)
+
+
+def _may_strike(rs, state: State, uid: str) -> bool:
+    from engine.rules.neo_troops import fight
+
+    return bool(fight.targets(rs, state, state.units[uid]))
 
 
 # -- shooting ---------------------------------------------------------------------------------------------------
