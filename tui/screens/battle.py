@@ -340,6 +340,7 @@ class BattleScreen(Board):
         if isinstance(result, Rejected):
             self.refuse(result)
             self.update_view()
+            self._ask()  # a question still open is asked again: nothing else may be sent
             return result
         if self.session.over:
             self.update_view()
