@@ -97,7 +97,7 @@ def test_a_move_is_priced_in_metres_and_a_run_ends_the_slot(game):
     rs = game.ruleset
     b = rs.budget(game.state, unit)
     assert (b.moves_left, b.step, b.walk.cardinal, b.walk.diagonal, b.walk.currency) == (20, 10, 2, 3, "m")
-    assert b.label == "action 1/1 · move 10 m · run 20 m"
+    assert b.label == "action 1/1 · shot ≤10 m" and b.moves_left == 20
     assert rs.decide(game.state, Move(unit=unit.id, path=_free_path(game.state, unit, 11)),
                      Dice(game.faces, game.state.dice)) == Rejected(
         "too_far", f"22 m is past {unit.name}'s run of 20 m (move 10 m)")
@@ -108,7 +108,7 @@ def test_a_move_is_priced_in_metres_and_a_run_ends_the_slot(game):
     assert game.ruleset.turn(game.state).units == (unit.id,)
     game.submit(Move(unit=unit.id, path=line[3:]))  # 12 m in all: a Run
     moved = game.state.units[unit.id]
-    assert moved.counters["spent_m"] == 12 and "ran" in moved.flags and moved.actions == 0
+    assert moved.record.spent_m == 12 and moved.record.ran and moved.actions == 0
     assert game.ruleset.turn(game.state).units != (unit.id,)
 
 
@@ -162,7 +162,10 @@ def test_a_shot_is_one_pool_with_its_kept_dice_and_exact_odds(content, tmp_path)
     shots = [e for r in _records(path) if r.get("kind") == "command" for e in r["events"]
              if e["kind"] == "resolved" and e["action"] == "shoot"]
     sprays = [e["rolls"][0] for e in shots if e["mode"] == "spray"]
-    assert sprays and all(pool["purpose"] == "spray" and " vs AV " in pool["formula"] for pool in sprays)
+    # one target: "vs AV 5"; several (the AI sprays a cluster): "vs goon_1 AV 4: 1 hit, goon_3 AV 5: a miss"
+    assert sprays and all(pool["purpose"] == "spray" and re.search(r" vs (\w+ )?AV \d", pool["formula"])
+                          for pool in sprays)
+    assert any(pool["formula"].count(" AV ") > 1 for pool in sprays)
     for pool in sprays:  # n dice thrown (2 at n ≤ 0), the ROF-4 rifle's four highest kept when n > 4
         n = int(re.search(r"n=(?:[^:]*=)?(-?\d+): ", pool["formula"]).group(1))
         assert len(pool["faces"]) == (n if n > 0 else 2) and all(1 <= f <= 6 for f in pool["faces"])
@@ -185,7 +188,7 @@ def test_preview_shot_is_the_exact_distribution(game):
                 if state.grid.walkable[varan.pos[1] - 4, varan.pos[0] + dx]
                 and state.grid.cover_against((varan.pos[0] + dx, varan.pos[1] - 4), varan.pos) == 0
                 and state.grid.sees(varan.pos, (varan.pos[0] + dx, varan.pos[1] - 4), 20))
-    units[goon.id] = attrs.evolve(goon, pos=cell, flags=("moved",))
+    units[goon.id] = attrs.evolve(goon, pos=cell, record=attrs.evolve(goon.record, moved=True))
     units[varan.id] = attrs.evolve(varan, actions=1)
     order = attrs.evolve(b.order, slots=(varan.id,) + tuple(s for s in b.order.slots if s != varan.id), at=0)
     staged = attrs.evolve(state, units=units, record=attrs.evolve(b, order=order))
@@ -231,7 +234,7 @@ def test_cli_simulate_with_seed_3_runs(tmp_path, capsys):
     code = main(["simulate", "--ruleset", ID, "--seed", "3", "--out", str(out)])
     printed = capsys.readouterr().out
     assert code == 0
-    assert "winner:     xcom (all hostiles eliminated)" in printed and "phases:     6" in printed
+    assert "winner:     xcom (all hostiles eliminated)" in printed and "phases:     7" in printed
     assert "aliens:     0 standing, 0 unconscious, 13 dead" in printed
     assert main(["replay", "--verify", str(out)]) == 0
 
@@ -240,13 +243,13 @@ def test_cli_simulate_with_seed_3_runs(tmp_path, capsys):
 
 def test_the_client_draws_the_varan_and_walks_it(content, tmp_path):
     first, unit, step, moved, _session = draw_and_walk(content, ID, tmp_path, seed=4)
-    assert unit.name in first and "move 10 m · run 20 m" in first
+    assert unit.name in first and "Action 1/1 · shot ≤10 m  move 20 m" in first  # one line, said once
     assert re.search(r"HP +3/3 +█", first) and re.search(r"AV +5 · save 4\+", first)
     assert "▶Plasma rifle 40/40+1 · Pistol 12/12" in first and "Items: Bio-scanner, Grapple launcher" in first
     assert unit.glyph.isdigit()  # the squad told apart on the map, as xcom-trpg's is
     assert f"[{unit.glyph}] {unit.name} Cybervaran · Acc1 Fig1 Per1" in first and f"Initiative 1/19: {unit.name}" in first
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1])
-    assert moved.counters["spent_m"] == (2 if 0 in step else 3)
+    assert moved.record.spent_m == (2 if 0 in step else 3)
 
 
 
@@ -262,8 +265,9 @@ def _staged_shot(game):
                 and state.grid.cover_against((varan.pos[0] + dx, varan.pos[1] - 4), varan.pos) == 0
                 and state.grid.sees(varan.pos, (varan.pos[0] + dx, varan.pos[1] - 4), 20))
     units = {k: (attrs.evolve(u, actions=0) if u.actions else u) for k, u in state.units.items()}
-    units[goon.id] = attrs.evolve(goon, pos=cell, flags=("moved",))
-    units[varan.id] = attrs.evolve(varan, actions=1, counters={"spent_m": 0}, flags=())
+    units[goon.id] = attrs.evolve(goon, pos=cell, record=attrs.evolve(goon.record, moved=True))
+    units[varan.id] = attrs.evolve(varan, actions=1, record=attrs.evolve(varan.record, spent_m=0, moved=False,
+                                                                          ran=False, attacked=False))
     b = battle.battle(state)
     order = attrs.evolve(b.order, slots=(varan.id,) + tuple(s for s in b.order.slots if s != varan.id), at=0)
     return attrs.evolve(state, units=units, record=attrs.evolve(b, order=order)), varan, units[goon.id]

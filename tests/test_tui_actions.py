@@ -100,3 +100,33 @@ def test_escape_closes_the_menu_and_nothing_is_sent(content, tmp_path, monkeypat
     app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
     assert run_app(app, steps) == "BattleScreen"
     assert len(session.path.read_text().splitlines()) == records
+
+
+def test_an_interrupt_asking_the_squad_pops_its_choices_and_submits_the_answer(content, tmp_path, monkeypatch):
+    """`Turn.choices` for the player's side: the battle screen asks with a modal and sends the answer chosen (Esc:
+    the decline) through the session."""
+    from engine.core.ruleset import Turn
+
+    with_probe(monkeypatch)
+    session = new_session(content, tmp_path)
+    rs = session.ruleset
+    uid = session.ready()[0].id
+    asked = Turn(side=session.side, units=(uid,), label="Anton may probe as it passes",
+                 choices=(Option("Tests", "Probe it", Act(unit=uid, action="probe", option="yes")),
+                          Option("Tests", "Let it pass", Act(unit=uid, action="probe", option="no"))), decline=1)
+    plain = type(rs).turn
+    answered = []
+    monkeypatch.setattr(type(rs), "turn", lambda self, state: plain(self, state) if answered else asked)
+
+    async def steps(pilot):  # the battle screen asks as it opens (a resumed mission), after a command, after
+        await pilot.pause()  # the other side's turn
+        shown = screen_text(app)
+        answered.append(True)
+        await pilot.press("escape")
+        await pilot.pause()
+        return shown, type(app.screen).__name__
+
+    app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
+    shown, after = run_app(app, steps)
+    assert "Anton may probe as it passes" in shown and "▶ Probe it" in shown and "esc let it pass" in shown.lower()
+    assert after == "BattleScreen" and last_command(session)["option"] == "no"

@@ -89,6 +89,11 @@ class Ai:
             return retry
         k = self.knowledge(state)
         self._seen = k.seen
+        asked = self.ruleset.turn(state)
+        if asked.choices:  # an interrupt's question: the ruleset's answer, else the decline, else the first
+            unit = state.units[asked.units[0]] if asked.units else None
+            said = self.ruleset.ai_special(state, unit, list(k.targets), False) if unit is not None else None
+            return said or asked.declined or asked.choices[0].command
         units = sorted(state.side_units(self.side), key=lambda u: (self.profile(u).rear or self.profile(u).objective,
                                                                    not self.profile(u).melee))
         self._mark = self._commanders_mark(state, units, k)

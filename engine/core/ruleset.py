@@ -112,9 +112,18 @@ class Turn:
     side: str  # the side whose controller (player or AI) decides the next command; "" when nobody may act
     units: tuple[str, ...] | None = None  # only these units may act now; None: any unit of the side
     label: str = ""  # for the client's status line: "X-COM turn", "Initiative 3/8: Anna"
+    # An interrupt that asks a question mid-action ("Goon 2 may hasten as Anna runs"): when non-empty, the
+    # controller of `side` must answer with one of these commands and nothing else (`answers` refuses the rest);
+    # the client shows them as a modal choice, the AI answers through `ai_special`.
+    choices: tuple[Option, ...] = ()
+    decline: int | None = None  # the index in `choices` of the answer Esc gives (letting it pass); None: none
 
     def allows(self, unit_id: str) -> bool:
         return self.units is None or unit_id in self.units
+
+    @property
+    def declined(self) -> Command | None:
+        return self.choices[self.decline].command if self.decline is not None else None
 
 
 @attrs.frozen
@@ -222,7 +231,9 @@ class Ruleset(Protocol):
         from the same dice, or None to call the referee once per trial."""
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
-        """The AI's use of the ruleset's own tools before it moves or shoots (xcom-trpg: psionics), or None."""
+        """The AI's use of the ruleset's own tools before it moves or shoots (xcom-trpg: psionics), or None. While
+        `turn(state).choices` asks `unit` a question, its answer: one of those commands, or None for the decline
+        (the first choice when there is no decline)."""
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """Upkeep the AI does by the ruleset's rules, or None: at stage "first", what must come before any shot (a
@@ -240,6 +251,14 @@ class Ruleset(Protocol):
     def creation(self) -> Creation | None:
         """How a player makes a character of this ruleset for the roster (engine.core.creation), and how roster
         characters deploy into its missions; None when it has no character creation."""
+
+
+def answers(turn: Turn, command: Command) -> Rejected | None:
+    """While a turn asks a question, the refusal of any command that is not one of its answers, or None."""
+    if not turn.choices or any(command == o.command for o in turn.choices):
+        return None
+    said = " / ".join(o.label for o in turn.choices)
+    return Rejected("answer_first", f"{turn.label}: answer first ({said})")
 
 
 def closed(state: State) -> Rejected | None:

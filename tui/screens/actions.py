@@ -95,3 +95,23 @@ class ActionMenu(ModalScreen[Act | None]):
 
 def _escape(text: str) -> str:
     return text.replace("[", r"\[")
+
+
+class ChoiceMenu(ActionMenu):
+    """An interrupt's question (`Turn.choices`): one of its answers must be given; Esc gives the decline, if the
+    ruleset names one, and does nothing otherwise."""
+
+    def __init__(self, question: str, options: list[Option], decline: int | None) -> None:
+        super().__init__(question, options)
+        self.decline = decline
+
+    def _keys(self) -> str:
+        said = self.app._keymap  # noqa: SLF001
+        back = f"  {keys.said(said, 'back', 1, 'menu')} {self.options[self.decline].label.lower()}" \
+            if self.decline is not None else ""
+        return (f"{keys.said(said, 'menu_up', 1)}/{keys.said(said, 'menu_down', 1)} choose  "
+                f"{keys.said(said, 'choose', 1)} answer{back}")
+
+    def action_back(self) -> None:
+        if self.decline is not None:
+            self.dismiss(self.options[self.decline].command)

@@ -45,6 +45,7 @@ class BattleScreen(Board):
         else:
             self.say(self.keys_said(f"Phase {self.session.state.phase}: your turn. Move the cursor, {{move}} to move, "
                                     "{fire} to fire, {help} for help"))
+            self.call_later(self._ask)  # a mission resumed while an interrupt asks the squad
         for note in self.session.game.notes:  # what resume had to do: a torn record set aside, a recovery
             self.session.chronicle.say(f"note: {note}")
             self.say(f"note: {note}")
@@ -339,6 +340,7 @@ class BattleScreen(Board):
         if isinstance(result, Rejected):
             self.refuse(result)
             self.update_view()
+            self._ask()  # a question still open is asked again: nothing else may be sent
             return result
         if self.session.over:
             self.update_view()
@@ -346,6 +348,8 @@ class BattleScreen(Board):
             return None
         if not self.session.players_turn:  # an initiative slot passed to the other side: it plays on
             self._start_aliens()
+            return None
+        if self._ask():
             return None
         self.mode = "move"
         unit = self.unit
@@ -359,6 +363,18 @@ class BattleScreen(Board):
         self.say(last)
         self.update_view()
         return None
+
+    def _ask(self) -> bool:
+        """An interrupt asks the squad a question: the answer is the only command it may give now."""
+        turn = self.session.ruleset.turn(self.session.state)
+        if not turn.choices:
+            return False
+        from tui.screens.actions import ChoiceMenu
+
+        self.mode = "move"
+        self.update_view()
+        self.app.push_screen(ChoiceMenu(turn.label, list(turn.choices), turn.decline), self._do)
+        return True
 
     def _select(self, uid: str | None) -> None:
         self.selected = uid
@@ -384,6 +400,8 @@ class BattleScreen(Board):
     def _aliens_done(self) -> None:
         if self.session.over:
             self._finish()
+            return
+        if self._ask():
             return
         self.mode = "move"
         self._select(self._first_ready())

@@ -12,9 +12,10 @@ import attrs
 from engine.content import field, missions
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
-from engine.core.events import Event, Moved, Resolved, TileChanged, UnitChanged
+from engine.core.events import Event, Moved, Noted, Resolved, TileChanged, UnitChanged
 from engine.core.geometry import NEIGHBOURS, Pos
-from engine.core.model import State, Unit
+from engine.core.model import State, Unit, replace
+from engine.core.reducer import fold
 from engine.rules.neo_troops import battle, damage, ground, loadout, movement, pools, shooting
 from engine.rules.neo_troops.unit import Trooper
 
@@ -34,20 +35,16 @@ def facing(a: Pos, b: Pos) -> int:
     return NEIGHBOURS.index(step) if step in NEIGHBOURS else 0
 
 
-def flagged(unit: Unit, flag: str) -> tuple[str, ...]:
-    return tuple(sorted(set(unit.flags) | {flag}))
-
-
 # -- moving -----------------------------------------------------------------------------------------------------
 
 
 def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rejected | list[Event]:
     t: Trooper = unit.record
-    spent = unit.counters.get("spent_m", 0)
+    spent = t.spent_m
     walk, run = movement.speeds(t, rs.settings)
-    if "attacked" in unit.flags:
+    if t.attacked:
         return Rejected("acted", f"{unit.name} has fired: the action is over")
-    if "ran" in unit.flags:
+    if t.ran:
         return Rejected("ran", f"{unit.name} has run this action")
     if not path:
         return Rejected("no_path", "Say where to walk")
@@ -62,19 +59,67 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rej
     metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
     if spent + metres > run:
         return Rejected("too_far", f"{spent + metres} m is past {unit.name}'s run of {run} m (move {walk} m)")
-    ran = spent + metres > walk
-    from engine.rules.neo_troops import cover
+    from engine.rules.neo_troops import interrupt
 
-    fired, down = cover.crossed(rs, state, unit, (unit.pos, *path), ran, dice)  # covering fire on the way
-    if down is not None:  # brought down in the area: the walk ends there
-        path = tuple(path[:down])
-        metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
+    asked = interrupt.questions(rs, state, unit, tuple(path), spent + metres > walk)
+    if asked:  # the enemies it gives a melee chance answer first (N-7.4, N-7.5)
+        b = battle.battle(state)
+        who = ", ".join(dict.fromkeys(state.units[q.asker].name for q in asked))
+        return [Noted(record=attrs.evolve(b, asking=battle.Asking(mover=unit.id, path=tuple(path), questions=asked)),
+                      cause="gives a melee chance"),
+                UnitChanged(unit=unit.id, changes={}, cause=f"is held up: {who} may strike")]  # told as it is
+    return walked(rs, state, unit, tuple(path), dice)
+
+
+def walked(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice,
+           strikes: tuple[tuple[int, str], ...] = ()) -> list[Event]:
+    """The walk itself: the free attacks of the enemies it runs past (`strikes`: the walk's cell index and the
+    striker, N-7.5), then the covering fire on the way (§11); a unit brought down stops where it fell."""
+    from engine.rules.neo_troops import cover, fight
+
+    walk, _ = movement.speeds(unit.record, rs.settings)
+    spent = unit.record.spent_m
+    ran = spent + movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid)) > walk
+    full = (unit.pos, *path)
+    frame, struck, down = unit, [], None
+    for at, striker in sorted(strikes):
+        found = fight.blow(rs, state, state.units[striker], replace(frame, {"pos": full[at]}))
+        if isinstance(found, Rejected):
+            continue
+        events, _ = fight.strike(rs, found, dice, "free attack", full[at])
+        struck += events
+        for e in events:
+            if isinstance(e, UnitChanged) and e.unit == unit.id:
+                frame = replace(frame, e.changes)
+        if not frame.record.can_act:
+            down = at
+            break
+    if down is not None:
+        path = path[:down]
+    fired, fell = cover.crossed(rs, state, frame, (unit.pos, *path), ran, dice)  # covering fire on the way
+    if fell is not None:
+        path = path[:fell]
+        down = fell
+    metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
+    # the walk's bookkeeping goes on the record as the attacks on the way left it
+    hit = next((e.changes["record"] for e in reversed(fired) if isinstance(e, UnitChanged) and "record" in e.changes),
+               frame.record)
+    done = attrs.evolve(hit, spent_m=spent + metres, ran=hit.ran or ran, moved=hit.moved or not ran)
+    moved: list[Event] = [Moved(unit=unit.id, path=path, facing=facing(path[-2] if len(path) > 1 else unit.pos,
+                                                                       path[-1]))] if path else []
     events: list[Event] = [
-        Moved(unit=unit.id, path=tuple(path), facing=facing(path[-2] if len(path) > 1 else unit.pos, path[-1])),
-        UnitChanged(unit=unit.id, changes={"counters": {"spent_m": spent + metres},
-                                           "flags": flagged(unit, "ran" if ran else "moved")},
-                    cause=f"runs {spent + metres} m" if ran else f"moves {spent + metres} m"), *fired]
-    return events + battle.end_slot(rs, state, events, dice) if ran or down is not None else events
+        *moved, *struck, *fired,
+        UnitChanged(unit=unit.id, changes={"record": done},
+                    cause=f"runs {spent + metres} m" if ran else f"moves {spent + metres} m")]
+    if down is None and (not ran or rs.settings.run_melee and _may_strike(rs, fold(state, events), unit.id)):
+        return events  # a Move goes on to its attack; a Run ending next to an enemy may end in a melee (N-8.1)
+    return events + battle.end_slot(rs, state, events, dice)
+
+
+def _may_strike(rs, state: State, uid: str) -> bool:
+    from engine.rules.neo_troops import fight
+
+    return bool(fight.targets(rs, state, state.units[uid]))
 
 
 # -- shooting ---------------------------------------------------------------------------------------------------
@@ -104,7 +149,7 @@ def aim(rs, state: State, shooter_id: str, target_id: str, mode: str) -> Aim | R
         return Rejected("no_target", f"{b.name} is dead")
     if mode not in MODES:
         return Rejected("no_mode", f"neo-troops fires a snap shot or spray fire, not {mode!r}")
-    if "ran" in a.flags:
+    if a.record.ran:
         return Rejected("ran", "A Run allows no shot (N-8.1)")
     if b.id not in rs.spotted(state, a.side) or not state.grid.sees(a.pos, b.pos, battle.SIGHT):
         return Rejected("no_line_of_sight", f"{a.name} does not see {b.name}")
@@ -123,7 +168,7 @@ def aim(rs, state: State, shooter_id: str, target_id: str, mode: str) -> Aim | R
         return why
     target = ground.target_of(state.grid, a.pos, b.record, b.pos, rs.tables, stationary=battle.stationary(b),
                               surprised=False)
-    still = a.counters.get("spent_m", 0) == 0
+    still = t.spent_m == 0
     extra = shooting.combined_mods(wid, rs.weapons, t.combined, rs.settings)
     base = 1 if mode == "snap" else w.rof
     mods = (("base", base),) + shooting.shot_mods(t, w, [target], still, extra)
@@ -151,8 +196,7 @@ def shoot(rs, state: State, unit: Unit, target_id: str, mode: str, dice: Dice) -
     events: list[Event] = [
         Resolved(actor=unit.id, action="shoot", target=found.target.id, weapon=found.weapon_id, mode=mode,
                  rolls=(attack.roll, *hit_rolls), outcome=outcome, text=text),
-        UnitChanged(unit=unit.id, changes={**frame_changes(unit, spent), "flags": flagged(unit, "attacked")},
-                    cause="fires")]
+        UnitChanged(unit=unit.id, changes=frame_changes(unit, attrs.evolve(spent, attacked=True)), cause="fires")]
     if struck != before:
         events.append(UnitChanged(unit=struck.id, changes=frame_changes(found.target, struck), cause="hit"))
     return events + battle.end_slot(rs, state, events, dice)
@@ -162,7 +206,7 @@ def shoot(rs, state: State, unit: Unit, target_id: str, mode: str, dice: Dice) -
 
 
 def stationary(unit: Unit) -> Rejected | None:
-    if unit.counters.get("spent_m", 0) or "attacked" in unit.flags:
+    if unit.record.spent_m or unit.record.attacked:
         return Rejected("not_stationary", f"{unit.name} has moved or fired: that needs a Stationary action (N-8.1)")
     return None
 
@@ -196,7 +240,7 @@ def act(rs, state: State, unit: Unit, action: str, cell: Pos | None, dice: Dice)
         return Rejected("no_cell", f"Say which cell to {action.replace('_', ' ')}")
     if max(abs(cell[0] - unit.pos[0]), abs(cell[1] - unit.pos[1])) > 1:
         return Rejected("out_of_reach", f"{unit.name} must stand in or next to {cell[0]},{cell[1]}")
-    if "attacked" in unit.flags or "ran" in unit.flags:
+    if unit.record.attacked or unit.record.ran:
         return Rejected("acted", f"{unit.name}'s action allows nothing more")
     if action == "shut_down":
         return _shut_down(rs, state, unit, cell, dice)
@@ -206,7 +250,7 @@ def act(rs, state: State, unit: Unit, action: str, cell: Pos | None, dice: Dice)
         return Rejected("doorway_blocked" if "doorway" in str(why) else "not_a_door", str(why))
     name = rs.content.terrain[state.grid.tile(cell)].name.lower()
     events: list[Event] = [TileChanged(pos=cell, tile=tile),
-                           UnitChanged(unit=unit.id, changes={"flags": flagged(unit, "moved")},
+                           UnitChanged(unit=unit.id, changes={"record": attrs.evolve(unit.record, moved=True)},
                                        cause=f"{action}s the {name}")]
     return events + battle.end_slot(rs, state, events, dice)
 

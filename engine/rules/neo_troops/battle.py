@@ -1,9 +1,9 @@
 """The battle as neo-troops keeps it on `State.record`: the initiative order (§7) and what each observer has noticed
 of the cloaked (§4); and the slot's end, when the order moves on to the next combatant.
 
-A unit's own action is kept on its frame: `Unit.actions` is 1 for the unit whose slot is up, `counters["spent_m"]`
-the metres walked in this action, and `flags` what the action (or, for everyone else, the latest one) did:
-"moved", "ran", "attacked". They are cleared when the unit's next slot comes up.
+A unit's own action is kept on its record (`Trooper.spent_m`, `moved`, `ran`, `attacked`: the metres walked in it
+and what it, or for everyone else the latest one, did) and `Unit.actions` is 1 for the unit whose slot is up. They
+are cleared when the unit's next slot comes up.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.records import record
 from engine.core.reducer import fold
+from engine.rules.neo_troops import care, senses
 from engine.rules.neo_troops import order as orders
-from engine.rules.neo_troops import senses
 
 SIGHT = 20  # cells a unit sees at most (2 m cells: 40 m, short of a rifle's long range)
 SIDES = ("xcom", "aliens")  # the sides that take slots; civilians take none
@@ -34,6 +34,29 @@ class Covering:
     firer_pos: tuple[int, int]
 
 
+@attrs.frozen(kw_only=True)
+class Question:
+    """One enemy's chance at a mover (N-7.4, N-7.5): `at` is the walk's cell it strikes at (0: before it leaves)."""
+
+    asker: str
+    kind: str  # "hasten" or "run past"
+    at: int
+    answer: str = ""  # "" until asked: "strike" or "let go"; "hastened" for a run past by one that hastened
+
+
+@attrs.frozen(kw_only=True)
+class Asking:
+    """A Move held up while the enemies it gives a melee chance answer, in order (`engine/.../interrupt.py`)."""
+
+    mover: str
+    path: tuple[tuple[int, int], ...]
+    questions: tuple[Question, ...]
+
+    @property
+    def next(self) -> Question | None:
+        return next((q for q in self.questions if not q.answer), None)
+
+
 @record("neo-troops.battle")
 @attrs.frozen(kw_only=True)
 class Battle:
@@ -42,6 +65,8 @@ class Battle:
     acting: str = ""  # a unit taking its held action (N-7.3) before the slot that is up; "" when none
     noticed: tuple[tuple[str, str], ...] = ()  # (observer, cloaked target) noticed by a perception test
     known: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (side, target, cell): an unnoticed attacker's cell
+    asking: Asking | None = None  # a Move waiting on the answers of the enemies it gives a melee chance
+    aids: tuple[care.Aid, ...] = ()  # first aid under way (N-19.3): consecutive actions by one helper
 
     @property
     def awareness(self) -> senses.Awareness:
@@ -65,19 +90,18 @@ def up(state: State) -> Unit | None:
 
 def latest(unit: Unit) -> senses.Latest:
     """The unit's latest action as sighting.toml names it (N-4.3)."""
-    for flag in ("attacked", "ran", "moved"):
-        if flag in unit.flags:
-            return flag  # type: ignore[return-value]
-    return "stationary"
+    t = unit.record
+    return "attacked" if t.attacked else "ran" if t.ran else "moved" if t.moved else "stationary"
 
 
 def stationary(unit: Unit) -> bool:
     """N-8.2: did not move in its latest action (a Move of 0 m counts as stationary)."""
-    return "moved" not in unit.flags and "ran" not in unit.flags
+    return not unit.record.moved and not unit.record.ran
 
 
 def start_slot(unit: Unit) -> UnitChanged:
-    return UnitChanged(unit=unit.id, changes={"actions": 1, "counters": {"spent_m": 0}, "flags": ()}, cause="slot")
+    fresh = attrs.evolve(unit.record, spent_m=0, moved=False, ran=False, attacked=False)
+    return UnitChanged(unit=unit.id, changes={"actions": 1, "record": fresh}, cause="slot")
 
 
 def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "ends its action",
@@ -89,14 +113,19 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     b = battle(now)
     assert b is not None
     done = now.units[b.acting or b.order.up]
+    from engine.rules.neo_troops import aid, cover
+
     inside: list[Event] = []
-    if done.conscious and not done.counters.get("spent_m", 0):  # an action ended inside an area (N-11.3)
-        from engine.rules.neo_troops import cover
+    if done.conscious and not done.record.spent_m:  # an action ended inside an area (N-11.3)
 
         inside, _ = cover.crossed(rs, now, done, (done.pos,), False, dice)
         if inside:
             now = fold(now, inside)
             done = now.units[done.id]
+    bled = [] if b.acting else aid.bleeds(rs, done)  # its own turn ends (a held action taken was counted)
+    if bled:
+        now = fold(now, bled)
+        done = now.units[done.id]
     aw = senses.observer_acted(b.awareness, done.id)
     aw, rolls = _sightings(rs, now, done, aw, dice)
     # a held action taken leaves the slot that was up where it was; a delay holds the action (N-7.3)
@@ -105,18 +134,23 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     for u in now.units.values():  # the dead leave the order
         if u.status == "dead":
             o = orders.remove(o, u.id)
-    out: list[Event] = [*inside, UnitChanged(unit=done.id, changes={} if delay else {"actions": 0}, cause=cause)]
-    for _ in range(2 * len(o.slots) + 2):  # pass over the incapacitated (they keep their slot, N-7.2)
-        if not o.slots or now.units[o.up].conscious:
+    out: list[Event] = [*inside, *bled,
+                        UnitChanged(unit=done.id, changes={} if delay else {"actions": 0}, cause=cause)]
+    for _ in range(2 * len(o.slots) + 2):  # pass over the incapacitated (they keep their slot, N-7.2), whose
+        if not o.slots or now.units[o.up].conscious:  # bleeding counts there (N-19.3)
             break
-        o = orders.done(o, o.up)
+        more = aid.bleeds(rs, now.units[o.up])
+        if more:
+            out += more
+            now = fold(now, more)
+        o = orders.remove(o, o.up) if now.units[o.up].status == "dead" else orders.done(o, o.up)
     nxt_id = o.up if o.slots else ""
     same = bool(b.acting) and o.slots and o.up == b.order.up  # back to the slot that was up: it has started
     new = attrs.evolve(b, order=o, acting="", areas=tuple(a for a in b.areas if same or a.firer != nxt_id))
     new = new.with_awareness(aw)
     out.append(Noted(record=new, cause="next slot", rolls=tuple(rolls)))
     if o.cycle > b.order.cycle:
-        if o.cycle > rs.setup.max_phases:
+        if rs.setup is not None and o.cycle > rs.setup.max_phases:  # (`resolve` has no mission, no limit)
             return out + [MissionEnded(winner="draw", reason=f"phase limit {rs.setup.max_phases} reached")]
         out.append(PhaseStarted(phase=o.cycle))
     if not o.slots or not now.units[o.up].conscious:
@@ -139,14 +173,14 @@ def _sightings(rs, state: State, done: Unit, aw: senses.Awareness,
     t = done.record
     if not done.conscious or not t.cloaked:
         return aw, rolls
-    if "moved" in done.flags or "ran" in done.flags:
+    if t.moved or t.ran:
         aw = senses.target_moved(aw, done.id)
     for obs in state.units.values():
         if obs.side == done.side or obs.side not in SIDES or not obs.conscious or aw.seen_by(obs.id, done.id):
             continue
         if not state.grid.sees(obs.pos, done.pos, SIGHT):
             continue
-        seen = senses.spot(dice, obs.record, t, latest(done), done.pos, rs.tables, observer_ran="ran" in obs.flags)
+        seen = senses.spot(dice, obs.record, t, latest(done), done.pos, rs.tables, observer_ran=obs.record.ran)
         if seen.roll is not None:
             rolls.append(seen.roll)
         aw = senses.noted(aw, obs.record, done.id, seen)

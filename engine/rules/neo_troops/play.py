@@ -12,8 +12,10 @@ from engine.core.events import Event, Noted, PhaseStarted, SideStarted, UnitSpaw
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Turn, register
-from engine.rules.neo_troops import actions, battle, cover, movement, order, shooting, unit as units, views
+from engine.core.ruleset import Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Turn, answers, register
+from engine.rules.neo_troops import actions, aid, battle, cover, fight, interrupt, movement, order, referee
+from engine.rules.neo_troops import shooting, spray, throwing, views
+from engine.rules.neo_troops import unit as units
 from engine.rules.neo_troops.schema import SCHEMA, Settings
 
 ID = "neo-troops"
@@ -25,7 +27,7 @@ class NeoTroops:
     sight_range = battle.SIGHT
     audit_dice = (6,)
     schema = SCHEMA
-    scenario = None  # no `resolve` scenarios yet: the loader says so in one line
+    scenario = referee.Scenario  # `resolve`: one action staged on an open field (referee.py)
 
     def __init__(self, content, setup) -> None:
         self.content = content
@@ -35,6 +37,7 @@ class NeoTroops:
         self.weapons = self.tables.get("weapons", {})
         self.characters = self.tables.get("characters", {})
         self.priced = None  # (grid, [y, x] price of a step) for the Walk
+        self.staged: tuple[list, frozenset[str]] = ([], frozenset())  # the last scenario's cover and unseen units
 
     # -- the kernel's entry point ---------------------------------------------------------------
 
@@ -48,6 +51,12 @@ class NeoTroops:
         up = battle.up(state)
         if up is None:
             return Rejected("nobody_up", "Nobody may act now")
+        why = answers(self.turn(state), command)
+        if why is not None:
+            return why
+        if battle.battle(state).asking is not None:  # one of the interrupt's answers
+            events = interrupt.answer(self, state, command, dice)
+            return events + self._verdict(state, events)
         if isinstance(command, EndTurn):
             if command.side not in battle.SIDES:
                 return Rejected("not_your_turn", f"{command.side!r} takes no slots; it is {up.name}'s slot")
@@ -56,7 +65,8 @@ class NeoTroops:
                 # and changes nothing. The client's end-turn key is how the player lets the other side's slots
                 # play (tui/screens/battle.py starts the AI only after an EndTurn).
                 return []
-            events = battle.end_slot(self, state, [], dice, cause="ends the slot")
+            pre = aid.interrupted(state, up, command)
+            events = pre + battle.end_slot(self, fold(state, pre), [], dice, cause="ends the slot")
             return events + self._verdict(state, events)
         uid = getattr(command, "unit", "")
         if uid not in state.units:
@@ -73,14 +83,16 @@ class NeoTroops:
             up = state.units[uid]
         if uid != up.id:
             return Rejected("not_your_slot", f"It is {up.name}'s slot, not {state.units[uid].name}'s")
-        events = self._act(state, up, command, dice)
+        reset = aid.interrupted(state, up, command)  # only if the command is accepted
+        events = self._act(fold(state, reset), up, command, dice)
         if isinstance(events, Rejected):
             return events
+        events = reset + events
         return pre + events + self._verdict(state, events)
 
     def _act(self, state: State, up: Unit, command: Command, dice: Dice) -> Rejected | list[Event]:
         if isinstance(command, Act) and command.action == "delay":
-            if up.counters.get("spent_m", 0) or up.flags or battle.battle(state).acting:
+            if not up.record.fresh or battle.battle(state).acting:
                 return Rejected("not_now", f"{up.name} has begun its action: only a fresh slot is delayed")
             return battle.end_slot(self, state, [], dice, cause="holds its action", delay=True)
         if isinstance(command, Wait):
@@ -91,6 +103,12 @@ class NeoTroops:
             events = actions.shoot(self, state, up, command.target, command.mode, dice)
         elif isinstance(command, Reload):
             events = actions.reload(self, state, up, dice)
+        elif isinstance(command, Act) and command.action == "spray":
+            events = spray.fire(self, state, up, command.targets, dice)
+        elif isinstance(command, Act) and command.action == "first_aid":
+            events = aid.give(self, state, up, command.target, dice)
+        elif isinstance(command, Act) and command.action == "melee":
+            events = fight.attack(self, state, up, command.target, dice)
         elif isinstance(command, Act) and command.action == "cover":
             if command.cell is None:
                 return Rejected("no_cell", "Say which cell the covering fire is aimed at")
@@ -98,7 +116,7 @@ class NeoTroops:
         elif isinstance(command, Act):
             events = actions.act(self, state, up, command.action, command.cell, dice)
         elif isinstance(command, Throw):
-            return Rejected("not_throwable", f"{up.name} carries nothing to throw")
+            events = throwing.throw(self, state, up, command.item, command.cell, dice)
         else:
             return Rejected("unknown_command", f"neo-troops has no {command.kind}: one action per slot")
         return events
@@ -107,13 +125,8 @@ class NeoTroops:
         events: list[Event] = []
         for m, cell in field.placements(self.roster(self.setup.mission_id) or [], self.setup.mission,
                                         self.setup.spawns):
-            c = self.characters[m.template]
             t = units.build(m.uid, m.side, m.template, self.tables)
-            held = t.held[0] if t.held else ""
-            events.append(UnitSpawned(unit=Unit(
-                id=m.uid, name=m.name, template=m.template, race="Cybervaran" if c.varan else c.name, side=m.side, glyph=c.glyph, pos=cell,
-                facing=field.FACING.get(m.side, 0), hp=t.hp, hp_max=t.hp_max, weapon=held,
-                ammo=dict(t.shots).get(held, 0), stats={"intelligence": 1 + c.perception}, record=t)))
+            events.append(UnitSpawned(unit=frame(self, m.uid, m.name, m.template, m.side, cell, t)))
         fighters = [e.unit for e in events if e.unit.side in battle.SIDES]
         rolled = order.roll_initiative(dice, [order.Combatant(id=u.id, av=u.record.av) for u in fighters])
         first = next(e.unit for e in events if e.unit.id == rolled.order.up)
@@ -121,6 +134,8 @@ class NeoTroops:
                          PhaseStarted(phase=1), SideStarted(side=first.side), battle.start_slot(first)]
 
     def _verdict(self, state: State, events: list[Event]) -> list[Event]:
+        if self.setup is None:  # `resolve`: one action on a staged field, no mission to win
+            return []
         return missions.ending(self.content, self.setup, state, events)
 
     # -- who acts, who sees -----------------------------------------------------------------------
@@ -130,6 +145,9 @@ class NeoTroops:
         b = battle.battle(state)
         if up is None or b is None:
             return Turn(side="", units=(), label="Nobody may act")
+        asked = interrupt.turn(self, state, b)
+        if asked is not None:
+            return asked
         o = b.order
         waiting = () if b.acting or o.last is None else tuple(
             u for u in o.held if u in state.units and state.units[u].side == up.side and state.units[u].conscious)
@@ -161,10 +179,10 @@ class NeoTroops:
         return views.options(self, state, unit)
 
     def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
-        return Rejected("not_throwable", "Nobody in neo-troops' forces carries a grenade yet")
+        return throwing.preview(self, state, thrower, item, cell)
 
     def throwables(self, state: State, unit: Unit) -> list[str]:
-        return []
+        return throwing.carried(self, unit.record) if unit.record is not None else []
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
         w = self.weapons.get(item)
@@ -211,19 +229,29 @@ class NeoTroops:
 
         return NeoCreation(self.content)
 
-    # -- resolve: not yet ---------------------------------------------------------------------------
+    # -- resolve: one action staged on an open field (referee.py) -------------------------------
 
     def check_scenario(self, scenario) -> list[str]:
-        return []
+        return referee.check(self, scenario)
 
     def scenario_units(self, scenario, setup: Dice):
-        return {}, []
+        self.staged = (list(scenario.cover), frozenset(u for u, s in scenario.units.items() if not s.noticed))
+        return referee.units(self, scenario), []
 
     def unit_report(self, before: Unit, after: Unit):
-        raise ValueError(f"{ID} has no resolve yet")
+        return referee.report(self, before, after)
 
     def referee(self, units: dict[str, Unit], action, dice: Dice):
-        raise ValueError(f"{ID} has no referee yet")
+        return referee.referee(self, units, action, dice, *self.staged)
 
     def trial_plan(self, units: dict[str, Unit], action):
         return None
+
+
+def frame(rs, uid: str, name: str, template: str, side: str, cell: Pos, t: units.Trooper) -> Unit:
+    """The kernel's frame of a trooper: what the client and the shared missions read, the record riding on it."""
+    c = rs.characters[template]
+    held = t.held[0] if t.held else ""
+    return Unit(id=uid, name=name, template=template, race="Cybervaran" if c.varan else c.name, side=side,
+                glyph=c.glyph, pos=cell, facing=field.FACING.get(side, 0), hp=t.hp, hp_max=t.hp_max, weapon=held,
+                ammo=dict(t.shots).get(held, 0), stats={"intelligence": 1 + c.perception}, record=t)

@@ -9,7 +9,8 @@ from engine.content import missions
 from engine.core.commands import Act, Reload, Rejected
 from engine.core.model import State, Unit
 from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, Walk
-from engine.rules.neo_troops import actions, battle, loadout, movement, odds, panel, pools, shooting
+from engine.rules.neo_troops import actions, battle, fight, interrupt, loadout, movement, odds, panel, pools, shooting
+from engine.rules.neo_troops import aid, spray
 from engine.rules.neo_troops.unit import Trooper
 
 def walk(rs, state: State) -> Walk:
@@ -28,13 +29,13 @@ def budget(rs, state: State, unit: Unit) -> Budget:
     w = walk(rs, state)
     if not rs.turn(state).allows(unit.id) or rs.turn(state).units is None or not unit.conscious \
             or unit.actions < 1:
-        return Budget(label=f"waiting · move {move_m} m · run {run_m} m", can_act=False, moves_left=0, walk=w)
-    spent = unit.counters.get("spent_m", 0)
-    done = "attacked" in unit.flags or "ran" in unit.flags
+        return Budget(label=f"waiting · move {move_m}/run {run_m} m", can_act=False, moves_left=0, walk=w)
+    spent = t.spent_m
+    done = t.attacked or t.ran
     moves = 0 if done or spent > move_m else run_m - spent
     step = 0 if done else max(0, move_m - spent)
-    if spent == 0:
-        label = f"action 1/1 · move {move_m} m · run {run_m} m"
+    if spent == 0:  # the panel adds what it may walk ("move 20 m"): the label says how far keeps the shot
+        label = f"action 1/1 · shot ≤{move_m} m"
     else:
         label = f"action 1/1 · walked {spent}/{move_m} m"
     return Budget(label=label, can_act=True, moves_left=moves, step=step, walk=w)
@@ -70,7 +71,7 @@ def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
         return []
     wid = t.held[0]
     w = rs.weapons[wid]
-    able = unit.actions > 0 and unit.conscious and "ran" not in unit.flags and "attacked" not in unit.flags
+    able = unit.actions > 0 and unit.conscious and not t.ran and not t.attacked
     modes = [Mode("snap", "Snap shot", able and loadout.shots_left(t, wid) >= 1)]
     if not w.snap_only:
         modes.insert(0, Mode("spray", f"Spray ×{w.rof}", able and loadout.shots_left(t, wid) >= w.rof))
@@ -104,10 +105,17 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
         return out
     t: Trooper = unit.record
     b = battle.battle(state)
-    fresh = not unit.counters.get("spent_m", 0) and not unit.flags and b is not None and not b.acting
+    fresh = t.fresh and b is not None and not b.acting
     if fresh and battle.up(state) is not None and battle.up(state).id == unit.id:
         out.append(Option("Order", "Delay: hold the action", Act(unit=unit.id, action="delay"),
                           "act later this cycle, right after any other action"))
+    if battle.up(state) is not None and battle.up(state).id == unit.id:
+        for blow in fight.targets(rs, state, unit):
+            d = blow.defender
+            out.append(Option("Melee", f"Strike {d.name} ({d.pos[0]},{d.pos[1]})",
+                              Act(unit=unit.id, action="melee", target=d.id), blow.note()))
+    if battle.up(state) is not None and battle.up(state).id == unit.id:
+        out += spray.options(rs, state, unit) + aid.options(rs, state, unit)
     w = rs.weapons[t.held[0]] if t.held else None
     if w is not None and not w.snap_only and not w.melee and actions.stationary(unit) is None:
         seen = rs.spotted(state, unit.side)
@@ -141,8 +149,22 @@ def ai_chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> 
 
 
 def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
-    """Covering fire where two or more hostiles it sees stand within one 3 × 3 area: the volley hits what is
-    there, and the area keeps firing on whoever moves in it until the unit's next slot."""
+    """An interrupt's question answered (strike when the blow is worth it); else a melee blow at an adjacent
+    hostile when it is likelier to wound than the best shot; else covering fire where two or more hostiles it
+    sees stand within one 3 × 3 area: the volley hits what is there, and the area keeps firing on whoever moves
+    in it until the unit's next slot."""
+    asked = rs.turn(state)
+    if asked.choices:
+        return asked.choices[0].command if interrupt.worth(rs, state) else None
+    care = aid.ai_aid(rs, state, unit)  # a bleeding ally (or itself) dies within ten of its turns
+    if care is not None:
+        return care
+    blows = sorted(fight.targets(rs, state, unit), key=lambda b: (-_p_wound(b), b.defender.id))
+    if blows and _p_wound(blows[0]) >= _best_shot(rs, state, unit, blows[0].defender):
+        return Act(unit=unit.id, action="melee", target=blows[0].defender.id)
+    clusters = spray.groups(rs, state, unit)  # a spray at a cluster spreads its dice, one per target first
+    if clusters:
+        return Act(unit=unit.id, action="spray", targets=max(clusters, key=len))
     for option in options(rs, state, unit):
         if option.command.action != "cover":
             continue
@@ -152,3 +174,17 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
         if len(near) >= 2:
             return option.command
     return None
+
+
+def _p_wound(b) -> float:
+    return float(1 - b.odds()[1].get(0, 0))
+
+
+def _best_shot(rs, state: State, unit: Unit, target: Unit) -> float:
+    best = 0.0
+    for m in shot_modes(rs, state, unit):
+        if m.usable:
+            p = preview_shot(rs, state, unit.id, target.id, m.id)
+            if not isinstance(p, Rejected):
+                best = max(best, p.p_hit)
+    return best

@@ -1,0 +1,85 @@
+"""`xenotac resolve` under neo-troops: one action staged on an open field and decided by `decide`, so the game's
+pools, saves and criticals come out as in play, and its refusals with the same code and reason."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tui.cli import main
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "scenarios" / "neo-troops"
+
+
+def run(argv, capsys):
+    try:
+        code = main(argv)
+    except SystemExit as exc:
+        code = exc.code if isinstance(exc.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_a_spray_at_a_goon_behind_a_crate_keeps_the_rof_highest(capsys):
+    code, out, err = run(["resolve", str(DOCS / "spray.toml"), "--dice", "6,5,4,1,1", "--json"], capsys)
+    assert (code, err) == (0, "")
+    got = json.loads(out)
+    # ROF 4 + Accuracy 1 = 5 dice (the goon moved: no "still"); AV 4 + the crate's light cover = 5
+    assert got["rolls"][0]["formula"] == "spray n=4+1 accuracy=5: 5d6 [6 5 4 1 1] keep 6,5,4,1 vs AV 5: 2 hits"
+    assert got["units"]["goon"] == {"hp_lost": 1, "armour_lost": 0, "parts_lost": 0, "severe_wounds": 0,
+                                    "status": "dead"}
+    assert got["units"]["anna"]["hp_lost"] == 0
+
+
+def test_a_melee_blow_goes_to_the_save_and_the_critical(capsys):
+    code, out, _ = run(["resolve", str(DOCS / "melee.toml"), "--dice", "5,3,1,2"], capsys)
+    assert code == 0
+    # 1 attack + Fighter 1 − Anna's Fighter 1 = 1 die: 5 ≥ AV 5; save 4+ rolls 3; external 1; varan critical 2
+    assert "melee n=1+1 fighter-1 defence=1: 1d6 [5] vs AV 5: hit" in out
+    assert "save 4+ needs 4: 1d6=3 ✗" in out and "critical varan 1d6=2 → mapping" in out
+    assert "Anna: HP 2/3 (mapping damaged)" in out
+
+
+def test_the_game_refuses_a_blow_out_of_reach_and_a_bad_scenario_is_located(tmp_path, capsys):
+    far = tmp_path / "far.toml"
+    far.write_text((DOCS / "melee.toml").read_text().replace("at = [4, 3]", "at = [5, 3]"))
+    code, _, err = run(["resolve", str(far)], capsys)
+    assert code != 0 and "refused (out_of_reach): Anna is not next to Armoured goon" in err
+    bad = tmp_path / "bad.toml"
+    bad.write_text((DOCS / "spray.toml").read_text().replace('template = "goon"', 'template = "gooon"'))
+    code, _, err = run(["resolve", str(bad)], capsys)
+    assert code != 0 and "[units.goon].template: unknown template 'gooon' (characters.toml)" in err
+
+
+def test_an_unnoticed_cloaked_varan_cannot_be_struck_at(tmp_path, capsys):
+    hidden = tmp_path / "hidden.toml"
+    hidden.write_text((DOCS / "melee.toml").read_text().replace("at = [4, 3]", "at = [4, 3]\nnoticed = false"))
+    code, out, _ = run(["resolve", str(hidden), "--json"], capsys)
+    assert code == 1 and json.loads(out)["rejected"] == {"code": "not_seen",
+                                                         "reason": "Armoured goon has not noticed Anna"}
+
+
+def test_trials_average_what_the_blow_takes(capsys):
+    code, out, _ = run(["resolve", str(DOCS / "melee.toml"), "--trials", "300", "--json"], capsys)
+    assert code == 0
+    anna = json.loads(out)["units"]["anna"]
+    # a hit 1/3 of the time, through the 4+ save half of that: about 1/6 of the blows take 1 HP
+    assert 0.1 < anna["p_hit"] < 0.23 and 0.1 < anna["mean_hp_lost"] < 0.3
+
+
+def test_a_spray_at_two_goons_gives_each_its_die(capsys):
+    code, out, _ = run(["resolve", str(DOCS / "spray-two.toml"), "--dice", "5,4,3,2,1,1"], capsys)
+    assert code == 0
+    # ROF 4 + Accuracy 1 + still 1 = 6 dice, keep 5 4 3 2: each goon the lowest die that reaches AV 4 (N-10.4)
+    assert "spray n=4+1 accuracy+1 still=6: 6d6 [5 4 3 2 1 1] keep 5,4,3,2 vs goon AV 4: 1 hit, other AV 4: 1 hit" \
+        in out
+    assert "Anna sprays Goon (goon) + Goon (other) (Plasma rifle): 2 hits, 2 unsaved" in out
+    assert "Goon (other): HP 0/1, dead" in out
+
+
+def test_a_grenade_throws_a_die_at_each_in_the_blast(capsys):
+    code, out, _ = run(["resolve", str(DOCS / "grenade.toml"), "--dice", "5,2,6,1"], capsys)
+    assert code == 0
+    # no to-hit roll: one die each at AV 5 (Anna at the aimed cell first); her 4+ save at −1 needs 5: a 6 holds
+    assert "blast on anna n=1: 1d6 [5] vs AV 5: hit" in out and "blast on boris n=1: 1d6 [2] vs AV 5: miss" in out
+    assert "save 4+ needs 5: 1d6=6 ✓ saved" in out and "Armoured goon throws a grenade at 7,2: 1 of 2 hit" in out
