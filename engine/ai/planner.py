@@ -326,9 +326,8 @@ class Ai:
         """Every open cell the unit can walk to within `reach` steps, with a path to it."""
         if reach <= 0:
             return {}
-        w = self.ruleset.budget(state, unit).walk
-        return {cell: path for cell, path in state.grid.paths_within(unit.pos, reach, blocked, cardinal=w.cardinal,
-                                                                      diagonal=w.diagonal, price=w.price).items()
+        walk = self.ruleset.budget(state, unit).walk
+        return {cell: path for cell, path in state.grid.paths_within(unit.pos, reach, blocked, walk).items()
                 if self._open(state, unit, cell, blocked)}
 
     def _fall_back(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int) -> Move | None:
@@ -336,7 +335,7 @@ class Ai:
         blocked = self._blocked(state, k)
         grid = state.grid
         w = self.ruleset.budget(state, unit).walk
-        steps = grid.distances(unit.pos, blocked, cardinal=w.cardinal, diagonal=w.diagonal, price=w.price)
+        steps = grid.distances(unit.pos, blocked, w)
         near = min(distance(unit.pos, t) for t in k.threats)
         best: tuple[float, Pos] | None = None
         ys, xs = np.nonzero((steps <= moves) & (steps > 0))
@@ -349,7 +348,7 @@ class Ai:
                 best = (score, (x, y))
         if best is None:
             return None
-        path = _affordable(w, unit.pos, tuple(grid.path(unit.pos, best[1], blocked)), moves)
+        path = _affordable(w, unit.pos, tuple(grid.path(unit.pos, best[1], blocked, w)), moves)
         return Move(unit=unit.id, path=path) if path else None
 
     def _breaking(self, unit: Unit, p: Behaviour) -> bool:

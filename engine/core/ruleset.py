@@ -118,14 +118,17 @@ class Turn:
 
 @attrs.frozen
 class Walk:
-    """How a ruleset prices a walk, for the path preview, the reach overlay and the AI's search: a step costs
-    `cardinal` or `diagonal` times the [y, x] `price` of the cell entered (None: 1 everywhere the map is walkable;
-    0: impassable), in its own currency (xcom-trpg: cells; annihilation: TU; neo-troops: metres)."""
+    """How a ruleset prices a walk, for the path preview, the reach overlay and the AI's search: a step into a cell
+    costs `cardinal` or `diagonal` times the [y, x] `price` of that cell, plus its [y, x] `extra`, in the ruleset's
+    own currency (xcom-trpg: cells; annihilation: TU; neo-troops: metres). `price` None: 1 everywhere the map is
+    walkable; 0: impassable. `extra` None: nothing added; neo-troops multiplies (3 m × 2 on difficult ground),
+    annihilation adds (A-9.1: 4 or 6 TU + the terrain's modifier + 4 TU for a door on the way)."""
 
     cardinal: int = 1
     diagonal: int = 1
     price: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
     currency: str = "cells"
+    extra: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
 
     def cost(self, start: Pos, path) -> int:
         """What walking `path` from `start` costs (the ruleset's `decide` still has the last word)."""
@@ -133,6 +136,8 @@ class Walk:
         for cell in path:
             step = self.cardinal if here[0] == cell[0] or here[1] == cell[1] else self.diagonal
             total += step * (1 if self.price is None else int(self.price[cell[1], cell[0]]))
+            if self.extra is not None:
+                total += int(self.extra[cell[1], cell[0]])
             here = cell
         return total
 

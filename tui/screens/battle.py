@@ -80,7 +80,8 @@ class BattleScreen(Board):
         seen = self.session.chronicle.visible
         hostiles = [u.pos for u in state.units.values()
                     if u.side != self.session.side and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
-        return tuple(state.grid.path(unit.pos, self.cursor, hostiles))
+        walk = self.session.ruleset.budget(state, unit).walk  # the path the ruleset prices cheapest
+        return tuple(state.grid.path(unit.pos, self.cursor, hostiles, walk))
 
     def _zone(self) -> np.ndarray | None:
         """The ground an objective is about (the extraction point, the zone to hold), shaded while moving."""

@@ -9,7 +9,7 @@ from engine.content import field, missions
 from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
-from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, ThrowPreview, Turn
+from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, ThrowPreview, Turn, Walk
 from engine.rules.annihilation import actions, attacks, fire, ground, moves
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
@@ -35,7 +35,7 @@ class Queries:
         return (state.winner is None and unit.side == state.side and unit.conscious and unit.record is not None
                 and not unit.record.done)
 
-    def walk(self, state: State, unit: Unit) -> ground.TuWalk:
+    def walk(self, state: State, unit: Unit) -> Walk:
         f = unit.record.fighter
         legless = any(self.book.body[p].part == "leg" for p in f.lost)
         return ground.walk(self.book, self.ground, state.grid, self._walks,
