@@ -137,7 +137,7 @@ class Ai:
             if back is not None:
                 return back
         if p.melee:
-            return shot[0] if shot else self._advance(state, unit, k, p, budget.moves_left, budget.combo_moves)
+            return shot[0] if shot else self._advance(state, unit, k, p, budget.moves_left, budget.dash_moves)
         grenade = grenades.choose(self.ruleset, self.side, state, unit, k, p, shot)
         if grenade is not None:
             return grenade
@@ -152,7 +152,7 @@ class Ai:
         if chore is not None:
             return chore
         if budget.moves_left > budget.step and k.live_targets():
-            step = self._step_and_shoot(state, unit, k, p, budget.step, budget.combo_moves)
+            step = self._step_and_shoot(state, unit, k, p, budget.step, budget.dash_moves)
             if step is not None:
                 return step
         near = k.threats and min(distance(unit.pos, t) for t in k.threats) <= k.vision // 2
@@ -161,7 +161,7 @@ class Ai:
         if p.hold and k.threats and self._held.get(unit.id, 0) < HOLD_TURNS and self._covered(state, unit, k, p):
             self._held[unit.id] = self._held.get(unit.id, 0) + 1
             return Wait(unit=unit.id)
-        return self._advance(state, unit, k, p, budget.moves_left, budget.combo_moves)
+        return self._advance(state, unit, k, p, budget.moves_left, budget.dash_moves)
 
     # -- shooting and throwing ---------------------------------------------------------------
 
@@ -228,10 +228,10 @@ class Ai:
         target = self._explore_target(state, unit, blocked)
         return [target] if target is not None else None
 
-    def _advance(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int, combo: int) -> Command | None:
+    def _advance(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int, dash: int) -> Command | None:
         """The best cell within this turn's reach: towards the goal, in cover, flanking, as the
         behaviour weighs them."""
-        if moves <= 0 and combo <= 0:
+        if moves <= 0 and dash <= 0:
             return None
         blocked = self._blocked(state, k)
         goals = self._goals(state, unit, k, p, blocked)
@@ -240,7 +240,7 @@ class Ai:
         grid = state.grid
         field = self._field(state, goals, blocked)
         here = int(field[unit.pos[1], unit.pos[0]])
-        reach = max(moves, combo if p.melee or not k.targets else 0)
+        reach = max(moves, dash if p.melee or not k.targets else 0)
         paths = self._reachable(state, unit, blocked, reach)
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         escort = self.orders.escorted(state, unit)
@@ -266,7 +266,7 @@ class Ai:
         path = paths[best[1]]
         budget = self.ruleset.budget(state, unit)
         step, cost = budget.step, budget.walk.cost(unit.pos, path)
-        if combo >= cost and (cost > moves or (p.melee and moves > step and cost > step)):
+        if dash >= cost and (cost > moves or (p.melee and moves > step and cost > step)):
             return Combo(unit=unit.id, path=path)  # a rush keeps an action to strike with
         return Move(unit=unit.id, path=_affordable(budget.walk, unit.pos, path, moves))
 
@@ -292,13 +292,13 @@ class Ai:
         return None
 
     def _step_and_shoot(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, step: int,
-                        combo: int) -> Command | None:
+                        dash: int) -> Command | None:
         """No shot from here: one move action (or a combo, stamina allowing) to a cell it can shoot from. Only the
         cells that score best as positions are tried, since each try previews every shot."""
         blocked = self._blocked(state, k)
         grid = state.grid
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
-        moves = self._moves(state, unit, blocked, step, combo)
+        moves = self._moves(state, unit, blocked, step, dash)
         live = [t for t in k.live_targets() if missions.hostile(self.side, t.side)]
         ranked = sorted(moves, key=lambda c: (not opens_fire(grid, c, live, k.vision),
                                               -position_score(grid, c, p, k, 0, friends=friends, advance=0),
@@ -317,10 +317,10 @@ class Ai:
         cost = self.ruleset.budget(state, unit).walk.cost(unit.pos, path)
         return Move(unit=unit.id, path=path) if cost <= step else Combo(unit=unit.id, path=path)
 
-    def _moves(self, state: State, unit: Unit, blocked: list[Pos], step: int, combo: int) -> dict[Pos, tuple[Pos, ...]]:
+    def _moves(self, state: State, unit: Unit, blocked: list[Pos], step: int, dash: int) -> dict[Pos, tuple[Pos, ...]]:
         """Cells one move action reaches, and those a combo reaches when stamina allows."""
         spare = unit.infinite_stamina or unit.stamina >= 2
-        return self._reachable(state, unit, blocked, max(step, combo if spare else 0))
+        return self._reachable(state, unit, blocked, max(step, dash if spare else 0))
 
     def _reachable(self, state: State, unit: Unit, blocked: list[Pos], reach: int) -> dict[Pos, tuple[Pos, ...]]:
         """Every open cell the unit can walk to within `reach` steps, with a path to it."""

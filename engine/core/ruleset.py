@@ -149,7 +149,8 @@ class Budget:
     label: str  # "actions 1/2", "AP 6/8", "TU 43/60"
     can_act: bool
     moves_left: int  # what it may still spend on walking now, in `walk.currency`
-    combo_moves: int = 0  # extra reach of a combo-like move, 0 if none
+    dash_moves: int = 0  # what the ruleset's second kind of move (the `Combo` command) reaches now, 0 if none
+    dash_label: str = ""  # its name in the ruleset's words ("combo", "cautious"); "": the ruleset has none
     step: int = 0  # what the next move action walks and still leaves the rest of the budget (xcom: one sector)
     walk: Walk = Walk()
 

@@ -151,6 +151,8 @@ class BattleScreen(Board):
                 else "Undo stops at the start of your turn"
         if unit is None:
             return "No soldier selected"
+        if action == "combo" and not self.session.ruleset.budget(self.session.state, unit).dash_label:
+            return f"{self.session.ruleset.title} has no second kind of move: {self.key_hint('move')} moves"
         if action in ("go", "combo"):
             return None if self._path() else self._no_path(unit)
         if action == "cancel":

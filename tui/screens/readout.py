@@ -49,8 +49,8 @@ def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos,
         budget = session.ruleset.budget(state, unit)
         cost = budget.walk.cost(unit.pos, path)
         verdict = f"{key('move')} move" if cost <= budget.moves_left else "too far"
-        if budget.combo_moves and cost <= budget.combo_moves:
-            verdict += f", {key('combo')} combo"
+        if budget.dash_moves and cost <= budget.dash_moves:
+            verdict += f", {key('combo')} {budget.dash_label}"
         unit_word = "" if budget.walk.currency == "cells" else f" {budget.walk.currency}"
         lines.append(f"Path {cost}/{budget.moves_left}{unit_word}: {verdict}")
     return lines

@@ -266,8 +266,8 @@ class XcomTrpg:
             combo = self.rules.combo_move * self.rules.cells_per_sector
         per_action = self.rules.cells_per_sector
         moves = 0 if unit.has("combo") or not can else unit.actions * per_action
-        return Budget(label=f"actions {unit.actions}/{full}", can_act=can, moves_left=moves, combo_moves=combo,
-                      step=per_action if moves else 0)
+        return Budget(label=f"actions {unit.actions}/{full}", can_act=can, moves_left=moves, dash_moves=combo,
+                      dash_label="combo", step=per_action if moves else 0)
 
     def check_scenario(self, sc: _scenario.Scenario) -> list[str]:
         return _scenario.check(self.content, sc)

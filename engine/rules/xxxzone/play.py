@@ -162,8 +162,8 @@ class XxxZone:
         step = max(0, moves - min(costs)) if costs else moves
         combo = (moves // cautious) * per if isinstance(cautious, int) and cautious else 0
         label = panel.budget(c) + (f" +{t.restricted}" if t.restricted else "")
-        return Budget(label=label, can_act=can, moves_left=moves, combo_moves=combo, step=step,
-                      walk=Walk(cardinal=per, diagonal=per, currency="AP"))
+        return Budget(label=label, can_act=can, moves_left=moves, dash_moves=combo, dash_label="cautious",
+                      step=step, walk=Walk(cardinal=per, diagonal=per, currency="AP"))
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         return ai.preview(self, state, shooter, target, mode)
