@@ -142,6 +142,15 @@ class Walk:
         return total
 
 
+@attrs.frozen
+class Throwable:
+    """One kind of thing a unit could throw now, as the throw picker lists it (`Frag Grenade ×2`)."""
+
+    item: str  # the id `Throw`, `preview_throw` and `throw_range` take
+    label: str  # its name in the ruleset's words, with anything the player should know (primed, a timer)
+    count: int = 1  # how many of it the unit carries
+
+
 @attrs.frozen(kw_only=True)
 class Budget:
     """What a unit can still do this turn, in the ruleset's own currency."""
@@ -200,8 +209,9 @@ class Ruleset(Protocol):
     def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
         """The cells an explosive landing on `cell` reaches (xcom-trpg: that cell; annihilation: a diamond)."""
 
-    def throwables(self, state: State, unit: Unit) -> list[str]:
-        """Ids of the items the unit could throw now (content.weapons names them), first the one to offer."""
+    def throwables(self, state: State, unit: Unit) -> list[Throwable]:
+        """What the unit could throw now, labelled and counted from the ruleset's own record, first the one to
+        offer."""
 
     def sheet(self, state: State, unit: Unit) -> Sheet:
         """The unit panel's rows and effects, in the ruleset's own terms."""

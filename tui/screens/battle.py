@@ -13,7 +13,7 @@ from textual.reactive import reactive
 
 from engine.content import missions
 from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Wait
-from engine.core.ruleset import Option
+from engine.core.ruleset import Option, Throwable
 from engine.map.grid import Pos
 from tui import keys, scene
 from tui.alien_turn import AlienTurn
@@ -124,7 +124,7 @@ class BattleScreen(Board):
         unit = self.unit
         return self.session.ruleset.options(self.session.state, unit) if unit is not None else []
 
-    def _throwables(self) -> list[str]:
+    def _throwables(self) -> list[Throwable]:
         unit = self.unit
         return self.session.ruleset.throwables(self.session.state, unit) if unit is not None else []
 
@@ -248,12 +248,12 @@ class BattleScreen(Board):
         """With more than one thing to throw, the player picks it first."""
         items = self._throwables()
         if len(items) == 1:
-            self._throw_mode(items[0])
+            self._throw_mode(items[0].item)
             return
         from tui.screens.picker import Picker
 
         unit = self.unit
-        entries = [(f"{self.session.ruleset.name(i)} ×{unit.items.get(i, 0)}", i) for i in items]
+        entries = [(f"{t.label} ×{t.count}", t.item) for t in items]
         self.app.push_screen(Picker(f"{unit.name}: throw what?", entries), self._throw_mode)
 
     def _throw_mode(self, item: str | None) -> None:

@@ -9,7 +9,8 @@ from engine.content import field, missions
 from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
-from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, ThrowPreview, Turn, Walk
+from engine.core.ruleset import (Budget, Mode, Option, Row, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
+                                 Walk)
 from engine.rules.annihilation import actions, attacks, fire, ground, moves
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
@@ -113,10 +114,11 @@ class Queries:
                            p_headshot=p_any * (1.0 if through >= tf.health + tf.character.stats.bravery else 0.0),
                            distance=spaces, reach=None, lines=lines)
 
-    def throwables(self, state: State, unit: Unit) -> list[str]:
+    def throwables(self, state: State, unit: Unit) -> list[Throwable]:
         if unit.record is None:
             return []
-        return sorted({g.id for g in grenades(unit.record, self.book)})
+        ids = [g.id for g in grenades(unit.record, self.book)]
+        return [Throwable(i, self.name(i), ids.count(i)) for i in sorted(set(ids))]
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
         if item not in self.book.explosives:
@@ -125,7 +127,7 @@ class Queries:
 
     def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
         unit = state.units.get(thrower)
-        if unit is None or item not in self.throwables(state, unit):
+        if unit is None or item not in {t.item for t in self.throwables(state, unit)}:
             return Rejected("no_item", "Nothing of that kind to throw")
         if not state.grid.inside(cell) or not state.grid.sees(unit.pos, cell, self.sight_range):
             return Rejected("no_line_of_sight", f"{cell[0]},{cell[1]} is not in sight")

@@ -15,7 +15,8 @@ from engine.core.events import Event
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import Budget, Mode, Sheet, ShotPreview, ThrowPreview, Turn, Walk, actor, closed, register
+from engine.core.ruleset import (Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk, actor, closed,
+                                 register)
 from engine.rules.xxxzone import acts, ai, forces, moving, referee, seen, shooting, throwing, turns
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
@@ -174,7 +175,7 @@ class XxxZone:
     def options(self, state: State, unit: Unit) -> list:
         return acts.options(self, state, unit)
 
-    def throwables(self, state: State, unit: Unit) -> list[str]:
+    def throwables(self, state: State, unit: Unit) -> list[Throwable]:
         return throwing.throwables(self, unit)
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
