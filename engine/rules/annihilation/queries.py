@@ -11,7 +11,7 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.ruleset import (Budget, Mode, Option, Row, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
                                  Walk)
-from engine.rules.annihilation import actions, attacks, fire, ground, moves
+from engine.rules.annihilation import actions, attacks, fire, ground, melee, moves
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
@@ -213,11 +213,23 @@ class Queries:
             out.append(Option("Mission" if action == "shut_down" else "Doors",
                               f"{words[action]} at {cell[0]},{cell[1]} ({tu} TU)",
                               Act(unit=unit.id, action=action, cell=cell)))
+        for p in melee.targets(self, state, unit):
+            out.append(Option("Melee", f"Strike {p.target.name} ({p.turn + p.tu} TU, {max(0, min(100, p.chance))}%)",
+                              Act(unit=unit.id, action="melee", target=p.target.id),
+                              note=f"{p.text} (A-14.10)"))
         return out
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
-        """Kneeling gives no to-hit bonus under this ruleset (A-10.2, kneel_bonus 0): the AI never pays for it."""
-        return None
+        """With no shot, an enemy it knows of next to it is struck (A-14.10), the likeliest blow on the weakest first.
+        Kneeling gives no to-hit bonus under this ruleset (A-10.2, kneel_bonus 0): the AI never pays for it."""
+        if has_shot or not self._mine(state, unit):
+            return None
+        known = {u.id for u in in_sight}
+        strikes = [p for p in melee.targets(self, state, unit) if p.target.id in known and p.target.conscious]
+        if not strikes:
+            return None
+        best = min(strikes, key=lambda p: (-p.chance, p.target.hp, p.target.id))
+        return Act(unit=unit.id, action="melee", target=best.target.id)
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight
