@@ -1,5 +1,5 @@
 """The ruleset's own actions (`Act`): stances (section 10), doors (section 11: 4 TU), the crash site's power source,
-a physical attack (melee.py), and throwing a grenade (A-12.6 priming, A-14.11 the throw, section 17 the blast)."""
+a physical attack (melee.py), a medical dose (medical.py), and throwing a grenade (A-12.6 priming, A-14.11 the throw, section 17 the blast)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from engine.core.events import Event, Resolved, TileChanged, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.map.grid import distance
-from engine.rules.annihilation import actions, hits, melee, moves
+from engine.rules.annihilation import actions, hits, medical, melee, moves
 from engine.rules.annihilation.combat import blast, react
 from engine.rules.annihilation.moves import Price, pay
 from engine.rules.annihilation.soldier import changes, fighter_of, grenades
@@ -41,12 +41,14 @@ def price(rs: Annihilation, unit: Unit, cmd: Act) -> Rejected | Price:
     if cmd.action == "shut_down":
         return Price(rs.book.cost("shut_down", f.tu_turn), 0, "shut_down")
     return Rejected("unknown_action", f"annihilation has no {cmd.action!r} action; it has stance, open, close, "
-                                      "shut_down, melee")
+                                      "shut_down, melee, treat")
 
 
 def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     if cmd.action == "melee":
         return melee.melee(rs, state, unit, cmd, dice)
+    if cmd.action == "treat":
+        return medical.treat(rs, state, unit, cmd, dice)
     cost = price(rs, unit, cmd)
     if isinstance(cost, Rejected):
         return cost

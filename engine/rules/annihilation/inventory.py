@@ -32,6 +32,7 @@ class Carried:
     loaded: str | None = None  # a weapon's round: "clip:<weapon>", an ammo.toml id, an explosives.toml id
     rounds: int = 0
     gripped: tuple[str, ...] = ()  # the hands holding a strapped item; () while it hangs
+    doses: tuple[tuple[str, int], ...] = ()  # a medical kit's doses left, by kind (section 13)
 
 
 def hands_holding(item: Carried) -> tuple[str, ...]:

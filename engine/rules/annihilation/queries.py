@@ -11,7 +11,7 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.ruleset import (Budget, Mode, Option, Row, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
                                  Walk)
-from engine.rules.annihilation import actions, attacks, fire, ground, melee, moves
+from engine.rules.annihilation import actions, attacks, fire, ground, medical, melee, moves
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
@@ -177,7 +177,7 @@ class Queries:
             w = self.book.weapons[g.id]
             kit.append(f"{w.name} {g.rounds}/{w.capacity}" + (f" +{len(clips_for(s, g.id))} clips"
                                                                if w.feed == "clip" else ""))
-        nades = [self.name(c.id) for c in grenades(s, self.book)]
+        nades = [self.name(c.id) for c in grenades(s, self.book) + medical.kits(s)]
         if nades:
             kit.append("Belt: " + ", ".join(f"{n}×{nades.count(n)}" for n in sorted(set(nades))))
         effects = tuple(x for x in (f.status if f.status != "awake" else "", "kneeling" if f.stance == "kneeling"
@@ -217,6 +217,7 @@ class Queries:
             out.append(Option("Melee", f"Strike {p.target.name} ({p.turn + p.tu} TU, {max(0, min(100, p.chance))}%)",
                               Act(unit=unit.id, action="melee", target=p.target.id),
                               note=f"{p.text} (A-14.10)"))
+        out += [Option("Medical", label, cmd) for label, cmd in medical.options(self, state, unit)]
         return out
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
