@@ -99,7 +99,8 @@ class Option:
     label: str  # "Panic → Sectoid 2 (7 SS)"
     command: Act
     note: str = ""  # why it costs what it costs, or its odds
-    overload: int = 0  # the most extra SS the player may add (0: no overload)
+    overload: int = 0  # the most the player may set `command.amount` to with ←/→ (0: nothing to set)
+    amount_words: str = "Overload: {n} extra SS"  # how the menu says the amount being set
 
 
 @attrs.frozen(kw_only=True)

@@ -11,7 +11,7 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.ruleset import (Budget, Mode, Option, Row, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
                                  Walk)
-from engine.rules.annihilation import actions, attacks, fire, ground, medical, melee, moves
+from engine.rules.annihilation import actions, attacks, fire, fuses, ground, medical, melee, moves
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
@@ -118,7 +118,12 @@ class Queries:
         if unit.record is None:
             return []
         ids = [g.id for g in grenades(unit.record, self.book)]
-        return [Throwable(i, self.name(i), ids.count(i)) for i in sorted(set(ids))]
+        out = []
+        for i in sorted(set(ids)):
+            ready = fuses.primed_of(unit, i)
+            label = self.name(i) + (f" (primed: {fuses.when(self, unit.side, ready.primed)})" if ready else "")
+            out.append(Throwable(i, label, ids.count(i)))
+        return sorted(out, key=lambda t: fuses.primed_of(unit, t.item) is None)  # a primed one is offered first
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
         if item not in self.book.explosives:
@@ -134,7 +139,7 @@ class Queries:
         if cell == unit.pos:
             return Rejected("too_close", "Throw it at another square")
         e = self.book.explosives[item]
-        cost = throw_price(self, unit)
+        cost = throw_price(self, unit, item)
         if cost.tu > unit.record.fighter.tu_left:
             return Rejected("no_tu", f"Bringing out, priming and throwing costs {cost.tu} TU; "
                                      f"{unit.record.fighter.tu_left} left")
@@ -180,8 +185,10 @@ class Queries:
         nades = [self.name(c.id) for c in grenades(s, self.book) + medical.kits(s)]
         if nades:
             kit.append("Belt: " + ", ".join(f"{n}×{nades.count(n)}" for n in sorted(set(nades))))
+        ready = next((c for c in s.kit if c.primed is not None), None)
         effects = tuple(x for x in (f.status if f.status != "awake" else "", "kneeling" if f.stance == "kneeling"
                                     else "", "prone" if f.stance == "prone" else "",
+                                    f"{self.name(ready.id)} primed (turn {ready.primed})" if ready else "",
                                     "phase ended" if s.done else "") if x)
         rows = []
         for row in _sheet.rows(self.book, f):  # the panel is 24 rows high: no Stun row at 0, the armour on one
@@ -218,6 +225,16 @@ class Queries:
                               Act(unit=unit.id, action="melee", target=p.target.id),
                               note=f"{p.text} (A-14.10)"))
         out += [Option("Medical", label, cmd) for label, cmd in medical.options(self, state, unit)]
+        if not any(c.primed is not None for c in unit.record.kit):
+            tu = self.book.costs["belt_to_hand"].tu + self.book.cost("prime", f.tu_turn)
+            for item in sorted({g.id for g in grenades(unit.record, self.book)}):
+                if self.book.explosives[item].trigger == "timer" and tu <= f.tu_left:
+                    out.append(Option("Grenades", f"Prime a {self.name(item)} ({tu} TU)",
+                                      Act(unit=unit.id, action="prime", option=item),
+                                      note="A-17.7: it goes off at the end of this side's phase, the delay's turns "
+                                           "on (0: this one); then throw it with the throw key",
+                                      overload=self.book.settings.priming_delay_max,
+                                      amount_words="Delay: {n} turns"))
         return out
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
