@@ -61,8 +61,7 @@ def test_priming_costs_belt_to_hand_and_half_the_allowance_and_sets_the_fuse(gam
     anton = after.units["anton"]
     assert anton.record.fighter.tu_left == before - 4 - 26  # belt to hand 4, prime 50% of 53
     assert [c.primed for c in anton.record.kit if c.id == "hand_grenade"] == [2]
-    assert rs.throwables(after, anton)[0].label == "Hand Grenade (primed: goes off at the end of the X-COM phase " \
-                                                   "of turn 2)"
+    assert rs.throwables(after, anton)[0].label == "Hand Grenade (primed, turn 2)"
     assert "Hand Grenade primed (turn 2)" in rs.sheet(after, anton).effects
 
 

@@ -106,7 +106,9 @@ def throw_info(session: Session, unit: Unit | None, item: str | None, cursor: Po
     if unit is None or not item:
         return []
     state = session.state
-    head = [f"{session.ruleset.name(item)} ×{unit.items.get(item, 0)} → {cursor[0]},{cursor[1]}"]
+    entry = next((t for t in session.ruleset.throwables(state, unit) if t.item == item), None)
+    label, count = (entry.label, entry.count) if entry else (session.ruleset.name(item), 0)
+    head = [f"{label} ×{count} → {cursor[0]},{cursor[1]}"]
     preview = session.ruleset.preview_throw(state, unit.id, item, cursor)
     if isinstance(preview, Rejected):
         return [*head, f"✗ {preview.reason}"]

@@ -144,10 +144,11 @@ def throw(rs: Annihilation, state: State, unit: Unit, cmd: Throw, dice: Dice) ->
     if isinstance(done, Rejected):
         return done
     e = rs.book.explosives[g.id]
+    fuse = f", primed: it {fuses.when(rs, unit.side, g.primed)}" if held else ""
     events = pre + [Resolved(actor=unit.id, action="throw", cell=done.landed, weapon=g.id, rolls=done.rolls,
                              outcome="on target" if done.landed == cell else "scattered",
                              text=f"{unit.name} throws the {e.name} at {cell[0]},{cell[1]}: it lands at "
-                                  f"{done.landed[0]},{done.landed[1]}"),
+                                  f"{done.landed[0]},{done.landed[1]}{fuse}"),
                     UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=done.actor,
                                                                                  kit=kit)), cause="throws")]
     if held:  # its fuse runs on

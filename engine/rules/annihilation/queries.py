@@ -121,7 +121,7 @@ class Queries:
         out = []
         for i in sorted(set(ids)):
             ready = fuses.primed_of(unit, i)
-            label = self.name(i) + (f" (primed: {fuses.when(self, unit.side, ready.primed)})" if ready else "")
+            label = self.name(i) + (f" (primed, turn {ready.primed})" if ready else "")
             out.append(Throwable(i, label, ids.count(i)))
         return sorted(out, key=lambda t: fuses.primed_of(unit, t.item) is None)  # a primed one is offered first
 
