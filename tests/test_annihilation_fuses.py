@@ -133,3 +133,48 @@ def test_the_action_menu_offers_priming_with_a_delay_to_set(game):
     assert option.label == "Prime a Hand Grenade (30 TU)" and option.overload == 5
     assert option.amount_words.format(n=2) == "Delay: 2 turns"
     assert option.command == Act(unit="anton", action="prime", option="hand_grenade")
+
+
+def test_the_client_primes_with_a_delay_and_throws_at_80x24(content, tmp_path):
+    """The walk done in tmux: `a`, the Prime entry, → → for a delay of 2, ⏎; then `t`, four squares north, ⏎."""
+    import asyncio
+    import json
+
+    from tui.app import XenotacApp
+    from tui.screens.battle import BattleScreen
+    from tui.session import Session
+    from tui.textshot import screen_text
+
+    session = Session.new(content, ID, "eliminate", seed_from_int(4), tmp_path / "walk.jsonl")
+    app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(20):
+                await pilot.pause()
+                if isinstance(app.screen, BattleScreen) and session.players_turn:
+                    break
+            await pilot.press("a")
+            while not app.screen.options[app.screen.index].label.startswith("Prime a Hand Grenade"):
+                await pilot.press("down")
+            await pilot.press("enter", "right", "right")
+            asked = screen_text(app)
+            await pilot.press("enter")
+            await pilot.pause()
+            primed = screen_text(app)
+            await pilot.press("t", "k", "k", "k", "k")
+            aiming = screen_text(app)
+            await pilot.press("enter")
+            await pilot.pause()
+            return asked, primed, aiming
+
+    asked, primed, aiming = asyncio.run(main())
+    session.close()
+    assert "Delay: 2 turns (0-5)" in asked and "←/→ delay" in asked
+    assert "Effects: Hand Grenade primed (turn 3)" in primed and "TU       23/53" in primed
+    assert "Hand Grenade (primed, turn 3) ×1 →" in aiming
+    records = [json.loads(line) for line in session.path.read_text().splitlines()]
+    commands = [r["command"] for r in records if r.get("kind") == "command"]
+    assert commands[-2]["action"] == "prime" and commands[-2]["amount"] == 2
+    assert commands[-1]["kind"] == "throw"
+    assert records[-1]["events"][-1]["kind"] == "noted"  # it lies where it landed, its fuse running
