@@ -74,3 +74,28 @@ def test_resolve_refuses_what_the_game_refuses(tmp_path, capsys):
     bad.write_text(THROW.read_text().replace('item = "hand_grenade"', 'item = "grenade"'))
     assert main(["resolve", str(bad)]) == 2
     assert "[action].item: a throw names an explosive of explosives.toml, got 'grenade'" in capsys.readouterr().err
+
+
+TREAT = SHOT.with_name("treat.toml")
+
+
+def test_the_documented_treatment_resolves_through_the_games_dose(tmp_path, capsys):
+    assert main(["resolve", str(TREAT)]) == 0
+    out = capsys.readouterr().out
+    assert "Laura gives Anton a spray bandage dose from the Medi Kit (9 TU, 9 left): Left leg: one wound closed " \
+           "(1 open)" in out
+    assert "Laura: Health 50 → 50, TU 54 → 45" in out and "Anton: Health 30 → 30" in out and "Left leg 1" in out
+    heal = tmp_path / "heal.toml"
+    heal.write_text(TREAT.read_text().replace('dose = "bandage:left_leg"', 'dose = "heal"'))
+    assert main(["resolve", str(heal), "--dice", "3"]) == 0
+    assert "d4 3: Health 30 → 33" in capsys.readouterr().out
+    assert main(["resolve", str(heal), "--trials", "400", "--seed", "1"]) == 0
+    assert "mean HP lost -2.50" in capsys.readouterr().out  # 1d4 averages 2.5
+    far = tmp_path / "far.toml"
+    far.write_text(TREAT.read_text().replace("distance = 1", "distance = 2"))
+    assert main(["resolve", str(far)]) == 2
+    assert "refused (too_far): A dose reaches Laura's square and the eight around it" in capsys.readouterr().err
+    bad = tmp_path / "bad.toml"
+    bad.write_text(TREAT.read_text().replace('dose = "bandage:left_leg"', 'dose = "whisky"'))
+    assert main(["resolve", str(bad)]) == 2
+    assert "[action].dose: one of bandage, heal, stimulant, pain_killer" in capsys.readouterr().err
