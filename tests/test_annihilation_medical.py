@@ -139,3 +139,17 @@ def test_the_medic_treats_herself_and_the_menu_says_so(game):
     told, mine = rs.decide(state, option.command, Dice.scripted([4]))
     assert told.text == "Laura takes a heal dose from the Medi Kit (9 TU, 9 left): Health 20 → 24"
     assert mine.changes["hp"] == 24 and isinstance(mine, UnitChanged)
+
+
+def test_the_ai_with_no_shot_wakes_a_friend_first_then_bandages(game):
+    rs = game.ruleset
+    state = _side_by_side(game)
+    laura = state.units["laura"]
+    assert rs.ai_special(state, laura, [], True) is None  # a shot first: the planner takes it
+    assert rs.ai_special(state, laura, [], False) == Act(unit="laura", action="treat", target="anton",
+                                                         option="bandage:left_leg")
+    down = attrs.evolve(_fighter(state.units["anton"], status="unconscious"), status="unconscious")
+    state = attrs.evolve(state, units={**state.units, "anton": down})
+    assert rs.ai_special(state, laura, [], False) == Act(unit="laura", action="treat", target="anton",
+                                                         option="stimulant")
+    assert rs.ai_special(game.state, game.state.units["julia"], [], False) is None  # no kit, nobody hurt

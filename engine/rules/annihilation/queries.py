@@ -238,16 +238,19 @@ class Queries:
         return out
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
-        """With no shot, an enemy it knows of next to it is struck (A-14.10), the likeliest blow on the weakest first.
+        """With no shot, an enemy it knows of next to it is struck (A-14.10), the likeliest blow on the weakest first;
+        else a kit on its belt wakes a friend next to it or closes a bleeding wound (section 20).
         Kneeling gives no to-hit bonus under this ruleset (A-10.2, kneel_bonus 0): the AI never pays for it."""
         if has_shot or not self._mine(state, unit):
             return None
         known = {u.id for u in in_sight}
         strikes = [p for p in melee.targets(self, state, unit) if p.target.id in known and p.target.conscious]
-        if not strikes:
-            return None
-        best = min(strikes, key=lambda p: (-p.chance, p.target.hp, p.target.id))
-        return Act(unit=unit.id, action="melee", target=best.target.id)
+        if strikes:
+            best = min(strikes, key=lambda p: (-p.chance, p.target.hp, p.target.id))
+            return Act(unit=unit.id, action="melee", target=best.target.id)
+        doses = [cmd for _label, cmd in medical.options(self, state, unit) if cmd.option == "stimulant"
+                 or cmd.option.startswith("bandage:")]
+        return min(doses, key=lambda c: (c.option != "stimulant", c.target != unit.id), default=None)
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight
