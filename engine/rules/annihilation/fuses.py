@@ -113,7 +113,7 @@ def detonations(rs: Annihilation, state: State, side: str, dice: Dice) -> list[E
     for uid in [u.id for u in now.side_units(side)]:
         unit = now.units[uid]
         g = next((c for c in unit.record.kit if c.primed is not None and c.primed <= state.phase), None)
-        if g is None or unit.status == "dead":
+        if g is None:  # the dead and the senseless keep it where they lie: it goes off there all the same
             continue
         kit = tuple(c for c in unit.record.kit if c is not g)
         out.append(UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, kit=kit)),
