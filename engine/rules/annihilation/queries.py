@@ -17,7 +17,7 @@ from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
 from engine.rules.annihilation.combat import shot_cost
 from engine.rules.annihilation.soldier import clips_for, fighter_of, grenades, gun
-from engine.rules.annihilation.space import between, facing_towards, range_distance, side_on
+from engine.rules.annihilation.space import between, facing_towards, range_distance
 
 DEFAULT_MODES = ("snap", "aimed", "burst", "auto")  # the order the modes are offered in, the default first
 
