@@ -191,7 +191,7 @@ class D6Stub:
         return Sheet(rows=(Row("Wounds", f"{unit.hp}/{WOUNDS}", unit.hp, WOUNDS),
                            Row("Shots", f"{unit.record.shots} · saves {unit.record.saves}")))
 
-    def throwables(self, state: State, unit: Unit) -> list[str]:
+    def throwables(self, state: State, unit: Unit) -> list:
         return []
 
     def roster(self, mission_id: str) -> list[missions.Member] | None:

@@ -350,3 +350,12 @@ def test_opportunity_fire_comes_before_a_stance_change(game):
     last = events[-1]
     assert last.unit == "anton" and last.changes["record"].fighter.stance == "kneeling"
     assert last.changes["record"].fighter.tu_left == 53 - 4
+
+
+def test_the_throw_picker_counts_come_from_the_kit_not_unit_items(game):
+    from engine.core.ruleset import Throwable
+
+    anton = attrs.evolve(game.state.units["anton"], items={})  # the kernel's mirror left out
+    assert game.ruleset.throwables(game.state, anton) == [Throwable("hand_grenade", "Hand Grenade", 1)]
+    julia = game.state.units["julia"]
+    assert game.ruleset.throwables(game.state, julia) == [] and julia.record is not None

@@ -32,3 +32,70 @@ def test_a_mode_the_weapon_lacks_is_refused_as_a_located_line(tmp_path, capsys):
     assert main(["resolve", str(bad)]) == 2
     err = capsys.readouterr().err
     assert "[action].mode: the Mk. IIV Assault Rifle has no 'burstt' mode; it fires snap, aimed, burst, auto" in err
+
+
+THROW = SHOT.with_name("throw.toml")
+MELEE = SHOT.with_name("melee.toml")
+
+
+def test_the_documented_throw_resolves_through_the_games_throw(capsys):
+    assert main(["resolve", str(THROW), "--dice", "30,5,1,1,1,1,1,1,1,1"]) == 0
+    out = capsys.readouterr().out
+    assert "d100 30 ≤ to-hit 50 (Trw 60 + skill 6 − range 2×8 16) on target" in out
+    assert "Hand Grenade goes off at 9,1: Sectoid 80 → 80 on under" in out
+    assert "Anton: Health 48 → 48, TU 53 → 10" in out  # belt to hand 4 + prime 26 + throw 13
+    assert "Sectoid: Health 60 → -20, TU 0 → 0, stun 0, wounds: Torso 8, unconscious" in out
+    assert main(["resolve", str(THROW), "--dice", "51,7,1,5,1,1,1,1,1,1"]) == 0  # a miss: d8 7 west, d3 1 square
+    out = capsys.readouterr().out
+    assert "it lands at 8,1" in out and "Sectoid 60 → 60 on front" in out  # one square off the centre: 80 → 60
+
+
+def test_the_documented_strike_resolves_through_the_games_melee(capsys):
+    assert main(["resolve", str(MELEE), "--dice", "40,5,1,1,1,1"]) == 0
+    out = capsys.readouterr().out
+    assert "d100 40 ≤ to-hit 58 (Acc 58 + skill 0; damage Str 44 + Wp 0 = 44) hit" in out
+    assert "Anton: Health 48 → 48, TU 53 → 43" in out and "Sectoid: Health 60 → 16" in out
+    assert main(["resolve", str(MELEE), "--trials", "300", "--seed", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("300 trials, seed 2") and "mean tu lost 10.00" in out
+
+
+def test_resolve_refuses_what_the_game_refuses(tmp_path, capsys):
+    far = tmp_path / "far.toml"
+    far.write_text(MELEE.read_text().replace("distance = 1", "distance = 3"))
+    assert main(["resolve", str(far)]) == 2
+    assert "refused (out_of_reach): A physical attack reaches the adjacent squares only: Sectoid is 3 spaces away" \
+        in capsys.readouterr().err
+    no_item = tmp_path / "none.toml"
+    no_item.write_text(THROW.read_text().replace('template = "anton"', 'template = "julia"'))
+    assert main(["resolve", str(no_item)]) == 2
+    assert "Julia carries no Hand Grenade" in capsys.readouterr().err
+    bad = tmp_path / "bad.toml"
+    bad.write_text(THROW.read_text().replace('item = "hand_grenade"', 'item = "grenade"'))
+    assert main(["resolve", str(bad)]) == 2
+    assert "[action].item: a throw names an explosive of explosives.toml, got 'grenade'" in capsys.readouterr().err
+
+
+TREAT = SHOT.with_name("treat.toml")
+
+
+def test_the_documented_treatment_resolves_through_the_games_dose(tmp_path, capsys):
+    assert main(["resolve", str(TREAT)]) == 0
+    out = capsys.readouterr().out
+    assert "Laura gives Anton a spray bandage dose from the Medi Kit (9 TU, 9 left): Left leg: one wound closed " \
+           "(1 open)" in out
+    assert "Laura: Health 50 → 50, TU 54 → 45" in out and "Anton: Health 30 → 30" in out and "Left leg 1" in out
+    heal = tmp_path / "heal.toml"
+    heal.write_text(TREAT.read_text().replace('dose = "bandage:left_leg"', 'dose = "heal"'))
+    assert main(["resolve", str(heal), "--dice", "3"]) == 0
+    assert "d4 3: Health 30 → 33" in capsys.readouterr().out
+    assert main(["resolve", str(heal), "--trials", "400", "--seed", "1"]) == 0
+    assert "mean HP lost -2.50" in capsys.readouterr().out  # 1d4 averages 2.5
+    far = tmp_path / "far.toml"
+    far.write_text(TREAT.read_text().replace("distance = 1", "distance = 2"))
+    assert main(["resolve", str(far)]) == 2
+    assert "refused (too_far): A dose reaches Laura's square and the eight around it" in capsys.readouterr().err
+    bad = tmp_path / "bad.toml"
+    bad.write_text(TREAT.read_text().replace('dose = "bandage:left_leg"', 'dose = "whisky"'))
+    assert main(["resolve", str(bad)]) == 2
+    assert "[action].dose: one of bandage, heal, stimulant, pain_killer" in capsys.readouterr().err

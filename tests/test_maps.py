@@ -175,6 +175,7 @@ def test_movement_priced_by_a_ruleset_walks_the_cheapest_metres(content):
     AI and the client use; the default stays a cell count."""
     import numpy as np
 
+    from engine.core.ruleset import Walk
     from engine.map.grid import Grid
 
     grid = Grid.from_ids([["floor"] * 7 for _ in range(5)], content.terrain)
@@ -182,8 +183,9 @@ def test_movement_priced_by_a_ruleset_walks_the_cheapest_metres(content):
     assert max(max(abs(x), abs(y - 2)) for x, y in plain) == 3 and (3, 5) not in plain
     price = np.ones((5, 7), dtype=np.int16)
     price[:, 2] = 2  # a strip of difficult ground
-    metres = grid.paths_within((0, 2), 10, cardinal=2, diagonal=3, price=price)
+    walk = Walk(cardinal=2, diagonal=3, price=price, currency="m")
+    metres = grid.paths_within((0, 2), 10, walk=walk)
     assert (1, 2) in metres and (4, 2) in metres and (5, 2) not in metres  # 2 + 4 (difficult) + 2 + 2 = 10 m
-    assert grid.distances((0, 2), cardinal=2, diagonal=3, price=price)[2, 4] == 10
-    assert grid.distances((0, 2), cardinal=2, diagonal=3, price=price)[3, 1] == 3  # one diagonal step
+    assert grid.distances((0, 2), walk=walk)[2, 4] == 10
+    assert grid.distances((0, 2), walk=walk)[3, 1] == 3  # one diagonal step
     assert len(metres[(3, 2)]) == 3

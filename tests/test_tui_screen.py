@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 from engine.core.commands import Move, Wait
+from engine.core.ruleset import Throwable
 from engine.log.story import verdict
 from tui import keys, scene, told
 from tui.app import XenotacApp
@@ -305,7 +306,8 @@ def test_esc_then_a_key_read_as_alt_is_taken_as_the_two_keys(content, tmp_path, 
 
 def test_throw_lets_the_player_choose_what_to_throw(content, tmp_path, monkeypatch):
     session = new_session(content, tmp_path)
-    monkeypatch.setattr(session.ruleset, "throwables", lambda state, unit: ["hand_grenade", "alien_grenade"])
+    kit = [Throwable("hand_grenade", "Hand grenade", 2), Throwable("alien_grenade", "Alien grenade", 1)]
+    monkeypatch.setattr(session.ruleset, "throwables", lambda state, unit: kit)
 
     async def steps(pilot, app):
         await pilot.press("t")
@@ -316,7 +318,7 @@ def test_throw_lets_the_player_choose_what_to_throw(content, tmp_path, monkeypat
         return asked, first, app.screen.item
 
     asked, first, again = play(content, session, steps)
-    assert "Hand grenade" in asked and "Alien grenade" in asked
+    assert "Hand grenade ×2" in asked and "Alien grenade ×1" in asked  # the ruleset's counts, not Unit.items
     assert first == (ThrowScreen, "alien_grenade") and again == "hand_grenade"
 
 

@@ -59,7 +59,7 @@ class Made:
         return preview if not hasattr(preview, "lines") else attrs.evolve(
             preview, lines=(Row("Hits", "2d6 keep 1: 58%"), Row("Saves", "armour 4+: 50%")))
 
-    def throwables(self, state, unit) -> list[str]:
+    def throwables(self, state, unit) -> list:
         return []
 
 

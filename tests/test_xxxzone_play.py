@@ -202,3 +202,13 @@ def test_simulate_runs_from_the_cli(tmp_path):
     lines = out.getvalue().splitlines()
     assert lines[0] == f"log:        {path}" and lines[1].startswith("winner:")
     assert _records(path)[0]["ruleset"] == ID
+
+
+def test_the_throw_picker_counts_come_from_the_belt_not_unit_items(content, tmp_path):
+    from engine.core.ruleset import Throwable
+
+    game = Game.new(content, ID, "eliminate", seed_from_int(2), tmp_path / "t.jsonl")
+    johnny = attrs.evolve(game.state.units["johnny"], items={})  # the kernel's mirror left out
+    assert game.ruleset.throwables(game.state, johnny) == [
+        Throwable("popcorn", '"Popcorn" Incendiary Grenade', 2), Throwable("frag", "Frag Grenade", 1)]
+    game.close()

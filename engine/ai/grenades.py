@@ -19,7 +19,7 @@ def choose(ruleset: Ruleset, side: str, state: State, unit: Unit, k: Knowledge, 
     when their shot is poor)."""
     if p.grenade_cluster <= 0:
         return None
-    items = sorted(ruleset.throwables(state, unit))
+    items = sorted(t.item for t in ruleset.throwables(state, unit))
     if not items:
         return None
     need = p.grenade_cluster

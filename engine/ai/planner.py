@@ -142,7 +142,7 @@ class Ai:
             if back is not None:
                 return back
         if p.melee:
-            return shot[0] if shot else self._advance(state, unit, k, p, budget.moves_left, budget.combo_moves)
+            return shot[0] if shot else self._advance(state, unit, k, p, budget.moves_left, budget.dash_moves)
         grenade = grenades.choose(self.ruleset, self.side, state, unit, k, p, shot)
         if grenade is not None:
             return grenade
@@ -157,7 +157,7 @@ class Ai:
         if chore is not None:
             return chore
         if budget.moves_left > budget.step and k.live_targets():
-            step = self._step_and_shoot(state, unit, k, p, budget.step, budget.combo_moves)
+            step = self._step_and_shoot(state, unit, k, p, budget.step, budget.dash_moves)
             if step is not None:
                 return step
         near = k.threats and min(distance(unit.pos, t) for t in k.threats) <= k.vision // 2
@@ -166,7 +166,7 @@ class Ai:
         if p.hold and k.threats and self._held.get(unit.id, 0) < HOLD_TURNS and self._covered(state, unit, k, p):
             self._held[unit.id] = self._held.get(unit.id, 0) + 1
             return Wait(unit=unit.id)
-        return self._advance(state, unit, k, p, budget.moves_left, budget.combo_moves)
+        return self._advance(state, unit, k, p, budget.moves_left, budget.dash_moves)
 
     # -- shooting and throwing ---------------------------------------------------------------
 
@@ -233,10 +233,10 @@ class Ai:
         target = self._explore_target(state, unit, blocked)
         return [target] if target is not None else None
 
-    def _advance(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int, combo: int) -> Command | None:
+    def _advance(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int, dash: int) -> Command | None:
         """The best cell within this turn's reach: towards the goal, in cover, flanking, as the
         behaviour weighs them."""
-        if moves <= 0 and combo <= 0:
+        if moves <= 0 and dash <= 0:
             return None
         blocked = self._blocked(state, k)
         goals = self._goals(state, unit, k, p, blocked)
@@ -245,7 +245,7 @@ class Ai:
         grid = state.grid
         field = self._field(state, goals, blocked)
         here = int(field[unit.pos[1], unit.pos[0]])
-        reach = max(moves, combo if p.melee or not k.targets else 0)
+        reach = max(moves, dash if p.melee or not k.targets else 0)
         paths = self._reachable(state, unit, blocked, reach)
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         escort = self.orders.escorted(state, unit)
@@ -271,7 +271,7 @@ class Ai:
         path = paths[best[1]]
         budget = self.ruleset.budget(state, unit)
         step, cost = budget.step, budget.walk.cost(unit.pos, path)
-        if combo >= cost and (cost > moves or (p.melee and moves > step and cost > step)):
+        if dash >= cost and (cost > moves or (p.melee and moves > step and cost > step)):
             return Combo(unit=unit.id, path=path)  # a rush keeps an action to strike with
         return Move(unit=unit.id, path=_affordable(budget.walk, unit.pos, path, moves))
 
@@ -297,13 +297,13 @@ class Ai:
         return None
 
     def _step_and_shoot(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, step: int,
-                        combo: int) -> Command | None:
+                        dash: int) -> Command | None:
         """No shot from here: one move action (or a combo, stamina allowing) to a cell it can shoot from. Only the
         cells that score best as positions are tried, since each try previews every shot."""
         blocked = self._blocked(state, k)
         grid = state.grid
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
-        moves = self._moves(state, unit, blocked, step, combo)
+        moves = self._moves(state, unit, blocked, step, dash)
         live = [t for t in k.live_targets() if missions.hostile(self.side, t.side)]
         ranked = sorted(moves, key=lambda c: (not opens_fire(grid, c, live, k.vision),
                                               -position_score(grid, c, p, k, 0, friends=friends, advance=0),
@@ -322,18 +322,17 @@ class Ai:
         cost = self.ruleset.budget(state, unit).walk.cost(unit.pos, path)
         return Move(unit=unit.id, path=path) if cost <= step else Combo(unit=unit.id, path=path)
 
-    def _moves(self, state: State, unit: Unit, blocked: list[Pos], step: int, combo: int) -> dict[Pos, tuple[Pos, ...]]:
+    def _moves(self, state: State, unit: Unit, blocked: list[Pos], step: int, dash: int) -> dict[Pos, tuple[Pos, ...]]:
         """Cells one move action reaches, and those a combo reaches when stamina allows."""
         spare = unit.infinite_stamina or unit.stamina >= 2
-        return self._reachable(state, unit, blocked, max(step, combo if spare else 0))
+        return self._reachable(state, unit, blocked, max(step, dash if spare else 0))
 
     def _reachable(self, state: State, unit: Unit, blocked: list[Pos], reach: int) -> dict[Pos, tuple[Pos, ...]]:
         """Every open cell the unit can walk to within `reach` steps, with a path to it."""
         if reach <= 0:
             return {}
-        w = self.ruleset.budget(state, unit).walk
-        return {cell: path for cell, path in state.grid.paths_within(unit.pos, reach, blocked, cardinal=w.cardinal,
-                                                                      diagonal=w.diagonal, price=w.price).items()
+        walk = self.ruleset.budget(state, unit).walk
+        return {cell: path for cell, path in state.grid.paths_within(unit.pos, reach, blocked, walk).items()
                 if self._open(state, unit, cell, blocked)}
 
     def _fall_back(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int) -> Move | None:
@@ -341,7 +340,7 @@ class Ai:
         blocked = self._blocked(state, k)
         grid = state.grid
         w = self.ruleset.budget(state, unit).walk
-        steps = grid.distances(unit.pos, blocked, cardinal=w.cardinal, diagonal=w.diagonal, price=w.price)
+        steps = grid.distances(unit.pos, blocked, w)
         near = min(distance(unit.pos, t) for t in k.threats)
         best: tuple[float, Pos] | None = None
         ys, xs = np.nonzero((steps <= moves) & (steps > 0))
@@ -354,7 +353,7 @@ class Ai:
                 best = (score, (x, y))
         if best is None:
             return None
-        path = _affordable(w, unit.pos, tuple(grid.path(unit.pos, best[1], blocked)), moves)
+        path = _affordable(w, unit.pos, tuple(grid.path(unit.pos, best[1], blocked, w)), moves)
         return Move(unit=unit.id, path=path) if path else None
 
     def _breaking(self, unit: Unit, p: Behaviour) -> bool:

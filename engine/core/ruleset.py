@@ -100,7 +100,8 @@ class Option:
     label: str  # "Panic → Sectoid 2 (7 SS)"
     command: Act
     note: str = ""  # why it costs what it costs, or its odds
-    overload: int = 0  # the most extra SS the player may add (0: no overload)
+    overload: int = 0  # the most the player may set `command.amount` to with ←/→ (0: nothing to set)
+    amount_words: str = "Overload: {n} extra SS"  # how the menu says the amount being set
 
 
 @attrs.frozen(kw_only=True)
@@ -128,14 +129,17 @@ class Turn:
 
 @attrs.frozen
 class Walk:
-    """How a ruleset prices a walk, for the path preview, the reach overlay and the AI's search: a step costs
-    `cardinal` or `diagonal` times the [y, x] `price` of the cell entered (None: 1 everywhere the map is walkable;
-    0: impassable), in its own currency (xcom-trpg: cells; annihilation: TU; neo-troops: metres)."""
+    """How a ruleset prices a walk, for the path preview, the reach overlay and the AI's search: a step into a cell
+    costs `cardinal` or `diagonal` times the [y, x] `price` of that cell, plus its [y, x] `extra`, in the ruleset's
+    own currency (xcom-trpg: cells; annihilation: TU; neo-troops: metres). `price` None: 1 everywhere the map is
+    walkable; 0: impassable. `extra` None: nothing added; neo-troops multiplies (3 m × 2 on difficult ground),
+    annihilation adds (A-9.1: 4 or 6 TU + the terrain's modifier + 4 TU for a door on the way)."""
 
     cardinal: int = 1
     diagonal: int = 1
     price: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
     currency: str = "cells"
+    extra: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
 
     def cost(self, start: Pos, path) -> int:
         """What walking `path` from `start` costs (the ruleset's `decide` still has the last word)."""
@@ -143,8 +147,19 @@ class Walk:
         for cell in path:
             step = self.cardinal if here[0] == cell[0] or here[1] == cell[1] else self.diagonal
             total += step * (1 if self.price is None else int(self.price[cell[1], cell[0]]))
+            if self.extra is not None:
+                total += int(self.extra[cell[1], cell[0]])
             here = cell
         return total
+
+
+@attrs.frozen
+class Throwable:
+    """One kind of thing a unit could throw now, as the throw picker lists it (`Frag Grenade ×2`)."""
+
+    item: str  # the id `Throw`, `preview_throw` and `throw_range` take
+    label: str  # its name in the ruleset's words, with anything the player should know (primed, a timer)
+    count: int = 1  # how many of it the unit carries
 
 
 @attrs.frozen(kw_only=True)
@@ -154,7 +169,8 @@ class Budget:
     label: str  # "actions 1/2", "AP 6/8", "TU 43/60"
     can_act: bool
     moves_left: int  # what it may still spend on walking now, in `walk.currency`
-    combo_moves: int = 0  # extra reach of a combo-like move, 0 if none
+    dash_moves: int = 0  # what the ruleset's second kind of move (the `Combo` command) reaches now, 0 if none
+    dash_label: str = ""  # its name in the ruleset's words ("combo", "cautious"); "": the ruleset has none
     step: int = 0  # what the next move action walks and still leaves the rest of the budget (xcom: one sector)
     walk: Walk = Walk()
 
@@ -204,8 +220,9 @@ class Ruleset(Protocol):
     def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
         """The cells an explosive landing on `cell` reaches (xcom-trpg: that cell; annihilation: a diamond)."""
 
-    def throwables(self, state: State, unit: Unit) -> list[str]:
-        """Ids of the items the unit could throw now (content.weapons names them), first the one to offer."""
+    def throwables(self, state: State, unit: Unit) -> list[Throwable]:
+        """What the unit could throw now, labelled and counted from the ruleset's own record, first the one to
+        offer."""
 
     def sheet(self, state: State, unit: Unit) -> Sheet:
         """The unit panel's rows and effects, in the ruleset's own terms."""

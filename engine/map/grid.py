@@ -11,6 +11,7 @@ import tcod.map
 import tcod.path
 
 from engine.core.geometry import NEIGHBOURS, ORTHOGONAL, Pos, distance  # noqa: F401 - the map's vocabulary
+from engine.core.ruleset import Walk
 from engine.map.terrain import COVER_LEVEL, Terrain
 
 @attrs.frozen(eq=False)
@@ -110,35 +111,35 @@ class Grid:
                 best, where = int(self.cover[n[1], n[0]]), n
         return best, where
 
-    def path(self, start: Pos, goal: Pos, blocked: Iterable[Pos] = ()) -> list[Pos]:
-        """Cheapest 8-way path from start to goal, excluding start; [] if there is none."""
-        cost = np.array(self.cost, dtype=np.int16)
-        for x, y in blocked:
-            if (x, y) != goal:
-                cost[y, x] = 0
-        if not self.inside(goal) or cost[goal[1], goal[0]] == 0:
+    def path(self, start: Pos, goal: Pos, blocked: Iterable[Pos] = (), walk: Walk | None = None) -> list[Pos]:
+        """Cheapest 8-way path from start to goal, excluding start; [] if there is none. Priced by `walk` (see
+        `paths_within`); without one a step costs the tile's move cost, a diagonal as much as a side step."""
+        walk = walk or _PLAIN
+        blocked = [c for c in blocked if tuple(c) != tuple(goal)]
+        if not self.inside(goal):
             return []
-        graph = tcod.path.SimpleGraph(cost=cost, cardinal=1, diagonal=1)  # a diagonal is one sector
-        pf = tcod.path.Pathfinder(graph)
-        pf.add_root((start[1], start[0]))
+        pf, cost = self._pathfinder(start, walk, blocked)
+        if cost[goal[1], goal[0]] <= 0:
+            return []
         yx = pf.path_to((goal[1], goal[0]))[1:].tolist()
         return [(x, y) for y, x in yx]
 
-    def paths_within(self, start: Pos, reach: int, blocked: Iterable[Pos] = (), *, cardinal: int = 1,
-                     diagonal: int = 1, price: np.ndarray | None = None) -> dict[Pos, tuple[Pos, ...]]:
+    def paths_within(self, start: Pos, reach: int, blocked: Iterable[Pos] = (), walk: Walk | None = None
+                     ) -> dict[Pos, tuple[Pos, ...]]:
         """The cheapest path (as `path` finds it) to every cell within `reach`, from one search.
 
-        By default a step costs 1 (a cell count). A ruleset that prices movement gives the cost of a step
-        (`cardinal`, `diagonal`: neo-troops' 2 m and 3 m) and a [y, x] `price` per cell entered (1, 2 for
-        difficult ground, 0 impassable), and `reach` is then in its currency (metres, TU)."""
-        cost = np.array(self.cost if price is None else price, dtype=np.int16)
+        Without a walk a step costs 1 (a cell count). A ruleset's `Walk` prices each step into a cell, and `reach`
+        is then in its currency (metres, TU). A walk without `extra` counts `reach` by its price and picks paths
+        weighted by `price` (or the tile's move cost when it has none); a walk with `extra` (additive prices)
+        counts and picks by its exact cost."""
+        walk = walk or _PLAIN
         blocked = list(blocked)
-        for x, y in blocked:
-            cost[y, x] = 0
-        steps = self.distances(start, blocked, cardinal=cardinal, diagonal=diagonal, price=price)
-        graph = tcod.path.SimpleGraph(cost=cost, cardinal=cardinal, diagonal=diagonal)
-        pf = tcod.path.Pathfinder(graph)
-        pf.add_root((start[1], start[0]))
+        pf, cost = self._pathfinder(start, walk, blocked)
+        if walk.extra is None:
+            steps = self.distances(start, blocked, walk)
+        else:
+            pf.resolve()
+            steps = pf.distance
         out: dict[Pos, tuple[Pos, ...]] = {}
         ys, xs = np.nonzero((steps <= reach) & (steps > 0) & (cost > 0))
         for y, x in zip(ys.tolist(), xs.tolist()):
@@ -147,14 +148,43 @@ class Grid:
                 out[(x, y)] = tuple((px, py) for py, px in yx)
         return out
 
-    def distances(self, start: Pos, blocked: Iterable[Pos] = (), *, cardinal: int = 1, diagonal: int = 1,
-                  price: np.ndarray | None = None) -> np.ndarray:
-        """Step distances (Chebyshev moves, or the priced cost as in `paths_within`) from start to every cell;
-        huge where unreachable."""
-        cost = (self.cost > 0).astype(np.int8) if price is None else np.array(price, dtype=np.int16)
+    def distances(self, start: Pos, blocked: Iterable[Pos] = (), walk: Walk | None = None) -> np.ndarray:
+        """What the cheapest walk from start to every cell costs (Chebyshev moves without a walk, else the walk's
+        price as in `paths_within`); huge where unreachable."""
+        walk = walk or _PLAIN
+        if walk.extra is not None:
+            pf, _cost = self._pathfinder(start, walk, list(blocked))
+            pf.resolve()
+            return np.minimum(pf.distance, tcod.path.maxarray((1,), dtype=np.int32)[0]).astype(np.int32)
+        cost = (self.cost > 0).astype(np.int8) if walk.price is None else np.array(walk.price, dtype=np.int16)
         for x, y in blocked:
             cost[y, x] = 0
         dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
         dist[start[1], start[0]] = 0
-        tcod.path.dijkstra2d(dist, cost, cardinal, diagonal, out=dist)
+        tcod.path.dijkstra2d(dist, cost, walk.cardinal, walk.diagonal, out=dist)
         return dist
+
+    def _pathfinder(self, start: Pos, walk: Walk, blocked: list[Pos]) -> tuple[tcod.path.Pathfinder, np.ndarray]:
+        """A search rooted at start, and the cost of entering each cell (0: closed) it uses for side steps."""
+        cost = np.array(self.cost if walk.price is None else walk.price, dtype=np.int16)
+        if walk.extra is None:  # multiplicative: tcod's simple graph, as fast as it gets
+            for x, y in blocked:
+                cost[y, x] = 0
+            graph = tcod.path.SimpleGraph(cost=cost, cardinal=walk.cardinal, diagonal=walk.diagonal)
+        else:  # additive: side steps and diagonals enter a cell at different prices
+            price = (cost > 0).astype(np.int32) if walk.price is None else cost.astype(np.int32)
+            for x, y in blocked:
+                price[y, x] = 0
+            extra = np.asarray(walk.extra, dtype=np.int32)
+            cost = np.where(price > 0, walk.cardinal * price + extra, 0)
+            graph = tcod.path.CustomGraph(cost.shape)
+            graph.add_edges(edge_map=_SIDE, cost=cost)
+            graph.add_edges(edge_map=_CORNER, cost=np.where(price > 0, walk.diagonal * price + extra, 0))
+        pf = tcod.path.Pathfinder(graph)
+        pf.add_root((start[1], start[0]))
+        return pf, cost
+
+
+_PLAIN = Walk()
+_SIDE = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=np.int8)
+_CORNER = np.array([[1, 0, 1], [0, 0, 0], [1, 0, 1]], dtype=np.int8)

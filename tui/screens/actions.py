@@ -17,7 +17,8 @@ ROWS = 14  # entries shown at once: fits the 24-line terminal with the frame, ti
 
 
 class ActionMenu(ModalScreen[Act | None]):
-    """Pick one of the unit's options; an option with overload then asks how many extra SS."""
+    """Pick one of the unit's options; an option with an amount (xcom-trpg's overload, annihilation's delay) then
+    asks how much."""
 
     BINDINGS = keys.bindings("menu")
 
@@ -37,7 +38,7 @@ class ActionMenu(ModalScreen[Act | None]):
     def _body(self) -> str:
         if self.extra is not None:
             option = self.options[self.index]
-            return f"{option.label}\n{option.note}\n\nOverload: {self.extra} extra SS (0-{option.overload})"
+            return f"{option.label}\n{option.note}\n\n{option.amount_words.format(n=self.extra)} (0-{option.overload})"
         first = max(0, min(self.index - ROWS // 2, len(self.options) - ROWS))
         lines, group = [], None
         for i, option in enumerate(self.options[first:first + ROWS], start=first):
@@ -52,7 +53,8 @@ class ActionMenu(ModalScreen[Act | None]):
     def _keys(self) -> str:
         said = self.app._keymap  # noqa: SLF001 - the keys as remapped, so the hint stays true
         if self.extra is not None:
-            return (f"{keys.said(said, 'less', 1)}/{keys.said(said, 'more', 1)} overload  "
+            word = self.options[self.index].amount_words.split(":")[0].lower()  # "overload", "delay"
+            return (f"{keys.said(said, 'less', 1)}/{keys.said(said, 'more', 1)} {word}  "
                     f"{keys.said(said, 'choose', 1)} confirm  {keys.said(said, 'back', 1, 'menu')} back")
         return (f"{keys.said(said, 'menu_up', 1)}/{keys.said(said, 'menu_down', 1)} choose  "
                 f"{keys.said(said, 'choose', 1)} do it  {keys.said(said, 'back', 1, 'menu')} close")

@@ -13,7 +13,7 @@ from textual.reactive import reactive
 
 from engine.content import missions
 from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Wait
-from engine.core.ruleset import Option
+from engine.core.ruleset import Option, Throwable
 from engine.map.grid import Pos
 from tui import keys, scene
 from tui.alien_turn import AlienTurn
@@ -81,7 +81,8 @@ class BattleScreen(Board):
         seen = self.session.chronicle.visible
         hostiles = [u.pos for u in state.units.values()
                     if u.side != self.session.side and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
-        return tuple(state.grid.path(unit.pos, self.cursor, hostiles))
+        walk = self.session.ruleset.budget(state, unit).walk  # the path the ruleset prices cheapest
+        return tuple(state.grid.path(unit.pos, self.cursor, hostiles, walk))
 
     def _zone(self) -> np.ndarray | None:
         """The ground an objective is about (the extraction point, the zone to hold), shaded while moving."""
@@ -124,7 +125,7 @@ class BattleScreen(Board):
         unit = self.unit
         return self.session.ruleset.options(self.session.state, unit) if unit is not None else []
 
-    def _throwables(self) -> list[str]:
+    def _throwables(self) -> list[Throwable]:
         unit = self.unit
         return self.session.ruleset.throwables(self.session.state, unit) if unit is not None else []
 
@@ -151,6 +152,8 @@ class BattleScreen(Board):
                 else "Undo stops at the start of your turn"
         if unit is None:
             return "No soldier selected"
+        if action == "combo" and not self.session.ruleset.budget(self.session.state, unit).dash_label:
+            return f"{self.session.ruleset.title} has no second kind of move: {self.key_hint('move')} moves"
         if action in ("go", "combo"):
             return None if self._path() else self._no_path(unit)
         if action == "cancel":
@@ -246,12 +249,12 @@ class BattleScreen(Board):
         """With more than one thing to throw, the player picks it first."""
         items = self._throwables()
         if len(items) == 1:
-            self._throw_mode(items[0])
+            self._throw_mode(items[0].item)
             return
         from tui.screens.picker import Picker
 
         unit = self.unit
-        entries = [(f"{self.session.ruleset.name(i)} ×{unit.items.get(i, 0)}", i) for i in items]
+        entries = [(f"{t.label} ×{t.count}", t.item) for t in items]
         self.app.push_screen(Picker(f"{unit.name}: throw what?", entries), self._throw_mode)
 
     def _throw_mode(self, item: str | None) -> None:

@@ -68,7 +68,7 @@ class Board(Sized):
             yield LogTail("Rolls", id="rolls")
             yield LogTail("Messages", id="messages")
         yield StatusLine(id="status")
-        yield KeyBar(id="keys")
+        yield KeyBar(id="keys", words=self.key_words)
         yield from super().compose()
 
     def on_map_view_resized(self, _message: MapView.Resized) -> None:
@@ -177,6 +177,15 @@ class Board(Sized):
         keymap = self.app._keymap  # noqa: SLF001
         return next((keymap.get(k.id, k.keys).split(",") for k in keys.BATTLE if k.id == binding_id), [])
 
+    def key_words(self, key_id: str, words: str) -> str:
+        """A key's word in the footer and the help as the ruleset has it: the second kind of move (the `Combo`
+        command) is xcom-trpg's combo, xxxzone's cautious walk, and not there in the other rulesets."""
+        if key_id != "combo":
+            return words
+        unit = self.unit or next(iter(self.session.squad()), None)
+        label = self.session.ruleset.budget(self.session.state, unit).dash_label if unit is not None else ""
+        return label or "no second move"
+
     def key_hint(self, binding_id: str, most: int = 1) -> str:
         """The key that does `binding_id`, as the footer shows it: every hint follows a remapped key."""
         return keys.said(self.app._keymap, binding_id, most)  # noqa: SLF001
@@ -216,7 +225,7 @@ class Board(Sized):
     def action_help(self) -> None:
         from tui.screens.help import Help
 
-        self.app.push_screen(Help("battle", self))
+        self.app.push_screen(Help("battle", self, words=self.key_words))
 
     def action_quit(self) -> None:
         self.app.exit(f"Saved: {self.session.path}\nContinue with: xenotac resume")

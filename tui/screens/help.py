@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import textwrap
+from typing import Callable
 
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
@@ -35,10 +36,12 @@ MODE_WORDS = {"move": "moving", "target": "targeting", "throw": "throwing", "loo
 class Help(ModalScreen[None]):
     BINDINGS = keys.bindings("close")
 
-    def __init__(self, table: str, under: Screen | None = None) -> None:
+    def __init__(self, table: str, under: Screen | None = None,
+                 words: Callable[[str, str], str] | None = None) -> None:
         super().__init__()
         self.table = table
         self.under = under
+        self.words = words or (lambda _id, w: w)  # a key's word as the screen underneath has it
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
@@ -63,7 +66,7 @@ class Help(ModalScreen[None]):
             mark = " "
             if under is not None and under.check_action(*keys.action_of(k)):
                 mark = "•"
-            cells.append(f"{mark} {'/'.join(self._names(k, keymap)):<13} {k.words}")
+            cells.append(f"{mark} {'/'.join(self._names(k, keymap)):<13} {self.words(k.id, k.words)}")
         half = -(-len(cells) // 2)
         for left, right in itertools.zip_longest(cells[:half], cells[half:], fillvalue=""):
             lines.append(f"{left:<37} {right}".rstrip())

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.core.commands import Rejected, Shoot, Throw
 from engine.core.model import Unit
+from engine.core.ruleset import Throwable
 from engine.map.grid import Pos
 from tui import keys, scene
 from tui.screens import readout
@@ -156,16 +157,16 @@ class ThrowScreen(Hostiles, Board):
             return preview.reason if isinstance(preview, Rejected) else None
         return None
 
-    def _items(self) -> list[str]:
+    def _items(self) -> list[Throwable]:
         return self.session.ruleset.throwables(self.session.state, self.unit)
 
     def action_pick_item(self) -> None:
         from tui.screens.picker import Picker
 
         items = self._items()
-        entries = [(f"{self.session.ruleset.name(i)} ×{self.unit.items.get(i, 0)}", i) for i in items]
-        self.app.push_screen(Picker("Throw what?", entries, items.index(self.item) if self.item in items else 0),
-                             self._picked)
+        entries = [(f"{t.label} ×{t.count}", t.item) for t in items]
+        at = next((n for n, t in enumerate(items) if t.item == self.item), 0)
+        self.app.push_screen(Picker("Throw what?", entries, at), self._picked)
 
     def _picked(self, item: str | None) -> None:
         if item is not None:

@@ -49,8 +49,8 @@ def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos,
         budget = session.ruleset.budget(state, unit)
         cost = budget.walk.cost(unit.pos, path)
         verdict = f"{key('move')} move" if cost <= budget.moves_left else "too far"
-        if budget.combo_moves and cost <= budget.combo_moves:
-            verdict += f", {key('combo')} combo"
+        if budget.dash_moves and cost <= budget.dash_moves:
+            verdict += f", {key('combo')} {budget.dash_label}"
         unit_word = "" if budget.walk.currency == "cells" else f" {budget.walk.currency}"
         lines.append(f"Path {cost}/{budget.moves_left}{unit_word}: {verdict}")
     return lines
@@ -106,7 +106,9 @@ def throw_info(session: Session, unit: Unit | None, item: str | None, cursor: Po
     if unit is None or not item:
         return []
     state = session.state
-    head = [f"{session.ruleset.name(item)} ×{unit.items.get(item, 0)} → {cursor[0]},{cursor[1]}"]
+    entry = next((t for t in session.ruleset.throwables(state, unit) if t.item == item), None)
+    label, count = (entry.label, entry.count) if entry else (session.ruleset.name(item), 0)
+    head = [f"{label} ×{count} → {cursor[0]},{cursor[1]}"]
     preview = session.ruleset.preview_throw(state, unit.id, item, cursor)
     if isinstance(preview, Rejected):
         return [*head, f"✗ {preview.reason}"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 from rich.text import Text
 
 from tui import keys
@@ -12,11 +14,13 @@ ROWS = 2  # the footer's rows at 80 columns: pieces close up to one space rather
 
 
 class KeyBar(Lines):
-    """Reads the screen's active bindings: check_action decides what shows."""
+    """Reads the screen's active bindings: check_action decides what shows; `words(key id, words)` may reword a
+    key (the battle screen's second move is the ruleset's)."""
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, words: Callable[[str, str], str] | None = None) -> None:
         super().__init__(wrap=False, id=id)
         self._entries: list[tuple[str, str]] = []
+        self._words = words or (lambda _id, w: w)
 
     def on_mount(self) -> None:
         self.screen.bindings_updated_signal.subscribe(self, self._changed)
@@ -48,10 +52,11 @@ class KeyBar(Lines):
                 continue
             if not binding.show:
                 continue
-            if binding.description not in seen:
-                seen[binding.description] = []
-                words.append(binding.description)
-            seen[binding.description].append(keys.display(key))
+            word = self._words(binding.id or "", binding.description)
+            if word not in seen:
+                seen[word] = []
+                words.append(word)
+            seen[word].append(keys.display(key))
         out = [("/".join(seen[w][:2]), w) for w in words]
         if cursor:
             out.insert(0, MOVE_HINT)

@@ -52,7 +52,8 @@ def card_lines(content: Content, card: Card | None) -> list[Text]:
     rows = [Text.assemble((f"[{unit.glyph}] {unit.name}", "bold"), f" {card.sheet.kind}" if card.sheet.kind else "")]
     rows += [row_text(r) for r in card.sheet.rows]
     unit_word = "" if budget.walk.currency == "cells" else f" {budget.walk.currency}"  # "move 20 m", "move 37 TU"
-    moves = f"  move {budget.moves_left}{unit_word}" + (f" combo {budget.combo_moves}" if budget.combo_moves else "")
+    dash = f" {budget.dash_label} {budget.dash_moves}" if budget.dash_moves and budget.dash_label else ""
+    moves = f"  move {budget.moves_left}{unit_word}{dash}"  # "move 10 combo 10", "move 6 AP cautious 3"
     rows.append(Text.assemble((budget.label[0].upper() + budget.label[1:], "bold" if budget.can_act else "dim"),
                               moves))
     rows += [Text(line) for line in card.sheet.kit]

@@ -1,5 +1,5 @@
 """The ruleset's own actions (`Act`): stances (section 10), doors (section 11: 4 TU), the crash site's power source,
-and throwing a grenade (A-12.6 priming, A-14.11 the throw, section 17 the blast)."""
+a physical attack (melee.py), a medical dose (medical.py), priming a timed grenade (fuses.py), and throwing a grenade (A-12.6 priming, A-14.11 the throw, section 17 the blast)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from engine.core.events import Event, Resolved, TileChanged, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.map.grid import distance
-from engine.rules.annihilation import actions, hits, moves
+from engine.rules.annihilation import actions, fuses, hits, medical, melee, moves
 from engine.rules.annihilation.combat import blast, react
 from engine.rules.annihilation.moves import Price, pay
 from engine.rules.annihilation.soldier import changes, fighter_of, grenades
@@ -41,10 +41,16 @@ def price(rs: Annihilation, unit: Unit, cmd: Act) -> Rejected | Price:
     if cmd.action == "shut_down":
         return Price(rs.book.cost("shut_down", f.tu_turn), 0, "shut_down")
     return Rejected("unknown_action", f"annihilation has no {cmd.action!r} action; it has stance, open, close, "
-                                      "shut_down")
+                                      "shut_down, melee, treat, prime")
 
 
 def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
+    if cmd.action == "melee":
+        return melee.melee(rs, state, unit, cmd, dice)
+    if cmd.action == "treat":
+        return medical.treat(rs, state, unit, cmd, dice)
+    if cmd.action == "prime":
+        return fuses.prime(rs, state, unit, cmd, dice)
     cost = price(rs, unit, cmd)
     if isinstance(cost, Rejected):
         return cost
@@ -95,15 +101,19 @@ def face(rs: Annihilation, state: State, unit: Unit, cmd: Face, dice: Dice) -> R
                         cause=f"turns ({cost.tu} TU)")]
 
 
-def throw_price(rs: Annihilation, unit: Unit) -> Price:
-    """A grenade from the belt to a hand, primed (50%, A-12.6), and thrown (25%, A-14.11): paid as one action."""
+def throw_price(rs: Annihilation, unit: Unit, item: str = "") -> Price:
+    """A grenade from the belt to a hand, primed (50%, A-12.6), and thrown (25%, A-14.11): paid as one action; one
+    primed beforehand (fuses.py) only the throw."""
     f = unit.record.fighter
+    if item and fuses.primed_of(unit, item) is not None:
+        return Price(rs.book.cost("throw", f.tu_turn), 0, "throw (primed)")
     tu = rs.book.costs["belt_to_hand"].tu + rs.book.cost("prime", f.tu_turn) + rs.book.cost("throw", f.tu_turn)
     return Price(tu, 0, "belt to hand + prime + throw")
 
 
 def throw(rs: Annihilation, state: State, unit: Unit, cmd: Throw, dice: Dice) -> Rejected | list[Event]:
-    g = next((c for c in grenades(unit.record, rs.book) if c.id == cmd.item), None)
+    held = fuses.primed_of(unit, cmd.item)
+    g = held or next((c for c in grenades(unit.record, rs.book) if c.id == cmd.item), None)
     if g is None:
         return Rejected("no_item", f"{unit.name} carries no {rs.name(cmd.item)}")
     cell = tuple(cmd.cell)
@@ -114,12 +124,15 @@ def throw(rs: Annihilation, state: State, unit: Unit, cmd: Throw, dice: Dice) ->
     reach = rs.throw_range(state, unit, g.id)
     if rs.distance(unit.pos, cell) > reach:
         return Rejected("too_far", f"Throw range {reach} spaces; that square is {rs.distance(unit.pos, cell)}")
-    cost = throw_price(rs, unit)
+    cost = throw_price(rs, unit, g.id)
     f = fighter_of(unit)
     if cost.tu > f.tu_left:
-        return Rejected("no_tu", f"Bringing out, priming and throwing costs {cost.tu} TU; {f.tu_left} left")
-    primed = attrs.evolve(f, tu_left=f.tu_left - rs.book.costs["belt_to_hand"].tu - rs.book.cost("prime", f.tu_turn))
-    hurt, pre = react(rs, state, dice, unit, attrs.evolve(primed, tu_left=f.tu_left - cost.tu), unit.pos, "priming")
+        doing = "Throwing" if held else "Bringing out, priming and throwing"
+        return Rejected("no_tu", f"{doing} costs {cost.tu} TU; {f.tu_left} left")
+    ready = 0 if held else rs.book.costs["belt_to_hand"].tu + rs.book.cost("prime", f.tu_turn)
+    primed = attrs.evolve(f, tu_left=f.tu_left - ready)
+    hurt, pre = react(rs, state, dice, unit, attrs.evolve(primed, tu_left=f.tu_left - cost.tu), unit.pos,
+                      "throwing" if held else "priming")
     primed = attrs.evolve(hurt, tu_left=primed.tu_left)
     kit = tuple(c for c in unit.record.kit if c is not g)
     if primed.status != "awake":
@@ -131,11 +144,14 @@ def throw(rs: Annihilation, state: State, unit: Unit, cmd: Throw, dice: Dice) ->
     if isinstance(done, Rejected):
         return done
     e = rs.book.explosives[g.id]
+    fuse = f", primed: it {fuses.when(rs, unit.side, g.primed)}" if held else ""
     events = pre + [Resolved(actor=unit.id, action="throw", cell=done.landed, weapon=g.id, rolls=done.rolls,
                              outcome="on target" if done.landed == cell else "scattered",
                              text=f"{unit.name} throws the {e.name} at {cell[0]},{cell[1]}: it lands at "
-                                  f"{done.landed[0]},{done.landed[1]}"),
+                                  f"{done.landed[0]},{done.landed[1]}{fuse}"),
                     UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=done.actor,
                                                                                  kit=kit)), cause="throws")]
+    if held:  # its fuse runs on (A-17.7)
+        return events + [fuses.laid(rs, fold(state, events), unit, g, done.landed)]
     rnd = hits.Round(e.damage, e.radius, e.type, "grenade")
     return events + blast(rs, fold(state, events), dice, unit.id, done.landed, rnd, None, e.name)

@@ -23,6 +23,7 @@ class Template:
     weapon: str = ""  # weapons.toml, held ready; "" = unarmed
     clips: int = 0  # full spare clips on the belt
     grenades: dict[str, int] = attrs.field(factory=dict)  # explosives.toml id -> how many, on the belt
+    items: dict[str, int] = attrs.field(factory=dict)  # items.toml id -> how many, on the belt (a kit full)
     skills: dict[str, str] = attrs.field(factory=dict)  # skills.toml id -> levels.toml id, above the baseline
     stats: dict[str, int] = attrs.field(factory=dict)  # pre-made: all fourteen of
     behaviour: str = "default"  # behaviour.toml
@@ -53,6 +54,7 @@ def check(t: Tables, shared: Tables) -> list[str]:
         if u.weapon and u.weapon not in t["weapons"]:
             out.append(f"units.toml: [{key}].weapon: unknown weapon {u.weapon!r}")
         out += [f"units.toml: [{key}].grenades: unknown explosive {g!r}" for g in u.grenades if g not in t["explosives"]]
+        out += [f"units.toml: [{key}].items: unknown item {i!r}" for i in u.items if i not in t["items"]]
         out += [f"units.toml: [{key}].skills: unknown skill {k!r} or level {v!r}" for k, v in u.skills.items()
                 if k not in t["skills"] or v not in t["levels"]]
         if u.stats and sorted(u.stats) != sorted(s.STATS):

@@ -32,6 +32,8 @@ class Carried:
     loaded: str | None = None  # a weapon's round: "clip:<weapon>", an ammo.toml id, an explosives.toml id
     rounds: int = 0
     gripped: tuple[str, ...] = ()  # the hands holding a strapped item; () while it hangs
+    doses: tuple[tuple[str, int], ...] = ()  # a medical kit's doses left, by kind (section 13)
+    primed: int | None = None  # a primed grenade held ready: the turn it goes off at its side's phase end
 
 
 def hands_holding(item: Carried) -> tuple[str, ...]:

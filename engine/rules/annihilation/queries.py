@@ -9,14 +9,15 @@ from engine.content import field, missions
 from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
-from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, ThrowPreview, Turn
-from engine.rules.annihilation import actions, attacks, fire, ground, moves
+from engine.core.ruleset import (Budget, Mode, Option, Row, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
+                                 Walk)
+from engine.rules.annihilation import actions, attacks, fire, fuses, ground, medical, melee, moves
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
 from engine.rules.annihilation.combat import shot_cost
 from engine.rules.annihilation.soldier import clips_for, fighter_of, grenades, gun
-from engine.rules.annihilation.space import between, facing_towards, range_distance, side_on
+from engine.rules.annihilation.space import between, facing_towards, range_distance
 
 DEFAULT_MODES = ("snap", "aimed", "burst", "auto")  # the order the modes are offered in, the default first
 
@@ -35,7 +36,7 @@ class Queries:
         return (state.winner is None and unit.side == state.side and unit.conscious and unit.record is not None
                 and not unit.record.done)
 
-    def walk(self, state: State, unit: Unit) -> ground.TuWalk:
+    def walk(self, state: State, unit: Unit) -> Walk:
         f = unit.record.fighter
         legless = any(self.book.body[p].part == "leg" for p in f.lost)
         return ground.walk(self.book, self.ground, state.grid, self._walks,
@@ -113,10 +114,16 @@ class Queries:
                            p_headshot=p_any * (1.0 if through >= tf.health + tf.character.stats.bravery else 0.0),
                            distance=spaces, reach=None, lines=lines)
 
-    def throwables(self, state: State, unit: Unit) -> list[str]:
+    def throwables(self, state: State, unit: Unit) -> list[Throwable]:
         if unit.record is None:
             return []
-        return sorted({g.id for g in grenades(unit.record, self.book)})
+        ids = [g.id for g in grenades(unit.record, self.book)]
+        out = []
+        for i in sorted(set(ids)):
+            ready = fuses.primed_of(unit, i)
+            label = self.name(i) + (f" (primed, turn {ready.primed})" if ready else "")
+            out.append(Throwable(i, label, ids.count(i)))
+        return sorted(out, key=lambda t: fuses.primed_of(unit, t.item) is None)  # a primed one is offered first
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
         if item not in self.book.explosives:
@@ -125,14 +132,14 @@ class Queries:
 
     def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
         unit = state.units.get(thrower)
-        if unit is None or item not in self.throwables(state, unit):
+        if unit is None or item not in {t.item for t in self.throwables(state, unit)}:
             return Rejected("no_item", "Nothing of that kind to throw")
         if not state.grid.inside(cell) or not state.grid.sees(unit.pos, cell, self.sight_range):
             return Rejected("no_line_of_sight", f"{cell[0]},{cell[1]} is not in sight")
         if cell == unit.pos:
             return Rejected("too_close", "Throw it at another square")
         e = self.book.explosives[item]
-        cost = throw_price(self, unit)
+        cost = throw_price(self, unit, item)
         if cost.tu > unit.record.fighter.tu_left:
             return Rejected("no_tu", f"Bringing out, priming and throwing costs {cost.tu} TU; "
                                      f"{unit.record.fighter.tu_left} left")
@@ -175,11 +182,13 @@ class Queries:
             w = self.book.weapons[g.id]
             kit.append(f"{w.name} {g.rounds}/{w.capacity}" + (f" +{len(clips_for(s, g.id))} clips"
                                                                if w.feed == "clip" else ""))
-        nades = [self.name(c.id) for c in grenades(s, self.book)]
+        nades = [self.name(c.id) for c in grenades(s, self.book) + medical.kits(s)]
         if nades:
             kit.append("Belt: " + ", ".join(f"{n}×{nades.count(n)}" for n in sorted(set(nades))))
+        ready = next((c for c in s.kit if c.primed is not None), None)
         effects = tuple(x for x in (f.status if f.status != "awake" else "", "kneeling" if f.stance == "kneeling"
                                     else "", "prone" if f.stance == "prone" else "",
+                                    f"{self.name(ready.id)} primed (turn {ready.primed})" if ready else "",
                                     "phase ended" if s.done else "") if x)
         rows = []
         for row in _sheet.rows(self.book, f):  # the panel is 24 rows high: no Stun row at 0, the armour on one
@@ -211,11 +220,37 @@ class Queries:
             out.append(Option("Mission" if action == "shut_down" else "Doors",
                               f"{words[action]} at {cell[0]},{cell[1]} ({tu} TU)",
                               Act(unit=unit.id, action=action, cell=cell)))
+        for p in melee.targets(self, state, unit):
+            out.append(Option("Melee", f"Strike {p.target.name} ({p.turn + p.tu} TU, {max(0, min(100, p.chance))}%)",
+                              Act(unit=unit.id, action="melee", target=p.target.id),
+                              note=f"{p.text} (A-14.10)"))
+        out += [Option("Medical", label, cmd) for label, cmd in medical.options(self, state, unit)]
+        if not any(c.primed is not None for c in unit.record.kit):
+            tu = self.book.costs["belt_to_hand"].tu + self.book.cost("prime", f.tu_turn)
+            for item in sorted({g.id for g in grenades(unit.record, self.book)}):
+                if self.book.explosives[item].trigger == "timer" and tu <= f.tu_left:
+                    out.append(Option("Grenades", f"Prime a {self.name(item)} ({tu} TU)",
+                                      Act(unit=unit.id, action="prime", option=item),
+                                      note="A-17.7: it goes off at the end of this side's phase, the delay's turns "
+                                           "on (0: this one); then throw it with the throw key",
+                                      overload=self.book.settings.priming_delay_max,
+                                      amount_words="Delay: {n} turns"))
         return out
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
-        """Kneeling gives no to-hit bonus under this ruleset (A-10.2, kneel_bonus 0): the AI never pays for it."""
-        return None
+        """With no shot, an enemy it knows of next to it is struck (A-14.10), the likeliest blow on the weakest first;
+        else a kit on its belt wakes a friend next to it or closes a bleeding wound (section 20).
+        Kneeling gives no to-hit bonus under this ruleset (A-10.2, kneel_bonus 0): the AI never pays for it."""
+        if has_shot or not self._mine(state, unit):
+            return None
+        known = {u.id for u in in_sight}
+        strikes = [p for p in melee.targets(self, state, unit) if p.target.id in known and p.target.conscious]
+        if strikes:
+            best = min(strikes, key=lambda p: (-p.chance, p.target.hp, p.target.id))
+            return Act(unit=unit.id, action="melee", target=best.target.id)
+        doses = [cmd for _label, cmd in medical.options(self, state, unit) if cmd.option == "stimulant"
+                 or cmd.option.startswith("bandage:")]
+        return min(doses, key=lambda c: (c.option != "stimulant", c.target != unit.id), default=None)
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight

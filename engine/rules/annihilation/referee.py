@@ -1,11 +1,14 @@
-"""`xenotac resolve` for annihilation: a described shot staged on a small open field and put to the game's own
-shot (the handler `decide` calls), so every check refuses with the game's code and reason and every consequence
-(opportunity fire first, the rounds, armour by side, wounds) follows.
+"""`xenotac resolve` for annihilation: a described shot, throw or physical attack staged on a small open field and
+put to the game's own handler (the one `decide` calls), so every check refuses with the game's code and reason and
+every consequence (opportunity fire first, the rounds, the scatter, the blast, armour by side, wounds) follows.
 
 A scenario file: `ruleset = "annihilation"`, `[units.<id>]` with a `template` of units.toml (its stats pre-made or
 rolled on the setup dice), a `side` ("a" the actor's, "b" the other), and optionally `tu_left`, `stance`; an
-`[action]` with `type = "shoot"`, `actor`, `target`, `mode`, `distance` (squares in a row) and `from_behind` (the
-target faces away: its rear armour)."""
+`health` and `wounds` (open wounds by body part); an `[action]` with `type` ("shoot", "throw", "melee" or
+"treat"), `actor`, `target`, `distance` (squares in a row) and `from_behind` (the target faces away: its rear
+armour); a shot names its `mode`, a throw its `item` (an explosives.toml id the actor carries), thrown at the
+target's square, a treatment its `dose` ("bandage:<body part>", "heal", "stimulant", "pain_killer"). A physical
+attack and a dose reach 1 square."""
 
 from __future__ import annotations
 
@@ -15,13 +18,14 @@ import attrs
 
 from engine.content import missions
 from engine.content.scenario import UnitReport, Verdict
-from engine.core.commands import Rejected, Shoot
+from engine.core.commands import Act, Rejected, Shoot, Throw
 from engine.core.dice import Dice
 from engine.core.events import Resolved
 from engine.core.model import State, Unit, replace
 from engine.core.reducer import fold
 from engine.map.grid import Grid
-from engine.rules.annihilation import combat
+from engine.rules.annihilation import acts, combat, medical
+from engine.rules.annihilation.fighter import Part
 from engine.rules.annihilation.soldier import STATUS, muster
 from engine.rules.annihilation.space import facing_towards
 
@@ -35,14 +39,18 @@ class ScenarioUnit:
     side: Literal["a", "b"] = "b"
     tu_left: int | None = None  # TUs left of its allowance (None: all of them)
     stance: Literal["standing", "kneeling", "prone"] = "standing"
+    health: int | None = None  # Health now (None: full); 0 or less: unconscious
+    wounds: dict[str, int] = attrs.field(factory=dict)  # body.toml id -> open wounds
 
 
 @attrs.frozen(kw_only=True)
 class Action:
-    type: Literal["shoot"]
+    type: Literal["shoot", "throw", "melee", "treat"]
     actor: str
     target: str
-    mode: str = "snap"
+    mode: str = "snap"  # a shot's firing mode
+    item: str = ""  # a throw's explosive
+    dose: str = ""  # a treatment's dose
     distance: int = 5  # squares along a row: the range distance (A-7.4)
     from_behind: bool = False  # the target faces away from the shooter
 
@@ -63,7 +71,13 @@ def check(rs: Annihilation, sc: Scenario) -> list[str]:
             out.append(f"[action].{key}: no unit {getattr(a, key)!r} in [units]")
     if not 1 <= a.distance <= rs.sight_range:
         out.append(f"[action].distance: expected 1 to {rs.sight_range} squares, got {a.distance}")
-    if not out:
+    out += [f"[units.{uid}].wounds: unknown body part {k!r}" for uid, u in sc.units.items() for k in u.wounds
+            if k not in rs.book.body]
+    if not out and a.type == "treat" and a.dose.partition(":")[0] not in medical.WORDS:
+        out.append(f"[action].dose: one of {', '.join(medical.WORDS)} (bandage:<body part>), got {a.dose!r}")
+    if not out and a.type == "throw" and a.item not in rs.book.explosives:
+        out.append(f"[action].item: a throw names an explosive of explosives.toml, got {a.item!r}")
+    if not out and a.type == "shoot":
         weapon = rs.units[sc.units[a.actor].template].weapon
         if not weapon:
             out.append(f"[action].actor: {a.actor!r} carries no weapon")
@@ -86,7 +100,13 @@ def units_of(rs: Annihilation, sc: Scenario, setup: Dice) -> tuple[dict[str, Uni
         unit, made = muster(rs.book, setup, t, missions.Member(side, su.template, uid, t.name, t.glyph), (0, 0))
         f = unit.record.fighter
         f = attrs.evolve(f, stance=su.stance, tu_left=f.tu_left if su.tu_left is None else min(su.tu_left, f.tu_turn))
-        out[uid] = replace(unit, {"record": attrs.evolve(unit.record, fighter=f)})
+        for part, n in sorted(su.wounds.items()):
+            f = f.with_part(part, Part(open=n, total=n))
+        if su.health is not None:
+            f = attrs.evolve(f, health=min(su.health, f.character.stats.health),
+                             status="unconscious" if su.health <= 0 else f.status)
+        out[uid] = replace(unit, {"record": attrs.evolve(unit.record, fighter=f), "hp": f.health,
+                                  "status": STATUS[f.status]})
         rolls += made
     return out, rolls
 
@@ -119,7 +139,13 @@ def referee(rs: Annihilation, units: dict[str, Unit], a: Action, dice: Dice) -> 
     actor = rs._actor(state, a.actor)
     if isinstance(actor, Rejected):
         return actor
-    events = combat.shoot(rs, state, actor, Shoot(unit=a.actor, target=a.target, mode=a.mode), dice)
+    if a.type == "throw":
+        events = acts.throw(rs, state, actor, Throw(unit=a.actor, item=a.item, cell=state.units[a.target].pos), dice)
+    elif a.type in ("melee", "treat"):
+        events = acts.act(rs, state, actor, Act(unit=a.actor, action=a.type, target=a.target,
+                                                option=a.dose or None), dice)
+    else:
+        events = combat.shoot(rs, state, actor, Shoot(unit=a.actor, target=a.target, mode=a.mode), dice)
     if isinstance(events, Rejected):
         return events
     after = fold(state, events)

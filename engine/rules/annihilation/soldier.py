@@ -70,6 +70,8 @@ def kit_of(book: Book, t: Template) -> tuple[Carried, ...]:
             out += [Carried(f"clip:{t.weapon}", w.clip_size, "belt", rounds=w.capacity) for _ in range(t.clips)]
     for g, n in sorted(t.grenades.items()):
         out += [Carried(g, book.explosives[g].size, "belt") for _ in range(n)]
+    for i, n in sorted(t.items.items()):
+        out += [Carried(i, book.items[i].size, "belt", doses=tuple(book.items[i].doses.items())) for _ in range(n)]
     return tuple(out)
 
 

@@ -14,7 +14,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, MissionEnded, PhaseStarted, SideStarted, UnitChanged, UnitSpawned
 from engine.core.model import State
 from engine.core.reducer import fold
-from engine.rules.annihilation import phase
+from engine.rules.annihilation import fuses, phase
 from engine.rules.annihilation.soldier import changes, enc, muster
 
 if TYPE_CHECKING:
@@ -70,6 +70,7 @@ def end_turn(rs: Annihilation, state: State, side: str, dice: Dice) -> Rejected 
             f, steps, rolls = phase.end(rs.book, dice, unit.record.fighter, in_smoke=True)
             out.append(UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
                                    cause="; ".join(st.text for st in steps), rolls=rolls))
+    out += fuses.detonations(rs, fold(state, out), side, dice)  # A-17.7, after smoke (section 22's end of phase)
     if following == order[0]:
         if state.phase >= rs.setup.max_phases:
             return out + [MissionEnded(winner="draw", reason=f"phase limit {rs.setup.max_phases} reached")]

@@ -17,7 +17,8 @@ from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Reje
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved
 from engine.core.model import State, Unit
-from engine.core.ruleset import Budget, Mode, Setup, Sheet, ShotPreview, ThrowPreview, Turn, actor, closed, register
+from engine.core.ruleset import (Budget, Mode, Setup, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, actor, closed,
+                                 register)
 from engine.log.story import turn_name
 from engine.map.grid import Pos, distance
 # The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order; the turn's
@@ -266,8 +267,8 @@ class XcomTrpg:
             combo = self.rules.combo_move * self.rules.cells_per_sector
         per_action = self.rules.cells_per_sector
         moves = 0 if unit.has("combo") or not can else unit.actions * per_action
-        return Budget(label=f"actions {unit.actions}/{full}", can_act=can, moves_left=moves, combo_moves=combo,
-                      step=per_action if moves else 0)
+        return Budget(label=f"actions {unit.actions}/{full}", can_act=can, moves_left=moves, dash_moves=combo,
+                      dash_label="combo", step=per_action if moves else 0)
 
     def check_scenario(self, sc: _scenario.Scenario) -> list[str]:
         return _scenario.check(self.content, sc)
@@ -335,7 +336,7 @@ class XcomTrpg:
     def sheet(self, state: State, unit: Unit) -> Sheet:
         return _sheet.sheet(unit, self.content)
 
-    def throwables(self, state: State, unit: Unit) -> list[str]:
+    def throwables(self, state: State, unit: Unit) -> list[Throwable]:
         return _sheet.throwables(self, state, unit)
 
     def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:

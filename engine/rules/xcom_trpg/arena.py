@@ -122,7 +122,7 @@ def command(rs: XcomTrpg, state: State, action: Action) -> Command:
             return Act(unit=actor.id, action="snipe", target=action.target, option=action.part or PARTS[0])
         return Shoot(unit=actor.id, target=action.target or "", mode=action.mode)
     if action.type == "throw":
-        item = action.item or next((i for i in rs.throwables(state, actor)), "")
+        item = action.item or next((t.item for t in rs.throwables(state, actor)), "")
         return Throw(unit=actor.id, item=item, cell=state.units[action.target or ""].pos, target=action.target)
     if action.type == "psi":
         return Act(unit=actor.id, action="psi", target=action.target, targets=tuple(

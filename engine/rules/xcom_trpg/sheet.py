@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.model import State, Unit
-from engine.core.ruleset import Row, Sheet
+from engine.core.ruleset import Row, Sheet, Throwable
 from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
@@ -77,8 +77,10 @@ def shot_lines(p_hit: float, damage: float, p_headshot: float, can_dodge: bool, 
             Row("Cover", f"{cover} · range {distance}{out_of}"))
 
 
-def throwables(rs: XcomTrpg, state: State, unit: Unit) -> list[str]:
-    """Grenades the unit carries; an alien one only in alien hands (the biometric lock, 8.4)."""
+def throwables(rs: XcomTrpg, state: State, unit: Unit) -> list[Throwable]:
+    """Grenades the unit carries (xcom-trpg's inventory is `Unit.items`); an alien one only in alien hands (the
+    biometric lock, 8.4)."""
     alien = xcom(rs.content).races[unit.race].alien
-    return [i for i, n in unit.items.items() if n > 0 and i in xcom(rs.content).weapons and xcom(rs.content).weapons[i].thrown
-            and (alien or not xcom(rs.content).weapons[i].alien)]
+    weapons = xcom(rs.content).weapons
+    return [Throwable(i, weapons[i].name, n) for i, n in unit.items.items()
+            if n > 0 and i in weapons and weapons[i].thrown and (alien or not weapons[i].alien)]

@@ -15,7 +15,8 @@ from engine.core.events import Event
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import Budget, Mode, Sheet, ShotPreview, ThrowPreview, Turn, Walk, actor, closed, register
+from engine.core.ruleset import (Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk, actor, closed,
+                                 register)
 from engine.rules.xxxzone import acts, ai, forces, moving, referee, seen, shooting, throwing, turns
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
@@ -162,8 +163,8 @@ class XxxZone:
         step = max(0, moves - min(costs)) if costs else moves
         combo = (moves // cautious) * per if isinstance(cautious, int) and cautious else 0
         label = panel.budget(c) + (f" +{t.restricted}" if t.restricted else "")
-        return Budget(label=label, can_act=can, moves_left=moves, combo_moves=combo, step=step,
-                      walk=Walk(cardinal=per, diagonal=per, currency="AP"))
+        return Budget(label=label, can_act=can, moves_left=moves, dash_moves=combo, dash_label="cautious",
+                      step=step, walk=Walk(cardinal=per, diagonal=per, currency="AP"))
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         return ai.preview(self, state, shooter, target, mode)
@@ -174,7 +175,7 @@ class XxxZone:
     def options(self, state: State, unit: Unit) -> list:
         return acts.options(self, state, unit)
 
-    def throwables(self, state: State, unit: Unit) -> list[str]:
+    def throwables(self, state: State, unit: Unit) -> list[Throwable]:
         return throwing.throwables(self, unit)
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:

@@ -15,7 +15,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
-from engine.core.ruleset import Row, ThrowPreview
+from engine.core.ruleset import Row, Throwable, ThrowPreview
 from engine.rules.xxxzone import actions, battle, explosions, shooting
 from engine.rules.xxxzone.lines import between, blast_cover
 from engine.rules.xxxzone.units import changed
@@ -24,12 +24,14 @@ COST = 4  # Draw 1 + Interact 1 + Throw 2
 EFFECTS = ("damage", "on_fire", "disorient")
 
 
-def throwables(rs, unit: Unit) -> list[str]:
+def throwables(rs, unit: Unit) -> list[Throwable]:
+    """The grenades on the belt, each kind once with how many of it."""
     book, c = rs.book, unit.record
     if c is None:
         return []
-    return list(dict.fromkeys(i for i in c.belt if i in book.items and book.items[i].kind == "grenade"
-                              and book.items[i].effect in EFFECTS))
+    kinds = dict.fromkeys(i for i in c.belt if i in book.items and book.items[i].kind == "grenade"
+                          and book.items[i].effect in EFFECTS)
+    return [Throwable(i, book.items[i].name, c.belt.count(i)) for i in kinds]
 
 
 def blast_cells(rs, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
