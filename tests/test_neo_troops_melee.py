@@ -310,7 +310,7 @@ def test_a_grenade_lands_where_aimed_and_throws_a_die_at_everyone_in_the_blast(g
     rs = game.ruleset
     state, u, (x, y) = _stage(game, {"b": (1, 1), "v": (6, 1), "v2": (7, 1), "g1": (10, 0)})
     b, v, v2 = u["b"], u["v"], u["v2"]
-    assert rs.throwables(state, b) == ["grenade"] and rs.throwables(state, v) == []
+    assert [(t.item, t.count) for t in rs.throwables(state, b)] == [("grenade", 1)] and rs.throwables(state, v) == []
     p = rs.preview_throw(state, b.id, "grenade", v.pos)
     # one die at AV 5: 1/3; the 4+ save at −1 needs 5: 2/3 of hits go through
     assert p.p_land == 1.0 and [(uid, row.text) for uid, row in p.hits] == [

@@ -12,9 +12,10 @@ from engine.core.events import Event, Noted, PhaseStarted, SideStarted, UnitSpaw
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Turn, answers, register
+from engine.core.ruleset import (Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Throwable, Turn, answers,
+                                 register)
 from engine.rules.neo_troops import actions, aid, battle, cover, fight, interrupt, movement, order, referee
-from engine.rules.neo_troops import shooting, spray, throwing, views
+from engine.rules.neo_troops import loadout, shooting, spray, throwing, views
 from engine.rules.neo_troops import unit as units
 from engine.rules.neo_troops.schema import SCHEMA, Settings
 
@@ -181,8 +182,10 @@ class NeoTroops:
     def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
         return throwing.preview(self, state, thrower, item, cell)
 
-    def throwables(self, state: State, unit: Unit) -> list[str]:
-        return throwing.carried(self, unit.record) if unit.record is not None else []
+    def throwables(self, state: State, unit: Unit) -> list[Throwable]:
+        t = unit.record
+        return [] if t is None else [Throwable(item=i, label=self.name(i), count=loadout.shots_left(t, i))
+                                     for i in throwing.carried(self, t)]
 
     def throw_range(self, state: State, unit: Unit, item: str) -> int:
         w = self.weapons.get(item)
