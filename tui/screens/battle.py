@@ -7,7 +7,6 @@ tui/alien_turn.py while the screen is in mode `aliens`. Only this screen and the
 
 from __future__ import annotations
 
-import numpy as np
 from textual import events
 from textual.reactive import reactive
 
@@ -17,7 +16,7 @@ from engine.core.ruleset import Option, Throwable
 from engine.map.grid import Pos
 from tui import keys, scene
 from tui.alien_turn import AlienTurn
-from tui.screens import readout
+from tui.screens import readout, walking
 from tui.screens.board import ALWAYS, Board
 from tui.session import Session
 
@@ -62,7 +61,7 @@ class BattleScreen(Board):
         reach = next((i for i in range(len(path)) if budget.walk.cost(unit.pos, path[:i + 1]) > budget.moves_left),
                      len(path))  # the cells of the path this turn pays for
         return scene.Overlay(cursor=self.cursor, selected=self.selected, path=path, reach=reach,
-                             area=self._zone(), marked=acted)
+                             area=walking.zone(self.session), marked=acted)
 
     def info(self) -> list:
         if self.mode == "aliens":
@@ -71,49 +70,7 @@ class BattleScreen(Board):
                                  self._path() if self.mode == "move" else (), self.key_hint)
 
     def _path(self) -> tuple[Pos, ...]:
-        unit = self.unit
-        if unit is None or self.cursor == unit.pos:
-            return ()
-        state = self.session.state
-        x, y = self.cursor
-        if not self.session.chronicle.explored[y, x] or not state.grid.walkable[y, x]:
-            return ()
-        seen = self.session.chronicle.visible
-        hostiles = [u.pos for u in state.units.values()
-                    if u.side != self.session.side and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
-        walk = self.session.ruleset.budget(state, unit).walk  # the path the ruleset prices cheapest
-        return tuple(state.grid.path(unit.pos, self.cursor, hostiles, walk))
-
-    def _zone(self) -> np.ndarray | None:
-        """The ground an objective is about (the extraction point, the zone to hold), shaded while moving."""
-        setup = self.session.ruleset.setup
-        if setup is None:
-            return None
-        cells = [c for o in missions.objectives(setup.mission).values() if o.kind in ("extract", "hold")
-                 for c in setup.spawns.get(o.zone, ())]
-        if not cells:
-            return None
-        grid = self.session.state.grid
-        area = np.zeros((grid.height, grid.width), dtype=bool)
-        for x, y in cells:
-            area[y, x] = True
-        return area
-
-    def _no_path(self, unit) -> str:
-        """Why there is no path to the cursor, truly: a wall is not "move the cursor first"."""
-        state, (x, y) = self.session.state, self.cursor
-        if self.cursor == unit.pos:
-            return f"Move the cursor to where {unit.name} should go first"
-        if not self.session.chronicle.explored[y, x]:
-            return f"{x},{y} is unexplored: the squad knows no way there yet"
-        if not state.grid.walkable[y, x]:
-            tile = self.session.content.terrain[state.grid.tile(self.cursor)]
-            return f"{tile.name} at {x},{y}: nobody can stand there"
-        seen = self.session.chronicle.visible
-        other = next((u for u in state.units_at(self.cursor) if u.side == self.session.side or seen[y, x]), None)
-        if other is not None:
-            return f"{other.name} stands at {x},{y}"
-        return f"No way from {unit.pos[0]},{unit.pos[1]} to {x},{y}"
+        return walking.path(self.session, self.unit, self.cursor)
 
     def _uses(self) -> list[tuple[str, Pos]]:
         setup, unit = self.session.ruleset.setup, self.unit
@@ -155,7 +112,7 @@ class BattleScreen(Board):
         if action == "combo" and not self.session.ruleset.budget(self.session.state, unit).dash_label:
             return f"{self.session.ruleset.title} has no second kind of move: {self.key_hint('move')} moves"
         if action in ("go", "combo"):
-            return None if self._path() else self._no_path(unit)
+            return None if self._path() else walking.no_path(self.session, unit, self.cursor)
         if action == "cancel":
             return None if self.cursor != unit.pos else "Nothing to cancel: the cursor is on the soldier"
         if not self.session.ruleset.budget(self.session.state, unit).can_act:
