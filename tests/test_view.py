@@ -171,3 +171,14 @@ def test_a_move_seen_in_none_of_its_cells_is_told_without_a_place():
     assert describe({"kind": "moved", "unit": "sectoid_1", "path": []}, {"sectoid_1": "Sectoid 1"}) == "Sectoid 1 moves"
     assert describe({"kind": "moved", "unit": "sectoid_1", "path": [[3, 4]]}, {"sectoid_1": "Sectoid 1"}) == \
         "Sectoid 1 moves to 3,4"
+
+
+def test_a_mission_die_never_names_a_unit_out_of_sight_by_name_or_id(start):
+    """An initiative tie (neo-troops) is the mission's die, told with its event: its formula must not say which
+    unseen units tied, whether it writes their names or their ids."""
+    tie = {"kind": "noted", "rolls": [roll("order", "tie among sectoid_1, Sectoid 1, anton: 1d3=2 → sectoid_1")]}
+    (event,) = eyes_on(start).tell(start, start, [tie]).events
+    assert event["rolls"][0]["formula"] == ("tie among someone out of sight, someone out of sight, anton: 1d3=2 → "
+                                            "someone out of sight")
+    near = place(start, sectoid_1=(5, 5))
+    assert eyes_on(near).tell(near, near, [tie]).shown[0] == tie  # seen: told whole

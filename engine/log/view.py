@@ -116,25 +116,28 @@ class Eyes:
                 continue
             kept = [r for r in rolls if self.sees(r.get("actor"), before, after) is not False]
             hidden += len(rolls) - len(kept)
-            if len(kept) != len(rolls):
-                seen = {**seen, "rolls": kept}
+            told = [self._unnamed(r, unseen, ("formula",)) for r in kept]  # a mission die may name the unseen
+            if told != rolls:
+                seen = {**seen, "rolls": told}
             shown.append(self._unnamed(seen, unseen))
         return Told(tuple(shown), hidden)
 
     def _unseen_names(self, before: State, after: State) -> re.Pattern[str] | None:
         """The names of the units the side does not see in the record, as one pattern (longest first, and never
         the start of a longer name: `Sectoid 1` is not `Sectoid 12`)."""
-        names = sorted({u.name for u in after.units.values() if self.sees(u.id, before, after) is False},
-                       key=len, reverse=True)
-        return re.compile("|".join(rf"{re.escape(n)}(?![\w])" for n in names)) if names else None
+        names = sorted({word for u in after.units.values() if self.sees(u.id, before, after) is False
+                        for word in (u.name, u.id)}, key=len, reverse=True)
+        return re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in names)) if names else None
 
     @staticmethod
-    def _unnamed(event: dict[str, Any], unseen: re.Pattern[str] | None) -> dict[str, Any]:
-        """A seen event whose words name a unit out of sight (a death that grieves a friend, a blast that
-        reached into the dark) names it `someone out of sight`."""
+    def _unnamed(event: dict[str, Any], unseen: re.Pattern[str] | None,
+                 fields: tuple[str, ...] = ("text", "cause")) -> dict[str, Any]:
+        """A seen event (or roll) whose words name a unit out of sight, by name or id (a death that grieves a
+        friend, a blast that reached into the dark, an initiative tie among the unseen) names it `someone out
+        of sight`."""
         if unseen is None:
             return event
-        words = {k: unseen.sub(OUT_OF_SIGHT, event[k]) for k in ("text", "cause") if isinstance(event.get(k), str)}
+        words = {k: unseen.sub(OUT_OF_SIGHT, event[k]) for k in fields if isinstance(event.get(k), str)}
         return {**event, **words} if any(event[k] != v for k, v in words.items()) else event
 
     def sees(self, uid: Any, before: State, after: State) -> bool | None:
