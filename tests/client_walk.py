@@ -31,6 +31,8 @@ def draw_and_walk(content, ruleset_id: str, folder, mission: str = "eliminate", 
                     break
             first = screen_text(app)
             assert isinstance(app.screen, BattleScreen)
+            top = first.splitlines()[0].rstrip()
+            assert top[-1].isdigit(), f"the top bar is cut at 80 columns: {top!r}"  # "... in sight 0", whole
             unit = app.screen.unit
             key, step = next((k, s) for k, s in VI_KEYS.items()
                              if free(session.state, (unit.pos[0] + s[0], unit.pos[1] + s[1])))

@@ -131,7 +131,7 @@ class Board(Sized):
         self.query_one(Objectives).set_lines(self._objectives())
         spotted = self.visible_hostiles()
         self.query_one(InSight).show(spotted, self.cursor, self.key_hint("spotted"))
-        self.query_one(TopBar).set_lines([readout.top_line(self.session, len(spotted))])
+        self.query_one(TopBar).set_lines([readout.top_line(self.session, len(spotted), self.size.width)])
         self.query_one("#rolls", LogTail).show(chron.rolls)
         self.query_one("#messages", LogTail).show(chron.messages)
         self.refresh_bindings()

@@ -18,14 +18,16 @@ from tui.session import Session
 from tui.widgets.panels import bar
 
 
-def top_line(session: Session, hostiles_seen: int) -> str:
+def top_line(session: Session, hostiles_seen: int, width: int = 80) -> str:
+    """The mission, the phase, whose turn and how many hostiles are in sight; shorter words if it would not fit."""
     state = session.state
     mission = session.content.missions[state.mission].name
     limit = session.game.header["mission"]["max_phases"]
     turn = session.ruleset.turn(state).label or turn_name(state.side)  # "Initiative 3/8: Anna" in a slot ruleset
     if session.players_turn:
         turn += f" · {len(session.ready())}/{sum(u.conscious for u in session.squad())} ready"
-    return f"{mission} · Phase {state.phase}/{limit} · {turn} · hostiles in sight {hostiles_seen}"
+    line = f"{mission} · Phase {state.phase}/{limit} · {turn} · hostiles in sight {hostiles_seen}"
+    return line if len(line) <= width else line.replace(" · hostiles in sight ", " · in sight ")
 
 
 def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos, ...],
