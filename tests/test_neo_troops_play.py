@@ -108,7 +108,7 @@ def test_a_move_is_priced_in_metres_and_a_run_ends_the_slot(game):
     assert game.ruleset.turn(game.state).units == (unit.id,)
     game.submit(Move(unit=unit.id, path=line[3:]))  # 12 m in all: a Run
     moved = game.state.units[unit.id]
-    assert moved.counters["spent_m"] == 12 and "ran" in moved.flags and moved.actions == 0
+    assert moved.record.spent_m == 12 and moved.record.ran and moved.actions == 0
     assert game.ruleset.turn(game.state).units != (unit.id,)
 
 
@@ -185,7 +185,7 @@ def test_preview_shot_is_the_exact_distribution(game):
                 if state.grid.walkable[varan.pos[1] - 4, varan.pos[0] + dx]
                 and state.grid.cover_against((varan.pos[0] + dx, varan.pos[1] - 4), varan.pos) == 0
                 and state.grid.sees(varan.pos, (varan.pos[0] + dx, varan.pos[1] - 4), 20))
-    units[goon.id] = attrs.evolve(goon, pos=cell, flags=("moved",))
+    units[goon.id] = attrs.evolve(goon, pos=cell, record=attrs.evolve(goon.record, moved=True))
     units[varan.id] = attrs.evolve(varan, actions=1)
     order = attrs.evolve(b.order, slots=(varan.id,) + tuple(s for s in b.order.slots if s != varan.id), at=0)
     staged = attrs.evolve(state, units=units, record=attrs.evolve(b, order=order))
@@ -246,7 +246,7 @@ def test_the_client_draws_the_varan_and_walks_it(content, tmp_path):
     assert unit.glyph.isdigit()  # the squad told apart on the map, as xcom-trpg's is
     assert f"[{unit.glyph}] {unit.name} Cybervaran · Acc1 Fig1 Per1" in first and f"Initiative 1/19: {unit.name}" in first
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1])
-    assert moved.counters["spent_m"] == (2 if 0 in step else 3)
+    assert moved.record.spent_m == (2 if 0 in step else 3)
 
 
 
@@ -262,8 +262,9 @@ def _staged_shot(game):
                 and state.grid.cover_against((varan.pos[0] + dx, varan.pos[1] - 4), varan.pos) == 0
                 and state.grid.sees(varan.pos, (varan.pos[0] + dx, varan.pos[1] - 4), 20))
     units = {k: (attrs.evolve(u, actions=0) if u.actions else u) for k, u in state.units.items()}
-    units[goon.id] = attrs.evolve(goon, pos=cell, flags=("moved",))
-    units[varan.id] = attrs.evolve(varan, actions=1, counters={"spent_m": 0}, flags=())
+    units[goon.id] = attrs.evolve(goon, pos=cell, record=attrs.evolve(goon.record, moved=True))
+    units[varan.id] = attrs.evolve(varan, actions=1, record=attrs.evolve(varan.record, spent_m=0, moved=False,
+                                                                          ran=False, attacked=False))
     b = battle.battle(state)
     order = attrs.evolve(b.order, slots=(varan.id,) + tuple(s for s in b.order.slots if s != varan.id), at=0)
     return attrs.evolve(state, units=units, record=attrs.evolve(b, order=order)), varan, units[goon.id]

@@ -34,20 +34,16 @@ def facing(a: Pos, b: Pos) -> int:
     return NEIGHBOURS.index(step) if step in NEIGHBOURS else 0
 
 
-def flagged(unit: Unit, flag: str) -> tuple[str, ...]:
-    return tuple(sorted(set(unit.flags) | {flag}))
-
-
 # -- moving -----------------------------------------------------------------------------------------------------
 
 
 def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rejected | list[Event]:
     t: Trooper = unit.record
-    spent = unit.counters.get("spent_m", 0)
+    spent = t.spent_m
     walk, run = movement.speeds(t, rs.settings)
-    if "attacked" in unit.flags:
+    if t.attacked:
         return Rejected("acted", f"{unit.name} has fired: the action is over")
-    if "ran" in unit.flags:
+    if t.ran:
         return Rejected("ran", f"{unit.name} has run this action")
     if not path:
         return Rejected("no_path", "Say where to walk")
@@ -69,11 +65,14 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rej
     if down is not None:  # brought down in the area: the walk ends there
         path = tuple(path[:down])
         metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
+    # the walk's bookkeeping goes on the record as the covering fire left it
+    hit = next((e.changes["record"] for e in reversed(fired) if isinstance(e, UnitChanged) and "record" in e.changes),
+               t)
+    walked = attrs.evolve(hit, spent_m=spent + metres, ran=hit.ran or ran, moved=hit.moved or not ran)
     events: list[Event] = [
         Moved(unit=unit.id, path=tuple(path), facing=facing(path[-2] if len(path) > 1 else unit.pos, path[-1])),
-        UnitChanged(unit=unit.id, changes={"counters": {"spent_m": spent + metres},
-                                           "flags": flagged(unit, "ran" if ran else "moved")},
-                    cause=f"runs {spent + metres} m" if ran else f"moves {spent + metres} m"), *fired]
+        *fired, UnitChanged(unit=unit.id, changes={"record": walked},
+                            cause=f"runs {spent + metres} m" if ran else f"moves {spent + metres} m")]
     return events + battle.end_slot(rs, state, events, dice) if ran or down is not None else events
 
 
@@ -104,7 +103,7 @@ def aim(rs, state: State, shooter_id: str, target_id: str, mode: str) -> Aim | R
         return Rejected("no_target", f"{b.name} is dead")
     if mode not in MODES:
         return Rejected("no_mode", f"neo-troops fires a snap shot or spray fire, not {mode!r}")
-    if "ran" in a.flags:
+    if a.record.ran:
         return Rejected("ran", "A Run allows no shot (N-8.1)")
     if b.id not in rs.spotted(state, a.side) or not state.grid.sees(a.pos, b.pos, battle.SIGHT):
         return Rejected("no_line_of_sight", f"{a.name} does not see {b.name}")
@@ -123,7 +122,7 @@ def aim(rs, state: State, shooter_id: str, target_id: str, mode: str) -> Aim | R
         return why
     target = ground.target_of(state.grid, a.pos, b.record, b.pos, rs.tables, stationary=battle.stationary(b),
                               surprised=False)
-    still = a.counters.get("spent_m", 0) == 0
+    still = t.spent_m == 0
     extra = shooting.combined_mods(wid, rs.weapons, t.combined, rs.settings)
     base = 1 if mode == "snap" else w.rof
     mods = (("base", base),) + shooting.shot_mods(t, w, [target], still, extra)
@@ -151,8 +150,7 @@ def shoot(rs, state: State, unit: Unit, target_id: str, mode: str, dice: Dice) -
     events: list[Event] = [
         Resolved(actor=unit.id, action="shoot", target=found.target.id, weapon=found.weapon_id, mode=mode,
                  rolls=(attack.roll, *hit_rolls), outcome=outcome, text=text),
-        UnitChanged(unit=unit.id, changes={**frame_changes(unit, spent), "flags": flagged(unit, "attacked")},
-                    cause="fires")]
+        UnitChanged(unit=unit.id, changes=frame_changes(unit, attrs.evolve(spent, attacked=True)), cause="fires")]
     if struck != before:
         events.append(UnitChanged(unit=struck.id, changes=frame_changes(found.target, struck), cause="hit"))
     return events + battle.end_slot(rs, state, events, dice)
@@ -162,7 +160,7 @@ def shoot(rs, state: State, unit: Unit, target_id: str, mode: str, dice: Dice) -
 
 
 def stationary(unit: Unit) -> Rejected | None:
-    if unit.counters.get("spent_m", 0) or "attacked" in unit.flags:
+    if unit.record.spent_m or unit.record.attacked:
         return Rejected("not_stationary", f"{unit.name} has moved or fired: that needs a Stationary action (N-8.1)")
     return None
 
@@ -196,7 +194,7 @@ def act(rs, state: State, unit: Unit, action: str, cell: Pos | None, dice: Dice)
         return Rejected("no_cell", f"Say which cell to {action.replace('_', ' ')}")
     if max(abs(cell[0] - unit.pos[0]), abs(cell[1] - unit.pos[1])) > 1:
         return Rejected("out_of_reach", f"{unit.name} must stand in or next to {cell[0]},{cell[1]}")
-    if "attacked" in unit.flags or "ran" in unit.flags:
+    if unit.record.attacked or unit.record.ran:
         return Rejected("acted", f"{unit.name}'s action allows nothing more")
     if action == "shut_down":
         return _shut_down(rs, state, unit, cell, dice)
@@ -206,7 +204,7 @@ def act(rs, state: State, unit: Unit, action: str, cell: Pos | None, dice: Dice)
         return Rejected("doorway_blocked" if "doorway" in str(why) else "not_a_door", str(why))
     name = rs.content.terrain[state.grid.tile(cell)].name.lower()
     events: list[Event] = [TileChanged(pos=cell, tile=tile),
-                           UnitChanged(unit=unit.id, changes={"flags": flagged(unit, "moved")},
+                           UnitChanged(unit=unit.id, changes={"record": attrs.evolve(unit.record, moved=True)},
                                        cause=f"{action}s the {name}")]
     return events + battle.end_slot(rs, state, events, dice)
 

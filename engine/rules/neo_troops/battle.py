@@ -1,9 +1,9 @@
 """The battle as neo-troops keeps it on `State.record`: the initiative order (§7) and what each observer has noticed
 of the cloaked (§4); and the slot's end, when the order moves on to the next combatant.
 
-A unit's own action is kept on its frame: `Unit.actions` is 1 for the unit whose slot is up, `counters["spent_m"]`
-the metres walked in this action, and `flags` what the action (or, for everyone else, the latest one) did:
-"moved", "ran", "attacked". They are cleared when the unit's next slot comes up.
+A unit's own action is kept on its record (`Trooper.spent_m`, `moved`, `ran`, `attacked`: the metres walked in it
+and what it, or for everyone else the latest one, did) and `Unit.actions` is 1 for the unit whose slot is up. They
+are cleared when the unit's next slot comes up.
 """
 
 from __future__ import annotations
@@ -65,19 +65,18 @@ def up(state: State) -> Unit | None:
 
 def latest(unit: Unit) -> senses.Latest:
     """The unit's latest action as sighting.toml names it (N-4.3)."""
-    for flag in ("attacked", "ran", "moved"):
-        if flag in unit.flags:
-            return flag  # type: ignore[return-value]
-    return "stationary"
+    t = unit.record
+    return "attacked" if t.attacked else "ran" if t.ran else "moved" if t.moved else "stationary"
 
 
 def stationary(unit: Unit) -> bool:
     """N-8.2: did not move in its latest action (a Move of 0 m counts as stationary)."""
-    return "moved" not in unit.flags and "ran" not in unit.flags
+    return not unit.record.moved and not unit.record.ran
 
 
 def start_slot(unit: Unit) -> UnitChanged:
-    return UnitChanged(unit=unit.id, changes={"actions": 1, "counters": {"spent_m": 0}, "flags": ()}, cause="slot")
+    fresh = attrs.evolve(unit.record, spent_m=0, moved=False, ran=False, attacked=False)
+    return UnitChanged(unit=unit.id, changes={"actions": 1, "record": fresh}, cause="slot")
 
 
 def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "ends its action",
@@ -90,7 +89,7 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     assert b is not None
     done = now.units[b.acting or b.order.up]
     inside: list[Event] = []
-    if done.conscious and not done.counters.get("spent_m", 0):  # an action ended inside an area (N-11.3)
+    if done.conscious and not done.record.spent_m:  # an action ended inside an area (N-11.3)
         from engine.rules.neo_troops import cover
 
         inside, _ = cover.crossed(rs, now, done, (done.pos,), False, dice)
@@ -139,14 +138,14 @@ def _sightings(rs, state: State, done: Unit, aw: senses.Awareness,
     t = done.record
     if not done.conscious or not t.cloaked:
         return aw, rolls
-    if "moved" in done.flags or "ran" in done.flags:
+    if t.moved or t.ran:
         aw = senses.target_moved(aw, done.id)
     for obs in state.units.values():
         if obs.side == done.side or obs.side not in SIDES or not obs.conscious or aw.seen_by(obs.id, done.id):
             continue
         if not state.grid.sees(obs.pos, done.pos, SIGHT):
             continue
-        seen = senses.spot(dice, obs.record, t, latest(done), done.pos, rs.tables, observer_ran="ran" in obs.flags)
+        seen = senses.spot(dice, obs.record, t, latest(done), done.pos, rs.tables, observer_ran=obs.record.ran)
         if seen.roll is not None:
             rolls.append(seen.roll)
         aw = senses.noted(aw, obs.record, done.id, seen)

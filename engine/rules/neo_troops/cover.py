@@ -58,8 +58,9 @@ def cover(rs, state: State, unit: Unit, cell: Pos, dice: Dice) -> Rejected | lis
                  outcome=f"{sum(fire.hits.values())} hits",
                  text=f"{unit.name} lays covering fire round {cell[0]},{cell[1]} ({w.name}): "
                       f"{pools.hits_word(sum(fire.hits.values()))}"),
-        UnitChanged(unit=unit.id, changes={**actions.frame_changes(unit, loadout.spend(t, wid, w.rof)),
-                                           "flags": actions.flagged(unit, "attacked")}, cause="covering fire"),
+        UnitChanged(unit=unit.id, changes=actions.frame_changes(unit, attrs.evolve(loadout.spend(t, wid, w.rof),
+                                                                                    attacked=True)),
+                    cause="covering fire"),
         *[UnitChanged(unit=k, changes=actions.frame_changes(state.units[k], v), cause="hit")
           for k, v in after.items() if v != before[k]],
         Noted(record=attrs.evolve(b, areas=b.areas + (live,)), cause="covering fire")]

@@ -80,7 +80,7 @@ class NeoTroops:
 
     def _act(self, state: State, up: Unit, command: Command, dice: Dice) -> Rejected | list[Event]:
         if isinstance(command, Act) and command.action == "delay":
-            if up.counters.get("spent_m", 0) or up.flags or battle.battle(state).acting:
+            if not up.record.fresh or battle.battle(state).acting:
                 return Rejected("not_now", f"{up.name} has begun its action: only a fresh slot is delayed")
             return battle.end_slot(self, state, [], dice, cause="holds its action", delay=True)
         if isinstance(command, Wait):

@@ -61,6 +61,12 @@ class Trooper:
     shots: tuple[tuple[str, int], ...] = ()  # shots left in each firearm
     status: Status = "active"
     bleeding: int | None = None  # own turns counted since the first bleeding wound; None: not bleeding
+    # the unit's own action (§8), cleared when its next slot starts: the metres walked in it and what it did
+    # (for everyone else, what the latest one did: N-4.3 and N-8.2 read it)
+    spent_m: int = 0
+    moved: bool = False
+    ran: bool = False
+    attacked: bool = False
 
     # -- derived ------------------------------------------------------------------------------------------
 
@@ -113,6 +119,11 @@ class Trooper:
     @property
     def can_act(self) -> bool:
         return self.status == "active"
+
+    @property
+    def fresh(self) -> bool:
+        """Nothing done yet in this action."""
+        return not (self.spent_m or self.moved or self.ran or self.attacked)
 
     def part(self, part_id: str) -> Part | None:
         return next((p for p in self.parts if p.id == part_id), None)

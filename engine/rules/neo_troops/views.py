@@ -29,8 +29,8 @@ def budget(rs, state: State, unit: Unit) -> Budget:
     if not rs.turn(state).allows(unit.id) or rs.turn(state).units is None or not unit.conscious \
             or unit.actions < 1:
         return Budget(label=f"waiting · move {move_m} m · run {run_m} m", can_act=False, moves_left=0, walk=w)
-    spent = unit.counters.get("spent_m", 0)
-    done = "attacked" in unit.flags or "ran" in unit.flags
+    spent = t.spent_m
+    done = t.attacked or t.ran
     moves = 0 if done or spent > move_m else run_m - spent
     step = 0 if done else max(0, move_m - spent)
     if spent == 0:
@@ -70,7 +70,7 @@ def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
         return []
     wid = t.held[0]
     w = rs.weapons[wid]
-    able = unit.actions > 0 and unit.conscious and "ran" not in unit.flags and "attacked" not in unit.flags
+    able = unit.actions > 0 and unit.conscious and not t.ran and not t.attacked
     modes = [Mode("snap", "Snap shot", able and loadout.shots_left(t, wid) >= 1)]
     if not w.snap_only:
         modes.insert(0, Mode("spray", f"Spray ×{w.rof}", able and loadout.shots_left(t, wid) >= w.rof))
@@ -104,7 +104,7 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
         return out
     t: Trooper = unit.record
     b = battle.battle(state)
-    fresh = not unit.counters.get("spent_m", 0) and not unit.flags and b is not None and not b.acting
+    fresh = t.fresh and b is not None and not b.acting
     if fresh and battle.up(state) is not None and battle.up(state).id == unit.id:
         out.append(Option("Order", "Delay: hold the action", Act(unit=unit.id, action="delay"),
                           "act later this cycle, right after any other action"))
