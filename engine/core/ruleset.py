@@ -145,6 +145,7 @@ class Budget:
     can_act: bool
     moves_left: int  # what it may still spend on walking now, in `walk.currency`
     combo_moves: int = 0  # extra reach of a combo-like move, 0 if none
+    combo_spare: bool = False  # the AI may plan a combo: what it costs beyond actions is in hand (xcom: stamina)
     step: int = 0  # what the next move action walks and still leaves the rest of the budget (xcom: one sector)
     walk: Walk = Walk()
 
@@ -239,6 +240,25 @@ class Ruleset(Protocol):
     def initiate(self, dice: Dice, who: str, stats: dict[str, int]):
         """A character's between-missions roll of this ruleset (xcom-trpg 7.1: psi initiation), for the roster."""
 
+    def shaken(self, unit: Unit, below: float) -> bool:
+        """Whether the unit's nerve is under `below` (the AI's retreat line; xcom-trpg: morale). Optional: a
+        ruleset without morale leaves it out and is never shaken."""
+
+    def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
+        """A unit change in the roll log's words, after the unit's name ("morale 28 → 38 (+10, killed Sectoid)"),
+        or None. Optional: left out, no change is told there."""
+
+
+def _never_shaken(self, unit: Unit, below: float) -> bool:
+    return False
+
+
+def _no_note(self, before: Unit, after: Unit, cause: str) -> str | None:
+    return None
+
+
+OPTIONAL = {"shaken": _never_shaken, "change_note": _no_note}  # what `register` gives a ruleset that leaves it out
+
 
 def closed(state: State) -> Rejected | None:
     """The refusal every ruleset gives a command before the mission's start or after its end, or None."""
@@ -269,6 +289,9 @@ def register(ruleset_id: str):
     def deco(cls: type) -> type:
         _REGISTRY[ruleset_id] = cls
         cls.id = ruleset_id
+        for name, default in OPTIONAL.items():
+            if not hasattr(cls, name):
+                setattr(cls, name, default)
         return cls
     return deco
 
