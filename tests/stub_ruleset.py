@@ -211,6 +211,12 @@ class D6Stub:
     def behaviour(self, unit: Unit) -> str:
         return "default"
 
+    def shaken(self, unit: Unit, below: float) -> bool:
+        return False  # the stub has no morale
+
+    def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
+        return None  # its unit changes are told by their events' own words
+
     def ai_chore(self, state: State, unit: Unit, in_sight: list, stage: str) -> None:
         return None
 

@@ -19,6 +19,7 @@ from engine.map.grid import Grid, distance
 from engine.core.reducer import fold
 from engine.core.ruleset import make
 from engine.rules.xcom_trpg.tables import xcom
+from tests.xcom_record import counters, evolved, flags
 
 LEGEND = {".": "grass", "#": "wall", "%": "crate"}
 
@@ -39,13 +40,13 @@ def arena(content, picture: str, cast: dict[str, str], mission: str = "eliminate
     units = {}
     for uid, unit in game.state.units.items():
         if uid in where:
-            unit = attrs.evolve(unit, **{"pos": where[uid], "status": "active",
+            unit = evolved(unit, **{"pos": where[uid], "status": "active",
                                          "actions": 2 if unit.side == side else 0, **changes.get(uid, {})})
         else:
-            unit = attrs.evolve(unit, pos=(0, 0), status="dead")
+            unit = evolved(unit, pos=(0, 0), status="dead")
         units[uid] = unit
-    setup = attrs.evolve(game.ruleset.setup, spawns={"xcom": (), "aliens": ()})  # the mission's zones are not on this map
-    return Arena(make("xcom-trpg", content, setup), attrs.evolve(game.state, grid=grid, units=units, side=side))
+    setup = evolved(game.ruleset.setup, spawns={"xcom": (), "aliens": ()})  # the mission's zones are not on this map
+    return Arena(make("xcom-trpg", content, setup), evolved(game.state, grid=grid, units=units, side=side))
 
 
 def play_turn(a: Arena, ai: Ai, state=None, seed: int = 9):
@@ -94,8 +95,8 @@ def hidden_cells(content):
 def test_a_soldier_in_an_unseen_spot_is_never_targeted(content):
     a = arena(content, HIDDEN, {"s": "sectoid_1", "m": "muton_1", "A": "anton"})
     hide = (12, 7)
-    state = attrs.evolve(a.state, units={**a.state.units,
-                                         "julia": attrs.evolve(a.state.units["julia"], pos=hide, status="active")})
+    state = evolved(a.state, units={**a.state.units,
+                                         "julia": evolved(a.state.units["julia"], pos=hide, status="active")})
     assert not a.ruleset.visible(state, "aliens")[hide[1], hide[0]]
     for command, after in play_turn(a, Ai(a.ruleset, "aliens"), state):
         assert not a.ruleset.visible(after, "aliens")[hide[1], hide[0]]  # still unseen after every step
@@ -112,8 +113,8 @@ def test_where_an_unseen_soldier_hides_changes_nothing_the_aliens_do(content, da
     a = arena(content, HIDDEN, {"s": "sectoid_1", "m": "muton_1", "A": "anton"})
     baseline = [c for c, _s in play_turn(a, Ai(a.ruleset, "aliens"))]
     hide = data.draw(st.sampled_from(hidden_cells(content)))
-    units = {**a.state.units, "julia": attrs.evolve(a.state.units["julia"], pos=hide, status="active")}
-    commands = [c for c, _s in play_turn(a, Ai(a.ruleset, "aliens"), attrs.evolve(a.state, units=units))]
+    units = {**a.state.units, "julia": evolved(a.state.units["julia"], pos=hide, status="active")}
+    commands = [c for c, _s in play_turn(a, Ai(a.ruleset, "aliens"), evolved(a.state, units=units))]
     assert commands == baseline
 
 
@@ -233,7 +234,7 @@ UNCONSCIOUS = """
 def test_conscious_threats_before_the_unconscious_unless_the_profile_finishes_them(content, finish):
     profile = content.factions[xcom(content).units["sectoid"].faction].behaviour
     if finish:
-        content = attrs.evolve(content, behaviour={**content.behaviour, profile: attrs.evolve(
+        content = evolved(content, behaviour={**content.behaviour, profile: evolved(
             content.behaviour[profile], unconscious="finish")})
     a = arena(content, UNCONSCIOUS, {"s": "sectoid_1", "A": "anton", "J": "julia"},
               julia={"hp": 2, "status": "unconscious"})
@@ -308,7 +309,7 @@ def yard(content, cast, side, **changes):
     """The defend mission on the drawn farmyard: the ground to hold is the walled yard."""
     a = arena(content, YARD, cast, mission="defend", side=side, **changes)
     cells = tuple((x, y) for y in range(2, 6) for x in range(2, 20))
-    setup = attrs.evolve(a.ruleset.setup, spawns={"xcom": (), "aliens": (), "hold": cells})
+    setup = evolved(a.ruleset.setup, spawns={"xcom": (), "aliens": (), "hold": cells})
     return Arena(make("xcom-trpg", content, setup), a.state), cells
 
 
@@ -322,8 +323,8 @@ def test_an_alien_that_has_reached_the_ground_to_hold_looks_for_its_holders(cont
 
 def test_a_holder_goes_for_the_hostile_it_knows_inside_the_ground(content):
     a, cells = yard(content, {"s": "sectoid_1", "A": "anton"}, "xcom")
-    state = attrs.evolve(a.state, units={**a.state.units, "anton": attrs.evolve(a.state.units["anton"], pos=(12, 3)),
-                                         "sectoid_1": attrs.evolve(a.state.units["sectoid_1"], pos=(12, 5))})
+    state = evolved(a.state, units={**a.state.units, "anton": evolved(a.state.units["anton"], pos=(12, 3)),
+                                         "sectoid_1": evolved(a.state.units["sectoid_1"], pos=(12, 5))})
     ai = Ai(a.ruleset, "xcom")
     ai.observe(state)
     assert "sectoid_1" not in a.ruleset.spotted(state, "xcom")  # behind the wall in the middle of the yard
@@ -345,7 +346,7 @@ def test_a_grenade_for_a_cluster(content):
 ........................
 ..........A.............
 """, {"s": "sectoid_1", "A": "anton"})
-    state = attrs.evolve(a.state, units={**a.state.units, "julia": attrs.evolve(
+    state = evolved(a.state, units={**a.state.units, "julia": evolved(
         a.state.units["julia"], pos=(10, 5), status="active")})
     command = Ai(a.ruleset, "aliens").next_command(state)
     assert isinstance(command, Throw) and command.cell == (10, 5) and command.item == "alien_grenade"
@@ -433,4 +434,4 @@ def test_a_shaken_friend_in_earshot_gets_an_encouraging_speech_first(content):
     first = Ai(a.ruleset, "xcom").next_command(a.state)
     assert first.unit == "anton" and first.action == "speech"
     events = a.ruleset.decide(a.state, first, Dice(None, script=[]))
-    assert fold(a.state, events).units["julia"].morale > 20
+    assert fold(a.state, events).units["julia"].record.morale > 20

@@ -18,6 +18,7 @@ from engine.log import writer as log
 from engine.core.dice import seed_from_int
 from engine.play.simulate import run
 from engine.play.timeline import Timeline
+from engine.play.game import Game
 from engine.play.verify import verify
 from tui.cli import main
 
@@ -116,22 +117,75 @@ def test_stats_report_each_side(mission, capsys):
     assert out.count("91-100") == 2 and "luck checks passed (expected)" in out
 
 
+SAME_CONTENT = {"v2-today-xcom": "v3", "v2-today-xxxzone": "v3"}  # written just before format 3, with its content
+MOVED = ("stamina", "stamina_max", "infinite_stamina", "morale", "morale_max", "concussion")
+
+
+def _content_of(fixture: Path) -> Path:
+    return FIXTURES / f"{SAME_CONTENT.get(fixture.stem, fixture.stem)}-content"
+
+
+def _old_units(fixture: Path) -> dict[int, dict[str, dict]]:
+    """Each unit's logged fields after each command record, folded from the raw lines (no upcasting)."""
+    units: dict[str, dict] = {}
+    out = {}
+    for line in fixture.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        for e in record.get("events", []) if record.get("kind") == "command" else []:
+            if e["kind"] == "spawned":
+                units[e["unit"]["id"]] = dict(e["unit"])
+            elif e["kind"] == "moved":
+                units[e["unit"]]["pos"] = e["path"][-1]
+            elif e["kind"] == "changed":
+                units[e["unit"]].update(e["changes"])
+        if record.get("kind") == "command":
+            out[record["n"]] = {uid: dict(u) for uid, u in units.items()}
+    return out
+
+
 @pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("v*.jsonl")), ids=lambda p: p.stem)
 def test_every_released_log_format_still_reads_and_audits(fixture):
     """Each released version keeps a fixture, with the content it was played with beside it.
 
-    Reading is the promise: the chain holds, every record upgrades into today's events, and folding
-    them gives the state hashes the log recorded. Re-deciding with today's rules is `replay --verify`,
-    which is meant to report it when the rules themselves have changed since."""
-    bundle = loader.load(FIXTURES / f"{fixture.stem}-content")
-    assert fixture.stem == f"v{log.read_header(fixture)['version']}"
+    Reading is the promise: the chain holds, every record upgrades into today's events, and folding them gives
+    the units the log recorded: the state hashes for a log of today's format; for an older one (whose hashes are
+    of units of the older shape) each unit's position, HP and status, and for xcom-trpg its stamina, morale,
+    concussion, flags and counters read back from its record. Re-deciding with today's rules is
+    `replay --verify`, which is meant to report it when the rules themselves have changed since."""
+    bundle = loader.load(_content_of(fixture))
+    version = log.read_header(fixture)["version"]
+    assert fixture.stem.split("-")[0] == f"v{version}"
     timeline = Timeline(bundle, fixture)
     assert timeline.broken is None
+    old = _old_units(fixture) if version < log.VERSION else {}
     for n in timeline.commands:
-        assert codec.state_hash(timeline.state_at(n)) == timeline.records[n]["state"], n
+        state = timeline.state_at(n)
+        if version == log.VERSION:
+            assert codec.state_hash(state) == timeline.records[n]["state"], n
+            continue
+        for uid, was in old[n].items():
+            unit = state.units[uid]
+            assert (list(unit.pos), unit.hp, unit.status) == (list(was["pos"]), was["hp"], was["status"]), (n, uid)
+            if state.ruleset == "xcom-trpg":
+                rec = unit.record
+                assert {k: getattr(rec, k) for k in MOVED} == {k: was[k] for k in MOVED}, (n, uid)
+                assert list(rec.flags()) == sorted(was["flags"]), (n, uid)
+                assert {k: v for k, v in rec.counters().items() if v} == \
+                    {k: v for k, v in was["counters"].items() if v}, (n, uid)
+            else:
+                assert "counters" not in was or not was["counters"], (n, uid)
     assert timeline.state_at(timeline.final).winner is not None
     assert any(line.startswith("Dice statistics") for line in audit.render(fixture))
-    assert "HMAC-SHA256" in "\n".join(timeline.explain(timeline.commands[0]))
+    rolled = next(n for n in timeline.commands if any(e["rolls"] for e in timeline.records[n]["events"]))
+    assert "HMAC-SHA256" in "\n".join(timeline.explain(rolled))
+
+
+def test_an_older_log_is_read_but_not_carried_on(tmp_path):
+    copy = tmp_path / "v2.jsonl"
+    shutil.copy(FIXTURES / "v2.jsonl", copy)
+    shutil.copy(FIXTURES / "v2.jsonl.seed", tmp_path / "v2.jsonl.seed")
+    with pytest.raises(log.LogError, match="format 2 by an older xenotac: it replays and audits"):
+        Game.resume(loader.load(FIXTURES / "v2-content"), copy)
 
 
 def test_a_log_from_a_newer_xenotac_is_refused_plainly(mission, content, tmp_path):

@@ -180,7 +180,7 @@ def test_a_run_of_unseen_records_is_one_line_that_counts_all_their_dice(content,
         roll = {"actor": uid, "purpose": "panic", "expr": "1d100", "faces": [n], "formula": f"panic 1d100={n}",
                 "total": n, "crit": None, "stream": "main", "index": 100 + n}
         chron.feed({"kind": "command", "n": n, "base": n - 1, "command": {"kind": "wait", "unit": uid},
-                    "events": [{"kind": "changed", "unit": uid, "changes": {"morale": 90 - n}, "cause": "panic",
+                    "events": [{"kind": "changed", "unit": uid, "changes": {"record": {"kind": "xcom-trpg.soldier", "morale": 90 - n}}, "cause": "panic",
                                 "rolls": [roll, roll] if n == 5 else [roll]}]})
     assert chron.rolls[-3:] == ["Anton: panic 1d100=3", "Anton: morale 100 → 87 (-13, panic)", "4 rolls out of sight"]
     assert chron.journal[-1] == "  » 4 rolls out of sight"

@@ -20,6 +20,7 @@ from engine.rules.xcom_trpg import charisma, melee, odds, sniper, tranquilizer
 from engine.rules.xcom_trpg.units import spawn
 from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make_units
 from engine.rules.xcom_trpg.tables import xcom
+from tests.xcom_record import counters, evolved, flags
 
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
 JULIA = {"strength": 5, "agility": 10, "intelligence": 6, "bravery": 5, "charisma": 7, "luck": 2, "psionics": 1}
@@ -29,7 +30,7 @@ SCENARIOS = Path(__file__).parent.parent / "docs" / "scenarios"
 def make_unit(content, template, uid, side, pos, facing=0, **changes):
     u, _ = spawn(content, xcom(content).rulesets["xcom-trpg"], template, uid, uid.replace("_", " ").title(), side, pos,
                  facing, Dice(None, script=[]), hp=40)
-    return attrs.evolve(u, **{"actions": 2 if side == "xcom" else 0, **changes})
+    return evolved(u, **{"actions": 2 if side == "xcom" else 0, **changes})
 
 
 def world(content, *units, side="xcom", phase=1, size=12):
@@ -85,14 +86,14 @@ def test_tv01_escape_through_the_action(content):
     """Held Julia escapes with her best of Str/Agi against Anton's Strength: the same numbers, in her order;
     his 168 is below her 170, so he makes no luck check (3.2)."""
     rs, state = pair(content, b_side="xcom")
-    held = attrs.evolve(state.units["julia"], counters={"melee_held_by:anton": 1}, actions=2)
-    state = attrs.evolve(state, units={**state.units, "julia": held,
-                                       "anton": attrs.evolve(state.units["anton"], side="aliens",
+    held = evolved(state.units["julia"], counters={"melee_held_by:anton": 1}, actions=2)
+    state = evolved(state, units={**state.units, "julia": held,
+                                       "anton": evolved(state.units["anton"], side="aliens",
                                                              counters={"melee_holding:julia": 1})})
     refused(rs, state, Move(unit="julia", path=((5, 3),)), "held")
     after, events = play(rs, state, Act(unit="julia", action="escape"), [17, 64, 24])
     assert formulas(events) == ["agility 10*17=170", "luck 2*64=128>=100 ✓", "strength 7*24=168"]
-    assert melee.holder(after.units["julia"]) is None and not after.units["anton"].counters
+    assert melee.holder(after.units["julia"]) is None and not counters(after.units["anton"])
     assert after.units["julia"].actions == 0
 
 
@@ -104,39 +105,39 @@ def test_tv02_arm_wrestling_through_the_action(content):
     assert formulas(events)[2] == "strength 5*93=465"  # Strength only, no agility
     assert resolved(events).outcome == "success"  # she sneezes
     assert melee.holder(after.units["julia"]) == "anton"
-    assert after.units["julia"].concussion == 0
+    assert after.units["julia"].record.concussion == 0
 
 
 def test_a_held_unit_cannot_move_until_the_grabber_lets_go(content):
     rs, state = pair(content)
     after, _ = play(rs, state, Act(unit="anton", action="grab", target="julia"), [80, 50, 10])
     assert melee.holder(after.units["julia"]) == "anton"
-    turn = attrs.evolve(after, side="aliens", units={**after.units,
-                                                     "julia": attrs.evolve(after.units["julia"], actions=2)})
+    turn = evolved(after, side="aliens", units={**after.units,
+                                                     "julia": evolved(after.units["julia"], actions=2)})
     refused(rs, turn, Move(unit="julia", path=((5, 3),)), "held")
     # the grabber walks off: the grip is broken
-    walk = attrs.evolve(after, units={**after.units, "anton": attrs.evolve(after.units["anton"], actions=2)})
+    walk = evolved(after, units={**after.units, "anton": evolved(after.units["anton"], actions=2)})
     later, _ = play(rs, walk, Move(unit="anton", path=((2, 3),)))
-    assert melee.holder(later.units["julia"]) is None and "melee_holding:julia" not in later.units["anton"].counters
+    assert melee.holder(later.units["julia"]) is None and "melee_holding:julia" not in counters(later.units["anton"])
 
 
 @pytest.mark.parametrize("armor,concussion", [("light", 5), ("heavy", 4)])
 def test_melee_crit_is_unblockable_and_concusses(content, armor, concussion):
     rs, state = pair(content, armor=armor)
-    state = attrs.evolve(state, units={**state.units, "anton": attrs.evolve(state.units["anton"], morale=40)})
+    state = evolved(state, units={**state.units, "anton": evolved(state.units["anton"], morale=40)})
     after, events = play(rs, state, Act(unit="anton", action="grab", target="julia"), [97])
     assert formulas(events) == ["strength 7*97=679 → critical success (96-100)"]  # no counter-roll
     julia = after.units["julia"]
-    assert julia.concussion == concussion and julia.has("concussed")
-    assert julia.morale == 100 - 6  # -30/Bravery 5
-    assert after.units["anton"].morale == 90 and after.units["anton"].counters["crit_plus"] == 1
+    assert julia.record.concussion == concussion and ("concussed" in flags(julia))
+    assert julia.record.morale == 100 - 6  # -30/Bravery 5
+    assert after.units["anton"].record.morale == 90 and counters(after.units["anton"])["crit_plus"] == 1
     assert melee.holder(julia) == "anton"
 
 
 def test_arm_wrestling_crit_deals_no_concussion(content):
     rs, state = pair(content)
     after, _ = play(rs, state, Act(unit="anton", action="grab", target="julia", option="arm_wrestling"), [99])
-    assert after.units["julia"].concussion == 0
+    assert after.units["julia"].record.concussion == 0
 
 
 def test_shove_moves_the_target_one_cell_away(content):
@@ -150,8 +151,8 @@ def test_shove_moves_the_target_one_cell_away(content):
 
 def test_melee_reaches_only_the_next_cell(content):
     rs, state = pair(content)
-    far = attrs.evolve(state.units["julia"], pos=(6, 3))
-    refused(rs, attrs.evolve(state, units={**state.units, "julia": far}),
+    far = evolved(state.units["julia"], pos=(6, 3))
+    refused(rs, evolved(state, units={**state.units, "julia": far}),
             Act(unit="anton", action="grab", target="julia"), "out_of_reach")
 
 
@@ -159,7 +160,7 @@ def test_melee_options(content):
     rs, state = pair(content)
     labels = [o.label for o in rs.options(state, state.units["anton"]) if o.group == "Melee"]
     assert "Grab Julia" in labels and any(label.startswith("Shove Julia to") for label in labels)
-    held = attrs.evolve(state, side="aliens", units={**state.units, "julia": attrs.evolve(
+    held = evolved(state, side="aliens", units={**state.units, "julia": evolved(
         state.units["julia"], actions=2, counters={"melee_held_by:anton": 1})})
     assert "Escape from Anton" in [o.label for o in rs.options(held, held.units["julia"])]
 
@@ -184,13 +185,13 @@ def test_tv06_charisma_crit_then_diminishing(content):
     assert [r.formula for r in v.rolls] == ["charisma 7*97=679 → critical success (96-100)"]
     assert v.summary.startswith("Julia persuades Anton")
     julia, anton = v.after["julia"], v.after["anton"]
-    assert julia.counters["crit_plus"] == 1 and julia.morale == 90
-    assert julia.counters["cha_pair:anton"] == 1 and anton.counters["cha_pair:julia"] == 1
+    assert counters(julia)["crit_plus"] == 1 and julia.record.morale == 90
+    assert counters(julia)["cha_pair:anton"] == 1 and counters(anton)["cha_pair:julia"] == 1
     v = resolve(content, units, Action(type="persuade", actor="julia", target="anton", demand="retreat", earlier=1),
                 [50, 50, 50, 50])
     assert [r.formula for r in v.rolls] == ["charisma 7*50-100=250", "luck 2*50=100>=100 ✓",
                                             "charisma 4*50+100=300", "luck 6*50=300>=100 ✓"]
-    assert v.summary.startswith("Julia fails to persuade Anton") and v.after["anton"].counters["cha_pair:julia"] == 2
+    assert v.summary.startswith("Julia fails to persuade Anton") and counters(v.after["anton"])["cha_pair:julia"] == 2
 
 
 def test_hostility_immunity_yields_only_to_a_crit(content):
@@ -228,10 +229,10 @@ def persuasion(content, demand, faces=(80, 60, 10)):
 def test_a_won_demand_binds_the_next_turn_hold_fire(content):
     rs, after, events = persuasion(content, "hold_fire")
     assert formulas(events) == ["charisma 7*80=560", "luck 2*60=120>=100 ✓", "charisma 3*10=30"]
-    assert after.units["s"].counters["cha_demand_hold_fire"] == 1
-    assert after.units["s"].counters["cha_pair:julia"] == after.units["julia"].counters["cha_pair:s"] == 1
+    assert counters(after.units["s"])["cha_demand_hold_fire"] == 1
+    assert counters(after.units["s"])["cha_pair:julia"] == counters(after.units["julia"])["cha_pair:s"] == 1
     turn, _ = play(rs, after, EndTurn(side="xcom"))
-    assert turn.units["s"].has("cha_hold_fire") and "cha_demand_hold_fire" not in turn.units["s"].counters
+    assert ("cha_hold_fire" in flags(turn.units["s"])) and "cha_demand_hold_fire" not in counters(turn.units["s"])
     refused(rs, turn, Shoot(unit="s", target="julia"), "persuaded")
     play(rs, turn, Move(unit="s", path=((3, 7),)))
     # the AI does not get stuck on its refused shot: its turn still ends
@@ -261,7 +262,7 @@ def test_surrender_and_drop_item(content):
     rs, after, _ = persuasion(content, "surrender")
     turn, _ = play(rs, after, EndTurn(side="xcom"))
     s = turn.units["s"]
-    assert s.weapon == "unarmed" and s.actions == 0 and s.has("cha_surrender")
+    assert s.weapon == "unarmed" and s.actions == 0 and ("cha_surrender" in flags(s))
     rs, after, _ = persuasion(content, "drop_item")
     turn, _ = play(rs, after, EndTurn(side="xcom"))
     assert turn.units["s"].items == {} and turn.units["s"].actions == 2
@@ -269,8 +270,8 @@ def test_surrender_and_drop_item(content):
 
 def test_crit_failure_makes_it_immune_for_the_episode(content):
     rs, after, events = persuasion(content, "retreat", faces=[3])
-    assert after.units["s"].counters["cha_immune:julia"] == 1 and after.units["julia"].counters["crit_minus"] == 1
-    again = attrs.evolve(after, units={**after.units, "julia": attrs.evolve(after.units["julia"], actions=2)})
+    assert counters(after.units["s"])["cha_immune:julia"] == 1 and counters(after.units["julia"])["crit_minus"] == 1
+    again = evolved(after, units={**after.units, "julia": evolved(after.units["julia"], actions=2)})
     refused(rs, again, Act(unit="julia", action="persuade", target="s", option="retreat"), "immune")
 
 
@@ -283,7 +284,7 @@ def test_an_attacker_is_immune_to_its_victims_charisma_but_to_a_crit(content):
     after, events = play(rs, state, Act(unit="julia", action="persuade", target="s", option="retreat"), [98])
     assert resolved(events).outcome == "success"
     # three phases later the grudge is old: an ordinary contest
-    after, events = play(rs, attrs.evolve(state, phase=4),
+    after, events = play(rs, evolved(state, phase=4),
                          Act(unit="julia", action="persuade", target="s", option="retreat"), [80, 60, 10])
     assert len(formulas(events)) == 3
 
@@ -293,7 +294,7 @@ def test_a_shot_marks_the_shooter_as_attacking_in_earnest(content):
     s = make_unit(content, "sectoid", "s", "aliens", (3, 5))
     rs, state = world(content, julia, s, phase=3)
     after, _ = play(rs, state, Shoot(unit="julia", target="s"), [50, 60])
-    assert after.units["julia"].counters["cha_hostile:s"] == 3
+    assert counters(after.units["julia"])["cha_hostile:s"] == 3
 
 
 def test_who_cannot_persuade(content):
@@ -339,7 +340,7 @@ def test_d5_dart_timeline(content, face, wake):
     after, events = play(rs, state, Shoot(unit="julia", target="t"), faces)
     assert formulas(events)[0].startswith(f"agility 12*{face}")  # +2 Agility
     assert after.units["t"].hp == 40 and after.units["julia"].ammo == 0  # no HP damage
-    assert after.units["t"].counters["tranq_wake"] == wake - 4
+    assert counters(after.units["t"])["tranq_wake"] == wake - 4
     state, _ = play(rs, after, EndTurn(side="xcom"))
     assert state.units["t"].actions == 2  # phase 4: nothing yet
     state, _ = play(rs, state, EndTurn(side="aliens"))
@@ -347,7 +348,7 @@ def test_d5_dart_timeline(content, face, wake):
     assert state.phase == 5 and state.units["t"].actions == 1  # clouded mind
     state, seen = run_phases(rs, state, wake + 1)
     assert seen[6] == "unconscious" and seen[wake - 1] == "unconscious" and seen[wake] == "active"
-    assert not any(k.startswith("tranq_") for k in state.units["t"].counters)
+    assert not any(k.startswith("tranq_") for k in counters(state.units["t"]))
 
 
 def test_darts_need_a_bare_spot_and_a_living_target(content):
@@ -356,20 +357,20 @@ def test_darts_need_a_bare_spot_and_a_living_target(content):
     rs, state = darts_at(content, target="cyberdisk")
     refused(rs, state, Shoot(unit="julia", target="t"), "no_effect")
     rs, state = darts_at(content, size=24)
-    far = attrs.evolve(state.units["t"], pos=(3, 19))  # 16 cells: 4 sectors of 5, so 3 sectors between (1.3)
-    refused(rs, attrs.evolve(state, units={**state.units, "t": far}), Shoot(unit="julia", target="t"), "out_of_range")
+    far = evolved(state.units["t"], pos=(3, 19))  # 16 cells: 4 sectors of 5, so 3 sectors between (1.3)
+    refused(rs, evolved(state, units={**state.units, "t": far}), Shoot(unit="julia", target="t"), "out_of_range")
 
 
 @pytest.mark.parametrize("kind,face,bonus,left", [(1, 50, -80, 5), (2, 50, 40, 5), (1, 97, -80, 7)])
 def test_sectoid_drug_table(content, kind, face, bonus, left):
     rs, state = darts_at(content, target="sectoid", counters={"tranq_loaded": kind})
-    t = attrs.evolve(state.units["t"], counters={"psi_ss": 10})
-    state = attrs.evolve(state, units={**state.units, "t": t})
+    t = evolved(state.units["t"], counters={"psi_ss": 10})
+    state = evolved(state, units={**state.units, "t": t})
     after, _ = play(rs, state, Shoot(unit="julia", target="t"), [face, 60] if face < 86 else [face])
-    counters = after.units["t"].counters
-    assert counters["tranq_psi_bonus"] == bonus and counters["tranq_psi_left"] == left
-    assert "tranq_wake" not in counters  # no sedation for a sectoid
-    assert counters["psi_ss"] == (25 if kind == 2 else 10) and counters.get("tranq_addicted", 0) == (kind == 2)
+    got = counters(after.units["t"])
+    assert got["tranq_psi_bonus"] == bonus and got["tranq_psi_left"] == left
+    assert "tranq_wake" not in got  # no sedation for a sectoid
+    assert got["psi_ss"] == (25 if kind == 2 else 10) and got.get("tranq_addicted", 0) == (kind == 2)
 
 
 @pytest.mark.parametrize("face,kind", [(42, 1), (43, 2)])
@@ -378,22 +379,22 @@ def test_quick_reload_picks_a_random_dart(content, face, kind):
     after, events = play(rs, state, Reload(unit="julia"), [face])
     julia = after.units["julia"]
     assert formulas(events) == [f"dart 1d100={face}"]
-    assert julia.ammo == 1 and julia.counters["tranq_loaded"] == kind and julia.magazines == 0
-    assert julia.counters["tranq_thio"] == (4 if kind == 1 else 5) and julia.actions == 1
+    assert julia.ammo == 1 and counters(julia)["tranq_loaded"] == kind and julia.magazines == 0
+    assert counters(julia)["tranq_thio"] == (4 if kind == 1 else 5) and julia.actions == 1
 
 
 def test_careful_reload_takes_two_actions_over_turns(content):
     rs, state = darts_at(content, ammo=0, actions=1)
     after, _ = play(rs, state, Act(unit="julia", action="reload_careful", option="phenobarbital"))
     julia = after.units["julia"]
-    assert julia.ammo == 0 and julia.counters["tranq_found"] == 2 and julia.actions == 0
-    nxt = attrs.evolve(after, units={**after.units, "julia": attrs.evolve(julia, actions=2)})
+    assert julia.ammo == 0 and counters(julia)["tranq_found"] == 2 and julia.actions == 0
+    nxt = evolved(after, units={**after.units, "julia": evolved(julia, actions=2)})
     labels = [o.label for o in rs.options(nxt, nxt.units["julia"])]
     assert "Load the phenobarbital dart" in labels and "Find a thioridazine dart" in labels
     done, _ = play(rs, nxt, Act(unit="julia", action="reload_careful", option="phenobarbital"))
     julia = done.units["julia"]
-    assert julia.ammo == 1 and julia.counters["tranq_loaded"] == 2 and julia.counters["tranq_pheno"] == 4
-    assert "tranq_found" not in julia.counters and julia.actions == 1
+    assert julia.ammo == 1 and counters(julia)["tranq_loaded"] == 2 and counters(julia)["tranq_pheno"] == 4
+    assert "tranq_found" not in counters(julia) and julia.actions == 1
 
 
 def test_tranquilizer_preview_counts_the_dose(content):
@@ -423,7 +424,7 @@ def test_sniper_shot_torso_with_a_dodge_from_afar(content):
     assert formulas(events) == ["agility 12*50=600", "luck 6*50=300>=100 ✓", "agility 14*30=420"]
     assert after.units["t"].hp == 40 - 14
     nadia = after.units["nadia"]
-    assert nadia.stamina == state.units["nadia"].stamina - 1 and nadia.actions == 0 and nadia.ammo == 3
+    assert nadia.record.stamina == state.units["nadia"].record.stamina - 1 and nadia.actions == 0 and nadia.ammo == 3
 
 
 def test_sniper_dodge_even_point_blank_with_plus_2_luck(content):
@@ -461,7 +462,7 @@ def test_sniper_head_needs_90_on_a_human_and_deals_42_through_heavy_armour(conte
 def test_sniper_shot_never_crits(content):
     rs, state = sniping(content, facing=0)
     after, events = play(rs, state, Act(unit="nadia", action="snipe", target="t", option="torso"), [99, 50])
-    assert formulas(events)[0] == "agility 12*99=1188" and "crit_plus" not in after.units["nadia"].counters
+    assert formulas(events)[0] == "agility 12*99=1188" and "crit_plus" not in counters(after.units["nadia"])
     after, events = play(rs, state, Act(unit="nadia", action="snipe", target="t", option="torso"), [2, 50])
     assert formulas(events)[0] == "agility 12*2=24" and after.units["t"].hp == 26  # no crit failure either
 
@@ -470,13 +471,13 @@ def test_prone_saves_the_stamina_until_it_moves(content):
     rs, state = sniping(content, facing=0, stamina=0)
     refused(rs, state, Shoot(unit="nadia", target="t", mode="sniper"), "no_stamina")
     prone, _ = play(rs, state, Act(unit="nadia", action="prone"))
-    assert prone.units["nadia"].counters["sniper_prone"] == 1 and prone.units["nadia"].actions == 1
+    assert counters(prone.units["nadia"])["sniper_prone"] == 1 and prone.units["nadia"].actions == 1
     refused(rs, prone, Shoot(unit="nadia", target="t", mode="sniper"), "no_actions")  # 2 actions
-    ready = attrs.evolve(prone, units={**prone.units, "nadia": attrs.evolve(prone.units["nadia"], actions=2)})
+    ready = evolved(prone, units={**prone.units, "nadia": evolved(prone.units["nadia"], actions=2)})
     after, _ = play(rs, ready, Shoot(unit="nadia", target="t", mode="sniper"), [50, 50])
-    assert after.units["nadia"].stamina == 0
+    assert after.units["nadia"].record.stamina == 0
     moved, _ = play(rs, ready, Move(unit="nadia", path=((4, 7),)))
-    assert "sniper_prone" not in moved.units["nadia"].counters
+    assert "sniper_prone" not in counters(moved.units["nadia"])
 
 
 def test_sniper_options_and_preview(content):
@@ -519,7 +520,7 @@ def test_pp2_bs_gives_its_owner_plus_3_agility_plus_1_luck(content):
 def test_pp2_bs_burst_costs_no_stamina(content):
     rs, state = shooter_at(content, "zmey")
     after, events = play(rs, state, Shoot(unit="a", target="t", mode="burst"), [50, 30, 50, 30, 50, 30])
-    assert len(formulas(events)) == 6 and after.units["a"].stamina == state.units["a"].stamina
+    assert len(formulas(events)) == 6 and after.units["a"].record.stamina == state.units["a"].record.stamina
 
 
 def test_d2_rsh12_through_a_real_shot(content):
@@ -537,7 +538,7 @@ def test_alien_weapons_refuse_human_hands(content):
     s = make_unit(content, "sectoid", "s", "aliens", (3, 3))
     a = make_unit(content, "anton", "t", "xcom", (3, 4))
     rs, state = world(content, s, a, side="aliens")
-    state = attrs.evolve(state, units={**state.units, "s": attrs.evolve(s, actions=2)})
+    state = evolved(state, units={**state.units, "s": evolved(s, actions=2)})
     play(rs, state, Shoot(unit="s", target="t"), [50, 50])
 
 
@@ -549,7 +550,7 @@ def test_grenade_launcher_blasts_and_super_heavy_fires_twice(content):
     pod = make_unit(content, "sectopod", "p", "aliens", (3, 3))
     a = make_unit(content, "anton", "t", "xcom", (3, 5), hp=100, hp_max=100)
     rs, state = world(content, pod, a, side="aliens")
-    state = attrs.evolve(state, units={**state.units, "p": attrs.evolve(pod, actions=2)})
+    state = evolved(state, units={**state.units, "p": evolved(pod, actions=2)})
     after, events = play(rs, state, Shoot(unit="p", target="t"), [50, 50, 50, 50])
     assert [r.purpose for r in resolved(events).rolls] == ["attack 1", "luck check", "attack 2", "luck check"]
     assert after.units["t"].hp == 100 - 2 * 28  # light armour, ignore 2
@@ -562,9 +563,9 @@ def test_shove_and_arm_wrestling_referees(content):
     assert [r.formula for r in v.rolls][2] == "agility 10*10=100" and v.summary == "Anton shoves Julia"
     v = resolve(content, units, Action(type="grab", actor="anton", target="julia", mode="arm_wrestling"),
                 [66, 20, 93, 48])
-    assert v.summary == "Anton grabs Julia" and v.after["julia"].counters["melee_held_by:anton"] == 1
+    assert v.summary == "Anton grabs Julia" and counters(v.after["julia"])["melee_held_by:anton"] == 1
     v = resolve(content, units, Action(type="grab", actor="anton", target="julia"), [98])
-    assert v.after["julia"].concussion == 5 and v.after["anton"].counters["crit_plus"] == 1
+    assert v.after["julia"].record.concussion == 5 and counters(v.after["anton"])["crit_plus"] == 1
 
 
 # -- xenotac resolve on the example scenarios -------------------------------------------------------------

@@ -25,6 +25,7 @@ from engine.rules.xcom_trpg.damage import Ledger, apply_hits, fallen
 from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make_units
 from engine.rules.xcom_trpg import tables
 from engine.rules.xcom_trpg.tables import xcom
+from tests.xcom_record import counters, evolved, flags
 
 ROOT = Path(__file__).resolve().parent.parent
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
@@ -69,17 +70,17 @@ def arena(content, picture: str, cast: dict[str, str], *, side: str = "xcom", mi
     units = {}
     for uid, unit in game.state.units.items():
         if uid in where:
-            unit = attrs.evolve(unit, pos=where[uid], status="active", actions=2 if unit.side == side else 0,
+            unit = evolved(unit, pos=where[uid], status="active", actions=2 if unit.side == side else 0,
                                 **changes.get(uid, {}))
         else:
-            unit = attrs.evolve(unit, pos=(0, 0), status="dead")
+            unit = evolved(unit, pos=(0, 0), status="dead")
         units[uid] = unit
     setup = game.ruleset.setup
-    setup = attrs.evolve(setup, spawns={"xcom": (), "aliens": (), **(zones or {})},
-                         mission=attrs.evolve(setup.mission, leader=leader))
-    rules = attrs.evolve(xcom(content).rulesets["xcom-trpg"], cells_per_sector=cells_per_sector)
+    setup = evolved(setup, spawns={"xcom": (), "aliens": (), **(zones or {})},
+                         mission=evolved(setup.mission, leader=leader))
+    rules = evolved(xcom(content).rulesets["xcom-trpg"], cells_per_sector=cells_per_sector)
     scaled = tables.evolve(content, rulesets={**xcom(content).rulesets, "xcom-trpg": rules})
-    return Arena(make("xcom-trpg", scaled, setup), attrs.evolve(game.state, grid=grid, units=units, side=side))
+    return Arena(make("xcom-trpg", scaled, setup), evolved(game.state, grid=grid, units=units, side=side))
 
 
 def changed(events, uid, field):
@@ -111,11 +112,11 @@ def test_tv05_bravery_against_a_chryssalid(content):
     v = referee(content, units, Action(type="bravery", actor="anton", monster="chryssalid"), [52, 3])
     assert [r.formula for r in v.rolls] == ["bravery 6*52=312", "god 10*3=30"]
     assert v.rolls[1].crit is None  # the god's 3 is no crit
-    assert v.after["anton"].morale == 70  # not scared: no -20
+    assert v.after["anton"].record.morale == 70  # not scared: no -20
     lost = referee(content, units, Action(type="bravery", actor="anton", monster="chryssalid"), [10, 50])
-    assert lost.after["anton"].morale == 50 and "terrified" in lost.summary
+    assert lost.after["anton"].record.morale == 50 and "terrified" in lost.summary
     crit = referee(content, units, Action(type="bravery", actor="anton", monster="chryssalid"), [2])
-    assert crit.after["anton"].morale == 0 and crit.after["anton"].counters["crit_minus"] == 1  # -50 crit, no -20
+    assert crit.after["anton"].record.morale == 0 and counters(crit.after["anton"])["crit_minus"] == 1  # -50 crit, no -20
 
 
 def test_bravery_is_not_asked_of_a_sectoid_meeting_a_human(content):
@@ -140,9 +141,9 @@ def test_bravery_on_first_sight_once_per_monster(content):
     events, a = a.do(Move(unit="anton", path=((5, 2),)), [30, 50])
     check = next(e for e in events if isinstance(e, Resolved) and e.action == "bravery")
     assert [r.formula for r in check.rolls] == ["bravery 6*30=180", "god 10*50=500"]
-    assert a.unit("anton").morale == 80 and "terrified by Sectoid 1 (bravery check lost)" in causes(events, "anton")
+    assert a.unit("anton").record.morale == 80 and "terrified by Sectoid 1 (bravery check lost)" in causes(events, "anton")
     # never again for this pair: another step rolls nothing
-    a = Arena(a.ruleset, attrs.evolve(a.state, units={**a.state.units, "anton": attrs.evolve(a.unit("anton"), actions=2)}))
+    a = Arena(a.ruleset, evolved(a.state, units={**a.state.units, "anton": evolved(a.unit("anton"), actions=2)}))
     events, a = a.do(Move(unit="anton", path=((6, 2),)), [])
     assert not [e for e in events if isinstance(e, Resolved)]
 
@@ -165,11 +166,11 @@ def test_tv08_panic_kill_speech_and_no_check_next_turn(content):
     ledger.set("sectoid_1", "falls off the roof", status="dead")
     fallen(ledger, a.ruleset.rules, "julia", a.unit("sectoid_1"), "dead")
     a = Arena(a.ruleset, fold(a.state, ledger.events))
-    assert a.unit("julia").morale == 38
+    assert a.unit("julia").record.morale == 38
     events, a = a.do(Act(unit="anton", action="speech"))
-    assert a.unit("julia").morale == 42 and a.unit("anton").actions == 1
+    assert a.unit("julia").record.morale == 42 and a.unit("anton").actions == 1
     assert "Anton's encouraging speech (+4)" in causes(events, "julia")
-    assert a.unit("anton").morale == 100  # the speaker gains nothing (and is at 100 anyway)
+    assert a.unit("anton").record.morale == 100  # the speaker gains nothing (and is at 100 anyway)
     _, a = a.do(EndTurn(side="xcom"))
     _, a = a.do(EndTurn(side="aliens"))  # no dice: 42 >= 40, no panic check
     assert a.state.side == "xcom" and a.unit("julia").actions == 2
@@ -183,11 +184,11 @@ def test_leader_speech_is_doubled_and_free_once_per_phase(content):
     """, {"A": "anton", "J": "julia", "L": "laura"}, julia={"morale": 30}, laura={"morale": 30})
     # crash's leader is its first soldier, Anton: Charisma 4*2 = 8, free
     events, a = a.do(Act(unit="anton", action="speech"))
-    assert a.unit("julia").morale == 38 and a.unit("anton").actions == 2
-    assert a.unit("laura").morale == 30  # behind the wall: she hears nothing
-    assert a.unit("anton").counters["speech_free_phase"] == a.state.phase
+    assert a.unit("julia").record.morale == 38 and a.unit("anton").actions == 2
+    assert a.unit("laura").record.morale == 30  # behind the wall: she hears nothing
+    assert counters(a.unit("anton"))["speech_free_phase"] == a.state.phase
     events, a = a.do(Act(unit="anton", action="speech"))  # the second costs an action
-    assert a.unit("julia").morale == 46 and a.unit("anton").actions == 1
+    assert a.unit("julia").record.morale == 46 and a.unit("anton").actions == 1
     events, a = a.do(Act(unit="anton", action="speech"))
     assert a.refuse(Act(unit="anton", action="speech")).code == "no_actions"
 
@@ -207,7 +208,7 @@ def third_token(content, counter: str, face: int, **unit_changes):
     a = arena(content, "A.J", {"A": "anton", "J": "julia"}, anton={"counters": {counter: 2}, **unit_changes})
     before = a.state
     ledger = Ledger(before.units)
-    ledger.count("anton", counter, "critical token")
+    ledger.set("anton", "critical token", **{counter: ledger.get("anton", counter) + 1})
     dice = Dice.scripted([face])
     events = tokens.after(a.ruleset, before, ledger.events, dice)
     assert dice.scripted_left == 0
@@ -220,7 +221,7 @@ def test_heroic_inspiration_by_roll_mod_4(content, face, effect):
     roll = events[0].rolls[0]
     assert roll.formula == f"heroic inspiration 1d100={face}, mod 4 = {face % 4} → effect {effect}"
     anton = state.units["anton"]
-    assert anton.counters["buff_plus"] == effect
+    assert counters(anton)["buff_plus"] == effect
     luck = combat.effective_stat(anton, "luck")
     assert luck == (12 if effect == 1 else 6)
     assert combat.effective_stat(anton, "agility", dodge=True) == (7 if effect == 3 else 4)
@@ -233,17 +234,17 @@ def test_heroic_inspiration_by_roll_mod_4(content, face, effect):
 def test_depression_by_roll_mod_4(content, face, effect):
     events, state = third_token(content, "crit_minus", face, morale=80)
     anton = state.units["anton"]
-    assert anton.counters["buff_minus"] == effect
+    assert counters(anton)["buff_minus"] == effect
     assert combat.effective_stat(anton, "luck") == (1 if effect == 1 else 6)
     assert combat.effective_stat(anton, "charisma") == (1 if effect == 2 else 4)
-    assert (anton.morale_max, anton.morale) == ((50, 50) if effect == 3 else (100, 80))
+    assert (anton.record.morale_max, anton.record.morale) == ((50, 50) if effect == 3 else (100, 80))
 
 
 def test_buffs_exclude_each_other_and_later_tokens_do_nothing(content):
     a = arena(content, "A.J", {"A": "anton", "J": "julia"},
               anton={"counters": {"crit_plus": 3, "buff_plus": 1, "crit_minus": 2}})
     ledger = Ledger(a.state.units)
-    ledger.count("anton", "crit_minus", "critical token")
+    ledger.set("anton", "critical token", crit_minus=ledger.get("anton", "crit_minus") + 1)
     assert tokens.after(a.ruleset, a.state, ledger.events, Dice.scripted([])) == []
 
 
@@ -258,7 +259,7 @@ def test_three_actions_and_the_ultracombo_and_one_action(content):
     assert a.unit("anton").actions == 3 and a.unit("julia").actions == 1
     assert a.refuse(Combo(unit="julia", path=((3, 2),))).code == "no_combo"
     _, a = a.do(Combo(unit="anton", path=((1, 2), (0, 2))))  # 2 sectors for 1 stamina, 2 actions left
-    assert a.unit("anton").actions == 2 and a.unit("anton").stamina == a.unit("anton").stamina_max - 1
+    assert a.unit("anton").actions == 2 and a.unit("anton").record.stamina == a.unit("anton").record.stamina_max - 1
 
 
 def test_a_concussion_overrides_the_third_action(content):
@@ -284,12 +285,12 @@ def test_concussion_heavy_armour_one_action_knock_out_waking_and_medkit(content,
     apply_hits(ledger, rules, "sectoid_1", hit, pellets=False)
     a = Arena(a.ruleset, fold(a.state, ledger.events))
     assert a.unit("viktor").status == "unconscious"  # 21 concussion > 20 HP
-    assert a.unit("viktor").morale == 100 - 4  # 30/7 = 4 (rounded first)
+    assert a.unit("viktor").record.morale == 100 - 4  # 30/7 = 4 (rounded first)
     _, a = a.do(EndTurn(side="aliens"))
     assert a.unit("viktor").status == "unconscious"  # still 21 > 20
     # Anton's medkit (adjacent) clears it all; Viktor comes round at the next phase, with 2 actions
     events, a = a.do(Act(unit="anton", action="use", option="medkit", target="viktor"))
-    assert a.unit("viktor").concussion == 0 and a.unit("anton").items.get("medkit", 0) == 0
+    assert a.unit("viktor").record.concussion == 0 and a.unit("anton").items.get("medkit", 0) == 0
     assert "Medkit: concussion treated" in causes(events, "viktor")
     _, a = a.do(EndTurn(side="xcom"))
     _, a = a.do(EndTurn(side="aliens"))
@@ -303,7 +304,7 @@ def test_concussion_gives_one_action_next_turn(content, rules):
                pellets=False)
     a = Arena(a.ruleset, fold(a.state, ledger.events))
     _, a = a.do(EndTurn(side="aliens"))
-    assert a.unit("anton").actions == 1 and a.unit("anton").concussion == 5
+    assert a.unit("anton").actions == 1 and a.unit("anton").record.concussion == 5
 
 
 # -- stamina (6.4), TV-16 and the XS-076-2 ------------------------------------------------------------------
@@ -314,15 +315,15 @@ def test_tv16_heavy_armour_str3_and_the_stimulant(content):
     unit = make_units(content, Scenario(ruleset="xcom-trpg", units={"laura": ScenarioUnit(
         race="human", stats=stats, armor="heavy", hp=30)}, action=Action(type="special", actor="laura")),
         Dice(None, script=[]))[0]["laura"]
-    assert (unit.stamina_max, unit.stamina) == (0, 0)
+    assert (unit.record.stamina_max, unit.record.stamina) == (0, 0)
     assert combat.effective_stat(unit, "strength") == 1  # 3/3, permanently while worn
     a = arena(content, ".L.", {"L": "laura"}, laura={"stats": stats, "armor": "heavy", "stamina": 0,
                                                       "stamina_max": 0, "morale": 60, "hp": 30})
     events, a = a.do(Act(unit="laura", action="use", option="xs_076_2"))
     laura = a.unit("laura")
-    assert (laura.stamina, laura.stamina_max) == (2, 0)  # 2 above the cap
+    assert (laura.record.stamina, laura.record.stamina_max) == (2, 0)  # 2 above the cap
     assert combat.effective_stat(laura, "strength") == 3  # the penalty is lifted
-    assert (laura.hp, laura.morale, laura.actions) == (24, 100, 1)
+    assert (laura.hp, laura.record.morale, laura.actions) == (24, 100, 1)
     assert "XS-076-2 stimulant: -6 HP (no wound)" in causes(events, "laura")
     assert "XS-076-2 stimulant: morale to maximum" in causes(events, "laura")
 
@@ -330,18 +331,18 @@ def test_tv16_heavy_armour_str3_and_the_stimulant(content):
 def test_xs_after_effect_at_the_end_of_the_second_turn_after(content):
     a = arena(content, ".L.", {"L": "laura"}, laura={"morale": 60})
     _, a = a.do(Act(unit="laura", action="use", option="xs_076_2"))
-    assert a.unit("laura").morale == 100
+    assert a.unit("laura").record.morale == 100
     _, a = a.do(EndTurn(side="xcom"))  # the injection turn ends: nothing
     _, a = a.do(EndTurn(side="aliens"))  # turn 1 after
     _, a = a.do(EndTurn(side="xcom"))
-    assert a.unit("laura").morale == 100
+    assert a.unit("laura").record.morale == 100
     _, a = a.do(EndTurn(side="aliens"))  # turn 2 after
-    assert a.unit("laura").morale == 100
+    assert a.unit("laura").record.morale == 100
     events, a = a.do(EndTurn(side="xcom"))  # ... ends: -30
-    assert a.unit("laura").morale == 70 and "XS-076-2 stimulant after-effect" in causes(events, "laura")
+    assert a.unit("laura").record.morale == 70 and "XS-076-2 stimulant after-effect" in causes(events, "laura")
     _, a = a.do(EndTurn(side="aliens"))
     _, a = a.do(EndTurn(side="xcom"))
-    assert a.unit("laura").morale == 70  # once
+    assert a.unit("laura").record.morale == 70  # once
 
 
 def test_xs_can_knock_out(content):
@@ -354,7 +355,7 @@ def test_ration_stops_at_the_maximum_and_medkit_reaches_the_next_cell_only(conte
     a = arena(content, "JA.V", {"J": "julia", "A": "anton", "V": "viktor"},
               julia={"stamina": 3}, viktor={"stamina": 0})
     _, a = a.do(Act(unit="julia", action="use", option="field_ration"))
-    assert a.unit("julia").stamina == a.unit("julia").stamina_max == 4  # Str 5 - light armour 1 and a.unit("julia").actions == 1  # no roll: the turn goes on
+    assert a.unit("julia").record.stamina == a.unit("julia").record.stamina_max == 4  # Str 5 - light armour 1 and a.unit("julia").actions == 1  # no roll: the turn goes on
     assert a.refuse(Act(unit="julia", action="use", option="field_ration")).code == "no_item"
     assert a.refuse(Act(unit="anton", action="use", option="medkit", target="viktor")).code == "out_of_reach"
     assert a.refuse(Act(unit="viktor", action="use", option="field_ration", target="anton")).code == "self_only"
@@ -367,7 +368,7 @@ def test_rest_gives_two_next_turn(content):
     assert a.unit("anton").actions == 0
     _, a = a.do(EndTurn(side="xcom"))
     _, a = a.do(EndTurn(side="aliens"))
-    assert a.unit("anton").stamina == 5 and "rest" not in a.unit("anton").counters
+    assert a.unit("anton").record.stamina == 5 and "rest" not in counters(a.unit("anton"))
 
 
 @pytest.mark.parametrize("how", ["hurt", "dodged"])
@@ -389,7 +390,7 @@ def test_rest_is_cancelled_by_damage_or_a_dodge(content, how):
     assert [e.cause for e in extra] == [f"rest broken: {'it was hurt' if how == 'hurt' else 'it dodged'}"]
     a = Arena(a.ruleset, fold(a.state, events + extra))
     _, a = a.do(EndTurn(side="aliens"))
-    assert a.unit("anton").stamina == 3
+    assert a.unit("anton").record.stamina == 3
 
 
 # -- TV-20: passive movement -----------------------------------------------------------------------------
@@ -468,7 +469,7 @@ def test_tv22_special_formula_in_the_game(content):
     assert [r.formula for r in special.rolls] == ["intelligence+psionics 9*50=450", "luck 6*40=240>=100 ✓",
                                                   "god 10*20=200"]
     assert special.outcome == "success" and a.unit("anton").actions == 0
-    assert a.unit("anton").counters["special_decode"] == 1
+    assert counters(a.unit("anton"))["special_decode"] == 1
     far = arena(content, "A..#", {"A": "anton"}, zones={"hold": ((3, 0),)})
     assert far.refuse(Act(unit="anton", action="special", option="decode")).code == "out_of_reach"
     assert far.refuse(Act(unit="anton", action="special", option="pipe")).code == "unknown_formula"
@@ -477,7 +478,7 @@ def test_tv22_special_formula_in_the_game(content):
 def test_the_power_source_still_shuts_down(content):
     a = arena(content, ".A..", {"A": "anton"}, zones={"power": ((2, 0),)})
     grid = a.state.grid.with_tiles({(2, 0): "power_source"})
-    a = Arena(a.ruleset, attrs.evolve(a.state, grid=grid))
+    a = Arena(a.ruleset, evolved(a.state, grid=grid))
     events, a = a.do(Act(unit="anton", action="shut_down", cell=(2, 0)), [50, 40, 20])
     assert next(e for e in events if isinstance(e, Resolved)).rolls[0].formula == "intelligence 6*50=300"
     assert a.state.grid.tile((2, 0)) == "power_source_off"
@@ -490,16 +491,16 @@ def test_search_finds_removes_and_crits(content):
     found = next(e for e in events if isinstance(e, Resolved))
     assert found.rolls[0].formula == "search luck 6*3+70=88" and found.outcome == "found"
     assert a.unit("anton").items["medkit"] == 2 and a.unit("anton").actions == 0
-    assert a.unit("anton").counters["found_hold_1"] == 1
+    assert counters(a.unit("anton"))["found_hold_1"] == 1
     # Julia (luck 2) rolls 70 = 76: field ration; a crit success picks the best left (xs), a crit failure nothing
     rows = [r.item for _, r in search.left(a.ruleset, a.state, "hold")]
     assert rows == ["field_ration", "xs_076_2"]
     events, b = a.do(Act(unit="julia", action="search"), [97])
-    assert b.unit("julia").items.get("xs_076_2") == 1 and b.unit("julia").morale == 100
-    assert b.unit("julia").counters["crit_plus"] == 1
+    assert b.unit("julia").items.get("xs_076_2") == 1 and b.unit("julia").record.morale == 100
+    assert counters(b.unit("julia"))["crit_plus"] == 1
     events, c = a.do(Act(unit="julia", action="search"), [4])
     assert next(e for e in events if isinstance(e, Resolved)).outcome == "nothing"
-    assert c.unit("julia").counters["crit_minus"] == 1 and c.unit("julia").morale == 50
+    assert counters(c.unit("julia"))["crit_minus"] == 1 and c.unit("julia").record.morale == 50
     events, d = a.do(Act(unit="julia", action="search"), [30])  # 2*3+30 = 36: below every row
     assert next(e for e in events if isinstance(e, Resolved)).outcome == "nothing"
 
@@ -602,7 +603,8 @@ def test_morale_and_stamina_stay_in_range(content, steps, seed):
             continue
         elif kind == "crit":
             ledger = Ledger(state.units)
-            ledger.count(uid, "crit_minus" if j % 2 else "crit_plus", "token")
+            token = "crit_minus" if j % 2 else "crit_plus"
+            ledger.set(uid, "token", **{token: ledger.get(uid, token) + 1})
             extra = tokens.after(a.ruleset, state, ledger.events, Dice(faces, state.dice))
             state = fold(state, ledger.events + extra)
             continue
@@ -615,8 +617,8 @@ def test_morale_and_stamina_stay_in_range(content, steps, seed):
         if not isinstance(events, Rejected):
             state = fold(state, events)
         for u in state.units.values():
-            assert 0 <= u.morale <= u.morale_max, (u.id, u.morale)
-            assert u.stamina >= 0, (u.id, u.stamina)
+            assert 0 <= u.record.morale <= u.record.morale_max, (u.id, u.record.morale)
+            assert u.record.stamina >= 0, (u.id, u.record.stamina)
 
 
 def test_the_shot_preview_counts_the_dodge_buff_like_the_shot_does(content):
@@ -630,7 +632,7 @@ def test_the_shot_preview_counts_the_dodge_buff_like_the_shot_does(content):
     weapon = xcom(content).weapons[shooter.weapon]
     mode = weapon.modes["single"]
     plain = odds.shot_odds(content, rules, shooter, target, weapon, mode, between=4, target_sees=True, cover=0)
-    buffed = attrs.evolve(target, counters={"buff_plus": 3})
+    buffed = evolved(target, counters={"buff_plus": 3})
     inspired = odds.shot_odds(content, rules, shooter, buffed, weapon, mode, between=4, target_sees=True, cover=0)
     assert inspired[0] < plain[0]
 
@@ -644,7 +646,7 @@ def test_the_menu_offers_to_take_a_neighbours_item(content):
     rules = xcom(content).rulesets["xcom-trpg"]
     anton, _ = _spawn(content, rules, "anton", "anton", "Anton", "xcom", (3, 3), 0, Dice(None, script=[]), hp=60)
     julia, _ = _spawn(content, rules, "julia", "julia", "Julia", "xcom", (4, 3), 0, Dice(None, script=[]), hp=50)
-    anton = attrs.evolve(anton, actions=2)
+    anton = evolved(anton, actions=2)
     grid = Grid.from_ids([["grass"] * 8 for _ in range(8)], content.terrain)
     state = State(ruleset="xcom-trpg", mission="test", grid=grid, units={"anton": anton, "julia": julia}, phase=1,
                   side="xcom")

@@ -32,6 +32,7 @@ from engine.map.grid import NEIGHBOURS
 from engine.core.reducer import apply, fold
 from engine.play.verify import verify
 from engine.rules.xcom_trpg.tables import xcom
+from tests.xcom_record import counters, evolved, flags
 
 # -- invariants ----------------------------------------------------------------------------------
 
@@ -44,8 +45,8 @@ def check_state(state, content) -> None:
         assert grid.walkable[u.pos[1], u.pos[0]], f"{u.id} stands in {grid.tile(u.pos)} at {u.pos}"
         assert 0 <= u.ammo <= xcom(content).weapons[u.weapon].ammo, f"{u.id} has {u.ammo} rounds"
         assert u.magazines >= 0 and u.actions >= 0 and all(n > 0 for n in u.items.values()), u
-        assert 0 <= u.morale <= u.morale_max, f"{u.id} has morale {u.morale}"
-        assert 0 <= u.stamina <= u.stamina_max, f"{u.id} has stamina {u.stamina} of {u.stamina_max}"
+        assert 0 <= u.record.morale <= u.record.morale_max, f"{u.id} has morale {u.record.morale}"
+        assert 0 <= u.record.stamina <= u.record.stamina_max, f"{u.id} has stamina {u.record.stamina} of {u.record.stamina_max}"
 
 
 def check_events(before, events, content):

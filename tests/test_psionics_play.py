@@ -18,6 +18,7 @@ from engine.core.ruleset import make
 from engine.rules.xcom_trpg.units import spawn
 from engine.rules.xcom_trpg import tables
 from engine.rules.xcom_trpg.tables import xcom
+from tests.xcom_record import counters, evolved, flags
 
 SECTOID = {"strength": 4, "agility": 7, "intelligence": 8, "bravery": 4, "charisma": 3, "luck": 6, "psionics": 7}
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
@@ -27,9 +28,9 @@ JULIA = {"strength": 5, "agility": 10, "intelligence": 6, "bravery": 5, "charism
 def soldier(content, template, uid, side, pos, stats=None, ss=None, hp=40, **changes):
     u, _ = spawn(content, xcom(content).rulesets["xcom-trpg"], template, uid, uid.replace("_", " ").title(), side, pos,
                  0, Dice(None, script=[]), hp=hp)
-    counters = {"psi_active": 1, "psi_ss": ss, "psi_ss_max": max(ss, 60)} if ss is not None else {}
+    pool = {"psi_active": 1, "psi_ss": ss, "psi_ss_max": max(ss, 60)} if ss is not None else {}
     changes.setdefault("actions", 2 if side == "aliens" else 0)
-    return attrs.evolve(u, stats=dict(stats or u.stats), counters=counters, **changes)
+    return evolved(u, stats=dict(stats or u.stats), counters=pool, **changes)
 
 
 def table(content, *units, side="aliens", width=24):
@@ -76,7 +77,7 @@ def test_tv09_undeclared_type_is_psi_communication_for_1_ss(duel):
     r = psi_roll_text(events)
     assert [x.formula for x in r.rolls] == ["psi (7+6)*8+61=165", "psi defence (inactive) 6^2+6*6+80=152"]
     assert r.outcome == "success" and "Psi-communication" in r.text and "Anton hears" in r.text
-    assert after.units["sectoid_1"].counters["psi_ss"] == 59
+    assert counters(after.units["sectoid_1"])["psi_ss"] == 59
     assert after.units["sectoid_1"].actions == 1
     assert after.units["anton"].side == "xcom"
 
@@ -86,7 +87,7 @@ def test_tv10_mind_control_costs_40_and_takes_anton(duel):
     events, after = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="mind_control")
     r = psi_roll_text(events)
     assert [x.total for x in r.rolls] == [165, 152] and "Mind control" in r.text
-    assert after.units["sectoid_1"].counters["psi_ss"] == 20
+    assert counters(after.units["sectoid_1"])["psi_ss"] == 20
     assert after.units["anton"].side == "aliens"
     assert any(isinstance(e, UnitChanged) and "40 SS" in e.cause for e in events)
 
@@ -98,9 +99,9 @@ def test_tv11_compulsion_between_psionics_defends_with_the_active_formula(conten
     events, after = act(rs, state, [87, 68], unit="anton", target="julia", option="compulsion")
     r = psi_roll_text(events)
     assert [x.formula for x in r.rolls] == ["psi (3+6)*6+87=141", "psi defence 5^2+(1+2)*6+68=111"]
-    assert after.units["anton"].counters["psi_ss"] == 20
-    assert after.units["julia"].counters["psi_order"] == 1  # hold
-    assert after.units["anton"].counters["psi_cd_compulsion"] == 3  # CD 2: usable again on turn T+3
+    assert counters(after.units["anton"])["psi_ss"] == 20
+    assert counters(after.units["julia"])["psi_order"] == 1  # hold
+    assert counters(after.units["anton"])["psi_cd_compulsion"] == 3  # CD 2: usable again on turn T+3
 
 
 def test_failed_attack_still_spends_the_ss(duel):
@@ -108,8 +109,8 @@ def test_failed_attack_still_spends_the_ss(duel):
     events, after = act(rs, state, [1, 100], unit="sectoid_1", target="anton", option="panic", amount=3)
     r = psi_roll_text(events)
     assert r.outcome == "failure" and "resists" in r.text
-    assert after.units["sectoid_1"].counters["psi_ss"] == 50
-    assert after.units["anton"].morale == 100
+    assert counters(after.units["sectoid_1"])["psi_ss"] == 50
+    assert after.units["anton"].record.morale == 100
 
 
 # -- checks ---------------------------------------------------------------------------------------------
@@ -126,8 +127,8 @@ def test_failed_attack_still_spends_the_ss(duel):
 def test_rejections(duel, changes, option, code):
     rs, state = duel
     s = state.units["sectoid_1"]
-    state = attrs.evolve(state, units=dict(state.units, sectoid_1=attrs.evolve(
-        s, counters=dict(s.counters, **changes))))
+    state = evolved(state, units=dict(state.units, sectoid_1=evolved(
+        s, counters=dict(counters(s), **changes))))
     got = rs.decide(state, Act(unit="sectoid_1", action="psi", option=option, target="anton"), Dice(None, script=[]))
     assert isinstance(got, Rejected) and got.code == code, got
 
@@ -139,8 +140,8 @@ def test_range_and_sight(content):
     got = rs.decide(state, Act(unit="sectoid_1", action="psi", option="panic", target="anton"), Dice(None, script=[]))
     assert got.code == "out_of_range" and "16 cells" in got.reason
     wall = Grid.from_ids([["grass"] * 24 if y != 2 else ["wall"] * 24 for y in range(20)], content.terrain)
-    anton = attrs.evolve(anton, pos=(0, 5))
-    state = attrs.evolve(state, grid=wall, units=dict(state.units, anton=anton))
+    anton = evolved(anton, pos=(0, 5))
+    state = evolved(state, grid=wall, units=dict(state.units, anton=anton))
     got = rs.decide(state, Act(unit="sectoid_1", action="psi", option="panic", target="anton"), Dice(None, script=[]))
     assert got.code == "unseen"
 
@@ -160,7 +161,7 @@ def test_race_restrictions(content):
 
 def test_inactive_humans_cannot_cast(duel):
     rs, state = duel
-    state = attrs.evolve(state, side="xcom", units=dict(state.units, anton=attrs.evolve(state.units["anton"], actions=2)))
+    state = evolved(state, side="xcom", units=dict(state.units, anton=evolved(state.units["anton"], actions=2)))
     got = rs.decide(state, Act(unit="anton", action="psi", target="sectoid_1"), Dice(None, script=[]))
     assert got.code == "psi_inactive"
 
@@ -187,7 +188,7 @@ def test_cooldowns_count_the_users_own_turns(content, cd):
     sectoid = soldier(content, "sectoid", "sectoid_1", "aliens", (5, 10), SECTOID, ss=500)
     anton = soldier(content, "anton", "anton", "xcom", (5, 5), ANTON)
     rs, state = table(content, sectoid, anton)
-    psi = dict(xcom(rs.content).psionics, panic=attrs.evolve(xcom(rs.content).psionics["panic"], cooldown=cd))
+    psi = dict(xcom(rs.content).psionics, panic=evolved(xcom(rs.content).psionics["panic"], cooldown=cd))
     rs.content = tables.evolve(rs.content, psionics=psi)
     _, state = act(rs, state, [90, 10], unit="sectoid_1", target="anton", option="panic")
     turns = 0
@@ -203,7 +204,7 @@ def test_cooldowns_count_the_users_own_turns(content, cd):
 @given(start=st.integers(min_value=0, max_value=60), waits=st.integers(min_value=1, max_value=4))
 def test_sigurdsens_never_exceed_the_pool(content, start, waits):
     sectoid = soldier(content, "sectoid", "sectoid_1", "aliens", (5, 10), SECTOID, ss=start)
-    sectoid = attrs.evolve(sectoid, counters=dict(sectoid.counters, psi_ss_max=60))
+    sectoid = evolved(sectoid, counters=dict(counters(sectoid), psi_ss_max=60))
     anton = soldier(content, "anton", "anton", "xcom", (5, 5), ANTON)
     rs, state = table(content, sectoid, anton)
     for _ in range(waits):
@@ -211,9 +212,9 @@ def test_sigurdsens_never_exceed_the_pool(content, start, waits):
         if not isinstance(got, Rejected):
             state = fold(state, got)
         state = end_turn(rs, end_turn(rs, state))
-        c = state.units["sectoid_1"].counters
+        c = counters(state.units["sectoid_1"])
         assert 0 <= c["psi_ss"] <= c["psi_ss_max"]
-    assert state.units["sectoid_1"].counters["psi_ss"] == min(60, start + 10 * waits)
+    assert counters(state.units["sectoid_1"])["psi_ss"] == min(60, start + 10 * waits)
 
 
 # -- lasting effects -----------------------------------------------------------------------------------
@@ -225,11 +226,11 @@ def test_panic_inspire_and_overload(content):
     anton = soldier(content, "anton", "anton", "xcom", (5, 5), ANTON)
     rs, state = table(content, sectoid, friend, anton)
     events, state = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="panic", amount=5)
-    assert state.units["anton"].morale == 85 and state.units["sectoid_1"].counters["psi_ss"] == 48
+    assert state.units["anton"].record.morale == 85 and counters(state.units["sectoid_1"])["psi_ss"] == 48
     assert any(isinstance(e, UnitChanged) and e.cause == "psi panic from Sectoid 1" for e in events)
     events, state = act(rs, state, [], unit="sectoid_1", target="sectoid_2", option="inspire", amount=4)
     assert "willing: no roll" in psi_roll_text(events).text
-    assert state.units["sectoid_2"].morale == 64 and state.units["sectoid_1"].counters["psi_ss"] == 39
+    assert state.units["sectoid_2"].record.morale == 64 and counters(state.units["sectoid_1"])["psi_ss"] == 39
 
 
 def test_stun_knocks_out_when_concussion_passes_hp(content):
@@ -238,9 +239,9 @@ def test_stun_knocks_out_when_concussion_passes_hp(content):
     rs, state = table(content, sectoid, anton)
     events, state = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="stun", amount=10)
     a = state.units["anton"]
-    assert a.concussion == 28 and a.status == "unconscious"  # D-4: (10-6)*(6+1)
-    assert a.morale == 95 and "concussed" in a.flags  # -30/6
-    assert state.units["sectoid_1"].morale == 100  # +5 for the knock-out, capped
+    assert a.record.concussion == 28 and a.status == "unconscious"  # D-4: (10-6)*(6+1)
+    assert a.record.morale == 95 and "concussed" in flags(a)  # -30/6
+    assert state.units["sectoid_1"].record.morale == 100  # +5 for the knock-out, capped
 
 
 def test_sleep_skips_turns_and_damage_wakes(content):
@@ -248,18 +249,18 @@ def test_sleep_skips_turns_and_damage_wakes(content):
     anton = soldier(content, "anton", "anton", "xcom", (5, 5), ANTON)
     rs, state = table(content, sectoid, anton)
     _, state = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="sleep")
-    assert state.units["anton"].counters["psi_sleep"] == 2
+    assert counters(state.units["anton"])["psi_sleep"] == 2
     state = end_turn(rs, state)  # the squad's turn: Anton sleeps
-    assert state.units["anton"].actions == 0 and state.units["anton"].counters["psi_sleep"] == 1
+    assert state.units["anton"].actions == 0 and counters(state.units["anton"])["psi_sleep"] == 1
     state = end_turn(rs, state)
     for seed in range(1, 60):
         events = rs.decide(state, Shoot(unit="sectoid_1", target="anton"), Dice(Faces(seed_from_int(seed)), state.dice))
         after = fold(state, events)
         if after.units["anton"].hp < 40:
-            assert "psi_sleep" not in after.units["anton"].counters
+            assert "psi_sleep" not in counters(after.units["anton"])
             assert any(isinstance(e, UnitChanged) and e.cause == "woken by damage" for e in events)
             break
-        assert after.units["anton"].counters["psi_sleep"] == 1  # a miss does not wake him
+        assert counters(after.units["anton"])["psi_sleep"] == 1  # a miss does not wake him
     else:
         pytest.fail("no seed hit")
 
@@ -270,7 +271,7 @@ def test_mind_strike_ignores_armour_and_hurts_morale(content):
     rs, state = table(content, sectoid, anton)
     _, state = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="mind_strike", amount=10)
     a = state.units["anton"]
-    assert a.hp == 40 - 24 and a.morale == 90  # Int 6: 6*3+6; wound -60/6
+    assert a.hp == 40 - 24 and a.record.morale == 90  # Int 6: 6*3+6; wound -60/6
 
 
 def test_mind_control_save_return_and_backlash(content):
@@ -285,7 +286,7 @@ def test_mind_control_save_return_and_backlash(content):
     assert state.units["anton"].side == "aliens" and state.units["anton"].actions == 2
     # Julia shoots the controlled Anton: the HP he loses comes back on the sectoid
     state = end_turn(rs, state)
-    state = attrs.evolve(state, units=dict(state.units, anton=attrs.evolve(state.units["anton"], hp=40)))
+    state = evolved(state, units=dict(state.units, anton=evolved(state.units["anton"], hp=40)))
     for seed in range(1, 40):
         events = rs.decide(state, Shoot(unit="julia", target="anton"), Dice(Faces(seed_from_int(seed)), state.dice))
         after = fold(state, events)
@@ -315,7 +316,7 @@ def test_mind_control_returns_after_the_second_turn(content):
     state = fold(state, rs.decide(state, EndTurn(side="xcom"), Dice(None, script=[1])))  # save 84: held
     assert state.units["anton"].side == "aliens" and state.units["anton"].actions == 2
     state = end_turn(rs, end_turn(rs, state))
-    assert state.units["anton"].side == "xcom" and "psi_mc_by" not in state.units["anton"].counters
+    assert state.units["anton"].side == "xcom" and "psi_mc_by" not in counters(state.units["anton"])
 
 
 def test_revenant_rises_on_the_casters_side(content):
@@ -325,9 +326,9 @@ def test_revenant_rises_on_the_casters_side(content):
     rs, state = table(content, ethereal, corpse, anton)
     events, state = act(rs, state, [], unit="ethereal_1", target="stephen", option="psionic_revenant", amount=10)
     s = state.units["stephen"]
-    assert s.status == "active" and s.side == "aliens" and s.counters["psi_revenant"] == 3
+    assert s.status == "active" and s.side == "aliens" and counters(s)["psi_revenant"] == 3
     assert (s.stats["intelligence"], s.stats["charisma"], s.stats["luck"]) == (0, 0, 0)
-    assert state.units["ethereal_1"].counters["psi_ss"] == 20
+    assert counters(state.units["ethereal_1"])["psi_ss"] == 20
 
 
 def test_mass_sleep_one_attack_each_its_own_defence(content):
@@ -340,8 +341,8 @@ def test_mass_sleep_one_attack_each_its_own_defence(content):
     assert [x.purpose for x in r.rolls] == ["psi attack", "psi defence", "psi defence"]
     assert r.rolls[0].total == (9 + 6) * 8 + 50
     assert [x.total for x in r.rolls] == [170, 172, 38]
-    assert "psi_sleep" not in state.units["anton"].counters
-    assert state.units["julia"].counters["psi_sleep"] == 2
+    assert "psi_sleep" not in counters(state.units["anton"])
+    assert counters(state.units["julia"])["psi_sleep"] == 2
 
 
 def test_psi_location_against_the_god_of_random(duel):
@@ -349,7 +350,7 @@ def test_psi_location_against_the_god_of_random(duel):
     events, after = act(rs, state, [40, 9], unit="sectoid_1", option="psi_location", amount=5)
     r = psi_roll_text(events)
     assert [x.formula for x in r.rolls] == ["psi (7+6)*8+40=144", "god 10*9=90"]
-    assert "Anton at 5,5 (foe)" in r.text and after.units["sectoid_1"].counters["psi_ss"] == 53  # 2+5
+    assert "Anton at 5,5 (foe)" in r.text and counters(after.units["sectoid_1"])["psi_ss"] == 53  # 2+5
     events, _ = act(rs, state, [40, 20], unit="sectoid_1", option="psi_location", amount=1)
     assert "nothing sensed" in psi_roll_text(events).text
 
@@ -359,7 +360,7 @@ def test_illusion_overload_skips_a_turn_and_checks_bravery(duel):
     events, state = act(rs, state, [61, 80, 10, 50], unit="sectoid_1", target="anton", option="illusion", amount=10)
     r = psi_roll_text(events)
     assert [x.formula for x in r.rolls][2:] == ["bravery 6*10=60", "god 10*50=500"]
-    assert state.units["anton"].morale == 80 and state.units["sectoid_1"].counters["psi_ss"] == 40
+    assert state.units["anton"].record.morale == 80 and counters(state.units["sectoid_1"])["psi_ss"] == 40
     state = end_turn(rs, state)
     assert state.units["anton"].actions == 0
 
@@ -370,11 +371,11 @@ def test_fatigue_mind_reading_and_buff(content):
     anton = soldier(content, "anton", "anton", "xcom", (5, 5), ANTON)
     rs, state = table(content, sectoid, friend, anton)
     _, state = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="fatigue", amount=10)
-    assert state.units["anton"].stamina == 3  # 7 - light armour 1 = 6, -2 -1 for 10 SS
+    assert state.units["anton"].record.stamina == 3  # 7 - light armour 1 = 6, -2 -1 for 10 SS
     events, state = act(rs, state, [31, 40], unit="sectoid_1", target="anton", option="mind_reading", amount=5)
     r = psi_roll_text(events)
     assert r.rolls[0].formula == "psi (7+6)*8+31+10=145" and "strength 7" in r.text and "HP 40/40" in r.text
-    state = attrs.evolve(state, units=dict(state.units, sectoid_1=attrs.evolve(state.units["sectoid_1"], actions=2)))
+    state = evolved(state, units=dict(state.units, sectoid_1=evolved(state.units["sectoid_1"], actions=2)))
     _, state = act(rs, state, [], unit="sectoid_1", target="sectoid_2", option="buff:strength", amount=3)
     assert state.units["sectoid_2"].stats["strength"] == 5
     for expected in (5, 5, 5, 4):  # its next 3 turns (2 + 1 for 3 SS), then gone
@@ -391,16 +392,16 @@ def test_compulsion_hold_retreat_and_oblivion(content):
     _, state = act(rs, state, [61, 10], unit="sectoid_1", target="julia", option="oblivion")
     state = end_turn(rs, state)
     a = state.units["anton"]
-    assert a.actions == 0 and a.pos[1] == 3 and "psi_order" not in a.counters  # 2 steps away from the sectoid
+    assert a.actions == 0 and a.pos[1] == 3 and "psi_order" not in counters(a)  # 2 steps away from the sectoid
     assert state.units["julia"].actions == 2
 
 
 def test_compulsion_plus_oblivion_costs_5_more_and_starts_both_cooldowns(duel):
     rs, state = duel
     events, state = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="compulsion+oblivion")
-    c = state.units["sectoid_1"].counters
+    c = counters(state.units["sectoid_1"])
     assert c["psi_ss"] == 45 and c["psi_cd_compulsion"] == 3 and c["psi_cd_oblivion"] == 3
-    assert state.units["anton"].counters["psi_order"] == 1 and "forgets" in psi_roll_text(events).text
+    assert counters(state.units["anton"])["psi_order"] == 1 and "forgets" in psi_roll_text(events).text
 
 
 def test_gather_thoughts_is_cancelled_by_damage_and_meditation_fills_the_pool(content):
@@ -411,13 +412,13 @@ def test_gather_thoughts_is_cancelled_by_damage_and_meditation_fills_the_pool(co
     seen = []
     for _ in range(3):
         state = end_turn(rs, end_turn(rs, state))
-        seen.append((state.units["sectoid_1"].actions, state.units["sectoid_1"].counters["psi_ss"]))
+        seen.append((state.units["sectoid_1"].actions, counters(state.units["sectoid_1"])["psi_ss"]))
     assert seen == [(0, 5), (0, 60), (2, 60)]
-    sectoid = attrs.evolve(state.units["sectoid_1"], counters=dict(state.units["sectoid_1"].counters, psi_ss=5))
-    state = attrs.evolve(state, units=dict(state.units, sectoid_1=sectoid))
+    sectoid = evolved(state.units["sectoid_1"], counters=dict(counters(state.units["sectoid_1"]), psi_ss=5))
+    state = evolved(state, units=dict(state.units, sectoid_1=sectoid))
     state = fold(state, rs.decide(state, Act(unit="sectoid_1", action="gather_thoughts"), Dice(None, script=[])))
     state = end_turn(rs, state)
-    state = attrs.evolve(state, units=dict(state.units, julia=attrs.evolve(state.units["julia"], actions=2)))
+    state = evolved(state, units=dict(state.units, julia=evolved(state.units["julia"], actions=2)))
     for seed in range(1, 60):
         events = rs.decide(state, Shoot(unit="julia", target="sectoid_1"), Dice(Faces(seed_from_int(seed)), state.dice))
         after = fold(state, events)
@@ -425,10 +426,10 @@ def test_gather_thoughts_is_cancelled_by_damage_and_meditation_fills_the_pool(co
             break
     else:
         pytest.fail("no seed hit")
-    assert "psi_gather" not in after.units["sectoid_1"].counters
+    assert "psi_gather" not in counters(after.units["sectoid_1"])
     assert any(isinstance(e, UnitChanged) and e.cause == "concentration broken by damage" for e in events)
     after = end_turn(rs, after)
-    assert after.units["sectoid_1"].counters["psi_ss"] == 5
+    assert counters(after.units["sectoid_1"])["psi_ss"] == 5
 
 
 def test_esp_027_lifts_psionics_for_two_turns(content):
@@ -464,11 +465,11 @@ def test_deployment_rolls_pools_for_awake_minds(content, tmp_path):
     game = Game.new(content, "xcom-trpg", "eliminate", seed_from_int(4), None)
     spawned = {u.id: u for u in game.state.units.values()}
     aliens = [u for u in spawned.values() if u.side == "aliens" and not xcom(content).races[u.race].robot]
-    assert aliens and all(u.counters["psi_ss"] == u.counters["psi_ss_max"] for u in aliens)
+    assert aliens and all(counters(u)["psi_ss"] == counters(u)["psi_ss_max"] for u in aliens)
     for u in aliens:
-        assert u.stats["psionics"] * 10 + 1 <= u.counters["psi_ss_max"] <= u.stats["psionics"] * 10 + 50
+        assert u.stats["psionics"] * 10 + 1 <= counters(u)["psi_ss_max"] <= u.stats["psionics"] * 10 + 50
     humans = [u for u in spawned.values() if u.race == "human"]
-    assert humans and all("psi_ss" not in u.counters for u in humans)
+    assert humans and all("psi_ss" not in counters(u) for u in humans)
 
 
 # -- the referee -----------------------------------------------------------------------------------------
@@ -486,14 +487,14 @@ def test_resolve_psi_and_initiation(content):
     verdict = rs.referee(units, sc.action, Dice(None, script=[61, 80]))
     assert [r.total for r in verdict.rolls] == [165, 152] and "Mind control (40 SS)" in verdict.summary
     assert verdict.before["anton"].side != verdict.before["sectoid"].side  # the game's sides, as in play
-    assert verdict.after["anton"].side == verdict.after["sectoid"].side and verdict.after["sectoid"].counters["psi_ss"] == 20
-    plain = rs.referee(units, attrs.evolve(sc.action, ability=None), Dice(None, script=[61, 80]))
+    assert verdict.after["anton"].side == verdict.after["sectoid"].side and counters(verdict.after["sectoid"])["psi_ss"] == 20
+    plain = rs.referee(units, evolved(sc.action, ability=None), Dice(None, script=[61, 80]))
     assert "Psi-communication (1 SS)" in plain.summary and "hears" in plain.summary
-    init = attrs.evolve(sc.action, type="initiation", actor="anton", target=None)
+    init = evolved(sc.action, type="initiation", actor="anton", target=None)
     for face, awake, psi, intel in ((20, True, 3, 6), (10, False, 0, 6), (97, True, 4, 6), (3, False, 0, 5)):
         v = rs.referee(units, init, Dice(None, script=[face]))
         after = v.after["anton"]
-        assert (bool(after.counters.get("psi_active")), after.stats["psionics"], after.stats["intelligence"]) \
+        assert (bool(counters(after).get("psi_active")), after.stats["psionics"], after.stats["intelligence"]) \
             == (awake, psi, intel), v.summary
 
 
@@ -508,7 +509,7 @@ def test_ai_panics_a_shaken_soldier_it_sees_and_never_an_unseen_one(content):
     hidden = soldier(content, "julia", "julia", "xcom", (5, 1), JULIA, morale=10)
     wall = Grid.from_ids([["grass"] * 24 if y != 3 else ["wall"] * 24 for y in range(20)], content.terrain)
     rs, state = table(content, sectoid, anton, hidden)
-    state = attrs.evolve(state, grid=wall)
+    state = evolved(state, grid=wall)
     assert not rs.visible(state, "aliens")[1, 5]
     command = Ai(rs, "aliens").next_command(state)
     assert command == Act(unit="sectoid_1", action="psi", option="panic", target="anton")
@@ -546,13 +547,13 @@ def test_compelled_to_hold_cannot_move_or_shoot_but_may_reload(duel):
     _, state = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="compulsion:hold")
     state = end_turn(rs, state)
     anton = state.units["anton"]
-    assert anton.actions == 2 and anton.has("compelled_hold")
+    assert anton.actions == 2 and ("compelled_hold" in flags(anton))
     assert rs.decide(state, Move(unit="anton", path=((5, 4),)), Dice(None, script=[])).code == "compelled"
     assert rs.decide(state, Shoot(unit="anton", target="sectoid_1"), Dice(None, script=[])).code == "compelled"
-    state = attrs.evolve(state, units=dict(state.units, anton=attrs.evolve(anton, ammo=0)))
+    state = evolved(state, units=dict(state.units, anton=evolved(anton, ammo=0)))
     assert not isinstance(rs.decide(state, Reload(unit="anton"), Dice(None, script=[])), Rejected)
     state = end_turn(rs, end_turn(rs, state))
-    assert not state.units["anton"].has("compelled_hold")  # one turn only
+    assert not ("compelled_hold" in flags(state.units["anton"]))  # one turn only
 
 
 def test_a_revenant_makes_no_combo_and_falls_for_good(content):
@@ -568,8 +569,8 @@ def test_a_revenant_makes_no_combo_and_falls_for_good(content):
     got = rs.decide(state, Combo(unit="stephen", path=((5, 7), (5, 8))), Dice(None, script=[]))
     assert got.code == "revenant_speed"
     state = end_turn(rs, state)
-    stephen = attrs.evolve(state.units["stephen"], hp=4)
-    state = attrs.evolve(state, units=dict(state.units, stephen=stephen))
+    stephen = evolved(state.units["stephen"], hp=4)
+    state = evolved(state, units=dict(state.units, stephen=stephen))
     for seed in range(1, 60):
         events = rs.decide(state, Shoot(unit="anton", target="stephen"), Dice(Faces(seed_from_int(seed)), state.dice))
         after = fold(state, events)
@@ -635,48 +636,48 @@ def test_a_bundle_without_psionics_has_no_psi_in_play(content, tmp_path):
 def test_heroic_immunity_turns_a_psi_attack_away(duel):
     rs, state = duel
     anton = state.units["anton"]
-    state = attrs.evolve(state, units=dict(state.units, anton=attrs.evolve(anton, counters={"buff_plus": 4})))
+    state = evolved(state, units=dict(state.units, anton=evolved(anton, counters={"buff_plus": 4})))
     events, after = act(rs, state, [61], unit="sectoid_1", target="anton", option="panic")
     r = psi_roll_text(events)
-    assert r.outcome == "failure" and "immune" in r.text and after.units["anton"].morale == 100
-    assert after.units["sectoid_1"].counters["psi_ss"] == 53
+    assert r.outcome == "failure" and "immune" in r.text and after.units["anton"].record.morale == 100
+    assert counters(after.units["sectoid_1"])["psi_ss"] == 53
 
 
 def test_a_psi_sleeper_cannot_dodge(duel):
     rs, state = duel
     _, state = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="sleep")
-    sectoid, anton = state.units["sectoid_1"], attrs.evolve(state.units["anton"], facing=4)  # facing the sectoid
+    sectoid, anton = state.units["sectoid_1"], evolved(state.units["anton"], facing=4)  # facing the sectoid
     assert not rs.target_sees(state, anton, sectoid)
-    awake = attrs.evolve(anton, counters={})
-    assert rs.target_sees(attrs.evolve(state, units=dict(state.units, anton=awake)), awake, sectoid)
+    awake = evolved(anton, counters={})
+    assert rs.target_sees(evolved(state, units=dict(state.units, anton=awake)), awake, sectoid)
 
 
 def test_an_awakened_soldier_gets_a_pool_and_the_active_defence(content):
     rules = xcom(content).rulesets["xcom-trpg"]
-    awake = tables.evolve(content, units=dict(xcom(content).units, anton=attrs.evolve(xcom(content).units["anton"],
+    awake = tables.evolve(content, units=dict(xcom(content).units, anton=evolved(xcom(content).units["anton"],
                                                                                psi_awakened=True)))
     dice = Dice(None, script=[20])
     anton, rolls = spawn(awake, rules, "anton", "anton", "Anton", "xcom", (0, 0), 0, dice, hp=61, psi=True)
     assert [r.formula for r in rolls] == ["sigurdsens 3*10+20=50"] and rolls[0].stream == "psi"
-    assert anton.counters == {"psi_active": 1, "psi_ss": 50, "psi_ss_max": 50}
+    assert counters(anton) == {"psi_active": 1, "psi_ss": 50, "psi_ss_max": 50}
     plain, rolls = spawn(content, rules, "anton", "anton", "Anton", "xcom", (0, 0), 0, Dice(None, script=[]), hp=61,
                          psi=True)
-    assert rolls == [] and plain.counters == {}
+    assert rolls == [] and counters(plain) == {}
 
 
 def test_a_drugged_sectoid_adds_the_dart_to_its_next_psi_attacks_and_counts_them_down(duel):
     """8.12.4: thioridazine −80 to a sectoid's next psi actions (the tranquilizer sets, psionics reads)."""
     rs, state = duel
-    drugged = attrs.evolve(state.units["sectoid_1"], counters={**state.units["sectoid_1"].counters,
+    drugged = evolved(state.units["sectoid_1"], counters={**counters(state.units["sectoid_1"]),
                                                                 "tranq_psi_bonus": -80, "tranq_psi_left": 2})
-    state = attrs.evolve(state, units={**state.units, "sectoid_1": drugged})
+    state = evolved(state, units={**state.units, "sectoid_1": drugged})
     events, after = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="panic")
     r = psi_roll_text(events)
     assert r.rolls[0].formula == "psi (7+6)*8+61-80=85" and r.outcome == "failure"
-    counters = after.units["sectoid_1"].counters
-    assert counters["tranq_psi_left"] == 1 and counters["tranq_psi_bonus"] == -80
-    last = attrs.evolve(after.units["sectoid_1"], actions=2, counters={**counters, "psi_cd_panic": 0})
-    after = attrs.evolve(after, units={**after.units, "sectoid_1": last})
+    left = counters(after.units["sectoid_1"])
+    assert left["tranq_psi_left"] == 1 and left["tranq_psi_bonus"] == -80
+    last = evolved(after.units["sectoid_1"], actions=2, counters={**left, "psi_cd_panic": 0})
+    after = evolved(after, units={**after.units, "sectoid_1": last})
     _events, done = act(rs, after, [61, 80], unit="sectoid_1", target="anton", option="panic")
-    assert "tranq_psi_left" not in done.units["sectoid_1"].counters
-    assert "tranq_psi_bonus" not in done.units["sectoid_1"].counters
+    assert "tranq_psi_left" not in counters(done.units["sectoid_1"])
+    assert "tranq_psi_bonus" not in counters(done.units["sectoid_1"])

@@ -19,6 +19,7 @@ from tui.cli import main
 
 from test_melee_charisma_weapons import make_unit, world
 from engine.rules.xcom_trpg.tables import xcom
+from tests.xcom_record import counters, evolved, flags
 
 BURST = loader.load_scenario("docs/scenarios/shoot-burst.toml")
 
@@ -29,11 +30,11 @@ def refereed(content, sc: Scenario, faces=()):
 
 
 def with_unit(sc: Scenario, uid: str, **fields) -> Scenario:
-    return attrs.evolve(sc, units={**sc.units, uid: attrs.evolve(sc.units[uid], **fields)})
+    return evolved(sc, units={**sc.units, uid: evolved(sc.units[uid], **fields)})
 
 
 def with_action(sc: Scenario, **fields) -> Scenario:
-    return attrs.evolve(sc, action=attrs.evolve(sc.action, **fields))
+    return evolved(sc, action=evolved(sc.action, **fields))
 
 
 def test_a_burst_without_stamina_is_refused_as_in_play(content):

@@ -14,6 +14,7 @@ from tui.screens.battle import BattleScreen
 from tui.session import Session
 from tui.testing import hostiles_in_sight, new_session
 from tui.textshot import screen_text
+from tests.xcom_record import counters, evolved, flags
 
 
 def play(content, session: Session, keys_then, size=(80, 24), keymap=None, saves: Path | None = None):
@@ -105,7 +106,7 @@ def test_combo_moves_two_cells_and_leaves_one_action(content, fresh):
 
     play(content, fresh, check)
     anton = fresh.state.units["anton"]
-    assert anton.actions == 1 and anton.has("combo")
+    assert anton.actions == 1 and ("combo" in flags(anton))
 
 
 def test_tab_cycles_soldiers_and_shift_tab_goes_back(content, fresh):

@@ -13,6 +13,7 @@ from tui.chronicle import roll_line
 from tui.session import Session
 from tui.testing import new_session
 from tui.widgets.mapview import MapView
+from tests.xcom_record import counters, evolved, flags
 
 
 def frame_for(session: Session, overlay: scene.Overlay | None = None) -> scene.Frame:
@@ -152,14 +153,14 @@ def test_every_morale_change_the_squad_knows_of_goes_to_the_roll_log(content, tm
     hidden = next(u for u in session.state.units.values()
                   if u.side == "aliens" and not chron.visible[u.pos[1], u.pos[0]])
     record = {"kind": "command", "n": chron.head + 1, "events": [
-        {"kind": "changed", "unit": "anton", "changes": {"morale": anton.morale - 9}, "cause": "wounds", "rolls": []},
-        {"kind": "changed", "unit": "anton", "changes": {"morale": anton.morale + 1}, "cause": "killed Sectoid",
+        {"kind": "changed", "unit": "anton", "changes": {"record": {"kind": "xcom-trpg.soldier", "morale": anton.record.morale - 9}}, "cause": "wounds", "rolls": []},
+        {"kind": "changed", "unit": "anton", "changes": {"record": {"kind": "xcom-trpg.soldier", "morale": anton.record.morale + 1}}, "cause": "killed Sectoid",
          "rolls": []},
-        {"kind": "changed", "unit": hidden.id, "changes": {"morale": hidden.morale - 5}, "cause": "panic",
+        {"kind": "changed", "unit": hidden.id, "changes": {"record": {"kind": "xcom-trpg.soldier", "morale": hidden.record.morale - 5}}, "cause": "panic",
          "rolls": []}]}
     chron.feed(record)
-    assert chron.rolls[-2:] == [f"Anton: morale {anton.morale} → {anton.morale - 9} (-9, wounds)",
-                                f"Anton: morale {anton.morale - 9} → {anton.morale + 1} (+10, killed Sectoid)"]
+    assert chron.rolls[-2:] == [f"Anton: morale {anton.record.morale} → {anton.record.morale - 9} (-9, wounds)",
+                                f"Anton: morale {anton.record.morale - 9} → {anton.record.morale + 1} (+10, killed Sectoid)"]
     assert not any(line.startswith(f"{hidden.name}: morale") for line in chron.rolls)
 
 

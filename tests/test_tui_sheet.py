@@ -14,6 +14,7 @@ from tui.session import Session
 from tui.testing import advance_to_contact, new_session
 from tui.textshot import screen_text
 from tui.widgets.panels import Card, card_lines
+from tests.xcom_record import counters, evolved, flags
 
 
 def test_xcom_effects_name_states_and_cooldowns_not_bookkeeping():
@@ -24,14 +25,14 @@ def test_xcom_effects_name_states_and_cooldowns_not_bookkeeping():
 
 def test_the_xcom_sheet_reads_as_before(content, tmp_path):
     session = new_session(content, tmp_path)
-    unit = attrs.evolve(session.state.units["anton"], hp=35, concussion=4, status="unconscious", morale=60,
+    unit = evolved(session.state.units["anton"], hp=35, concussion=4, status="unconscious", morale=60,
                         flags=("moved", "concussed"), counters={"psi_active": 1, "psi_ss": 12, "psi_ss_max": 40,
                                                                 "sniper_prone": 1})
     ruleset = session.ruleset
     lines = [t.plain for t in card_lines(content, Card(unit, ruleset.sheet(session.state, unit),
                                                        ruleset.budget(session.state, unit)))]
     assert lines[1:4] == [f"HP       35/{unit.hp_max:<3} ████····",
-                          f"Stamina {unit.stamina:>3}/{unit.stamina_max:<3} Morale 60",
+                          f"Stamina {unit.record.stamina:>3}/{unit.record.stamina_max:<3} Morale 60",
                           "Concussion 4  Psi 12/40 SS  UNCONSCIOUS"]
     assert lines[-1] == "Effects: concussed, prone"  # the turn flag `moved` is the path preview's business
 
@@ -52,11 +53,11 @@ class Made:
 
     def budget(self, state, unit) -> Budget:
         real = self.real.budget(state, unit)
-        return attrs.evolve(real, label=f"AP {2 * unit.actions}/4")
+        return evolved(real, label=f"AP {2 * unit.actions}/4")
 
     def preview_shot(self, state, shooter, target, mode):
         preview = self.real.preview_shot(state, shooter, target, mode)
-        return preview if not hasattr(preview, "lines") else attrs.evolve(
+        return preview if not hasattr(preview, "lines") else evolved(
             preview, lines=(Row("Hits", "2d6 keep 1: 58%"), Row("Saves", "armour 4+: 50%")))
 
     def throwables(self, state, unit) -> list:

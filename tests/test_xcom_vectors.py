@@ -20,7 +20,7 @@ JULIA = {"strength": 5, "agility": 10, "intelligence": 6, "bravery": 5, "charism
 
 def crits(unit) -> dict[str, int]:
     """The crit tokens of 3.3 (a shot also marks the shooter hostile to its target: charisma 5.5)."""
-    return {k: v for k, v in unit.counters.items() if k.startswith("crit_")}
+    return {k: v for k, v in counters(unit).items() if k.startswith("crit_")}
 
 
 def resolve(content, units: dict[str, ScenarioUnit], action: Action, faces: list[int]):
@@ -94,10 +94,10 @@ def test_tv14_crit_failures_both_ways(content):
              "julia": ScenarioUnit(race="human", stats=JULIA, weapon="pistol", hp=50)}
     v = resolve(content, units, Action(type="shoot", actor="anton", target="julia", sectors_between=3), [5])
     assert v.rolls[0].crit == "failure" and len(v.rolls) == 1  # Julia need not defend
-    assert v.after["anton"].morale == 50 and crits(v.after["anton"]) == {"crit_minus": 1}
+    assert v.after["anton"].record.morale == 50 and crits(v.after["anton"]) == {"crit_minus": 1}
     assert v.after["julia"].hp == 50
     back = resolve(content, units, Action(type="shoot", actor="julia", target="anton", sectors_between=3), [3])
-    assert back.after["julia"].morale == 50 and crits(back.after["julia"]) == {"crit_minus": 1}
+    assert back.after["julia"].record.morale == 50 and crits(back.after["julia"]) == {"crit_minus": 1}
 
 
 def test_tv15_crit_success_against_the_god(rules):
@@ -126,7 +126,7 @@ def test_tv18_shotgun_against_a_muton(content):
     ]
     muton_after = v.after["muton"]
     assert muton_after.hp == 75 - 7  # 2 + 2 + 1 + 2
-    assert muton_after.morale == 100 - 18  # 2*(60/7), 60/7 rounded to 9 first
+    assert muton_after.record.morale == 100 - 18  # 2*(60/7), 60/7 rounded to 9 first
     assert per_bravery(60, 7) == 9
 
 
@@ -142,9 +142,9 @@ def test_tv19_machine_gun_burst_against_a_sectoid(content):
     assert formulas(v)[3:] == ["strength 5*76=380", "luck 2*93=186>=100 ✓"]  # hits the corpse
     julia = v.after["julia"]
     assert v.after["sectoid"].status == "dead"
-    assert julia.stamina == v.before["julia"].stamina - 1
+    assert julia.record.stamina == v.before["julia"].record.stamina - 1
     assert crits(julia) == {"crit_plus": 1}
-    assert julia.morale == 30 + 50 + 10
+    assert julia.record.morale == 30 + 50 + 10
 
 
 def test_d1_armour_damage(content):
@@ -153,8 +153,8 @@ def test_d1_armour_damage(content):
     def target(armor: str):
         from engine.core.model import Unit
         return Unit(id="t", name="T", template="t", race="human", side="b", glyph="t", pos=(0, 0), facing=0,
-                    stats=ANTON, hp=50, hp_max=50, stamina=5, stamina_max=5, morale=100, morale_max=100,
-                    armor=armor, weapon="rifle", ammo=1, magazines=0)
+                    stats=ANTON, hp=50, hp_max=50, armor=armor, weapon="rifle", ammo=1, magazines=0,
+                    record=Soldier(stamina=5, stamina_max=5, morale=100, morale_max=100))
 
     assert combat.armour_damage(content, w["rifle"], target("medium")) == 4
     assert combat.armour_damage(content, w["sniper_rifle"], target("heavy")) == 8
@@ -196,6 +196,8 @@ def test_scripted_dice_running_out_names_the_roll(content):
 
 from engine.rules.xcom_trpg import psionics  # noqa: E402
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import Soldier
+from tests.xcom_record import counters, evolved, flags
 
 SECTOID_MIND = psionics.Mind("sectoid", psionics=7, luck=6, intelligence=8, bravery=4, active=True)
 ANTON_ASLEEP = psionics.Mind("anton", psionics=3, luck=6, intelligence=6, bravery=6, active=False)

@@ -13,7 +13,8 @@ import numpy as np
 
 from engine.core import codec
 from engine.map.grid import Pos
-from engine.core.model import State
+from engine.core.events import UnitChanged
+from engine.core.model import State, Unit, replace
 from engine.core.reducer import fold
 from engine.core.ruleset import Ruleset
 from engine.log.story import describe, tile_lines
@@ -97,7 +98,8 @@ class Chronicle:
     def _command(self, record: dict[str, Any]) -> None:
         before = self.state
         events = record.get("events", [])
-        after = fold(before, [codec.load_event(e) for e in events])
+        loaded = [codec.load_event(e) for e in events]
+        after = fold(before, loaded)
         for event in events:
             if event.get("kind") == "spawned":
                 self.names[event["unit"]["id"]] = event["unit"]["name"]
@@ -111,14 +113,14 @@ class Chronicle:
         ours = mine or command.get("side") == self.side  # our unit's command, or our end of turn
         seen = everything(events) if self.opened or before.winner is not None else \
             self.eyes.tell(before, after, events)
-        morale = {uid: u.morale for uid, u in before.units.items()}
+        units = dict(before.units)  # each unit as the events so far left it
         tiles = tile_lines(self.ruleset.content.terrain, before.grid.tile,
                            [e for e in seen.events if e["kind"] == "tile"])
-        for event, shown in zip(events, seen.shown):
+        for event, typed, shown in zip(events, loaded, seen.shown):
             if event.get("kind") == "side" and event.get("side") == self.side:
                 self.turn_start = self.head
                 turn_came = True
-            morale_line = self._morale_line(event, morale, after, (shown or event).get("cause", ""))  # all kept
+            morale_line = self._change_line(typed, units, after, (shown or event).get("cause", ""))  # all kept
             if shown is None:
                 if event.get("kind") == "tile":
                     self._changed_unseen(before, tuple(event["pos"]))
@@ -176,18 +178,16 @@ class Chronicle:
         self._roll(hidden_line(count))
         self._hidden = count
 
-    def _morale_line(self, event: dict[str, Any], morale: dict[str, int], after: State, cause: str) -> str | None:
-        """`Julia: morale 28 → 38 (+10, killed Sectoid 2)`; keeps `morale` (unit -> value so far) up to date,
-        the unseen's too. `cause` is the event's as the side saw it."""
-        changes = event.get("changes") or {}
-        uid = event.get("unit")
-        if event.get("kind") != "changed" or "morale" not in changes or uid not in after.units:
+    def _change_line(self, event: Any, units: dict[str, Unit], after: State, cause: str) -> str | None:
+        """`Julia: morale 28 → 38 (+10, killed Sectoid 2)`, in the ruleset's words (`Ruleset.change_note`); keeps
+        `units` (each as the events so far left it) up to date, the unseen's too. `cause` is the event's as the
+        side saw it."""
+        if not isinstance(event, UnitChanged) or event.unit not in units or event.unit not in after.units:
             return None
-        old, new = morale.get(uid, changes["morale"]), changes["morale"]
-        morale[uid] = new
-        if old == new:
-            return None
-        return f"{self.names.get(uid, uid)}: morale {old} → {new} ({new - old:+d}, {cause})"
+        was = units[event.unit]
+        now = units[event.unit] = replace(was, event.changes)
+        note = self.ruleset.change_note(was, now, cause)
+        return f"{self.names.get(event.unit, event.unit)}: {note}" if note else None
 
     def say(self, text: str) -> None:
         """A line for the message log that no record holds (a note from resume)."""

@@ -324,7 +324,7 @@ class Ai:
 
     def _moves(self, state: State, unit: Unit, blocked: list[Pos], step: int, dash: int) -> dict[Pos, tuple[Pos, ...]]:
         """Cells one move action reaches, and those a combo reaches when stamina allows."""
-        spare = unit.infinite_stamina or unit.stamina >= 2
+        spare = self.ruleset.budget(state, unit).dash_spare
         return self._reachable(state, unit, blocked, max(step, dash if spare else 0))
 
     def _reachable(self, state: State, unit: Unit, blocked: list[Pos], reach: int) -> dict[Pos, tuple[Pos, ...]]:
@@ -359,7 +359,7 @@ class Ai:
     def _breaking(self, unit: Unit, p: Behaviour) -> bool:
         morale = p.retreat_morale / self.aggression if p.retreat_morale else 0
         wounded = p.retreat_wounded / self.aggression if p.retreat_wounded else 0
-        shaken = unit.morale_max > 0 and unit.morale < morale  # a ruleset without morale leaves it at 0
+        shaken = self.ruleset.shaken(unit, morale)
         return shaken or 100 * unit.hp < wounded * unit.hp_max
 
     def _covered(self, state: State, unit: Unit, k: Knowledge, p: Behaviour) -> bool:

@@ -16,7 +16,7 @@ from engine.core.commands import COMMAND_TYPES, Command, EndTurn, Move
 from engine.core.dice import Roll
 from engine.core.events import EVENT_TYPES, Event, Noted, UnitChanged
 from engine.core.model import INHERITED, MEMO, PARTS, State, Unit, memo
-from engine.core.records import lookup
+from engine.core.records import Patch, lookup
 
 
 class CodecError(ValueError):
@@ -135,6 +135,8 @@ def _plain(value: Any) -> Any:
         return [_plain(v) for v in value]
     if hasattr(type(value), "record_kind"):
         return dump_record(value)
+    if type(value) is Patch:
+        return {"kind": value.kind, **{k: _conv.unstructure(v) for k, v in value.fields.items()}}
     return value
 
 
@@ -174,8 +176,36 @@ def _typed_changes(changes: dict[str, Any]) -> dict[str, Any]:
     for name, value in changes.items():
         if name not in _UNIT_FIELDS or name == "id":
             raise CodecError(f"a unit has no field {name!r}")
-        out[name] = load_record(value) if name == "record" else _conv.structure(value, _UNIT_FIELDS[name])
+        out[name] = _record_change(value) if name == "record" else _conv.structure(value, _UNIT_FIELDS[name])
     return out
+
+
+def _record_change(data: Any) -> Any:
+    """A whole unit record, or a `Patch` of some of its fields (engine.core.records)."""
+    cls = lookup(data.get("kind")) if isinstance(data, dict) else None
+    if cls is None or all(f.name in data for f in attrs.fields(cls)):
+        return load_record(data)
+    types = _record_types(cls)
+    fields = {}
+    for name, value in data.items():
+        if name == "kind":
+            continue
+        if name not in types:
+            raise CodecError(f"bad unit record {data['kind']!r}: it has no field {name!r}")
+        try:
+            fields[name] = _conv.structure(value, types[name])
+        except Exception as exc:  # noqa: BLE001 - a bad log is reported, never a traceback
+            raise CodecError(f"bad unit record {data['kind']!r}: {name}: {_first(exc)}") from None
+    return Patch(data["kind"], fields)
+
+
+_TYPES: dict[type, dict[str, Any]] = {}
+
+
+def _record_types(cls: type) -> dict[str, Any]:
+    if cls not in _TYPES:
+        _TYPES[cls] = typing.get_type_hints(cls)
+    return _TYPES[cls]
 
 
 def _first(exc: BaseException) -> str:

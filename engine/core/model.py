@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Literal
 import attrs
 
 from engine.core.geometry import Pos
+from engine.core.records import Patch
 
 if TYPE_CHECKING:
     from engine.map.grid import Grid
@@ -27,17 +28,11 @@ class Unit:
     pos: Pos
     facing: int  # index into engine.map.grid.NEIGHBOURS
     # The field order is the order of every logged unit and state hash: never reorder. `hp` is the health every
-    # ruleset has (hit points, wounds left); stats to magazines are xcom-trpg's numbers, which another ruleset
-    # leaves at their defaults, keeping its own in `record`.
+    # ruleset has (hit points, wounds left); stats to magazines and actions are still xcom-trpg's numbers, which
+    # another ruleset fills from its own record.
     stats: dict[str, int] = attrs.field(factory=dict)
     hp: int
     hp_max: int
-    stamina: int = 0
-    stamina_max: int = 0
-    infinite_stamina: bool = False
-    morale: int = 0
-    morale_max: int = 0
-    concussion: int = 0
     armor: str = ""
     weapon: str = ""
     ammo: int = 0
@@ -45,19 +40,13 @@ class Unit:
     items: dict[str, int] = attrs.field(factory=dict)
     status: Status = "active"
     actions: int = 0
-    # Ruleset bookkeeping: turn flags (moved, combo, concussed...) and counters (crit tokens, AP, TU...).
-    flags: tuple[str, ...] = ()
-    counters: dict[str, int] = attrs.field(factory=dict)
-    # The ruleset's own typed record of the unit's numbers (a `records.record` class: AP, TU, wounds by body part,
-    # pools...), or None. Last, and left out of dumps and hashes when None, so older logs verify unchanged.
+    # The ruleset's own typed record of the unit's numbers (a `records.record` class: stamina and morale, AP, TU,
+    # wounds by body part, pools, turn markers...), or None. Last, and left out of dumps and hashes when None.
     record: Any = None
 
     @property
     def conscious(self) -> bool:
         return self.status == "active"
-
-    def has(self, flag: str) -> bool:
-        return flag in self.flags
 
 
 @attrs.frozen(kw_only=True, slots=False)  # a __dict__, for `with_fields` (one new state per record)
@@ -97,6 +86,8 @@ def replace(unit: Unit, changes: dict[str, object]) -> Unit:
     changed = [name for name in changes if name in _FIELD_SET]  # as before: a name that is no field changes nothing
     for name in changed:
         fields[name] = changes[name]
+    if type(fields["record"]) is Patch:  # some of the record's fields: onto the record the unit has
+        fields["record"] = fields["record"].onto(unit.record)
     if kept is not None and PARTS in kept:  # ...but the repr of the fields that stayed is (codec.state_hash)
         fields[MEMO] = {INHERITED: (kept[PARTS], changed)}
     return new

@@ -2,13 +2,52 @@
 
 A ruleset declares its record as a frozen attrs class of plain values (ints, strings, bools, tuples, dicts of
 them, other records) and registers it with `@record("xxxzone.operative")`; the codec writes it as
-`{"kind": "xxxzone.operative", ...fields}` and reads it back by that tag, strictly. Events change it whole
-(`UnitChanged(changes={"record": new})`), so the fold stays one pure step.
+`{"kind": "xxxzone.operative", ...fields}` and reads it back by that tag, strictly. An event sets it whole (`UnitChanged(changes={"record": new})`) or changes some of its fields
+(`changes={"record": Patch(kind, {"stamina": 3})}`, written `{"kind": ..., "stamina": 3}`): the fold applies a
+patch to the record the unit has, so a ruleset logs only what changed.
+
+A ruleset whose unit numbers once were kernel fields (xcom-trpg's stamina, flags, counters...) gives its record
+class a classmethod `from_fields(fields) -> dict` turning those old fields into the record's, which the log's
+upcaster calls for an older log, knowing nothing of the ruleset.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+import attrs
+
 RECORD_TYPES: dict[str, type] = {}
+
+
+@attrs.frozen
+class Patch:
+    """Some fields of a unit record, set on the record the unit has when folded."""
+
+    kind: str
+    fields: dict[str, Any]
+
+    def onto(self, rec: Any) -> Any:
+        if rec is None or getattr(type(rec), "record_kind", None) != self.kind:
+            return RECORD_TYPES[self.kind](**self.fields)
+        return attrs.evolve(rec, **self.fields)
+
+    def then(self, later: Any) -> Any:
+        """This patch followed by `later` (a patch or a whole record) as one change."""
+        if isinstance(later, Patch) and later.kind == self.kind:
+            return Patch(self.kind, {**self.fields, **later.fields})
+        return later
+
+
+def merged(earlier: Any, later: Any) -> Any:
+    """Two changes of a unit's record in one fold, as one: a patch after a whole record is applied to it."""
+    if isinstance(earlier, Patch):
+        return earlier.then(later)
+    if isinstance(later, Patch):
+        return later.onto(earlier)
+    return later
+
+
 
 
 def record(tag: str):
@@ -20,6 +59,15 @@ def record(tag: str):
         cls.record_kind = tag
         return cls
     return deco
+
+
+def legacy(ruleset_id: object) -> type | None:
+    """The record class of a ruleset that once kept its unit numbers in kernel fields (it has `from_fields`)."""
+    if not isinstance(ruleset_id, str):
+        return None
+    lookup(f"{ruleset_id}.")  # loads the rulesets
+    return next((cls for tag, cls in RECORD_TYPES.items()
+                 if tag.startswith(f"{ruleset_id}.") and hasattr(cls, "from_fields")), None)
 
 
 def lookup(tag: object) -> type | None:

@@ -11,6 +11,7 @@ from typing import Any, Iterable
 from engine.core.events import (Event, MissionEnded, Moved, Noted, PhaseStarted, Resolved, SideStarted, TileChanged,
                            UnitChanged, UnitSpawned)
 from engine.core.model import State, replace, with_fields
+from engine.core.records import merged
 
 
 def apply(state: State, event: Event) -> State:
@@ -86,4 +87,8 @@ def _change(pending: dict[str, dict[str, Any]], spawned: dict[str, Any], uid: st
     if uid in spawned:  # spawned in this same batch: change the new unit itself
         spawned[uid] = replace(spawned[uid], changes)
     else:
-        pending.setdefault(uid, {}).update(changes)
+        into = pending.setdefault(uid, {})
+        if "record" in changes and "record" in into:  # two changes of the record: one, in order
+            into.update(changes, record=merged(into["record"], changes["record"]))
+        else:
+            into.update(changes)

@@ -171,6 +171,7 @@ class Budget:
     moves_left: int  # what it may still spend on walking now, in `walk.currency`
     dash_moves: int = 0  # what the ruleset's second kind of move (the `Combo` command) reaches now, 0 if none
     dash_label: str = ""  # its name in the ruleset's words ("combo", "cautious"); "": the ruleset has none
+    dash_spare: bool = False  # the AI may plan that move: what it costs beyond the budget is in hand (xcom: stamina)
     step: int = 0  # what the next move action walks and still leaves the rest of the budget (xcom: one sector)
     walk: Walk = Walk()
 
@@ -269,6 +270,14 @@ class Ruleset(Protocol):
         """How a player makes a character of this ruleset for the roster (engine.core.creation), and how roster
         characters deploy into its missions; None when it has no character creation."""
 
+    def shaken(self, unit: Unit, below: float) -> bool:
+        """Whether the unit's nerve is under `below` (the AI's retreat line; xcom-trpg: morale); False for a
+        ruleset without morale."""
+
+    def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
+        """A unit change in the roll log's words, after the unit's name ("morale 28 → 38 (+10, killed Sectoid)"),
+        or None when the ruleset tells none there."""
+
 
 def answers(turn: Turn, command: Command) -> Rejected | None:
     """While a turn asks a question, the refusal of any command that is not one of its answers, or None."""
@@ -276,7 +285,6 @@ def answers(turn: Turn, command: Command) -> Rejected | None:
         return None
     said = " / ".join(o.label for o in turn.choices)
     return Rejected("answer_first", f"{turn.label}: answer first ({said})")
-
 
 def closed(state: State) -> Rejected | None:
     """The refusal every ruleset gives a command before the mission's start or after its end, or None."""

@@ -26,6 +26,7 @@ def chain(path: Path) -> tuple[list[tuple[int, bytes, dict[str, Any]]], Failure 
     raws = [raw for _n, _offset, raw in log.read_lines(path)]
     prev = log.GENESIS
     version: Any = None
+    header: dict[str, Any] = {}
     for n, raw in enumerate(raws, start=1):
         try:
             record = log.parse(raw, n)
@@ -43,9 +44,9 @@ def chain(path: Path) -> tuple[list[tuple[int, bytes, dict[str, Any]]], Failure 
             failure = _blame(raws, n)
             return (out[:-1] if failure.line == n - 1 else out), failure  # never hand back a changed line
         if n == 1:
-            version = record.get("version")
+            version, header = record.get("version"), record
         else:
-            record = upcast.upgrade(record, version)
+            record = upcast.upgrade(record, version, header)
         out.append((n, raw, record))
         prev = log.line_hash(raw)
     if not out:

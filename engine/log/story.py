@@ -55,8 +55,9 @@ def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
         changes = event["changes"]
         if "status" in changes and changes["status"] != "active":
             return f"{who} is {changes['status']}"
-        if "morale" in changes and event["cause"] not in ("new turn",):
-            return f"{who}: morale {changes['morale']} ({event['cause']})"
+        numbers = changes.get("record") if isinstance(changes.get("record"), dict) else {}
+        if "morale" in numbers and event["cause"] not in ("new turn",):  # a record's morale, as a patch logs it
+            return f"{who}: morale {numbers['morale']} ({event['cause']})"
         if "hp" in changes:
             return f"{who}: HP {changes['hp']}"
     return None

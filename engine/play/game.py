@@ -174,6 +174,9 @@ class Game:
         lock = lock or log.Lock(path)
         try:
             header = log.read_header(path)
+            if header.get("version") != log.VERSION:  # its state hashes are of units in the older shape
+                raise log.LogError(f"this log was written in format {header.get('version')} by an older xenotac: "
+                                   "it replays and audits, but cannot be carried on", 1)
             check_header(content, header)
             companion = log.read_companion(log.seed_path(path), strict=True)
             if commitment(companion.seed) != header.get("seed_commitment"):

@@ -89,6 +89,12 @@ class Annihilation(queries.Queries):
         t = self.units.get(unit.template)
         return t.behaviour if t is not None else "default"
 
+    def shaken(self, unit: Unit, below: float) -> bool:
+        return False  # the source gives no morale rules (A-3, Bravery)
+
+    def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
+        return None  # its unit changes are told by their events' own words
+
     def visible(self, state: State, side: str) -> np.ndarray:
         from engine.content import field
 

@@ -221,6 +221,12 @@ class NeoTroops:
         c = self.characters.get(unit.template)
         return c.behaviour if c is not None else "default"
 
+    def shaken(self, unit: Unit, below: float) -> bool:
+        return False  # neo-troops has no morale
+
+    def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
+        return None  # its unit changes are told by their events' own words
+
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         return views.ai_special(self, state, unit, in_sight, has_shot)
 

@@ -32,6 +32,10 @@ from engine.rules.xcom_trpg.referee import referee
 from engine.rules.xcom_trpg.scenario import Action
 from engine.rules.xcom_trpg.shooting import ShotContext, facing_towards  # noqa: F401 - the rule modules' names
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
+
+
+AI_COMBO_STAMINA = 2  # the AI plans a combo only with a point of stamina to spare past its price
 
 
 @register("xcom-trpg")
@@ -146,7 +150,7 @@ class XcomTrpg:
         unit = self._actor(state, cmd.unit, 1)
         if isinstance(unit, Rejected):
             return unit
-        if unit.has("combo"):
+        if soldier(unit).combo:
             return Rejected("combo_done", f"{unit.name} made a combo move: the move cannot be split (4.3)")
         cost = scale.move_actions(self.rules, len(cmd.path))
         if cost > unit.actions:
@@ -160,8 +164,8 @@ class XcomTrpg:
     def _walk(self, unit: Unit, path: tuple[Pos, ...], *, actions: int, cause: str, **extra: object) -> list[Event]:
         before = path[-2] if len(path) > 1 else unit.pos
         ledger = Ledger({unit.id: unit})
-        flags = tuple(sorted(set(unit.flags) | {"moved"} | ({"combo"} if cause == "combo" else set())))
-        ledger.set(unit.id, cause, actions=actions, flags=flags, **extra)
+        turn = {"moved": True, **({"combo": True} if cause == "combo" else {})}
+        ledger.set(unit.id, cause, actions=actions, **turn, **extra)
         return [Moved(unit=unit.id, path=tuple(path), facing=facing_towards(before, path[-1])), *ledger.events]
 
     def _combo(self, state: State, cmd: Combo, dice: Dice) -> Rejected | list[Event]:
@@ -170,9 +174,9 @@ class XcomTrpg:
             if unit.code == "no_actions":
                 return Rejected("no_combo", "A combo replaces a whole turn: it needs every action unspent (4.3)")
             return unit
-        if unit.has("moved"):
+        if soldier(unit).moved:
             return Rejected("no_combo", f"{unit.name} has already moved this turn")
-        if not unit.infinite_stamina and unit.stamina < self.rules.combo_stamina:
+        if not soldier(unit).infinite_stamina and soldier(unit).stamina < self.rules.combo_stamina:
             return Rejected("no_stamina", f"{unit.name} has no stamina for a combo")
         if len(cmd.path) > self.rules.combo_move * self.rules.cells_per_sector:
             return Rejected("too_far", f"A combo moves at most {self.rules.combo_move} sectors "
@@ -180,7 +184,7 @@ class XcomTrpg:
         bad = self._path_problem(state, unit, cmd.path)
         if bad:
             return bad
-        stamina = unit.stamina if unit.infinite_stamina else unit.stamina - self.rules.combo_stamina
+        stamina = soldier(unit).stamina if soldier(unit).infinite_stamina else soldier(unit).stamina - self.rules.combo_stamina
         # the ultracombo (3.5): with inspiration's 3 actions the same stamina leaves 2
         return self._walk(unit, cmd.path, actions=unit.actions - 1, cause="combo", stamina=stamina)
 
@@ -262,13 +266,22 @@ class XcomTrpg:
         full = self.rules.actions_per_turn
         can = unit.conscious and unit.side == state.side and unit.actions > 0 and state.winner is None
         combo = 0
-        if can and unit.actions >= full and not unit.has("moved") and (  # >=: inspiration's 3 (3.5)
-                unit.infinite_stamina or unit.stamina >= self.rules.combo_stamina):
+        if can and unit.actions >= full and not soldier(unit).moved and (  # >=: inspiration's 3 (3.5)
+                soldier(unit).infinite_stamina or soldier(unit).stamina >= self.rules.combo_stamina):
             combo = self.rules.combo_move * self.rules.cells_per_sector
         per_action = self.rules.cells_per_sector
-        moves = 0 if unit.has("combo") or not can else unit.actions * per_action
+        moves = 0 if soldier(unit).combo or not can else unit.actions * per_action
+        spare = soldier(unit).infinite_stamina or soldier(unit).stamina >= AI_COMBO_STAMINA
         return Budget(label=f"actions {unit.actions}/{full}", can_act=can, moves_left=moves, dash_moves=combo,
-                      dash_label="combo", step=per_action if moves else 0)
+                      dash_label="combo", step=per_action if moves else 0, dash_spare=spare)
+
+    def shaken(self, unit: Unit, below: float) -> bool:
+        rec = soldier(unit)
+        return rec.morale_max > 0 and rec.morale < below
+
+    def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
+        old, new = soldier(before).morale, soldier(after).morale
+        return None if old == new else f"morale {old} → {new} ({new - old:+d}, {cause})"
 
     def check_scenario(self, sc: _scenario.Scenario) -> list[str]:
         return _scenario.check(self.content, sc)

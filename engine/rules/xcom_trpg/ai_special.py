@@ -16,6 +16,7 @@ from engine.core.ruleset import Mode
 from engine.map.grid import distance
 from engine.rules.xcom_trpg import scale
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 PSIONIC_RACES = {"sectoid": ("panic", "mind_control", "stun"), "ethereal": ("panic", "mind_control", "stun"),
                  "chryssalid": ("panic",)}
@@ -30,7 +31,7 @@ def choose(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -
 
 def rally(rs, state: State, unit: Unit) -> Command | None:
     line = rs.rules.panic_below
-    if not line or not any(u.side == unit.side and u.id != unit.id and u.conscious and u.morale < line
+    if not line or not any(u.side == unit.side and u.id != unit.id and u.conscious and soldier(u).morale < line
                            and distance(u.pos, unit.pos) <= scale.in_sector(rs.rules) for u in state.units.values()):
         return None
     return next((o.command for o in rs.options(state, unit) if o.command.action == "speech"), None)
@@ -47,7 +48,7 @@ def psi(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> A
         return None
     if unit.actions < rs.rules.actions_per_turn:  # one psi attack a turn; the other action shoots
         return None
-    soldiers = [u for u in in_sight if u.conscious and u.side == missions.PLAYER and not u.counters.get("psi_mc_by")]
+    soldiers = [u for u in in_sight if u.conscious and u.side == missions.PLAYER and not soldier(u).psi_mc_by]
     me = psionics.mind(unit)
 
     def chance(target: Unit) -> float:
@@ -59,7 +60,7 @@ def psi(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> A
 
     order: list[tuple[str, list[Unit]]] = []
     if "panic" in wanted:
-        shaken = sorted((s for s in soldiers if s.morale < SHAKEN), key=lambda s: (s.morale, s.id))
+        shaken = sorted((s for s in soldiers if soldier(s).morale < SHAKEN), key=lambda s: (soldier(s).morale, s.id))
         order.append(("panic", shaken))
     if "mind_control" in wanted:
         strongest = sorted(soldiers, key=lambda s: (-(s.hp + 10 * sum(s.stats.values())), s.id))
@@ -83,7 +84,7 @@ def chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Com
         if not weapon.blast and unit.ammo < min(m.shots for m in weapon.modes.values()) and unit.magazines > 0:
             return Reload(unit=unit.id)
         return None
-    if any(k.startswith("melee_held_by:") for k in unit.counters):
+    if soldier(unit).melee_held_by:
         return Act(unit=unit.id, action="escape")
     if weapon.blast is False and unit.ammo < weapon.ammo and unit.magazines > 0 and not in_sight:
         return Reload(unit=unit.id)

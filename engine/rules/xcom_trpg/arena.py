@@ -27,7 +27,8 @@ from engine.core.reducer import fold
 from engine.core.events import Resolved
 from engine.map.grid import Grid
 from engine.content import missions
-from engine.rules.xcom_trpg import charisma, melee, tranquilizer
+from engine.rules.xcom_trpg import tranquilizer
+from engine.rules.xcom_trpg.record import soldier
 from engine.rules.xcom_trpg.sniper import PARTS
 from engine.rules.xcom_trpg.tables import xcom
 
@@ -99,19 +100,23 @@ def _history(units: dict[str, Unit], action: Action) -> dict[str, Unit]:
     if action.type == "shoot":  # a tranquilizer's loaded dart is the scenario's `item` (8.12.4)
         kind = tranquilizer.KINDS.get(action.item or "")
         if kind is not None:
-            out[actor.id] = replace(actor, {"counters": {**actor.counters, tranquilizer.LOADED: kind}})
+            out[actor.id] = _noted(actor, tranq_loaded=kind)
         return out
     if action.type == "escape":
-        out[actor.id] = replace(actor, {"counters": {**actor.counters, melee.HELD + target.id: 1}})
-        out[target.id] = replace(target, {"counters": {**target.counters, melee.HOLDING + actor.id: 1}})
+        out[actor.id] = _noted(actor, melee_held_by={**soldier(actor).melee_held_by, target.id: 1})
+        out[target.id] = _noted(target, melee_holding={**soldier(target).melee_holding, actor.id: 1})
         return out
     if action.earlier:
         for me, other in ((actor, target), (target, actor)):
-            out[me.id] = replace(out[me.id], {"counters": {**out[me.id].counters, charisma.PAIR + other.id: action.earlier}})
+            out[me.id] = _noted(out[me.id], cha_pair={**soldier(out[me.id]).cha_pair, other.id: action.earlier})
     if action.hostile:
         t = out[target.id]
-        out[target.id] = replace(t, {"counters": {**t.counters, charisma.HOSTILE + actor.id: 1}})
+        out[target.id] = _noted(t, cha_hostile={**soldier(t).cha_hostile, actor.id: 1})
     return out
+
+
+def _noted(unit: Unit, **fields: object) -> Unit:
+    return replace(unit, {"record": attrs.evolve(soldier(unit), **fields)})
 
 
 def command(rs: XcomTrpg, state: State, action: Action) -> Command:

@@ -1,6 +1,6 @@
 """xcom-trpg 3.5: what an episode buff does to a unit's stats. Pure: no rolls, no events.
 
-The buff a unit holds is in its counters: `buff_plus` (heroic inspiration, effect 1-4) or
+The buff a unit holds is in its record: `buff_plus` (heroic inspiration, effect 1-4) or
 `buff_minus` (depression, effect 1-4), set once per episode by `tokens.py`. Every stat a rule
 reads goes through `combat.effective_stat`, which calls `adjust` here.
 """
@@ -8,6 +8,7 @@ reads goes through `combat.effective_stat`, which calls `adjust` here.
 from __future__ import annotations
 
 from engine.core.model import Unit
+from engine.rules.xcom_trpg.record import soldier
 
 PLUS, MINUS = "buff_plus", "buff_minus"
 LUCK_DOUBLED, THREE_ACTIONS, DODGER, UNSHAKEABLE = 1, 2, 3, 4  # heroic inspiration, by roll mod 4
@@ -21,11 +22,11 @@ DEPRESSED_MORALE_MAX = 50
 
 
 def plus(unit: Unit) -> int:
-    return unit.counters.get(PLUS, 0)
+    return soldier(unit).buff_plus
 
 
 def minus(unit: Unit) -> int:
-    return unit.counters.get(MINUS, 0)
+    return soldier(unit).buff_minus
 
 
 def adjust(unit: Unit, stat: str, value: int, *, dodge: bool = False) -> int:

@@ -1,13 +1,13 @@
 """xcom-trpg 5.5: persuasion. `Act(action="persuade", target=, option=<demand>)`.
 
 Both sides roll Charisma*1d100, luck-checked. The winner's demand binds the target on its next turn and
-the engine enforces it (so the AI "answers honestly" without knowing it). Counters:
-- `cha_pair:<other>` on both units: charisma interactions this pair had (diminishing ±100 each);
-- `cha_immune:<actor>` on a target the actor failed critically against: immune to the actor to the end;
-- `cha_hostile:<uid>` on a unit that attacked uid: the phase it last did (immune to uid's charisma this
+the engine enforces it (so the AI "answers honestly" without knowing it). Record fields (record.py):
+- `cha_pair[other]` on both units: charisma interactions this pair had (diminishing ±100 each);
+- `cha_immune[actor]` on a target the actor failed critically against: immune to the actor to the end;
+- `cha_hostile[uid]` on a unit that attacked uid: the phase it last did (immune to uid's charisma this
   phase and the next, unless uid rolls a critical success);
-- `cha_demand_<demand>` and `cha_from:<actor>` on the target until its next turn begins; then flags
-  `cha_<demand>` for that turn (and `cha_away:<actor>` for a retreat).
+- `cha_demand` and `cha_from` on the target until its next turn begins; then the demand is in `bound` for
+  that turn (and `cha_away` names whom a retreat is from).
 """
 
 from __future__ import annotations
@@ -28,14 +28,13 @@ from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, opposed
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
 
 DEMANDS = {"retreat": "fall back, away from {actor}", "hold_fire": "hold fire",
            "surrender": "lay down its weapon and do nothing", "drop_item": "drop {item}"}
-PAIR, IMMUNE, HOSTILE = "cha_pair:", "cha_immune:", "cha_hostile:"
-DEMAND, FROM, AWAY = "cha_demand_", "cha_from:", "cha_away:"
 DEFENCE_ONLY = ("chryssalid",)  # 5.5: its Charisma only resists
 ATTACKS = ("shoot", "throw", "grab", "shove", "snipe")  # what a unit that attacked "in earnest" did
 HOLD_FIRE = ("grab", "shove", "snipe")
@@ -43,8 +42,8 @@ UNARMED = "unarmed"
 
 
 def traits(content: Content, unit: Unit) -> set[str]:
-    """From the unit template (game) and `trait:<name>` counters (scenarios, `xenotac resolve`)."""
-    out = {k[6:] for k, v in unit.counters.items() if k.startswith("trait:") and v}
+    """From the unit template (game) and the record's traits (scenarios, `xenotac resolve`)."""
+    out = set(soldier(unit).traits)
     template = xcom(content).units.get(unit.template)
     if template is not None and template.race == unit.race:
         out |= set(template.traits)
@@ -52,7 +51,7 @@ def traits(content: Content, unit: Unit) -> set[str]:
 
 
 def sex(content: Content, unit: Unit) -> str | None:
-    found = next((k[4:] for k, v in unit.counters.items() if k.startswith("sex:") and v), None)
+    found = soldier(unit).sex or None
     template = xcom(content).units.get(unit.template)
     return found or (template.sex if template is not None and template.race == unit.race else None)
 
@@ -86,7 +85,7 @@ def refusal(content: Content, actor: Unit, target: Unit, demand: str | None) -> 
         return Rejected("xenophobe", f"{target.name} is a xenophobe: immune to {actor.name}'s charisma (5.5)")
     if xenophobe(content, actor, target):
         return Rejected("xenophobe", f"{actor.name} is a xenophobe and never negotiates with {target.name} (5.5)")
-    if target.counters.get(IMMUNE + actor.id):
+    if soldier(target).cha_immune.get(actor.id):
         return Rejected("immune", f"{target.name} saw {actor.name} look pathetic: immune to the episode's end")
     if buffs.immune_to_minds(target):
         return Rejected("immune", f"{target.name}'s heroic inspiration makes it immune to compulsion (3.5)")
@@ -118,10 +117,10 @@ def persuasion(content: Content, rules: RulesetDef, dice: Dice, actor: Unit, tar
 
 def record(ledger: Ledger, actor: Unit, target: Unit, crits: dict[str, list[str]]) -> None:
     """The pair's count rises after every interaction, crits included; a crit failure makes it immune."""
-    ledger.count(actor.id, PAIR + target.id, f"charisma with {target.name}")
-    ledger.count(target.id, PAIR + actor.id, f"charisma with {actor.name}")
+    ledger.count(actor.id, "cha_pair", target.id, f"charisma with {target.name}")
+    ledger.count(target.id, "cha_pair", actor.id, f"charisma with {actor.name}")
     if "failure" in crits.get(actor.id, []):
-        ledger.count(target.id, IMMUNE + actor.id, f"{actor.name} looked pathetic")
+        ledger.count(target.id, "cha_immune", actor.id, f"{actor.name} looked pathetic")
 
 
 def _wording(demand: str | None, actor: Unit, target: Unit) -> str:
@@ -135,7 +134,7 @@ def _wording(demand: str | None, actor: Unit, target: Unit) -> str:
 
 
 def _hostile(state: State, target: Unit, actor: Unit) -> bool:
-    last = target.counters.get(HOSTILE + actor.id)
+    last = soldier(target).cha_hostile.get(actor.id)
     return last is not None and last >= state.phase - 1
 
 
@@ -154,18 +153,14 @@ def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
     if no is not None:
         return no
     won, rolls, crits, why = persuasion(rs.content, rs.rules, dice, unit, target,
-                                        earlier=unit.counters.get(PAIR + target.id, 0),
+                                        earlier=soldier(unit).cha_pair.get(target.id, 0),
                                         hostile=_hostile(state, target, unit))
     ledger = Ledger(state.units)
     ledger.set(unit.id, "persuades", actions=0)
     apply_crits(ledger, rs.rules, crits)
     record(ledger, unit, target, crits)
     if won:
-        counters = {k: v for k, v in ledger.get(target.id, "counters").items()
-                    if not k.startswith((DEMAND, FROM))}
-        counters[DEMAND + cmd.option] = 1
-        counters[FROM + unit.id] = 1
-        ledger.set(target.id, f"persuaded by {unit.name}", counters=counters)
+        ledger.set(target.id, f"persuaded by {unit.name}", cha_demand=cmd.option, cha_from=unit.id)
     verdict = "persuades" if won else "fails to persuade"
     text = f"{unit.name} {verdict} {target.name}{_wording(cmd.option, unit, target)} ({why})"
     return [Resolved(actor=unit.id, action="persuade", target=target.id, rolls=tuple(rolls),
@@ -173,22 +168,19 @@ def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
 
 
 def keep_word(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]:
-    """The won demand binds this turn: flags `cha_<demand>`; surrender and drop_item act at once."""
-    counters = ledger.get(uid, "counters")
-    if not any(k.startswith((DEMAND, FROM, AWAY)) for k in counters):
+    """The won demand binds this turn (`bound`); surrender and drop_item act at once."""
+    demand, source = ledger.get(uid, "cha_demand"), ledger.get(uid, "cha_from")
+    if not (demand or source or ledger.get(uid, "cha_away")):
         return []
-    demands = [k[len(DEMAND):] for k in counters if k.startswith(DEMAND)]
-    source = next((k[len(FROM):] for k in counters if k.startswith(FROM)), None)
-    kept = {k: v for k, v in counters.items() if not k.startswith((DEMAND, FROM, AWAY))}
     name = ledger.get(uid, "name")
-    if not demands:
-        ledger.set(uid, "the persuasion wears off", counters=kept)
+    if not demand:
+        ledger.set(uid, "the persuasion wears off", cha_demand="", cha_from="", cha_away="")
         return []
-    demand = demands[0]
-    if demand == "retreat" and source:
-        kept[AWAY + source] = 1
-    ledger.set(uid, f"keeps its word: {demand.replace('_', ' ')}", counters=kept)
-    ledger.flag(uid, "cha_" + demand, f"{name} was persuaded to {demand.replace('_', ' ')}")
+    away = source if demand == "retreat" and source else ""
+    ledger.set(uid, f"keeps its word: {demand.replace('_', ' ')}", cha_demand="", cha_from="", cha_away=away)
+    held = ledger.get(uid, "bound")
+    if demand not in held:
+        ledger.set(uid, f"{name} was persuaded to {demand.replace('_', ' ')}", bound=tuple(sorted(held + (demand,))))
     if demand == "surrender":
         ledger.set(uid, "surrenders: lays down its weapon", weapon=UNARMED, ammo=0, actions=0)
     elif demand == "drop_item":
@@ -206,11 +198,11 @@ def bound(rs: "XcomTrpg", state: State, cmd: Command) -> Rejected | None:
     unit = state.units.get(getattr(cmd, "unit", ""))
     if unit is None:
         return None
-    if unit.has("cha_hold_fire") and (isinstance(cmd, (Shoot, Throw))
+    if "hold_fire" in soldier(unit).bound and (isinstance(cmd, (Shoot, Throw))
                                       or isinstance(cmd, Act) and cmd.action in HOLD_FIRE):
         return Rejected("persuaded", f"{unit.name} was persuaded to hold fire this turn (5.5)")
-    if unit.has("cha_retreat"):
-        away = next((k[len(AWAY):] for k in unit.counters if k.startswith(AWAY)), None)
+    if "retreat" in soldier(unit).bound:
+        away = soldier(unit).cha_away
         other = state.units.get(away or "")
         if other is None or isinstance(cmd, (Wait, Face)):
             return None
@@ -223,7 +215,7 @@ def bound(rs: "XcomTrpg", state: State, cmd: Command) -> Rejected | None:
                 return None
         return Rejected("persuaded", f"{unit.name} was persuaded to retreat: it may only move away from "
                                      f"{other.name} or wait (5.5)")
-    if unit.has("cha_surrender") and not isinstance(cmd, (Wait, Face)):
+    if "surrender" in soldier(unit).bound and not isinstance(cmd, (Wait, Face)):
         return Rejected("persuaded", f"{unit.name} has surrendered this turn (5.5)")
     return None
 
@@ -237,8 +229,8 @@ def in_earnest(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -
     ledger = Ledger(now.units)
     for e in hits:
         a, t = now.units.get(e.actor), now.units.get(e.target or "")
-        if a is not None and t is not None and a.side != t.side and a.counters.get(HOSTILE + t.id) != now.phase:
-            ledger.set_counters(a.id, f"attacks {t.name} in earnest", {HOSTILE + t.id: now.phase})
+        if a is not None and t is not None and a.side != t.side and soldier(a).cha_hostile.get(t.id) != now.phase:
+            ledger.keyed(a.id, f"attacks {t.name} in earnest", "cha_hostile", {t.id: now.phase})
     return ledger.take()
 
 
@@ -249,7 +241,7 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     for t in state.units.values():
         if t.side == unit.side or not t.conscious or not state.grid.sees(unit.pos, t.pos, rs.rules.vision_radius):
             continue
-        n = unit.counters.get(PAIR + t.id, 0)
+        n = soldier(unit).cha_pair.get(t.id, 0)
         note = f"charisma {effective_stat(unit, 'charisma')} vs {effective_stat(t, 'charisma')}"
         if n and not no_diminishing(rs.content, t, unit):
             note += f", diminishing -{100 * n}/+{100 * n}"

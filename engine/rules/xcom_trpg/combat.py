@@ -15,6 +15,7 @@ from engine.core.model import Unit
 from engine.rules.xcom_trpg import buffs, sources
 from engine.rules.xcom_trpg.checks import luck_check, passed, stat_roll, tie_break
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 PARTIAL, FULL = 1, 2
 DEATH_BELOW = -5  # 6.3: HP below -5 is death; -5..0 is unconsciousness (6.2)
@@ -51,7 +52,7 @@ def effective_stat(unit: Unit, stat: str, *, dodge: bool = False) -> int:
     """The stat every rule reads: 6.4, with stamina 0 Strength counts as Strength/3 (rounded, min 1);
     3.5, episode buffs (buffs.py; `dodge` for inspiration 3)."""
     value = unit.stats[stat]
-    if stat == "strength" and unit.stamina <= 0 and not unit.infinite_stamina:
+    if stat == "strength" and soldier(unit).stamina <= 0 and not soldier(unit).infinite_stamina:
         value = max(1, div_round(value, 3))
     return buffs.adjust(unit, stat, value, dodge=dodge)
 
@@ -67,7 +68,7 @@ def shooter_luck(unit: Unit, weapon: Weapon) -> int:
 
 def mode_stamina(unit: Unit, mode: Mode) -> int:
     """6.4, 8.12.5: a sniper shot costs its stamina only if fired standing (not prone)."""
-    if mode.sniper and unit.counters.get("sniper_prone"):
+    if mode.sniper and soldier(unit).sniper_prone:
         return 0
     return mode.stamina
 
@@ -214,7 +215,7 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
             if hit is not None:
                 hits.append(hit)
         if status != "dead":
-            status = status_for(target.hp - sum(h.damage for h in hits), target.concussion)
+            status = status_for(target.hp - sum(h.damage for h in hits), soldier(target).concussion)
     verdict, summary = _verdict(shooter, target, hits, notes, mode.shots * weapon.pellets)
     return Outcome(rolls, hits, verdict, summary, crits)
 

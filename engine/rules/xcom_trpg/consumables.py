@@ -24,24 +24,21 @@ from engine.core.reducer import fold
 from engine.rules.xcom_trpg.combat import status_for
 from engine.rules.xcom_trpg.damage import Ledger, fallen
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
 
-REST, REST_GAIN = "rest", 2
-
-
-def _without(counters: dict[str, int], key: str) -> dict[str, int]:
-    return {k: v for k, v in counters.items() if k != key}
+REST_GAIN = 2
 
 
 def raised(unit: Unit, gain: int, over_max: bool) -> int:
     """Stamina after a gain: never above the maximum unless over_max, never lowered (XS may have lifted it)."""
-    if unit.infinite_stamina:
-        return unit.stamina
+    if soldier(unit).infinite_stamina:
+        return soldier(unit).stamina
     if over_max:
-        return unit.stamina + gain
-    return max(unit.stamina, min(unit.stamina + gain, unit.stamina_max))
+        return soldier(unit).stamina + gain
+    return max(soldier(unit).stamina, min(soldier(unit).stamina + gain, soldier(unit).stamina_max))
 
 
 def _own_action(item_id: str | None) -> bool:
@@ -102,18 +99,17 @@ def apply_item(rs: "XcomTrpg", ledger: Ledger, item_id: str, item: Item, uid: st
     if item.stamina:
         ledger.set(uid, f"{name}: +{item.stamina} stamina" + (" (may exceed the maximum)" if item.over_max else ""),
                    stamina=raised(unit, item.stamina, item.over_max))
-    if item.clears_concussion and (unit.concussion or unit.has("concussed")):
-        ledger.set(uid, f"{name}: concussion treated", concussion=0,
-                   flags=tuple(f for f in unit.flags if f != "concussed"))
+    if item.clears_concussion and (soldier(unit).concussion or soldier(unit).concussed):
+        ledger.set(uid, f"{name}: concussion treated", concussion=0, concussed=False)
     if item.morale_to_max:
-        ledger.morale(uid, unit.morale_max - unit.morale, f"{name}: morale to maximum")
+        ledger.morale(uid, soldier(unit).morale_max - soldier(unit).morale, f"{name}: morale to maximum")
     if item.after_turns:
         ledger.set(uid, f"{name}: the after-effect comes at the end of its turn {item.after_turns} turns from now",
-                   counters=dict(ledger.get(uid, "counters"), **{f"after_{item_id}": item.after_turns}))
+                   after={**ledger.get(uid, "after"), item_id: item.after_turns})
     if item.hp:
         before = ledger.unit(uid)
         hp = before.hp + item.hp
-        status = status_for(hp, before.concussion) if before.status != "dead" else "dead"
+        status = status_for(hp, soldier(before).concussion) if before.status != "dead" else "dead"
         ledger.set(uid, f"{name}: {item.hp:+d} HP (no wound)", hp=hp, status=status)
         if status != before.status:
             fallen(ledger, rs.rules, None, before, status)
@@ -123,31 +119,27 @@ def rest(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
         return unit
-    if unit.infinite_stamina:
+    if soldier(unit).infinite_stamina:
         return Rejected("tireless", f"{unit.name} never tires")
     ledger = Ledger(state.units)
     ledger.set(unit.id, f"rests: +{REST_GAIN} stamina at the start of its next turn unless it dodges or is hurt",
-               actions=0, counters=dict(unit.counters, **{REST: 1}))
+               actions=0, rest=1)
     return list(ledger.events)
 
 
 def turn_start(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]:
-    counters = ledger.get(uid, "counters")
-    if counters.get(REST):
-        ledger.set(uid, f"rested: +{REST_GAIN} stamina", counters=_without(counters, REST),
-                   stamina=raised(ledger.unit(uid), REST_GAIN, False))
-    for key, left in ledger.get(uid, "counters").items():
-        if key.startswith("after_") and left > 0:
-            ledger.set(uid, "another turn after the stimulant",
-                       counters=dict(ledger.get(uid, "counters"), **{key: left - 1}))
+    if ledger.get(uid, "rest"):
+        ledger.set(uid, f"rested: +{REST_GAIN} stamina", rest=0, stamina=raised(ledger.unit(uid), REST_GAIN, False))
+    for key, left in ledger.get(uid, "after").items():
+        if left > 0:
+            ledger.set(uid, "another turn after the stimulant", after={**ledger.get(uid, "after"), key: left - 1})
     return []
 
 
 def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     """A rest broken by a dodge or damage; an item's after-effect as its user's side ends its turn."""
     ended = before.side if any(isinstance(e, (SideStarted, PhaseStarted)) for e in events) else None
-    watched = [u.id for u in before.units.values() if REST in u.counters
-               or (u.side == ended and any(k.startswith("after_") for k in u.counters))]
+    watched = [u.id for u in before.units.values() if soldier(u).rest or (u.side == ended and soldier(u).after)]
     if not watched:
         return []
     now = fold(before, events)
@@ -155,16 +147,16 @@ def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> lis
     dodged = {r.actor for e in events if isinstance(e, Resolved) for r in e.rolls if r.purpose.startswith("dodge")}
     for uid in watched:
         was, unit = before.units[uid], now.units[uid]
-        if REST in unit.counters:
+        if soldier(unit).rest:
             why = "it dodged" if uid in dodged else "it was hurt" if (
-                unit.hp < was.hp or unit.concussion > was.concussion) else ""
+                unit.hp < was.hp or soldier(unit).concussion > soldier(was).concussion) else ""
             if why:
-                ledger.set(uid, f"rest broken: {why}", counters=_without(unit.counters, REST))
+                ledger.set(uid, f"rest broken: {why}", rest=0)
         if unit.side == ended:
-            for key, left in list(ledger.get(uid, "counters").items()):
-                if key.startswith("after_") and left == 0:
-                    item = xcom(rs.content).items.get(key.removeprefix("after_"))
-                    ledger.set(uid, "after-effect passed", counters=_without(ledger.get(uid, "counters"), key))
+            for key, left in list(ledger.get(uid, "after").items()):
+                if left == 0:
+                    item = xcom(rs.content).items.get(key)
+                    ledger.keyed(uid, "after-effect passed", "after", {key: None})
                     if item is not None and item.after_morale:
                         ledger.morale(uid, item.after_morale, f"{item.name} after-effect")
     return list(ledger.events)
@@ -185,7 +177,7 @@ def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
                                     command=Act(unit=unit.id, action="use", option=item_id,
                                                 target=None if target.id == unit.id else target.id),
                                     note=f"{item.actions} action, no roll"))
-    if unit.actions >= 1 and not unit.infinite_stamina and unit.stamina < unit.stamina_max and REST not in unit.counters:
+    if unit.actions >= 1 and not soldier(unit).infinite_stamina and soldier(unit).stamina < soldier(unit).stamina_max and not soldier(unit).rest:
         out.append(Option(group="Items", label=f"Rest (+{REST_GAIN} stamina next turn)",
                                 command=Act(unit=unit.id, action="rest"),
                                 note="ends the turn; a dodge or a wound before then cancels it"))

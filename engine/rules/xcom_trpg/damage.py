@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from typing import Any
 
+import attrs
+
 from engine.content.models import RulesetDef
 from engine.core.events import UnitChanged
 from engine.core.model import Unit, replace
+from engine.core.records import Patch
 from engine.rules.xcom_trpg.checks import per_bravery
 from engine.rules.xcom_trpg.combat import Hit, Outcome, status_for
+from engine.rules.xcom_trpg.record import EMPTY, Soldier, soldier
+
+FIELDS = frozenset(a.name for a in attrs.fields(Soldier))
 
 class Ledger:
     """The units a decision touches, as they stand after it, and the events that changed them."""
@@ -45,16 +51,27 @@ class Ledger:
         return list(self._base)
 
     def get(self, uid: str, field: str) -> Any:
+        """A unit's field, or its record's (stamina, morale, the turn's markers, ...)."""
         pending = self._pending.get(uid)
+        if field in FIELDS:
+            rec = pending["record"] if pending is not None and "record" in pending else self._base[uid].record
+            return getattr(rec if rec is not None else EMPTY, field)
         if pending is not None and field in pending:
             return pending[field]
         return getattr(self._base[uid], field)
 
     def set(self, uid: str, cause: str, **changes: Any) -> None:
+        """One event: the unit's fields, and its record's (a patch of the ones that changed)."""
         changes = {k: v for k, v in changes.items() if self.get(uid, k) != v}
         if not changes:
             return
-        self._pending.setdefault(uid, {}).update(changes)
+        pending = self._pending.setdefault(uid, {})
+        mine = {k: changes.pop(k) for k in [k for k in changes if k in FIELDS]}
+        if mine:
+            patch = Patch(Soldier.record_kind, mine)
+            pending["record"] = patch.onto(pending.get("record", self._base[uid].record))
+            changes["record"] = patch
+        pending.update({k: v for k, v in changes.items() if k != "record"})
         self._built = None
         self.events.append(UnitChanged(unit=uid, changes=changes, cause=cause))
 
@@ -64,25 +81,24 @@ class Ledger:
         value = self.get(uid, "morale") + delta
         self.set(uid, cause, morale=max(0, min(self.get(uid, "morale_max"), value)))
 
-    def flag(self, uid: str, flag: str, cause: str) -> None:
-        flags = self.get(uid, "flags")
-        if flag not in flags:
-            self.set(uid, cause, flags=tuple(sorted(flags + (flag,))))
+    def set_fields(self, uid: str, cause: str, values: dict[str, Any]) -> None:
+        """Record fields by name, in one event; None puts one back to its "none" (0, None, empty)."""
+        self.set(uid, cause, **{k: getattr(EMPTY, k) if v is None else v for k, v in values.items()})
 
-    def set_counters(self, uid: str, cause: str, values: dict[str, int | None]) -> None:
-        """Counters set to their new values; None removes one."""
-        counters = dict(self.get(uid, "counters"))
+    def count(self, uid: str, field: str, key: str, cause: str, by: int = 1) -> None:
+        """One more in a record's dict field (`special`, `bravery_seen`)."""
+        table = self.get(uid, field)
+        self.set(uid, cause, **{field: {**table, key: table.get(key, 0) + by}})
+
+    def keyed(self, uid: str, cause: str, field: str, values: dict[str, int | None]) -> None:
+        """A record's dict field with some keys set; None removes one."""
+        table = dict(self.get(uid, field))
         for k, v in values.items():
             if v is None:
-                counters.pop(k, None)
+                table.pop(k, None)
             else:
-                counters[k] = v
-        self.set(uid, cause, counters=counters)
-
-    def count(self, uid: str, counter: str, cause: str, by: int = 1) -> None:
-        counters = dict(self.get(uid, "counters"))
-        counters[counter] = counters.get(counter, 0) + by
-        self.set(uid, cause, counters=counters)
+                table[k] = v
+        self.set(uid, cause, **{field: table})
 
 
 def apply_crits(ledger: Ledger, rules: RulesetDef, crits: dict[str, list[str]]) -> None:
@@ -91,10 +107,10 @@ def apply_crits(ledger: Ledger, rules: RulesetDef, crits: dict[str, list[str]]) 
         for kind in kinds:
             if kind == "success":
                 ledger.morale(uid, rules.morale.crit_success, "critical success")
-                ledger.count(uid, "crit_plus", "critical success token")
+                ledger.set(uid, "critical success token", crit_plus=ledger.get(uid, "crit_plus") + 1)
             else:
                 ledger.morale(uid, -rules.morale.crit_failure, "critical failure")
-                ledger.count(uid, "crit_minus", "critical failure token")
+                ledger.set(uid, "critical failure token", crit_minus=ledger.get(uid, "crit_minus") + 1)
 
 
 def apply_hits(ledger: Ledger, rules: RulesetDef, attacker: str, outcome: Outcome, *, pellets: bool) -> None:
@@ -112,7 +128,7 @@ def apply_hits(ledger: Ledger, rules: RulesetDef, attacker: str, outcome: Outcom
             damage = sum(h.damage for h in hits)
             conc = sum(h.concussion for h in hits)
             hp = before.hp - damage
-            concussion = before.concussion + conc
+            concussion = soldier(before).concussion + conc
             ledger.set(uid, "wounded" if damage else "concussed", hp=hp, concussion=concussion,
                        status=status_for(hp, concussion))
             wounds = [h for h in hits if h.damage > 0]
@@ -124,7 +140,7 @@ def apply_hits(ledger: Ledger, rules: RulesetDef, attacker: str, outcome: Outcom
             if conc:
                 ledger.morale(uid, -per_bravery(rules.morale.concussion, before.stats["bravery"]) *
                               sum(1 for h in hits if h.concussion), "concussion")
-                ledger.flag(uid, "concussed", "concussion: one action next turn")
+                ledger.set(uid, "concussion: one action next turn", concussed=True)
         status = ledger.get(uid, "status")
         if before.status != status:
             fallen(ledger, rules, attacker, before, status)

@@ -18,6 +18,7 @@ from engine.rules.xcom_trpg import field, hooks
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -34,6 +35,9 @@ def start(rs: XcomTrpg, state: State, dice: Dice) -> Rejected | list[Event]:
     return events + rs._begin_side(started, state.sides[0], dice)
 
 
+TURN_CLEARED = {"moved": False, "combo": False, "concussed": False, "compelled_hold": False, "bound": ()}
+
+
 def begin_side(rs: XcomTrpg, state: State, side: str, dice: Dice, ledger: Ledger | None = None) -> list[Event]:
     """Fresh actions; 1 after concussion (8.5); panic checks below 40 morale (6.5).
 
@@ -45,12 +49,12 @@ def begin_side(rs: XcomTrpg, state: State, side: str, dice: Dice, ledger: Ledger
     for uid in side_ids:
         status, hp = ledger.get(uid, "status"), ledger.get(uid, "hp")
         if status == "unconscious" and 0 < hp and ledger.get(uid, "concussion") <= hp \
-                and not ledger.get(uid, "counters").get("tranq_asleep"):  # a dart's sleep ends by itself
+                and not ledger.get(uid, "tranq_asleep"):  # a dart's sleep ends by itself
             ledger.set(uid, "comes round", status="active")
         if ledger.get(uid, "status") != "active":
             continue
-        actions = 1 if "concussed" in ledger.get(uid, "flags") else rs.rules.actions_per_turn
-        ledger.set(uid, "new turn", actions=actions, flags=())
+        actions = 1 if ledger.get(uid, "concussed") else rs.rules.actions_per_turn
+        ledger.set(uid, "new turn", actions=actions, **TURN_CLEARED)
         for hook in hooks.TURN_START:
             events += ledger.take() + hook(rs, ledger, uid, dice)
     events += ledger.take()
@@ -68,14 +72,14 @@ def begin_side(rs: XcomTrpg, state: State, side: str, dice: Dice, ledger: Ledger
 def panic(rs: XcomTrpg, state: State, unit: Unit, dice: Dice) -> list[Event]:
     """6.5: 1d100 > morale panics; morale 0 always does. A panicking unit loses its turn."""
     rolls = []
-    if unit.morale > 0:
+    if soldier(unit).morale > 0:
         check = plain_roll(dice, unit.id, "panic check", 100, "panic")
         rolls.append(check)
-        dice.note(check, f"morale {unit.morale} is below {rs.rules.panic_below}: rulesets.toml "
+        dice.note(check, f"morale {soldier(unit).morale} is below {rs.rules.panic_below}: rulesets.toml "
                          "[xcom-trpg].panic_below (6.5); more than the morale panics")
-        if check.total <= unit.morale:
+        if check.total <= soldier(unit).morale:
             return [Resolved(actor=unit.id, action="panic", rolls=(check,), outcome="steady",
-                             text=f"{unit.name} keeps calm ({check.total} <= morale {unit.morale})")]
+                             text=f"{unit.name} keeps calm ({check.total} <= morale {soldier(unit).morale})")]
     what = plain_roll(dice, unit.id, "meaningless action", 100, "panic act")
     rolls.append(what)
     dice.note(what, "1-50: a step in the 1d8 direction, 51-100: nothing (docs/rules-notes.md)")

@@ -7,7 +7,7 @@ interaction: its turn ends. A critical success cannot be blocked and deals 5 con
 in arm wrestling.
 
 A grab holds the target until it escapes, its grabber falls or they are no longer within reach:
-counters `melee_held_by:<grabber id>` on the held unit and `melee_holding:<held id>` on the grabber.
+record fields `melee_held_by[grabber id]` on the held unit and `melee_holding[held id]` on the grabber.
 A held unit cannot move.
 """
 
@@ -25,12 +25,12 @@ from engine.core.ruleset import Option
 from engine.core.reducer import fold
 from engine.rules.xcom_trpg.combat import Hit, Outcome, concussion_taken, crit_floor, effective_stat
 from engine.rules.xcom_trpg.contest import Contest, Side, opposed
+from engine.rules.xcom_trpg.record import soldier
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
 
-HELD, HOLDING = "melee_held_by:", "melee_holding:"
 CRIT_CONCUSSION = 5  # 8.11
 WRESTLING = "arm_wrestling"
 VERB = {"grab": "grabs", "escape": "breaks free from", "shove": "shoves"}
@@ -47,7 +47,7 @@ def best(unit: Unit) -> Side:
 
 
 def holder(unit: Unit) -> str | None:
-    return next((k[len(HELD):] for k, v in sorted(unit.counters.items()) if k.startswith(HELD) and v), None)
+    return next((k for k, v in sorted(soldier(unit).melee_held_by.items()) if v), None)
 
 
 def holding(state: State, unit: Unit) -> Unit | None:
@@ -97,8 +97,8 @@ def _text(kind: str, actor: Unit, target: Unit, won: bool, hurt: Outcome | None)
 
 
 def release(ledger: Ledger, held: str, grabber: str, cause: str) -> None:
-    ledger.set_counters(held, cause, {HELD + grabber: None})
-    ledger.set_counters(grabber, cause, {HOLDING + held: None})
+    ledger.keyed(held, cause, "melee_held_by", {grabber: None})
+    ledger.keyed(grabber, cause, "melee_holding", {held: None})
 
 
 def away_cells(rs: "XcomTrpg", state: State, actor: Unit, target: Unit) -> list[Pos]:
@@ -153,8 +153,8 @@ def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
     _settle(ledger, rs.rules, unit, contest, hurt)
     events: list[Event] = []
     if won and cmd.action == "grab":
-        ledger.count(target.id, HELD + unit.id, f"held by {unit.name}")
-        ledger.count(unit.id, HOLDING + target.id, f"holds {target.name}")
+        ledger.count(target.id, "melee_held_by", unit.id, f"held by {unit.name}")
+        ledger.count(unit.id, "melee_holding", target.id, f"holds {target.name}")
     elif won and cmd.action == "escape":
         release(ledger, unit.id, target.id, f"breaks free from {target.name}")
     elif won and cmd.action == "shove" and cell is not None:
@@ -176,7 +176,7 @@ def held_cannot_move(rs: "XcomTrpg", state: State, cmd: object) -> Rejected | No
 
 
 def _held(unit: Unit) -> bool:
-    return any(k.startswith(HELD) for k in unit.counters)
+    return bool(soldier(unit).melee_held_by)
 
 
 def _any_held(units) -> bool:

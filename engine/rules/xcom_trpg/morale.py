@@ -25,11 +25,11 @@ from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.content.scenario import Verdict
 from engine.rules.xcom_trpg.scenario import Action
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
 
-FREE_SPEECH = "speech_free_phase"  # counter: the phase of the leader's last free speech
 
 
 def leader(rs: "XcomTrpg") -> str | None:
@@ -47,7 +47,7 @@ def listeners(rs: "XcomTrpg", state: State, speaker: Unit) -> list[Unit]:
 
 
 def _free(rs: "XcomTrpg", state: State, unit: Unit) -> bool:
-    return unit.id == leader(rs) and unit.counters.get(FREE_SPEECH) != state.phase
+    return unit.id == leader(rs) and soldier(unit).speech_free_phase != state.phase
 
 
 def speech(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[Event]:
@@ -66,8 +66,7 @@ def speech(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
     gain = charisma * 2 if is_leader else charisma
     ledger = Ledger(state.units)
     if free:
-        counters = dict(unit.counters, **{FREE_SPEECH: state.phase})
-        ledger.set(unit.id, "the commander's free speech (Let them talk, 4.5)", counters=counters)
+        ledger.set(unit.id, "the commander's free speech (Let them talk, 4.5)", speech_free_phase=state.phase)
     else:
         ledger.set(unit.id, "encouraging speech", actions=unit.actions - 1)
     who = "commander's " if is_leader else ""
@@ -135,10 +134,9 @@ def first_sight(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) 
             v = ledger.unit(viewer.id)
             if not v.conscious or not frightens(rs.content, monster, v) or not missions.hostile(v.side, monster.side):
                 continue  # the questions of who frightens whom first: most pairs end here
-            key = f"bravery_{monster.id}"
-            if key in v.counters or not now.grid.sees(v.pos, monster.pos, rs.rules.vision_radius):
+            if monster.id in soldier(v).bravery_seen or not now.grid.sees(v.pos, monster.pos, rs.rules.vision_radius):
                 continue
-            ledger.count(viewer.id, key, f"first sight of {monster.name}")
+            ledger.count(viewer.id, "bravery_seen", monster.id, f"first sight of {monster.name}")
             out.append(bravery_check(rs.content, rs.rules, ledger, v, monster, dice))
             out += ledger.take()
     return out

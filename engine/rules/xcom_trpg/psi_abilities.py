@@ -23,6 +23,7 @@ from engine.rules.xcom_trpg.contest import god_roll
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.psi_effects import ORDERS, apply, attack_bonus, revive, set_counter
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -53,10 +54,6 @@ def parse(option: str | None) -> tuple[str, str, str]:
     ability, _, detail = (option or DEFAULT).partition(":")
     first, _, also = ability.partition("+")
     return first, detail, also
-
-
-def cd_key(ability_id: str) -> str:
-    return f"psi_cd_{ability_id}"
 
 
 def plan(rs: "XcomTrpg", state: State, cmd: Act, check_turn: bool = True) -> Plan | Rejected:
@@ -90,7 +87,7 @@ def plan(rs: "XcomTrpg", state: State, cmd: Act, check_turn: bool = True) -> Pla
             return Rejected("no_radius", "Psi-location needs a radius of 1 cell or more (amount)")
         cost += a.cost_per_radius * cmd.amount
         detail = str(cmd.amount)
-    ss = caster.counters.get("psi_ss", 0)
+    ss = soldier(caster).psi_ss
     if ss < cost + overload:
         return Rejected("no_ss", f"{a.name} needs {cost}" + (f"+{overload}" if overload else "")
                         + f" SS; {caster.name} has {ss}")
@@ -116,7 +113,7 @@ def _caster_problem(rs: "XcomTrpg", caster: Unit, aid: str, a: PsiAbility) -> Re
     psi = caster.stats.get("psionics", 0)
     if psi < a.min_psi:
         return Rejected("min_psi", f"{a.name} needs Psionics {a.min_psi}; {caster.name} has {psi}")
-    left = caster.counters.get(cd_key(aid), 0)
+    left = soldier(caster).psi_cd.get(aid, 0)
     if left:
         return Rejected("cooldown", f"{a.name} is cooling down: {caster.name} can use it again in {left} turn(s)")
     return None
@@ -143,7 +140,7 @@ def _targets(rs: "XcomTrpg", state: State, caster: Unit, a: PsiAbility, cmd: Act
         if a.target == "corpse":
             if t.status != "dead":
                 return Rejected("not_a_corpse", f"{a.name} raises the dead; {t.name} is {t.status}")
-            if t.counters.get("psi_revenant"):
+            if soldier(t).psi_revenant:
                 return Rejected("twice_dead", f"{t.name} has already risen once")
         elif t.status != "active":
             return Rejected(t.status, f"{t.name} is {t.status}")
@@ -153,7 +150,7 @@ def _targets(rs: "XcomTrpg", state: State, caster: Unit, a: PsiAbility, cmd: Act
             return Rejected("not_hostile", f"{a.name} is cast on an enemy; {t.name} is on your side")
         if xcom(rs.content).races[t.race].robot and a.effect != "communication":
             return Rejected("no_mind", f"{t.name} is a machine: there is no mind to reach")
-        if a.effect == "mind_control" and t.counters.get("psi_mc_by"):
+        if a.effect == "mind_control" and soldier(t).psi_mc_by:
             return Rejected("already_controlled", f"{t.name} is already mind-controlled")
         if a.effect == "mind_control" and t.side not in psi_effects.SIDES:
             return Rejected("no_control", f"{t.name}'s side cannot be taken over")
@@ -176,15 +173,16 @@ def act_psi(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | li
 def cast(rs: "XcomTrpg", state: State, p: Plan, dice: Dice) -> list[Event]:
     a, caster = p.ability, p.caster
     ledger = Ledger(state.units)
-    ss = caster.counters.get("psi_ss", 0)
+    ss = soldier(caster).psi_ss
     label = a.name + (f" + {xcom(rs.content).psionics[p.also].name}" if p.also else "")
     spent = f"{p.cost} SS" + (f" + {p.overload} overload" if p.overload else "")
-    cds = {cd_key(i): xcom(rs.content).psionics[i].cooldown + 1 for i in (p.ability_id, p.also)
-           if i and xcom(rs.content).psionics[i].cooldown}
-    drug = caster.counters.get("tranq_psi_bonus", 0) if caster.counters.get("tranq_psi_left", 0) > 0 else 0
+    cooling = {i: xcom(rs.content).psionics[i].cooldown + 1 for i in (p.ability_id, p.also)
+               if i and xcom(rs.content).psionics[i].cooldown}
+    cds: dict[str, object] = {"psi_cd": {**soldier(caster).psi_cd, **cooling}} if cooling else {}
+    drug = soldier(caster).tranq_psi_bonus if soldier(caster).tranq_psi_left > 0 else 0
     if drug:  # 8.12.4: a drugged sectoid's next psi actions, whatever they are
-        left = caster.counters["tranq_psi_left"] - 1
-        cds.update(tranq_psi_left=left, tranq_psi_bonus=caster.counters["tranq_psi_bonus"] if left else 0)
+        left = soldier(caster).tranq_psi_left - 1
+        cds.update(tranq_psi_left=left, tranq_psi_bonus=soldier(caster).tranq_psi_bonus if left else 0)
     set_counter(ledger, caster.id, f"{label}: {spent} → {ss - p.spent} SS", psi_ss=ss - p.spent, **cds)
     ledger.set(caster.id, f"casts {label}", actions=caster.actions - 1)
     head = f"{caster.name}: {label} ({spent})"
@@ -264,9 +262,9 @@ def compelled_and_risen(rs: "XcomTrpg", state: State, cmd: object) -> Rejected |
     unit = state.units.get(cmd.unit)
     if unit is None:
         return None
-    if unit.has(psi_effects.HOLD) and isinstance(cmd, (Move, Combo, Shoot, Throw)):
+    if soldier(unit).compelled_hold and isinstance(cmd, (Move, Combo, Shoot, Throw)):
         return Rejected("compelled", f"{unit.name} is compelled to hold: no moving or shooting this turn")
-    speed = unit.counters.get("psi_revenant", 0)
+    speed = soldier(unit).psi_revenant
     if speed and isinstance(cmd, Combo) and speed < 3:
         return Rejected("revenant_speed", f"{unit.name} is a revenant of speed {speed}: no combo")
     return None

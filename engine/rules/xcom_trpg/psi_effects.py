@@ -1,5 +1,5 @@
 """xcom-trpg 7.5-7.7: what each psi ability does to its target once the contest is won. Lasting
-effects are counters (`psi_*`) that psi_turns.py ticks at the owner's turn start.
+effects are record fields (`psi_*`) that psi_turns.py ticks at the owner's turn start.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from engine.rules.xcom_trpg import combat, psionics
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -24,7 +25,6 @@ SIDES = (missions.PLAYER, missions.ALIENS, missions.CIVILIANS)  # counters hold 
 ORDERS = {"hold": 1, "retreat": 2, "drop": 3}
 ORDER_NAMES = {v: k for k, v in ORDERS.items()}
 BUFFABLE = ("agility", "strength")
-HOLD = "compelled_hold"  # a turn flag: no moving or shooting
 GATHER_SS = 10  # 7.3
 
 
@@ -42,23 +42,24 @@ def attack_bonus(a: PsiAbility, overload: int) -> int:
 
 
 def set_counter(ledger: Ledger, uid: str, cause: str, **values: int) -> None:
-    """Psi counters mean nothing at 0: a 0 removes one."""
-    ledger.set_counters(uid, cause, {k: v or None for k, v in values.items()})
+    """Psi fields of the record (`psi_sleep=2`), in one event; 0 is none."""
+    ledger.set(uid, cause, **values)
 
 
 def counter(ledger: Ledger, uid: str, name: str) -> int:
-    return ledger.get(uid, "counters").get(name, 0)
+    return ledger.get(uid, name)
 
 
 def boost(ledger: Ledger, uid: str, stat: str, by: int, turns: int, cause: str) -> None:
     """A stat raised for the unit's next `turns` turns (buff, ESP-027); the same boost is not stacked."""
-    if counter(ledger, uid, f"psi_boost_{stat}"):
-        set_counter(ledger, uid, cause, **{f"psi_boost_{stat}_turns": turns + 1})
+    turns_left = {**ledger.get(uid, "psi_boost_turns"), stat: turns + 1}
+    if ledger.get(uid, "psi_boost").get(stat):
+        ledger.set(uid, cause, psi_boost_turns=turns_left)
         return
     stats = dict(ledger.get(uid, "stats"))
     stats[stat] = stats.get(stat, 0) + by
     ledger.set(uid, cause, stats=stats)
-    set_counter(ledger, uid, cause, **{f"psi_boost_{stat}": by, f"psi_boost_{stat}_turns": turns + 1})
+    ledger.set(uid, cause, psi_boost={**ledger.get(uid, "psi_boost"), stat: by}, psi_boost_turns=turns_left)
 
 
 def apply(rs: "XcomTrpg", state: State, ledger: Ledger, caster: Unit, target: Unit, a: PsiAbility,
@@ -139,8 +140,8 @@ def apply(rs: "XcomTrpg", state: State, ledger: Ledger, caster: Unit, target: Un
 
 def frame(rs: "XcomTrpg", u: Unit) -> str:
     stats = ", ".join(f"{k} {v}" for k, v in u.stats.items())
-    order = ORDER_NAMES.get(u.counters.get("psi_order", 0))
-    return (f"{stats}; HP {u.hp}/{u.hp_max}, morale {u.morale}, stamina {u.stamina}, "
+    order = ORDER_NAMES.get(soldier(u).psi_order)
+    return (f"{stats}; HP {u.hp}/{u.hp_max}, morale {soldier(u).morale}, stamina {soldier(u).stamina}, "
             f"{xcom(rs.content).weapons[u.weapon].name}" + (f"; ordered to {order}" if order else ""))
 
 
@@ -162,6 +163,6 @@ def revive(rs: "XcomTrpg", ledger: Ledger, caster: Unit, corpse: Unit, a: PsiAbi
     speed = 2 + steps(a, overload) * int(a.overload_gain)
     stats = dict(corpse.stats, intelligence=0, charisma=0, luck=0)
     ledger.set(corpse.id, f"raised by {caster.name} ({a.name})", status="active", side=caster.side, stats=stats,
-               hp=corpse.hp_max, concussion=0, actions=0, morale=corpse.morale_max)
+               hp=corpse.hp_max, concussion=0, actions=0, morale=soldier(corpse).morale_max)
     set_counter(ledger, corpse.id, "psionic revenant", psi_revenant=speed, psi_active=0, psi_ss=0, psi_ss_max=0)
     return f"{corpse.name} rises as a revenant on {caster.name}'s side (speed {speed})"

@@ -15,6 +15,7 @@ from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.psi_abilities import LOCATION_RADIUS, Plan, plan
 from engine.rules.xcom_trpg.psi_effects import boost, set_counter
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -32,9 +33,9 @@ def _concentrating(rs: "XcomTrpg", state: State, cmd: Act) -> Unit | Rejected:
         return unit
     if not psionics.is_active(unit):
         return Rejected("psi_inactive", f"{unit.name}'s psionics are not awakened (7.1)")
-    if unit.counters.get("psi_mc_by"):
+    if soldier(unit).psi_mc_by:
         return Rejected("controlled", f"{unit.name} is mind-controlled and cannot concentrate (7.3)")
-    if unit.has("moved"):
+    if soldier(unit).moved:
         return Rejected("whole_turn", f"{unit.name} has already moved this turn")
     return unit
 
@@ -43,7 +44,7 @@ def gather(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
     unit = _concentrating(rs, state, cmd)
     if isinstance(unit, Rejected):
         return unit
-    if unit.counters.get("psi_ss", 0) >= unit.counters.get("psi_ss_max", 0):
+    if soldier(unit).psi_ss >= soldier(unit).psi_ss_max:
         return Rejected("pool_full", f"{unit.name}'s pool is full")
     ledger = Ledger(state.units)
     ledger.set(unit.id, "gathers thoughts (the whole turn)", actions=0)
@@ -115,7 +116,7 @@ def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     if not xcom(rs.content).psionics or not psionics.is_active(unit):
         return []
     out: list[Option] = []
-    ss = unit.counters.get("psi_ss", 0)
+    ss = soldier(unit).psi_ss
     for cmd in candidates(rs, state, unit):
         if cmd.targets:  # a mass ability keeps the targets that are valid
             valid = tuple(t for t in cmd.targets if not isinstance(plan(rs, state, Act(

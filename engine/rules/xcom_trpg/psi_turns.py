@@ -13,7 +13,8 @@ from engine.core.reducer import fold
 from engine.rules.xcom_trpg import combat, psionics
 from engine.rules.xcom_trpg.checks import per_bravery
 from engine.rules.xcom_trpg.damage import Ledger, fallen
-from engine.rules.xcom_trpg.psi_effects import GATHER_SS, HOLD, ORDER_NAMES, SIDES, counter, set_counter
+from engine.rules.xcom_trpg.psi_effects import GATHER_SS, ORDER_NAMES, SIDES, counter, set_counter
+from engine.rules.xcom_trpg.record import Soldier, psi_any, soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -24,45 +25,45 @@ if TYPE_CHECKING:
 
 def turn_start(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]:
     events: list[Event] = []
-    counters = ledger.get(uid, "counters")
-    if not any(k.startswith("psi_") for k in counters):
+    c = soldier(ledger.unit(uid))  # as the turn begins
+    if not psi_any(c):
         return events
-    ticked = {k: v - 1 for k, v in counters.items() if k.startswith("psi_cd_") and v > 0}
-    if ticked:
-        set_counter(ledger, uid, "psi cooldowns", **ticked)
-    for key in [k for k in counters if k.startswith("psi_boost_") and k.endswith("_turns")]:
-        left = counters[key] - 1
-        stat = key.removeprefix("psi_boost_").removesuffix("_turns")
+    if c.psi_cd:
+        ledger.set(uid, "psi cooldowns", psi_cd={k: v - 1 for k, v in c.psi_cd.items() if v > 1})
+    for stat, turns in c.psi_boost_turns.items():
+        left = turns - 1
         if left > 0:
-            set_counter(ledger, uid, f"+{counters[f'psi_boost_{stat}']} {stat} lasts", **{key: left})
+            ledger.set(uid, f"+{c.psi_boost[stat]} {stat} lasts",
+                       psi_boost_turns={**ledger.get(uid, "psi_boost_turns"), stat: left})
         else:
             stats = dict(ledger.get(uid, "stats"))
-            stats[stat] -= counters[f"psi_boost_{stat}"]
+            stats[stat] -= c.psi_boost[stat]
             ledger.set(uid, f"{stat} boost wears off", stats=stats)
-            set_counter(ledger, uid, f"{stat} boost wears off", **{key: 0, f"psi_boost_{stat}": 0})
-    if counters.get("psi_gather"):
+            ledger.set(uid, f"{stat} boost wears off",
+                       psi_boost_turns={k: v for k, v in ledger.get(uid, "psi_boost_turns").items() if k != stat},
+                       psi_boost={k: v for k, v in ledger.get(uid, "psi_boost").items() if k != stat})
+    if c.psi_gather:
         gained = _refill(ledger, uid, GATHER_SS, "gathered thoughts")
         set_counter(ledger, uid, "thoughts gathered", psi_gather=0)
         events.append(Resolved(actor=uid, action="psi", rolls=(), outcome="gathered",
                                text=f"{ledger.get(uid, 'name')}: gather thoughts, +{gained} SS"))
-    if counters.get("psi_meditate"):
-        left = counters["psi_meditate"] - 1
+    if c.psi_meditate:
+        left = c.psi_meditate - 1
         ledger.set(uid, "meditating", actions=0)
         set_counter(ledger, uid, "meditation", psi_meditate=left)
         if left == 0:
-            gained = _refill(ledger, uid, counters.get("psi_ss_max", 0), "meditation complete: full pool")
+            gained = _refill(ledger, uid, c.psi_ss_max, "meditation complete: full pool")
             events.append(Resolved(actor=uid, action="psi", rolls=(), outcome="meditated",
                                    text=f"{ledger.get(uid, 'name')}: meditation ends, +{gained} SS (full pool)"))
-    if counters.get("psi_sleep"):
+    if c.psi_sleep:
         ledger.set(uid, "asleep (psi sleep)", actions=0)
-        set_counter(ledger, uid, "sleeps on", psi_sleep=counters["psi_sleep"] - 1)
-    if counters.get("psi_skip"):
+        set_counter(ledger, uid, "sleeps on", psi_sleep=c.psi_sleep - 1)
+    if c.psi_skip:
         ledger.set(uid, "illusory wound: skips the turn", actions=0)
         set_counter(ledger, uid, "illusory wound passes", psi_skip=0)
-    order = counters.get("psi_order")
-    if order:
-        _obey(ledger, uid, order, counters)
-    if "psi_mc_by" in counters:
+    if c.psi_order:
+        _obey(ledger, uid, c.psi_order, c)
+    if c.psi_mc_by:
         events += _controlled_turn(rs, ledger, uid, dice)
     return events
 
@@ -74,11 +75,11 @@ def _refill(ledger: Ledger, uid: str, amount: int, cause: str) -> int:
     return new - now
 
 
-def _obey(ledger: Ledger, uid: str, order: int, counters: dict[str, int]) -> None:
+def _obey(ledger: Ledger, uid: str, order: int, c: Soldier) -> None:
     """Compulsion (7.6): hold = no move and no shot this turn; retreat and drop fill the turn."""
     name = ORDER_NAMES[order]
-    if name == "retreat" and counters.get("psi_order_x"):
-        cell = (counters["psi_order_x"] - 1, counters["psi_order_y"] - 1)
+    if name == "retreat" and c.psi_order_x:
+        cell = (c.psi_order_x - 1, c.psi_order_y - 1)
         side = ledger.get(uid, "side")
         if not any(ledger.get(o, "pos") == cell and ledger.get(o, "side") != side and ledger.get(o, "status") != "dead"
                    for o in ledger.ids()):
@@ -86,7 +87,7 @@ def _obey(ledger: Ledger, uid: str, order: int, counters: dict[str, int]) -> Non
     if name == "drop" and ledger.get(uid, "items"):
         ledger.set(uid, "compelled to drop what it carries", items={})
     if name == "hold":
-        ledger.flag(uid, HOLD, "compelled to hold: no moving or shooting this turn")
+        ledger.set(uid, "compelled to hold: no moving or shooting this turn", compelled_hold=True)
     else:
         ledger.set(uid, f"compelled: {name}", actions=0)
     set_counter(ledger, uid, "the order is carried out", psi_order=0, psi_order_x=0, psi_order_y=0)
@@ -94,15 +95,14 @@ def _obey(ledger: Ledger, uid: str, order: int, counters: dict[str, int]) -> Non
 
 def _controlled_turn(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]:
     """7.7: after the first controlled turn the save; freed, or a second turn; then it returns."""
-    counters = ledger.get(uid, "counters")
-    played = counters.get("psi_mc_turns", 0)
-    caster = list(ledger.ids())[counters["psi_mc_by"] - 1]
+    played = ledger.get(uid, "psi_mc_turns")
+    caster = list(ledger.ids())[ledger.get(uid, "psi_mc_by") - 1]
     events: list[Event] = []
     free = played >= 2
     if played == 1:
         psi_a = ledger.get(caster, "stats").get("psionics", 0)
         stats = ledger.get(uid, "stats")
-        psi_b = stats.get("psionics", 0) if counters.get("psi_active") else 0
+        psi_b = stats.get("psionics", 0) if ledger.get(uid, "psi_active") else 0
         free, roll = psionics.saving_throw(dice, uid, psi_a, psi_b)
         dice.note(roll, "7.7: made after the first controlled turn; unawakened psionics count 0")
         name = ledger.get(uid, "name")
@@ -118,9 +118,9 @@ def _controlled_turn(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> li
 
 
 def release(rs: "XcomTrpg", ledger: Ledger, uid: str, cause: str) -> None:
-    counters = ledger.get(uid, "counters")
-    if counters.get("psi_mc_home"):
-        ledger.set(uid, cause, side=SIDES[counters["psi_mc_home"] - 1], actions=0)
+    home = ledger.get(uid, "psi_mc_home")
+    if home:
+        ledger.set(uid, cause, side=SIDES[home - 1], actions=0)
     set_counter(ledger, uid, cause, psi_mc_home=0, psi_mc_by=0, psi_mc_turns=0)
 
 
@@ -128,7 +128,7 @@ def release(rs: "XcomTrpg", ledger: Ledger, uid: str, cause: str) -> None:
 
 
 def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
-    watched = [u for u in before.units.values() if u.counters and not _WATCHED.isdisjoint(u.counters)]
+    watched = [u for u in before.units.values() if u.record is not None and any(getattr(u.record, k) for k in WATCHED)]
     if not watched:
         return []
     now = fold(before, events)
@@ -136,31 +136,30 @@ def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> lis
     for was in watched:
         cur = now.units[was.id]
         lost = max(0, was.hp - cur.hp)
-        hurt = lost > 0 or cur.concussion > was.concussion
-        c = cur.counters
-        if hurt and c.get("psi_sleep"):
+        hurt = lost > 0 or soldier(cur).concussion > soldier(was).concussion
+        c = soldier(cur)
+        if hurt and c.psi_sleep:
             set_counter(ledger, was.id, "woken by damage", psi_sleep=0)
-        if hurt and (c.get("psi_gather") or c.get("psi_meditate")):
+        if hurt and (c.psi_gather or c.psi_meditate):
             set_counter(ledger, was.id, "concentration broken by damage", psi_gather=0, psi_meditate=0)
-        if lost and was.counters.get("psi_mc_by"):
+        if lost and soldier(was).psi_mc_by:
             _backlash(rs, ledger, now, was, lost)
-        if c.get("psi_revenant") and cur.status == "unconscious":
+        if c.psi_revenant and cur.status == "unconscious":
             ledger.set(was.id, "a revenant that falls stays dead", status="dead")
     return ledger.take()
 
 
 WATCHED = ("psi_sleep", "psi_gather", "psi_meditate", "psi_mc_by", "psi_revenant")
-_WATCHED = frozenset(WATCHED)  # one set test a unit after every command
 
 
 def _backlash(rs: "XcomTrpg", ledger: Ledger, now: State, target: Unit, lost: int) -> None:
     """7.5 #14: HP the controlled target loses is lost by the psionic too, armour ignored."""
-    caster_id = list(now.units)[target.counters["psi_mc_by"] - 1]
+    caster_id = list(now.units)[soldier(target).psi_mc_by - 1]
     caster = ledger.unit(caster_id)
     if caster.status == "dead":
         return
     hp = caster.hp - lost
-    status = combat.status_for(hp, caster.concussion)
+    status = combat.status_for(hp, soldier(caster).concussion)
     ledger.set(caster_id, f"mind-control backlash: {target.name} lost {lost} HP", hp=hp, status=status)
     ledger.morale(caster_id, -per_bravery(rs.rules.morale.wound, caster.stats["bravery"]), "backlash wound")
     if status != caster.status:

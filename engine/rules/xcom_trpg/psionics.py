@@ -11,6 +11,7 @@ import attrs
 from engine.content.models import RulesetDef
 from engine.core.dice import Dice, Roll
 from engine.rules.xcom_trpg.checks import tie_break
+from engine.rules.xcom_trpg.record import soldier
 
 
 @attrs.frozen
@@ -84,7 +85,7 @@ def pool(dice: Dice, unit_id: str, psionics: int, stream: str = "main") -> Roll:
 
 def is_active(unit) -> bool:
     """In play, `psi_active` is set at deployment (aliens; humans with psi_awakened, 7.1)."""
-    return bool(unit.counters.get("psi_active", 0))
+    return bool(soldier(unit).psi_active)
 
 
 def mind(unit) -> Mind:

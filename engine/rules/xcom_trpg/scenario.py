@@ -12,6 +12,7 @@ from engine.content.scenario import UnitReport
 from engine.core.dice import Dice, Roll
 from engine.core.model import Unit
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import Soldier, soldier
 
 
 @attrs.frozen(kw_only=True)
@@ -196,12 +197,13 @@ def make_units(content: Content, sc: Scenario, setup_dice: Dice) -> tuple[dict[s
         side = u.side or ("a" if uid == sc.action.actor else "b")
         units[uid] = Unit(id=uid, name=u.name or uid.replace("_", " ").title(), template=uid, race=u.race,
                           side=side, glyph="?", pos=(0, 0), facing=0, stats=dict(u.stats), hp=hp, hp_max=max(hp, 1),
-                          stamina=u.stamina if u.stamina is not None else stamina_max, stamina_max=stamina_max,
-                          infinite_stamina=race.infinite_stamina,
-                          morale=u.morale if u.morale is not None else rules.morale_max, morale_max=rules.morale_max,
-                          concussion=u.concussion, armor=u.armor, weapon=weapon,
+                          armor=u.armor, weapon=weapon,
                           ammo=xcom(content).weapons[weapon].ammo, magazines=0, items=dict(u.items), actions=2,
-                          counters=_psi(race, u) | _traits(u))
+                          record=Soldier(stamina=u.stamina if u.stamina is not None else stamina_max,
+                                         stamina_max=stamina_max, infinite_stamina=race.infinite_stamina,
+                                         morale=u.morale if u.morale is not None else rules.morale_max,
+                                         morale_max=rules.morale_max, concussion=u.concussion,
+                                         traits=tuple(u.traits), sex=u.sex or "", **_psi(race, u)))
     return units, rolls
 
 
@@ -214,18 +216,10 @@ def _psi(race: Any, u: ScenarioUnit) -> dict[str, int]:
     return out
 
 
-def _traits(u: ScenarioUnit) -> dict[str, int]:
-    """5.5: traits and sex as `trait:<name>` / `sex:<sex>` counters (the game reads its unit templates)."""
-    out = {f"trait:{t}": 1 for t in u.traits}
-    if u.sex:
-        out[f"sex:{u.sex}"] = 1
-    return out
-
-
 def report(before: Unit, after: Unit) -> UnitReport:
     """What `resolve` tells of a unit after the verdict: the line it prints and the numbers `--json` and trials use."""
-    line = (f"{after.name}: HP {before.hp} → {after.hp}, morale {before.morale} → {after.morale}, "
-            f"stamina {after.stamina}, concussion {after.concussion}, {after.status}")
-    return UnitReport(line, {"hp": after.hp, "hp_lost": before.hp - after.hp, "morale": after.morale,
-                             "morale_lost": before.morale - after.morale, "stamina": after.stamina,
-                             "concussion": after.concussion, "status": after.status})
+    line = (f"{after.name}: HP {before.hp} → {after.hp}, morale {soldier(before).morale} → {soldier(after).morale}, "
+            f"stamina {soldier(after).stamina}, concussion {soldier(after).concussion}, {after.status}")
+    return UnitReport(line, {"hp": after.hp, "hp_lost": before.hp - after.hp, "morale": soldier(after).morale,
+                             "morale_lost": soldier(before).morale - soldier(after).morale, "stamina": soldier(after).stamina,
+                             "concussion": soldier(after).concussion, "status": after.status})

@@ -4,7 +4,7 @@
 - `Act(unit, "take", target=<unit>, option=<item>)`: a friend or a senseless unit hands it over;
   a conscious hostile resists: Strength against max(Strength, Agility), luck-checked, ends the turn.
 - `Act(unit, "special", option=<formula id>)`: next to the formula's zone, (sum of its stats)*1d100
-  against the god of random, luck-checked, ends the turn; a success counts `special_<id>`.
+  against the god of random, luck-checked, ends the turn; a success counts `special[<id>]` on its record.
 """
 
 from __future__ import annotations
@@ -59,8 +59,7 @@ def carry(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list
             return Rejected("blocked", problem[0].upper() + problem[1:])
     facing = _facing(helper.pos, cmd.cell)
     ledger = Ledger(state.units)
-    ledger.set(helper.id, f"helps {target.name} along: the turn ends (4.4)", actions=0,
-               flags=tuple(sorted(set(helper.flags) | {"moved"})))
+    ledger.set(helper.id, f"helps {target.name} along: the turn ends (4.4)", actions=0, moved=True)
     text = f"{helper.name} helps {target.name} to {cmd.cell[0]},{cmd.cell[1]}"
     return [Resolved(actor=helper.id, action="carry", target=target.id, cell=cmd.cell, rolls=(), outcome="moved",
                      text=text),
@@ -135,7 +134,7 @@ def special(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | li
     ledger.set(unit.id, f"{formula.text.lower()}: the turn ends (4.2)", actions=0)
     apply_crits(ledger, rs.rules, contest.crits)
     if contest.attacker_wins:
-        ledger.count(unit.id, f"special_{cmd.option}", f"{formula.text}: done")
+        ledger.count(unit.id, "special", cmd.option, f"{formula.text}: done")
     verb = "succeeds" if contest.attacker_wins else "fails"
     return [Resolved(actor=unit.id, action="special", rolls=tuple(contest.rolls),
                      outcome="success" if contest.attacker_wins else "failure",

@@ -2,7 +2,7 @@
 
 `Act(unit, "search", option=<item wanted on a crit>)` in or next to a cell of the zone:
 `Luck*3 + 1d100`, no luck check, ends the turn. What is found is recorded as the finder's counter
-`found_<zone>_<row>`: what is left of a zone's table is read from every unit's counters.
+`found["<zone>_<row>"]`: what is left of a zone's table is read from every unit's record.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.content.scenario import Verdict
 from engine.rules.xcom_trpg.scenario import Action
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -64,7 +65,7 @@ def left(rs: "XcomTrpg", state: State, zone: str) -> list[tuple[int, Loot]]:
     assert rs.setup is not None
     rows = rs.setup.mission.search[zone].loot
     return [(i, r) for i, r in enumerate(rows)
-            if not any(u.counters.get(f"found_{zone}_{i}") for u in state.units.values())]
+            if not any(soldier(u).found.get(f"{zone}_{i}") for u in state.units.values())]
 
 
 def _name(content: Content, item: str) -> str:
@@ -92,7 +93,7 @@ def search(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
         apply_crits(ledger, rs.rules, {unit.id: [roll.crit]})
     if found is not None:
         i, row = found
-        ledger.count(unit.id, f"found_{zone}_{i}", f"found a {_name(rs.content, row.item)}")
+        ledger.count(unit.id, "found", f"{zone}_{i}", f"found a {_name(rs.content, row.item)}")
         items = ledger.get(unit.id, "items")
         ledger.set(unit.id, f"finds a {_name(rs.content, row.item)}", items=dict(items, **{row.item: items.get(row.item, 0) + 1}))
     what = f"finds a {_name(rs.content, found[1].item)}" if found else "finds nothing"

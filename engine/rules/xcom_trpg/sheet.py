@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from engine.core.model import State, Unit
 from engine.core.ruleset import Row, Sheet, Throwable
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -28,14 +29,14 @@ QUIET_FLAGS = ("moved",)  # a turn flag the path preview already tells
 
 
 def sheet(unit: Unit, content) -> Sheet:
-    stamina = "∞" if unit.infinite_stamina else f"{unit.stamina:>3}/{unit.stamina_max:<3}"
-    status = str(unit.concussion)
-    if unit.counters.get("psi_active"):
-        status += f"  Psi {unit.counters.get('psi_ss', 0)}/{unit.counters.get('psi_ss_max', 0)} SS"
+    stamina = "∞" if soldier(unit).infinite_stamina else f"{soldier(unit).stamina:>3}/{soldier(unit).stamina_max:<3}"
+    status = str(soldier(unit).concussion)
+    if soldier(unit).psi_active:
+        status += f"  Psi {soldier(unit).psi_ss}/{soldier(unit).psi_ss_max} SS"
     rows = (Row("HP", f"{unit.hp:>3}/{unit.hp_max:<3}", unit.hp, unit.hp_max),
-            Row("Stamina", f"{stamina} Morale {unit.morale}"),
+            Row("Stamina", f"{stamina} Morale {soldier(unit).morale}"),
             Row("Concussion", status, alert="" if unit.status == "active" else unit.status.upper()))
-    effects = [f for f in unit.flags if f not in QUIET_FLAGS] + effect_words(unit.counters)
+    effects = [f for f in soldier(unit).flags() if f not in QUIET_FLAGS] + effect_words(soldier(unit).counters())
     weapon = xcom(content).weapons[unit.weapon]
     items = ", ".join(f"{(xcom(content).weapons.get(i) or xcom(content).items[i]).name.lower()}×{n}"  # grenades or consumables
                       for i, n in unit.items.items() if n)
@@ -44,7 +45,8 @@ def sheet(unit: Unit, content) -> Sheet:
 
 
 def effect_words(counters: dict[str, int]) -> list[str]:
-    """What a player reads on the sheet: states and cooldowns, not the rules' bookkeeping."""
+    """What a player reads on the sheet: states and cooldowns, not the rules' bookkeeping (the record's fields in
+    their counter words, `Soldier.counters`)."""
     out = []
     for key, v in sorted(counters.items()):
         if not v or key.startswith(BOOKKEEPING) and key not in WORDS:

@@ -19,6 +19,7 @@ from engine.rules.xcom_trpg import combat, odds, scale, sniper, tranquilizer
 from engine.rules.xcom_trpg import sheet as _sheet
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -48,7 +49,7 @@ def target_sees(rs: XcomTrpg, state: State, target: Unit, shooter: Unit) -> bool
     """5.1: line of sight and the shooter within the target's facing ±45°."""
     if not target.conscious or not state.grid.sees(target.pos, shooter.pos, rs.rules.vision_radius):
         return False
-    if target.counters.get("psi_sleep"):  # 7.6: a psi sleeper cannot dodge
+    if soldier(target).psi_sleep:  # 7.6: a psi sleeper cannot dodge
         return False
     vx, vy = shooter.pos[0] - target.pos[0], shooter.pos[1] - target.pos[1]
     if vx == vy == 0:
@@ -90,9 +91,9 @@ def shot_context(rs: XcomTrpg, state: State, shooter_id: str, target_id: str, mo
         return Rejected("no_actions", f"{mode.name} needs {mode.actions} actions; "
                                       f"{shooter.name} has {shooter.actions} left")
     stamina = combat.mode_stamina(shooter, mode)
-    if stamina and not shooter.infinite_stamina and shooter.stamina < stamina:
+    if stamina and not soldier(shooter).infinite_stamina and soldier(shooter).stamina < stamina:
         return Rejected("no_stamina", f"{mode.name} needs {stamina} stamina; {shooter.name} has "
-                                      f"{shooter.stamina}")
+                                      f"{soldier(shooter).stamina}")
     grid = state.grid
     if not grid.sees(shooter.pos, target.pos, rs.rules.vision_radius):
         return Rejected("no_line_of_sight", f"{shooter.name} cannot see {target.name}")
@@ -145,7 +146,7 @@ def shoot(rs: XcomTrpg, state: State, cmd: Shoot, dice: Dice) -> Rejected | list
                                   between=ctx.between, target_sees=ctx.target_sees, cover=ctx.cover,
                                   cover_from=ctx.cover_from)
     ledger = Ledger(state.units)
-    stamina = shooter.stamina - (0 if shooter.infinite_stamina else ctx.mode.stamina)
+    stamina = soldier(shooter).stamina - (0 if soldier(shooter).infinite_stamina else ctx.mode.stamina)
     ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()}", ammo=shooter.ammo - ctx.mode.shots,
                actions=0, stamina=stamina, facing=facing_towards(shooter.pos, target.pos))
     apply_crits(ledger, rs.rules, outcome.crits)

@@ -26,6 +26,7 @@ from engine.rules.xcom_trpg import combat, odds
 from engine.rules.xcom_trpg.checks import luck_check, passed, plain_roll, stat_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import ShotContext, XcomTrpg
@@ -34,7 +35,6 @@ PARTS = ("torso", "arm", "leg", "head")
 NEED = {"torso": 0, "arm": 67, "leg": 67, "head": 90}
 HEAD_NEED = {"sectoid": 75}
 DODGE_AGILITY, DODGE_LUCK = 7, 2
-PRONE = "sniper_prone"
 HEAD_KILLS_UP_TO = 2  # armour tier
 
 
@@ -105,7 +105,7 @@ def fire(rs: "XcomTrpg", state: State, shooter: Unit, target: Unit, ctx: "ShotCo
     outcome = snipe(rs.content, rs.rules, dice, shooter, target, ctx.weapon, ctx.mode, part,
                     target_sees=ctx.target_sees, cover=ctx.cover, between=ctx.between)
     ledger = Ledger(state.units)
-    stamina = shooter.stamina - (0 if shooter.infinite_stamina else combat.mode_stamina(shooter, ctx.mode))
+    stamina = soldier(shooter).stamina - (0 if soldier(shooter).infinite_stamina else combat.mode_stamina(shooter, ctx.mode))
     ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()} (sniper shot)", ammo=shooter.ammo - 1,
                actions=0, stamina=stamina, facing=facing_towards(shooter.pos, target.pos))
     apply_crits(ledger, rs.rules, outcome.crits)
@@ -124,10 +124,10 @@ def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
     if mode is None:
         return Rejected("no_sniper_mode", f"The {weapon.name.lower()} has no sniper shot")
     if cmd.action == "prone":
-        if unit.counters.get(PRONE):
+        if soldier(unit).sniper_prone:
             return Rejected("already_prone", f"{unit.name} is already lying prone")
         ledger = Ledger(state.units)
-        ledger.count(unit.id, PRONE, "goes prone")
+        ledger.set(unit.id, "goes prone", sniper_prone=soldier(unit).sniper_prone + 1)
         ledger.set(unit.id, "goes prone", actions=unit.actions - 1)
         return list(ledger.events)
     part = cmd.option or "torso"
@@ -141,13 +141,13 @@ def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
 
 def stand_up(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     moved = {e.unit for e in events if isinstance(e, Moved)}
-    if not any(before.units[u].counters.get(PRONE) for u in moved if u in before.units):
+    if not any(soldier(before.units[u]).sniper_prone for u in moved if u in before.units):
         return []
     now = fold(before, events)
     ledger = Ledger(now.units)
     for uid in sorted(moved):
-        if PRONE in now.units[uid].counters:
-            ledger.set_counters(uid, "gets up", {PRONE: None})
+        if soldier(now.units[uid]).sniper_prone:
+            ledger.set(uid, "gets up", sniper_prone=0)
     return ledger.take()
 
 
@@ -157,7 +157,7 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     if mode is None or unit.actions < 1:
         return []
     out = []
-    if not unit.counters.get(PRONE):
+    if not soldier(unit).sniper_prone:
         out.append(Option("Sniper", "Go prone", Act(unit=unit.id, action="prone"),
                                 "1 action; sniper shots then cost no stamina; lost on moving"))
     for t in state.units.values():

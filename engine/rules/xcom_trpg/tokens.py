@@ -11,6 +11,7 @@ from engine.core.model import State
 from engine.core.reducer import fold
 from engine.rules.xcom_trpg import buffs
 from engine.rules.xcom_trpg.damage import Ledger
+from engine.rules.xcom_trpg.record import counted, soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -31,20 +32,19 @@ def roll_buff(dice: Dice, uid: str, name: str) -> tuple[Roll, int]:
 
 def grant(ledger: Ledger, dice: Dice, uid: str) -> list[Event]:
     """The buff of the first kind with 3 tokens, if the unit has none yet (they exclude each other)."""
-    counters = ledger.get(uid, "counters")
-    if counters.get(buffs.PLUS) or counters.get(buffs.MINUS):
+    if ledger.get(uid, buffs.PLUS) or ledger.get(uid, buffs.MINUS):
         return []
     for token, counter, name, effects in KINDS:
-        if counters.get(token, 0) < TOKENS_FOR_BUFF:
+        if ledger.get(uid, token) < TOKENS_FOR_BUFF:
             continue
         roll, effect = roll_buff(dice, uid, name)
         dice.note(roll, f"the third \"{'+' if counter == buffs.PLUS else '-'}\" crit token of the episode (3.5); "
                         "the god of random picks the effect by 1d100 mod 4 (1.1)")
         unit = ledger.unit(uid)
-        ledger.count(uid, counter, f"{name}: {effects[effect]}", by=effect)
+        ledger.set(uid, f"{name}: {effects[effect]}", **{counter: ledger.get(uid, counter) + effect})
         if counter == buffs.MINUS and effect == buffs.MORALE_HALF:
             cap = buffs.DEPRESSED_MORALE_MAX
-            ledger.set(uid, f"depression: maximum morale {cap}", morale_max=cap, morale=min(unit.morale, cap))
+            ledger.set(uid, f"depression: maximum morale {cap}", morale_max=cap, morale=min(soldier(unit).morale, cap))
         text = f"{unit.name}: {name.upper()} for the rest of the episode: {effects[effect]}"
         return [Resolved(actor=uid, action=name.replace(" ", "_"), rolls=(roll,), outcome=f"effect {effect}",
                          text=text)]
@@ -52,7 +52,7 @@ def grant(ledger: Ledger, dice: Dice, uid: str) -> list[Event]:
 
 
 def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
-    touched = [e.unit for e in events if isinstance(e, UnitChanged) and "counters" in e.changes]
+    touched = [e.unit for e in events if isinstance(e, UnitChanged) and counted(e.changes)]
     if not touched:
         return []
     now = fold(before, events)
@@ -70,8 +70,7 @@ def actions(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]
     normal = rs.rules.actions_per_turn
     if ledger.get(uid, "actions") != normal:
         return []
-    counters = ledger.get(uid, "counters")
-    if buffs.PLUS not in counters and buffs.MINUS not in counters:
+    if not ledger.get(uid, buffs.PLUS) and not ledger.get(uid, buffs.MINUS):
         return []  # no buff, no change: asked before the unit is built (this runs for every unit every turn)
     wanted = buffs.actions_per_turn(ledger.unit(uid), normal)
     if wanted != normal:

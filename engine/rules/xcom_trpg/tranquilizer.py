@@ -1,7 +1,7 @@
 """xcom-trpg 8.12.4: the tranquilizer pistol. One dart loaded; a dart box (the unit's `magazines`) holds
 5 thioridazine + 5 phenobarbital and is opened when the loose darts run out.
 
-Counters on the shooter: `tranq_loaded` (1 thioridazine, 2 phenobarbital; none with a dart in = the
+Record fields (record.py) on the shooter: `tranq_loaded` (1 thioridazine, 2 phenobarbital; none with a dart in = the
 mission's first dart, thioridazine), `tranq_thio` / `tranq_pheno` (loose darts), `tranq_found` (a careful
 reload's dart found, waiting to be loaded).
 On a sedated target: `tranq_age` (phases since the dose), `tranq_wake` (5, or 7 after a crit),
@@ -25,6 +25,7 @@ from engine.core.ruleset import Option
 from engine.rules.xcom_trpg import combat
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
+from engine.rules.xcom_trpg.record import soldier
 from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
@@ -45,7 +46,11 @@ PSI_ACTIONS, PHENO_SS = 5, 15
 
 
 def loaded(unit: Unit) -> int:
-    return unit.counters.get(LOADED, THIO)
+    return soldier(unit).tranq_loaded or THIO
+
+
+def _darts(unit: Unit, kind: int) -> int:
+    return soldier(unit).tranq_thio if kind == THIO else soldier(unit).tranq_pheno
 
 
 def refusal(content: Content, target: Unit) -> str | None:
@@ -66,15 +71,15 @@ def dose(ledger: Ledger, content: Content, uid: str, kind: int, crit: bool) -> s
         text = f"{table[kind]:+d} to its next {PSI_ACTIONS + extra} psi rolls"
         if kind == PHENO:
             values[ADDICTED] = 1
-            if "psi_ss" in unit.counters:
-                ss = unit.counters["psi_ss"] + PHENO_SS
-                values["psi_ss"] = min(ss, unit.counters.get("psi_ss_max", ss))
+            if soldier(unit).psi_ss:
+                ss = soldier(unit).psi_ss + PHENO_SS
+                values["psi_ss"] = min(ss, soldier(unit).psi_ss_max or ss)
             text += f", +{PHENO_SS} SS, addictive"
-        ledger.set_counters(uid, f"{NAMES[kind]} dart", values)
+        ledger.set_fields(uid, f"{NAMES[kind]} dart", values)
         return text
-    if AGE in unit.counters:
+    if soldier(unit).tranq_age is not None:
         return "already sedated"
-    ledger.set_counters(uid, f"{NAMES[kind]} dart: sedated", {AGE: 0, WAKE: WAKES + extra})
+    ledger.set_fields(uid, f"{NAMES[kind]} dart: sedated", {AGE: 0, WAKE: WAKES + extra})
     return f"sedated: one action next phase, asleep the phase after, awake {WAKES + extra} phases on"
 
 
@@ -88,7 +93,7 @@ def fire(rs: "XcomTrpg", state: State, shooter: Unit, target: Unit, ctx: "ShotCo
                                   cover_from=ctx.cover_from)
     kind = loaded(shooter)
     ledger = Ledger(state.units)
-    ledger.set_counters(shooter.id, "fires a dart", {LOADED: None})
+    ledger.set_fields(shooter.id, "fires a dart", {LOADED: None})
     ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()}", ammo=shooter.ammo - 1, actions=0)
     apply_crits(ledger, rs.rules, outcome.crits)
     text, verdict = _result(rs.content, ledger, shooter, target, outcome, kind)
@@ -112,17 +117,17 @@ def _result(content: Content, ledger: Ledger, shooter: Unit, target: Unit, outco
 
 def _loose(ledger: Ledger, unit: Unit, kind: int) -> tuple[int, bool]:
     """Loose darts of a kind, opening a box if both kinds ran out (its 5 + 5 become loose)."""
-    have = unit.counters.get(LOOSE[kind], 0)
-    if have or any(unit.counters.get(k, 0) for k in LOOSE.values()) or unit.magazines <= 0:
+    have = _darts(unit, kind)
+    if have or any(_darts(unit, k) for k in LOOSE) or unit.magazines <= 0:
         return have, False
-    ledger.set_counters(unit.id, "opens a dart box", {v: PER_BOX for v in LOOSE.values()})
+    ledger.set_fields(unit.id, "opens a dart box", {v: PER_BOX for v in LOOSE.values()})
     ledger.set(unit.id, "opens a dart box", magazines=unit.magazines - 1)
     return PER_BOX, True
 
 
 def _load(ledger: Ledger, unit: Unit, kind: int, cause: str) -> None:
-    left = ledger.get(unit.id, "counters").get(LOOSE[kind], 0) - 1
-    ledger.set_counters(unit.id, cause, {LOOSE[kind]: left, LOADED: kind, FOUND: None})
+    left = ledger.get(unit.id, LOOSE[kind]) - 1
+    ledger.set_fields(unit.id, cause, {LOOSE[kind]: left, LOADED: kind, FOUND: None})
     ledger.set(unit.id, cause, ammo=1, actions=unit.actions - 1)
 
 
@@ -160,13 +165,13 @@ def reload(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
     if kind is None:
         return Rejected("bad_option", f"Say which dart: {', '.join(KINDS)}")
     ledger = Ledger(state.units)
-    if unit.counters.get(FOUND) == kind:
+    if soldier(unit).tranq_found == kind:
         _load(ledger, unit, kind, f"loads the {NAMES[kind]} dart")
         return list(ledger.events)
     have, _opened = _loose(ledger, unit, kind)
     if not have:
         return Rejected("no_darts", f"{unit.name} has no {NAMES[kind]} darts left")
-    ledger.set_counters(unit.id, f"finds a {NAMES[kind]} dart", {FOUND: kind})
+    ledger.set_fields(unit.id, f"finds a {NAMES[kind]} dart", {FOUND: kind})
     ledger.set(unit.id, f"finds a {NAMES[kind]} dart", actions=unit.actions - 1)
     return list(ledger.events)
 
@@ -177,26 +182,26 @@ def reload(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
 def sedation(rs: "XcomTrpg", ledger: Ledger, dice: Dice) -> list[Event]:
     """Dosed in phase N: asleep at the start of N+2, awake at the start of N+5 (N+7 after a crit)."""
     for uid in ledger.ids():
-        counters = ledger.get(uid, "counters")
-        if WAKE not in counters:
+        wake = ledger.get(uid, WAKE)
+        if not wake:
             continue
-        age = counters.get(AGE, 0) + 1
+        age = (ledger.get(uid, AGE) or 0) + 1
         status = ledger.get(uid, "status")
-        if status == "dead" or age >= counters[WAKE]:
-            ledger.set_counters(uid, "the sedative wears off", {AGE: None, WAKE: None, ASLEEP: None})
+        if status == "dead" or age >= wake:
+            ledger.set_fields(uid, "the sedative wears off", {AGE: None, WAKE: None, ASLEEP: None})
             hp, conc = ledger.get(uid, "hp"), ledger.get(uid, "concussion")
             if status == "unconscious" and combat.status_for(hp, conc) == "active":
                 ledger.set(uid, "wakes from the sedative", status="active")
             continue
-        ledger.set_counters(uid, "sedative", {AGE: age})
+        ledger.set_fields(uid, "sedative", {AGE: age})
         if age == FALLS_ASLEEP and status == "active":
-            ledger.set_counters(uid, "falls asleep", {ASLEEP: 1})
+            ledger.set_fields(uid, "falls asleep", {ASLEEP: 1})
             ledger.set(uid, "falls asleep (sedative)", status="unconscious")
     return []
 
 
 def clouded(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]:
-    if ledger.get(uid, "counters").get(AGE) == ONE_ACTION and ledger.get(uid, "actions") > 1:
+    if ledger.get(uid, AGE) == ONE_ACTION and ledger.get(uid, "actions") > 1:
         ledger.set(uid, "clouded mind (sedative): one action", actions=1)
     return []
 
@@ -208,7 +213,7 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     out = [Option("Reload", "Quick reload (a random dart)", Act(unit=unit.id, action="reload_quick"),
                         "1 action")]
     for name, kind in KINDS.items():
-        verb = "Load the" if unit.counters.get(FOUND) == kind else "Find a"
+        verb = "Load the" if soldier(unit).tranq_found == kind else "Find a"
         out.append(Option("Reload", f"{verb} {name} dart",
                                 Act(unit=unit.id, action="reload_careful", option=name), "1 action"))
     return out

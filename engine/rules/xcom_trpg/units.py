@@ -7,6 +7,7 @@ from engine.core.dice import Dice, Roll
 from engine.map.grid import Pos
 from engine.core.model import Unit
 from engine.rules.xcom_trpg import psionics
+from engine.rules.xcom_trpg.record import Soldier
 from engine.rules.xcom_trpg.tables import xcom
 
 
@@ -46,10 +47,11 @@ def spawn(content: Content, rules: RulesetDef, template_id: str, uid: str, name:
     stamina_max = max(0, rules.stamina.evaluate(stats)[0] - tier)
     weapon = xcom(content).weapons[t.weapon]
     unit = Unit(id=uid, name=name, template=template_id, race=t.race, side=side, glyph=t.glyph, pos=pos,
-                facing=facing, stats=stats, hp=hp_max, hp_max=hp_max, stamina=stamina_max, stamina_max=stamina_max,
-                infinite_stamina=race.infinite_stamina, morale=rules.morale_max, morale_max=rules.morale_max,
+                facing=facing, stats=stats, hp=hp_max, hp_max=hp_max,
                 armor=t.armor, weapon=t.weapon, ammo=weapon.ammo, magazines=t.magazines, items=dict(t.items),
-                counters=_psi_pool(content, template_id, uid, stats, dice, rolls) if psi else {})
+                record=Soldier(stamina=stamina_max, stamina_max=stamina_max, infinite_stamina=race.infinite_stamina,
+                               morale=rules.morale_max, morale_max=rules.morale_max,
+                               **(_psi_pool(content, template_id, uid, stats, dice, rolls) if psi else {})))
     return unit, rolls
 
 

@@ -207,6 +207,12 @@ class XxxZone:
         m = self.book.roster.get(unit.template)
         return m.behaviour if m is not None else "default"
 
+    def shaken(self, unit: Unit, below: float) -> bool:
+        return False  # xxxzone has no morale
+
+    def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
+        return None  # its unit changes are told by their events' own words
+
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         return ai.special(self, state, unit, in_sight, has_shot)
 
