@@ -45,3 +45,20 @@ def test_the_catalog_lists_what_each_ruleset_can_play(content):
     assert catalog.title(content, stub_ruleset.ID) == "d6 one shot, one save"
     squad = [m.name for m in catalog.roster(content, "xcom-trpg", "eliminate") if m.side == missions.PLAYER]
     assert squad[:2] == ["Anton", "Julia"]
+
+
+def test_each_rulesets_content_models_live_in_its_own_folder():
+    """The shared models module holds the shared tables only: every model a ruleset's schema reads its own files
+    with is defined in the ruleset's own files (`engine/rules/<id>/`; the stub's in `tests/`), never in
+    `engine/content`."""
+    from engine.content import models
+    from engine.core import ruleset
+
+    shared = {v for v in vars(models).values() if isinstance(v, type) and v.__module__ == models.__name__}
+    for rid in ruleset.available():
+        schema = ruleset.schema(rid)
+        for file, model in (schema.files.items() if schema else ()):
+            if file == "forces.toml":  # the shared model of who deploys on a shared mission
+                assert model is Forces
+                continue
+            assert model not in shared and not model.__module__.startswith("engine.content"), (rid, file, model)

@@ -25,31 +25,11 @@ MARGIN = 10  # stat points rules may add in play (buffs, a crit initiation) beyo
 
 # (model, field) -> (least, most). A dict field is bounded value by value.
 LIMITS: dict[tuple[type, str], tuple[int, int]] = {
-    (c.RulesetDef, "stat_min"): STAT, (c.RulesetDef, "stat_max"): (1, 100), (c.RulesetDef, "stat_minimums"): STAT,
-    (c.RulesetDef, "creation_points"): (0, 1000), (c.RulesetDef, "epic_creation_points"): (0, 1000),
-    (c.RulesetDef, "morale_max"): (1, 10_000), (c.RulesetDef, "actions_per_turn"): (1, 20),
-    (c.RulesetDef, "combo_move"): (0, 20), (c.RulesetDef, "crit_success_min"): (1, 101),
-    (c.RulesetDef, "crit_failure_max"): (0, 100), (c.RulesetDef, "vision_radius"): (1, 200),
-    (c.RulesetDef, "cell_capacity"): (0, 100),
-    (c.Race, "caps"): STAT, (c.Race, "modifiers"): (-50, 50), (c.Race, "fixed"): STAT,
-    (c.Race, "crit_range_min"): (1, 101), (c.Race, "morale_per_phase"): SIGNED,
-    (c.Armor, "tier"): (0, 100), (c.Armor, "concussion_reduction_percent"): (0, 100),
-    (c.Mode, "shots"): (1, 100), (c.Mode, "actions"): (1, 20), (c.Mode, "stamina"): (0, 100),
-    (c.Mode, "stat_modifier"): (-100, 100),
-    (c.Weapon, "damage"): (0, 10_000), (c.Weapon, "ammo"): (0, 1000), (c.Weapon, "armor_ignore"): (0, 100),
-    (c.Weapon, "headshot_multiplier"): (1, 100), (c.Weapon, "pellets"): (1, 100),
-    (c.Weapon, "smoke_radius"): (0, 20), (c.Weapon, "owner_bonus"): (-50, 50), (c.Weapon, "fallback_below"): STAT,
     (c.Behaviour, "advance"): SIGNED, (c.Behaviour, "cover"): SIGNED, (c.Behaviour, "exposure"): SIGNED,
     (c.Behaviour, "flank"): SIGNED, (c.Behaviour, "focus"): SIGNED, (c.Behaviour, "distance"): (0, 200),
     (c.Behaviour, "grenade_cluster"): (0, 100), (c.Behaviour, "retreat_wounded"): (0, 100),
     (c.Difficulty, "enemies_percent"): (1, 1000), (c.Difficulty, "alien_stats"): (-50, 50),
     (c.Difficulty, "aggression_percent"): (1, 1000), (c.Difficulty, "misjudge_percent"): (0, 100),
-    (c.UnitTemplate, "stats"): STAT, (c.UnitTemplate, "items"): (0, 100), (c.UnitTemplate, "magazines"): (0, 100),
-    (c.UnitTemplate, "hp"): (1, 100_000),
-    (c.PsiAbility, "min_psi"): STAT, (c.PsiAbility, "most_targets"): (1, 100), (c.PsiAbility, "power"): (0, 100),
-    (c.PsiAbility, "overload_gain"): (0, 100),
-    (c.Item, "actions"): (0, 20), (c.Item, "reach"): (0, 20), (c.Item, "stamina"): (-100, 100),
-    (c.Item, "hp"): SIGNED, (c.Item, "after_turns"): (0, 100), (c.Item, "after_morale"): SIGNED,
     (c.Loot, "min"): SIGNED, (c.Loot, "max"): (-10_000, 100_000),
     (c.Mission, "max_phases"): (1, MAX_PHASES), (c.Mission, "civilians"): (0, MAX_UNITS),
     (c.Mission, "enemies"): (0, MAX_UNITS), (c.Objective, "until_phase"): (0, MAX_PHASES),
@@ -57,34 +37,35 @@ LIMITS: dict[tuple[type, str], tuple[int, int]] = {
 }
 
 
-def numbers(file: str, key: str, obj: Any) -> list[str]:
-    """Every number of one loaded table (and the tables inside it) against its limits."""
+def numbers(file: str, key: str, obj: Any, limits: dict[tuple[type, str], tuple[int, int]] | None = None) -> list[str]:
+    """Every number of one loaded table (and the tables inside it) against its limits (`limits`: a ruleset's own
+    models' on top of the shared ones)."""
     out: list[str] = []
-    _walk(file, f"[{key}]", obj, out)
+    _walk(file, f"[{key}]", obj, out, LIMITS if limits is None else {**LIMITS, **limits})
     return out
 
 
-def _walk(file: str, where: str, obj: Any, out: list[str]) -> None:
+def _walk(file: str, where: str, obj: Any, out: list[str], limits: dict[tuple[type, str], tuple[int, int]]) -> None:
     if isinstance(obj, Formula):  # its numbers are bounded by the parser, its result by `formula` below
         return
     for field in attrs.fields(type(obj)):
         value = getattr(obj, field.name)
         at = f"{where}.{field.name}"
-        limit = LIMITS.get((type(obj), field.name), DEFAULT)
+        limit = limits.get((type(obj), field.name), DEFAULT)
         if attrs.has(type(value)):
-            _walk(file, at, value, out)
+            _walk(file, at, value, out, limits)
         elif isinstance(value, (int, float)) and not isinstance(value, bool):
             _check(file, at, field.name, value, limit, out)
         elif isinstance(value, dict):
             for k, v in value.items():
                 if attrs.has(type(v)):
-                    _walk(file, f"{at}.{k}", v, out)
+                    _walk(file, f"{at}.{k}", v, out, limits)
                 elif isinstance(v, (int, float)) and not isinstance(v, bool):
                     _check(file, f"{at}.{k}", field.name, v, limit, out)
         elif isinstance(value, list):
             for i, v in enumerate(value):
                 if attrs.has(type(v)):
-                    _walk(file, f"{at}[{i}]", v, out)
+                    _walk(file, f"{at}[{i}]", v, out, limits)
 
 
 def _check(file: str, at: str, _name: str, value: float, limit: tuple[int, int], out: list[str]) -> None:
@@ -96,23 +77,6 @@ def _check(file: str, at: str, _name: str, value: float, limit: tuple[int, int],
 def _short(value: float) -> str:
     text = str(value)
     return text if len(text) <= 20 else text[:17] + "..."
-
-
-def stat_ranges(rules: c.RulesetDef, races: dict[str, c.Race], units: dict[str, c.UnitTemplate],
-                levels: dict[str, c.Difficulty], weapons: dict[str, c.Weapon]) -> dict[str, tuple[int, int]]:
-    """The values each stat can take in play, from 0 (stamina 0 and losses bring stats down) to the most
-    content can stack on it, plus a margin for what the rules add."""
-    def most(table: Any) -> int:
-        return max([0, *table])
-
-    high = max(rules.stat_max, most(v for r in races.values() for v in (*r.caps.values(), *r.fixed.values())),
-               most(v for u in units.values() for v in u.stats.values()))
-    high += most(v for r in races.values() for v in r.modifiers.values())
-    high += most(v for d in levels.values() for v in d.alien_stats.values())
-    high += most(v for w in weapons.values() for v in w.owner_bonus.values()) + MARGIN
-    low = min(0, rules.stat_min + min([0, *(v for r in races.values() for v in r.modifiers.values())])
-              + min([0, *(v for d in levels.values() for v in d.alien_stats.values())]))
-    return {stat: (low, high) for stat in rules.stats}
 
 
 def formula(file: str, where: str, f: Formula | None, ranges: dict[str, tuple[int, int]],

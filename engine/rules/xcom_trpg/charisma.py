@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.commands import Act, Combo, Command, EndTurn, Face, Move, Rejected, Shoot, StartMission, Throw, Wait
-from engine.content.models import Content, RulesetDef
+from engine.content.models import Content
+from engine.rules.xcom_trpg.models import RulesetDef
 from engine.core.dice import Dice, Roll
 from engine.core.events import Event, Resolved
 from engine.map.grid import distance

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.content.models import RulesetDef
+from engine.rules.xcom_trpg.models import RulesetDef
 from engine.core.dice import Dice, Roll
 from engine.content.formula import div_round
 

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import attrs
 
-from engine.content.models import Content, Mode, RulesetDef, Weapon
+from engine.content.models import Content
+from engine.rules.xcom_trpg.models import Mode, RulesetDef, Weapon
 from engine.core.dice import Dice, Roll
 from engine.content.formula import div_round
 from engine.core.model import Unit

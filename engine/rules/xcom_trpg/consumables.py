@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from engine.content import missions
 from engine.core.commands import Act, Rejected
-from engine.content.models import Item
+from engine.rules.xcom_trpg.models import Item
 from engine.core.dice import Dice
 from engine.core.events import Event, PhaseStarted, Resolved, SideStarted
 from engine.map.grid import distance

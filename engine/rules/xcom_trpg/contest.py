@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from engine.content.models import RulesetDef
+from engine.rules.xcom_trpg.models import RulesetDef
 from engine.core.dice import Dice, Roll
 from engine.rules.xcom_trpg.checks import luck_check, passed, stat_roll, tie_break
 

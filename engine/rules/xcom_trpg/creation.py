@@ -11,7 +11,8 @@ import re
 
 import attrs
 
-from engine.content.models import Content, Race
+from engine.content.models import Content
+from engine.rules.xcom_trpg.models import Race
 from engine.core.dice import Dice, Roll
 from engine.rules.xcom_trpg.tables import ID, xcom
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import attrs
 
-from engine.content.models import Content, Missions, UnitTemplate
+from engine.content.models import Content, Missions
+from engine.rules.xcom_trpg.models import UnitTemplate
 from engine.core.creation import Choice, Draft, Form, Number, Points
 from engine.core.dice import Dice
 from engine.core.ruleset import Row

@@ -6,7 +6,7 @@ from typing import Any
 
 import attrs
 
-from engine.content.models import RulesetDef
+from engine.rules.xcom_trpg.models import RulesetDef
 from engine.core.events import UnitChanged
 from engine.core.model import Unit, replace
 from engine.core.records import Patch

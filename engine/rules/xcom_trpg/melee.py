@@ -16,7 +16,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.commands import Act, Combo, Move, Rejected
-from engine.content.models import Content, RulesetDef
+from engine.content.models import Content
+from engine.rules.xcom_trpg.models import RulesetDef
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved, Resolved
 from engine.map.grid import NEIGHBOURS, Pos, distance

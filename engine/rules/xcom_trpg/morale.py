@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from engine.content import missions
 from engine.core.commands import Act, Rejected
-from engine.content.models import Content, RulesetDef
+from engine.content.models import Content
+from engine.rules.xcom_trpg.models import RulesetDef
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved, Resolved, TileChanged, UnitChanged, UnitSpawned
 from engine.map.grid import distance

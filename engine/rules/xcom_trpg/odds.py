@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.content.models import Content, Mode, RulesetDef, Weapon
+from engine.content.models import Content
+from engine.rules.xcom_trpg.models import Mode, RulesetDef, Weapon
 from engine.core.model import Unit
 from engine.rules.xcom_trpg.combat import (PARTIAL, armour_damage, attack_stat, crit_floor, effective_stat,
                                            owner_bonus, penalty, shooter_luck)

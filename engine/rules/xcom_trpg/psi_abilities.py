@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from engine.core.commands import Act, Combo, Move, Rejected, Shoot, Throw
-from engine.content.models import PsiAbility
+from engine.rules.xcom_trpg.models import PsiAbility
 from engine.core.dice import Dice, Roll
 from engine.core.events import Event, Resolved
 from engine.map.grid import distance

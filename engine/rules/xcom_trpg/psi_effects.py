@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.content import missions
-from engine.content.models import PsiAbility
+from engine.rules.xcom_trpg.models import PsiAbility
 from engine.core.dice import Dice
 from engine.content.formula import div_round
 from engine.map.grid import Pos

@@ -3,7 +3,8 @@ character. Psi abilities themselves are resolved on the play path (arena.py)."""
 
 from __future__ import annotations
 
-from engine.content.models import Content, RulesetDef
+from engine.content.models import Content
+from engine.rules.xcom_trpg.models import RulesetDef
 from engine.content.scenario import Verdict
 from engine.rules.xcom_trpg.scenario import Action
 from engine.core.dice import Dice

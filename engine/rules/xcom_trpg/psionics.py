@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import attrs
 
-from engine.content.models import RulesetDef
+from engine.rules.xcom_trpg.models import RulesetDef
 from engine.core.dice import Dice, Roll
 from engine.rules.xcom_trpg.checks import tie_break
 from engine.rules.xcom_trpg.record import soldier

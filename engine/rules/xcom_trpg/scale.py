@@ -6,7 +6,7 @@ weapon reach and "sectors between" (dodging) count sectors; grenade, psi and ite
 
 from __future__ import annotations
 
-from engine.content.models import RulesetDef
+from engine.rules.xcom_trpg.models import RulesetDef
 
 
 def sectors(rules: RulesetDef, cells: int) -> int:

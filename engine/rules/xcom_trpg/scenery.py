@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING
 
 from engine.content import missions
 from engine.core.commands import Act, Rejected
-from engine.content.models import Content, RulesetDef
+from engine.content.models import Content
+from engine.rules.xcom_trpg.models import RulesetDef
 from engine.core.dice import Dice, Roll
 from engine.core.events import Event, Moved, Resolved
 from engine.map.grid import NEIGHBOURS, Pos, distance

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.core.commands import Act, Rejected
-from engine.content.models import Content, Loot, RulesetDef
+from engine.content.models import Content, Loot
+from engine.rules.xcom_trpg.models import RulesetDef
 from engine.core.dice import Dice, Roll
 from engine.core.events import Event, Resolved
 from engine.map.grid import Pos, distance

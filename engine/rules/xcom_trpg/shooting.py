@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from engine.content.models import COVER_LEVEL, Mode, Weapon
+from engine.content.models import COVER_LEVEL
+from engine.rules.xcom_trpg.models import Mode, Weapon
 from engine.core.commands import Rejected, Shoot
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved

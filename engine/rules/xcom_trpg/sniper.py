@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 import attrs
 
 from engine.core.commands import Act, Rejected
-from engine.content.models import Content, Mode, RulesetDef, Weapon
+from engine.content.models import Content
+from engine.rules.xcom_trpg.models import Mode, RulesetDef, Weapon
 from engine.core.dice import Dice, Roll
 from engine.core.events import Event, Moved, Resolved
 from engine.core.model import State, Unit

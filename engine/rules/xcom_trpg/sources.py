@@ -5,7 +5,8 @@ Only called while a record is being explained, so the hot paths never build thes
 
 from __future__ import annotations
 
-from engine.content.models import Content, Mode, RulesetDef, Weapon
+from engine.content.models import Content
+from engine.rules.xcom_trpg.models import Mode, RulesetDef, Weapon
 from engine.core.model import Unit
 from engine.rules.xcom_trpg.tables import xcom
 

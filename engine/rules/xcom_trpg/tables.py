@@ -11,15 +11,40 @@ from types import SimpleNamespace
 from typing import Any
 
 from engine.content import bounds, strict
-from engine.content import models as c
+from engine.content.models import Difficulty, Mission
 from engine.content.formula import Formula, names_in
 from engine.content import tables
 from engine.content.tables import Schema
+from engine.rules.xcom_trpg import models as xm
 
 ID = "xcom-trpg"
 
 
 KINDS = ("rulesets", "races", "armor", "weapons", "units", "psionics", "items")
+
+# (model, field) -> (least, most) of its own models, on top of the shared `bounds.LIMITS`.
+LIMITS: dict[tuple[type, str], tuple[int, int]] = {
+    (xm.RulesetDef, "stat_min"): bounds.STAT, (xm.RulesetDef, "stat_max"): (1, 100),
+    (xm.RulesetDef, "stat_minimums"): bounds.STAT, (xm.RulesetDef, "creation_points"): (0, 1000),
+    (xm.RulesetDef, "epic_creation_points"): (0, 1000), (xm.RulesetDef, "morale_max"): (1, 10_000),
+    (xm.RulesetDef, "actions_per_turn"): (1, 20), (xm.RulesetDef, "combo_move"): (0, 20),
+    (xm.RulesetDef, "crit_success_min"): (1, 101), (xm.RulesetDef, "crit_failure_max"): (0, 100),
+    (xm.RulesetDef, "vision_radius"): (1, 200), (xm.RulesetDef, "cell_capacity"): (0, 100),
+    (xm.Race, "caps"): bounds.STAT, (xm.Race, "modifiers"): (-50, 50), (xm.Race, "fixed"): bounds.STAT,
+    (xm.Race, "crit_range_min"): (1, 101), (xm.Race, "morale_per_phase"): bounds.SIGNED,
+    (xm.Armor, "tier"): (0, 100), (xm.Armor, "concussion_reduction_percent"): (0, 100),
+    (xm.Mode, "shots"): (1, 100), (xm.Mode, "actions"): (1, 20), (xm.Mode, "stamina"): (0, 100),
+    (xm.Mode, "stat_modifier"): (-100, 100), (xm.Weapon, "damage"): (0, 10_000), (xm.Weapon, "ammo"): (0, 1000),
+    (xm.Weapon, "armor_ignore"): (0, 100), (xm.Weapon, "headshot_multiplier"): (1, 100),
+    (xm.Weapon, "pellets"): (1, 100), (xm.Weapon, "smoke_radius"): (0, 20), (xm.Weapon, "owner_bonus"): (-50, 50),
+    (xm.Weapon, "fallback_below"): bounds.STAT, (xm.UnitTemplate, "stats"): bounds.STAT,
+    (xm.UnitTemplate, "items"): (0, 100), (xm.UnitTemplate, "magazines"): (0, 100),
+    (xm.UnitTemplate, "hp"): (1, 100_000), (xm.PsiAbility, "min_psi"): bounds.STAT,
+    (xm.PsiAbility, "most_targets"): (1, 100), (xm.PsiAbility, "power"): (0, 100),
+    (xm.PsiAbility, "overload_gain"): (0, 100), (xm.Item, "actions"): (0, 20), (xm.Item, "reach"): (0, 20),
+    (xm.Item, "stamina"): (-100, 100), (xm.Item, "hp"): bounds.SIGNED, (xm.Item, "after_turns"): (0, 100),
+    (xm.Item, "after_morale"): bounds.SIGNED,
+}
 
 
 def xcom(content) -> SimpleNamespace:
@@ -141,7 +166,7 @@ def _shared_uses(ids: SimpleNamespace, all_stats: set[str], shared: dict[str, An
     return out
 
 
-def check_mission(file: str, mid: str, m: c.Mission, ids: SimpleNamespace, all_stats: set[str]) -> list[str]:
+def check_mission(file: str, mid: str, m: Mission, ids: SimpleNamespace, all_stats: set[str]) -> list[str]:
     """The parts of a mission that name xcom-trpg's units, weapons, items and stats (4.5-4.7)."""
     out = []
     for i, uid in enumerate(m.squad):
@@ -167,7 +192,7 @@ def check_mission(file: str, mid: str, m: c.Mission, ids: SimpleNamespace, all_s
     return out
 
 
-def check_psionics(abilities: dict[str, c.PsiAbility], race_ids: set[str]) -> list[str]:
+def check_psionics(abilities: dict[str, xm.PsiAbility], race_ids: set[str]) -> list[str]:
     """psionics.toml: known races, a partner that exists and names this one back, sane overloads."""
     out: list[str] = []
     for aid, a in abilities.items():
@@ -193,11 +218,11 @@ def _bounds(t: SimpleNamespace, shared: dict[str, Any]) -> list[str]:
     out: list[str] = []
     for kind in KINDS:
         for key, obj in getattr(t, kind).items():
-            out.extend(bounds.numbers(f"{kind}.toml", key, obj))
+            out.extend(bounds.numbers(f"{kind}.toml", key, obj, LIMITS))
     levels = shared.get("difficulty", {})
     every: dict[str, tuple[int, int]] = {}  # weapons serve every stat system: the widest range of each stat
     for rid, rules in t.rulesets.items():
-        ranges = bounds.stat_ranges(rules, t.races, t.units, levels, t.weapons)
+        ranges = stat_ranges(rules, t.races, t.units, levels, t.weapons)
         for stat, (low, high) in ranges.items():
             every[stat] = (min(low, every.get(stat, (low, high))[0]), max(high, every.get(stat, (low, high))[1]))
         for field in ("hp", "stamina"):
@@ -209,9 +234,26 @@ def _bounds(t: SimpleNamespace, shared: dict[str, Any]) -> list[str]:
     return out
 
 
-SCHEMA = Schema(files={"rulesets.toml": c.RulesetDef, "races.toml": c.Race, "armor.toml": c.Armor,
-                       "weapons.toml": c.Weapon, "units.toml": c.UnitTemplate, "psionics.toml": c.PsiAbility,
-                       "items.toml": c.Item},
+def stat_ranges(rules: xm.RulesetDef, races: dict[str, xm.Race], units: dict[str, xm.UnitTemplate],
+                levels: dict[str, Difficulty], weapons: dict[str, xm.Weapon]) -> dict[str, tuple[int, int]]:
+    """The values each stat can take in play, from 0 (stamina 0 and losses bring stats down) to the most
+    content can stack on it, plus a margin for what the rules add."""
+    def most(table: Any) -> int:
+        return max([0, *table])
+
+    high = max(rules.stat_max, most(v for r in races.values() for v in (*r.caps.values(), *r.fixed.values())),
+               most(v for u in units.values() for v in u.stats.values()))
+    high += most(v for r in races.values() for v in r.modifiers.values())
+    high += most(v for d in levels.values() for v in d.alien_stats.values())
+    high += most(v for w in weapons.values() for v in w.owner_bonus.values()) + bounds.MARGIN
+    low = min(0, rules.stat_min + min([0, *(v for r in races.values() for v in r.modifiers.values())])
+              + min([0, *(v for d in levels.values() for v in d.alien_stats.values())]))
+    return {stat: (low, high) for stat in rules.stats}
+
+
+SCHEMA = Schema(files={"rulesets.toml": xm.RulesetDef, "races.toml": xm.Race, "armor.toml": xm.Armor,
+                       "weapons.toml": xm.Weapon, "units.toml": xm.UnitTemplate, "psionics.toml": xm.PsiAbility,
+                       "items.toml": xm.Item},
                 optional=("psionics.toml", "items.toml"), check=check, partial=True)
 
 

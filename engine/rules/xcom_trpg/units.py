@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from engine.content.models import Content, RulesetDef
+from engine.content.models import Content
+from engine.rules.xcom_trpg.models import RulesetDef
 from engine.core.dice import Dice, Roll
 from engine.map.grid import Pos
 from engine.core.model import Unit
