@@ -12,7 +12,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.bench_engine import long_log
+from benchmarks import logs
+from benchmarks.bench_engine import sizes
 from benchmarks.common import Figure
 from engine.content import loader
 from engine.play.timeline import Timeline
@@ -26,8 +27,7 @@ def figures() -> list[Figure]:
 
     content = loader.load()
     with tempfile.TemporaryDirectory() as d:
-        path = Path(d) / "big.jsonl"
-        long_log(content, path, 10_000)
+        path = logs.shared(content, "xcom-trpg", sizes()[2], sizes()[-1])
         t = time.perf_counter()
         timeline = Timeline(content, path)
         opened = time.perf_counter() - t
