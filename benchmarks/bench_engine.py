@@ -142,7 +142,7 @@ def verify_figures(content) -> list[Figure]:
         big = path[mid_n]
         lines = big.read_bytes().splitlines()
         t = interleaved({"verify": lambda: _verify_ok(content, big, JOBS), "json": lambda: _parse(lines),
-                         "one": lambda: _verify_ok(content, big, 1)}, rounds=rounds(5))
+                         "one": lambda: _verify_ok(content, big, 1)}, rounds=3)
         rate = len(lines) / t["verify"]
         out.append(at_least(f"replay --verify --jobs {JOBS}, {len(lines):,} records ({ruleset})", rate, "records/s",
                             20_000, reference=f"× json.loads alone ({len(lines) / t['json']:,.0f}/s); --jobs 1: "

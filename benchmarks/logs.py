@@ -35,20 +35,28 @@ def _tmp() -> Path:
 
 
 def long_log(content, path: Path, records: int, mission: str = "eliminate", ruleset: str = "xcom-trpg") -> None:
-    """A mission of cheap moves: the soldiers shuffle about until the log holds `records` lines."""
+    """A mission of cheap moves: the soldiers step off their deployment cell and back (never drifting into the
+    enemy's fire) until the log holds `records` lines."""
     game = Game.new(content, ruleset, mission, seed_from_int(5), path, max_phases=10**6)
+    rules = game.ruleset
+    home = {u.id: u.pos for u in game.state.side_units("xcom")}
     lines = 2
     while lines < records:
         state = game.state
-        if state.side != "xcom":
-            game.submit(EndTurn(side=state.side))
+        if state.winner is not None:
+            raise RuntimeError(f"{ruleset} {mission}: the mission ended at line {lines}, before {records} records")
+        turn = rules.turn(state)
+        if turn.side != "xcom":
+            game.submit(EndTurn(side=turn.side))
             lines = game.writer.next_line - 1
             continue
         moved = False
-        for unit in state.side_units("xcom"):
-            if not (unit.actions and unit.conscious):
+        for unit in state.side_units("xcom"):  # whoever may still walk, in the ruleset's own currency
+            if not (unit.conscious and turn.allows(unit.id) and rules.budget(state, unit).moves_left > 0):
                 continue
-            for dx, dy in NEIGHBOURS:
+            start = home.get(unit.id, unit.pos)
+            steps = [(start[0] - unit.pos[0], start[1] - unit.pos[1])] if unit.pos != start else list(NEIGHBOURS)
+            for dx, dy in steps:
                 if not isinstance(game.submit(Move(unit=unit.id, path=((unit.pos[0] + dx, unit.pos[1] + dy),))),
                                   Rejected):
                     moved = True
