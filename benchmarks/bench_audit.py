@@ -23,7 +23,7 @@ def figures() -> list[Figure]:
         worst, total = 0.0, 0.0
         picks = [timeline.turns[(i * 7919) % len(timeline.turns)] for i in range(50)]
         for turn in picks:
-            timeline._states = {1: timeline.initial}  # no help from earlier jumps
+            timeline._states, timeline._events = {1: timeline.initial}, {}  # no help from earlier jumps
             t = time.perf_counter()
             timeline.state_at(turn.n)
             took = time.perf_counter() - t

@@ -48,11 +48,11 @@ def figures() -> list[Figure]:
                 worst = total = engine = 0.0
                 for view, turn in zip(["xcom", "aliens"] * JUMPS, picks):
                     viewer.view = view
-                    timeline._states = {1: timeline.initial}  # no help from earlier jumps
+                    timeline._states, timeline._events = {1: timeline.initial}, {}  # no help from earlier jumps
                     t1 = time.perf_counter()
                     timeline.state_at(turn.n)
                     engine += time.perf_counter() - t1
-                    timeline._states = {1: timeline.initial}
+                    timeline._states, timeline._events = {1: timeline.initial}, {}
                     t1 = time.perf_counter()
                     viewer.go(turn.n)
                     took = time.perf_counter() - t1
