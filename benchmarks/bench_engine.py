@@ -15,33 +15,35 @@ import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.common import Figure, at_least, at_most, interleaved
+from benchmarks import logs
+from benchmarks import common
+from benchmarks.common import Figure, Note, at_least, at_most, interleaved, rounds
 from engine.content import loader
-from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make_units
-from engine.core.commands import EndTurn, Move, Rejected
+from engine.core.commands import Rejected
 from engine.core.dice import Dice, Faces, derive, seed_from_int
-from engine.core.ruleset import available, make
+from engine.core.ruleset import available, kind, make
 from engine.log import writer as log
-from engine.map.grid import NEIGHBOURS
-from engine.play import simulate, trials, verify
+from engine.play import catalog, trials, verify
 from engine.play.game import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = 20_000
 JOBS = 2  # the issue's verify goal: both cores may be used
-HUMAN = {"strength": 7, "agility": 6, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 1}
-SECTOID = {"strength": 4, "agility": 7, "intelligence": 8, "bravery": 4, "charisma": 3, "luck": 6, "psionics": 4}
+LONGEST = 20_000  # the longest log per ruleset; the shorter ones are its first lines
+SIZES = (1_000, 2_000, 10_000, 20_000)  # linearity 20k ÷ 1k, memory 10k ÷ 2k, the rate at 10k
+
+# Each ruleset's trial: a plain shot of its own rules. A ruleset with no `resolve` has no trial.
+TRIAL_SCENARIOS = {"xcom-trpg": ROOT / "benchmarks/scenarios/xcom-trpg-rifle.toml",
+                   "annihilation": ROOT / "docs/scenarios/annihilation/shoot.toml",
+                   "xxxzone": ROOT / "docs/scenarios/xxxzone/shot.toml"}
 
 
-def rifle_scenario(ruleset: str) -> Scenario:
-    units = {"rifleman": ScenarioUnit(race="human", stats=HUMAN, weapon="rifle", hp=60),
-             "sectoid": ScenarioUnit(race="sectoid", stats=SECTOID, hp=35)}
-    return Scenario(ruleset=ruleset, units=units,
-                    action=Action(type="shoot", actor="rifleman", target="sectoid", sectors_between=3))
+def sizes() -> tuple[int, ...]:
+    return tuple(s // 5 for s in SIZES) if common.QUICK else SIZES
 
 
-# Each ruleset's trial: the rifle shot of its own rules. A ruleset without one is a failed figure.
-TRIAL_SCENARIOS = {"xcom-trpg": rifle_scenario}
+def long_log(content, path: Path, records: int, mission: str = "eliminate", ruleset: str = "xcom-trpg") -> None:
+    logs.long_log(content, path, records, mission, ruleset)
 
 
 def bare_d100(seed: bytes, count: int) -> None:
@@ -57,26 +59,29 @@ def bare_d100(seed: bytes, count: int) -> None:
     del face
 
 
-def _dice_drawn(content, sc: Scenario, shots: int) -> int:
+def _dice_drawn(content, sc, shots: int) -> int:
     """The dice that `shots` trials draw, counted by the full referee (outside any timing)."""
-    dice = Dice(Faces(seed_from_int(1)))
-    units, _ = make_units(content, sc, Dice(None, script=[]))
     rules = make(sc.ruleset, content, None)
+    units, _ = rules.scenario_units(sc, Dice(Faces(seed_from_int(1))))
+    dice = Dice(Faces(seed_from_int(1)))
     for _ in range(shots):
         rules.referee(units, sc.action, dice)
     return sum(dice.counters.values())
 
 
-def trials_figures(content) -> list[Figure]:
-    out = []
+def trials_figures(content) -> list:
+    out: list = []
+    shots = SHOTS // 10 if common.QUICK else SHOTS
     for ruleset in available():
-        scenario = TRIAL_SCENARIOS.get(ruleset)
-        if scenario is None:
+        if kind(ruleset).scenario is None:
+            out.append(Note(f"resolve --trials ({ruleset})", "no `resolve` in this ruleset"))
+            continue
+        if ruleset not in TRIAL_SCENARIOS:
             out.append(Figure(f"resolve --trials ({ruleset})", 0, "shots/s", ">= 20000", False,
                               ": this ruleset has no trial scenario in benchmarks/bench_engine.py"))
             continue
-        sc = scenario(ruleset)
-        count = _dice_drawn(content, sc, SHOTS)
+        sc = loader.load_scenario(TRIAL_SCENARIOS[ruleset])
+        count = _dice_drawn(content, sc, shots)
         seed = seed_from_int(1)
 
         def engine_dice() -> None:
@@ -84,49 +89,17 @@ def trials_figures(content) -> list[Figure]:
             for _ in range(count):
                 dice.d(100, "x", "bare")
 
-        t = interleaved({"trials": lambda: trials.run(content, sc, SHOTS, 1), "bare": lambda: bare_d100(seed, count),
-                         "engine": engine_dice}, rounds=5)
-        rate = SHOTS / t["trials"]
-        per_shot = count / SHOTS
-        out.append(at_least(f"resolve --trials ({ruleset}, rifle)", rate, "shots/s", 20_000))
-        out.append(at_most(f"resolve --trials ÷ its {per_shot:.1f} dice drawn bare ({ruleset})",
+        t = interleaved({"trials": lambda: trials.run(content, sc, shots, 1), "bare": lambda: bare_d100(seed, count),
+                         "engine": engine_dice}, rounds=rounds(5))
+        rate = shots / t["trials"]
+        what = TRIAL_SCENARIOS[ruleset].stem
+        out.append(at_least(f"resolve --trials ({ruleset}, {what})", rate, "shots/s", 20_000))
+        out.append(at_most(f"resolve --trials ÷ its {count / shots:.1f} dice drawn bare ({ruleset})",
                            t["trials"] / t["bare"], "×", 10,
                            reference=f"× the engine's own Dice drawing them ({count / t['bare']:,.0f} d100/s bare, "
                                      f"{count / t['engine']:,.0f}/s through Dice)",
                            ratio=t["trials"] / t["engine"]))
     return out
-
-
-def long_log(content, path: Path, records: int, mission: str = "eliminate", ruleset: str = "xcom-trpg") -> None:
-    """A mission of cheap moves: the soldiers shuffle about until the log holds `records` lines."""
-    game = Game.new(content, ruleset, mission, seed_from_int(5), path, max_phases=10**6)
-    lines = 2
-    while lines < records:
-        state = game.state
-        if state.side != "xcom":
-            game.submit(EndTurn(side=state.side))
-            lines = game.writer.next_line - 1
-            continue
-        moved = False
-        for unit in state.side_units("xcom"):
-            if not (unit.actions and unit.conscious):
-                continue
-            for dx, dy in NEIGHBOURS:
-                if not isinstance(game.submit(Move(unit=unit.id, path=((unit.pos[0] + dx, unit.pos[1] + dy),))),
-                                  Rejected):
-                    moved = True
-                    break
-            if moved:
-                break
-        if not moved:
-            game.submit(EndTurn(side="xcom"))
-        lines = game.writer.next_line - 1
-    game.close()
-
-
-def _mission_of(content, ruleset: str, prefer: str = "eliminate") -> str | None:
-    ids = [m for m, found in content.missions.items() if found.ruleset == ruleset]
-    return prefer if prefer in ids else (ids[0] if ids else None)
 
 
 def _verify_ok(content, path: Path, jobs: int) -> None:
@@ -157,64 +130,49 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def verify_figures(content, tmp: Path) -> list[Figure]:
+def verify_figures(content) -> list[Figure]:
     out: list[Figure] = []
+    small_n, two_n, mid_n, large_n = sizes()
     for ruleset in available():
-        mission = _mission_of(content, ruleset)
-        if mission is None:
+        if "eliminate" not in catalog.missions_for(content, ruleset):
             out.append(Figure(f"replay --verify ({ruleset})", 0, "records/s", ">= 20000", False,
-                              ": the ruleset has no mission to play"))
+                              ": the ruleset has no eliminate mission to play"))
             continue
-        logs = {}
-        for size in (1_000, 2_000, 10_000, 20_000):
-            logs[size] = tmp / f"{ruleset}-{size}.jsonl"
-            long_log(content, logs[size], size, mission, ruleset)
-        big = logs[10_000]
+        path = {n: logs.shared(content, ruleset, n, sizes()[-1]) for n in sizes()}
+        big = path[mid_n]
         lines = big.read_bytes().splitlines()
-        t = interleaved({"verify": lambda: _verify_ok(content, big, JOBS), "json": lambda: _parse(lines)}, rounds=5)
+        t = interleaved({"verify": lambda: _verify_ok(content, big, JOBS), "json": lambda: _parse(lines),
+                         "one": lambda: _verify_ok(content, big, 1)}, rounds=3)
         rate = len(lines) / t["verify"]
         out.append(at_least(f"replay --verify --jobs {JOBS}, {len(lines):,} records ({ruleset})", rate, "records/s",
-                            20_000, reference=f"× json.loads alone ({len(lines) / t['json']:,.0f}/s)",
+                            20_000, reference=f"× json.loads alone ({len(lines) / t['json']:,.0f}/s); --jobs 1: "
+                                              f"{len(lines) / t['one']:,.0f}/s",
                             ratio=rate / (len(lines) / t["json"])))
         out.append(at_most(f"replay --verify ÷ json.loads of the same lines ({ruleset})", t["verify"] / t["json"],
-                           "×", 10))
-        real = _real_logs(content, ruleset, tmp)
+                           "×", 10, reference=f"× with --jobs 1 ({t['one'] / t['json']:.1f}×)",
+                           ratio=t["one"] / t["json"]))
+        real = logs.real(content, ruleset)
         real_lines = [line for p in real for line in p.read_bytes().splitlines()]
         t = interleaved({"verify": lambda: [_verify_ok(content, p, JOBS) for p in real],
-                         "json": lambda: _parse(real_lines)}, rounds=5)
+                         "json": lambda: _parse(real_lines)}, rounds=rounds(5))
         rate = len(real_lines) / t["verify"]
         out.append(at_least(f"replay --verify --jobs {JOBS}, {len(real)} AI missions, {len(real_lines):,} records "
                             f"({ruleset})", rate, "records/s", 20_000,
-                            reference=f"× json.loads alone ({len(real_lines) / t['json']:,.0f}/s)",
+                            reference=f"× json.loads alone ({len(real_lines) / t['json']:,.0f}/s, "
+                                      f"{t['verify'] / len(real) * 1000:.0f} ms a mission)",
                             ratio=rate / (len(real_lines) / t["json"])))
-        small, large = logs[1_000], logs[20_000]
-        t = interleaved({"small": lambda: _verify_ok(content, small, JOBS),
-                         "large": lambda: _verify_ok(content, large, JOBS)}, rounds=3)
-        n_small, n_large = _count(small), _count(large)
-        per = (t["large"] / n_large) / (t["small"] / n_small)
-        out.append(at_most(f"replay --verify time per record, 20k ÷ 1k records ({ruleset})", per, "×", 1.1,
-                           reference=f": {t['small'] / n_small * 1e6:.1f} µs at 1k, "
-                                     f"{t['large'] / n_large * 1e6:.1f} µs at 20k", ratio=per))
-        at2, at10 = _peak_mb(logs[2_000], 1), _peak_mb(logs[10_000], 1)
-        out.append(at_most(f"replay --verify peak memory, 10k ÷ 2k records ({ruleset})", at10 / at2, "×", 1.3,
-                           reference=f": {at2:.0f} MB at 2k, {at10:.0f} MB at 10k (whole process, --jobs 1)",
-                           ratio=at10 / at2))
-    return out
-
-
-def _count(path: Path) -> int:
-    return sum(1 for _ in path.open("rb"))
-
-
-def _real_logs(content, ruleset: str, tmp: Path) -> list[Path]:
-    """Every mission of the ruleset played AI against AI, as `xenotac simulate` writes it."""
-    out = []
-    for mission, found in content.missions.items():
-        if found.ruleset != ruleset:
-            continue
-        path = tmp / f"real-{ruleset}-{mission}.jsonl"
-        simulate.run(content, ruleset, mission, seed_from_int(11), path).close()
-        out.append(path)
+        small, large = path[small_n], path[large_n]
+        t = interleaved({"small": lambda: _verify_ok(content, small, 1),  # one core: --jobs would split only
+                         "large": lambda: _verify_ok(content, large, 1)}, rounds=3)  # the large log, not grow it
+        per = (t["large"] / large_n) / (t["small"] / small_n)
+        out.append(at_most(f"replay --verify --jobs 1 time per record, {large_n // 1000}k ÷ {small_n / 1000:g}k "
+                           f"({ruleset})",
+                           per, "×", 1.1, reference=f": {t['small'] / small_n * 1e6:.1f} µs at {small_n:,}, "
+                                                    f"{t['large'] / large_n * 1e6:.1f} µs at {large_n:,}", ratio=per))
+        at2, at10 = _peak_mb(path[two_n], 1), _peak_mb(path[mid_n], 1)
+        out.append(at_most(f"replay --verify peak memory, {mid_n // 1000}k ÷ {two_n / 1000:g}k ({ruleset})",
+                           at10 / at2, "×", 1.3, reference=f": {at2:.0f} MB at {two_n:,}, {at10:.0f} MB at "
+                                                           f"{mid_n:,} (whole process, --jobs 1)", ratio=at10 / at2))
     return out
 
 
@@ -248,11 +206,12 @@ def resume_and_undo(content, small: Path, big: Path) -> list[Figure]:
     t = interleaved({"small": lambda: Game.resume(content, small).close(),
                      "big": lambda: Game.resume(content, big).close()}, rounds=5)
     u_small, u_big = undo_pair(content, small, big)
-    return [at_most("resume at 10,000 records ÷ at 100", t["big"] / t["small"], "×", 2,
-                    reference=f": {t['small'] * 1000:.2f} ms at 100, {t['big'] * 1000:.2f} ms at 10,000",
+    n_small, n_big = logs.lines_of(small), logs.lines_of(big)
+    return [at_most(f"resume at {n_big:,} records ÷ at {n_small:,}", t["big"] / t["small"], "×", 2,
+                    reference=f": {t['small'] * 1000:.2f} ms at {n_small:,}, {t['big'] * 1000:.2f} ms at {n_big:,}",
                     ratio=t["big"] / t["small"]),
-            at_most("undo after resume at 10,000 records ÷ at 100", u_big / u_small, "×", 2,
-                    reference=f": {u_small * 1000:.2f} ms at 100, {u_big * 1000:.2f} ms at 10,000",
+            at_most(f"undo after resume at {n_big:,} records ÷ at {n_small:,}", u_big / u_small, "×", 2,
+                    reference=f": {u_small * 1000:.2f} ms at {n_small:,}, {u_big * 1000:.2f} ms at {n_big:,}",
                     ratio=u_big / u_small)]
 
 
@@ -275,21 +234,19 @@ def simulate_figures(tmp: Path) -> list[Figure]:
 
     t = interleaved({"sim": run_sim, "start": lambda: subprocess.run([sys.executable, "-c", load], check=True,
                                                                       cwd=ROOT, env=child_env())}, rounds=3)
-    records = _count(out)
+    records = logs.lines_of(out)
     return [Figure("simulate 40x40, 6 vs 8", t["sim"], "s", "< 5 s", t["sim"] < 5,
                    f"× interpreter start + content load ({t['start']:.2f} s)", t["sim"] / t["start"]),
             Figure(f"simulate peak memory ({records} records)", max(peaks), "MB", "< 150 MB", max(peaks) < 150)]
 
 
-def figures() -> list[Figure]:
+def figures() -> list:
     content = loader.load()
     out = trials_figures(content)
     with tempfile.TemporaryDirectory() as d:
-        tmp = Path(d)
-        out.extend(simulate_figures(tmp))
-        out.extend(verify_figures(content, tmp))
-        small, big = tmp / "small.jsonl", tmp / "big.jsonl"
-        long_log(content, small, 100)
-        long_log(content, big, 10_000)
-        out.extend(resume_and_undo(content, small, big))
+        out.extend(simulate_figures(Path(d)))
+    out.extend(verify_figures(content))
+    mid = sizes()[2]
+    small, big = logs.shared(content, "xcom-trpg", 100, mid), logs.shared(content, "xcom-trpg", mid, mid)
+    out.extend(resume_and_undo(content, small, big))
     return out

@@ -12,6 +12,12 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
+QUICK = False  # `run.py --quick`: shorter logs and fewer rounds, for iterating; the figures are then rougher
+
+
+def rounds(full: int) -> int:
+    return min(full, 3) if QUICK else full
+
 
 @dataclass
 class Figure:
@@ -27,6 +33,18 @@ class Figure:
         ratio = f"\n     ratio {self.ratio:.2f}{self.reference}" if self.ratio is not None else ""
         mark = "ok  " if self.ok else "FAIL"
         return f"{mark} {self.name:<52} {self.value:>12.2f} {self.unit:<10} (goal {self.goal}){ratio}"
+
+
+@dataclass
+class Note:
+    """A line with no goal: why a figure does not apply (a ruleset with no `resolve`)."""
+
+    name: str
+    why: str
+    ok: bool = True
+
+    def line(self) -> str:
+        return f"n/a  {self.name:<52} {self.why}"
 
 
 def at_most(name: str, value: float, unit: str, limit: float, **kw) -> Figure:

@@ -4,6 +4,7 @@ after it still run.
 
     python benchmarks/run.py            # everything
     python benchmarks/run.py engine     # one group, or several: engine tui
+    python benchmarks/run.py --quick    # logs a fifth as long, fewer rounds: for iterating, rougher figures
 
 Groups: engine (trials, verify, resume and undo, simulate), audit, tui (first frames, bytes and latency in a
 pseudo-terminal), viewer, missions (maps and the AI), serve (the SSH host). The machine's other load is
@@ -28,6 +29,11 @@ def main(argv: list[str]) -> int:
     if any(a in ("-h", "--help") for a in argv):
         print(__doc__.strip())
         return 0
+    if "--quick" in argv:
+        from benchmarks import common
+
+        common.QUICK = True
+        argv = [a for a in argv if a != "--quick"]
     unknown = [g for g in argv if g not in GROUPS]
     if unknown:
         print(f"run.py: no group {unknown[0]!r}; the groups are {', '.join(GROUPS)} (--help says more)",

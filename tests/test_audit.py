@@ -194,3 +194,23 @@ def test_a_log_from_a_newer_xenotac_is_refused_plainly(mission, content, tmp_pat
     header = codec.canonical({**log.parse(lines[0], 1), "version": log.VERSION + 1}).encode()
     copy.write_bytes(b"\n".join([header, *lines[1:]]))
     assert "written by a newer xenotac" in str(verify(content, copy).failure)
+
+
+def test_reading_a_log_leaves_the_collector_as_it_was(mission, tmp_path):
+    """The collector is paused while a whole log is parsed and kept, and set back however the reading ends."""
+    import gc
+
+    assert gc.isenabled()
+    lines, _names, _sides, note = audit.read(mission)
+    assert lines and note is None and gc.isenabled()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_bytes(b"not a record\n")
+    with pytest.raises(log.LogError):
+        audit.read(bad)
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        audit.read(mission)
+        assert not gc.isenabled()  # a caller that had paused it keeps it paused
+    finally:
+        gc.enable()

@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
-from typing import Callable, Literal, Mapping
+from typing import Any, Callable, Literal, Mapping
 
 import attrs
 
@@ -220,10 +220,38 @@ class Formula:
                  rounding: Rounding = "half_up") -> tuple[int, str, list[int]]:
         """Value, the formula with numbers filled in (`(4-1)*10+3=33`), and the faces rolled. Fractions stay
         exact to the end, then round once: half up (xcom-trpg 1.2), or down (annihilation: every result floors)."""
+        names = _NAMES.get(self.text, _UNSEEN)
+        if names is _UNSEEN:
+            names = _NAMES[self.text] = None if _has_dice(self.tree) else tuple(sorted(names_in(self.tree)))
+        if names is not None:  # no dice: the same formula on the same integers gives the same answer
+            values = tuple(env.get(n) for n in names)
+            if all(type(v) is int for v in values):  # noqa: E721 - 1, 1.0 and True print differently
+                key = (self.text, rounding, values)
+                known = _KNOWN.get(key)
+                if known is not None:
+                    return known[0], known[1], []
+                result, shown, _faces = self._evaluate(env, roll, rounding)
+                if len(_KNOWN) >= _KNOWN_MAX:
+                    _KNOWN.clear()  # memory stays bounded however many distinct stats a run meets
+                _KNOWN[key] = (result, shown)
+                return result, shown, []
+        return self._evaluate(env, roll, rounding)
+
+    def _evaluate(self, env: Mapping[str, int], roll: Callable[[int], int] | None,
+                  rounding: Rounding) -> tuple[int, str, list[int]]:
         faces: list[int] = []
         value, shown = _eval(self.tree, env, roll, faces)
         result = round_half_up(value) if rounding == "half_up" else math.floor(value)
         return result, f"{shown}={result}", faces
+
+
+# Dice-free formulas are pure in their names' values: each formula's names (None when it rolls), and the
+# answers already worked out, keyed by (text, rounding, values). The rules evaluate the same few formulas on
+# the same stats thousands of times a mission (xxxzone derives every operative's statistics per check).
+_NAMES: dict[str, tuple[str, ...] | None] = {}
+_KNOWN: dict[tuple[str, str, tuple[int | None, ...]], tuple[int, str]] = {}
+_KNOWN_MAX = 100_000
+_UNSEEN: Any = object()  # a formula not met yet
 
 
 def _has_dice(node: object) -> bool:

@@ -11,6 +11,7 @@ import attrs
 
 from engine.log import writer as log
 from engine.log import reading
+from engine.log.chain import collector_paused
 from engine.log.view import View, everything, hidden_line
 
 GOD = "god"
@@ -56,6 +57,11 @@ def _branch(records: list[tuple[int, dict[str, Any]]]) -> set[int]:
 def read(path: Path, view: View | None = None) -> tuple[list[Line], dict[str, str], dict[str, str], str | None]:
     """Lines with rolls, unit names, unit sides, and a note if the chain is broken. With a `view`, each line
     shows only the rolls its side saw (engine.log.view) and counts the others."""
+    with collector_paused():
+        return _read(path, view)
+
+
+def _read(path: Path, view: View | None) -> tuple[list[Line], dict[str, str], dict[str, str], str | None]:
     records, broken = reading.records(path)
     alive = _branch(records)
     names: dict[str, str] = {}

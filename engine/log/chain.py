@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 import attrs
 
@@ -20,8 +22,26 @@ class Failure:
         return f"line {self.line}: {self.message}" if self.line else self.message
 
 
+@contextmanager
+def collector_paused() -> Iterator[None]:
+    """Reading a whole log keeps every record parsed (JSON: no cycles), and the garbage collector would walk
+    them all again at each of its passes, the time growing with the square of the log; paused while reading."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
+
+
 def chain(path: Path) -> tuple[list[tuple[int, bytes, dict[str, Any]]], Failure | None]:
     """Every line parsed, or the first line where the chain or numbering breaks."""
+    with collector_paused():
+        return _chain(path)
+
+
+def _chain(path: Path) -> tuple[list[tuple[int, bytes, dict[str, Any]]], Failure | None]:
     out: list[tuple[int, bytes, dict[str, Any]]] = []
     raws = [raw for _n, _offset, raw in log.read_lines(path)]
     prev = log.GENESIS

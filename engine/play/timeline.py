@@ -23,6 +23,7 @@ from engine.core.model import State
 from engine.core.reducer import fold
 
 CACHE = 256  # states kept from recent jumps
+EVENTS = 8192  # records whose typed events are kept
 
 
 @attrs.frozen
@@ -48,6 +49,7 @@ class Timeline:
         self.turns: list[Turn] = []
         self._anchors: dict[int, int] = {}  # record -> checkpoint line holding the state after it
         self._states: dict[int, State] = {1: self.initial}
+        self._events: dict[int, tuple[Event, ...]] = {}
         self.seed: bytes | None = None
         self.seed_source = ""
         self.seed_file: Path | None = None  # the file the seed was read from, if it came from one
@@ -109,10 +111,18 @@ class Timeline:
         return state
 
     def events(self, n: int) -> list[Event]:
-        try:
-            return [codec.load_event(e) for e in self.records[n]["events"]]
-        except codec.CodecError as exc:
-            raise log.LogError(f"malformed record: {exc}", n) from None
+        """Record n's events, typed. A jump folds the same records for the map and again for each side's fog:
+        each record is typed once (events are frozen), and the cache is bounded (EVENTS records)."""
+        known = self._events.get(n)
+        if known is None:
+            try:
+                known = tuple(codec.load_event(e) for e in self.records[n]["events"])
+            except codec.CodecError as exc:
+                raise log.LogError(f"malformed record: {exc}", n) from None
+            if len(self._events) >= EVENTS:
+                self._events = {}  # a new dict, not a clear: the fog's worker thread may be reading the old one
+            self._events[n] = known
+        return list(known)
 
     def turn_of(self, n: int) -> int:
         """Index in `turns` of the turn record n belongs to."""

@@ -34,8 +34,12 @@ def stats(book: Book, unit: Unit) -> Derived:
     return got
 
 
-def spotters(state: State, side: str, target: Unit) -> list[Unit]:
-    return [u for u in state.side_units(side) if u.conscious and state.grid.sees(u.pos, target.pos, RADIUS)]
+def spotters(state: State, side: str, target: Unit, awake: list[Unit] | None = None) -> list[Unit]:
+    """The side's conscious units that see the target; `awake`: those units, listed once for many targets."""
+    if awake is None:
+        awake = [u for u in state.side_units(side) if u.conscious]
+    sees, at = state.grid.sees, target.pos
+    return [u for u in awake if sees(u.pos, at, RADIUS)]
 
 
 def chance(book: Book, spotter: Unit, target: Unit) -> int:
@@ -51,10 +55,11 @@ def friendly(side: str, other: str) -> bool:
 def spotted(book: Book, state: State, side: str) -> frozenset[str]:
     known = battle(state).sightings(side)
     out = set()
+    awake = [u for u in state.side_units(side) if u.conscious]
     for u in state.units.values():
         if u.side == side:
             continue
-        eyes = spotters(state, side, u)
+        eyes = spotters(state, side, u, awake)
         if not eyes:
             continue
         if friendly(side, u.side) or u.id in known or u.status != "active" \
@@ -78,10 +83,11 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
             continue
         known = rec.sightings(side)
         now = set()
+        awake = [u for u in state.side_units(side) if u.conscious]
         for t in state.units.values():
             if friendly(side, t.side) or t.status == "dead":
                 continue
-            eyes = spotters(state, side, t)
+            eyes = spotters(state, side, t, awake)
             if not eyes:
                 continue
             if t.id in known:
