@@ -118,7 +118,8 @@ def test_stats_report_each_side(mission, capsys):
 
 
 SAME_CONTENT = {"v2-today-xcom": "v3", "v2-today-xxxzone": "v3"}  # written just before format 3, with its content
-MOVED = ("stamina", "stamina_max", "infinite_stamina", "morale", "morale_max", "concussion")
+MOVED = ("stamina", "stamina_max", "infinite_stamina", "morale", "morale_max", "concussion")  # in format 3
+KIT = ("stats", "armor", "weapon", "ammo", "magazines", "actions")  # in format 4
 
 
 def _content_of(fixture: Path) -> Path:
@@ -149,8 +150,9 @@ def test_every_released_log_format_still_reads_and_audits(fixture):
 
     Reading is the promise: the chain holds, every record upgrades into today's events, and folding them gives
     the units the log recorded: the state hashes for a log of today's format; for an older one (whose hashes are
-    of units of the older shape) each unit's position, HP and status, and for xcom-trpg its stamina, morale,
-    concussion, flags and counters read back from its record. Re-deciding with today's rules is
+    of units of the older shape) each unit's position, HP and status, and for xcom-trpg its stats, kit, rounds,
+    magazines and actions, and (before format 3) its stamina, morale, concussion, flags and counters read back
+    from its record. Re-deciding with today's rules is
     `replay --verify`, which is meant to report it when the rules themselves have changed since."""
     bundle = loader.load(_content_of(fixture))
     version = log.read_header(fixture)["version"]
@@ -168,6 +170,9 @@ def test_every_released_log_format_still_reads_and_audits(fixture):
             assert (list(unit.pos), unit.hp, unit.status) == (list(was["pos"]), was["hp"], was["status"]), (n, uid)
             if state.ruleset == "xcom-trpg":
                 rec = unit.record
+                assert {k: getattr(rec, k) for k in KIT} == {k: was[k] for k in KIT}, (n, uid)
+                if version >= 3:
+                    continue
                 assert {k: getattr(rec, k) for k in MOVED} == {k: was[k] for k in MOVED}, (n, uid)
                 assert list(rec.flags()) == sorted(was["flags"]), (n, uid)
                 assert {k: v for k, v in rec.counters().items() if v} == \

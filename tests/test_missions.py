@@ -17,6 +17,7 @@ from engine.play.game import Game
 from engine.map.grid import NEIGHBOURS, distance
 from engine.play.simulate import run
 from engine.play.verify import verify
+from engine.rules.xcom_trpg.record import soldier
 from tui.cli import main
 
 
@@ -342,8 +343,8 @@ def test_a_harder_level_fields_more_and_better_aliens(content):
     normal, hard = new(content, "crash").state, new(content, "crash@veteran").state
     count = lambda s: sum(u.side == "aliens" for u in s.units.values())  # noqa: E731
     assert count(hard) > count(normal)
-    assert hard.units["sectoid_1"].stats["agility"] == normal.units["sectoid_1"].stats["agility"] + 1
-    assert hard.units["anton"].stats == normal.units["anton"].stats
+    assert soldier(hard.units["sectoid_1"]).stats["agility"] == soldier(normal.units["sectoid_1"]).stats["agility"] + 1
+    assert soldier(hard.units["anton"]).stats == soldier(normal.units["anton"]).stats
 
 
 # -- every mission type logs, verifies and resumes ----------------------------------------------------
