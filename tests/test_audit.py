@@ -117,7 +117,8 @@ def test_stats_report_each_side(mission, capsys):
     assert out.count("91-100") == 2 and "luck checks passed (expected)" in out
 
 
-SAME_CONTENT = {"v2-today-xcom": "v3", "v2-today-xxxzone": "v3"}  # written just before format 3, with its content
+# written just before format 3, and v4 (xcom-trpg, whose content has not changed since), with v3's content
+SAME_CONTENT = {"v2-today-xcom": "v3", "v2-today-xxxzone": "v3", "v4": "v3"}
 MOVED = ("stamina", "stamina_max", "infinite_stamina", "morale", "morale_max", "concussion")  # in format 3
 KIT = ("stats", "armor", "weapon", "ammo", "magazines", "actions")  # in format 4
 
@@ -183,6 +184,16 @@ def test_every_released_log_format_still_reads_and_audits(fixture):
     assert any(line.startswith("Dice statistics") for line in audit.render(fixture))
     rolled = next(n for n in timeline.commands if any(e["rolls"] for e in timeline.records[n]["events"]))
     assert "HMAC-SHA256" in "\n".join(timeline.explain(rolled))
+
+
+def test_a_format_3_log_folds_to_the_states_its_format_4_twin_recorded():
+    """v3.jsonl and v4.jsonl are one game (terror, seed 5, 6 phases) written before and after the kit moved into
+    xcom-trpg's record: read through the upcasters, the older folds to exactly the state hashes the newer wrote."""
+    bundle = loader.load(FIXTURES / "v3-content")
+    old, new = Timeline(bundle, FIXTURES / "v3.jsonl"), Timeline(bundle, FIXTURES / "v4.jsonl")
+    assert log.read_header(FIXTURES / "v3.jsonl")["version"] == 3 and len(old.commands) == len(new.commands) > 90
+    assert [codec.state_hash(old.state_at(n)) for n in old.commands] == \
+        [new.records[n]["state"] for n in new.commands]
 
 
 def test_an_older_log_is_read_but_not_carried_on(tmp_path):
