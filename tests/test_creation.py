@@ -15,7 +15,6 @@ from engine.log import writer as log
 from engine.play import roster
 from engine.play.game import Game, check_header
 from engine.play.simulate import play_out
-from engine.rules.xcom_trpg.record import soldier
 from tui.cli import main
 
 ANTON = dict(strength=7, agility=4, intelligence=6, bravery=6, charisma=4, luck=6, psionics=3)
@@ -215,13 +214,13 @@ def test_a_created_character_takes_the_first_squad_place(content, ruleset):
     expected = {"xcom-trpg": 64, "xxxzone": 10, "annihilation": 19, "neo-troops": 3}[ruleset]
     assert unit.hp == expected  # xcom's rolled HP; xxxzone's full health; annihilation's Health 2+6+10+... ; 3 HP
     if ruleset == "neo-troops":
-        assert soldier(unit).weapon == "plasma_rifle"
+        assert unit.record.held == ("plasma_rifle",)
 
 
 def test_a_varan_deploys_holding_the_weapon_picked(content):
     vera = made(content, "neo-troops", "Vera", held="pistol")[0]
     game = Game.new(content, "neo-troops", "eliminate", seed_from_int(2), None, squad=[vera])
-    assert soldier(game.state.units["roster_vera"]).weapon == "pistol"
+    assert game.state.units["roster_vera"].record.held == ("pistol",)
 
 
 @pytest.mark.slow
