@@ -19,7 +19,7 @@ from engine.core.events import (Event, MissionEnded, Moved, Noted, PhaseStarted,
                                 UnitSpawned)
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
-from engine.core.records import record
+from engine.core.records import Patch, record
 from engine.core.ruleset import Budget, Mode, Row, Sheet, ShotPreview, Turn, register
 
 ID = "d6-stub"
@@ -39,8 +39,13 @@ class Odds:
 class Trooper:
     """The stub's own typed record on each unit (Unit.record): what its sheet counts beyond wounds."""
 
+    weapon: str = ""
+    actions: int = 0  # 1 on its side's turn until it acts
     shots: int = 0
     saves: int = 0  # wounds its armour saved
+
+
+READY, SPENT = Patch(f"{ID}.trooper", {"actions": 1}), Patch(f"{ID}.trooper", {"actions": 0})
 
 
 @record(f"{ID}.tally")
@@ -76,10 +81,10 @@ class D6Stub:
         if isinstance(command, EndTurn):
             return self._end_turn(state, command.side)
         unit = state.units.get(getattr(command, "unit", ""))
-        if unit is None or unit.side != state.side or not unit.conscious or unit.actions < 1:
+        if unit is None or unit.side != state.side or not unit.conscious or unit.record.actions < 1:
             return Rejected("not_now", "That unit cannot act now")
         if isinstance(command, Wait):
-            return [UnitChanged(unit=unit.id, changes={"actions": 0}, cause="waits")]
+            return [UnitChanged(unit=unit.id, changes={"record": SPENT}, cause="waits")]
         if isinstance(command, Move):
             return self._move(state, unit, command.path)
         if isinstance(command, Shoot):
@@ -91,14 +96,14 @@ class D6Stub:
         for m, cell in field.placements(self.roster(self.setup.mission_id), self.setup.mission, self.setup.spawns):
             t = self.content.rules["xcom-trpg"]["units"][m.template]  # the built-in units, as the missions name
             unit = Unit(id=m.uid, name=m.name, template=m.template, race=t.race, side=m.side, glyph=t.glyph, pos=cell,
-                        facing=field.FACING.get(m.side, 0), hp=WOUNDS, hp_max=WOUNDS, weapon=t.weapon,
-                        record=Trooper())
+                        facing=field.FACING.get(m.side, 0), hp=WOUNDS, hp_max=WOUNDS,
+                        record=Trooper(weapon=t.weapon))
             events.append(UnitSpawned(unit=unit))
         return events + [PhaseStarted(phase=1), *self._side(state, missions.PLAYER, events)]
 
     def _side(self, state: State, side: str, spawned: list[Event] = ()) -> list[Event]:
         units = [e.unit for e in spawned if isinstance(e, UnitSpawned)] or list(state.units.values())
-        return [SideStarted(side=side)] + [UnitChanged(unit=u.id, changes={"actions": 1}, cause="turn")
+        return [SideStarted(side=side)] + [UnitChanged(unit=u.id, changes={"record": READY}, cause="turn")
                                            for u in units if u.side == side and u.conscious]
 
     def _end_turn(self, state: State, side: str) -> Rejected | list[Event]:
@@ -106,8 +111,8 @@ class D6Stub:
             return Rejected("not_your_turn", f"It is {state.side}'s turn")
         acting = [s for s in state.sides if state.side_units(s)]
         following = acting[(acting.index(side) + 1) % len(acting)]
-        out: list[Event] = [UnitChanged(unit=u.id, changes={"actions": 0}, cause="turn ends")
-                            for u in state.side_units(side) if u.actions]
+        out: list[Event] = [UnitChanged(unit=u.id, changes={"record": SPENT}, cause="turn ends")
+                            for u in state.side_units(side) if u.record.actions]
         if following == acting[0]:
             if state.phase >= self.setup.max_phases:
                 return out + [MissionEnded(winner="draw", reason=f"phase limit {self.setup.max_phases} reached")]
@@ -119,7 +124,7 @@ class D6Stub:
         if isinstance(cost, Rejected):
             return cost
         return [Moved(unit=unit.id, path=path, facing=unit.facing),
-                UnitChanged(unit=unit.id, changes={"actions": 0}, cause="walks")]
+                UnitChanged(unit=unit.id, changes={"record": SPENT}, cause="walks")]
 
     def path_cost(self, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | int:
         if not path or len(path) > STEPS:
@@ -142,11 +147,11 @@ class D6Stub:
             save = _d6(dice, target.id, "save", self.save)
             rolls.append(save)
             wounded = save.total < self.save
-        out: list[Event] = [Resolved(actor=unit.id, action="shoot", target=target.id, weapon=unit.weapon,
+        out: list[Event] = [Resolved(actor=unit.id, action="shoot", target=target.id, weapon=unit.record.weapon,
                                      rolls=tuple(rolls), outcome="wound" if wounded else "no wound",
                                      text=f"{unit.name} shoots {target.name}: {'wound' if wounded else 'no wound'}"),
-                            UnitChanged(unit=unit.id, changes={"actions": 0, "record": attrs.evolve(
-                                unit.record, shots=unit.record.shots + 1)}, cause="shoots"),
+                            UnitChanged(unit=unit.id, changes={"record": attrs.evolve(
+                                unit.record, actions=0, shots=unit.record.shots + 1)}, cause="shoots"),
                             Noted(record=Tally(shots=(state.record or Tally()).shots + 1), cause="a shot")]
         if len(rolls) > 1 and not wounded:
             out.append(UnitChanged(unit=target.id, changes={"record": attrs.evolve(
@@ -175,8 +180,8 @@ class D6Stub:
         return field.in_cells(state, side, self.visible(state, side))
 
     def budget(self, state: State, unit: Unit) -> Budget:
-        can = unit.conscious and unit.side == state.side and unit.actions > 0 and state.winner is None
-        return Budget(label=f"action {unit.actions}/1", can_act=can, moves_left=STEPS if can else 0)
+        can = unit.conscious and unit.side == state.side and unit.record.actions > 0 and state.winner is None
+        return Budget(label=f"action {unit.record.actions}/1", can_act=can, moves_left=STEPS if can else 0)
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         a, b = state.units[shooter], state.units[target]
@@ -203,7 +208,7 @@ class D6Stub:
         return missions.members(missions.own_forces(mission), lambda t: (units[t].name, units[t].glyph, ""))
 
     def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
-        return [Mode("shot", "Shot", unit.actions > 0)]
+        return [Mode("shot", "Shot", unit.record.actions > 0)]
 
     def name(self, thing: str) -> str:
         return thing.replace("_", " ").capitalize()
@@ -213,6 +218,9 @@ class D6Stub:
 
     def shaken(self, unit: Unit, below: float) -> bool:
         return False  # the stub has no morale
+
+    def aptitude(self, unit: Unit, stats: tuple[str, ...]) -> int:
+        return 0  # the stub's troopers have no stats
 
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words

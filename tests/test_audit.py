@@ -117,8 +117,10 @@ def test_stats_report_each_side(mission, capsys):
     assert out.count("91-100") == 2 and "luck checks passed (expected)" in out
 
 
-SAME_CONTENT = {"v2-today-xcom": "v3", "v2-today-xxxzone": "v3"}  # written just before format 3, with its content
-MOVED = ("stamina", "stamina_max", "infinite_stamina", "morale", "morale_max", "concussion")
+# written just before format 3, and v4 (xcom-trpg, whose content has not changed since), with v3's content
+SAME_CONTENT = {"v2-today-xcom": "v3", "v2-today-xxxzone": "v3", "v4": "v3"}
+MOVED = ("stamina", "stamina_max", "infinite_stamina", "morale", "morale_max", "concussion")  # in format 3
+KIT = ("stats", "armor", "weapon", "ammo", "magazines", "actions")  # in format 4
 
 
 def _content_of(fixture: Path) -> Path:
@@ -149,8 +151,9 @@ def test_every_released_log_format_still_reads_and_audits(fixture):
 
     Reading is the promise: the chain holds, every record upgrades into today's events, and folding them gives
     the units the log recorded: the state hashes for a log of today's format; for an older one (whose hashes are
-    of units of the older shape) each unit's position, HP and status, and for xcom-trpg its stamina, morale,
-    concussion, flags and counters read back from its record. Re-deciding with today's rules is
+    of units of the older shape) each unit's position, HP and status, and for xcom-trpg its stats, kit, rounds,
+    magazines and actions, and (before format 3) its stamina, morale, concussion, flags and counters read back
+    from its record. Re-deciding with today's rules is
     `replay --verify`, which is meant to report it when the rules themselves have changed since."""
     bundle = loader.load(_content_of(fixture))
     version = log.read_header(fixture)["version"]
@@ -168,6 +171,9 @@ def test_every_released_log_format_still_reads_and_audits(fixture):
             assert (list(unit.pos), unit.hp, unit.status) == (list(was["pos"]), was["hp"], was["status"]), (n, uid)
             if state.ruleset == "xcom-trpg":
                 rec = unit.record
+                assert {k: getattr(rec, k) for k in KIT} == {k: was[k] for k in KIT}, (n, uid)
+                if version >= 3:
+                    continue
                 assert {k: getattr(rec, k) for k in MOVED} == {k: was[k] for k in MOVED}, (n, uid)
                 assert list(rec.flags()) == sorted(was["flags"]), (n, uid)
                 assert {k: v for k, v in rec.counters().items() if v} == \
@@ -178,6 +184,16 @@ def test_every_released_log_format_still_reads_and_audits(fixture):
     assert any(line.startswith("Dice statistics") for line in audit.render(fixture))
     rolled = next(n for n in timeline.commands if any(e["rolls"] for e in timeline.records[n]["events"]))
     assert "HMAC-SHA256" in "\n".join(timeline.explain(rolled))
+
+
+def test_a_format_3_log_folds_to_the_states_its_format_4_twin_recorded():
+    """v3.jsonl and v4.jsonl are one game (terror, seed 5, 6 phases) written before and after the kit moved into
+    xcom-trpg's record: read through the upcasters, the older folds to exactly the state hashes the newer wrote."""
+    bundle = loader.load(FIXTURES / "v3-content")
+    old, new = Timeline(bundle, FIXTURES / "v3.jsonl"), Timeline(bundle, FIXTURES / "v4.jsonl")
+    assert log.read_header(FIXTURES / "v3.jsonl")["version"] == 3 and len(old.commands) == len(new.commands) > 90
+    assert [codec.state_hash(old.state_at(n)) for n in old.commands] == \
+        [new.records[n]["state"] for n in new.commands]
 
 
 def test_an_older_log_is_read_but_not_carried_on(tmp_path):

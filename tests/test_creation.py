@@ -214,13 +214,13 @@ def test_a_created_character_takes_the_first_squad_place(content, ruleset):
     expected = {"xcom-trpg": 64, "xxxzone": 10, "annihilation": 19, "neo-troops": 3}[ruleset]
     assert unit.hp == expected  # xcom's rolled HP; xxxzone's full health; annihilation's Health 2+6+10+... ; 3 HP
     if ruleset == "neo-troops":
-        assert unit.weapon == "plasma_rifle"
+        assert unit.record.held == ("plasma_rifle",)
 
 
 def test_a_varan_deploys_holding_the_weapon_picked(content):
     vera = made(content, "neo-troops", "Vera", held="pistol")[0]
     game = Game.new(content, "neo-troops", "eliminate", seed_from_int(2), None, squad=[vera])
-    assert game.state.units["roster_vera"].weapon == "pistol"
+    assert game.state.units["roster_vera"].record.held == ("pistol",)
 
 
 @pytest.mark.slow

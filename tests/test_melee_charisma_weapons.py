@@ -21,6 +21,7 @@ from engine.rules.xcom_trpg.units import spawn
 from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make_units
 from engine.rules.xcom_trpg.tables import xcom
 from tests.xcom_record import counters, evolved, flags
+from engine.rules.xcom_trpg.record import soldier
 
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
 JULIA = {"strength": 5, "agility": 10, "intelligence": 6, "bravery": 5, "charisma": 7, "luck": 2, "psionics": 1}
@@ -79,7 +80,7 @@ def test_tv01_grab_through_the_action(content):
                                 "luck 2*64=128>=100 ✓"]
     assert resolved(events).text == "Julia slips free" and resolved(events).outcome == "failure"
     assert melee.holder(after.units["julia"]) is None
-    assert after.units["anton"].actions == 0  # the roll interaction ends the turn
+    assert soldier(after.units["anton"]).actions == 0  # the roll interaction ends the turn
 
 
 def test_tv01_escape_through_the_action(content):
@@ -94,7 +95,7 @@ def test_tv01_escape_through_the_action(content):
     after, events = play(rs, state, Act(unit="julia", action="escape"), [17, 64, 24])
     assert formulas(events) == ["agility 10*17=170", "luck 2*64=128>=100 ✓", "strength 7*24=168"]
     assert melee.holder(after.units["julia"]) is None and not counters(after.units["anton"])
-    assert after.units["julia"].actions == 0
+    assert soldier(after.units["julia"]).actions == 0
 
 
 def test_tv02_arm_wrestling_through_the_action(content):
@@ -262,10 +263,10 @@ def test_surrender_and_drop_item(content):
     rs, after, _ = persuasion(content, "surrender")
     turn, _ = play(rs, after, EndTurn(side="xcom"))
     s = turn.units["s"]
-    assert s.weapon == "unarmed" and s.actions == 0 and ("cha_surrender" in flags(s))
+    assert soldier(s).weapon == "unarmed" and soldier(s).actions == 0 and ("cha_surrender" in flags(s))
     rs, after, _ = persuasion(content, "drop_item")
     turn, _ = play(rs, after, EndTurn(side="xcom"))
-    assert turn.units["s"].items == {} and turn.units["s"].actions == 2
+    assert turn.units["s"].items == {} and soldier(turn.units["s"]).actions == 2
 
 
 def test_crit_failure_makes_it_immune_for_the_episode(content):
@@ -339,13 +340,13 @@ def test_d5_dart_timeline(content, face, wake):
     faces = [face, 60] if face < 96 else [face]
     after, events = play(rs, state, Shoot(unit="julia", target="t"), faces)
     assert formulas(events)[0].startswith(f"agility 12*{face}")  # +2 Agility
-    assert after.units["t"].hp == 40 and after.units["julia"].ammo == 0  # no HP damage
+    assert after.units["t"].hp == 40 and soldier(after.units["julia"]).ammo == 0  # no HP damage
     assert counters(after.units["t"])["tranq_wake"] == wake - 4
     state, _ = play(rs, after, EndTurn(side="xcom"))
-    assert state.units["t"].actions == 2  # phase 4: nothing yet
+    assert soldier(state.units["t"]).actions == 2  # phase 4: nothing yet
     state, _ = play(rs, state, EndTurn(side="aliens"))
     state, _ = play(rs, state, EndTurn(side="xcom"))
-    assert state.phase == 5 and state.units["t"].actions == 1  # clouded mind
+    assert state.phase == 5 and soldier(state.units["t"]).actions == 1  # clouded mind
     state, seen = run_phases(rs, state, wake + 1)
     assert seen[6] == "unconscious" and seen[wake - 1] == "unconscious" and seen[wake] == "active"
     assert not any(k.startswith("tranq_") for k in counters(state.units["t"]))
@@ -379,22 +380,22 @@ def test_quick_reload_picks_a_random_dart(content, face, kind):
     after, events = play(rs, state, Reload(unit="julia"), [face])
     julia = after.units["julia"]
     assert formulas(events) == [f"dart 1d100={face}"]
-    assert julia.ammo == 1 and counters(julia)["tranq_loaded"] == kind and julia.magazines == 0
-    assert counters(julia)["tranq_thio"] == (4 if kind == 1 else 5) and julia.actions == 1
+    assert soldier(julia).ammo == 1 and counters(julia)["tranq_loaded"] == kind and soldier(julia).magazines == 0
+    assert counters(julia)["tranq_thio"] == (4 if kind == 1 else 5) and soldier(julia).actions == 1
 
 
 def test_careful_reload_takes_two_actions_over_turns(content):
     rs, state = darts_at(content, ammo=0, actions=1)
     after, _ = play(rs, state, Act(unit="julia", action="reload_careful", option="phenobarbital"))
     julia = after.units["julia"]
-    assert julia.ammo == 0 and counters(julia)["tranq_found"] == 2 and julia.actions == 0
+    assert soldier(julia).ammo == 0 and counters(julia)["tranq_found"] == 2 and soldier(julia).actions == 0
     nxt = evolved(after, units={**after.units, "julia": evolved(julia, actions=2)})
     labels = [o.label for o in rs.options(nxt, nxt.units["julia"])]
     assert "Load the phenobarbital dart" in labels and "Find a thioridazine dart" in labels
     done, _ = play(rs, nxt, Act(unit="julia", action="reload_careful", option="phenobarbital"))
     julia = done.units["julia"]
-    assert julia.ammo == 1 and counters(julia)["tranq_loaded"] == 2 and counters(julia)["tranq_pheno"] == 4
-    assert "tranq_found" not in counters(julia) and julia.actions == 1
+    assert soldier(julia).ammo == 1 and counters(julia)["tranq_loaded"] == 2 and counters(julia)["tranq_pheno"] == 4
+    assert "tranq_found" not in counters(julia) and soldier(julia).actions == 1
 
 
 def test_tranquilizer_preview_counts_the_dose(content):
@@ -424,7 +425,7 @@ def test_sniper_shot_torso_with_a_dodge_from_afar(content):
     assert formulas(events) == ["agility 12*50=600", "luck 6*50=300>=100 ✓", "agility 14*30=420"]
     assert after.units["t"].hp == 40 - 14
     nadia = after.units["nadia"]
-    assert nadia.record.stamina == state.units["nadia"].record.stamina - 1 and nadia.actions == 0 and nadia.ammo == 3
+    assert nadia.record.stamina == state.units["nadia"].record.stamina - 1 and soldier(nadia).actions == 0 and soldier(nadia).ammo == 3
 
 
 def test_sniper_dodge_even_point_blank_with_plus_2_luck(content):
@@ -471,7 +472,7 @@ def test_prone_saves_the_stamina_until_it_moves(content):
     rs, state = sniping(content, facing=0, stamina=0)
     refused(rs, state, Shoot(unit="nadia", target="t", mode="sniper"), "no_stamina")
     prone, _ = play(rs, state, Act(unit="nadia", action="prone"))
-    assert counters(prone.units["nadia"])["sniper_prone"] == 1 and prone.units["nadia"].actions == 1
+    assert counters(prone.units["nadia"])["sniper_prone"] == 1 and soldier(prone.units["nadia"]).actions == 1
     refused(rs, prone, Shoot(unit="nadia", target="t", mode="sniper"), "no_actions")  # 2 actions
     ready = evolved(prone, units={**prone.units, "nadia": evolved(prone.units["nadia"], actions=2)})
     after, _ = play(rs, ready, Shoot(unit="nadia", target="t", mode="sniper"), [50, 50])
@@ -546,7 +547,7 @@ def test_grenade_launcher_blasts_and_super_heavy_fires_twice(content):
     rs, state = shooter_at(content, "stephen", "grenade_launcher", target="muton")
     after, events = play(rs, state, Shoot(unit="a", target="t"), [50, 50])
     assert after.units["t"].status == "dead"  # 60 through medium armour (ignore 2): 40 - 60 is below -5
-    assert after.units["a"].ammo == 0 and resolved(events).cell == (3, 4)
+    assert soldier(after.units["a"]).ammo == 0 and resolved(events).cell == (3, 4)
     pod = make_unit(content, "sectopod", "p", "aliens", (3, 3))
     a = make_unit(content, "anton", "t", "xcom", (3, 5), hp=100, hp_max=100)
     rs, state = world(content, pod, a, side="aliens")

@@ -13,10 +13,13 @@ from engine.content import missions
 from engine.core.commands import Act, EndTurn, Move, Rejected, Shoot, Throw
 from engine.core.dice import Dice, seed_from_int
 from engine.core.events import MissionEnded, Resolved, TileChanged, UnitSpawned
+from engine.core.records import Patch
 from engine.play.game import Game
 from engine.map.grid import NEIGHBOURS, distance
 from engine.play.simulate import run
 from engine.play.verify import verify
+from engine.rules.xcom_trpg.record import soldier
+from tests.xcom_record import evolved
 from tui.cli import main
 
 
@@ -28,7 +31,7 @@ def put(state, side: str | None = None, **units):
     """The state with some units changed (`anton={"pos": (3, 4)}`) and, if given, whose turn it is."""
     changed = dict(state.units)
     for uid, fields in units.items():
-        changed[uid] = attrs.evolve(changed[uid], **fields)
+        changed[uid] = evolved(changed[uid], **fields)
     return attrs.evolve(state, units=changed, side=side or state.side)
 
 
@@ -175,8 +178,9 @@ def test_a_failed_attempt_ends_the_turn_and_changes_nothing(content):
     events = game.ruleset.decide(state, Act(unit="nadia", action="shut_down", cell=power), Dice.scripted([20, 50, 90]))
     assert not any(isinstance(e, TileChanged) for e in events) and ended(events) is None
     after = game.ruleset.decide(state, Act(unit="nadia", action="shut_down", cell=power), Dice.scripted([20, 50, 90]))
-    assert [e.changes.get("actions") for e in after if getattr(e, "unit", None) == "nadia"
-            and "actions" in getattr(e, "changes", {})] == [0]
+    patches = [e.changes["record"].fields for e in after if getattr(e, "unit", None) == "nadia"
+               and isinstance(getattr(e, "changes", {}).get("record"), Patch)]
+    assert [p["actions"] for p in patches if "actions" in p] == [0]
 
 
 @pytest.mark.parametrize("who, where, code", [
@@ -214,13 +218,13 @@ def test_a_door_opens_and_closes_for_one_action_each(content):
     game, state, door = a_door(content)
     assert not state.grid.transparent[door[1], door[0]]
     events = game.ruleset.decide(state, Act(unit="anton", action="open", cell=door), Dice.scripted([]))
-    assert events[0] == TileChanged(pos=door, tile="door_open") and events[1].changes == {"actions": 1}
+    assert events[0] == TileChanged(pos=door, tile="door_open") and events[1].changes == {"record": Patch("xcom-trpg.soldier", {"actions": 1})}
     state = fold(state, events)
     assert state.grid.transparent[door[1], door[0]]
     again = game.ruleset.decide(state, Act(unit="anton", action="open", cell=door), Dice.scripted([]))
     assert isinstance(again, Rejected) and again.reason.endswith("already open")
     closed = game.ruleset.decide(state, Act(unit="anton", action="close", cell=door), Dice.scripted([]))
-    assert closed[0] == TileChanged(pos=door, tile="door") and closed[1].changes == {"actions": 0}
+    assert closed[0] == TileChanged(pos=door, tile="door") and closed[1].changes == {"record": Patch("xcom-trpg.soldier", {"actions": 0})}
 
 
 def test_a_door_cannot_close_on_someone_or_open_from_afar(content):
@@ -342,8 +346,8 @@ def test_a_harder_level_fields_more_and_better_aliens(content):
     normal, hard = new(content, "crash").state, new(content, "crash@veteran").state
     count = lambda s: sum(u.side == "aliens" for u in s.units.values())  # noqa: E731
     assert count(hard) > count(normal)
-    assert hard.units["sectoid_1"].stats["agility"] == normal.units["sectoid_1"].stats["agility"] + 1
-    assert hard.units["anton"].stats == normal.units["anton"].stats
+    assert soldier(hard.units["sectoid_1"]).stats["agility"] == soldier(normal.units["sectoid_1"]).stats["agility"] + 1
+    assert soldier(hard.units["anton"]).stats == soldier(normal.units["anton"]).stats
 
 
 # -- every mission type logs, verifies and resumes ----------------------------------------------------

@@ -8,6 +8,7 @@ import asyncio
 import pytest
 
 from engine.content import missions
+from engine.rules.xcom_trpg.record import soldier
 from tui.app import XenotacApp
 from tui.testing import new_session
 from tui.textshot import screen_text
@@ -83,7 +84,7 @@ def test_o_opens_the_door_next_to_the_soldier(content, tmp_path):
     app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
     run_app(app, steps)
     assert session.state.grid.tile(door) == "door_open"
-    assert session.state.units[uid].actions == 1
+    assert soldier(session.state.units[uid]).actions == 1
 
 
 def test_o_says_why_it_does_nothing(content, tmp_path):

@@ -26,6 +26,7 @@ from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make
 from engine.rules.xcom_trpg import tables
 from engine.rules.xcom_trpg.tables import xcom
 from tests.xcom_record import counters, evolved, flags
+from engine.rules.xcom_trpg.record import soldier
 
 ROOT = Path(__file__).resolve().parent.parent
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
@@ -161,19 +162,19 @@ def test_tv08_panic_kill_speech_and_no_check_next_turn(content):
     events, a = a.do(EndTurn(side="aliens"), [34, 60])  # panic check 34 > 28; 60: she does nothing
     panic = [e for e in events if isinstance(e, Resolved) and e.action == "panic"]
     assert panic[0].rolls[0].formula == "panic 1d100=34" and panic[0].outcome == "panic"
-    assert a.unit("julia").actions == 0
+    assert soldier(a.unit("julia")).actions == 0
     ledger = Ledger(a.state.units)  # she pushes the sectoid off the roof (narrative): it dies
     ledger.set("sectoid_1", "falls off the roof", status="dead")
     fallen(ledger, a.ruleset.rules, "julia", a.unit("sectoid_1"), "dead")
     a = Arena(a.ruleset, fold(a.state, ledger.events))
     assert a.unit("julia").record.morale == 38
     events, a = a.do(Act(unit="anton", action="speech"))
-    assert a.unit("julia").record.morale == 42 and a.unit("anton").actions == 1
+    assert a.unit("julia").record.morale == 42 and soldier(a.unit("anton")).actions == 1
     assert "Anton's encouraging speech (+4)" in causes(events, "julia")
     assert a.unit("anton").record.morale == 100  # the speaker gains nothing (and is at 100 anyway)
     _, a = a.do(EndTurn(side="xcom"))
     _, a = a.do(EndTurn(side="aliens"))  # no dice: 42 >= 40, no panic check
-    assert a.state.side == "xcom" and a.unit("julia").actions == 2
+    assert a.state.side == "xcom" and soldier(a.unit("julia")).actions == 2
 
 
 def test_leader_speech_is_doubled_and_free_once_per_phase(content):
@@ -184,11 +185,11 @@ def test_leader_speech_is_doubled_and_free_once_per_phase(content):
     """, {"A": "anton", "J": "julia", "L": "laura"}, julia={"morale": 30}, laura={"morale": 30})
     # crash's leader is its first soldier, Anton: Charisma 4*2 = 8, free
     events, a = a.do(Act(unit="anton", action="speech"))
-    assert a.unit("julia").record.morale == 38 and a.unit("anton").actions == 2
+    assert a.unit("julia").record.morale == 38 and soldier(a.unit("anton")).actions == 2
     assert a.unit("laura").record.morale == 30  # behind the wall: she hears nothing
     assert counters(a.unit("anton"))["speech_free_phase"] == a.state.phase
     events, a = a.do(Act(unit="anton", action="speech"))  # the second costs an action
-    assert a.unit("julia").record.morale == 46 and a.unit("anton").actions == 1
+    assert a.unit("julia").record.morale == 46 and soldier(a.unit("anton")).actions == 1
     events, a = a.do(Act(unit="anton", action="speech"))
     assert a.refuse(Act(unit="anton", action="speech")).code == "no_actions"
 
@@ -256,17 +257,17 @@ def test_three_actions_and_the_ultracombo_and_one_action(content):
     """, {"A": "anton", "J": "julia"}, side="aliens",
         anton={"counters": {"buff_plus": buffs.THREE_ACTIONS}}, julia={"counters": {"buff_minus": buffs.ONE_ACTION}})
     _, a = a.do(EndTurn(side="aliens"))
-    assert a.unit("anton").actions == 3 and a.unit("julia").actions == 1
+    assert soldier(a.unit("anton")).actions == 3 and soldier(a.unit("julia")).actions == 1
     assert a.refuse(Combo(unit="julia", path=((3, 2),))).code == "no_combo"
     _, a = a.do(Combo(unit="anton", path=((1, 2), (0, 2))))  # 2 sectors for 1 stamina, 2 actions left
-    assert a.unit("anton").actions == 2 and a.unit("anton").record.stamina == a.unit("anton").record.stamina_max - 1
+    assert soldier(a.unit("anton")).actions == 2 and a.unit("anton").record.stamina == a.unit("anton").record.stamina_max - 1
 
 
 def test_a_concussion_overrides_the_third_action(content):
     a = arena(content, "A.J", {"A": "anton", "J": "julia"}, side="aliens",
               anton={"counters": {"buff_plus": buffs.THREE_ACTIONS}, "flags": ("concussed",)})
     _, a = a.do(EndTurn(side="aliens"))
-    assert a.unit("anton").actions == 1
+    assert soldier(a.unit("anton")).actions == 1
 
 
 # -- concussion (8.5, 6.2) -----------------------------------------------------------------------------------
@@ -294,7 +295,7 @@ def test_concussion_heavy_armour_one_action_knock_out_waking_and_medkit(content,
     assert "Medkit: concussion treated" in causes(events, "viktor")
     _, a = a.do(EndTurn(side="xcom"))
     _, a = a.do(EndTurn(side="aliens"))
-    assert a.unit("viktor").status == "active" and a.unit("viktor").actions == 2
+    assert a.unit("viktor").status == "active" and soldier(a.unit("viktor")).actions == 2
 
 
 def test_concussion_gives_one_action_next_turn(content, rules):
@@ -304,7 +305,7 @@ def test_concussion_gives_one_action_next_turn(content, rules):
                pellets=False)
     a = Arena(a.ruleset, fold(a.state, ledger.events))
     _, a = a.do(EndTurn(side="aliens"))
-    assert a.unit("anton").actions == 1 and a.unit("anton").record.concussion == 5
+    assert soldier(a.unit("anton")).actions == 1 and a.unit("anton").record.concussion == 5
 
 
 # -- stamina (6.4), TV-16 and the XS-076-2 ------------------------------------------------------------------
@@ -323,7 +324,7 @@ def test_tv16_heavy_armour_str3_and_the_stimulant(content):
     laura = a.unit("laura")
     assert (laura.record.stamina, laura.record.stamina_max) == (2, 0)  # 2 above the cap
     assert combat.effective_stat(laura, "strength") == 3  # the penalty is lifted
-    assert (laura.hp, laura.record.morale, laura.actions) == (24, 100, 1)
+    assert (laura.hp, laura.record.morale, soldier(laura).actions) == (24, 100, 1)
     assert "XS-076-2 stimulant: -6 HP (no wound)" in causes(events, "laura")
     assert "XS-076-2 stimulant: morale to maximum" in causes(events, "laura")
 
@@ -355,7 +356,8 @@ def test_ration_stops_at_the_maximum_and_medkit_reaches_the_next_cell_only(conte
     a = arena(content, "JA.V", {"J": "julia", "A": "anton", "V": "viktor"},
               julia={"stamina": 3}, viktor={"stamina": 0})
     _, a = a.do(Act(unit="julia", action="use", option="field_ration"))
-    assert a.unit("julia").record.stamina == a.unit("julia").record.stamina_max == 4  # Str 5 - light armour 1 and a.unit("julia").actions == 1  # no roll: the turn goes on
+    assert a.unit("julia").record.stamina == a.unit("julia").record.stamina_max == 4  # Str 5 - light armour 1
+    assert soldier(a.unit("julia")).actions == 1  # no roll: the turn goes on
     assert a.refuse(Act(unit="julia", action="use", option="field_ration")).code == "no_item"
     assert a.refuse(Act(unit="anton", action="use", option="medkit", target="viktor")).code == "out_of_reach"
     assert a.refuse(Act(unit="viktor", action="use", option="field_ration", target="anton")).code == "self_only"
@@ -365,7 +367,7 @@ def test_ration_stops_at_the_maximum_and_medkit_reaches_the_next_cell_only(conte
 def test_rest_gives_two_next_turn(content):
     a = arena(content, ".A.", {"A": "anton"}, anton={"stamina": 3})
     events, a = a.do(Act(unit="anton", action="rest"))
-    assert a.unit("anton").actions == 0
+    assert soldier(a.unit("anton")).actions == 0
     _, a = a.do(EndTurn(side="xcom"))
     _, a = a.do(EndTurn(side="aliens"))
     assert a.unit("anton").record.stamina == 5 and "rest" not in counters(a.unit("anton"))
@@ -409,28 +411,28 @@ def test_tv20_passive_movement(content):
     _, a = a.do(Move(unit="anton", path=(a3,)))  # A4 -> A3
     events, a = a.do(Act(unit="anton", action="carry", target="julia", cell=a4))  # both to A4, his turn ends
     assert [e.unit for e in events if isinstance(e, Moved)] == ["anton", "julia"]
-    assert a.unit("julia").pos == a.unit("anton").pos == a4 and a.unit("anton").actions == 0
+    assert a.unit("julia").pos == a.unit("anton").pos == a4 and soldier(a.unit("anton")).actions == 0
     assert a.refuse(Act(unit="anton", action="carry", target="julia", cell=a5)).code == "no_actions"
     # Stephen cannot move Julia and Anton at once
     assert a.refuse(Act(unit="stephen", action="carry", target="julia", cell=a5,
                         targets=("anton",))).code == "one_at_a_time"
     _, a = a.do(Act(unit="stephen", action="carry", target="julia", cell=a5))  # both to A5
     assert a.unit("julia").pos == a.unit("stephen").pos == a5 and a.unit("anton").pos == a4
-    assert a.unit("stephen").actions == 0
+    assert soldier(a.unit("stephen")).actions == 0
     assert a.unit("julia").items == {"field_ration": 1}  # the bucket stays hers: take needs consent or a roll
 
 
 def test_taking_an_item_from_a_hostile_is_a_strength_contest(content):
     a = arena(content, "AS", {"A": "anton", "S": "sectoid_1"})
     sectoid = a.unit("sectoid_1")
-    best = max(sectoid.stats["strength"], sectoid.stats["agility"])
+    best = max(soldier(sectoid).stats["strength"], soldier(sectoid).stats["agility"])
     events, a = a.do(Act(unit="anton", action="take", target="sectoid_1", option="alien_grenade"), [60, 50, 10])
     rolls = next(e for e in events if isinstance(e, Resolved)).rolls
-    stat = "strength" if sectoid.stats["strength"] >= sectoid.stats["agility"] else "agility"
+    stat = "strength" if soldier(sectoid).stats["strength"] >= soldier(sectoid).stats["agility"] else "agility"
     assert [r.formula for r in rolls] == ["strength 7*60=420", "luck 6*50=300>=100 ✓",
                                           f"{stat} {best}*10={best * 10}"]
     assert a.unit("anton").items["alien_grenade"] == 1 and "alien_grenade" not in a.unit("sectoid_1").items
-    assert a.unit("anton").actions == 0
+    assert soldier(a.unit("anton")).actions == 0
 
 
 # -- TV-21: phase end ---------------------------------------------------------------------------------------
@@ -454,7 +456,7 @@ def test_tv21_the_counter_roll_closes_the_phase(content):
     events, a = a.do(EndTurn(side="aliens"))
     assert isinstance(events[0], PhaseStarted) and events[0].phase == phase + 1
     assert any(isinstance(e, SideStarted) and e.side == "xcom" for e in events)
-    assert a.unit("julia").actions == 2  # the Vanguard's side takes its first turn of phase N+1
+    assert soldier(a.unit("julia")).actions == 2  # the Vanguard's side takes its first turn of phase N+1
 
 
 # -- TV-22 and 4.7: special formulas; 4.6: item search ---------------------------------------------------------
@@ -468,7 +470,7 @@ def test_tv22_special_formula_in_the_game(content):
     special = next(e for e in events if isinstance(e, Resolved))
     assert [r.formula for r in special.rolls] == ["intelligence+psionics 9*50=450", "luck 6*40=240>=100 ✓",
                                                   "god 10*20=200"]
-    assert special.outcome == "success" and a.unit("anton").actions == 0
+    assert special.outcome == "success" and soldier(a.unit("anton")).actions == 0
     assert counters(a.unit("anton"))["special_decode"] == 1
     far = arena(content, "A..#", {"A": "anton"}, zones={"hold": ((3, 0),)})
     assert far.refuse(Act(unit="anton", action="special", option="decode")).code == "out_of_reach"
@@ -490,7 +492,7 @@ def test_search_finds_removes_and_crits(content):
     events, a = a.do(Act(unit="anton", action="search"), [70])
     found = next(e for e in events if isinstance(e, Resolved))
     assert found.rolls[0].formula == "search luck 6*3+70=88" and found.outcome == "found"
-    assert a.unit("anton").items["medkit"] == 2 and a.unit("anton").actions == 0
+    assert a.unit("anton").items["medkit"] == 2 and soldier(a.unit("anton")).actions == 0
     assert counters(a.unit("anton"))["found_hold_1"] == 1
     # Julia (luck 2) rolls 70 = 76: field ration; a crit success picks the best left (xs), a crit failure nothing
     rows = [r.item for _, r in search.left(a.ruleset, a.state, "hold")]
@@ -629,7 +631,7 @@ def test_the_shot_preview_counts_the_dodge_buff_like_the_shot_does(content):
     rules = xcom(content).rulesets["xcom-trpg"]
     shooter, _ = _spawn(content, rules, "anton", "anton", "Anton", "xcom", (0, 0), 0, Dice(None, script=[]), hp=60)
     target, _ = _spawn(content, rules, "julia", "julia", "Julia", "aliens", (5, 0), 0, Dice(None, script=[]), hp=50)
-    weapon = xcom(content).weapons[shooter.weapon]
+    weapon = xcom(content).weapons[soldier(shooter).weapon]
     mode = weapon.modes["single"]
     plain = odds.shot_odds(content, rules, shooter, target, weapon, mode, between=4, target_sees=True, cover=0)
     buffed = evolved(target, counters={"buff_plus": 3})

@@ -50,8 +50,8 @@ def _stage(game, at: dict[str, tuple[int, int]], fighter: int = 0):
     units = {}
     for key, (dx, dy) in at.items():
         u = who[key]
-        rec = attrs.evolve(u.record, cloak=None, **({"fighter": fighter} if key == "v" else {}))
-        units[u.id] = attrs.evolve(u, pos=(x + dx, y + dy), actions=int(key == first), record=rec)
+        rec = attrs.evolve(u.record, cloak=None, actions=int(key == first), **({"fighter": fighter} if key == "v" else {}))
+        units[u.id] = attrs.evolve(u, pos=(x + dx, y + dy), record=rec)
     ids = tuple(who[k].id for k in at)
     b = battle.Battle(order=order.Order(slots=ids, later=ids))
     staged = attrs.evolve(state, units=units, record=b, side=units[who[first].id].side)
@@ -88,7 +88,7 @@ def test_tv_n32_a_hastened_hit_cancels_the_run_and_the_goon_skips_its_slot(game)
     assert blow.rolls[0].formula.startswith("hasten n=1: 1d6") and blow.rolls[0].faces == (5,)
     after = fold(state, events)
     hit = after.units[v.id]
-    assert hit.pos == v.pos and hit.hp == 1 and hit.actions == 0  # the run cancelled, its action spent
+    assert hit.pos == v.pos and hit.hp == 1 and hit.record.actions == 0  # the run cancelled, its action spent
     b = battle.battle(after)
     assert b.asking is None and b.order.up == u["g2"].id  # the goon's own slot is passed over
     assert after.units[g.id].record.attacked and rs.turn(after).choices == ()
@@ -129,7 +129,7 @@ def test_tv_n34_each_goon_run_past_gets_one_free_blow(game):
     assert [e.cell for e in blows] == [path[0], path[4]]
     after = fold(state, events)
     ran = after.units[v.id]
-    assert ran.pos == path[-1] and ran.record.spent_m == 16 and ran.record.ran and ran.actions == 0
+    assert ran.pos == path[-1] and ran.record.spent_m == 16 and ran.record.ran and ran.record.actions == 0
     assert not after.units[g1.id].record.attacked and battle.battle(after).order.up == g1.id  # no action used
 
 
@@ -163,7 +163,7 @@ def test_melee_in_play_with_its_odds_and_refusals(game):
     assert blow.text.startswith(f"{v.name} strikes {g1.name} (bare-handed): 1 hit, 1 unsaved")
     after = fold(state, events)
     assert after.units[g1.id].status == "dead" and after.units[v.id].record.attacked
-    assert after.units[v.id].actions == 0 and battle.battle(after).order.up == g2.id
+    assert after.units[v.id].record.actions == 0 and battle.battle(after).order.up == g2.id
     # the same blow once the action has attacked
     done = attrs.evolve(state, units={**state.units, v.id: attrs.evolve(v, record=attrs.evolve(v.record,
                                                                                                attacked=True))})
@@ -347,20 +347,20 @@ def test_a_run_may_end_in_a_melee_and_nothing_else(game):
     assert rs.turn(state).label == f"{g.name} may strike as {v.name} runs past"
     state = fold(state, _decide(game, state, rs.turn(state).choices[1].command, []))  # let go
     ran = state.units[v.id]
-    assert ran.pos == path[-1] and ran.record.ran and ran.actions == 1 and rs.turn(state).units == (v.id,)
+    assert ran.pos == path[-1] and ran.record.ran and ran.record.actions == 1 and rs.turn(state).units == (v.id,)
     assert rs.decide(state, Shoot(unit=v.id, target=g.id, mode="snap"), Dice.scripted([])) == Rejected(
         "ran", "A Run allows no shot (N-8.1)")
     assert [o.command for o in rs.options(state, ran) if o.group == "Melee"] == [
         Act(unit=v.id, action="melee", target=g.id)]
     events = _decide(game, state, Act(unit=v.id, action="melee", target=g.id), [1])  # n=1: a 1 misses
     assert next(e for e in events if isinstance(e, Resolved)).outcome == "miss"
-    assert fold(state, events).units[v.id].actions == 0
+    assert fold(state, events).units[v.id].record.actions == 0
     off = _attrs.evolve(rs.settings, run_melee=False)  # GM's discretion: no melee at a run's end
     rs.settings = off
     try:
         state2, u2, _ = _stage(game, {"v": (1, 1), "g1": (9, 1), "g2": (10, 2)})
         state2 = fold(state2, _decide(game, state2, Move(unit=u2["v"].id, path=path), []))
         state2 = fold(state2, _decide(game, state2, rs.turn(state2).choices[1].command, []))
-        assert state2.units[u2["v"].id].actions == 0  # the run ended the slot
+        assert state2.units[u2["v"].id].record.actions == 0  # the run ended the slot
     finally:
         rs.settings = _attrs.evolve(off, run_melee=True)

@@ -73,7 +73,7 @@ def test_the_start_rolls_initiative_and_names_one_unit_per_slot(game):
     up = state.units[b.order.up]
     assert turn.units == (up.id,) and turn.side == up.side
     assert turn.label.startswith(f"Initiative 1/19: {up.name}")
-    assert [u.id for u in state.units.values() if u.actions] == [up.id]
+    assert [u.id for u in state.units.values() if u.record.actions] == [up.id]
 
 
 def _to_player_slot(game):
@@ -108,7 +108,7 @@ def test_a_move_is_priced_in_metres_and_a_run_ends_the_slot(game):
     assert game.ruleset.turn(game.state).units == (unit.id,)
     game.submit(Move(unit=unit.id, path=line[3:]))  # 12 m in all: a Run
     moved = game.state.units[unit.id]
-    assert moved.record.spent_m == 12 and moved.record.ran and moved.actions == 0
+    assert moved.record.spent_m == 12 and moved.record.ran and moved.record.actions == 0
     assert game.ruleset.turn(game.state).units != (unit.id,)
 
 
@@ -146,13 +146,15 @@ def test_a_full_weapon_is_not_loaded_and_an_emptied_one_is(game):
     rs, state = game.ruleset, game.state
     assert rs.decide(state, Reload(unit=unit.id), Dice(game.faces, state.dice)) == Rejected(
         "full", "The Plasma rifle is full (40/40)")
-    emptied = attrs.evolve(unit, record=loadout.spend(unit.record, "plasma_rifle", 37), ammo=3)
+    emptied = attrs.evolve(unit, record=loadout.spend(unit.record, "plasma_rifle", 37))
+    assert loadout.shots_left(emptied.record, "plasma_rifle") == 3
     staged = attrs.evolve(state, units={**state.units, unit.id: emptied})
     assert rs.ai_chore(staged, emptied, [], "idle") == Reload(unit=unit.id)  # below one spray of 4
     assert rs.ai_chore(staged, emptied, [], "first") is None  # a snap is still possible
     got = rs.decide(staged, Reload(unit=unit.id), Dice(game.faces, staged.dice))
     changed = next(e for e in got if getattr(e, "cause", "") == "loads")  # a Stationary action: the cell refills it
-    assert changed.changes["ammo"] == 40 and not any(p.kind == "ammo" for p in changed.changes["record"].parts)
+    loaded = changed.changes["record"]
+    assert loadout.shots_left(loaded, "plasma_rifle") == 40 and not any(p.kind == "ammo" for p in loaded.parts)
     assert rs.turn(fold(staged, got)).units != (unit.id,)  # and the slot is over
 
 
@@ -189,7 +191,7 @@ def test_preview_shot_is_the_exact_distribution(game):
                 and state.grid.cover_against((varan.pos[0] + dx, varan.pos[1] - 4), varan.pos) == 0
                 and state.grid.sees(varan.pos, (varan.pos[0] + dx, varan.pos[1] - 4), 20))
     units[goon.id] = attrs.evolve(goon, pos=cell, record=attrs.evolve(goon.record, moved=True))
-    units[varan.id] = attrs.evolve(varan, actions=1)
+    units[varan.id] = attrs.evolve(varan, record=attrs.evolve(varan.record, actions=1))
     order = attrs.evolve(b.order, slots=(varan.id,) + tuple(s for s in b.order.slots if s != varan.id), at=0)
     staged = attrs.evolve(state, units=units, record=attrs.evolve(b, order=order))
     p = rs.preview_shot(staged, varan.id, goon.id, "spray")
@@ -264,9 +266,9 @@ def _staged_shot(game):
                 if state.grid.walkable[varan.pos[1] - 4, varan.pos[0] + dx]
                 and state.grid.cover_against((varan.pos[0] + dx, varan.pos[1] - 4), varan.pos) == 0
                 and state.grid.sees(varan.pos, (varan.pos[0] + dx, varan.pos[1] - 4), 20))
-    units = {k: (attrs.evolve(u, actions=0) if u.actions else u) for k, u in state.units.items()}
+    units = {k: (attrs.evolve(u, record=attrs.evolve(u.record, actions=0)) if u.record.actions else u) for k, u in state.units.items()}
     units[goon.id] = attrs.evolve(goon, pos=cell, record=attrs.evolve(goon.record, moved=True))
-    units[varan.id] = attrs.evolve(varan, actions=1, record=attrs.evolve(varan.record, spent_m=0, moved=False,
+    units[varan.id] = attrs.evolve(varan, record=attrs.evolve(varan.record, actions=1, spent_m=0, moved=False,
                                                                           ran=False, attacked=False))
     b = battle.battle(state)
     order = attrs.evolve(b.order, slots=(varan.id,) + tuple(s for s in b.order.slots if s != varan.id), at=0)
@@ -339,7 +341,7 @@ def test_a_delayed_varan_takes_its_held_action_after_the_next_one(game):
     first, second, third = varans[:3]
     order = attrs.evolve(b.order, slots=(first, second, third) + tuple(s for s in b.order.slots if s not in varans[:3]),
                          at=0)  # three varans' slots in a row
-    units = {k: attrs.evolve(u, actions=1 if k == first else 0) for k, u in state.units.items()}
+    units = {k: attrs.evolve(u, record=attrs.evolve(u.record, actions=1 if k == first else 0)) for k, u in state.units.items()}
     state = attrs.evolve(state, units=units, record=attrs.evolve(b, order=order), side="xcom")
     delay = next(o.command for o in rs.options(state, state.units[first]) if o.command.action == "delay")
     state = fold(state, rs.decide(state, delay, Dice(game.faces, state.dice)))

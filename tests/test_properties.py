@@ -33,6 +33,7 @@ from engine.core.reducer import apply, fold
 from engine.play.verify import verify
 from engine.rules.xcom_trpg.tables import xcom
 from tests.xcom_record import counters, evolved, flags
+from engine.rules.xcom_trpg.record import soldier
 
 # -- invariants ----------------------------------------------------------------------------------
 
@@ -43,8 +44,8 @@ def check_state(state, content) -> None:
         assert u.hp <= u.hp_max, f"{u.id} has {u.hp} HP of {u.hp_max}"
         assert grid.inside(u.pos), f"{u.id} is off the map at {u.pos}"
         assert grid.walkable[u.pos[1], u.pos[0]], f"{u.id} stands in {grid.tile(u.pos)} at {u.pos}"
-        assert 0 <= u.ammo <= xcom(content).weapons[u.weapon].ammo, f"{u.id} has {u.ammo} rounds"
-        assert u.magazines >= 0 and u.actions >= 0 and all(n > 0 for n in u.items.values()), u
+        assert 0 <= soldier(u).ammo <= xcom(content).weapons[soldier(u).weapon].ammo, f"{u.id} has {soldier(u).ammo} rounds"
+        assert soldier(u).magazines >= 0 and soldier(u).actions >= 0 and all(n > 0 for n in u.items.values()), u
         assert 0 <= u.record.morale <= u.record.morale_max, f"{u.id} has morale {u.record.morale}"
         assert 0 <= u.record.stamina <= u.record.stamina_max, f"{u.id} has stamina {u.record.stamina} of {u.record.stamina_max}"
 

@@ -19,6 +19,7 @@ from engine.rules.xcom_trpg.units import spawn
 from engine.rules.xcom_trpg import tables
 from engine.rules.xcom_trpg.tables import xcom
 from tests.xcom_record import counters, evolved, flags
+from engine.rules.xcom_trpg.record import soldier as sheet
 
 SECTOID = {"strength": 4, "agility": 7, "intelligence": 8, "bravery": 4, "charisma": 3, "luck": 6, "psionics": 7}
 ANTON = {"strength": 7, "agility": 4, "intelligence": 6, "bravery": 6, "charisma": 4, "luck": 6, "psionics": 3}
@@ -30,7 +31,7 @@ def soldier(content, template, uid, side, pos, stats=None, ss=None, hp=40, **cha
                  0, Dice(None, script=[]), hp=hp)
     pool = {"psi_active": 1, "psi_ss": ss, "psi_ss_max": max(ss, 60)} if ss is not None else {}
     changes.setdefault("actions", 2 if side == "aliens" else 0)
-    return evolved(u, stats=dict(stats or u.stats), counters=pool, **changes)
+    return evolved(u, stats=dict(stats or sheet(u).stats), counters=pool, **changes)
 
 
 def table(content, *units, side="aliens", width=24):
@@ -78,7 +79,7 @@ def test_tv09_undeclared_type_is_psi_communication_for_1_ss(duel):
     assert [x.formula for x in r.rolls] == ["psi (7+6)*8+61=165", "psi defence (inactive) 6^2+6*6+80=152"]
     assert r.outcome == "success" and "Psi-communication" in r.text and "Anton hears" in r.text
     assert counters(after.units["sectoid_1"])["psi_ss"] == 59
-    assert after.units["sectoid_1"].actions == 1
+    assert sheet(after.units["sectoid_1"]).actions == 1
     assert after.units["anton"].side == "xcom"
 
 
@@ -251,7 +252,7 @@ def test_sleep_skips_turns_and_damage_wakes(content):
     _, state = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="sleep")
     assert counters(state.units["anton"])["psi_sleep"] == 2
     state = end_turn(rs, state)  # the squad's turn: Anton sleeps
-    assert state.units["anton"].actions == 0 and counters(state.units["anton"])["psi_sleep"] == 1
+    assert sheet(state.units["anton"]).actions == 0 and counters(state.units["anton"])["psi_sleep"] == 1
     state = end_turn(rs, state)
     for seed in range(1, 60):
         events = rs.decide(state, Shoot(unit="sectoid_1", target="anton"), Dice(Faces(seed_from_int(seed)), state.dice))
@@ -281,9 +282,9 @@ def test_mind_control_save_return_and_backlash(content):
     rs, state = table(content, sectoid, anton, julia)
     _, state = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="mind_control")
     state = end_turn(rs, state)  # squad: Anton is not theirs
-    assert state.units["anton"].actions == 0
+    assert sheet(state.units["anton"]).actions == 0
     state = end_turn(rs, state)  # aliens: Anton's first controlled turn
-    assert state.units["anton"].side == "aliens" and state.units["anton"].actions == 2
+    assert state.units["anton"].side == "aliens" and sheet(state.units["anton"]).actions == 2
     # Julia shoots the controlled Anton: the HP he loses comes back on the sectoid
     state = end_turn(rs, state)
     state = evolved(state, units=dict(state.units, anton=evolved(state.units["anton"], hp=40)))
@@ -314,7 +315,7 @@ def test_mind_control_returns_after_the_second_turn(content):
     state = end_turn(rs, end_turn(rs, state))  # first controlled turn
     state = end_turn(rs, state)
     state = fold(state, rs.decide(state, EndTurn(side="xcom"), Dice(None, script=[1])))  # save 84: held
-    assert state.units["anton"].side == "aliens" and state.units["anton"].actions == 2
+    assert state.units["anton"].side == "aliens" and sheet(state.units["anton"]).actions == 2
     state = end_turn(rs, end_turn(rs, state))
     assert state.units["anton"].side == "xcom" and "psi_mc_by" not in counters(state.units["anton"])
 
@@ -327,7 +328,7 @@ def test_revenant_rises_on_the_casters_side(content):
     events, state = act(rs, state, [], unit="ethereal_1", target="stephen", option="psionic_revenant", amount=10)
     s = state.units["stephen"]
     assert s.status == "active" and s.side == "aliens" and counters(s)["psi_revenant"] == 3
-    assert (s.stats["intelligence"], s.stats["charisma"], s.stats["luck"]) == (0, 0, 0)
+    assert (sheet(s).stats["intelligence"], sheet(s).stats["charisma"], sheet(s).stats["luck"]) == (0, 0, 0)
     assert counters(state.units["ethereal_1"])["psi_ss"] == 20
 
 
@@ -362,7 +363,7 @@ def test_illusion_overload_skips_a_turn_and_checks_bravery(duel):
     assert [x.formula for x in r.rolls][2:] == ["bravery 6*10=60", "god 10*50=500"]
     assert state.units["anton"].record.morale == 80 and counters(state.units["sectoid_1"])["psi_ss"] == 40
     state = end_turn(rs, state)
-    assert state.units["anton"].actions == 0
+    assert sheet(state.units["anton"]).actions == 0
 
 
 def test_fatigue_mind_reading_and_buff(content):
@@ -377,10 +378,10 @@ def test_fatigue_mind_reading_and_buff(content):
     assert r.rolls[0].formula == "psi (7+6)*8+31+10=145" and "strength 7" in r.text and "HP 40/40" in r.text
     state = evolved(state, units=dict(state.units, sectoid_1=evolved(state.units["sectoid_1"], actions=2)))
     _, state = act(rs, state, [], unit="sectoid_1", target="sectoid_2", option="buff:strength", amount=3)
-    assert state.units["sectoid_2"].stats["strength"] == 5
+    assert sheet(state.units["sectoid_2"]).stats["strength"] == 5
     for expected in (5, 5, 5, 4):  # its next 3 turns (2 + 1 for 3 SS), then gone
         state = end_turn(rs, end_turn(rs, state))
-        assert state.units["sectoid_2"].stats["strength"] == expected
+        assert sheet(state.units["sectoid_2"]).stats["strength"] == expected
 
 
 def test_compulsion_hold_retreat_and_oblivion(content):
@@ -392,8 +393,8 @@ def test_compulsion_hold_retreat_and_oblivion(content):
     _, state = act(rs, state, [61, 10], unit="sectoid_1", target="julia", option="oblivion")
     state = end_turn(rs, state)
     a = state.units["anton"]
-    assert a.actions == 0 and a.pos[1] == 3 and "psi_order" not in counters(a)  # 2 steps away from the sectoid
-    assert state.units["julia"].actions == 2
+    assert sheet(a).actions == 0 and a.pos[1] == 3 and "psi_order" not in counters(a)  # 2 steps away from the sectoid
+    assert sheet(state.units["julia"]).actions == 2
 
 
 def test_compulsion_plus_oblivion_costs_5_more_and_starts_both_cooldowns(duel):
@@ -412,7 +413,7 @@ def test_gather_thoughts_is_cancelled_by_damage_and_meditation_fills_the_pool(co
     seen = []
     for _ in range(3):
         state = end_turn(rs, end_turn(rs, state))
-        seen.append((state.units["sectoid_1"].actions, counters(state.units["sectoid_1"])["psi_ss"]))
+        seen.append((sheet(state.units["sectoid_1"]).actions, counters(state.units["sectoid_1"])["psi_ss"]))
     assert seen == [(0, 5), (0, 60), (2, 60)]
     sectoid = evolved(state.units["sectoid_1"], counters=dict(counters(state.units["sectoid_1"]), psi_ss=5))
     state = evolved(state, units=dict(state.units, sectoid_1=sectoid))
@@ -441,12 +442,12 @@ def test_esp_027_lifts_psionics_for_two_turns(content):
                     Dice(None, script=[]))
     assert got.code == "min_psi"
     state = fold(state, rs.decide(state, Act(unit="anton", action="esp_027"), Dice(None, script=[])))
-    assert state.units["anton"].stats["psionics"] == 6 and "esp_027" not in state.units["anton"].items
+    assert sheet(state.units["anton"]).stats["psionics"] == 6 and "esp_027" not in state.units["anton"].items
     events, _ = act(rs, state, [100, 1], unit="anton", option="mind_control", target="sectoid_1")
     assert psi_roll_text(events).outcome == "success"
     for expected in (6, 6, 1):
         state = end_turn(rs, end_turn(rs, state))
-        assert state.units["anton"].stats["psionics"] == expected
+        assert sheet(state.units["anton"]).stats["psionics"] == expected
 
 
 def test_menu_lists_each_ability_and_target_with_its_cost(duel):
@@ -467,7 +468,7 @@ def test_deployment_rolls_pools_for_awake_minds(content, tmp_path):
     aliens = [u for u in spawned.values() if u.side == "aliens" and not xcom(content).races[u.race].robot]
     assert aliens and all(counters(u)["psi_ss"] == counters(u)["psi_ss_max"] for u in aliens)
     for u in aliens:
-        assert u.stats["psionics"] * 10 + 1 <= counters(u)["psi_ss_max"] <= u.stats["psionics"] * 10 + 50
+        assert sheet(u).stats["psionics"] * 10 + 1 <= counters(u)["psi_ss_max"] <= sheet(u).stats["psionics"] * 10 + 50
     humans = [u for u in spawned.values() if u.race == "human"]
     assert humans and all("psi_ss" not in counters(u) for u in humans)
 
@@ -494,7 +495,7 @@ def test_resolve_psi_and_initiation(content):
     for face, awake, psi, intel in ((20, True, 3, 6), (10, False, 0, 6), (97, True, 4, 6), (3, False, 0, 5)):
         v = rs.referee(units, init, Dice(None, script=[face]))
         after = v.after["anton"]
-        assert (bool(counters(after).get("psi_active")), after.stats["psionics"], after.stats["intelligence"]) \
+        assert (bool(counters(after).get("psi_active")), sheet(after).stats["psionics"], sheet(after).stats["intelligence"]) \
             == (awake, psi, intel), v.summary
 
 
@@ -547,7 +548,7 @@ def test_compelled_to_hold_cannot_move_or_shoot_but_may_reload(duel):
     _, state = act(rs, state, [61, 80], unit="sectoid_1", target="anton", option="compulsion:hold")
     state = end_turn(rs, state)
     anton = state.units["anton"]
-    assert anton.actions == 2 and ("compelled_hold" in flags(anton))
+    assert sheet(anton).actions == 2 and ("compelled_hold" in flags(anton))
     assert rs.decide(state, Move(unit="anton", path=((5, 4),)), Dice(None, script=[])).code == "compelled"
     assert rs.decide(state, Shoot(unit="anton", target="sectoid_1"), Dice(None, script=[])).code == "compelled"
     state = evolved(state, units=dict(state.units, anton=evolved(anton, ammo=0)))
@@ -565,7 +566,7 @@ def test_a_revenant_makes_no_combo_and_falls_for_good(content):
     rs, state = table(content, ethereal, corpse, anton)
     _, state = act(rs, state, [], unit="ethereal_1", target="stephen", option="psionic_revenant")
     state = end_turn(rs, end_turn(rs, state))
-    assert state.units["stephen"].actions == 2
+    assert sheet(state.units["stephen"]).actions == 2
     got = rs.decide(state, Combo(unit="stephen", path=((5, 7), (5, 8))), Dice(None, script=[]))
     assert got.code == "revenant_speed"
     state = end_turn(rs, state)

@@ -20,6 +20,7 @@ from tui.cli import main
 from test_melee_charisma_weapons import make_unit, world
 from engine.rules.xcom_trpg.tables import xcom
 from tests.xcom_record import counters, evolved, flags
+from engine.rules.xcom_trpg.record import soldier
 
 BURST = loader.load_scenario("docs/scenarios/shoot-burst.toml")
 
@@ -68,7 +69,8 @@ def test_the_shot_is_the_games_own_decision(content):
     v = refereed(content, BURST, [38, 27, 89, 76, 93])
     assert "HEADSHOT" in v.summary and v.after["sectoid"].status == "dead"
     julia = v.after["julia"]
-    assert julia.actions == 0 and julia.ammo == v.before["julia"].ammo - xcom(content).weapons["machine_gun"].modes["burst"].shots
+    burst = xcom(content).weapons["machine_gun"].modes["burst"].shots
+    assert soldier(julia).actions == 0 and soldier(julia).ammo == soldier(v.before["julia"]).ammo - burst
 
 
 def test_trials_refuse_what_the_game_refuses(content):

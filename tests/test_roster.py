@@ -16,6 +16,7 @@ from engine.play.simulate import play_out
 from tui.cli import main
 from engine.rules.xcom_trpg import creation as xc
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 ANTON = dict(strength=7, agility=4, intelligence=6, bravery=6, charisma=4, luck=6, psionics=3)
 JULIA = dict(strength=5, agility=10, intelligence=6, bravery=5, charisma=7, luck=2, psionics=1)
@@ -350,7 +351,7 @@ def test_a_mission_with_roster_characters_replays_and_verifies(content, tmp_path
     game = Game.new(content, "xcom-trpg", "eliminate@veteran", seed_from_int(5), path, squad=[anna, bo])
     units = game.state.units
     assert (units["roster_anna"].hp, units["roster_anna"].hp_max) == (64, 64)
-    assert units["roster_bo"].stats["strength"] == 10 and units["roster_bo"].hp == bo.record.hp
+    assert soldier(units["roster_bo"]).stats["strength"] == 10 and units["roster_bo"].hp == bo.record.hp
     assert "anton" not in units and "julia" not in units and "stephen" in units
     header = log.read_header(path)
     assert [c["name"] for c in header["mission"]["squad"]] == ["Anna", "Bo"]

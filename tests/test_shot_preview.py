@@ -3,7 +3,6 @@ one hit does through it, from the same numbers the AI weighs (`ShotPreview.expec
 
 from __future__ import annotations
 
-import attrs
 import pytest
 
 from engine.core.dice import Dice
@@ -12,6 +11,7 @@ from engine.core.ruleset import make
 from engine.map.grid import Grid
 from engine.rules.xcom_trpg.units import spawn
 from engine.rules.xcom_trpg.tables import xcom
+from tests.xcom_record import evolved
 
 
 def duel(content, weapon, armor):
@@ -19,7 +19,7 @@ def duel(content, weapon, armor):
     def unit(template, uid, side, pos, **changes):
         u, _ = spawn(content, xcom(content).rulesets["xcom-trpg"], template, uid, uid.title(), side, pos, 0,
                      Dice(None, script=[]), hp=85)
-        return attrs.evolve(u, actions=2 if side == "xcom" else 0, **changes)
+        return evolved(u, actions=2 if side == "xcom" else 0, **changes)
 
     grid = Grid.from_ids([["grass"] * 12 for _ in range(12)], content.terrain)
     units = [unit("julia", "julia", "xcom", (2, 5), weapon=weapon), unit("muton", "muton", "aliens", (8, 5), armor=armor)]

@@ -43,7 +43,7 @@ def test_the_client_draws_the_stub_and_plays_a_turn(content, tmp_path):
     first, unit, step, moved, _session = draw_and_walk(content, stub_ruleset.ID, tmp_path)
     assert "action 1/1" in first.lower() and unit.name in first
     assert "Wounds  3/3 ████████" in first and "Stamina" not in first  # the stub's own sheet, nothing of xcom's
-    assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1]) and moved.actions == 0
+    assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1]) and moved.record.actions == 0
 
 
 
@@ -75,7 +75,9 @@ def test_the_rulesets_own_unit_record_is_logged_folded_and_verified(content, tmp
     game.close()
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     spawned = [e["unit"] for rec in lines if rec.get("kind") == "command" for e in rec["events"] if e["kind"] == "spawned"]
-    assert spawned and all(u["record"] == {"kind": "d6-stub.trooper", "shots": 0, "saves": 0} for u in spawned)
+    units = content.rules["xcom-trpg"]["units"]
+    assert spawned and all(u["record"] == {"kind": "d6-stub.trooper", "weapon": units[u["template"]].weapon,
+                                           "actions": 0, "shots": 0, "saves": 0} for u in spawned)
     shots = sum(u.record.shots for u in state.units.values())
     fired = sum(1 for rec in lines if rec.get("kind") == "command" for e in rec["events"]
                 for r in e.get("rolls", []) if r["purpose"] == "hit")

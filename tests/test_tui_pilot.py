@@ -15,6 +15,7 @@ from tui.session import Session
 from tui.testing import hostiles_in_sight, new_session
 from tui.textshot import screen_text
 from tests.xcom_record import counters, evolved, flags
+from engine.rules.xcom_trpg.record import soldier
 
 
 def play(content, session: Session, keys_then, size=(80, 24), keymap=None, saves: Path | None = None):
@@ -66,7 +67,7 @@ def test_cursor_keys_then_enter_move_the_soldier(content, fresh):
 
     play(content, fresh, check)
     assert fresh.state.units["anton"].pos == (anton[0], anton[1] - 1)
-    assert fresh.state.units["anton"].actions == 1
+    assert soldier(fresh.state.units["anton"]).actions == 1
     assert "Anton moves to" in fresh.chronicle.messages[-1]
 
 
@@ -106,7 +107,7 @@ def test_combo_moves_two_cells_and_leaves_one_action(content, fresh):
 
     play(content, fresh, check)
     anton = fresh.state.units["anton"]
-    assert anton.actions == 1 and ("combo" in flags(anton))
+    assert soldier(anton).actions == 1 and ("combo" in flags(anton))
 
 
 def test_tab_cycles_soldiers_and_shift_tab_goes_back(content, fresh):
@@ -133,7 +134,7 @@ def test_undo_takes_back_a_move(content, fresh):
     moved = play(content, fresh, check)
     assert moved != start
     assert fresh.state.units["anton"].pos == start
-    assert fresh.state.units["anton"].actions == 2
+    assert soldier(fresh.state.units["anton"]).actions == 2
 
 
 def test_undo_at_the_start_of_the_turn_is_refused_with_a_reason(content, fresh):
@@ -151,7 +152,7 @@ def test_undo_after_a_shot_says_it_stops_at_the_dice_roll(content, contact):
     async def check(pilot, app):
         app.screen._select("julia")
         await pilot.press("f", "enter")
-        fired = contact.state.units["julia"].actions == 0
+        fired = soldier(contact.state.units["julia"]).actions == 0
         await pilot.press("U")
         return fired, screen_text(app)
 
@@ -233,7 +234,7 @@ def test_fire_shows_the_odds_and_enter_fires(content, contact):
     assert target is not None and shooter is not None
     after = contact.state.units[shooter.id]
     shot = any(line.startswith(shooter.name) and "→" in line for line in contact.chronicle.rolls)
-    assert shot or after.actions == shooter.actions  # fired with every roll logged, or refused harmlessly
+    assert shot or soldier(after).actions == soldier(shooter).actions  # fired with every roll logged, or refused harmlessly
 
 
 def test_targeting_cancel_fires_nothing(content, contact):

@@ -24,6 +24,7 @@ from tui.textshot import screen_text
 from tui.widgets.mapview import MapView
 from tui.widgets.panels import StatusLine
 from engine.rules.xcom_trpg.tables import xcom
+from engine.rules.xcom_trpg.record import soldier
 
 
 def play(content, session: Session, steps, size=(80, 24), keymap=None):
@@ -258,7 +259,7 @@ def test_hints_follow_a_remapped_key_and_a_clash_is_named(content, contact):
 
 
 def test_a_shot_the_unit_cannot_take_says_why_at_once(content, contact):
-    sniper = next(u for u in contact.ready() if "sniper" in xcom(content).weapons[u.weapon].modes)
+    sniper = next(u for u in contact.ready() if "sniper" in xcom(content).weapons[soldier(u).weapon].modes)
     step = next(c for c in contact.state.grid.path(sniper.pos, (sniper.pos[0], sniper.pos[1] + 1), [])[:1])
     contact.submit(Move(unit=sniper.id, path=(step,)))
     targets = [u.id for u in hostiles_in_sight(contact)]

@@ -15,6 +15,7 @@ from tui.testing import advance_to_contact, new_session
 from tui.textshot import screen_text
 from tui.widgets.panels import Card, card_lines
 from tests.xcom_record import counters, evolved, flags
+from engine.rules.xcom_trpg.record import soldier
 
 
 def test_xcom_effects_name_states_and_cooldowns_not_bookkeeping():
@@ -53,7 +54,7 @@ class Made:
 
     def budget(self, state, unit) -> Budget:
         real = self.real.budget(state, unit)
-        return evolved(real, label=f"AP {2 * unit.actions}/4")
+        return evolved(real, label=f"AP {2 * soldier(unit).actions}/4")
 
     def preview_shot(self, state, shooter, target, mode):
         preview = self.real.preview_shot(state, shooter, target, mode)

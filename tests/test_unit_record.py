@@ -14,9 +14,10 @@ from engine.core.records import Patch
 from engine.core.reducer import fold
 from engine.rules.xcom_trpg.record import Soldier
 
-KERNEL = ("id", "name", "template", "race", "side", "glyph", "pos", "facing", "stats", "hp", "hp_max", "armor",
-          "weapon", "ammo", "magazines", "items", "status", "actions", "record")
-XCOM = ("stamina", "stamina_max", "infinite_stamina", "morale", "morale_max", "concussion", "flags", "counters")
+KERNEL = ("id", "name", "template", "race", "side", "glyph", "pos", "facing", "hp", "hp_max", "items", "status",
+          "record")
+XCOM = ("stamina", "stamina_max", "infinite_stamina", "morale", "morale_max", "concussion", "flags", "counters",
+        "stats", "armor", "weapon", "ammo", "magazines", "actions")
 
 OLD_COUNTERS = {"psi_active": 1, "psi_ss": 39, "psi_ss_max": 47, "psi_cd_panic": 2, "psi_boost_agility": 1,
                 "psi_boost_agility_turns": 3, "cha_pair:julia": 2, "cha_hostile:muton_1": 4, "cha_immune:anton": 1,
@@ -28,8 +29,9 @@ OLD_COUNTERS = {"psi_active": 1, "psi_ss": 39, "psi_ss_max": 47, "psi_cd_panic":
 
 def unit(**changes) -> Unit:
     u = Unit(id="anton", name="Anton", template="anton", race="human", side="xcom", glyph="1", pos=(3, 4), facing=0,
-             stats={"strength": 7}, hp=64, hp_max=64, weapon="rifle", ammo=6,
-             record=Soldier(stamina=6, stamina_max=6, morale=100, morale_max=100))
+             hp=64, hp_max=64,
+             record=Soldier(stats={"strength": 7}, weapon="rifle", ammo=6, stamina=6, stamina_max=6, morale=100,
+                            morale_max=100))
     return attrs.evolve(u, **changes)
 
 
@@ -41,6 +43,7 @@ def test_the_kernel_unit_keeps_no_xcom_numbers_of_the_record():
     names = tuple(a.name for a in attrs.fields(Unit))
     assert names == KERNEL
     assert not set(XCOM) & set(names)
+    assert {"stats", "armor", "weapon", "ammo", "magazines", "actions"} <= {a.name for a in attrs.fields(Soldier)}
 
 
 def test_a_soldier_round_trips_through_the_codec_by_its_tag():

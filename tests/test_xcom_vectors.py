@@ -153,8 +153,8 @@ def test_d1_armour_damage(content):
     def target(armor: str):
         from engine.core.model import Unit
         return Unit(id="t", name="T", template="t", race="human", side="b", glyph="t", pos=(0, 0), facing=0,
-                    stats=ANTON, hp=50, hp_max=50, armor=armor, weapon="rifle", ammo=1, magazines=0,
-                    record=Soldier(stamina=5, stamina_max=5, morale=100, morale_max=100))
+                    hp=50, hp_max=50, record=Soldier(stats=ANTON, armor=armor, weapon="rifle", ammo=1, magazines=0,
+                                                     stamina=5, stamina_max=5, morale=100, morale_max=100))
 
     assert combat.armour_damage(content, w["rifle"], target("medium")) == 4
     assert combat.armour_damage(content, w["sniper_rifle"], target("heavy")) == 8

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from typing import Callable
+
 from engine.content import missions
 from engine.core.commands import Act, Command
 from engine.content.models import Behaviour, Mission, Objective
@@ -14,8 +16,10 @@ from engine.core.model import State, Unit
 
 
 class Orders:
-    def __init__(self, mission: Mission | None, zones: missions.Zones, side: str) -> None:
+    def __init__(self, mission: Mission | None, zones: missions.Zones, side: str,
+                 aptitude: Callable[[Unit, tuple[str, ...]], int] | None = None) -> None:
         self.mission = mission
+        self.aptitude = aptitude  # the ruleset's (Ruleset.aptitude): needed only to pick an engineer
         self.zones = zones
         self.side = side
         self.squad = side == missions.PLAYER
@@ -57,7 +61,9 @@ class Orders:
         able = [u for u in state.side_units(self.side) if u.conscious]
         if not able:
             return None
-        return max(able, key=lambda u: (sum(u.stats.get(s, 0) for s in objective.stats), u.stats.get("luck", 0), u.id)).id
+        assert self.aptitude is not None, "an engineer is picked by the ruleset's aptitude"
+        stats = tuple(objective.stats)
+        return max(able, key=lambda u: (self.aptitude(u, stats), self.aptitude(u, ("luck",)), u.id)).id
 
     def act(self, state: State, unit: Unit) -> Command | None:
         """The engineer next to the power source works on it."""

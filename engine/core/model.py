@@ -28,20 +28,14 @@ class Unit:
     pos: Pos
     facing: int  # index into engine.map.grid.NEIGHBOURS
     # The field order is the order of every logged unit and state hash: never reorder. `hp` is the health every
-    # ruleset has (hit points, wounds left); stats to magazines and actions are still xcom-trpg's numbers, which
-    # another ruleset fills from its own record.
-    stats: dict[str, int] = attrs.field(factory=dict)
+    # ruleset has (hit points, wounds left); stats, kit, rounds and the turn's budget are the ruleset's, in `record`.
     hp: int
     hp_max: int
-    armor: str = ""
-    weapon: str = ""
-    ammo: int = 0
-    magazines: int = 0
     items: dict[str, int] = attrs.field(factory=dict)
     status: Status = "active"
-    actions: int = 0
-    # The ruleset's own typed record of the unit's numbers (a `records.record` class: stamina and morale, AP, TU,
-    # wounds by body part, pools, turn markers...), or None. Last, and left out of dumps and hashes when None.
+    # The ruleset's own typed record of the unit's numbers (a `records.record` class: stats, weapon and rounds,
+    # stamina and morale, AP, TU, wounds by body part, pools, turn markers...), or None. Last, and left out of
+    # dumps and hashes when None.
     record: Any = None
 
     @property

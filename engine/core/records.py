@@ -6,9 +6,9 @@ them, other records) and registers it with `@record("xxxzone.operative")`; the c
 (`changes={"record": Patch(kind, {"stamina": 3})}`, written `{"kind": ..., "stamina": 3}`): the fold applies a
 patch to the record the unit has, so a ruleset logs only what changed.
 
-A ruleset whose unit numbers once were kernel fields (xcom-trpg's stamina, flags, counters...) gives its record
-class a classmethod `from_fields(fields) -> dict` turning those old fields into the record's, which the log's
-upcaster calls for an older log, knowing nothing of the ruleset.
+A ruleset whose unit numbers once were kernel fields (xcom-trpg's stamina, flags, counters, stats, weapon, ammo...)
+gives its record class a classmethod `from_fields(fields) -> dict` turning those old fields into the record's,
+which the log's upcaster calls for an older log, knowing nothing of the ruleset.
 """
 
 from __future__ import annotations

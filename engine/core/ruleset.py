@@ -274,6 +274,10 @@ class Ruleset(Protocol):
         """Whether the unit's nerve is under `below` (the AI's retreat line; xcom-trpg: morale); False for a
         ruleset without morale."""
 
+    def aptitude(self, unit: Unit, stats: tuple[str, ...]) -> int:
+        """The sum of the unit's numbers by these stat ids (a mission formula's, `luck`), 0 for one it has not:
+        the AI picks its best engineer by it."""
+
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         """A unit change in the roll log's words, after the unit's name ("morale 28 → 38 (+10, killed Sectoid)"),
         or None when the ruleset tells none there."""

@@ -33,40 +33,82 @@ def _v2_to_v3(record: Record, header: Record) -> Record:
     its ruleset's record (xcom-trpg's `Soldier`): each logged unit and each unit change naming them is rewritten
     by the record class's own `from_fields` (engine.core.records.legacy), the others' left as they were. The
     state hashes stay those of the older units: reading folds the events, it does not check them."""
+    return _units_moved(record, header, MOVED, DEFAULTS)
+
+
+# The kernel fields a unit lost in version 4: xcom-trpg's record holds them now; the other rulesets only mirrored
+# their own record's numbers in them (neo-troops its slot's action, kept on its record since version 3).
+KIT = ("stats", "armor", "weapon", "ammo", "magazines", "actions")
+
+
+def _v3_to_v4(record: Record, header: Record) -> Record:
+    """Version 4 moves stats, armour, weapon, rounds, magazines and actions off the kernel's unit in the same way:
+    into the record by its class's `from_fields`; for a ruleset without one (which only mirrored its record's
+    numbers there) they are dropped. neo-troops' slot marker `actions` becomes its record's."""
+    if header.get("ruleset") == "neo-troops":
+        record = _neo_actions(record)
+    return _units_moved(record, header, KIT, None)
+
+
+def _neo_actions(record: Record) -> Record:
+    """neo-troops' `actions` (1 while the unit's slot is up) onto its record: the one a change or a checkpoint's
+    unit carries, or a patch of it."""
+    if record.get("kind") == "command" and isinstance(record.get("events"), list):
+        events = [{**e, "changes": _onto_trooper(e["changes"])}
+                  if isinstance(e, dict) and e.get("kind") == "changed" and isinstance(e.get("changes"), dict)
+                  else e for e in record["events"]]
+        return {**record, "events": events}
+    state = record.get("anchor", {}).get("state") if isinstance(record.get("anchor"), dict) else None
+    if record.get("kind") == "checkpoint" and isinstance(state, dict) and isinstance(state.get("units"), list):
+        units = [_onto_trooper(u) if isinstance(u, dict) else u for u in state["units"]]
+        return {**record, "anchor": {**record["anchor"], "state": {**state, "units": units}}}
+    return record
+
+
+def _onto_trooper(fields: dict[str, Any]) -> dict[str, Any]:
+    if "actions" not in fields:
+        return fields
+    rec = fields.get("record") if isinstance(fields.get("record"), dict) else {"kind": "neo-troops.trooper"}
+    rest = {k: v for k, v in fields.items() if k not in ("actions", "record")}
+    return {**rest, "record": {**rec, "actions": fields["actions"]}}
+
+
+def _units_moved(record: Record, header: Record, moved: tuple[str, ...], defaults: dict | None) -> Record:
     cls = records.legacy(header.get("ruleset"))
     if record.get("kind") == "command" and isinstance(record.get("events"), list):
-        record = {**record, "events": [_event(e, cls) for e in record["events"]]}
+        record = {**record, "events": [_event(e, cls, moved, defaults) for e in record["events"]]}
     elif record.get("kind") == "checkpoint" and isinstance(record.get("anchor"), dict):
         state = record["anchor"].get("state")
         if isinstance(state, dict) and isinstance(state.get("units"), list):
-            state = {**state, "units": [_unit(u, cls) for u in state["units"]]}
+            state = {**state, "units": [_unit(u, cls, moved, defaults) for u in state["units"]]}
             record = {**record, "anchor": {**record["anchor"], "state": state}}
     return record
 
 
-def _event(event: Any, cls: type | None) -> Any:
+def _event(event: Any, cls: type | None, moved: tuple[str, ...], defaults: dict | None) -> Any:
     if not isinstance(event, dict):
         return event
     if event.get("kind") == "spawned":
-        return {**event, "unit": _unit(event.get("unit"), cls)}
+        return {**event, "unit": _unit(event.get("unit"), cls, moved, defaults)}
     if event.get("kind") == "changed" and isinstance(event.get("changes"), dict):
-        return {**event, "changes": _moved(event["changes"], cls)}
+        return {**event, "changes": _moved(event["changes"], cls, moved, defaults)}
     return event
 
 
-def _unit(unit: Any, cls: type | None) -> Any:
-    return _moved(unit, cls) if isinstance(unit, dict) else unit
+def _unit(unit: Any, cls: type | None, moved: tuple[str, ...], defaults: dict | None) -> Any:
+    return _moved(unit, cls, moved, defaults) if isinstance(unit, dict) else unit
 
 
-def _moved(fields: dict[str, Any], cls: type | None) -> dict[str, Any]:
+def _moved(fields: dict[str, Any], cls: type | None, moved: tuple[str, ...], defaults: dict | None) -> dict[str, Any]:
     """The fields with the moved ones turned into the record's (`record` last, as the codec writes it). A ruleset
-    without `from_fields` only ever left them at their defaults: they are dropped."""
-    old = {k: fields[k] for k in MOVED if k in fields}
+    without `from_fields` left them at `defaults` (then any other value is left for the codec to refuse, located),
+    or, with no defaults, only mirrored its record there: they are dropped."""
+    old = {k: fields[k] for k in moved if k in fields}
     if not old:
         return fields
-    out = {k: v for k, v in fields.items() if k not in MOVED and k != "record"}
+    out = {k: v for k, v in fields.items() if k not in moved and k != "record"}
     if cls is None:
-        kept = {k: v for k, v in old.items() if v != DEFAULTS[k]}  # left for the codec to refuse, located
+        kept = {k: v for k, v in old.items() if defaults is not None and v != defaults[k]}
         return {**out, **kept, **({"record": fields["record"]} if "record" in fields else {})}
     try:
         numbers = cls.from_fields(old)
@@ -86,7 +128,7 @@ def _plain(value: Any) -> Any:
 
 
 # version v -> the function turning a version-v record into a version-(v+1) one.
-UPCASTERS: dict[int, Callable[[Record, Record], Record]] = {1: _v1_to_v2, 2: _v2_to_v3}
+UPCASTERS: dict[int, Callable[[Record, Record], Record]] = {1: _v1_to_v2, 2: _v2_to_v3, 3: _v3_to_v4}
 
 
 def check_version(version: Any) -> int:

@@ -23,7 +23,7 @@ from engine.log.companion import (  # noqa: F401 - re-exported: log.seed_path, l
 from engine.log.errors import LogError  # noqa: F401 - re-exported: log.LogError
 
 FORMAT = "xenotac-log"
-VERSION = 3
+VERSION = 4
 GENESIS = "0" * 64
 
 

@@ -80,7 +80,10 @@ class TargetScreen(Board):
         if general:
             return general
         if action == "fire_mode" and len(self._modes()) < 2:
-            return f"The {self.session.ruleset.name(self.unit.weapon).lower()} has one fire mode"
+            modes = self.session.ruleset.shot_modes(self.session.state, self.unit)
+            if not modes:
+                return f"{self.unit.name} has no fire mode"
+            return f"{self.unit.name} has one fire mode ({modes[0].name})"
         if action == "shoot":
             preview = self._preview()
             return preview.reason if isinstance(preview, Rejected) else None

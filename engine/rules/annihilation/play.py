@@ -92,6 +92,10 @@ class Annihilation(queries.Queries):
     def shaken(self, unit: Unit, below: float) -> bool:
         return False  # the source gives no morale rules (A-3, Bravery)
 
+    def aptitude(self, unit: Unit, stats: tuple[str, ...]) -> int:
+        numbers = unit.record.fighter.character.stats.env()
+        return sum(numbers.get(s, 0) for s in stats)
+
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words
 

@@ -152,7 +152,7 @@ def referee(rs: Annihilation, units: dict[str, Unit], a: Action, dice: Dice) -> 
     changes = {}
     for uid, before in state.units.items():
         now = after.units[uid]
-        changed = {k: getattr(now, k) for k in ("hp", "status", "ammo", "facing", "record")
+        changed = {k: getattr(now, k) for k in ("hp", "status", "facing", "record")
                    if getattr(now, k) != getattr(before, k)}
         if changed:
             changes[uid] = changed

@@ -98,11 +98,8 @@ def muster(book: Book, dice: Dice, t: Template, m: missions.Member, cell: Pos) -
     first = Soldier(fighter=deploy(book, character, 0, facing), kit=kit)
     fighter = deploy(book, character, enc(book, first), facing)
     s = attrs.evolve(first, fighter=fighter)
-    held = gun(s)
     unit = Unit(id=m.uid, name=m.name, template=m.template, race=t.race, side=m.side, glyph=t.glyph, pos=cell,
-                facing=facing, stats=attrs.asdict(character.stats), hp=fighter.health, hp_max=character.stats.health,
-                weapon=held.id if held else "", ammo=held.rounds if held else 0,
-                magazines=len(clips_for(s, held.id)) if held else 0, items=carried(s), record=s)
+                facing=facing, hp=fighter.health, hp_max=character.stats.health, items=carried(s), record=s)
     return unit, rolls
 
 
@@ -113,12 +110,10 @@ def fighter_of(unit: Unit) -> Fighter:
 
 def changes(unit: Unit, s: Soldier) -> dict[str, object]:
     """What to write on the unit for its new record: the record and the kernel's mirror of it (HP, status,
-    the weapon's rounds and spare clips)."""
+    facing, what it carries)."""
     f = s.fighter
-    held = gun(s)
     out: dict[str, object] = {"record": s, "hp": f.health, "status": STATUS[f.status], "facing": f.facing,
-                              "ammo": held.rounds if held else 0,
-                              "magazines": len(clips_for(s, held.id)) if held else 0, "items": carried(s)}
+                              "items": carried(s)}
     return {k: v for k, v in out.items() if getattr(unit, k) != v}
 
 

@@ -25,8 +25,7 @@ MODES = {"snap": "Snap shot", "spray": "Spray fire"}
 
 def frame_changes(unit: Unit, t: Trooper) -> dict:
     """A trooper's record and what of it the kernel's frame mirrors and has changed."""
-    held = t.held[0] if t.held else ""
-    mirrored = {"hp": max(0, t.hp), "status": STATUS[t.status], "weapon": held, "ammo": loadout.shots_left(t, held)}
+    mirrored = {"hp": max(0, t.hp), "status": STATUS[t.status]}
     return {"record": t, **{k: v for k, v in mirrored.items() if getattr(unit, k) != v}}
 
 

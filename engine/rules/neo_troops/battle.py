@@ -2,7 +2,7 @@
 of the cloaked (§4); and the slot's end, when the order moves on to the next combatant.
 
 A unit's own action is kept on its record (`Trooper.spent_m`, `moved`, `ran`, `attacked`: the metres walked in it
-and what it, or for everyone else the latest one, did) and `Unit.actions` is 1 for the unit whose slot is up. They
+and what it, or for everyone else the latest one, did) and `Trooper.actions` is 1 for the unit whose slot is up. They
 are cleared when the unit's next slot comes up.
 """
 
@@ -100,8 +100,8 @@ def stationary(unit: Unit) -> bool:
 
 
 def start_slot(unit: Unit) -> UnitChanged:
-    fresh = attrs.evolve(unit.record, spent_m=0, moved=False, ran=False, attacked=False)
-    return UnitChanged(unit=unit.id, changes={"actions": 1, "record": fresh}, cause="slot")
+    fresh = attrs.evolve(unit.record, spent_m=0, moved=False, ran=False, attacked=False, actions=1)
+    return UnitChanged(unit=unit.id, changes={"record": fresh}, cause="slot")
 
 
 def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "ends its action",
@@ -134,8 +134,8 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     for u in now.units.values():  # the dead leave the order
         if u.status == "dead":
             o = orders.remove(o, u.id)
-    out: list[Event] = [*inside, *bled,
-                        UnitChanged(unit=done.id, changes={} if delay else {"actions": 0}, cause=cause)]
+    spent = {} if delay else {"record": attrs.evolve(done.record, actions=0)}
+    out: list[Event] = [*inside, *bled, UnitChanged(unit=done.id, changes=spent, cause=cause)]
     for _ in range(2 * len(o.slots) + 2):  # pass over the incapacitated (they keep their slot, N-7.2), whose
         if not o.slots or now.units[o.up].conscious:  # bleeding counts there (N-19.3)
             break

@@ -129,7 +129,7 @@ def attack(rs, state: State, unit: Unit, target: str | None, dice: Dice) -> Reje
 
 def targets(rs, state: State, unit: Unit) -> list[Blow]:
     """The blows the unit may strike now, nearest id first."""
-    if unit.record.attacked or unit.actions < 1:
+    if unit.record.attacked or unit.record.actions < 1:
         return []
     out = []
     for d in sorted(state.units.values(), key=lambda u: u.id):

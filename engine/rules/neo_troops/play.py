@@ -224,6 +224,9 @@ class NeoTroops:
     def shaken(self, unit: Unit, below: float) -> bool:
         return False  # neo-troops has no morale
 
+    def aptitude(self, unit: Unit, stats: tuple[str, ...]) -> int:
+        return (1 + self.characters[unit.template].perception) * stats.count("intelligence")  # its wits
+
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words
 
@@ -260,7 +263,5 @@ class NeoTroops:
 def frame(rs, uid: str, name: str, template: str, side: str, cell: Pos, t: units.Trooper) -> Unit:
     """The kernel's frame of a trooper: what the client and the shared missions read, the record riding on it."""
     c = rs.characters[template]
-    held = t.held[0] if t.held else ""
     return Unit(id=uid, name=name, template=template, race="Cybervaran" if c.varan else c.name, side=side,
-                glyph=c.glyph, pos=cell, facing=field.FACING.get(side, 0), hp=t.hp, hp_max=t.hp_max, weapon=held,
-                ammo=dict(t.shots).get(held, 0), stats={"intelligence": 1 + c.perception}, record=t)
+                glyph=c.glyph, pos=cell, facing=field.FACING.get(side, 0), hp=t.hp, hp_max=t.hp_max, record=t)

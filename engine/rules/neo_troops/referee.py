@@ -103,7 +103,7 @@ def units(rs, sc: Scenario) -> dict[str, Unit]:
         if sum(o.template == u.template for o in sc.units.values()) > 1:  # two goons told apart by their ids
             name = f"{name} ({uid})"
         f = frame(rs, uid, name, u.template, u.side, (u.at[0], u.at[1]), t)
-        out[uid] = attrs.evolve(f, actions=int(acting))
+        out[uid] = attrs.evolve(f, record=attrs.evolve(f.record, actions=int(acting)))
     return out
 
 

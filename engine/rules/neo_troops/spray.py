@@ -67,7 +67,7 @@ def groups(rs, state: State, unit: Unit) -> list[tuple[str, ...]]:
     """The clusters a spray may take now, for the menu and the AI: from each spotted hostile in sight, the others
     within reach of the chain, nearest first, up to ROF; two targets at least, each cluster once."""
     t: Trooper = unit.record
-    if not t.held or t.attacked or t.ran or unit.actions < 1:
+    if not t.held or t.attacked or t.ran or unit.record.actions < 1:
         return []
     w = rs.weapons[t.held[0]]
     if w.melee or w.snap_only or w.rof < 2 or loadout.shots_left(t, t.held[0]) < w.rof:

@@ -67,6 +67,7 @@ class Trooper:
     moved: bool = False
     ran: bool = False
     attacked: bool = False
+    actions: int = 0  # 1 while its slot is up (the one action it may take), else 0
 
     # -- derived ------------------------------------------------------------------------------------------
 

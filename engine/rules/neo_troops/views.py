@@ -28,7 +28,7 @@ def budget(rs, state: State, unit: Unit) -> Budget:
     move_m, run_m = movement.speeds(t, rs.settings)
     w = walk(rs, state)
     if not rs.turn(state).allows(unit.id) or rs.turn(state).units is None or not unit.conscious \
-            or unit.actions < 1:
+            or unit.record.actions < 1:
         return Budget(label=f"waiting · move {move_m}/run {run_m} m", can_act=False, moves_left=0, walk=w)
     spent = t.spent_m
     done = t.attacked or t.ran
@@ -71,7 +71,7 @@ def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
         return []
     wid = t.held[0]
     w = rs.weapons[wid]
-    able = unit.actions > 0 and unit.conscious and not t.ran and not t.attacked
+    able = unit.record.actions > 0 and unit.conscious and not t.ran and not t.attacked
     modes = [Mode("snap", "Snap shot", able and loadout.shots_left(t, wid) >= 1)]
     if not w.snap_only:
         modes.insert(0, Mode("spray", f"Spray ×{w.rof}", able and loadout.shots_left(t, wid) >= w.rof))

@@ -106,8 +106,8 @@ class XcomTrpg:
         unit = actor(state, uid)
         if isinstance(unit, Rejected):
             return unit
-        if unit.actions < actions:
-            left = "no actions" if unit.actions == 0 else f"{unit.actions} action"
+        if soldier(unit).actions < actions:
+            left = "no actions" if soldier(unit).actions == 0 else f"{soldier(unit).actions} action"
             return Rejected("no_actions", f"{unit.name} has {left} left this turn")
         return unit
 
@@ -153,13 +153,13 @@ class XcomTrpg:
         if soldier(unit).combo:
             return Rejected("combo_done", f"{unit.name} made a combo move: the move cannot be split (4.3)")
         cost = scale.move_actions(self.rules, len(cmd.path))
-        if cost > unit.actions:
-            return Rejected("too_far", f"{unit.name} has {unit.actions} action(s): {len(cmd.path)} cells are "
+        if cost > soldier(unit).actions:
+            return Rejected("too_far", f"{unit.name} has {soldier(unit).actions} action(s): {len(cmd.path)} cells are "
                                        f"{cost} sectors of {self.rules.cells_per_sector} cells (1.3)")
         bad = self._path_problem(state, unit, cmd.path)
         if bad:
             return bad
-        return self._walk(unit, cmd.path, actions=unit.actions - cost, cause="move")
+        return self._walk(unit, cmd.path, actions=soldier(unit).actions - cost, cause="move")
 
     def _walk(self, unit: Unit, path: tuple[Pos, ...], *, actions: int, cause: str, **extra: object) -> list[Event]:
         before = path[-2] if len(path) > 1 else unit.pos
@@ -186,7 +186,7 @@ class XcomTrpg:
             return bad
         stamina = soldier(unit).stamina if soldier(unit).infinite_stamina else soldier(unit).stamina - self.rules.combo_stamina
         # the ultracombo (3.5): with inspiration's 3 actions the same stamina leaves 2
-        return self._walk(unit, cmd.path, actions=unit.actions - 1, cause="combo", stamina=stamina)
+        return self._walk(unit, cmd.path, actions=soldier(unit).actions - 1, cause="combo", stamina=stamina)
 
     def _face(self, state: State, cmd: Face, dice: Dice) -> Rejected | list[Event]:
         unit = self._actor(state, cmd.unit)
@@ -212,15 +212,16 @@ class XcomTrpg:
         unit = self._actor(state, cmd.unit, 1)
         if isinstance(unit, Rejected):
             return unit
-        weapon = xcom(self.content).weapons[unit.weapon]
-        if unit.ammo >= weapon.ammo:
-            return Rejected("full", f"{weapon.name} is already loaded ({unit.ammo}/{weapon.ammo})")
+        weapon = xcom(self.content).weapons[soldier(unit).weapon]
+        if soldier(unit).ammo >= weapon.ammo:
+            return Rejected("full", f"{weapon.name} is already loaded ({soldier(unit).ammo}/{weapon.ammo})")
         if weapon.darts:  # 8.12.4: the quick reload, a dart of a random kind
             return tranquilizer.quick_reload(self, state, unit, dice)
-        if unit.magazines <= 0:
+        if soldier(unit).magazines <= 0:
             return Rejected("no_magazines", f"{unit.name} has no spare magazine for the {weapon.name.lower()}")
         ledger = Ledger(state.units)
-        ledger.set(unit.id, "reload", ammo=weapon.ammo, magazines=unit.magazines - 1, actions=unit.actions - 1)
+        rec = soldier(unit)
+        ledger.set(unit.id, "reload", ammo=weapon.ammo, magazines=rec.magazines - 1, actions=rec.actions - 1)
         return list(ledger.events)
 
     # -- shooting --------------------------------------------------------------------------------
@@ -264,16 +265,19 @@ class XcomTrpg:
 
     def budget(self, state: State, unit: Unit) -> Budget:
         full = self.rules.actions_per_turn
-        can = unit.conscious and unit.side == state.side and unit.actions > 0 and state.winner is None
+        can = unit.conscious and unit.side == state.side and soldier(unit).actions > 0 and state.winner is None
         combo = 0
-        if can and unit.actions >= full and not soldier(unit).moved and (  # >=: inspiration's 3 (3.5)
+        if can and soldier(unit).actions >= full and not soldier(unit).moved and (  # >=: inspiration's 3 (3.5)
                 soldier(unit).infinite_stamina or soldier(unit).stamina >= self.rules.combo_stamina):
             combo = self.rules.combo_move * self.rules.cells_per_sector
         per_action = self.rules.cells_per_sector
-        moves = 0 if soldier(unit).combo or not can else unit.actions * per_action
+        moves = 0 if soldier(unit).combo or not can else soldier(unit).actions * per_action
         spare = soldier(unit).infinite_stamina or soldier(unit).stamina >= AI_COMBO_STAMINA
-        return Budget(label=f"actions {unit.actions}/{full}", can_act=can, moves_left=moves, dash_moves=combo,
+        return Budget(label=f"actions {soldier(unit).actions}/{full}", can_act=can, moves_left=moves, dash_moves=combo,
                       dash_label="combo", step=per_action if moves else 0, dash_spare=spare)
+
+    def aptitude(self, unit: Unit, stats: tuple[str, ...]) -> int:
+        return sum(soldier(unit).stats.get(s, 0) for s in stats)
 
     def shaken(self, unit: Unit, below: float) -> bool:
         rec = soldier(unit)

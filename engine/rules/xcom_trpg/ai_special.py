@@ -46,7 +46,7 @@ def psi(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> A
     wanted = PSIONIC_RACES.get(unit.race, ())
     if not abilities or not wanted or not psionics.is_active(unit):
         return None
-    if unit.actions < rs.rules.actions_per_turn:  # one psi attack a turn; the other action shoots
+    if soldier(unit).actions < rs.rules.actions_per_turn:  # one psi attack a turn; the other action shoots
         return None
     soldiers = [u for u in in_sight if u.conscious and u.side == missions.PLAYER and not soldier(u).psi_mc_by]
     me = psionics.mind(unit)
@@ -63,10 +63,10 @@ def psi(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> A
         shaken = sorted((s for s in soldiers if soldier(s).morale < SHAKEN), key=lambda s: (soldier(s).morale, s.id))
         order.append(("panic", shaken))
     if "mind_control" in wanted:
-        strongest = sorted(soldiers, key=lambda s: (-(s.hp + 10 * sum(s.stats.values())), s.id))
+        strongest = sorted(soldiers, key=lambda s: (-(s.hp + 10 * sum(soldier(s).stats.values())), s.id))
         order.append(("mind_control", strongest))
     if "stun" in wanted and not has_shot:
-        order.append(("stun", sorted(soldiers, key=lambda s: (s.stats["bravery"], s.id))))
+        order.append(("stun", sorted(soldiers, key=lambda s: (soldier(s).stats["bravery"], s.id))))
     for option, targets in order:
         for target in targets:
             if chance(target) >= DECENT:
@@ -79,22 +79,23 @@ def psi(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> A
 def chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
     """The AI's upkeep (`Ruleset.ai_chore`): "first", a reload when the magazine holds too few for any mode (and a
     grenade has no magazine); "idle", with no shot, break a melee grip (8.11), or top up a magazine out of sight."""
-    weapon = xcom(rs.content).weapons[unit.weapon]
+    weapon = xcom(rs.content).weapons[soldier(unit).weapon]
     if stage == "first":
-        if not weapon.blast and unit.ammo < min(m.shots for m in weapon.modes.values()) and unit.magazines > 0:
+        rec = soldier(unit)
+        if not weapon.blast and rec.ammo < min(m.shots for m in weapon.modes.values()) and rec.magazines > 0:
             return Reload(unit=unit.id)
         return None
     if soldier(unit).melee_held_by:
         return Act(unit=unit.id, action="escape")
-    if weapon.blast is False and unit.ammo < weapon.ammo and unit.magazines > 0 and not in_sight:
+    if weapon.blast is False and soldier(unit).ammo < weapon.ammo and soldier(unit).magazines > 0 and not in_sight:
         return Reload(unit=unit.id)
     return None
 
 
 def shot_modes(rs, unit: Unit) -> list[Mode]:
     """The weapon's modes; usable if the unit's actions left pay for it (a 2-action sniper shot needs both)."""
-    return [Mode(mode, spec.name, spec.actions <= unit.actions)
-            for mode, spec in xcom(rs.content).weapons[unit.weapon].modes.items()]
+    return [Mode(mode, spec.name, spec.actions <= soldier(unit).actions)
+            for mode, spec in xcom(rs.content).weapons[soldier(unit).weapon].modes.items()]
 
 
 def behaviour(rs, unit: Unit) -> str:

@@ -122,7 +122,7 @@ def _noted(unit: Unit, **fields: object) -> Unit:
 def command(rs: XcomTrpg, state: State, action: Action) -> Command:
     actor = state.units[action.actor]
     if action.type == "shoot":
-        mode = xcom(rs.content).weapons[actor.weapon].modes.get(action.mode)
+        mode = xcom(rs.content).weapons[soldier(actor).weapon].modes.get(action.mode)
         if mode is not None and mode.sniper:  # 8.12.5: a sniper shot names its body part
             return Act(unit=actor.id, action="snipe", target=action.target, option=action.part or PARTS[0])
         return Shoot(unit=actor.id, target=action.target or "", mode=action.mode)

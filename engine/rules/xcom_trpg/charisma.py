@@ -90,9 +90,9 @@ def refusal(content: Content, actor: Unit, target: Unit, demand: str | None) -> 
         return Rejected("immune", f"{target.name} saw {actor.name} look pathetic: immune to the episode's end")
     if buffs.immune_to_minds(target):
         return Rejected("immune", f"{target.name}'s heroic inspiration makes it immune to compulsion (3.5)")
-    if demand == "surrender" and xcom(content).weapons[target.weapon].max_between == 0:
+    if demand == "surrender" and xcom(content).weapons[soldier(target).weapon].max_between == 0:
         return Rejected("against_nature", f"{target.name} cannot lay down its "
-                                          f"{xcom(content).weapons[target.weapon].name.lower()}")
+                                          f"{xcom(content).weapons[soldier(target).weapon].name.lower()}")
     if demand == "drop_item" and not any(target.items.values()):
         return Rejected("nothing_to_drop", f"{target.name} carries nothing to drop")
     return None
@@ -236,7 +236,7 @@ def in_earnest(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -
 
 
 def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
-    if unit.actions < 1 or unit.race in DEFENCE_ONLY:
+    if soldier(unit).actions < 1 or unit.race in DEFENCE_ONLY:
         return []
     out = []
     for t in state.units.values():

@@ -52,7 +52,7 @@ class Outcome:
 def effective_stat(unit: Unit, stat: str, *, dodge: bool = False) -> int:
     """The stat every rule reads: 6.4, with stamina 0 Strength counts as Strength/3 (rounded, min 1);
     3.5, episode buffs (buffs.py; `dodge` for inspiration 3)."""
-    value = unit.stats[stat]
+    value = soldier(unit).stats[stat]
     if stat == "strength" and soldier(unit).stamina <= 0 and not soldier(unit).infinite_stamina:
         value = max(1, div_round(value, 3))
     return buffs.adjust(unit, stat, value, dodge=dodge)
@@ -76,7 +76,7 @@ def mode_stamina(unit: Unit, mode: Mode) -> int:
 
 def attack_stat(unit: Unit, weapon: Weapon) -> str:
     """8.12.2: RSh-12 falls back to Agility below Strength 7."""
-    if weapon.fallback_stat and unit.stats.get("strength", 0) < weapon.fallback_below:
+    if weapon.fallback_stat and soldier(unit).stats.get("strength", 0) < weapon.fallback_below:
         return weapon.fallback_stat
     return weapon.stat
 
@@ -84,7 +84,7 @@ def attack_stat(unit: Unit, weapon: Weapon) -> str:
 def penalty(unit: Unit, weapon: Weapon) -> int:
     if weapon.penalty is None:
         return 0
-    return weapon.penalty.evaluate(unit.stats)[0]
+    return weapon.penalty.evaluate(soldier(unit).stats)[0]
 
 
 def crit_floor(content: Content, rules: RulesetDef, target: Unit | None) -> int:
@@ -98,7 +98,7 @@ def crit_floor(content: Content, rules: RulesetDef, target: Unit | None) -> int:
 
 def armour_damage(content: Content, weapon: Weapon, target: Unit, *, unarmoured_if_light: bool = False) -> int:
     """8.1: power - (tier - ignore)*3, floored at 0."""
-    tier = xcom(content).armor[target.armor].tier
+    tier = xcom(content).armor[soldier(target).armor].tier
     if unarmoured_if_light and tier == 1:
         tier = 0
     return max(0, weapon.damage - max(0, tier - weapon.armor_ignore) * 3)
@@ -106,7 +106,7 @@ def armour_damage(content: Content, weapon: Weapon, target: Unit, *, unarmoured_
 
 def concussion_taken(content: Content, amount: int, target: Unit) -> int:
     """8.5: ignores tiers 0-2; heavy armour reduces it by 20%, rounded."""
-    cut = xcom(content).armor[target.armor].concussion_reduction_percent
+    cut = xcom(content).armor[soldier(target).armor].concussion_reduction_percent
     return div_round(amount * (100 - cut), 100) if cut else amount
 
 
@@ -184,7 +184,7 @@ def resolve_shot(content: Content, rules: RulesetDef, dice: Dice, shooter: Unit,
             if down:
                 notes.append(f"shot{tag}: headshot on the body")
                 continue
-            if target.armor in weapon.headshot_kills:
+            if soldier(target).armor in weapon.headshot_kills:
                 hits.append(Hit(target.id, 0, 0, "kill"))
                 status = "dead"
             else:
@@ -277,7 +277,7 @@ def blast(content: Content, rules: RulesetDef, dice: Dice, thrower: Unit, weapon
     rolls: list[Roll] = []
     crits: dict[str, list[str]] = {}
     if head is not None:
-        if head.armor in weapon.headshot_kills:
+        if soldier(head).armor in weapon.headshot_kills:
             hits.append(Hit(head.id, 0, 0, "kill"))
         else:
             hits.append(Hit(head.id, weapon.damage * weapon.headshot_multiplier, 0, "headshot"))

@@ -56,7 +56,7 @@ def use_problem(rs: "XcomTrpg", state: State, user: Unit, item_id: str | None, t
         return Rejected("no_item", f"{user.name} carries no {item.name.lower()}")
     if _own_action(item_id):
         return Rejected("own_action", f"The {item.name} is taken with its own action ({item_id})")
-    if user.actions < item.actions:
+    if soldier(user).actions < item.actions:
         return Rejected("no_actions", f"The {item.name.lower()} takes {item.actions} action(s)")
     target = state.units.get(target_id or user.id)
     if target is None:
@@ -88,7 +88,7 @@ def use(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
     items = dict(user.items)
     items[item_id] -= 1
     ledger.set(user.id, f"uses a {item.name.lower()}" + ("" if target.id == user.id else f" on {target.name}"),
-               items={k: v for k, v in items.items() if v}, actions=user.actions - item.actions)
+               items={k: v for k, v in items.items() if v}, actions=soldier(user).actions - item.actions)
     apply_item(rs, ledger, item_id, item, target.id)
     return list(ledger.events)
 
@@ -166,7 +166,7 @@ def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     out = []
     for item_id, n in sorted(unit.items.items()):
         item = xcom(rs.content).items.get(item_id)
-        if item is None or n <= 0 or unit.actions < item.actions or _own_action(item_id):
+        if item is None or n <= 0 or soldier(unit).actions < item.actions or _own_action(item_id):
             continue  # an item with an action of its own (ESP-027) is offered by that action
         near = [u for u in state.units.values() if u.id != unit.id and distance(u.pos, unit.pos) <= item.reach]
         for target in [unit, *near]:
@@ -177,7 +177,8 @@ def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
                                     command=Act(unit=unit.id, action="use", option=item_id,
                                                 target=None if target.id == unit.id else target.id),
                                     note=f"{item.actions} action, no roll"))
-    if unit.actions >= 1 and not soldier(unit).infinite_stamina and soldier(unit).stamina < soldier(unit).stamina_max and not soldier(unit).rest:
+    rec = soldier(unit)
+    if rec.actions >= 1 and not rec.infinite_stamina and rec.stamina < rec.stamina_max and not rec.rest:
         out.append(Option(group="Items", label=f"Rest (+{REST_GAIN} stamina next turn)",
                                 command=Act(unit=unit.id, action="rest"),
                                 note="ends the turn; a dodge or a wound before then cancels it"))

@@ -132,13 +132,13 @@ def apply_hits(ledger: Ledger, rules: RulesetDef, attacker: str, outcome: Outcom
             ledger.set(uid, "wounded" if damage else "concussed", hp=hp, concussion=concussion,
                        status=status_for(hp, concussion))
             wounds = [h for h in hits if h.damage > 0]
-            unit = per_bravery(rules.morale.wound, before.stats["bravery"])
+            unit = per_bravery(rules.morale.wound, soldier(before).stats["bravery"])
             if pellets and wounds:  # 8.12.6: 1-2 pellets one loss, 3-4 two
                 ledger.morale(uid, -unit * (1 if len(wounds) <= 2 else 2), "shotgun wounds")
             elif wounds:
                 ledger.morale(uid, -unit * len(wounds), "wounds")
             if conc:
-                ledger.morale(uid, -per_bravery(rules.morale.concussion, before.stats["bravery"]) *
+                ledger.morale(uid, -per_bravery(rules.morale.concussion, soldier(before).stats["bravery"]) *
                               sum(1 for h in hits if h.concussion), "concussion")
                 ledger.set(uid, "concussion: one action next turn", concussed=True)
         status = ledger.get(uid, "status")

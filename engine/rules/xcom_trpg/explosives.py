@@ -14,6 +14,7 @@ from engine.rules.xcom_trpg import combat, scale, throw_preview
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 
+from engine.rules.xcom_trpg.record import soldier
 from engine.rules.xcom_trpg.shooting import facing_towards
 from engine.rules.xcom_trpg.tables import xcom
 
@@ -25,7 +26,7 @@ def throw_range(rs: XcomTrpg, state: State, unit: Unit, item: str) -> int:
     weapon = xcom(rs.content).weapons[item]
     if weapon.throw_range is None:
         return 0
-    stats = dict(unit.stats, strength=combat.effective_stat(unit, "strength"))
+    stats = dict(soldier(unit).stats, strength=combat.effective_stat(unit, "strength"))
     return weapon.throw_range.evaluate(stats)[0]
 
 
@@ -78,7 +79,7 @@ def explosive(rs: XcomTrpg, state: State, thrower: Unit, weapon_id: str, cell: P
     outcome = combat.Outcome(rolls + blast_rolls, hits, "hit" if hits else "miss", text, crits)
     ledger = Ledger(state.units)
     if not weapon.thrown:
-        ledger.set(thrower.id, f"fires the {weapon.name.lower()}", ammo=thrower.ammo - 1, actions=0,
+        ledger.set(thrower.id, f"fires the {weapon.name.lower()}", ammo=soldier(thrower).ammo - 1, actions=0,
                    facing=facing_towards(thrower.pos, cell))
     else:
         items = dict(thrower.items)

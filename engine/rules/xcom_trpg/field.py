@@ -18,6 +18,7 @@ from engine.core.model import State, Unit
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
+from engine.rules.xcom_trpg.record import soldier
 from engine.rules.xcom_trpg.units import final_stats, spawn
 from engine.rules.xcom_trpg.tables import xcom
 
@@ -74,7 +75,8 @@ def _door(rs: "XcomTrpg", state: State, unit: Unit, action: str, cell: Pos) -> R
         code = "doorway_blocked" if "doorway" in str(why) else "not_a_door"
         return Rejected(code, str(why))
     ledger = Ledger(state.units)
-    ledger.set(unit.id, f"{action}s the {rs.content.terrain[state.grid.tile(cell)].name.lower()}", actions=unit.actions - 1)
+    ground = rs.content.terrain[state.grid.tile(cell)].name.lower()
+    ledger.set(unit.id, f"{action}s the {ground}", actions=soldier(unit).actions - 1)
     return [TileChanged(pos=cell, tile=new), *ledger.events]
 
 

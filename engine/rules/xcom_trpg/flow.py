@@ -108,7 +108,7 @@ def end_turn(rs: XcomTrpg, state: State, cmd: EndTurn, dice: Dice) -> Rejected |
         return Rejected("not_your_turn", f"It is the {state.side} turn, not the {cmd.side} turn")
     ledger = Ledger(state.units)
     for unit in state.side_units(state.side):
-        if unit.actions:
+        if soldier(unit).actions:
             ledger.set(unit.id, "turn ended", actions=0)
     i = state.sides.index(state.side)
     if i + 1 < len(state.sides):

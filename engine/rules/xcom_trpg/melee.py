@@ -207,7 +207,7 @@ def loose_grips(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) 
 
 
 def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
-    if unit.actions < 1:
+    if soldier(unit).actions < 1:
         return []
     out = []
     grabber = holding(state, unit)

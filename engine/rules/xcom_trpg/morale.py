@@ -56,7 +56,7 @@ def speech(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
     if isinstance(unit, Rejected):
         return unit
     free = _free(rs, state, unit)
-    if not free and unit.actions < 1:
+    if not free and soldier(unit).actions < 1:
         return Rejected("no_actions", f"{unit.name} has no actions left this turn"
                         + (" and has had this phase's free speech" if unit.id == leader(rs) else ""))
     heard = listeners(rs, state, unit)
@@ -69,7 +69,7 @@ def speech(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
     if free:
         ledger.set(unit.id, "the commander's free speech (Let them talk, 4.5)", speech_free_phase=state.phase)
     else:
-        ledger.set(unit.id, "encouraging speech", actions=unit.actions - 1)
+        ledger.set(unit.id, "encouraging speech", actions=soldier(unit).actions - 1)
     who = "commander's " if is_leader else ""
     for u in heard:
         ledger.morale(u.id, gain, f"{unit.name}'s {who}encouraging speech (+{gain})")
@@ -83,7 +83,7 @@ def speech_options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     if not heard:
         return []
     free = _free(rs, state, unit)
-    if not free and unit.actions < 1:
+    if not free and soldier(unit).actions < 1:
         return []
     gain = effective_stat(unit, "charisma") * (2 if unit.id == leader(rs) else 1)
     cost = "free once per phase (Let them talk)" if free else "1 action"

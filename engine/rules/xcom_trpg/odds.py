@@ -9,6 +9,7 @@ from engine.rules.xcom_trpg.models import Mode, RulesetDef, Weapon
 from engine.core.model import Unit
 from engine.rules.xcom_trpg.combat import (PARTIAL, armour_damage, attack_stat, crit_floor, effective_stat,
                                            owner_bonus, penalty, shooter_luck)
+from engine.rules.xcom_trpg.record import soldier
 
 FACES = np.arange(1, 101)
 
@@ -37,7 +38,7 @@ def shot_odds(content: Content, rules: RulesetDef, shooter: Unit, target: Unit, 
     p_luck = _luck_pass(shooter_luck(shooter, weapon), rules.luck_threshold)
     full = armour_damage(content, weapon, target)
     lands = full > 0 or weapon.darts
-    kills = target.armor in weapon.headshot_kills
+    kills = soldier(target).armor in weapon.headshot_kills
     head_damage = 0.0 if kills else weapon.damage * weapon.headshot_multiplier * weapon.pellets
     dodging = between >= 2 and target_sees and target.conscious
     if not dodging:

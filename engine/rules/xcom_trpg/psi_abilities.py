@@ -110,7 +110,7 @@ def _caster_problem(rs: "XcomTrpg", caster: Unit, aid: str, a: PsiAbility) -> Re
     if (a.casters and race not in a.casters) or race in a.barred:
         who = f"only {', '.join(a.casters)}" if a.casters else f"not {', '.join(a.barred)}"
         return Rejected("wrong_race", f"{a.name}: {who} may cast it, and {caster.name} is a {race} (7.6)")
-    psi = caster.stats.get("psionics", 0)
+    psi = soldier(caster).stats.get("psionics", 0)
     if psi < a.min_psi:
         return Rejected("min_psi", f"{a.name} needs Psionics {a.min_psi}; {caster.name} has {psi}")
     left = soldier(caster).psi_cd.get(aid, 0)
@@ -184,7 +184,7 @@ def cast(rs: "XcomTrpg", state: State, p: Plan, dice: Dice) -> list[Event]:
         left = soldier(caster).tranq_psi_left - 1
         cds.update(tranq_psi_left=left, tranq_psi_bonus=soldier(caster).tranq_psi_bonus if left else 0)
     set_counter(ledger, caster.id, f"{label}: {spent} → {ss - p.spent} SS", psi_ss=ss - p.spent, **cds)
-    ledger.set(caster.id, f"casts {label}", actions=caster.actions - 1)
+    ledger.set(caster.id, f"casts {label}", actions=soldier(caster).actions - 1)
     head = f"{caster.name}: {label} ({spent})"
     if a.effect == "location":
         return _locate(rs, state, ledger, p, dice, head)

@@ -81,7 +81,8 @@ def apply(rs: "XcomTrpg", state: State, ledger: Ledger, caster: Unit, target: Un
             set_counter(ledger, target.id, f"sees a phantom enemy ({a.name})", psi_phantom=1)
             return f"{name} sees a phantom enemy only it can see", []
         set_counter(ledger, target.id, f"illusory wound ({a.name}): skips its next turn", psi_skip=1)
-        check = versus_god(dice, rules, Side(target.id, "bravery", target.stats["bravery"], target.stats["luck"]),
+        stats = soldier(target).stats
+        check = versus_god(dice, rules, Side(target.id, "bravery", stats["bravery"], stats["luck"]),
                            luck=False)
         apply_crits(ledger, rules, check.crits)
         text = f"{name} feels an illusory wound and skips its next turn; bravery {'holds' if check.attacker_wins else 'fails'}"
@@ -113,7 +114,7 @@ def apply(rs: "XcomTrpg", state: State, ledger: Ledger, caster: Unit, target: Un
         boost(ledger, target.id, stat, 1, turns, f"psi buff from {caster.name}: +1 {stat}")
         return f"{name} +1 {stat} for its next {turns} turns", []
     if a.effect == "stun":
-        x = psionics.stun(target.stats["bravery"], overload if a.overload != "none" else 0)
+        x = psionics.stun(soldier(target).stats["bravery"], overload if a.overload != "none" else 0)
         taken = combat.concussion_taken(rs.content, x, target)
         hit = combat.Hit(target=target.id, damage=0, concussion=taken)
         apply_hits(ledger, rules, caster.id, combat.Outcome([], [hit], "hit", "", {}), pellets=False)
@@ -123,7 +124,7 @@ def apply(rs: "XcomTrpg", state: State, ledger: Ledger, caster: Unit, target: Un
         set_counter(ledger, target.id, f"psi sleep from {caster.name}", psi_sleep=turns)
         return f"{name} falls asleep for its next {turns} turns", []
     if a.effect == "mind_strike":
-        intel = target.stats["intelligence"]
+        intel = soldier(target).stats["intelligence"]
         x = int(intel * a.power) + (div_round(int(intel * a.overload_gain * 10), 10) if n else 0)
         hit = combat.Hit(target=target.id, damage=x)
         apply_hits(ledger, rules, caster.id, combat.Outcome([], [hit], "hit", "", {}), pellets=False)
@@ -139,10 +140,10 @@ def apply(rs: "XcomTrpg", state: State, ledger: Ledger, caster: Unit, target: Un
 
 
 def frame(rs: "XcomTrpg", u: Unit) -> str:
-    stats = ", ".join(f"{k} {v}" for k, v in u.stats.items())
+    stats = ", ".join(f"{k} {v}" for k, v in soldier(u).stats.items())
     order = ORDER_NAMES.get(soldier(u).psi_order)
     return (f"{stats}; HP {u.hp}/{u.hp_max}, morale {soldier(u).morale}, stamina {soldier(u).stamina}, "
-            f"{xcom(rs.content).weapons[u.weapon].name}" + (f"; ordered to {order}" if order else ""))
+            f"{xcom(rs.content).weapons[soldier(u).weapon].name}" + (f"; ordered to {order}" if order else ""))
 
 
 def retreat_cell(rs: "XcomTrpg", state: State, unit: Unit, away_from: Pos) -> Pos:
@@ -161,7 +162,7 @@ def retreat_cell(rs: "XcomTrpg", state: State, unit: Unit, away_from: Pos) -> Po
 def revive(rs: "XcomTrpg", ledger: Ledger, caster: Unit, corpse: Unit, a: PsiAbility, overload: int) -> str:
     """7.5 #18: the corpse rises on the caster's side; Int, Cha, Luck 0; speed 2 (+1 for +10 SS)."""
     speed = 2 + steps(a, overload) * int(a.overload_gain)
-    stats = dict(corpse.stats, intelligence=0, charisma=0, luck=0)
+    stats = dict(soldier(corpse).stats, intelligence=0, charisma=0, luck=0)
     ledger.set(corpse.id, f"raised by {caster.name} ({a.name})", status="active", side=caster.side, stats=stats,
                hp=corpse.hp_max, concussion=0, actions=0, morale=soldier(corpse).morale_max)
     set_counter(ledger, corpse.id, "psionic revenant", psi_revenant=speed, psi_active=0, psi_ss=0, psi_ss_max=0)

@@ -73,11 +73,11 @@ def esp(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
     ledger = Ledger(state.units)
     items = dict(unit.items)
     items[ESP_027] -= 1
-    ledger.set(unit.id, "takes ESP-027", items={k: v for k, v in items.items() if v}, actions=unit.actions - 1)
+    ledger.set(unit.id, "takes ESP-027", items={k: v for k, v in items.items() if v}, actions=soldier(unit).actions - 1)
     boost(ledger, unit.id, "psionics", ESP_BOOST, ESP_TURNS, f"ESP-027: +{ESP_BOOST} Psionics for {ESP_TURNS} turns")
     return [Resolved(actor=unit.id, action="esp_027", rolls=(), outcome="taken",
-                     text=f"{unit.name} takes ESP-027: Psionics {unit.stats.get('psionics', 0)} → "
-                          f"{unit.stats.get('psionics', 0) + ESP_BOOST} for the next {ESP_TURNS} turns (9)"),
+                     text=f"{unit.name} takes ESP-027: Psionics {soldier(unit).stats.get('psionics', 0)} → "
+                          f"{soldier(unit).stats.get('psionics', 0) + ESP_BOOST} for the next {ESP_TURNS} turns (9)"),
             *ledger.events]
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.content.models import Content
 from engine.rules.xcom_trpg.models import RulesetDef
 from engine.content.scenario import Verdict
+from engine.rules.xcom_trpg.record import soldier
 from engine.rules.xcom_trpg.scenario import Action
 from engine.core.dice import Dice
 from engine.core.model import Unit
@@ -19,9 +20,9 @@ def initiation(content: Content, rules: RulesetDef, units: dict[str, Unit], acti
     unit = units[action.actor]
     if not xcom(content).races[unit.race].psi_locked:
         return Verdict([], units, {}, f"{unit.name}: a {unit.race}'s psionics need no initiation (7.1)")
-    if unit.stats.get("psionics", 0) < 1:
+    if soldier(unit).stats.get("psionics", 0) < 1:
         return Verdict([], units, {}, f"{unit.name}: initiation needs at least 1 point in Psionics (7.1)")
-    result = psionics.initiation(dice, rules, unit.id, unit.stats)
+    result = psionics.initiation(dice, rules, unit.id, soldier(unit).stats)
     ledger = Ledger(units)
     ledger.set(unit.id, result.text, stats=result.stats)
     if result.awakened:

@@ -161,6 +161,6 @@ def _backlash(rs: "XcomTrpg", ledger: Ledger, now: State, target: Unit, lost: in
     hp = caster.hp - lost
     status = combat.status_for(hp, soldier(caster).concussion)
     ledger.set(caster_id, f"mind-control backlash: {target.name} lost {lost} HP", hp=hp, status=status)
-    ledger.morale(caster_id, -per_bravery(rs.rules.morale.wound, caster.stats["bravery"]), "backlash wound")
+    ledger.morale(caster_id, -per_bravery(rs.rules.morale.wound, soldier(caster).stats["bravery"]), "backlash wound")
     if status != caster.status:
         fallen(ledger, rs.rules, None, caster, status)

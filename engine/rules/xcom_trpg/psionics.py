@@ -89,7 +89,7 @@ def is_active(unit) -> bool:
 
 
 def mind(unit) -> Mind:
-    s = unit.stats
+    s = soldier(unit).stats
     return Mind(unit.id, s.get("psionics", 0), s.get("luck", 0), s.get("intelligence", 0), s.get("bravery", 0),
                 is_active(unit))
 

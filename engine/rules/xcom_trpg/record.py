@@ -1,4 +1,5 @@
-"""xcom-trpg's record of a unit (`Unit.record`, logged as `xcom-trpg.soldier`): stamina, morale and concussion,
+"""xcom-trpg's record of a unit (`Unit.record`, logged as `xcom-trpg.soldier`): its stats, armour, weapon, rounds,
+magazines and actions, stamina, morale and concussion,
 the turn's markers, and what a rule keeps past a turn, each a typed field (a dict keyed by unit id where the rule
 keeps one number per other unit). 0, "" and an empty dict mean "none": the rules read a missing number as 0.
 
@@ -23,6 +24,13 @@ def _d() -> Any:
 @record("xcom-trpg.soldier")
 @attrs.frozen(kw_only=True)
 class Soldier:
+    # its sheet: stats by id, what it wears and wields, rounds in the weapon, spare magazines, actions left
+    stats: dict[str, int] = _d()
+    armor: str = ""
+    weapon: str = ""
+    ammo: int = 0
+    magazines: int = 0
+    actions: int = 0
     stamina: int = 0
     stamina_max: int = 0
     infinite_stamina: bool = False
@@ -124,7 +132,8 @@ class Soldier:
         return tuple(sorted(named))
 
 
-POOLS = ("stamina", "stamina_max", "infinite_stamina", "morale", "morale_max", "concussion")
+POOLS = ("stats", "armor", "weapon", "ammo", "magazines", "actions",  # kernel fields until format 4
+         "stamina", "stamina_max", "infinite_stamina", "morale", "morale_max", "concussion")  # until format 3
 FLAGS = ("moved", "combo", "concussed", "compelled_hold")
 SIMPLE = ("crit_plus", "crit_minus", "buff_plus", "buff_minus", "psi_active", "psi_ss", "psi_ss_max", "psi_gather",
           "psi_meditate", "psi_sleep", "psi_skip", "psi_phantom", "psi_order", "psi_order_x", "psi_order_y",

@@ -196,10 +196,10 @@ def make_units(content: Content, sc: Scenario, setup_dice: Dice) -> tuple[dict[s
         weapon = u.weapon or "pistol"
         side = u.side or ("a" if uid == sc.action.actor else "b")
         units[uid] = Unit(id=uid, name=u.name or uid.replace("_", " ").title(), template=uid, race=u.race,
-                          side=side, glyph="?", pos=(0, 0), facing=0, stats=dict(u.stats), hp=hp, hp_max=max(hp, 1),
-                          armor=u.armor, weapon=weapon,
-                          ammo=xcom(content).weapons[weapon].ammo, magazines=0, items=dict(u.items), actions=2,
-                          record=Soldier(stamina=u.stamina if u.stamina is not None else stamina_max,
+                          side=side, glyph="?", pos=(0, 0), facing=0, hp=hp, hp_max=max(hp, 1), items=dict(u.items),
+                          record=Soldier(stats=dict(u.stats), armor=u.armor, weapon=weapon,
+                                         ammo=xcom(content).weapons[weapon].ammo, magazines=0, actions=2,
+                                         stamina=u.stamina if u.stamina is not None else stamina_max,
                                          stamina_max=stamina_max, infinite_stamina=race.infinite_stamina,
                                          morale=u.morale if u.morale is not None else rules.morale_max,
                                          morale_max=rules.morale_max, concussion=u.concussion,

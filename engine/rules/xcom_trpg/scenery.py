@@ -25,6 +25,7 @@ from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Contest, Side, opposed, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.content.scenario import Verdict
+from engine.rules.xcom_trpg.record import soldier
 from engine.rules.xcom_trpg.scenario import Action
 from engine.rules.xcom_trpg.tables import xcom
 
@@ -91,7 +92,8 @@ def take(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[
                                    Side(other.id, best, effective_stat(other, best), effective_stat(other, "luck")))
         rolls, won = tuple(contest.rolls), contest.attacker_wins
         apply_crits(ledger, rs.rules, contest.crits)
-    ledger.set(unit.id, "tries to take an item" if resists else "takes an item", actions=0 if resists else unit.actions - 1)
+    ledger.set(unit.id, "tries to take an item" if resists else "takes an item",
+               actions=0 if resists else soldier(unit).actions - 1)
     if won:
         theirs = dict(other.items)
         theirs[item] -= 1
@@ -147,7 +149,7 @@ def special(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | li
 
 def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     out: list[Option] = []
-    if unit.actions < 1:
+    if soldier(unit).actions < 1:
         return out
     for friend in state.units_at(unit.pos):
         if friend.id == unit.id or missions.hostile(unit.side, friend.side):

@@ -105,7 +105,7 @@ def search(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
 
 def options(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     zone = searchable(rs, unit.pos)
-    if unit.actions < 1 or zone is None or rs.setup is None or not left(rs, state, zone):
+    if soldier(unit).actions < 1 or zone is None or rs.setup is None or not left(rs, state, zone):
         return []
     return [Option(group="Scenery", label=f"Search: {rs.setup.mission.search[zone].text or zone}",
                          command=Act(unit=unit.id, action="search"),

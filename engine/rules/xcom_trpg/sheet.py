@@ -37,10 +37,11 @@ def sheet(unit: Unit, content) -> Sheet:
             Row("Stamina", f"{stamina} Morale {soldier(unit).morale}"),
             Row("Concussion", status, alert="" if unit.status == "active" else unit.status.upper()))
     effects = [f for f in soldier(unit).flags() if f not in QUIET_FLAGS] + effect_words(soldier(unit).counters())
-    weapon = xcom(content).weapons[unit.weapon]
+    weapon = xcom(content).weapons[soldier(unit).weapon]
     items = ", ".join(f"{(xcom(content).weapons.get(i) or xcom(content).items[i]).name.lower()}×{n}"  # grenades or consumables
                       for i, n in unit.items.items() if n)
-    kit = (f"{weapon.name} {unit.ammo}/{weapon.ammo} +{unit.magazines} mag", f"Items: {items or '—'}")
+    rec = soldier(unit)
+    kit = (f"{weapon.name} {rec.ammo}/{weapon.ammo} +{rec.magazines} mag", f"Items: {items or '—'}")
     return Sheet(rows=rows, effects=tuple(effects), kind=xcom(content).races[unit.race].name, kit=kit)
 
 

@@ -73,7 +73,7 @@ def shot_context(rs: XcomTrpg, state: State, shooter_id: str, target_id: str, mo
         return Rejected("friendly_fire", f"{target.name} is on your side")
     if target.status == "dead":
         return Rejected("dead", f"{target.name} is already dead")
-    weapon = xcom(rs.content).weapons[shooter.weapon]
+    weapon = xcom(rs.content).weapons[soldier(shooter).weapon]
     if weapon.thrown:
         return Rejected("thrown", f"The {weapon.name.lower()} is thrown, not fired")
     mode = weapon.modes.get(mode_id)
@@ -84,13 +84,13 @@ def shot_context(rs: XcomTrpg, state: State, shooter_id: str, target_id: str, mo
         return Rejected("biometric_lock", f"The {weapon.name.lower()} refuses {shooter.name}'s hands (8.4)")
     if weapon.damage == 0 and not weapon.blast and not weapon.darts:
         return Rejected("not_supported", f"The {weapon.name.lower()} comes with the full ruleset")
-    if shooter.ammo < mode.shots:
-        return Rejected("no_ammo", f"The {weapon.name.lower()} has {shooter.ammo} rounds; "
+    if soldier(shooter).ammo < mode.shots:
+        return Rejected("no_ammo", f"The {weapon.name.lower()} has {soldier(shooter).ammo} rounds; "
                                    f"{mode.name.lower()} needs {mode.shots}: reload")
-    short = shooter.side == state.side and 0 < shooter.actions < mode.actions  # a preview says so at once too
-    if mode.actions > shooter.actions and check_turn or short:
+    short = shooter.side == state.side and 0 < soldier(shooter).actions < mode.actions  # a preview says so at once too
+    if mode.actions > soldier(shooter).actions and check_turn or short:
         return Rejected("no_actions", f"{mode.name} needs {mode.actions} actions; "
-                                      f"{shooter.name} has {shooter.actions} left")
+                                      f"{shooter.name} has {soldier(shooter).actions} left")
     stamina = combat.mode_stamina(shooter, mode)
     if stamina and not soldier(shooter).infinite_stamina and soldier(shooter).stamina < stamina:
         return Rejected("no_stamina", f"{mode.name} needs {stamina} stamina; {shooter.name} has "
@@ -142,16 +142,16 @@ def shoot(rs: XcomTrpg, state: State, cmd: Shoot, dice: Dice) -> Rejected | list
     if ctx.mode.sniper:
         return sniper.fire(rs, state, shooter, target, ctx, "torso", dice)
     if ctx.weapon.blast:
-        return rs._explosive(state, shooter, shooter.weapon, target.pos, target, dice)
+        return rs._explosive(state, shooter, soldier(shooter).weapon, target.pos, target, dice)
     outcome = combat.resolve_shot(rs.content, rs.rules, dice, shooter, target, ctx.weapon, ctx.mode,
                                   between=ctx.between, target_sees=ctx.target_sees, cover=ctx.cover,
                                   cover_from=ctx.cover_from)
     ledger = Ledger(state.units)
     stamina = soldier(shooter).stamina - (0 if soldier(shooter).infinite_stamina else ctx.mode.stamina)
-    ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()}", ammo=shooter.ammo - ctx.mode.shots,
+    ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()}", ammo=soldier(shooter).ammo - ctx.mode.shots,
                actions=0, stamina=stamina, facing=facing_towards(shooter.pos, target.pos))
     apply_crits(ledger, rs.rules, outcome.crits)
     apply_hits(ledger, rs.rules, shooter.id, outcome, pellets=ctx.weapon.pellets > 1)
-    resolved = Resolved(actor=shooter.id, action="shoot", target=target.id, weapon=shooter.weapon,
+    resolved = Resolved(actor=shooter.id, action="shoot", target=target.id, weapon=soldier(shooter).weapon,
                         mode=cmd.mode, rolls=tuple(outcome.rolls), outcome=outcome.verdict, text=outcome.summary)
     return [resolved, *ledger.events]

@@ -47,7 +47,7 @@ def part_damage(content: Content, weapon: Weapon, target: Unit, part: str) -> in
     """None: a kill (a head hit through armour tiers 0-2)."""
     if part != "head":
         return combat.armour_damage(content, weapon, target)
-    if xcom(content).armor[target.armor].tier <= HEAD_KILLS_UP_TO:
+    if xcom(content).armor[soldier(target).armor].tier <= HEAD_KILLS_UP_TO:
         return None
     return weapon.damage * weapon.headshot_multiplier
 
@@ -107,12 +107,12 @@ def fire(rs: "XcomTrpg", state: State, shooter: Unit, target: Unit, ctx: "ShotCo
                     target_sees=ctx.target_sees, cover=ctx.cover, between=ctx.between)
     ledger = Ledger(state.units)
     stamina = soldier(shooter).stamina - (0 if soldier(shooter).infinite_stamina else combat.mode_stamina(shooter, ctx.mode))
-    ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()} (sniper shot)", ammo=shooter.ammo - 1,
+    ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()} (sniper shot)", ammo=soldier(shooter).ammo - 1,
                actions=0, stamina=stamina, facing=facing_towards(shooter.pos, target.pos))
     apply_crits(ledger, rs.rules, outcome.crits)
     apply_hits(ledger, rs.rules, shooter.id, outcome, pellets=False)
     mode = sniper_mode(ctx.weapon)
-    return [Resolved(actor=shooter.id, action="shoot", target=target.id, weapon=shooter.weapon, mode=mode,
+    return [Resolved(actor=shooter.id, action="shoot", target=target.id, weapon=soldier(shooter).weapon, mode=mode,
                      rolls=tuple(outcome.rolls), outcome=outcome.verdict, text=outcome.summary), *ledger.events]
 
 
@@ -120,7 +120,7 @@ def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
         return unit
-    weapon = xcom(rs.content).weapons[unit.weapon]
+    weapon = xcom(rs.content).weapons[soldier(unit).weapon]
     mode = sniper_mode(weapon)
     if mode is None:
         return Rejected("no_sniper_mode", f"The {weapon.name.lower()} has no sniper shot")
@@ -129,7 +129,7 @@ def act(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | list[E
             return Rejected("already_prone", f"{unit.name} is already lying prone")
         ledger = Ledger(state.units)
         ledger.set(unit.id, "goes prone", sniper_prone=soldier(unit).sniper_prone + 1)
-        ledger.set(unit.id, "goes prone", actions=unit.actions - 1)
+        ledger.set(unit.id, "goes prone", actions=soldier(unit).actions - 1)
         return list(ledger.events)
     part = cmd.option or "torso"
     if part not in PARTS:
@@ -153,9 +153,9 @@ def stand_up(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> 
 
 
 def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
-    weapon = xcom(rs.content).weapons[unit.weapon]
+    weapon = xcom(rs.content).weapons[soldier(unit).weapon]
     mode = sniper_mode(weapon)
-    if mode is None or unit.actions < 1:
+    if mode is None or soldier(unit).actions < 1:
         return []
     out = []
     if not soldier(unit).sniper_prone:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine.content.models import Content
 from engine.rules.xcom_trpg.models import Mode, RulesetDef, Weapon
 from engine.core.model import Unit
+from engine.rules.xcom_trpg.record import soldier
 from engine.rules.xcom_trpg.tables import xcom
 
 RULES = "rulesets.toml [xcom-trpg]"
@@ -26,8 +27,8 @@ def stat(content: Content, unit: Unit, name: str, value: int) -> str:
     if bonus:
         text += f" {bonus:+d} from races.toml [{unit.race}].modifiers.{name}"
     text += ")"
-    if name == "strength" and value != unit.stats[name]:
-        text += f"; stamina 0: Strength {unit.stats[name]} counts as {value} (6.4)"
+    if name == "strength" and value != soldier(unit).stats[name]:
+        text += f"; stamina 0: Strength {soldier(unit).stats[name]} counts as {value} (6.4)"
     return text
 
 
@@ -54,7 +55,7 @@ def attack(content: Content, rules: RulesetDef, unit: Unit, weapon: Weapon, mode
 
 
 def luck(content: Content, rules: RulesetDef, unit: Unit) -> list[str]:
-    return [stat(content, unit, "luck", unit.stats["luck"]),
+    return [stat(content, unit, "luck", soldier(unit).stats["luck"]),
             f"passes at {rules.luck_threshold}: {RULES}.luck_threshold (3.2)"]
 
 

@@ -14,6 +14,7 @@ from engine.map.grid import Pos, distance
 from engine.core.ruleset import Row, ThrowPreview
 from engine.rules.xcom_trpg import scale
 from engine.rules.xcom_trpg.combat import armour_damage, crit_floor, effective_stat
+from engine.rules.xcom_trpg.record import soldier
 from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
@@ -45,7 +46,7 @@ def preview(rs: XcomTrpg, state: State, thrower: str, item: str, cell: Pos) -> T
     unit = state.units.get(thrower)
     if unit is None:
         return Rejected("unknown_unit", f"There is no unit {thrower!r}")
-    if unit.actions < 1:
+    if soldier(unit).actions < 1:
         return Rejected("no_actions", f"{unit.name} has no actions left this turn")
     found = problem(rs, state, unit, item, cell)
     if found is not None:

@@ -56,8 +56,9 @@ def _darts(unit: Unit, kind: int) -> int:
 def refusal(content: Content, target: Unit) -> str | None:
     if not xcom(content).races[target.race].biological:
         return f"{target.name} is no living thing: darts do nothing to it"
-    if target.armor not in ARMOUR_OK:
-        return f"{xcom(content).armor[target.armor].name} leaves {target.name} no bare spot for a dart (8.12.4)"
+    if soldier(target).armor not in ARMOUR_OK:
+        armour = xcom(content).armor[soldier(target).armor].name
+        return f"{armour} leaves {target.name} no bare spot for a dart (8.12.4)"
     return None
 
 
@@ -94,10 +95,10 @@ def fire(rs: "XcomTrpg", state: State, shooter: Unit, target: Unit, ctx: "ShotCo
     kind = loaded(shooter)
     ledger = Ledger(state.units)
     ledger.set_fields(shooter.id, "fires a dart", {LOADED: None})
-    ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()}", ammo=shooter.ammo - 1, actions=0)
+    ledger.set(shooter.id, f"fires the {ctx.weapon.name.lower()}", ammo=soldier(shooter).ammo - 1, actions=0)
     apply_crits(ledger, rs.rules, outcome.crits)
     text, verdict = _result(rs.content, ledger, shooter, target, outcome, kind)
-    return [Resolved(actor=shooter.id, action="shoot", target=target.id, weapon=shooter.weapon, mode="single",
+    return [Resolved(actor=shooter.id, action="shoot", target=target.id, weapon=soldier(shooter).weapon, mode="single",
                      rolls=tuple(outcome.rolls), outcome=verdict, text=text), *ledger.events]
 
 
@@ -118,17 +119,17 @@ def _result(content: Content, ledger: Ledger, shooter: Unit, target: Unit, outco
 def _loose(ledger: Ledger, unit: Unit, kind: int) -> tuple[int, bool]:
     """Loose darts of a kind, opening a box if both kinds ran out (its 5 + 5 become loose)."""
     have = _darts(unit, kind)
-    if have or any(_darts(unit, k) for k in LOOSE) or unit.magazines <= 0:
+    if have or any(_darts(unit, k) for k in LOOSE) or soldier(unit).magazines <= 0:
         return have, False
     ledger.set_fields(unit.id, "opens a dart box", {v: PER_BOX for v in LOOSE.values()})
-    ledger.set(unit.id, "opens a dart box", magazines=unit.magazines - 1)
+    ledger.set(unit.id, "opens a dart box", magazines=soldier(unit).magazines - 1)
     return PER_BOX, True
 
 
 def _load(ledger: Ledger, unit: Unit, kind: int, cause: str) -> None:
     left = ledger.get(unit.id, LOOSE[kind]) - 1
     ledger.set_fields(unit.id, cause, {LOOSE[kind]: left, LOADED: kind, FOUND: None})
-    ledger.set(unit.id, cause, ammo=1, actions=unit.actions - 1)
+    ledger.set(unit.id, cause, ammo=1, actions=soldier(unit).actions - 1)
 
 
 def quick_reload(rs: "XcomTrpg", state: State, unit: Unit, dice: Dice) -> Rejected | list[Event]:
@@ -154,10 +155,10 @@ def reload(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
     unit = rs._actor(state, cmd.unit, 1)  # noqa: SLF001
     if isinstance(unit, Rejected):
         return unit
-    weapon = xcom(rs.content).weapons[unit.weapon]
+    weapon = xcom(rs.content).weapons[soldier(unit).weapon]
     if not weapon.darts:
         return Rejected("no_darts", f"The {weapon.name.lower()} takes no darts")
-    if unit.ammo >= weapon.ammo:
+    if soldier(unit).ammo >= weapon.ammo:
         return Rejected("full", f"A {NAMES[loaded(unit)]} dart is already loaded")
     if cmd.action == "reload_quick":
         return quick_reload(rs, state, unit, dice)
@@ -172,7 +173,7 @@ def reload(rs: "XcomTrpg", state: State, cmd: Act, dice: Dice) -> Rejected | lis
     if not have:
         return Rejected("no_darts", f"{unit.name} has no {NAMES[kind]} darts left")
     ledger.set_fields(unit.id, f"finds a {NAMES[kind]} dart", {FOUND: kind})
-    ledger.set(unit.id, f"finds a {NAMES[kind]} dart", actions=unit.actions - 1)
+    ledger.set(unit.id, f"finds a {NAMES[kind]} dart", actions=soldier(unit).actions - 1)
     return list(ledger.events)
 
 
@@ -207,8 +208,8 @@ def clouded(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]
 
 
 def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
-    weapon = xcom(rs.content).weapons[unit.weapon]
-    if not weapon.darts or unit.actions < 1 or unit.ammo >= weapon.ammo:
+    weapon = xcom(rs.content).weapons[soldier(unit).weapon]
+    if not weapon.darts or soldier(unit).actions < 1 or soldier(unit).ammo >= weapon.ammo:
         return []
     out = [Option("Reload", "Quick reload (a random dart)", Act(unit=unit.id, action="reload_quick"),
                         "1 action")]

@@ -18,6 +18,7 @@ from typing import Any, Callable
 
 from engine.content.formula import div_round
 from engine.content.models import COVER_LEVEL, Content
+from engine.rules.xcom_trpg.record import soldier
 from engine.rules.xcom_trpg.scenario import Action
 from engine.core.dice import Dice, Faces, derive
 from engine.core.model import Unit
@@ -61,7 +62,7 @@ class ShotPlan:
 
     def __init__(self, content: Content, rules, units: dict[str, Unit], action: Action, referee: Callable) -> None:
         shooter, target = units[action.actor], units[action.target or ""]
-        weapon = xcom(content).weapons[shooter.weapon]
+        weapon = xcom(content).weapons[soldier(shooter).weapon]
         mode = weapon.modes[action.mode]
         self.units, self.action, self.referee = units, action, referee
         stat = combat.attack_stat(shooter, weapon)
@@ -85,7 +86,7 @@ class ShotPlan:
         self.glancing = (combat.Hit(target.id, div_round(full, 2), div_round(conc, 2), "glancing"),)
         boosted = combat.armour_damage(content, weapon, target, unarmoured_if_light=True)
         self.crit120 = (combat.Hit(target.id, div_round(boosted * 6, 5), conc, "crit120"),)
-        self.head = ((combat.Hit(target.id, 0, 0, "kill"),) if target.armor in weapon.headshot_kills
+        self.head = ((combat.Hit(target.id, 0, 0, "kill"),) if soldier(target).armor in weapon.headshot_kills
                      else (combat.Hit(target.id, weapon.damage * weapon.headshot_multiplier, 0, "headshot"),))
 
     def outcome(self, words: Words) -> tuple | None:
@@ -143,7 +144,7 @@ def plan(content: Content, ruleset_id: str, units: dict[str, Unit], action: Acti
     """The fast plan for this action, or None when only the full referee decides it."""
     if action.type != "shoot" or action.cover == "full":
         return None
-    weapon = xcom(content).weapons[units[action.actor].weapon]
+    weapon = xcom(content).weapons[soldier(units[action.actor]).weapon]
     mode = weapon.modes.get(action.mode)
     if mode is None or mode.sniper or weapon.darts or mode.shots != 1 or weapon.pellets != 1:
         return None

@@ -48,9 +48,9 @@ def spawn(content: Content, rules: RulesetDef, template_id: str, uid: str, name:
     stamina_max = max(0, rules.stamina.evaluate(stats)[0] - tier)
     weapon = xcom(content).weapons[t.weapon]
     unit = Unit(id=uid, name=name, template=template_id, race=t.race, side=side, glyph=t.glyph, pos=pos,
-                facing=facing, stats=stats, hp=hp_max, hp_max=hp_max,
-                armor=t.armor, weapon=t.weapon, ammo=weapon.ammo, magazines=t.magazines, items=dict(t.items),
-                record=Soldier(stamina=stamina_max, stamina_max=stamina_max, infinite_stamina=race.infinite_stamina,
+                facing=facing, hp=hp_max, hp_max=hp_max, items=dict(t.items),
+                record=Soldier(stats=stats, armor=t.armor, weapon=t.weapon, ammo=weapon.ammo, magazines=t.magazines,
+                               stamina=stamina_max, stamina_max=stamina_max, infinite_stamina=race.infinite_stamina,
                                morale=rules.morale_max, morale_max=rules.morale_max,
                                **(_psi_pool(content, template_id, uid, stats, dice, rolls) if psi else {})))
     return unit, rolls

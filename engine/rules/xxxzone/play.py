@@ -210,6 +210,10 @@ class XxxZone:
     def shaken(self, unit: Unit, below: float) -> bool:
         return False  # xxxzone has no morale
 
+    def aptitude(self, unit: Unit, stats: tuple[str, ...]) -> int:
+        numbers = unit.record.op.env()
+        return sum(numbers.get(s, 0) for s in stats)
+
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words
 

@@ -57,11 +57,7 @@ def facing_index(v: Pos, default: int = 0) -> int:
 
 def derived(book: Book, c: Combatant, unit: Unit | None = None) -> dict[str, object]:
     """The Unit fields that follow from the record."""
-    gun = next((h for h in c.hands if h.item in book.weapons), None)
-    mags = sum(n for a, n in c.magazines if gun is not None and a in book.weapons[gun.item].ammo)
-    out: dict[str, object] = {"record": c, "status": status(c), "hp": health(c), "actions": c.turn.ap,
-                              "weapon": gun.item if gun else "", "ammo": gun.rounds if gun else 0,
-                              "magazines": mags, "items": _counts(c.belt)}
+    out: dict[str, object] = {"record": c, "status": status(c), "hp": health(c), "items": _counts(c.belt)}
     if unit is not None:
         out = {k: v for k, v in out.items() if k == "record" or getattr(unit, k) != v}
     return out
@@ -81,7 +77,5 @@ def changed(book: Book, unit: Unit, c: Combatant, cause: str, rolls=()) -> UnitC
 def unit_of(book: Book, c: Combatant, template: str, glyph: str, race: str) -> Unit:
     d = derived(book, c)
     return Unit(id=c.id, name=c.op.name, template=template, race=race, side=c.side, glyph=glyph, pos=c.at,
-                facing=facing_index(c.facing), hp=int(d["hp"]), hp_max=HEALTH, weapon=str(d["weapon"]),
-                ammo=int(d["ammo"]), magazines=int(d["magazines"]), armor=c.op.armour, stats=c.op.env(),
-                items=_counts(c.belt), status=d["status"],
-                actions=c.turn.ap, record=c)
+                facing=facing_index(c.facing), hp=int(d["hp"]), hp_max=HEALTH,
+                items=_counts(c.belt), status=d["status"], record=c)
