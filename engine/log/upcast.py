@@ -37,40 +37,15 @@ def _v2_to_v3(record: Record, header: Record) -> Record:
 
 
 # The kernel fields a unit lost in version 4: xcom-trpg's record holds them now; the other rulesets only mirrored
-# their own record's numbers in them (neo-troops its slot's action, kept on its record since version 3).
+# their own record's numbers in them (neo-troops its slot's action).
 KIT = ("stats", "armor", "weapon", "ammo", "magazines", "actions")
 
 
 def _v3_to_v4(record: Record, header: Record) -> Record:
     """Version 4 moves stats, armour, weapon, rounds, magazines and actions off the kernel's unit in the same way:
     into the record by its class's `from_fields`; for a ruleset without one (which only mirrored its record's
-    numbers there) they are dropped. neo-troops' slot marker `actions` becomes its record's."""
-    if header.get("ruleset") == "neo-troops":
-        record = _neo_actions(record)
+    numbers there) they are dropped (neo-troops' record takes its slot marker `actions` by its `from_fields`)."""
     return _units_moved(record, header, KIT, None)
-
-
-def _neo_actions(record: Record) -> Record:
-    """neo-troops' `actions` (1 while the unit's slot is up) onto its record: the one a change or a checkpoint's
-    unit carries, or a patch of it."""
-    if record.get("kind") == "command" and isinstance(record.get("events"), list):
-        events = [{**e, "changes": _onto_trooper(e["changes"])}
-                  if isinstance(e, dict) and e.get("kind") == "changed" and isinstance(e.get("changes"), dict)
-                  else e for e in record["events"]]
-        return {**record, "events": events}
-    state = record.get("anchor", {}).get("state") if isinstance(record.get("anchor"), dict) else None
-    if record.get("kind") == "checkpoint" and isinstance(state, dict) and isinstance(state.get("units"), list):
-        units = [_onto_trooper(u) if isinstance(u, dict) else u for u in state["units"]]
-        return {**record, "anchor": {**record["anchor"], "state": {**state, "units": units}}}
-    return record
-
-
-def _onto_trooper(fields: dict[str, Any]) -> dict[str, Any]:
-    if "actions" not in fields:
-        return fields
-    rec = fields.get("record") if isinstance(fields.get("record"), dict) else {"kind": "neo-troops.trooper"}
-    rest = {k: v for k, v in fields.items() if k not in ("actions", "record")}
-    return {**rest, "record": {**rec, "actions": fields["actions"]}}
 
 
 def _units_moved(record: Record, header: Record, moved: tuple[str, ...], defaults: dict | None) -> Record:

@@ -71,6 +71,20 @@ class Trooper:
 
     # -- derived ------------------------------------------------------------------------------------------
 
+    @classmethod
+    def from_fields(cls, old: dict) -> dict:
+        """Its fields from the kernel fields an older log wrote on the unit (the log's upcasters call it): the
+        slot marker `actions`, the metres walked in `counters` and what the action did in `flags`; the numbers it
+        only mirrored there (stats, weapon, rounds) are its own already."""
+        out: dict = {}
+        if "actions" in old:
+            out["actions"] = old["actions"]
+        if "counters" in old:
+            out["spent_m"] = dict(old["counters"]).get("spent_m", 0)
+        if "flags" in old:
+            out.update({flag: flag in old["flags"] for flag in ("moved", "ran", "attacked")})
+        return out
+
     @property
     def head(self) -> State:
         return ("working", "damaged")[self.head_hits] if self.head_hits < 2 else "destroyed"
