@@ -37,7 +37,7 @@ def make_unit(content, template, uid, side, pos, facing=0, **changes):
 def world(content, *units, side="xcom", phase=1, size=12):
     grid = Grid.from_ids([["grass"] * size for _ in range(size)], content.terrain)
     state = State(ruleset="xcom-trpg", mission="eliminate", grid=grid, units={u.id: u for u in units},
-                  phase=phase, side=side)
+                  phase=phase, side=side, sides=("xcom", "aliens"))
     return make("xcom-trpg", content, None), state
 
 

@@ -651,7 +651,7 @@ def test_the_menu_offers_to_take_a_neighbours_item(content):
     anton = evolved(anton, actions=2)
     grid = Grid.from_ids([["grass"] * 8 for _ in range(8)], content.terrain)
     state = State(ruleset="xcom-trpg", mission="test", grid=grid, units={"anton": anton, "julia": julia}, phase=1,
-                  side="xcom")
+                  side="xcom", sides=("xcom", "aliens"))
     rs = make("xcom-trpg", content, None)
     takes = [o for o in rs.options(state, anton) if o.command.action == "take"]
     assert {o.command.option for o in takes} == {i for i, n in julia.items.items() if n}

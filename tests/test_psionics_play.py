@@ -36,7 +36,8 @@ def soldier(content, template, uid, side, pos, stats=None, ss=None, hp=40, **cha
 
 def table(content, *units, side="aliens", width=24):
     grid = Grid.from_ids([["grass"] * width for _ in range(20)], content.terrain)
-    state = State(ruleset="xcom-trpg", mission="test", grid=grid, units={u.id: u for u in units}, phase=1, side=side)
+    state = State(ruleset="xcom-trpg", mission="test", grid=grid, units={u.id: u for u in units}, phase=1, side=side,
+                  sides=("xcom", "aliens"))
     return make("xcom-trpg", content, None), state
 
 

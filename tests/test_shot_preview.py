@@ -23,7 +23,8 @@ def duel(content, weapon, armor):
 
     grid = Grid.from_ids([["grass"] * 12 for _ in range(12)], content.terrain)
     units = [unit("julia", "julia", "xcom", (2, 5), weapon=weapon), unit("muton", "muton", "aliens", (8, 5), armor=armor)]
-    state = State(ruleset="xcom-trpg", mission="eliminate", grid=grid, units={u.id: u for u in units}, side="xcom")
+    state = State(ruleset="xcom-trpg", mission="eliminate", grid=grid, units={u.id: u for u in units}, side="xcom",
+                  sides=("xcom", "aliens"))
     return make("xcom-trpg", content, None).preview_shot(state, "julia", "muton", "single")
 
 

@@ -36,7 +36,8 @@ def unit(**changes) -> Unit:
 
 
 def state(*units: Unit) -> State:
-    return State(ruleset="xcom-trpg", mission="eliminate", grid=None, units={u.id: u for u in units})
+    return State(ruleset="xcom-trpg", mission="eliminate", grid=None, units={u.id: u for u in units},
+                 sides=("xcom", "aliens"))
 
 
 def test_the_kernel_unit_keeps_no_xcom_numbers_of_the_record():

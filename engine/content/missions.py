@@ -17,6 +17,7 @@ from engine.map.grid import Pos, distance
 from engine.core.model import State, Unit
 
 PLAYER, ALIENS, CIVILIANS = "xcom", "aliens", "civilians"
+SIDES = (PLAYER, ALIENS)  # the sides of a shared mission that take turns, in order (civilians take none)
 FRIENDS = {CIVILIANS: PLAYER}  # civilians take no turns; the squad protects them, the aliens hunt them
 GOALS = ("eliminate", "shut_down", "extract", "hold")  # "protect" is a condition, never a goal
 ELIMINATE = Objective(kind="eliminate", text="Kill or stun every hostile")

@@ -51,7 +51,7 @@ class State:
     units: dict[str, Unit]  # insertion order is turn order
     phase: int = 0
     side: str = ""
-    sides: tuple[str, ...] = ("xcom", "aliens")
+    sides: tuple[str, ...]  # the sides that take turns, in order: the mission's (engine.content.missions)
     dice: dict[str, int] = attrs.field(factory=dict)  # next index per dice stream
     tiles_changed: dict[Pos, str] = attrs.field(factory=dict)
     winner: str | None = None  # side, or "draw"; None while the mission runs

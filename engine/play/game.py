@@ -77,7 +77,8 @@ def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
     field = GENERATORS[mission.generator](mission.width, mission.height, params["map_seed"], content.terrain, counts)
     setup = Setup(mission_id=params["id"], mission=mission, spawns=field.spawns, max_phases=params["max_phases"])
     ruleset = make(header["ruleset"], content, setup)
-    return ruleset, State(ruleset=header["ruleset"], mission=params["id"], grid=field.grid, units={})
+    return ruleset, State(ruleset=header["ruleset"], mission=params["id"], grid=field.grid, units={},
+                           sides=missions.SIDES)
 
 
 def check_header(content: Content, header: dict[str, Any]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import attrs
 
+from engine.content import missions
 from engine.core.dice import Dice, Roll
 from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideStarted, UnitChanged
 from engine.core.geometry import Pos
@@ -20,7 +21,7 @@ from engine.rules.neo_troops import care, senses
 from engine.rules.neo_troops import order as orders
 
 SIGHT = 20  # cells a unit sees at most (2 m cells: 40 m, short of a rifle's long range)
-SIDES = ("xcom", "aliens")  # the sides that take slots; civilians take none
+SIDES = missions.SIDES  # the sides that take slots; civilians take none
 
 
 @attrs.frozen(kw_only=True)

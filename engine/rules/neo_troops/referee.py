@@ -15,6 +15,7 @@ from typing import Literal
 
 import attrs
 
+from engine.content import missions
 from engine.content.scenario import UnitReport, Verdict
 from engine.core.commands import Act, Command, Rejected, Shoot, Throw
 from engine.core.dice import Dice
@@ -119,7 +120,7 @@ def stage(rs, units_: dict[str, Unit], action: ScAction, cover=(), hidden=frozen
                            and units_[o].side != units_[t].side))
     b = battle.Battle(order=order.Order(slots=slots, later=slots), noticed=noticed)
     return State(ruleset=rs.id, mission="resolve", grid=grid, units=dict(units_), phase=1,
-                 side=units_[action.actor].side, record=b)
+                 side=units_[action.actor].side, sides=missions.SIDES, record=b)
 
 
 def command(action: ScAction, state: State) -> Command:

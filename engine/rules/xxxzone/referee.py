@@ -14,6 +14,7 @@ from typing import Literal
 
 import attrs
 
+from engine.content import missions
 from engine.content.scenario import UnitReport, Verdict
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
@@ -97,7 +98,7 @@ def referee(rs, units_: dict[str, Unit], action: ScAction, dice: Dice, cover: li
     grid = Grid.from_ids([[tiles.get((x, y), "grass") for x in range(w)] for y in range(h)], rs.content.terrain)
     actor, target = units_[action.actor], units_[action.target]
     state = State(ruleset=rs.id, mission="resolve", grid=grid, units=dict(units_), phase=1, side=actor.side,
-                  sides=("xcom", "aliens"), record=Battle(seen=((actor.side, (target.id,)),) + (
+                  sides=missions.SIDES, record=Battle(seen=((actor.side, (target.id,)),) + (
                       () if action.unaware else ((target.side, (actor.id,)),))))
     c = actor.record
     which = shooting.mode_of(rs.book, c, action.mode)
