@@ -16,20 +16,12 @@ from engine.play import roster
 from engine.play.game import Game, check_header
 from engine.play.simulate import play_out
 from tui.cli import main
+from cli_run import run
 
 ANTON = dict(strength=7, agility=4, intelligence=6, bravery=6, charisma=4, luck=6, psionics=3)
 RULESETS = ("xcom-trpg", "xxxzone", "annihilation", "neo-troops")
 XXX_FACES = [1, 2, 3, 4, 4, 3, 2]  # Str Per End Cha Int Agi Lck, each 1d4+1
 ANN_FACES = [f for i in range(14) for f in [(i % 10) + 1] + [1] * 6]  # stat i: 7d10 = (i%10 + 1) + 6, +10
-
-
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def made(content, ruleset, name="Anna", **picks):

@@ -6,18 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tui.cli import main
+from cli_run import run
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "scenarios" / "neo-troops"
-
-
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_a_spray_at_a_goon_behind_a_crate_keeps_the_rof_highest(capsys):

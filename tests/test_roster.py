@@ -17,6 +17,7 @@ from tui.cli import main
 from engine.rules.xcom_trpg import creation as xc
 from engine.rules.xcom_trpg.tables import xcom
 from engine.rules.xcom_trpg.record import soldier
+from cli_run import run
 
 ANTON = dict(strength=7, agility=4, intelligence=6, bravery=6, charisma=4, luck=6, psionics=3)
 JULIA = dict(strength=5, agility=10, intelligence=6, bravery=5, charisma=7, luck=2, psionics=1)
@@ -32,15 +33,6 @@ def make(content, name="Anna", race="human", stats=None, die=5, **kw):
     """An xcom-trpg character made through the roster, as a player makes one."""
     ch, _rolls = roster.create(content, "xcom-trpg", draft(name, race, stats, **kw), Dice.scripted([die]))
     return ch
-
-
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 # -- races (2.2) ------------------------------------------------------------------------------

@@ -5,18 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from tui.cli import main
+from cli_run import run
 
 SHOT = Path(__file__).resolve().parent.parent / "docs" / "scenarios" / "xxxzone" / "shot.toml"
-
-
-def run(argv, capsys):
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def test_the_shot_is_written_in_seven_steps_with_the_dice_given(capsys):
