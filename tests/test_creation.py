@@ -78,6 +78,21 @@ def test_xcom_repick_keeps_what_fits_and_says_what_fell(content):
     assert berserk.numbers["bravery"] == 10 and back.numbers["bravery"] == 1 and lowered == []
 
 
+def test_xcom_weapon_choice_keeps_the_biometric_lock_and_leaves_grenades_out(content):
+    rules = roster.creation(content, "xcom-trpg")
+    weapons = lambda draft: [k for k, _ in next(c for c in rules.form(draft).choices if c.id == "weapon").options]
+    human, sectoid = rules.draft(), rules.draft({"race": "sectoid"})
+    assert "rifle" in weapons(human) and "plasma_rifle" not in weapons(human) and weapons(human)[0] == ""
+    assert "plasma_rifle" in weapons(sectoid) and "rifle" in weapons(sectoid)  # aliens may use human weapons
+    assert "hand_grenade" not in weapons(human) + weapons(sectoid)
+    armed, _ = repick(rules, rules.draft({"race": "sectoid", "weapon": "plasma_rifle"}), "race", "human")
+    assert armed.picks["weapon"] == "" and armed.picks["race"] == "human"  # the lock drops it to the squad place's
+    refused = rules.check(attrs.evolve(human, numbers=ANTON, picks={"race": "human", "weapon": "plasma_rifle"}))
+    assert refused == ["a human cannot take the plasma rifle: its biometric lock (8.4)"]
+    thrown = rules.check(attrs.evolve(human, numbers=ANTON, picks={"race": "human", "weapon": "hand_grenade"}))
+    assert thrown == ["a human cannot take the hand grenade: thrown, an item"]
+
+
 def test_xcom_preview_shows_the_hp_range_and_the_guideline(content):
     rules = roster.creation(content, "xcom-trpg")
     draft = Draft(picks={"race": "muton"}, numbers={**ANTON, "strength": 5})

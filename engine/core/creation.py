@@ -137,7 +137,8 @@ class Creation(Protocol):
 
 def repick(creation: Creation, draft: Draft, choice: str, option: str) -> tuple[Draft, list[str]]:
     """The draft under another option: each number kept where it still fits, else moved to the nearest limit; a
-    number the old choice placed for the player goes back to the new minimum. Also the numbers lowered, in words."""
+    number the old choice placed for the player goes back to the new minimum, and a pick the new option does not
+    offer (a plasma rifle for a human) to the first option. Also the numbers lowered, in words."""
     old = {n.id: n for n in creation.form(draft).numbers}
     new = creation.draft({**draft.picks, choice: option})
     values, lowered = {}, []
@@ -149,4 +150,8 @@ def repick(creation: Creation, draft: Draft, choice: str, option: str) -> tuple[
         values[n.id] = min(max(was.value, n.low), n.high)
         if values[n.id] < was.value:
             lowered.append(f"{n.id} {values[n.id]}")
-    return attrs.evolve(new, name=draft.name, numbers=values), lowered
+    picks = dict(new.picks)
+    for ch in creation.form(new).choices:  # a pick the new choice no longer offers falls back to the default
+        if ch.id != choice and ch.id in picks and picks[ch.id] not in {k for k, _ in ch.options}:
+            picks[ch.id] = ch.options[0][0]
+    return attrs.evolve(new, name=draft.name, picks=picks, numbers=values), lowered

@@ -151,9 +151,12 @@ class Creation(Sized):
         choice = next(c for c in self.rules.form(self.draft).choices if c.id == choice_id)
         ids = [o for o, _ in choice.options]
         option = ids[((ids.index(choice.value) if choice.value in ids else 0) + step) % len(ids)]
+        was = self.draft.picks
         self.draft, lowered = repick(self.rules, self.draft, choice_id, option)
         form = self.rules.form(self.draft)
         notes = [f"lowered to its caps: {', '.join(lowered)}"] if lowered else []
+        notes += [f"{c.label.lower()} back to {c.shown()}" for c in form.choices
+                  if c.id in was and was[c.id] != self.draft.picks.get(c.id)]
         if form.points is not None and form.points.left < 0:
             notes.append(f"{-form.points.left} points over its {form.points.total}: lower some stats")
         shown = dict(choice.options)[option]

@@ -42,7 +42,7 @@ class XcomCreation:
         choices = [Choice("race", "Race", tuple(names.items()), race_id)]
         own = xcom(content)
         for pick, label, table in KIT:
-            options = (("", "the squad place's"),) + tuple((k, v.name) for k, v in getattr(own, table).items())
+            options = (("", "the squad place's"),) + tuple((k, v.name) for k, v in self._kit(race_id, table).items())
             choices.append(Choice(pick, label, options, draft.picks.get(pick, ""), after=True))
         numbers = []
         for stat in c.stat_names(content):
@@ -71,11 +71,25 @@ class XcomCreation:
             why = f"no points left: {c.article(c.races(self.content)[race])} has {points.total}"
         return why
 
+    def _kit(self, race_id: str, table: str) -> dict:
+        """What a recruit of the race may take: any armour; a weapon its hands may fire (an alien one only in alien
+        hands, the biometric lock of 8.4), and not a thrown one (grenades are items, not the weapon)."""
+        own = xcom(self.content)
+        if table != "weapons":
+            return getattr(own, table)
+        alien = c.races(self.content)[race_id].alien
+        return {k: w for k, w in own.weapons.items() if not w.thrown and (alien or not w.alien)}
+
     def _picks(self, draft: Draft) -> list[str]:
         own, out = xcom(self.content), []
         for pick, _label, table in KIT:
-            if draft.picks.get(pick) and draft.picks[pick] not in getattr(own, table):
-                out.append(f"unknown {'armour' if pick == 'armor' else pick} {draft.picks[pick]!r}")
+            chosen = draft.picks.get(pick)
+            if chosen and chosen not in getattr(own, table):
+                out.append(f"unknown {'armour' if pick == 'armor' else pick} {chosen!r}")
+            elif chosen and chosen not in self._kit(self._race(draft), table):
+                item = getattr(own, table)[chosen].name
+                out.append(f"a {c.races(self.content)[self._race(draft)].name.lower()} cannot take the "
+                           f"{item.lower()}: {'thrown, an item' if own.weapons[chosen].thrown else 'its biometric lock (8.4)'}")
         out += [f"{p} is not a choice; one of race, armor, weapon" for p in draft.picks
                 if p not in ("race", "armor", "weapon")]
         return out
