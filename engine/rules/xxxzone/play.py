@@ -17,7 +17,8 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import (Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk, actor, closed,
                                  register)
-from engine.rules.xxxzone import acts, ai, forces, moving, referee, seen, shooting, throwing, turns
+from engine.rules.xxxzone import (acts, ai, forces, moving, referee, seen, shooting, spraying, throwing,
+                                   turns)
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.book import Book
@@ -107,6 +108,8 @@ class XxxZone:
                                       frozenset(c.op.abilities), what=f"The {w.name} {which[1].replace('_', ' ')}")
         if isinstance(paid, Rejected):
             return paid
+        if spec.cone:
+            return spraying.spray(self, state, unit, target, *which, dice, paid)
         got = shooting.attack(self, state, unit, target, *which, dice, paid)
         return got if isinstance(got, Rejected) else got[0]
 

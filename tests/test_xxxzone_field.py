@@ -1,0 +1,158 @@
+"""xxxzone's field actions on a staged grass field, with scripted dice and every number written out: the spray
+and its cone (friend or foe), the med-kit, smoke, C4 and the detonator, the missile's blast, hacking and picking
+locks, and cover worn by blasts."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from engine.content import missions
+from engine.core import ruleset
+from engine.core.commands import Act, Shoot
+from engine.core.dice import Dice
+from engine.core.model import State
+from engine.map.grid import Grid
+from engine.rules.xxxzone import referee
+from engine.rules.xxxzone.units import Battle
+
+ID = "xxxzone"
+
+
+@pytest.fixture(scope="module")
+def rs(content):
+    return ruleset.make(ID, content, None)
+
+
+def stage(rs, placed: dict, tiles: dict | None = None, size: int = 16, side: str = "xcom") -> State:
+    """Units by id: (template, side, (x, y)); every side has spotted every other side's units."""
+    sc = referee.Scenario(ruleset=ID, units={uid: referee.ScUnit(template=t, side=s, at=list(at))
+                                             for uid, (t, s, at) in placed.items()},
+                          action=referee.ScAction(actor=next(iter(placed)), target=next(iter(placed))))
+    units = referee.units(rs, sc)
+    tiles = tiles or {}
+    grid = Grid.from_ids([[tiles.get((x, y), "grass") for x in range(size)] for y in range(size)], rs.content.terrain)
+    sides = sorted({s for _, s, _ in placed.values()})
+    seen = tuple((s, tuple(u for u, (_, o, _) in placed.items() if o != s)) for s in sides)
+    return State(ruleset=ID, mission="test", grid=grid, units=units, phase=1, side=side, sides=missions.SIDES,
+                 record=Battle(seen=seen))
+
+
+def record(events, uid):
+    return [e.changes["record"] for e in events if getattr(e, "unit", "") == uid and "record" in e.changes][-1]
+
+
+# -- spray (6.4) ---------------------------------------------------------------------------------
+
+
+def spray_field(rs):
+    return stage(rs, {"vadin": ("vadin", "xcom", (5, 2)), "johnny": ("johnny", "xcom", (5, 6)),
+                      "zhetan": ("zhetan", "aliens", (5, 10)), "drone": ("hover_drone", "aliens", (12, 12)),
+                      "boorus": ("boorus", "aliens", (15, 3))})
+
+
+def test_an_mg_spray_rolls_three_times_at_everyone_in_the_big_cone_friend_or_foe_nearest_first(rs):
+    state = spray_field(rs)
+    events = rs._command(state, state.units["vadin"], Shoot(unit="vadin", target="zhetan", mode="spray"),
+                         Dice.scripted([10, 10, 10, 91, 99, 30] + [50] * 4))
+    head = events[0]
+    assert head.action == "shoot" and head.outcome == "spray" and head.cell == (5, 10)
+    formulas = [r.formula for r in head.rolls]
+    # Johnny (friend, D 4, d 3): AdjAcc 105 − 6 − recoil 10 = 89 on every roll; Agi 7
+    assert formulas[:3] == ["d100 10 + AdjAcc 89 − Agi 7 = 92 ≤ 100: miss"] * 3
+    # the Zhetan (d 7): 105 − 14 − 10 = 81; power armour DR 55; DT 50 + End 7 = 57
+    assert formulas[3:6] == ["d100 91 + AdjAcc 81 − Agi 4 = 168, − DR 55 = 113, − DT 57 = 56 ≤ 100: minor wound",
+                             "d100 99 + AdjAcc 81 − Agi 4 = 176, − DR 55 = 121, − DT 57 = 64 ≤ 100: minor wound",
+                             "d100 30 + AdjAcc 81 − Agi 4 = 107, − DR 55 = 52 ≤ 100: glancing hit"]
+    # the drone at 35° off the line is inside the ±45° Big Cone (d 9: 105 − 18 − 10 = 77); the Boorus is not
+    assert formulas[6] == "d100 50 + AdjAcc 77 − Agi 7 = 120, − DR 25 = 95 ≤ 100: glancing hit"
+    assert "boorus" not in {e.unit for e in events if hasattr(e, "unit")}
+    vadin = record(events, "vadin")
+    assert vadin.hands[0].rounds == 180 and vadin.turn.ap == state.units["vadin"].record.turn.ap - 6  # drum 200→180
+    assert record(events, "zhetan").armour_hp == 4 - 3 and record(events, "drone").armour_hp == 0
+
+
+def test_the_spray_preview_names_the_friend_in_the_cone_and_the_ai_finds_it_worth_nothing(rs):
+    state = spray_field(rs)
+    got = rs.preview_shot(state, "vadin", "zhetan", "spray")
+    assert got.notes == ("the cone catches your own side: Johnny Miller",)
+    assert got.p_hit == 0.0 and got.expected_damage < 0
+    assert [r.label for r in got.lines] == ["Spray", "Johnny Miller", "Zhetan in Powe", "Hover drone"]
+    assert got.lines[1].text.endswith("(own side)")
+    clear = attrs.evolve(state, units={k: v for k, v in state.units.items() if k != "johnny"})
+    alone = rs.preview_shot(clear, "vadin", "zhetan", "spray")
+    assert alone.notes == () and alone.p_hit > 0.5 and alone.expected_damage > 0
+
+
+def test_a_spray_cannot_be_watched_with_and_an_empty_cone_is_refused(rs):
+    state = spray_field(rs)
+    got = rs._command(state, state.units["vadin"], Act(unit="vadin", action="overwatch", option="spray"), None)
+    assert got.code == "spray"
+
+
+# -- the med-kit (9) -------------------------------------------------------------------------------
+
+
+def hurt(state, uid, **condition):
+    from engine.rules.xxxzone.wounds import Wounds
+
+    u = state.units[uid]
+    wounds = Wounds(**{k: condition.pop(k) for k in ("minor", "severe", "mortal", "lethal") if k in condition})
+    c = attrs.evolve(u.record, condition=attrs.evolve(u.record.condition, wounds=wounds, **condition))
+    return attrs.evolve(state, units={**state.units, uid: attrs.evolve(u, record=c)})
+
+
+def medic_field(rs):
+    state = stage(rs, {"helmut": ("helmut", "xcom", (5, 5)), "johnny": ("johnny", "xcom", (6, 5)),
+                       "zhetan": ("zhetan", "aliens", (12, 12))})
+    return hurt(state, "johnny", severe=2, dying=2)
+
+
+def test_medic_rolls_3d6_and_stabilises_a_dying_ally_and_a_kit_has_8_uses(rs):
+    state = medic_field(rs)
+    helmut = state.units["helmut"]
+    assert helmut.record.turn.ap == 8 and helmut.record.belt.count("medkit") == 10
+    events = rs._command(state, helmut, Act(unit="helmut", action="medkit", target="johnny", option="stabilise"),
+                         Dice.scripted([2, 1, 3]))
+    head = events[0]
+    assert head.text == ("Helmut Hartmann uses a med-kit on Johnny Miller: 3d6: 2+1+3=6 AP; stabilise the Dying; "
+                         "79 med-kit uses left")
+    assert record(events, "johnny").condition.dying == 0 and record(events, "johnny").condition.wounds.severe == 2
+    after = record(events, "helmut")
+    assert after.turn.ap == 2 and after.medkit_used == 1 and after.belt.count("medkit") == 10  # MEDIC!: 3 + 11//2
+
+
+def test_a_med_kit_the_ap_cannot_pay_carries_over_and_treats_at_the_next_turn_start(rs):
+    from engine.rules.xxxzone import turns
+    from engine.core.reducer import fold
+
+    state = medic_field(rs)
+    events = rs._command(state, state.units["helmut"], Act(unit="helmut", action="medkit", target="johnny",
+                                                           option="severe"), Dice.scripted([6, 5, 4]))
+    assert events[0].outcome == "continuing" and events[0].text.endswith("7 AP to go next turn (treat a Severe wound)")
+    helmut = record(events, "helmut")
+    assert helmut.turn.ap == 0 and helmut.turn.continuing.remaining == 7
+    now = fold(state, events)
+    started = turns.begin_side(rs, now, "xcom", Dice.scripted([50] * 10))
+    done = next(e for e in started if getattr(e, "action", "") == "medkit")
+    assert done.text == ("Helmut Hartmann finishes the med-kit on Johnny Miller; treat a Severe wound, penalty 20 → 0; "
+                         "79 med-kit uses left")
+    later = fold(now, started)
+    assert later.units["helmut"].record.turn.ap == 8 - 7 and later.units["johnny"].record.condition.wounds.severe == 1
+
+
+def test_without_medic_a_kit_is_one_use_4d6_and_the_refusals_say_why(rs):
+    state = stage(rs, {"vadin": ("vadin", "xcom", (5, 5)), "johnny": ("johnny", "xcom", (8, 5))})
+    state = hurt(state, "vadin", minor=1)
+    vadin = state.units["vadin"]
+    assert vadin.record.belt.count("medkit") == 2
+    far = rs._command(state, vadin, Act(unit="vadin", action="medkit", target="johnny", option="minor"), None)
+    assert far.code == "not_adjacent"
+    assert rs._command(state, vadin, Act(unit="vadin", action="medkit", option="cure"), None).code == "not_poisoned"
+    events = rs._command(state, vadin, Act(unit="vadin", action="medkit", option="minor"), Dice.scripted([1, 2, 1, 3]))
+    assert events[0].text == ("Vadin Smirnov uses a med-kit on itself: 4d6: 1+2+1+3=7 AP; treat a Minor wound, "
+                              "penalty 0 → 0; 1 med-kit use left")
+    after = record(events, "vadin")
+    assert after.belt.count("medkit") == 1 and after.condition.wounds.minor == 0 and after.turn.ap == 9 - 7
+    labels = [o.label for o in rs.options(state, vadin) if o.group == "Med-kit"]
+    assert labels == ["Med-kit → self: treat a Minor wound (4d6 AP)"]
