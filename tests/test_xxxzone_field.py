@@ -156,3 +156,47 @@ def test_without_medic_a_kit_is_one_use_4d6_and_the_refusals_say_why(rs):
     assert after.belt.count("medkit") == 1 and after.condition.wounds.minor == 0 and after.turn.ap == 9 - 7
     labels = [o.label for o in rs.options(state, vadin) if o.group == "Med-kit"]
     assert labels == ["Med-kit → self: treat a Minor wound (4d6 AP)"]
+
+
+# -- smoke and concealment (6.9) --------------------------------------------------------------------
+
+
+def test_a_smoke_bomb_costs_3_ap_lasts_3d3_turns_and_conceals_then_hides(rs):
+    from engine.core.commands import EndTurn, Throw
+    from engine.core.reducer import fold
+    from engine.rules.xxxzone import smoke, turns
+    from engine.rules.xxxzone.units import battle
+
+    state = stage(rs, {"dane": ("dane", "xcom", (2, 8)), "zhetan": ("zhetan", "aliens", (12, 8)),
+                       "drone": ("hover_drone", "aliens", (9, 8))}, size=20)
+    dane = state.units["dane"]
+    preview = rs.preview_throw(state, "dane", "smoke_bomb", (10, 8))
+    assert preview.hits == () and any(r.text == " 3 AP: draw, throw" for r in preview.lines)
+    events = rs._command(state, dane, Throw(unit="dane", item="smoke_bomb", cell=(10, 8)),
+                         Dice.scripted([99, 1, 2, 3]))
+    head = events[0]
+    assert head.text == ("Dane McKinnon throws the Smoke Bomb at 10,8: on target at 10,8; smoke within 5 squares for "
+                         "3d3: 1+2+3=6 turns")
+    assert record(events, "dane").turn.ap == 9 - 3 and record(events, "dane").belt.count("smoke_bomb") == 2
+    now = fold(state, events)
+    assert battle(now).smoke == (((10, 8), 5, 6, "xcom"),)
+    # from Dane, the line to the drone at 9,8 crosses 5,8 ... 9,8: 5 smoke squares, so hidden; Dane's own square
+    # and the first two are clear of the cloud (D > 5 from 10,8)
+    assert smoke.level(rs.book, now, dane.pos, (9, 8)) == "hidden"
+    assert smoke.level(rs.book, now, (3, 8), (5, 8)) == "concealed"  # only the target's square: 1
+    assert rs._command(now, now.units["dane"], Shoot(unit="dane", target="drone", mode="shoot"), None).code == "hidden"
+    ended = turns.end_turn(rs, now, "xcom", Dice.scripted([50] * 40))
+    assert battle(fold(now, ended)).smoke == (((10, 8), 5, 5, "xcom"),)
+    assert EndTurn
+
+
+def test_concealment_takes_20_from_the_shot_and_the_preview(rs):
+    from engine.rules.xxxzone.units import battle as rec
+
+    state = stage(rs, {"johnny": ("johnny", "xcom", (2, 2)), "zhetan": ("zhetan", "aliens", (2, 8))})
+    clear = rs.preview_shot(state, "johnny", "zhetan", "shoot")
+    smoked = attrs.evolve(state, record=attrs.evolve(rec(state), smoke=(((2, 12), 4, 3, "aliens"),)))
+    got = rs.preview_shot(smoked, "johnny", "zhetan", "shoot")
+    adj = next(r.text for r in got.lines if r.label == "AdjAcc")
+    assert next(r.text for r in clear.lines if r.label == "AdjAcc") == " 100 − Agi 4"  # 110 − 2×5
+    assert adj == " 80 − Agi 4"  # the Zhetan's square is in the smoke: one square, concealed

@@ -17,8 +17,8 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import (Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk, actor, closed,
                                  register)
-from engine.rules.xxxzone import (acts, ai, forces, moving, referee, seen, shooting, spraying, throwing,
-                                   turns)
+from engine.rules.xxxzone import (acts, ai, forces, moving, referee, seen, shooting, smoke, spraying,
+                                   throwing, turns)
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.book import Book
@@ -119,6 +119,9 @@ class XxxZone:
             return Rejected("no_target", "No such target")
         if target.status == "dead":
             return Rejected("dead", f"{target.name} is dead")
+        if smoke.level(self.book, state, unit.pos, target.pos) == "hidden":
+            return Rejected("hidden", f"{target.name} is hidden by the smoke: {self.book.settings.smoke_hidden} smoke "
+                                      f"squares or more on the line")
         if target.id not in self.spotted(state, unit.side):
             return Rejected("not_spotted", "The squad has not spotted anyone there" if unit.side == missions.PLAYER
                             else "Not spotted")

@@ -12,16 +12,23 @@ import attrs
 
 from engine.core.commands import Rejected, Throw
 from engine.core.dice import Dice
-from engine.core.events import Event, Resolved
+from engine.core.events import Event, Resolved, TileChanged
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Row, Throwable, ThrowPreview
-from engine.rules.xxxzone import actions, battle, explosions, shooting
+from engine.core.reducer import fold
+from engine.rules.xxxzone import actions, battle, explosions, shooting, smoke
+from engine.rules.xxxzone.attack import CoverPiece
 from engine.rules.xxxzone.lines import between, blast_cover
 from engine.rules.xxxzone.units import changed
 
 COST = 4  # Draw 1 + Interact 1 + Throw 2
-EFFECTS = ("damage", "on_fire", "disorient")
+EFFECTS = ("damage", "on_fire", "disorient", "smoke")
+
+
+def cost(book, item: str) -> int:
+    """A smoke bomb has no pin to pull: Draw 1 + Throw 2."""
+    return COST - 1 if book.items[item].effect == "smoke" else COST
 
 
 def throwables(rs, unit: Unit) -> list[Throwable]:
@@ -35,7 +42,8 @@ def throwables(rs, unit: Unit) -> list[Throwable]:
 
 
 def blast_cells(rs, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
-    radius = max(rs.book.items[item].rings, default=0) if item in rs.book.items else 0
+    spec = rs.book.items.get(item)
+    radius = (max(spec.rings, default=0) or spec.radius) if spec is not None else 0
     seen = state.grid.fov(cell, radius + 1)
     return tuple((x, y) for y in range(max(0, cell[1] - radius), min(state.grid.height, cell[1] + radius + 1))
                  for x in range(max(0, cell[0] - radius), min(state.grid.width, cell[0] + radius + 1))
@@ -43,12 +51,16 @@ def blast_cells(rs, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
 
 
 def _pieces(rs, state: State, cells) -> dict:
+    """The cover pieces standing in `cells`, with the HP earlier shots and blasts left them."""
+    worn = shooting._worn(state)
     out = {}
     for cell in cells:
         tc = rs.book.terrain_cover.get(state.grid.tile(cell))
         if tc is not None:
             kind = rs.book.cover[tc.cover]
-            out[cell] = (state.grid.tile(cell).replace("_", " "), kind.value, tc.hp or kind.hp)
+            hp = worn.get(cell, tc.hp or kind.hp)
+            if hp > 0:
+                out[cell] = (state.grid.tile(cell).replace("_", " "), kind.value, hp)
     return out
 
 
@@ -63,8 +75,10 @@ def _check(rs, state: State, unit: Unit, item: str, cell: Pos) -> Rejected | Non
     reach = explosions.reach(book, c.op.effective("strength"))
     if between(unit.pos, cell) > reach:
         return Rejected("too_far", f"{between(unit.pos, cell)} squares between; {unit.name} throws at most {reach}")
-    if actions.available(c.turn, "other") < COST:
-        return Rejected("no_ap", f"A throw costs {COST} AP (draw 1, pin 1, throw 2); {c.turn.ap} left")
+    need = cost(book, item)
+    if actions.available(c.turn, "other") < need:
+        how = "draw 1, throw 2" if need < COST else "draw 1, pin 1, throw 2"
+        return Rejected("no_ap", f"A throw costs {need} AP ({how}); {c.turn.ap} left")
     return None
 
 
@@ -80,7 +94,7 @@ def throw(rs, state: State, unit: Unit, cmd: Throw, dice: Dice) -> Rejected | li
     bad = _check(rs, state, unit, cmd.item, cmd.cell)
     if bad is not None:
         return bad
-    paid = actions.spend(c.turn, COST, "other", frozenset(c.op.abilities), what="The throw")
+    paid = actions.spend(c.turn, cost(book, cmd.item), "other", frozenset(c.op.abilities), what="The throw")
     if isinstance(paid, Rejected):
         return paid
     s = battle.shooter(book, c)
@@ -88,29 +102,78 @@ def throw(rs, state: State, unit: Unit, cmd: Throw, dice: Dice) -> Rejected | li
     aimed = None if target is None else battle.defence(book, target.record, shooting.cover(book, state, unit.pos,
                                                                                              target.pos))
     landing = explosions.throw(dice, book, s, cmd.item, between(unit.pos, cmd.cell), cmd.cell, aimed)
-    impact = (min(max(landing.cell[0], 0), state.grid.width - 1), min(max(landing.cell[1], 0), state.grid.height - 1))
+    impact = clamp(state, landing.cell)
     belt = list(c.belt)
     belt.remove(cmd.item)
     thrower = attrs.evolve(c, turn=paid, belt=tuple(belt), conspicuous=True)
-    now = {unit.id: (unit, thrower)}
-    rolls = list(landing.rolls)
-    words = []
-    victims = _victims(rs, state, impact, cmd.item)
-    for (victim, d), (vid, hits, after) in zip(sorted(victims, key=lambda v: (distance(impact, v[0].pos), v[0].id)),
-                                               explosions.explode(dice, book, s, cmd.item, impact,
-                                                                  [(v.pos, d) for v, d in victims])):
-        u, rec = now.get(vid, (state.units[vid], state.units[vid].record))
-        rolls += [h.roll for h in hits] + [h.wear for h in hits if h.wear is not None]
-        got = explosions.effects(dice, book, cmd.item, hits, battle.vitals(book, rec), rec.condition)
-        rolls += got.rolls
-        now[vid] = (u, attrs.evolve(rec, condition=got.condition, armour_hp=after.armour_hp))
-        words.append(f"{u.name}: {', '.join(h.outcome for h in hits)}" + (f" ({'; '.join(got.notes)})"
-                                                                         if got.notes else ""))
+    if book.items[cmd.item].effect == "smoke":
+        return smoke.thrown(rs, state, unit, thrower, cmd, landing, impact, dice)
+    events, rolls, words = blast_at(rs, fold(state, [changed(book, unit, thrower, "throws")]), unit, s, cmd.item,
+                                    impact, dice)
     text = (f"{unit.name} throws the {rs.name(cmd.item)} at {cmd.cell[0]},{cmd.cell[1]}: "
             f"{landing.how.replace('_', ' ')} at {impact[0]},{impact[1]}" + (f"; {'; '.join(words)}" if words else ""))
-    out: list[Event] = [Resolved(actor=unit.id, action="throw", cell=impact, weapon=cmd.item, target=cmd.target,
-                                 rolls=tuple(rolls), outcome=landing.how, text=text)]
-    out += [changed(book, u, rec, "throws" if u.id == unit.id else "caught in the blast") for u, rec in now.values()]
+    head = Resolved(actor=unit.id, action="throw", cell=impact, weapon=cmd.item, target=cmd.target,
+                    rolls=tuple(landing.rolls) + tuple(rolls), outcome=landing.how, text=text)
+    return [head, changed(book, unit, thrower, "throws")] + events
+
+
+def clamp(state: State, cell: Pos) -> Pos:
+    return min(max(cell[0], 0), state.grid.width - 1), min(max(cell[1], 0), state.grid.height - 1)
+
+
+def blast_at(rs, state: State, unit: Unit, s, item: str, impact: Pos, dice: Dice,
+             terrain: bool = False) -> tuple[list[Event], list, list[str]]:
+    """An explosion of `item` at `impact` set off by `unit`: every entity with a line from it takes its ring's
+    rolls, nearest first (ties by id), each through the cover the earlier ones' rolls left; a cover piece that
+    stops a roll loses 1d4 HP (4 with Grenadier), kept on the map. `terrain` (C4): every cover piece and door
+    within D <= 1 takes full damage too. Returns the events, the rolls and each victim's words."""
+    book = rs.book
+    cells = set(blast_cells(rs, state, item, impact))
+    out: list[Event] = []
+    rolls: list = []
+    words: list[str] = []
+    now = state
+    if terrain:
+        step = explosions_terrain(rs, now, impact)
+        out += step
+        now = fold(now, step)
+    caught = sorted((u for u in now.units.values() if u.pos in cells and u.status != "dead" and u.record is not None),
+                    key=lambda u: (distance(impact, u.pos), u.id))
+    for victim in caught:
+        u = now.units[victim.id]
+        pieces = blast_cover(impact, u.pos, _pieces(rs, now, cells))
+        got = explosions.explode(dice, book, s, item, impact, [(u.pos, battle.defence(book, u.record, pieces))])
+        if not got:
+            continue
+        _, hits, after = got[0]
+        rolls += [h.roll for h in hits] + [h.wear for h in hits if h.wear is not None]
+        fx = explosions.effects(dice, book, item, hits, battle.vitals(book, u.record), u.record.condition)
+        rolls += fx.rolls
+        rec = attrs.evolve(u.record, condition=fx.condition, armour_hp=after.armour_hp)
+        words.append(f"{u.name}: {', '.join(h.outcome for h in hits)}" + (f" ({'; '.join(fx.notes)})"
+                                                                         if fx.notes else ""))
+        step = [changed(book, u, rec, "caught in the blast")] + shooting._wear(rs, now, pieces, after.cover)
+        out += step
+        now = fold(now, step)
+    return out, rolls, words
+
+
+def explosions_terrain(rs, state: State, impact: Pos) -> list[Event]:
+    """C4's full damage to terrain: every cover piece within D <= 1 loses its terrain damage (4 HP); a door
+    there is blown open."""
+    book = rs.book
+    near = [(x, y) for y in range(impact[1] - 1, impact[1] + 2) for x in range(impact[0] - 1, impact[0] + 2)
+            if state.grid.inside((x, y))]
+    pieces = _pieces(rs, state, near)
+    before = tuple(CoverPiece(label=label, value=value, hp=hp, adjacent=True, cell=cell)
+                   for cell, (label, value, hp) in pieces.items())
+    after = tuple(attrs.evolve(p, hp=p.hp - book.settings.c4_terrain_damage) for p in before
+                  if p.hp > book.settings.c4_terrain_damage)
+    out = shooting._wear(rs, state, before, after)
+    for cell in near:
+        opened = rs.content.terrain[state.grid.tile(cell)].opens_to
+        if opened and cell not in pieces:
+            out.append(TileChanged(pos=cell, tile=opened))
     return out
 
 
@@ -129,10 +192,12 @@ def preview(rs, state: State, thrower: str, item: str, cell: Pos) -> ThrowPrevie
     need = 100 - adj + agi  # lands when the face beats this
     p = Fraction(100 - max(0, min(100, need)), 100)
     lines = [Row("Lands", f" {float(p) * 100:.0f}% (AdjAcc {adj}" + (f" − Agi {agi}" if target else "") + ")"),
-             Row("Else", " scatters 1d3 squares, 1d8 direction"), Row("Cost", f" {COST} AP: draw, pin, throw")]
+             Row("Else", " scatters 1d3 squares, 1d8 direction"), Row("Cost", f" {cost(book, item)} AP: draw, " + ("throw" if cost(book, item) < COST else "pin, throw"))]
     attack = explosions.blast(book, s, item)
     hits = []
-    for u, d in _victims(rs, state, cell, item):
+    if book.items[item].effect == "smoke":
+        lines.append(Row("Smoke", f" {book.items[item].radius} squares round, {book.items[item].duration.text} turns"))
+    for u, d in _victims(rs, state, cell, item) if book.items[item].effect != "smoke" else ():
         n = explosions.ring_rolls(book.items[item].rings, distance(cell, u.pos))
         if n:
             _, wound, _ = shooting.odds(tuple([attack] * n), d)

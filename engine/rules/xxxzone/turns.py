@@ -13,7 +13,7 @@ from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideSta
 from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State
 from engine.core.reducer import fold
-from engine.rules.xxxzone import actions, battle, forces, kit, seen, status, units
+from engine.rules.xxxzone import actions, battle, forces, kit, seen, smoke, status, units
 from engine.rules.xxxzone.units import changed, unit_of
 
 
@@ -77,6 +77,7 @@ def end_turn(rs, state: State, side: str, dice: Dice) -> Rejected | list[Event]:
         after = attrs.evolve(c, condition=got.condition, turn=actions.end(c.turn))
         if after != c:
             out.append(changed(book, u, after, "; ".join(got.notes) or "turn ends", got.rolls))
+    out += smoke.thinned(fold(state, out), side)
     acting = [s for s in state.sides if s != missions.CIVILIANS and state.side_units(s)]
     following = acting[(acting.index(side) + 1) % len(acting)] if side in acting else acting[0]
     now = fold(state, out)

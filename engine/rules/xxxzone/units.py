@@ -22,10 +22,12 @@ HEALTH = 10
 @record("xxxzone.battle")
 @attrs.frozen(kw_only=True)
 class Battle:
-    """State.record: cover HP left where shots wore it (a square absent is whole), and each side's sightings."""
+    """State.record: cover HP left where shots wore it (a square absent is whole), each side's sightings, and
+    the smoke clouds standing."""
 
     cover: tuple[tuple[Pos, int], ...] = ()
     seen: tuple[tuple[str, tuple[str, ...]], ...] = ()  # side -> ids of the other sides' units it has spotted
+    smoke: tuple[tuple[Pos, int, int, str], ...] = ()  # smoke clouds: centre, radius, turns left, thrower's side
 
     def cover_hp(self) -> dict[Pos, int]:
         return {tuple(p): hp for p, hp in self.cover}  # type: ignore[misc]
