@@ -200,3 +200,55 @@ def test_concealment_takes_20_from_the_shot_and_the_preview(rs):
     adj = next(r.text for r in got.lines if r.label == "AdjAcc")
     assert next(r.text for r in clear.lines if r.label == "AdjAcc") == " 100 − Agi 4"  # 110 − 2×5
     assert adj == " 80 − Agi 4"  # the Zhetan's square is in the smoke: one square, concealed
+
+
+# -- the missile launcher's blast, and cover worn by blasts (6.9, 6.2) --------------------------------
+
+
+def holding(state, uid, item, rounds):
+    from engine.rules.xxxzone.battle import Held
+
+    u = state.units[uid]
+    c = attrs.evolve(u.record, hands=(Held(item=item, rounds=rounds),))
+    return attrs.evolve(state, units={**state.units, uid: attrs.evolve(u, record=c)})
+
+
+def test_the_missile_hits_then_explodes_on_the_target_with_rings_3_5_6(rs):
+    state = stage(rs, {"bruce": ("bruce", "xcom", (2, 2)), "zhetan": ("zhetan", "aliens", (2, 10)),
+                       "drone": ("hover_drone", "aliens", (6, 14)), "boorus": ("boorus", "aliens", (9, 10))})
+    state = holding(state, "bruce", "missile_launcher", 1)
+    events = rs._command(state, state.units["bruce"], Shoot(unit="bruce", target="zhetan", mode="shoot"),
+                         Dice.scripted([55, 55, 1, 1, 99, 99, 50, 50] + [99] * 20))
+    shot, blast = [e for e in events if getattr(e, "action", "") in ("shoot", "explosion")]
+    # d 7: AdjAcc 115 − 14 − 0 = 101; R = 55 + 101 − 4 = 152; power armour DR 55: 97, glancing (HP 4 → 3)
+    assert shot.rolls[0].formula == "d100 55 + AdjAcc 101 − Agi 4 = 152, − DR 55 = 97 ≤ 100: glancing hit"
+    assert blast.cell == (2, 10) and blast.outcome == "on_target"
+    blasts = [r.formula for r in blast.rolls if r.purpose == "Missile Explosion blast"]
+    # the Zhetan at D 0: 3 rolls; Explosives Expert: DT 15 − 5 = 10 + End 7 = 17, DR 55 halved to 27
+    assert blasts[0] == ("d100 55 + AdjAcc 115 − Agi 4 = 166, − DR 27 (halved) = 139, − DT 17 = 122, − DT 17 = 105, "
+                         "− DT 17 = 88 ≤ 100: mortal wound")
+    assert blasts[1] == "d100 1 + AdjAcc 115 − Agi 4 = 112, − DR 27 (halved) = 85 ≤ 100: glancing hit"
+    # the drone at D 4 (ring 5: 2 rolls), the Boorus at D 7, beyond ring 6: none
+    assert sum(1 for r in blast.rolls if r.actor == "bruce" and r.purpose == "Missile Explosion blast") == 3 + 2
+    assert "Boorus" not in blast.text and blast.text.startswith("The missile explodes on the target at 2,10: ")
+    assert record(events, "bruce").hands[0].rounds == 0
+
+
+def test_a_blast_stopped_by_a_crate_wears_it_on_the_map_until_it_breaks(rs):
+    from engine.core.commands import Throw
+    from engine.core.reducer import fold
+    from engine.rules.xxxzone.units import battle
+
+    state = stage(rs, {"dane": ("dane", "xcom", (5, 2)), "zhetan": ("zhetan", "aliens", (5, 9))},
+                  tiles={(5, 8): "crate"})
+    # a throw at the square next to the crate: the Zhetan's adjacent crate lies between it and the blast
+    events = rs._command(state, state.units["dane"], Throw(unit="dane", item="frag", cell=(5, 7)),
+                         Dice.scripted([99, 1, 3, 99] + [99] * 10))
+    blast = [r for r in events[0].rolls if r.purpose in ("Frag Grenade blast", "cover damage")]
+    # ring 1 (D 2 from 5,7 is ring 2: 2 rolls): d100 1 + 110 − Agi 4 = 107, − cover 20 = 87: the crate, 1d4 = 3
+    assert blast[0].formula == "d100 1 + AdjAcc 110 − Agi 4 = 107, − cover 20 (crate, adjacent) = 87 ≤ 100: hits the crate"
+    # the second roll, 99: 205, − cover 20 = 185, − DR 55 = 130, − DT 25 + End 7 = 98: Minor (Toughness ignores it)
+    assert blast[1].formula.endswith("= 185, − DR 55 = 130, − DT 32 = 98 ≤ 100: minor wound")
+    assert blast[2].formula == "1d4: 3"  # the rolls first, then what each took from the cover
+    now = fold(state, events)
+    assert battle(now).cover_hp() == {(5, 8): 1}  # a crate's 4 HP less 3

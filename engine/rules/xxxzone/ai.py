@@ -7,7 +7,7 @@ from engine.content import missions
 from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.model import State, Unit
 from engine.core.ruleset import Mode, Row, Sheet, ShotPreview
-from engine.rules.xxxzone import firing, shooting, spraying
+from engine.rules.xxxzone import shooting, spraying
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.geometry_words import cover_words

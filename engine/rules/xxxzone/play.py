@@ -17,7 +17,7 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import (Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk, actor, closed,
                                  register)
-from engine.rules.xxxzone import (acts, ai, forces, moving, referee, seen, shooting, smoke, spraying,
+from engine.rules.xxxzone import (acts, ai, blasts, forces, moving, referee, seen, shooting, smoke, spraying,
                                    throwing, turns)
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
@@ -192,7 +192,7 @@ class XxxZone:
         return distance(a, b)
 
     def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
-        return throwing.blast_cells(self, state, item, cell)
+        return blasts.cells(self, state, item, cell)
 
     def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
         return ai.shot_modes(self, state, unit)

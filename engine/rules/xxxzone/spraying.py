@@ -16,7 +16,7 @@ from engine.core.events import Event, Resolved
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import Row, ShotPreview
-from engine.rules.xxxzone import actions, shooting
+from engine.rules.xxxzone import actions, blasts, shooting
 from engine.rules.xxxzone.lines import between, in_cone
 from engine.rules.xxxzone.shot import fire
 from engine.rules.xxxzone.units import changed
@@ -58,7 +58,7 @@ def spray(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, di
         words.append(f"{v.name} {', '.join(h.outcome for h in got.hits)}"
                      + (f" ({'; '.join(n for n in got.lines if not n.startswith('AdjAcc'))})"
                         if any(not n.startswith("AdjAcc") for n in got.lines) else ""))
-        step = [changed(book, v, got.target, "caught in the spray")] + shooting._wear(rs, now, pieces, got.cover)
+        step = [changed(book, v, got.target, "caught in the spray")] + blasts.wear(rs, now, pieces, got.cover)
         out += step
         now = fold(now, step)
     if killed:

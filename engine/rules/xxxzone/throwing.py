@@ -12,13 +12,12 @@ import attrs
 
 from engine.core.commands import Rejected, Throw
 from engine.core.dice import Dice
-from engine.core.events import Event, Resolved, TileChanged
+from engine.core.events import Event, Resolved
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Row, Throwable, ThrowPreview
 from engine.core.reducer import fold
-from engine.rules.xxxzone import actions, battle, explosions, shooting, smoke
-from engine.rules.xxxzone.attack import CoverPiece
+from engine.rules.xxxzone import actions, battle, blasts, explosions, shooting, smoke
 from engine.rules.xxxzone.lines import between, blast_cover
 from engine.rules.xxxzone.units import changed
 
@@ -41,29 +40,6 @@ def throwables(rs, unit: Unit) -> list[Throwable]:
     return [Throwable(i, book.items[i].name, c.belt.count(i)) for i in kinds]
 
 
-def blast_cells(rs, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
-    spec = rs.book.items.get(item)
-    radius = (max(spec.rings, default=0) or spec.radius) if spec is not None else 0
-    seen = state.grid.fov(cell, radius + 1)
-    return tuple((x, y) for y in range(max(0, cell[1] - radius), min(state.grid.height, cell[1] + radius + 1))
-                 for x in range(max(0, cell[0] - radius), min(state.grid.width, cell[0] + radius + 1))
-                 if seen[y, x] or (x, y) == cell)
-
-
-def _pieces(rs, state: State, cells) -> dict:
-    """The cover pieces standing in `cells`, with the HP earlier shots and blasts left them."""
-    worn = shooting._worn(state)
-    out = {}
-    for cell in cells:
-        tc = rs.book.terrain_cover.get(state.grid.tile(cell))
-        if tc is not None:
-            kind = rs.book.cover[tc.cover]
-            hp = worn.get(cell, tc.hp or kind.hp)
-            if hp > 0:
-                out[cell] = (state.grid.tile(cell).replace("_", " "), kind.value, hp)
-    return out
-
-
 def _check(rs, state: State, unit: Unit, item: str, cell: Pos) -> Rejected | None:
     book, c = rs.book, unit.record
     if item not in c.belt:
@@ -83,8 +59,8 @@ def _check(rs, state: State, unit: Unit, item: str, cell: Pos) -> Rejected | Non
 
 
 def _victims(rs, state: State, impact: Pos, item: str):
-    cells = set(blast_cells(rs, state, item, impact))
-    pieces = _pieces(rs, state, cells)
+    cells = set(blasts.cells(rs, state, item, impact))
+    pieces = blasts.pieces(rs, state, cells)
     return [(u, battle.defence(rs.book, u.record, blast_cover(impact, u.pos, pieces)))
             for u in state.units.values() if u.pos in cells and u.status != "dead" and u.record is not None]
 
@@ -102,79 +78,19 @@ def throw(rs, state: State, unit: Unit, cmd: Throw, dice: Dice) -> Rejected | li
     aimed = None if target is None else battle.defence(book, target.record, shooting.cover(book, state, unit.pos,
                                                                                              target.pos))
     landing = explosions.throw(dice, book, s, cmd.item, between(unit.pos, cmd.cell), cmd.cell, aimed)
-    impact = clamp(state, landing.cell)
+    impact = blasts.clamp(state, landing.cell)
     belt = list(c.belt)
     belt.remove(cmd.item)
     thrower = attrs.evolve(c, turn=paid, belt=tuple(belt), conspicuous=True)
     if book.items[cmd.item].effect == "smoke":
         return smoke.thrown(rs, state, unit, thrower, cmd, landing, impact, dice)
-    events, rolls, words = blast_at(rs, fold(state, [changed(book, unit, thrower, "throws")]), unit, s, cmd.item,
-                                    impact, dice)
+    events, rolls, words = blasts.blast_at(rs, fold(state, [changed(book, unit, thrower, "throws")]), s, cmd.item,
+                                           impact, dice)
     text = (f"{unit.name} throws the {rs.name(cmd.item)} at {cmd.cell[0]},{cmd.cell[1]}: "
             f"{landing.how.replace('_', ' ')} at {impact[0]},{impact[1]}" + (f"; {'; '.join(words)}" if words else ""))
     head = Resolved(actor=unit.id, action="throw", cell=impact, weapon=cmd.item, target=cmd.target,
                     rolls=tuple(landing.rolls) + tuple(rolls), outcome=landing.how, text=text)
     return [head, changed(book, unit, thrower, "throws")] + events
-
-
-def clamp(state: State, cell: Pos) -> Pos:
-    return min(max(cell[0], 0), state.grid.width - 1), min(max(cell[1], 0), state.grid.height - 1)
-
-
-def blast_at(rs, state: State, unit: Unit, s, item: str, impact: Pos, dice: Dice,
-             terrain: bool = False) -> tuple[list[Event], list, list[str]]:
-    """An explosion of `item` at `impact` set off by `unit`: every entity with a line from it takes its ring's
-    rolls, nearest first (ties by id), each through the cover the earlier ones' rolls left; a cover piece that
-    stops a roll loses 1d4 HP (4 with Grenadier), kept on the map. `terrain` (C4): every cover piece and door
-    within D <= 1 takes full damage too. Returns the events, the rolls and each victim's words."""
-    book = rs.book
-    cells = set(blast_cells(rs, state, item, impact))
-    out: list[Event] = []
-    rolls: list = []
-    words: list[str] = []
-    now = state
-    if terrain:
-        step = explosions_terrain(rs, now, impact)
-        out += step
-        now = fold(now, step)
-    caught = sorted((u for u in now.units.values() if u.pos in cells and u.status != "dead" and u.record is not None),
-                    key=lambda u: (distance(impact, u.pos), u.id))
-    for victim in caught:
-        u = now.units[victim.id]
-        pieces = blast_cover(impact, u.pos, _pieces(rs, now, cells))
-        got = explosions.explode(dice, book, s, item, impact, [(u.pos, battle.defence(book, u.record, pieces))])
-        if not got:
-            continue
-        _, hits, after = got[0]
-        rolls += [h.roll for h in hits] + [h.wear for h in hits if h.wear is not None]
-        fx = explosions.effects(dice, book, item, hits, battle.vitals(book, u.record), u.record.condition)
-        rolls += fx.rolls
-        rec = attrs.evolve(u.record, condition=fx.condition, armour_hp=after.armour_hp)
-        words.append(f"{u.name}: {', '.join(h.outcome for h in hits)}" + (f" ({'; '.join(fx.notes)})"
-                                                                         if fx.notes else ""))
-        step = [changed(book, u, rec, "caught in the blast")] + shooting._wear(rs, now, pieces, after.cover)
-        out += step
-        now = fold(now, step)
-    return out, rolls, words
-
-
-def explosions_terrain(rs, state: State, impact: Pos) -> list[Event]:
-    """C4's full damage to terrain: every cover piece within D <= 1 loses its terrain damage (4 HP); a door
-    there is blown open."""
-    book = rs.book
-    near = [(x, y) for y in range(impact[1] - 1, impact[1] + 2) for x in range(impact[0] - 1, impact[0] + 2)
-            if state.grid.inside((x, y))]
-    pieces = _pieces(rs, state, near)
-    before = tuple(CoverPiece(label=label, value=value, hp=hp, adjacent=True, cell=cell)
-                   for cell, (label, value, hp) in pieces.items())
-    after = tuple(attrs.evolve(p, hp=p.hp - book.settings.c4_terrain_damage) for p in before
-                  if p.hp > book.settings.c4_terrain_damage)
-    out = shooting._wear(rs, state, before, after)
-    for cell in near:
-        opened = rs.content.terrain[state.grid.tile(cell)].opens_to
-        if opened and cell not in pieces:
-            out.append(TileChanged(pos=cell, tile=opened))
-    return out
 
 
 def preview(rs, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
