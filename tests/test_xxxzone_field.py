@@ -252,3 +252,40 @@ def test_a_blast_stopped_by_a_crate_wears_it_on_the_map_until_it_breaks(rs):
     assert blast[2].formula == "1d4: 3"  # the rolls first, then what each took from the cover
     now = fold(state, events)
     assert battle(now).cover_hp() == {(5, 8): 1}  # a crate's 4 HP less 3
+
+
+# -- C4 and the Detonator (6.9) ------------------------------------------------------------------------
+
+
+def test_c4_is_placed_for_1_ap_and_the_detonator_in_hand_sets_it_off_with_full_damage_to_terrain(rs):
+    from engine.core.reducer import fold
+    from engine.rules.xxxzone.units import battle
+
+    state = stage(rs, {"dane": ("dane", "xcom", (5, 5)), "zhetan": ("zhetan", "aliens", (5, 7))},
+                  tiles={(6, 6): "crate", (4, 7): "door"}, size=20)
+    dane = state.units["dane"]
+    labels = [o.label for o in rs.options(state, dane) if o.group == "Explosives"]
+    assert labels == ["Place C4 here (1 AP)"]  # the crate next to it is not a square to stand a charge on
+    assert rs._command(state, dane, Act(unit="dane", action="place_c4", cell=(5, 8)), None).code == "too_far"
+    placed = rs._command(state, dane, Act(unit="dane", action="place_c4", cell=(5, 6)), None)
+    assert placed[0].text == "Dane McKinnon places C4 at 5,6 (1 AP)"
+    now = fold(state, placed)
+    assert battle(now).charges == (((5, 6), "dane"),) and now.units["dane"].record.belt.count("c4") == 1
+    assert rs._command(now, now.units["dane"], Act(unit="dane", action="detonate"), None).code == "no_detonator"
+    # Dane walks off (staged) with the Detonator drawn: D 10 from the charge is in reach, 11 is not
+    dane = now.units["dane"]
+    c = attrs.evolve(dane.record, at=(5, 16), hands=(attrs.evolve(dane.record.hands[0], item="detonator",
+                                                                       rounds=0),))
+    far = attrs.evolve(now, units={**now.units, "dane": attrs.evolve(dane, pos=(5, 16), record=c)})
+    too_far = attrs.evolve(far, units={**far.units, "dane": attrs.evolve(far.units["dane"], pos=(5, 17))})
+    assert rs._command(too_far, too_far.units["dane"], Act(unit="dane", action="detonate"), None).code == "out_of_range"
+    events = rs._command(far, far.units["dane"], Act(unit="dane", action="detonate"), Dice.scripted([60, 25, 97]
+                                                                                                   + [99] * 10))
+    boom = next(e for e in events if getattr(e, "action", "") == "detonate")
+    # the Zhetan at D 1: ring 1, 3 rolls; C4 DT 7 + End 7 = 14; power armour DR 55
+    assert boom.rolls[0].formula == ("d100 60 + AdjAcc 110 − Agi 4 = 166, − DR 55 = 111, − DT 14 = 97 ≤ 100: "
+                                     "minor wound")
+    after = fold(far, events)
+    assert after.grid.tile((6, 6)) == "rubble"  # the crate's 4 HP all gone to C4's full terrain damage
+    assert after.grid.tile((4, 7)) == "door_open" and battle(after).charges == ()
+    assert after.units["dane"].record.turn.ap == far.units["dane"].record.turn.ap - 1
