@@ -289,3 +289,45 @@ def test_c4_is_placed_for_1_ap_and_the_detonator_in_hand_sets_it_off_with_full_d
     assert after.grid.tile((6, 6)) == "rubble"  # the crate's 4 HP all gone to C4's full terrain damage
     assert after.grid.tile((4, 7)) == "door_open" and battle(after).charges == ()
     assert after.units["dane"].record.turn.ap == far.units["dane"].record.turn.ap - 1
+
+
+# -- hacking (7, 13) -----------------------------------------------------------------------------------
+
+
+def test_dane_hacks_the_power_source_with_3d10_exploding_ap_and_d100_plus_hack_over_100(content):
+    from engine.core.commands import Act as A
+    from engine.core.dice import seed_from_int
+    from engine.core.reducer import fold
+    from engine.play.game import Game
+    from engine.rules.xxxzone import turns
+
+    game = Game.new(content, ID, "crash", seed_from_int(5), None)
+    rs, state = game.ruleset, game.state
+    power = rs.setup.spawns["power"][0]
+    spot = next((power[0] + dx, power[1] + dy) for dx, dy in ((0, 1), (1, 0), (-1, 0), (0, -1), (1, 1), (-1, -1))
+                if state.grid.walkable[power[1] + dy, power[0] + dx] and not state.units_at((power[0] + dx,
+                                                                                           power[1] + dy)))
+    dane = state.units["dane"]
+    dane = attrs.evolve(dane, pos=spot, record=attrs.evolve(dane.record, at=spot))
+    state = attrs.evolve(state, units={**state.units, "dane": dane})
+    assert any(o.label.startswith("Hack the power source") for o in rs.options(state, dane))
+    johnny = state.units["johnny"]
+    assert rs._command(state, johnny, A(unit="johnny", action="hack", cell=power), None).code == "needs_ability"
+    # 3d10!: 10 explodes into 4, then 3 and 2: 19 AP, more than Dane's 9; 10 carried over
+    events = rs._command(state, dane, A(unit="dane", action="hack", cell=power), Dice.scripted([10, 4, 3, 2]))
+    assert events[0].outcome == "continuing"
+    assert events[0].text.endswith(f": {events[0].rolls[0].formula} AP; 10 AP to go next turn")
+    assert events[0].rolls[0].total == 19
+    now = fold(state, events)
+    assert now.units["dane"].record.turn.continuing.remaining == 10
+    # next turn (9 AP) pays 9 of the 10: still going; the one after, the attempt: d100 51 + Hack 50 = 101 > 100
+    first = turns.begin_side(rs, now, "xcom", Dice.scripted([50] * 30))
+    now = fold(now, first)
+    assert now.units["dane"].record.turn.continuing.remaining == 1
+    second = turns.begin_side(rs, now, "xcom", Dice.scripted([51] + [50] * 30))
+    done = next(e for e in second if getattr(e, "action", "") == "hack")
+    assert done.text == ("Dane McKinnon finishes the hack at 24,16; the power source shuts down "
+                         "(d100 51 + Hack 50 = 101 > 100: pass)") and done.outcome == "success"
+    after = fold(now, second)
+    assert after.grid.tile(power) == "power_source_off" and after.units["dane"].record.turn.ap == 8
+    game.close()

@@ -14,7 +14,7 @@ from engine.core.events import Event, Resolved
 from engine.core.geometry import distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Option
-from engine.rules.xxxzone import actions, battle, status
+from engine.rules.xxxzone import actions, battle, hacking, status
 from engine.rules.xxxzone.character import derive
 from engine.rules.xxxzone.units import changed
 from engine.rules.xxxzone.wounds import penalty
@@ -73,7 +73,10 @@ def use(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
 
 
 def complete(rs, state: State, unit: Unit, c, cont, dice: Dice) -> list[Event]:
-    """A med-kit paid for at the start of the user's turn: the treatment, if the patient is still in reach."""
+    """A continuing action paid for at the start of the user's turn: a med-kit's treatment, if the patient is
+    still in reach, or a hack's attempt."""
+    if cont.action == "hack":
+        return hacking.complete(rs, state, unit, c, cont, dice)
     if cont.action != "use_medkit":
         return []
     patient = state.units.get(cont.target)
