@@ -331,3 +331,30 @@ def test_dane_hacks_the_power_source_with_3d10_exploding_ap_and_d100_plus_hack_o
     after = fold(now, second)
     assert after.grid.tile(power) == "power_source_off" and after.units["dane"].record.turn.ap == 8
     game.close()
+
+
+# -- civilians' Dying countdown (9) ------------------------------------------------------------------------
+
+
+def test_a_dying_civilian_counts_down_at_the_end_of_the_squads_turn_and_dies_at_its_end(rs):
+    from engine.core.reducer import fold
+    from engine.rules.xxxzone import turns
+
+    state = stage(rs, {"johnny": ("johnny", "xcom", (2, 2)), "civ": ("civilian", "civilians", (8, 8)),
+                       "zhetan": ("zhetan", "aliens", (14, 14))})
+    state = hurt(state, "civ", mortal=1, dying=2)
+
+    class Setup:  # the phase limit is all end_turn reads of the mission
+        max_phases = 20
+
+    rs.setup, before = Setup(), rs.setup
+    try:
+        first = turns.end_turn(rs, state, "xcom", Dice.scripted([50] * 40))
+        now = fold(state, first)
+        assert now.units["civ"].record.condition.dying == 1 and now.units["civ"].status != "dead"
+        now = attrs.evolve(now, side="xcom")
+        second = turns.end_turn(rs, now, "xcom", Dice.scripted([50] * 40))
+        assert fold(now, second).units["civ"].status == "dead"
+        assert any("Dying countdown ran out" in e.cause for e in second if getattr(e, "unit", "") == "civ")
+    finally:
+        rs.setup = before

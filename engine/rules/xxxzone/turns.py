@@ -69,7 +69,9 @@ def end_turn(rs, state: State, side: str, dice: Dice) -> Rejected | list[Event]:
         return Rejected("not_your_turn", f"It is the {state.side} turn")
     book = rs.book
     out: list[Event] = []
-    for u in state.side_units(side):
+    # civilians take no turn: their statuses (the Dying countdown, fire) run at the end of the squad's (Interpretation)
+    ending = state.side_units(side) + (state.side_units(missions.CIVILIANS) if side == missions.PLAYER else [])
+    for u in ending:
         c = u.record
         if c is None or c.condition.dead:
             continue
