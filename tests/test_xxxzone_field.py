@@ -39,7 +39,8 @@ def stage(rs, placed: dict, tiles: dict | None = None, size: int = 16, side: str
 
 
 def record(events, uid):
-    return [e.changes["record"] for e in events if getattr(e, "unit", "") == uid and "record" in e.changes][-1]
+    return [e.changes["record"] for e in events
+            if getattr(e, "unit", "") == uid and "record" in getattr(e, "changes", {})][-1]
 
 
 # -- spray (6.4) ---------------------------------------------------------------------------------
@@ -358,3 +359,64 @@ def test_a_dying_civilian_counts_down_at_the_end_of_the_squads_turn_and_dies_at_
         assert any("Dying countdown ran out" in e.cause for e in second if getattr(e, "unit", "") == "civ")
     finally:
         rs.setup = before
+
+
+# -- the abilities' own actions (13) and putting out a fire (9) ---------------------------------------------
+
+
+def test_mark_target_gives_allies_20_until_the_marker_loses_focus(rs):
+    from engine.core.reducer import fold
+
+    state = stage(rs, {"bruce": ("bruce", "xcom", (2, 2)), "johnny": ("johnny", "xcom", (4, 2)),
+                       "zhetan": ("zhetan", "aliens", (4, 8))})
+    before = next(r.text for r in rs.preview_shot(state, "johnny", "zhetan", "shoot").lines if r.label == "AdjAcc")
+    assert before == " 100 − Agi 4"  # 110 − 2×5
+    labels = [o.label for o in rs.options(state, state.units["bruce"]) if o.group == "Abilities"]
+    assert labels == ["Mark Target → Zhetan in Power Armour (4 AP): allies +20"]
+    events = rs.decide(state, Act(unit="bruce", action="mark_target", target="zhetan"), Dice.scripted([50] * 10))
+    now = fold(state, events)
+    assert now.units["bruce"].record.marking == "zhetan" and now.units["bruce"].record.turn.ap == 9 - 4
+    after = next(r.text for r in rs.preview_shot(now, "johnny", "zhetan", "shoot").lines if r.label == "AdjAcc")
+    assert after == " 120 − Agi 4"
+    shot = rs.decide(now, Shoot(unit="johnny", target="zhetan", mode="shoot"), Dice.scripted([50] * 10))
+    assert shot[0].rolls[0].formula.startswith("d100 50 + AdjAcc 120 − Agi 4 = 166")
+    own = next(r.text for r in rs.preview_shot(now, "bruce", "zhetan", "shoot").lines if r.label == "AdjAcc")
+    assert own == " 105 − Agi 4"  # the marker's own shots: 115 − 2×5, no bonus
+    hunker = rs.decide(now, Act(unit="bruce", action="hunker"), Dice.scripted([50] * 10))
+    assert fold(now, hunker).units["bruce"].record.marking == ""  # anything but moving or attacking it
+    assert rs.decide(state, Act(unit="johnny", action="mark_target", target="zhetan"), None).code == "needs_ability"
+
+
+def test_chi_breath_gives_20_dr_roots_the_unit_and_is_refused_after_moving(rs):
+    from engine.core.commands import Move
+
+    state = stage(rs, {"vadin": ("vadin", "xcom", (2, 2)), "zhetan": ("zhetan", "aliens", (2, 8))})
+    v = state.units["vadin"]
+    op = attrs.evolve(v.record.op, abilities=(*v.record.op.abilities, "chi_breath"))
+    state = attrs.evolve(state, units={**state.units, "vadin": attrs.evolve(v, record=attrs.evolve(v.record, op=op))})
+    events = rs._command(state, state.units["vadin"], Act(unit="vadin", action="chi_breath"), None)
+    c = record(events, "vadin")
+    assert c.chi_breath and c.turn.rooted and c.turn.ap == 9 - 4
+    from engine.rules.xxxzone import shooting
+
+    iron = attrs.evolve(state, units={**state.units, "vadin": attrs.evolve(state.units["vadin"], record=c)})
+    plain_dr = shooting.plan(rs.book, state.units["zhetan"].record, v.record, shooting.shot_for(
+        rs, state, state.units["zhetan"], v, "zhetan_plasma_rifle", "shoot"), ())[1].extra_dr
+    iron_dr = shooting.plan(rs.book, iron.units["zhetan"].record, c, shooting.shot_for(
+        rs, iron, iron.units["zhetan"], iron.units["vadin"], "zhetan_plasma_rifle", "shoot"), ())[1].extra_dr
+    assert plain_dr == () and iron_dr == (("chi breath", 20),)
+    moved = rs._command(state, state.units["vadin"], Move(unit="vadin", path=((3, 2),)), Dice.scripted([50] * 5))
+    walked = attrs.evolve(state, units={**state.units, "vadin": attrs.evolve(state.units["vadin"], pos=(3, 2),
+                                                                               record=record(moved, "vadin"))})
+    assert rs._command(walked, walked.units["vadin"], Act(unit="vadin", action="chi_breath"), None).code == "moved"
+
+
+def test_a_burning_unit_puts_itself_out_for_2_ap(rs):
+    state = stage(rs, {"johnny": ("johnny", "xcom", (2, 2)), "zhetan": ("zhetan", "aliens", (2, 8))})
+    assert rs._command(state, state.units["johnny"], Act(unit="johnny", action="put_out_fire"), None).code == \
+        "not_on_fire"
+    state = hurt(state, "johnny", on_fire=3)
+    assert [o.label for o in rs.options(state, state.units["johnny"]) if "fire" in o.label] == \
+        ["Put the fire out (2 AP)"]
+    events = rs._command(state, state.units["johnny"], Act(unit="johnny", action="put_out_fire"), None)
+    assert record(events, "johnny").condition.on_fire == 0 and record(events, "johnny").turn.ap == 10 - 2

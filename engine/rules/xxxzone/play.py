@@ -17,7 +17,7 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import (Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk, actor, closed,
                                  register)
-from engine.rules.xxxzone import (acts, ai, blasts, forces, moving, referee, seen, shooting, smoke, spraying,
+from engine.rules.xxxzone import (acts, ai, blasts, feats, forces, moving, referee, seen, shooting, smoke, spraying,
                                    throwing, turns)
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
@@ -66,6 +66,10 @@ class XxxZone:
         if isinstance(events, Rejected):
             return events
         now = fold(state, events)
+        lost = feats.focus(self, now, command, unit.id)
+        if lost:
+            events += lost
+            now = fold(now, lost)
         events += turns.sightings(self, now, dice, (unit.id,))
         return events + self._verdict(state, events)
 
@@ -130,6 +134,8 @@ class XxxZone:
         return target
 
     def _verdict(self, state: State, events: list[Event]) -> list[Event]:
+        if self.setup is None:  # a staged field (resolve, tests): no mission to end
+            return []
         return missions.ending(self.content, self.setup, state, events)
 
     # -- what the client and the AI ask -----------------------------------------------------------

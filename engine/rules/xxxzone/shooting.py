@@ -14,7 +14,7 @@ from engine.core.events import Event, Resolved
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.rules.xxxzone import abilities as ab
-from engine.rules.xxxzone import actions, battle, blasts, firing, sight, smoke
+from engine.rules.xxxzone import actions, battle, blasts, feats, firing, sight, smoke
 from engine.rules.xxxzone.attack import Attack, CoverPiece, Defence, WOUNDS
 from engine.rules.xxxzone.attack import volley as roll_volley
 from engine.rules.xxxzone.book import Book
@@ -68,7 +68,8 @@ def shot_for(rs, state: State, shooter: Unit, target: Unit, weapon: str, mode: s
     kind = book.enemies.get(t.enemy) if t is not None and t.enemy else None
     return Shot(weapon=weapon, mode=mode, reaction=reaction, unaware=shooter.id not in rs.spotted(state, target.side),
                 vs_human=kind is None or kind.human, mechanical=kind is not None and kind.mechanical,
-                concealed=smoke.level(book, state, shooter.pos, target.pos) == "concealed")
+                concealed=smoke.level(book, state, shooter.pos, target.pos) == "concealed",
+                marked=feats.marked(rs, state, shooter, target))
 
 
 def plan(book: Book, shooter, target, shot: Shot, pieces) -> tuple[tuple[Attack, ...], Defence] | Rejected:
@@ -84,7 +85,7 @@ def plan(book: Book, shooter, target, shot: Shot, pieces) -> tuple[tuple[Attack,
     melee = w.kind == "melee"
     aims = shooter.aim.stacks if shooter.aim is not None and shooter.aim.target == target.id else 0
     sit = Situation(distance=d, aims=aims, reaction=shot.reaction, unaware=shot.unaware, lion_ignores=True,
-                    concealed=shot.concealed,
+                    concealed=shot.concealed, marked=shot.marked,
                     target_moving_target=shot.reaction and target.op.has("moving_target"),
                     target_wounded=target.condition.wounds.any, chi_breath_melee=target.chi_breath and melee,
                     aimed_before=aims > 0)
