@@ -99,3 +99,11 @@ def test_the_detonate_scenario_sets_the_c4_off_at_dt_2_plus_end(capsys):
     formulas = [r["formula"] for r in got["rolls"]]
     assert formulas[0] == "d100 1 + AdjAcc 115 − Agi 4 = 112, − DR 27 (halved) = 85 ≤ 100: glancing hit"
     assert got["summary"] == "Cane McClain's C4 at 5,10 goes off: Zhetan in Power Armour: glancing, glancing, glancing"
+
+
+def test_trials_give_the_probability_of_each_wound_tier(capsys):
+    code, out, _ = run(["resolve", str(SCENARIOS / "spray.toml"), "--trials", "100", "--json"], capsys)
+    assert code == 0
+    johnny = json.loads(out)["units"]["johnny"]  # the friend in the cone, 3 rolls at AdjAcc 89 against DR 35
+    assert {"p_minor", "p_severe", "p_mortal", "p_lethal"} <= set(johnny)
+    assert 0.6 < johnny["p_minor"] < 0.95 and johnny["p_severe"] < johnny["p_minor"] and johnny["p_lethal"] == 0

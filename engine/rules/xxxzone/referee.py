@@ -27,6 +27,8 @@ from engine.rules.xxxzone.actions import TurnAp
 from engine.rules.xxxzone.units import Battle, unit_of
 from engine.rules.xxxzone.wounds import Wounds
 
+WOUND_TIERS = ("minor", "severe", "mortal", "lethal")
+
 
 @attrs.frozen(kw_only=True)
 class ScUnit:
@@ -168,11 +170,13 @@ def _events(rs, state: State, actor: Unit, action: ScAction, dice: Dice) -> list
 
 def report(rs, before: Unit, after: Unit) -> UnitReport:
     book, b, a = rs.book, before.record, after.record
-    w = a.condition.wounds
+    w, bw = a.condition.wounds, b.condition.wounds
     wounds = " · ".join(f"{t} {w.count(t)}" for t in book.tiers() if w.count(t)) or "no wounds"
     line = (f"{after.name}: {wounds}, armour HP {a.armour_hp}/{book.armour[a.op.armour].hp}"
             + (f", {after.status}" if after.status != "active" else ""))
     return UnitReport(line=line, numbers={"hp_lost": before.hp - after.hp,
                                           "armour_hp_lost": b.armour_hp - a.armour_hp,
                                           "minor": w.minor, "severe": w.severe, "mortal": w.mortal,
-                                          "lethal": w.lethal, "status": after.status})
+                                          "lethal": w.lethal, "status": after.status,
+                                          # at least one new wound of the tier: `--trials` gives its probability
+                                          **{f"took_{t}": int(w.count(t) > bw.count(t)) for t in WOUND_TIERS}})
