@@ -114,17 +114,20 @@ def test_xxxzone_sets_only_how_much_of_the_starting_kit_it_takes(content):
     assert [(n.id, n.label, n.value, n.low, n.high, n.short) for n in form.numbers] == [
         ("bullpup_mags", "Rifle mags", 7, 0, 7, "rifle"), ("sap_pistol_mags", "Pistol mags", 5, 0, 5, "pistol"),
         ("frag", "Frag grenades", 3, 0, 3, "frag")]  # 11.5: up to 7 and 5 spare magazines, up to 3 Frags
-    assert form.choices == () and form.points is None
+    assert [(c.id, c.value, [o for o, _ in c.options]) for c in form.choices] == [
+        ("gender", "unstated", ["unstated", "female", "male"])] and form.points is None  # 14.1: name, gender, blurb
+    assert rules.check(draft.pick("gender", "robot")) == ["gender 'robot': one of unstated, female, male"]
     assert rules.refusal(draft, "strength", 5) == "strength: an xxxzone operative's attributes are rolled, not chosen"
     assert rules.refusal(draft, "frag", 4) == "Frag grenades 4: the starting kit has 0 to 3"
     assert rules.check(draft.set("strength", 5)) == ["strength: an xxxzone operative's attributes are rolled, "
                                                       "not chosen"]
     assert "each 1d4+1 (2–5)" in rules.preview(draft)[0].text
-    light = attrs.evolve(draft.set("frag", 0).set("bullpup_mags", 2), name="Lee")
+    light = attrs.evolve(draft.set("frag", 0).set("bullpup_mags", 2).pick("gender", "female"), name="Lee")
     assert rules.preview(light)[1].text == ("Kit: Type1 Last Chance Body Armour; Bullpup small assault rifle +2 mags, "
                                             "SAP pistol +5 mags")
     ch, _ = roster.create(content, "xxxzone", light, Dice.scripted(list(XXX_FACES)))
     assert [(e.item, e.count, e.spares) for e in ch.record.kit] == [("bullpup", 1, 2), ("sap_pistol", 1, 5)]
+    assert ch.record.gender == "female"
     with pytest.raises(roster.RosterError, match="^str is not"):
         roster.parse_numbers(content, "xxxzone", draft, "str=5")
 

@@ -10,7 +10,7 @@ import attrs
 
 from engine.content import missions
 from engine.core.commands import Rejected
-from engine.core.creation import Draft, Form, Number
+from engine.core.creation import Choice, Draft, Form, Number
 from engine.core.dice import Dice
 from engine.core.ruleset import Row
 from engine.rules.xxxzone.book import Book
@@ -19,6 +19,7 @@ from engine.rules.xxxzone.generation import generate
 from engine.rules.xxxzone.schema import ATTRIBUTES, Attributes, Character, KitEntry
 
 ID = "xxxzone"
+GENDERS = (("unstated", "Unstated"), ("female", "Female"), ("male", "Male"))
 
 
 @attrs.frozen(kw_only=True)
@@ -29,6 +30,7 @@ class Recruit:
     attributes: Attributes
     rolled: str  # "Str 1d4+1: 3+1=4, Per ..."
     kit: tuple[KitEntry, ...] = ()  # what it was issued (11.5)
+    gender: str = ""  # 14.1: a name, gender and blurb ("" unstated)
 
 
 class XxxzoneCreation:
@@ -39,7 +41,8 @@ class XxxzoneCreation:
         self.book = Book.of(content.rules[ID])
 
     def draft(self, picks: dict[str, str] | None = None) -> Draft:
-        return Draft(picks=dict(picks or {}), numbers={n.id: n.high for n in self._kit_numbers({})})
+        picks = {"gender": GENDERS[0][0], **(picks or {})}
+        return Draft(picks=picks, numbers={n.id: n.high for n in self._kit_numbers({})})
 
     def _kit_numbers(self, numbers: dict[str, int]) -> tuple[Number, ...]:
         """11.5's "up to": how many of each grenade and spare magazine the operative takes (all, unless fewer)."""
@@ -58,7 +61,8 @@ class XxxzoneCreation:
         return tuple(out)
 
     def form(self, draft: Draft) -> Form:
-        return Form(title="Operative (section 14.1: every attribute rolled)",
+        gender = Choice("gender", "Gender", GENDERS, draft.picks.get("gender", GENDERS[0][0]))
+        return Form(title="Operative (section 14.1: every attribute rolled)", choices=(gender,),
                     numbers=self._kit_numbers(draft.numbers))
 
     def refusal(self, draft: Draft, number: str, value: int) -> str | None:
@@ -71,7 +75,9 @@ class XxxzoneCreation:
         return None
 
     def check(self, draft: Draft) -> list[str]:
-        out = [f"{p} is not a choice: an xxxzone operative has none" for p in draft.picks]
+        out = [f"{p} is not a choice: an xxxzone operative has only gender" for p in draft.picks if p != "gender"]
+        if draft.picks.get("gender", "") not in dict(GENDERS):
+            out.append(f"gender {draft.picks['gender']!r}: one of {', '.join(g for g, _ in GENDERS)}")
         return out + [why for n, v in draft.numbers.items() if (why := self.refusal(draft, n, v)) is not None]
 
     def _kit(self, numbers: dict[str, int]) -> tuple[KitEntry, ...]:
@@ -101,12 +107,15 @@ class XxxzoneCreation:
         return name + (f" ×{e.count}" if e.count > 1 else "") + (f" +{e.spares} mags" if e.spares else "")
 
     def create(self, draft: Draft, dice: Dice):
-        made = generate(dice, self.book, _id(draft.name), draft.name, kit=self._kit(draft.numbers))
+        gender = draft.picks.get("gender", "")
+        made = generate(dice, self.book, _id(draft.name), draft.name, gender="" if gender == "unstated" else gender,
+                        kit=self._kit(draft.numbers))
         if isinstance(made, Rejected):
             raise ValueError(made.reason)
         op, rolls = made
         text = ", ".join(f"{SHORT[a]} {r.formula}" for a, r in zip(ATTRIBUTES, rolls))
-        return Recruit(name=op.name, attributes=op.attributes, rolled=text, kit=op.kit), tuple(rolls)
+        made = Recruit(name=op.name, attributes=op.attributes, rolled=text, kit=op.kit, gender=op.gender)
+        return made, tuple(rolls)
 
     def validate(self, record: Recruit) -> list[str]:
         roll = self.book.settings.generation_roll
