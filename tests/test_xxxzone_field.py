@@ -85,10 +85,14 @@ def test_the_spray_preview_names_the_friend_in_the_cone_and_the_ai_finds_it_wort
     assert alone.notes == () and alone.p_hit > 0.5 and alone.expected_damage > 0
 
 
-def test_a_spray_cannot_be_watched_with_and_an_empty_cone_is_refused(rs):
+def test_a_spray_cannot_be_watched_with_nor_fired_past_the_weapons_range(rs):
     state = spray_field(rs)
     got = rs._command(state, state.units["vadin"], Act(unit="vadin", action="overwatch", option="spray"), None)
     assert got.code == "spray"
+    far = stage(rs, {"marcel": ("helmut", "xcom", (1, 1)), "zhetan": ("zhetan", "aliens", (1, 14))})
+    shot = rs._command(far, far.units["marcel"], Shoot(unit="marcel", target="zhetan", mode="spray"), None)
+    assert (shot.code, shot.reason) == ("out_of_range", "Zhetan in Power Armour is 12 squares away; the 9mm Machine "
+                                                        "Pistol reaches 10")
 
 
 # -- the med-kit (9) -------------------------------------------------------------------------------

@@ -41,8 +41,9 @@ def spray(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, di
     book = rs.book
     w = book.weapons[weapon]
     caught = victims(rs, state, unit, target.pos, weapon, mode)
-    if not caught:
-        return Rejected("empty_cone", "Nobody stands in the cone")
+    if target.id not in {v.id for v in caught}:
+        return Rejected("out_of_range", f"{target.name} is {between(unit.pos, target.pos)} squares away; the "
+                                        f"{w.name} reaches {w.range}")
     start = attrs.evolve(unit.record, turn=turn)
     now, out, shooter, words, rolls, killed = state, [], None, [], [], False
     for victim in caught:
