@@ -79,7 +79,7 @@ def test_the_spray_preview_names_the_friend_in_the_cone_and_the_ai_finds_it_wort
     assert got.notes == ("the cone catches your own side: Johnny Miller",)
     assert got.p_hit == 0.0 and got.expected_damage < 0
     assert [r.label for r in got.lines] == ["Spray", "Johnny Miller", "Zhetan in Powe", "Hover drone"]
-    assert got.lines[1].text.endswith("(own side)")
+    assert got.lines[1].text.startswith(" 3× wound ") and got.lines[1].text.endswith("% (own)")
     clear = attrs.evolve(state, units={k: v for k, v in state.units.items() if k != "johnny"})
     alone = rs.preview_shot(clear, "vadin", "zhetan", "spray")
     assert alone.notes == () and alone.p_hit > 0.5 and alone.expected_damage > 0

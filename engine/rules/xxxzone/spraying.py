@@ -90,8 +90,8 @@ def preview(rs, state: State, a: Unit, b: Unit, weapon: str, mode: str) -> ShotP
             worth -= 2 * value
         else:
             worth += value
-        rows.append(Row(v.name[:14], f" {len(planned[0])} rolls: wound {float(wound) * 100:.1f}%"
-                        + (" (own side)" if v.side == a.side else "")))
+        rows.append(Row(v.name[:14], f" {len(planned[0])}× wound {float(wound) * 100:.1f}%"  # the panel is narrow
+                        + (" (own)" if v.side == a.side else "")))
     w = book.weapons[weapon]
     lines = [Row("Spray", f" {len(caught)} in the cone, {w.modes[mode].rounds} rounds")] + rows[:SHOWN]
     if len(rows) > SHOWN:
