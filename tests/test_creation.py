@@ -122,17 +122,40 @@ def test_xxxzone_rolls_each_attribute_1d4_plus_1_in_order(content):
     assert roster.describe(content, ch)[0] == "Operative"
 
 
-def test_xxxzone_has_nothing_to_set_and_says_so(content):
+def test_xxxzone_sets_only_how_much_of_the_starting_kit_it_takes(content):
     rules = roster.creation(content, "xxxzone")
     draft = rules.draft()
     form = rules.form(draft)
-    assert form.numbers == () and form.choices == () and form.points is None
+    assert [(n.id, n.label, n.value, n.low, n.high, n.short) for n in form.numbers] == [
+        ("bullpup_mags", "Rifle mags", 7, 0, 7, "rifle"), ("sap_pistol_mags", "Pistol mags", 5, 0, 5, "pistol"),
+        ("frag", "Frag grenades", 3, 0, 3, "frag")]  # 11.5: up to 7 and 5 spare magazines, up to 3 Frags
+    assert [(c.id, c.value, [o for o, _ in c.options]) for c in form.choices] == [
+        ("gender", "unstated", ["unstated", "female", "male"])] and form.points is None  # 14.1: name, gender, blurb
+    assert rules.check(draft.pick("gender", "robot")) == ["gender 'robot': one of unstated, female, male"]
     assert rules.refusal(draft, "strength", 5) == "strength: an xxxzone operative's attributes are rolled, not chosen"
+    assert rules.refusal(draft, "frag", 4) == "Frag grenades 4: the starting kit has 0 to 3"
     assert rules.check(draft.set("strength", 5)) == ["strength: an xxxzone operative's attributes are rolled, "
                                                       "not chosen"]
     assert "each 1d4+1 (2–5)" in rules.preview(draft)[0].text
-    with pytest.raises(roster.RosterError, match="^str is not a stat: a player sets none in xxxzone$"):
+    light = attrs.evolve(draft.set("frag", 0).set("bullpup_mags", 2).pick("gender", "female"), name="Lee")
+    assert rules.preview(light)[1].text == ("Kit: Type1 Last Chance Body Armour; Bullpup small assault rifle +2 mags, "
+                                            "SAP pistol +5 mags")
+    ch, _ = roster.create(content, "xxxzone", light, Dice.scripted(list(XXX_FACES)))
+    assert [(e.item, e.count, e.spares) for e in ch.record.kit] == [("bullpup", 1, 2), ("sap_pistol", 1, 5)]
+    assert ch.record.gender == "female"
+    with pytest.raises(roster.RosterError, match="^str is not"):
         roster.parse_numbers(content, "xxxzone", draft, "str=5")
+
+
+def test_xxxzone_a_rolled_operative_shows_acc_85_plus_5_per(content):
+    """Vector 58: rolls 3,1,4,2,2,4,1 give Per 2: Acc 85 + 5×2 = 95, AP 6 + ceil(5/2) = 9."""
+    rules = roster.creation(content, "xxxzone")
+    ch, _ = roster.create(content, "xxxzone", attrs.evolve(rules.draft(), name="Vee"),
+                          Dice.scripted([3, 1, 4, 2, 2, 4, 1]))
+    assert roster.describe(content, ch)[1].endswith("AP 9 Acc 95")
+    ch, _ = roster.create(content, "xxxzone", attrs.evolve(rules.draft(), name="Wes"),
+                          Dice.scripted([1, 3, 1, 1, 1, 1, 1]))  # Per 4: 105
+    assert roster.describe(content, ch)[1].endswith("Acc 105")
 
 
 # -- annihilation (A-3.1, A-4.4) --------------------------------------------------------------
@@ -270,7 +293,7 @@ def test_roster_new_in_each_ruleset(tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("argv, message", [
     (["roster", "new", "Ed", "--ruleset", "chess"], "xenotac: Ed: unknown ruleset 'chess'; one of annihilation"),
     (["roster", "new", "Ed", "--ruleset", "xxxzone", "--stats", "str=4"],
-     "xenotac: Ed: str is not a stat: a player sets none in xxxzone\n"),
+     "xenotac: Ed: str is not a stat; one of bullpup_mags, sap_pistol_mags, frag\n"),
     (["roster", "new", "Ed", "--ruleset", "neo-troops", "--pick", "held=rocket"],
      "xenotac: Ed: 'rocket': a Cybervaran carries plasma_rifle, pistol\n"),
     (["roster", "new", "Ed", "--ruleset", "neo-troops", "--pick", "held"],

@@ -37,3 +37,73 @@ def test_trials_count_the_armour_worn(capsys):
     assert code == 0
     zhetan = json.loads(out)["units"]["zhetan"]
     assert 0.5 < zhetan["mean_armour_hp_lost"] < 1.0 and zhetan["p_dead"] == 0
+
+
+SCENARIOS = SHOT.parent
+
+
+def _resolve(name, dice, capsys):
+    code, out, err = run(["resolve", str(SCENARIOS / f"{name}.toml"), "--dice", ",".join(map(str, dice)), "--json"],
+                         capsys)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def test_every_action_type_has_its_scenario_and_resolves(capsys):
+    assert {p.stem for p in SCENARIOS.glob("*.toml")} == {"shot", "spray", "throw", "medkit", "missile", "detonate"}
+    for name in ("spray", "throw", "medkit", "missile", "detonate"):
+        code, out, err = run(["resolve", str(SCENARIOS / f"{name}.toml")], capsys)
+        assert code == 0 and err == "", (name, err)
+
+
+def test_the_spray_scenario_rolls_at_the_friend_first_then_the_zhetan_and_the_drone(capsys):
+    got = _resolve("spray", [10, 10, 10, 50, 50, 50, 50, 50, 50] + [99] * 6, capsys)
+    formulas = [r["formula"] for r in got["rolls"]]
+    # Johnny at d 3: 105 − 6 − recoil 10 = 89; the Zhetan at d 7: 81 (the crate at 6,9 is off its line); the drone 77
+    assert formulas[:3] == ["d100 10 + AdjAcc 89 − Agi 7 = 92 ≤ 100: miss"] * 3
+    assert formulas[3] == "d100 50 + AdjAcc 81 − Agi 4 = 127, − DR 55 = 72 ≤ 100: glancing hit"
+    assert formulas[6] == "d100 50 + AdjAcc 77 − Agi 7 = 120, − DR 25 = 95 ≤ 100: glancing hit"
+    assert got["units"]["zhetan"]["armour_hp_lost"] == 3 and got["units"]["johnny"]["armour_hp_lost"] == 0
+
+
+def test_the_throw_scenario_lands_past_the_crate_and_rolls_3_and_2(capsys):
+    got = _resolve("throw", [80, 85, 48, 10, 99, 66, 43, 99, 99], capsys)
+    formulas = [r["formula"] for r in got["rolls"]]
+    # Dane Str 5, d 8: 110 − 5×3 = 95; the crate adjacent to the Zhetan, between them: − 20
+    assert formulas[0] == ("d100 80 + AdjAcc 95 − Agi 4 = 171, − cover 20 (crate, adjacent) = 151 > 100: "
+                           "lands on target")
+    assert formulas[1] == ("d100 85 + AdjAcc 110 − Agi 4 = 191, − DR 55 = 136, − DT 32 = 104, − DT 32 = 72 ≤ 100: "
+                           "severe wound")
+    assert sum(1 for r in got["rolls"] if r["purpose"] == "Frag Grenade blast") == 3 + 2
+
+
+def test_the_medkit_scenario_stabilises_now_or_carries_over(capsys):
+    now = _resolve("medkit", [1, 2, 3], capsys)
+    assert now["summary"] == ("Helmut Hartmann uses a med-kit on Bruce Mitchel: 3d6: 1+2+3=6 AP; stabilise the Dying; "
+                              "79 med-kit uses left")
+    later = _resolve("medkit", [2, 3, 6], capsys)
+    assert later["summary"].endswith("11 AP; 3 AP to go next turn (stabilise the Dying)")
+
+
+def test_the_missile_scenario_hits_then_explodes_with_halved_dr(capsys):
+    got = _resolve("missile", [55, 55, 1, 1, 99, 99, 50, 50, 1] + [99] * 6, capsys)
+    formulas = [r["formula"] for r in got["rolls"]]
+    assert formulas[0] == "d100 55 + AdjAcc 81 − Agi 4 = 132, − DR 55 = 77 ≤ 100: glancing hit"  # 115 − 2×17
+    assert formulas[1] == ("d100 55 + AdjAcc 115 − Agi 4 = 166, − DR 27 (halved) = 139, − DT 17 = 122, − DT 17 = 105, "
+                           "− DT 17 = 88 ≤ 100: mortal wound")
+    assert " = 81) The missile explodes on the target at 5,19: Zhetan in Power Armour: mortal" in got["summary"]
+
+
+def test_the_detonate_scenario_sets_the_c4_off_at_dt_2_plus_end(capsys):
+    got = _resolve("detonate", [1, 1, 1], capsys)
+    formulas = [r["formula"] for r in got["rolls"]]
+    assert formulas[0] == "d100 1 + AdjAcc 115 − Agi 4 = 112, − DR 27 (halved) = 85 ≤ 100: glancing hit"
+    assert got["summary"] == "Cane McClain's C4 at 5,10 goes off: Zhetan in Power Armour: glancing, glancing, glancing"
+
+
+def test_trials_give_the_probability_of_each_wound_tier(capsys):
+    code, out, _ = run(["resolve", str(SCENARIOS / "spray.toml"), "--trials", "100", "--json"], capsys)
+    assert code == 0
+    johnny = json.loads(out)["units"]["johnny"]  # the friend in the cone, 3 rolls at AdjAcc 89 against DR 35
+    assert {"p_minor", "p_severe", "p_mortal", "p_lethal"} <= set(johnny)
+    assert 0.6 < johnny["p_minor"] < 0.95 and johnny["p_severe"] < johnny["p_minor"] and johnny["p_lethal"] == 0

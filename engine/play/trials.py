@@ -37,11 +37,14 @@ def run(content: Content, sc: Any, n: int, seed: int, fast: bool = True) -> dict
 
 
 def tally(rules, sc: Any, units: dict[str, Unit], outcomes, n: int, seed: int) -> dict[str, Any]:
-    """Per unit: how often it was hurt (HP lost or a new status), killed, knocked out, and the mean of every number
-    the ruleset's report counts as lost (`hp_lost`, `morale_lost`, ...)."""
+    """Per unit: how often it was hurt (HP lost or a new status), killed, knocked out, the mean of every number
+    the ruleset's report counts as lost (`hp_lost`, `morale_lost`, ...), and how often each thing the report
+    says it took happened (`took_minor` 0 or 1 gives `p_minor`)."""
     lost_keys = {uid: [k for k, v in rules.unit_report(u, u).numbers.items() if k.endswith("_lost") and isinstance(v, int)]
                  for uid, u in units.items()}
-    counts = {uid: {"p_hit": 0, "p_dead": 0, "p_unconscious": 0, **{f"mean_{k}": 0 for k in lost_keys[uid]}}
+    took_keys = {uid: [k for k in rules.unit_report(u, u).numbers if k.startswith("took_")] for uid, u in units.items()}
+    counts = {uid: {"p_hit": 0, "p_dead": 0, "p_unconscious": 0, **{f"mean_{k}": 0 for k in lost_keys[uid]},
+                    **{f"p_{k[5:]}": 0 for k in took_keys[uid]}}
               for uid in units}
     for changes, times in outcomes:
         for uid, changed in changes.items():
@@ -51,6 +54,8 @@ def tally(rules, sc: Any, units: dict[str, Unit], outcomes, n: int, seed: int) -
             c = counts[uid]
             for k in lost_keys[uid]:
                 c[f"mean_{k}"] += numbers[k] * times
+            for k in took_keys[uid]:
+                c[f"p_{k[5:]}"] += (1 if numbers[k] else 0) * times
             if after.status == "dead":
                 c["p_dead"] += times
             elif after.status == "unconscious" and before.status == "active":

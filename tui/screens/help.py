@@ -16,7 +16,9 @@ from tui import keys
 INTRO = {
     "battle": ("Move the cursor to preview a path; {move} walks it. {fire}: {next_target} picks a target; "
                "{throw}: the cursor picks the blast cell; the panel shows the odds. {actions}: what else the "
-               "unit can do now, as its ruleset has it (psionics, items, melee, aim, overwatch, stances...). {next_soldier}: the next soldier who can act. {spotted}: the next hostile in sight. "
+               "unit can do now, as its ruleset has it (psionics, items, melee, aim, overwatch, stances, med-kits, C4 and "
+               "its detonator, hacking, abilities...); a cone mode (xxxzone's sprays) is fired at the target's square "
+               "and hits everyone in the cone, friend or foe. {next_soldier}: the next soldier who can act. {spotted}: the next hostile in sight. "
                "Every command is saved as it is made."),
     "title": "Pick with ↑↓ and ⏎, or press the letter.",
     "roster": "The characters kept across missions: a new mission deploys them first, in this order.",

@@ -28,6 +28,7 @@ class Continuing:
     action: str
     remaining: int
     target: str = ""
+    option: str = ""  # what it does when it completes: the med-kit's treatment, the hacked or picked square
 
 
 @attrs.frozen(kw_only=True)
@@ -191,7 +192,7 @@ def do(book: Book, turn: TurnAp, action: str, abilities: frozenset[str], disorie
 
 
 def begin(dice: Dice, book: Book, turn: TurnAp, actor: str, action: str, abilities: frozenset[str],
-          target: str = "", disoriented: bool = False) -> tuple[TurnAp, Roll, bool] | Rejected:
+          target: str = "", disoriented: bool = False, option: str = "") -> tuple[TurnAp, Roll, bool] | Rejected:
     """Start a variable-cost action: roll its cost now; True if it completes this turn, else it continues."""
     refused = allowed(book, action, abilities, disoriented)
     if refused is not None:
@@ -207,7 +208,7 @@ def begin(dice: Dice, book: Book, turn: TurnAp, actor: str, action: str, abiliti
         roll = roll_formula(dice, actor, f"{a.name} AP", formula)
     if turn.ap >= roll.total:
         return attrs.evolve(turn, ap=turn.ap - roll.total, continuing=None), roll, True
-    cont = Continuing(action=action, remaining=roll.total - turn.ap, target=target)
+    cont = Continuing(action=action, remaining=roll.total - turn.ap, target=target, option=option)
     return attrs.evolve(turn, ap=0, continuing=cont), roll, False
 
 

@@ -2,7 +2,9 @@
 and Stow, Interact (doors, the crash mission's power source), and Reload and Wait.
 
 `Act(action=..., target=..., option=..., cell=...)`: aim (target), hunker, overwatch (option = a mode id
-`weapon:mode`), draw / stow (option = an item), open / close / shut_down (cell)."""
+`weapon:mode`), draw / stow (option = an item), open / close / shut_down (cell), medkit (target, option = the
+treatment: kit.py), place_c4 (cell) and detonate (charges.py), hack (cell: hacking.py),
+mark_target, scout (target), chi_breath and put_out_fire (feats.py)."""
 
 from __future__ import annotations
 
@@ -14,13 +16,14 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import Option
-from engine.rules.xxxzone import actions, battle, overwatch
+from engine.rules.xxxzone import actions, battle, charges, feats, hacking, kit, overwatch
 from engine.rules.xxxzone.checks import check
 from engine.rules.xxxzone.lines import between
 from engine.rules.xxxzone.shooting import mode_of, modes
 from engine.rules.xxxzone.units import changed
 
-ACTIONS = ("aim", "hunker", "overwatch", "draw", "stow", "open", "close", "shut_down")
+ACTIONS = ("aim", "hunker", "overwatch", "draw", "stow", "open", "close", "shut_down", "medkit", "place_c4",
+           "detonate", "hack", *feats.ACTIONS)
 
 
 def _abilities(c) -> frozenset[str]:
@@ -48,6 +51,9 @@ def act(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
         which = mode_of(book, c, cmd.option or "")
         if isinstance(which, Rejected):
             return which
+        if book.weapons[which[0]].modes[which[1]].cone:
+            return Rejected("spray", "A spray is aimed at a square in the shooter's own turn; it cannot be watched "
+                                     "with")
         got = overwatch.declare(book, c.turn, c, *which)
         if isinstance(got, Rejected):
             return got
@@ -70,6 +76,16 @@ def act(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
         return [changed(book, unit, after, f"{'draws' if cmd.action == 'draw' else 'stows'} the {book.gear(item).name}")]
     if cmd.action in ("open", "close", "shut_down"):
         return _interact(rs, state, unit, cmd, dice)
+    if cmd.action == "medkit":
+        return kit.use(rs, state, unit, cmd, dice)
+    if cmd.action == "hack":
+        return hacking.start(rs, state, unit, cmd, dice)
+    if cmd.action in feats.ACTIONS:
+        return feats.act(rs, state, unit, cmd)
+    if cmd.action == "place_c4":
+        return charges.place(rs, state, unit, cmd)
+    if cmd.action == "detonate":
+        return charges.detonate(rs, state, unit, cmd, dice)
     return Rejected("unknown_action", f"xxxzone has no {cmd.action!r} action; it has {', '.join(ACTIONS)}")
 
 
@@ -161,6 +177,8 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
     for h in c.hands:
         out.append(Option("Items", f"Stow {book.gear(h.item).name} (1 AP)", Act(unit=unit.id, action="stow",
                                                                              option=h.item)))
+    out += kit.options(rs, state, unit) + charges.options(rs, state, unit) + hacking.options(rs, state, unit)
+    out += feats.options(rs, state, unit)
     if rs.setup is not None:
         for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):
             name = rs.content.terrain[state.grid.tile(cell)].name

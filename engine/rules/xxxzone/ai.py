@@ -7,7 +7,7 @@ from engine.content import missions
 from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.model import State, Unit
 from engine.core.ruleset import Mode, Row, Sheet, ShotPreview
-from engine.rules.xxxzone import firing, shooting
+from engine.rules.xxxzone import shooting, spraying
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.geometry_words import cover_words
@@ -27,7 +27,7 @@ def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
     for mid, w, m, ap in shooting.modes(book, c):
         spec = book.weapons[w].modes[m]
         usable = (not c.turn.ended and available(c.turn, _kind(book, w)) >= ap and w not in c.disabled
-                  and (book.weapons[w].kind == "melee" or loaded.get(w, 0) >= spec.rounds) and not spec.cone)
+                  and (book.weapons[w].kind == "melee" or loaded.get(w, 0) >= spec.rounds))
         out.append(Mode(mid, f"{book.weapons[w].name} {m.replace('_', ' ')} ({ap} AP)", usable))
     return out
 
@@ -42,10 +42,10 @@ def preview(rs, state: State, shooter: str, target: str, mode: str) -> ShotPrevi
         return which
     w = book.weapons[which[0]]
     spec = w.modes[which[1]]
-    if spec.cone:
-        return Rejected("spray", "A spray's odds depend on everyone in the cone: aim it at a square")
     if b.id not in rs.spotted(state, a.side) or not state.grid.sees(a.pos, b.pos, rs.sight_range):
         return Rejected("no_line_of_sight", f"{a.name} has no line of fire to {b.name}")
+    if spec.cone:
+        return spraying.preview(rs, state, a, b, *which)
     pieces = shooting.cover(book, state, a.pos, b.pos)
     shot = shooting.shot_for(rs, state, a, b, *which)
     planned = shooting.plan(book, a.record, b.record, shot, pieces)
@@ -118,7 +118,7 @@ def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) 
     book, c = rs.book, unit.record
     if c is None:
         return None
-    usable = [m for m in shot_modes(rs, state, unit) if m.usable]
+    usable = [m for m in shot_modes(rs, state, unit) if m.usable and not _spray(book, c, m.id)]  # aimed, watched
     if not usable:
         return None
     ap = c.turn.ap + c.turn.gun
@@ -135,6 +135,11 @@ def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) 
         if near <= reach and (c.turn.walked or rs.behaviour(unit) == "cautious"):
             return Act(unit=unit.id, action="overwatch", option=usable[0].id)
     return None
+
+
+def _spray(book, c, mode_id: str) -> bool:
+    w, m = shooting.mode_of(book, c, mode_id)
+    return bool(book.weapons[w].modes[m].cone)
 
 
 def _odds(rs, state, unit, target, mode) -> float:

@@ -61,6 +61,8 @@ class Combatant:
     conspicuous: bool = False
     turn: TurnAp = TurnAp(ap=0, maximum=0)  # this turn's AP, pools, stored overwatch AP, continuing action
     watch: Watch | None = None
+    medkit_used: int = 0  # uses taken from the med-kit in use (it is spent when they reach its uses)
+    marking: str = ""  # Mark Target: the enemy it keeps marked for its allies (+20) until it loses focus
 
     @property
     def id(self) -> str:

@@ -1,5 +1,6 @@
-"""Section 14.1 through the `Creation` seam: a new operative has nothing to choose but a name; each attribute is
-rolled 1d4+1 in order when it is made, and it takes the whole 11.5 starting kit. A roster operative deploys in a
+"""Section 14.1 through the `Creation` seam: a new operative has nothing to choose but a name and how much of the
+11.5 starting kit it takes ("up to" 7 and 5 spare magazines, 3 Frag grenades: all unless fewer are set); each
+attribute is rolled 1d4+1 in order when it is made. A roster operative deploys in a
 squad place of forces.toml as a character of its own (`characters.toml`, `roster.toml` rows made for the mission),
 keeping the place's glyph and AI profile."""
 
@@ -9,7 +10,7 @@ import attrs
 
 from engine.content import missions
 from engine.core.commands import Rejected
-from engine.core.creation import Draft, Form
+from engine.core.creation import Choice, Draft, Form, Number
 from engine.core.dice import Dice
 from engine.core.ruleset import Row
 from engine.rules.xxxzone.book import Book
@@ -18,6 +19,7 @@ from engine.rules.xxxzone.generation import generate
 from engine.rules.xxxzone.schema import ATTRIBUTES, Attributes, Character, KitEntry
 
 ID = "xxxzone"
+GENDERS = (("unstated", "Unstated"), ("female", "Female"), ("male", "Male"))
 
 
 @attrs.frozen(kw_only=True)
@@ -28,6 +30,7 @@ class Recruit:
     attributes: Attributes
     rolled: str  # "Str 1d4+1: 3+1=4, Per ..."
     kit: tuple[KitEntry, ...] = ()  # what it was issued (11.5)
+    gender: str = ""  # 14.1: a name, gender and blurb ("" unstated)
 
 
 class XxxzoneCreation:
@@ -38,23 +41,63 @@ class XxxzoneCreation:
         self.book = Book.of(content.rules[ID])
 
     def draft(self, picks: dict[str, str] | None = None) -> Draft:
-        return Draft(picks=dict(picks or {}))
+        picks = {"gender": GENDERS[0][0], **(picks or {})}
+        return Draft(picks=picks, numbers={n.id: n.high for n in self._kit_numbers({})})
+
+    def _kit_numbers(self, numbers: dict[str, int]) -> tuple[Number, ...]:
+        """11.5's "up to": how many of each grenade and spare magazine the operative takes (all, unless fewer)."""
+        out = []
+        for e in self.book.kits["starting"].items:
+            name = self.book.gear(e.item).name
+            if e.spares:  # the creation screen gives a label 13 columns
+                kind = "Pistol" if self.book.weapons[e.item].pistol else "Rifle"
+                key, high, label, short = f"{e.item}_mags", e.spares, f"{kind} mags", kind.lower()
+            elif e.count > 1:
+                key, high, label, short = e.item, e.count, f"{name.split()[0]} grenades", name.split()[0].lower()
+            else:
+                continue
+            out.append(Number(id=key, label=label, value=numbers.get(key, high), low=0, high=high,
+                              note=f"up to {high}: {name}", short=short))
+        return tuple(out)
 
     def form(self, draft: Draft) -> Form:
-        return Form(title="Operative (section 14.1: every attribute rolled)")
+        gender = Choice("gender", "Gender", GENDERS, draft.picks.get("gender", GENDERS[0][0]))
+        return Form(title="Operative (section 14.1: every attribute rolled)", choices=(gender,),
+                    numbers=self._kit_numbers(draft.numbers))
 
     def refusal(self, draft: Draft, number: str, value: int) -> str | None:
-        return f"{number}: an xxxzone operative's attributes are rolled, not chosen"
+        kit = {n.id: n for n in self._kit_numbers(draft.numbers)}
+        if number not in kit:
+            return f"{number}: an xxxzone operative's attributes are rolled, not chosen"
+        n = kit[number]
+        if not n.low <= value <= n.high:
+            return f"{n.label} {value}: the starting kit has {n.low} to {n.high}"
+        return None
 
     def check(self, draft: Draft) -> list[str]:
-        out = [f"{p} is not a choice: an xxxzone operative has none" for p in draft.picks]
-        return out + [f"{n}: an xxxzone operative's attributes are rolled, not chosen" for n in draft.numbers]
+        out = [f"{p} is not a choice: an xxxzone operative has only gender" for p in draft.picks if p != "gender"]
+        if draft.picks.get("gender", "") not in dict(GENDERS):
+            out.append(f"gender {draft.picks['gender']!r}: one of {', '.join(g for g, _ in GENDERS)}")
+        return out + [why for n, v in draft.numbers.items() if (why := self.refusal(draft, n, v)) is not None]
+
+    def _kit(self, numbers: dict[str, int]) -> tuple[KitEntry, ...]:
+        """The starting kit as the numbers cut it down; an item taken none of is left out."""
+        out = []
+        for e in self.book.kits["starting"].items:
+            if e.spares:
+                out.append(attrs.evolve(e, spares=numbers.get(f"{e.item}_mags", e.spares)))
+            elif e.count > 1:
+                if numbers.get(e.item, e.count):
+                    out.append(attrs.evolve(e, count=numbers.get(e.item, e.count)))
+            else:
+                out.append(e)
+        return tuple(out)
 
     def preview(self, draft: Draft) -> tuple[Row, ...]:
         roll = self.book.settings.generation_roll
         low, high = roll.evaluate({}, lambda sides: 1)[0], roll.evaluate({}, lambda sides: sides)[0]
         start = self.book.kits["starting"]
-        kit = ", ".join(self._item(e) for e in start.items)
+        kit = ", ".join(self._item(e) for e in self._kit(draft.numbers))
         return (Row("Attributes", f"Attributes: {', '.join(SHORT[a] for a in ATTRIBUTES)}, each {roll.text} "
                                   f"({low}–{high}), rolled in this order on save"),
                 Row("Kit", f"Kit: {self.book.armour[start.armour].name}; {kit}"))
@@ -64,12 +107,15 @@ class XxxzoneCreation:
         return name + (f" ×{e.count}" if e.count > 1 else "") + (f" +{e.spares} mags" if e.spares else "")
 
     def create(self, draft: Draft, dice: Dice):
-        made = generate(dice, self.book, _id(draft.name), draft.name)
+        gender = draft.picks.get("gender", "")
+        made = generate(dice, self.book, _id(draft.name), draft.name, gender="" if gender == "unstated" else gender,
+                        kit=self._kit(draft.numbers))
         if isinstance(made, Rejected):
             raise ValueError(made.reason)
         op, rolls = made
         text = ", ".join(f"{SHORT[a]} {r.formula}" for a, r in zip(ATTRIBUTES, rolls))
-        return Recruit(name=op.name, attributes=op.attributes, rolled=text, kit=op.kit), tuple(rolls)
+        made = Recruit(name=op.name, attributes=op.attributes, rolled=text, kit=op.kit, gender=op.gender)
+        return made, tuple(rolls)
 
     def validate(self, record: Recruit) -> list[str]:
         roll = self.book.settings.generation_roll

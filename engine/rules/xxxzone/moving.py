@@ -129,4 +129,4 @@ def reactions(rs, state: State, mover: Unit, dice: Dice) -> list[Event]:
 def _spots(rs, state: State, watcher: Unit, mover: Unit) -> bool:
     """The watcher's side has spotted the mover already, or the spot is certain (a quick mover is conspicuous:
     seen in the front arc or within Sight); no die is rolled for a reaction (Interpretation)."""
-    return mover.id in rs.spotted(state, watcher.side) or chance(rs.book, watcher, mover) >= 100
+    return mover.id in rs.spotted(state, watcher.side) or chance(rs.book, watcher, mover, state) >= 100

@@ -17,7 +17,8 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import (Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk, actor, closed,
                                  register)
-from engine.rules.xxxzone import acts, ai, forces, moving, referee, seen, shooting, throwing, turns
+from engine.rules.xxxzone import (acts, ai, blasts, feats, forces, moving, referee, seen, shooting, smoke, spraying,
+                                   throwing, turns)
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.book import Book
@@ -65,6 +66,10 @@ class XxxZone:
         if isinstance(events, Rejected):
             return events
         now = fold(state, events)
+        lost = feats.focus(self, now, command, unit.id)
+        if lost:
+            events += lost
+            now = fold(now, lost)
         events += turns.sightings(self, now, dice, (unit.id,))
         return events + self._verdict(state, events)
 
@@ -107,6 +112,8 @@ class XxxZone:
                                       frozenset(c.op.abilities), what=f"The {w.name} {which[1].replace('_', ' ')}")
         if isinstance(paid, Rejected):
             return paid
+        if spec.cone:
+            return spraying.spray(self, state, unit, target, *which, dice, paid)
         got = shooting.attack(self, state, unit, target, *which, dice, paid)
         return got if isinstance(got, Rejected) else got[0]
 
@@ -116,6 +123,9 @@ class XxxZone:
             return Rejected("no_target", "No such target")
         if target.status == "dead":
             return Rejected("dead", f"{target.name} is dead")
+        if smoke.level(self.book, state, unit.pos, target.pos) == "hidden":
+            return Rejected("hidden", f"{target.name} is hidden by the smoke: {self.book.settings.smoke_hidden} smoke "
+                                      f"squares or more on the line")
         if target.id not in self.spotted(state, unit.side):
             return Rejected("not_spotted", "The squad has not spotted anyone there" if unit.side == missions.PLAYER
                             else "Not spotted")
@@ -124,6 +134,8 @@ class XxxZone:
         return target
 
     def _verdict(self, state: State, events: list[Event]) -> list[Event]:
+        if self.setup is None:  # a staged field (resolve, tests): no mission to end
+            return []
         return missions.ending(self.content, self.setup, state, events)
 
     # -- what the client and the AI ask -----------------------------------------------------------
@@ -186,7 +198,7 @@ class XxxZone:
         return distance(a, b)
 
     def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
-        return throwing.blast_cells(self, state, item, cell)
+        return blasts.cells(self, state, item, cell)
 
     def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
         return ai.shot_modes(self, state, unit)

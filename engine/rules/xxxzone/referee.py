@@ -16,15 +16,18 @@ import attrs
 
 from engine.content import missions
 from engine.content.scenario import UnitReport, Verdict
-from engine.core.commands import Rejected
+from engine.core.commands import Act, Rejected, Throw
 from engine.core.dice import Dice
 from engine.core.events import Resolved
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.map.grid import Grid
-from engine.rules.xxxzone import battle, forces, shooting
+from engine.rules.xxxzone import battle, forces, shooting, spraying
 from engine.rules.xxxzone.actions import TurnAp
 from engine.rules.xxxzone.units import Battle, unit_of
+from engine.rules.xxxzone.wounds import Wounds
+
+WOUND_TIERS = ("minor", "severe", "mortal", "lethal")
 
 
 @attrs.frozen(kw_only=True)
@@ -34,6 +37,9 @@ class ScUnit:
     at: list[int]
     hunkered: bool = False
     armour_hp: int = -1  # -1: the armour's full HP
+    wounds: dict[str, int] = attrs.field(factory=dict)  # minor, severe, mortal, lethal: wounds it already has
+    dying: int = 0  # own turns left of a Dying countdown
+    holding: str = ""  # the item in hand instead of the drawn weapon (a launcher, the Detonator)
 
 
 @attrs.frozen(kw_only=True)
@@ -44,9 +50,12 @@ class ScCover:
 
 @attrs.frozen(kw_only=True)
 class ScAction:
-    type: Literal["shoot"] = "shoot"
+    type: Literal["shoot", "throw", "medkit", "detonate"] = "shoot"
     actor: str
-    target: str
+    target: str = ""  # shoot: required; throw: the entity aimed at, if any; medkit: the patient (the actor if "")
+    item: str = ""  # throw: the grenade (items.toml)
+    at: list[int] = attrs.field(factory=list)  # throw: the square aimed at; detonate: where the C4 was placed
+    treatment: str = "minor"  # medkit: minor, severe, mortal, lethal, stabilise, cure
     mode: str = "shoot"
     aim: int = 0  # Aim stacks on the target
     reaction: bool = False  # overwatch fire (−20)
@@ -70,9 +79,19 @@ def check(rs, sc: Scenario) -> list[str]:
             if c.tile not in rs.content.terrain]
     out += [f"cover[{i}].at: expected two squares 0 to 60" for i, c in enumerate(sc.cover)
             if len(c.at) != 2 or not all(0 <= v <= 60 for v in c.at)]
-    for key in ("actor", "target"):
-        if getattr(sc.action, key) not in sc.units:
-            out.append(f"[action].{key}: no unit {getattr(sc.action, key)!r} in [units]")
+    a = sc.action
+    if a.actor not in sc.units:
+        out.append(f"[action].actor: no unit {a.actor!r} in [units]")
+    if (a.type == "shoot" or a.target) and a.target not in sc.units:
+        out.append(f"[action].target: no unit {a.target!r} in [units]")
+    if a.type in ("throw", "detonate") and (len(a.at) != 2 or not all(0 <= v <= 60 for v in a.at)):
+        out.append(f"[action].at: a {a.type} needs the square, two numbers 0 to 60")
+    if a.type == "throw" and a.item not in rs.book.items:
+        out.append(f"[action].item: unknown item {a.item!r} (items.toml)")
+    out += [f"[units.{uid}].wounds: unknown tier {t!r}" for uid, u in sc.units.items() for t in u.wounds
+            if t not in ("minor", "severe", "mortal", "lethal")]
+    out += [f"[units.{uid}].holding: unknown item {u.holding!r}" for uid, u in sc.units.items()
+            if u.holding and u.holding not in rs.book.weapons and u.holding not in rs.book.items]
     return out
 
 
@@ -84,7 +103,10 @@ def units(rs, sc: Scenario) -> dict[str, Unit]:
         c = battle.deploy(book, op, u.side, (u.at[0], u.at[1]))
         ap = battle.max_ap(book, c)
         c = attrs.evolve(c, turn=TurnAp(ap=ap, maximum=ap), hunkered=u.hunkered,
-                         armour_hp=c.armour_hp if u.armour_hp < 0 else u.armour_hp)
+                         armour_hp=c.armour_hp if u.armour_hp < 0 else u.armour_hp,
+                         condition=attrs.evolve(c.condition, wounds=Wounds(**u.wounds), dying=u.dying))
+        if u.holding:
+            c = attrs.evolve(c, hands=(battle.loaded(book, u.holding),))
         if uid == sc.action.actor and sc.action.aim:
             c = attrs.evolve(c, aim=battle.Aim(target=sc.action.target, stacks=sc.action.aim))
         out[uid] = unit_of(book, c, u.template, m.glyph, "Human" if m.character else book.enemies[m.enemy].name)
@@ -92,14 +114,43 @@ def units(rs, sc: Scenario) -> dict[str, Unit]:
 
 
 def referee(rs, units_: dict[str, Unit], action: ScAction, dice: Dice, cover: list[ScCover] = ()) -> Verdict | Rejected:
-    w = max(max(u.pos[0] for u in units_.values()), max((c.at[0] for c in cover), default=0)) + 3
-    h = max(max(u.pos[1] for u in units_.values()), max((c.at[1] for c in cover), default=0)) + 3
+    w = max(max(u.pos[0] for u in units_.values()), max((c.at[0] for c in cover), default=0),
+            action.at[0] if action.at else 0) + 3
+    h = max(max(u.pos[1] for u in units_.values()), max((c.at[1] for c in cover), default=0),
+            action.at[1] if action.at else 0) + 3
     tiles = {(c.at[0], c.at[1]): c.tile for c in cover}
     grid = Grid.from_ids([[tiles.get((x, y), "grass") for x in range(w)] for y in range(h)], rs.content.terrain)
-    actor, target = units_[action.actor], units_[action.target]
+    actor = units_[action.actor]
+    unaware = units_[action.target].side if action.unaware and action.target in units_ else None
+    # every side has spotted everyone of the others, but an unaware target's side has not spotted the actor
+    seen = tuple((side, tuple(sorted(u.id for u in units_.values()
+                                     if u.side != side and not (side == unaware and u.id == actor.id))))
+                 for side in sorted({u.side for u in units_.values()}))
+    charges = (((action.at[0], action.at[1]), actor.id),) if action.type == "detonate" and action.at else ()
     state = State(ruleset=rs.id, mission="resolve", grid=grid, units=dict(units_), phase=1, side=actor.side,
-                  sides=missions.SIDES, record=Battle(seen=((actor.side, (target.id,)),) + (
-                      () if action.unaware else ((target.side, (actor.id,)),))))
+                  sides=missions.SIDES, record=Battle(seen=seen, charges=charges))
+    events = _events(rs, state, actor, action, dice)
+    if isinstance(events, Rejected):
+        return events
+    after = fold(state, events).units
+    changes = {uid: {k: v for k, v in attrs.asdict(after[uid], recurse=False).items()
+                     if getattr(units_[uid], k) != v} for uid in units_}
+    rolls = [r for e in events for r in e.rolls]
+    text = " ".join(e.text for e in events if isinstance(e, Resolved))
+    return Verdict(rolls=rolls, before=dict(units_), changes={k: v for k, v in changes.items() if v}, summary=text)
+
+
+def _events(rs, state: State, actor: Unit, action: ScAction, dice: Dice) -> list | Rejected:
+    """The game's own decision for the action: a shot (a spray with a cone mode), a throw, a med-kit, a blast."""
+    if action.type == "throw":
+        return rs._command(state, actor, Throw(unit=actor.id, item=action.item, cell=(action.at[0], action.at[1]),
+                                               target=action.target or None), dice)
+    if action.type == "medkit":
+        return rs._command(state, actor, Act(unit=actor.id, action="medkit", target=action.target or actor.id,
+                                             option=action.treatment), dice)
+    if action.type == "detonate":
+        return rs._command(state, actor, Act(unit=actor.id, action="detonate"), dice)
+    target = state.units[action.target]
     c = actor.record
     which = shooting.mode_of(rs.book, c, action.mode)
     if isinstance(which, Rejected):
@@ -109,27 +160,23 @@ def referee(rs, units_: dict[str, Unit], action: ScAction, dice: Dice, cover: li
                                   frozenset(c.op.abilities))
     if isinstance(paid, Rejected):
         return paid
-    if not grid.sees(actor.pos, target.pos, rs.sight_range):
+    if not state.grid.sees(actor.pos, target.pos, rs.sight_range):
         return Rejected("no_line_of_sight", f"{actor.name} has no line of fire to {target.name}")
+    if spec.cone:
+        return spraying.spray(rs, state, actor, target, *which, dice, paid)
     got = shooting.attack(rs, state, actor, target, *which, dice, paid, reaction=action.reaction)
-    if isinstance(got, Rejected):
-        return got
-    events = got[0]
-    after = fold(state, events).units
-    changes = {uid: {k: v for k, v in attrs.asdict(after[uid], recurse=False).items()
-                     if getattr(units_[uid], k) != v} for uid in units_}
-    rolls = [r for e in events for r in e.rolls]
-    text = next(e.text for e in events if isinstance(e, Resolved))
-    return Verdict(rolls=rolls, before=dict(units_), changes={k: v for k, v in changes.items() if v}, summary=text)
+    return got if isinstance(got, Rejected) else got[0]
 
 
 def report(rs, before: Unit, after: Unit) -> UnitReport:
     book, b, a = rs.book, before.record, after.record
-    w = a.condition.wounds
+    w, bw = a.condition.wounds, b.condition.wounds
     wounds = " · ".join(f"{t} {w.count(t)}" for t in book.tiers() if w.count(t)) or "no wounds"
     line = (f"{after.name}: {wounds}, armour HP {a.armour_hp}/{book.armour[a.op.armour].hp}"
             + (f", {after.status}" if after.status != "active" else ""))
     return UnitReport(line=line, numbers={"hp_lost": before.hp - after.hp,
                                           "armour_hp_lost": b.armour_hp - a.armour_hp,
                                           "minor": w.minor, "severe": w.severe, "mortal": w.mortal,
-                                          "lethal": w.lethal, "status": after.status})
+                                          "lethal": w.lethal, "status": after.status,
+                                          # at least one new wound of the tier: `--trials` gives its probability
+                                          **{f"took_{t}": int(w.count(t) > bw.count(t)) for t in WOUND_TIERS}})

@@ -91,6 +91,7 @@ class Settings:
     unconscious_penalty: int
     spot_falloff: int
     alert_radius: int
+    c4_terrain_damage: int
     smoke_radius: int
     smoke_concealed: int
     smoke_hidden: int

@@ -15,7 +15,7 @@ from engine.content import field, missions
 from engine.core.dice import Dice, Roll
 from engine.core.geometry import distance
 from engine.core.model import State, Unit
-from engine.rules.xxxzone import sight
+from engine.rules.xxxzone import sight, smoke
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.character import Derived, derive
 from engine.rules.xxxzone.units import Battle, battle
@@ -34,18 +34,23 @@ def stats(book: Book, unit: Unit) -> Derived:
     return got
 
 
-def spotters(state: State, side: str, target: Unit, awake: list[Unit] | None = None) -> list[Unit]:
+def spotters(book: Book, state: State, side: str, target: Unit, awake: list[Unit] | None = None) -> list[Unit]:
     """The side's conscious units that see the target; `awake`: those units, listed once for many targets."""
     if awake is None:
         awake = [u for u in state.side_units(side) if u.conscious]
     sees, at = state.grid.sees, target.pos
-    return [u for u in awake if sees(u.pos, at, RADIUS)]
+    eyes = [u for u in awake if sees(u.pos, at, RADIUS)]
+    cells = smoke.smoky(state)
+    if cells and eyes:  # through 3 smoke squares or more nobody sees it
+        eyes = [u for u in eyes if smoke.level(book, state, u.pos, at, cells) != "hidden"]
+    return eyes
 
 
-def chance(book: Book, spotter: Unit, target: Unit) -> int:
+def chance(book: Book, spotter: Unit, target: Unit, state: State | None = None) -> int:
     s, t = spotter.record, target.record
+    concealed = state is not None and smoke.level(book, state, spotter.pos, target.pos) == "concealed"
     return sight.sees(book, spotter.pos, s.facing, stats(book, spotter).sight, target.pos, stats(book, target).sneak,
-                      conspicuous=t.conspicuous or bool(t.condition.on_fire))
+                      conspicuous=t.conspicuous or bool(t.condition.on_fire), concealed=concealed)
 
 
 def friendly(side: str, other: str) -> bool:
@@ -59,7 +64,7 @@ def spotted(book: Book, state: State, side: str) -> frozenset[str]:
     for u in state.units.values():
         if u.side == side:
             continue
-        eyes = spotters(state, side, u, awake)
+        eyes = spotters(book, state, side, u, awake)
         if not eyes:
             continue
         if friendly(side, u.side) or u.id in known or u.status != "active" \
@@ -87,7 +92,7 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
         for t in state.units.values():
             if friendly(side, t.side) or t.status == "dead":
                 continue
-            eyes = spotters(state, side, t, awake)
+            eyes = spotters(book, state, side, t, awake)
             if not eyes:
                 continue
             if t.id in known:
@@ -95,8 +100,8 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
                 continue
             if not (side == starting or t.id in acted or any(e.id in acted for e in eyes)):
                 continue
-            best = max(eyes, key=lambda e: (chance(book, e, t), e.id))
-            p = chance(book, best, t)
+            best = max(eyes, key=lambda e: (chance(book, e, t, state), e.id))
+            p = chance(book, best, t, state)
             sure = sight.sure(p)
             if sure is None:
                 got = sight.spot(dice, book, best.id, t.id, p)

@@ -55,6 +55,8 @@ def effects(book: Book, c: Combatant) -> tuple[str, ...]:
                                           ("on fire", s.on_fire), ("dying", s.dying)) if n]
     if s.poison:
         out.append(s.poison.replace("_", " "))
+    if c.marking:
+        out.append(f"marking {c.marking}")
     if c.aim is not None:
         out.append(f"aiming at {c.aim.target}" + (f" ×{c.aim.stacks}" if c.aim.stacks > 1 else ""))
     out += [name for name, on in (("hunkered", c.hunkered), ("chi breath", c.chi_breath),

@@ -10,17 +10,18 @@ import attrs
 
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
-from engine.core.events import Event, Noted, Resolved, TileChanged
+from engine.core.events import Event, Resolved
 from engine.core.model import State, Unit
+from engine.core.reducer import fold
 from engine.rules.xxxzone import abilities as ab
-from engine.rules.xxxzone import actions, battle, firing, sight
+from engine.rules.xxxzone import actions, battle, blasts, feats, firing, sight, smoke
 from engine.rules.xxxzone.attack import Attack, CoverPiece, Defence, WOUNDS
 from engine.rules.xxxzone.attack import volley as roll_volley
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.lines import between, cover_between, line
 from engine.rules.xxxzone.modifiers import Situation, weapon_dt
 from engine.rules.xxxzone.shot import Shot, fire
-from engine.rules.xxxzone.units import Battle, changed
+from engine.rules.xxxzone.units import changed
 
 WEIGHT = {"minor": 1, "severe": 2, "mortal": 4, "lethal": 8}  # the AI's worth of a wound (units.WEIGHT)
 
@@ -47,7 +48,7 @@ def mode_of(book: Book, c, mode_id: str) -> tuple[str, str] | Rejected:
 
 
 def cover(book: Book, state: State, a, b) -> tuple[CoverPiece, ...]:
-    worn = _worn(state)
+    worn = blasts.worn(state)
     pieces = {}
     for cell in line(a, b)[1:-1]:
         tile = state.grid.tile(cell)
@@ -61,16 +62,14 @@ def cover(book: Book, state: State, a, b) -> tuple[CoverPiece, ...]:
     return cover_between(a, b, pieces)
 
 
-def _worn(state: State) -> dict:
-    return state.record.cover_hp() if isinstance(state.record, Battle) else {}
-
-
 def shot_for(rs, state: State, shooter: Unit, target: Unit, weapon: str, mode: str, reaction: bool = False) -> Shot:
     book = rs.book
     t = book.roster.get(target.template)
     kind = book.enemies.get(t.enemy) if t is not None and t.enemy else None
     return Shot(weapon=weapon, mode=mode, reaction=reaction, unaware=shooter.id not in rs.spotted(state, target.side),
-                vs_human=kind is None or kind.human, mechanical=kind is not None and kind.mechanical)
+                vs_human=kind is None or kind.human, mechanical=kind is not None and kind.mechanical,
+                concealed=smoke.level(book, state, shooter.pos, target.pos) == "concealed",
+                marked=feats.marked(rs, state, shooter, target))
 
 
 def plan(book: Book, shooter, target, shot: Shot, pieces) -> tuple[tuple[Attack, ...], Defence] | Rejected:
@@ -86,6 +85,7 @@ def plan(book: Book, shooter, target, shot: Shot, pieces) -> tuple[tuple[Attack,
     melee = w.kind == "melee"
     aims = shooter.aim.stacks if shooter.aim is not None and shooter.aim.target == target.id else 0
     sit = Situation(distance=d, aims=aims, reaction=shot.reaction, unaware=shot.unaware, lion_ignores=True,
+                    concealed=shot.concealed, marked=shot.marked,
                     target_moving_target=shot.reaction and target.op.has("moving_target"),
                     target_wounded=target.condition.wounds.any, chi_breath_melee=target.chi_breath and melee,
                     aimed_before=aims > 0)
@@ -144,30 +144,12 @@ def attack(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, d
                                     rolls=out.rolls, outcome=worst, text=text),
                            changed(book, unit, shooter, "reaction fire" if reaction else "shoots"),
                            changed(book, target, out.target, "shot")]
-    events += _wear(rs, state, pieces, out.cover)
+    events += blasts.wear(rs, state, pieces, out.cover)
+    if w.explosion:
+        events += blasts.missile(rs, fold(state, events), unit, shooter, target, out.hits[0], pieces, w.explosion, dice)
     return events, shooter, out.target
 
 
 def _rank(outcome: str) -> int:
     order = ("miss", "cover", "glancing", "hit", "minor", "severe", "mortal", "lethal")
     return order.index(outcome) if outcome in order else 0
-
-
-def _wear(rs, state: State, before, after) -> list[Event]:
-    left = {p.cell: p.hp for p in after}
-    worn = dict(_worn(state))
-    out: list[Event] = []
-    for p in before:
-        hp = left.get(p.cell, 0)
-        if hp == p.hp:
-            continue
-        worn[p.cell] = hp
-        if hp <= 0:
-            tile = rs.content.terrain[state.grid.tile(p.cell)]
-            if tile.destroyed:
-                out.append(TileChanged(pos=p.cell, tile=tile.destroyed))
-                worn.pop(p.cell)  # the new tile is whole
-    if not out and worn == _worn(state):
-        return []
-    rec = state.record if isinstance(state.record, Battle) else Battle()
-    return [Noted(record=attrs.evolve(rec, cover=tuple(sorted(worn.items()))), cause="cover worn")] + out

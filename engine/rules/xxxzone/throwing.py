@@ -16,12 +16,18 @@ from engine.core.events import Event, Resolved
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Row, Throwable, ThrowPreview
-from engine.rules.xxxzone import actions, battle, explosions, shooting
+from engine.core.reducer import fold
+from engine.rules.xxxzone import actions, battle, blasts, explosions, shooting, smoke
 from engine.rules.xxxzone.lines import between, blast_cover
 from engine.rules.xxxzone.units import changed
 
 COST = 4  # Draw 1 + Interact 1 + Throw 2
-EFFECTS = ("damage", "on_fire", "disorient")
+EFFECTS = ("damage", "on_fire", "disorient", "smoke")
+
+
+def cost(book, item: str) -> int:
+    """A smoke bomb has no pin to pull: Draw 1 + Throw 2."""
+    return COST - 1 if book.items[item].effect == "smoke" else COST
 
 
 def throwables(rs, unit: Unit) -> list[Throwable]:
@@ -32,24 +38,6 @@ def throwables(rs, unit: Unit) -> list[Throwable]:
     kinds = dict.fromkeys(i for i in c.belt if i in book.items and book.items[i].kind == "grenade"
                           and book.items[i].effect in EFFECTS)
     return [Throwable(i, book.items[i].name, c.belt.count(i)) for i in kinds]
-
-
-def blast_cells(rs, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
-    radius = max(rs.book.items[item].rings, default=0) if item in rs.book.items else 0
-    seen = state.grid.fov(cell, radius + 1)
-    return tuple((x, y) for y in range(max(0, cell[1] - radius), min(state.grid.height, cell[1] + radius + 1))
-                 for x in range(max(0, cell[0] - radius), min(state.grid.width, cell[0] + radius + 1))
-                 if seen[y, x] or (x, y) == cell)
-
-
-def _pieces(rs, state: State, cells) -> dict:
-    out = {}
-    for cell in cells:
-        tc = rs.book.terrain_cover.get(state.grid.tile(cell))
-        if tc is not None:
-            kind = rs.book.cover[tc.cover]
-            out[cell] = (state.grid.tile(cell).replace("_", " "), kind.value, tc.hp or kind.hp)
-    return out
 
 
 def _check(rs, state: State, unit: Unit, item: str, cell: Pos) -> Rejected | None:
@@ -63,14 +51,16 @@ def _check(rs, state: State, unit: Unit, item: str, cell: Pos) -> Rejected | Non
     reach = explosions.reach(book, c.op.effective("strength"))
     if between(unit.pos, cell) > reach:
         return Rejected("too_far", f"{between(unit.pos, cell)} squares between; {unit.name} throws at most {reach}")
-    if actions.available(c.turn, "other") < COST:
-        return Rejected("no_ap", f"A throw costs {COST} AP (draw 1, pin 1, throw 2); {c.turn.ap} left")
+    need = cost(book, item)
+    if actions.available(c.turn, "other") < need:
+        how = "draw 1, throw 2" if need < COST else "draw 1, pin 1, throw 2"
+        return Rejected("no_ap", f"A throw costs {need} AP ({how}); {c.turn.ap} left")
     return None
 
 
 def _victims(rs, state: State, impact: Pos, item: str):
-    cells = set(blast_cells(rs, state, item, impact))
-    pieces = _pieces(rs, state, cells)
+    cells = set(blasts.cells(rs, state, item, impact))
+    pieces = blasts.pieces(rs, state, cells)
     return [(u, battle.defence(rs.book, u.record, blast_cover(impact, u.pos, pieces)))
             for u in state.units.values() if u.pos in cells and u.status != "dead" and u.record is not None]
 
@@ -80,7 +70,7 @@ def throw(rs, state: State, unit: Unit, cmd: Throw, dice: Dice) -> Rejected | li
     bad = _check(rs, state, unit, cmd.item, cmd.cell)
     if bad is not None:
         return bad
-    paid = actions.spend(c.turn, COST, "other", frozenset(c.op.abilities), what="The throw")
+    paid = actions.spend(c.turn, cost(book, cmd.item), "other", frozenset(c.op.abilities), what="The throw")
     if isinstance(paid, Rejected):
         return paid
     s = battle.shooter(book, c)
@@ -88,30 +78,19 @@ def throw(rs, state: State, unit: Unit, cmd: Throw, dice: Dice) -> Rejected | li
     aimed = None if target is None else battle.defence(book, target.record, shooting.cover(book, state, unit.pos,
                                                                                              target.pos))
     landing = explosions.throw(dice, book, s, cmd.item, between(unit.pos, cmd.cell), cmd.cell, aimed)
-    impact = (min(max(landing.cell[0], 0), state.grid.width - 1), min(max(landing.cell[1], 0), state.grid.height - 1))
+    impact = blasts.clamp(state, landing.cell)
     belt = list(c.belt)
     belt.remove(cmd.item)
     thrower = attrs.evolve(c, turn=paid, belt=tuple(belt), conspicuous=True)
-    now = {unit.id: (unit, thrower)}
-    rolls = list(landing.rolls)
-    words = []
-    victims = _victims(rs, state, impact, cmd.item)
-    for (victim, d), (vid, hits, after) in zip(sorted(victims, key=lambda v: (distance(impact, v[0].pos), v[0].id)),
-                                               explosions.explode(dice, book, s, cmd.item, impact,
-                                                                  [(v.pos, d) for v, d in victims])):
-        u, rec = now.get(vid, (state.units[vid], state.units[vid].record))
-        rolls += [h.roll for h in hits] + [h.wear for h in hits if h.wear is not None]
-        got = explosions.effects(dice, book, cmd.item, hits, battle.vitals(book, rec), rec.condition)
-        rolls += got.rolls
-        now[vid] = (u, attrs.evolve(rec, condition=got.condition, armour_hp=after.armour_hp))
-        words.append(f"{u.name}: {', '.join(h.outcome for h in hits)}" + (f" ({'; '.join(got.notes)})"
-                                                                         if got.notes else ""))
+    if book.items[cmd.item].effect == "smoke":
+        return smoke.thrown(rs, state, unit, thrower, cmd, landing, impact, dice)
+    events, rolls, words = blasts.blast_at(rs, fold(state, [changed(book, unit, thrower, "throws")]), s, cmd.item,
+                                           impact, dice)
     text = (f"{unit.name} throws the {rs.name(cmd.item)} at {cmd.cell[0]},{cmd.cell[1]}: "
             f"{landing.how.replace('_', ' ')} at {impact[0]},{impact[1]}" + (f"; {'; '.join(words)}" if words else ""))
-    out: list[Event] = [Resolved(actor=unit.id, action="throw", cell=impact, weapon=cmd.item, target=cmd.target,
-                                 rolls=tuple(rolls), outcome=landing.how, text=text)]
-    out += [changed(book, u, rec, "throws" if u.id == unit.id else "caught in the blast") for u, rec in now.values()]
-    return out
+    head = Resolved(actor=unit.id, action="throw", cell=impact, weapon=cmd.item, target=cmd.target,
+                    rolls=tuple(landing.rolls) + tuple(rolls), outcome=landing.how, text=text)
+    return [head, changed(book, unit, thrower, "throws")] + events
 
 
 def preview(rs, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
@@ -129,10 +108,12 @@ def preview(rs, state: State, thrower: str, item: str, cell: Pos) -> ThrowPrevie
     need = 100 - adj + agi  # lands when the face beats this
     p = Fraction(100 - max(0, min(100, need)), 100)
     lines = [Row("Lands", f" {float(p) * 100:.0f}% (AdjAcc {adj}" + (f" − Agi {agi}" if target else "") + ")"),
-             Row("Else", " scatters 1d3 squares, 1d8 direction"), Row("Cost", f" {COST} AP: draw, pin, throw")]
+             Row("Else", " scatters 1d3 squares, 1d8 direction"), Row("Cost", f" {cost(book, item)} AP: draw, " + ("throw" if cost(book, item) < COST else "pin, throw"))]
     attack = explosions.blast(book, s, item)
     hits = []
-    for u, d in _victims(rs, state, cell, item):
+    if book.items[item].effect == "smoke":
+        lines.append(Row("Smoke", f" {book.items[item].radius} squares round, {book.items[item].duration.text} turns"))
+    for u, d in _victims(rs, state, cell, item) if book.items[item].effect != "smoke" else ():
         n = explosions.ring_rolls(book.items[item].rings, distance(cell, u.pos))
         if n:
             _, wound, _ = shooting.odds(tuple([attack] * n), d)

@@ -13,7 +13,7 @@ from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideSta
 from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State
 from engine.core.reducer import fold
-from engine.rules.xxxzone import actions, battle, forces, seen, status, units
+from engine.rules.xxxzone import actions, battle, forces, kit, seen, smoke, status, units
 from engine.rules.xxxzone.units import changed, unit_of
 
 
@@ -37,6 +37,7 @@ def start(rs, state: State, dice: Dice) -> Rejected | list[Event]:
 def begin_side(rs, state: State, side: str, dice: Dice) -> list[Event]:
     book = rs.book
     out: list[Event] = [SideStarted(side=side)]
+    finished = []
     for u in state.side_units(side):
         c = u.record
         if c is None or c.condition.dead:
@@ -46,7 +47,13 @@ def begin_side(rs, state: State, side: str, dice: Dice) -> list[Event]:
         c = attrs.evolve(c, condition=cond, turn=turn, hunkered=False, watch=None, chi_breath=False,
                          conspicuous=bool(cond.on_fire))
         out.append(changed(book, u, c, "turn starts" + (f" ({ap} AP)" if ap != turn.maximum else "")))
+        if done is not None:
+            finished.append((u.id, done))
     now = fold(state, out)
+    for uid, done in finished:  # a continuing action paid in full now does what it was for
+        step = kit.complete(rs, now, now.units[uid], now.units[uid].record, done, dice)
+        out += step
+        now = fold(now, step)
     return out + sightings(rs, now, dice, (), starting=side)
 
 
@@ -62,7 +69,9 @@ def end_turn(rs, state: State, side: str, dice: Dice) -> Rejected | list[Event]:
         return Rejected("not_your_turn", f"It is the {state.side} turn")
     book = rs.book
     out: list[Event] = []
-    for u in state.side_units(side):
+    # civilians take no turn: their statuses (the Dying countdown, fire) run at the end of the squad's (Interpretation)
+    ending = state.side_units(side) + (state.side_units(missions.CIVILIANS) if side == missions.PLAYER else [])
+    for u in ending:
         c = u.record
         if c is None or c.condition.dead:
             continue
@@ -70,6 +79,7 @@ def end_turn(rs, state: State, side: str, dice: Dice) -> Rejected | list[Event]:
         after = attrs.evolve(c, condition=got.condition, turn=actions.end(c.turn))
         if after != c:
             out.append(changed(book, u, after, "; ".join(got.notes) or "turn ends", got.rolls))
+    out += smoke.thinned(fold(state, out), side)
     acting = [s for s in state.sides if s != missions.CIVILIANS and state.side_units(s)]
     following = acting[(acting.index(side) + 1) % len(acting)] if side in acting else acting[0]
     now = fold(state, out)

@@ -22,10 +22,13 @@ HEALTH = 10
 @record("xxxzone.battle")
 @attrs.frozen(kw_only=True)
 class Battle:
-    """State.record: cover HP left where shots wore it (a square absent is whole), and each side's sightings."""
+    """State.record: cover HP left where shots wore it (a square absent is whole), each side's sightings, the
+    smoke clouds standing and the C4 placed."""
 
     cover: tuple[tuple[Pos, int], ...] = ()
     seen: tuple[tuple[str, tuple[str, ...]], ...] = ()  # side -> ids of the other sides' units it has spotted
+    smoke: tuple[tuple[Pos, int, int, str], ...] = ()  # smoke clouds: centre, radius, turns left, thrower's side
+    charges: tuple[tuple[Pos, str], ...] = ()  # C4 placed: its square, who placed it (their Detonator sets it off)
 
     def cover_hp(self) -> dict[Pos, int]:
         return {tuple(p): hp for p, hp in self.cover}  # type: ignore[misc]
