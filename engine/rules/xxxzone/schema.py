@@ -91,7 +91,7 @@ class Settings:
     unconscious_penalty: int
     spot_falloff: int
     alert_radius: int
-    c4_terrain_damage: int
+    c4_terrain_damage: int = 4  # 6.9; a default, so content written before C4 existed still loads
     smoke_radius: int
     smoke_concealed: int
     smoke_hidden: int
