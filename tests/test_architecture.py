@@ -160,3 +160,27 @@ def test_the_title_menu_path_imports_no_engine():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_a_process_imports_only_the_ruleset_it_names(tmp_path):
+    """The registry lists every built-in ruleset from its folder without importing it; `simulate`, `replay --verify`
+    and `audit` of an xcom-trpg log import that ruleset alone (start-up: each ruleset costs its imports).
+
+    A fresh interpreter, because the test session itself has imported every ruleset already.
+    """
+    log = tmp_path / "short.jsonl"
+    script = (
+        "import sys\n"
+        "from engine.core import ruleset\n"
+        "print(ruleset.available())\n"
+        "from tui.cli import main\n"
+        f"assert main(['simulate', '--seed', '3', '--max-turns', '1', '--out', {str(log)!r}]) == 0\n"
+        f"assert main(['replay', {str(log)!r}, '--verify']) == 0\n"
+        f"assert main(['audit', {str(log)!r}]) == 0\n"
+        "print(sorted({m.split('.')[2] for m in sys.modules if m.startswith('engine.rules.')}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[0] == "['annihilation', 'neo-troops', 'xcom-trpg', 'xxxzone']"
+    assert lines[-1] == "['xcom_trpg']"

@@ -24,24 +24,43 @@ KILLS = 50
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory, content) -> bytes:
+def reference_log(tmp_path_factory, content) -> Path:
     path = tmp_path_factory.mktemp("ref") / "ref.jsonl"
     run(content, "xcom-trpg", "eliminate", seed_from_int(SEED), path).close()
-    return path.read_bytes()
+    assert verify(content, path).failure is None  # a killed log carried on to these bytes has this verdict too
+    return path
 
 
-def killed_run(content, path: Path, lines: int) -> None:
-    """A simulation in a forked child, killed once its log holds `lines` lines (or it ends)."""
+@pytest.fixture(scope="module")
+def reference(reference_log) -> bytes:
+    return reference_log.read_bytes()
+
+
+@pytest.fixture(scope="module")
+def reference_seed(reference_log) -> bytes:
+    return log.seed_path(reference_log).read_bytes()
+
+
+def killed_run(path: Path, lines: int, play) -> None:
+    """`play()` in a forked child, killed once the log holds `lines` lines (or it ends)."""
     pid = os.fork()
     if pid == 0:  # the child plays until it is killed
         try:
-            run(content, "xcom-trpg", "eliminate", seed_from_int(SEED), path)
+            play()
         finally:
             os._exit(0)
     deadline = time.monotonic() + 30  # a safety net only: the kill point is the line count
+    seen = offset = 0
     while time.monotonic() < deadline:
-        if path.exists() and path.read_bytes().count(b"\n") >= lines:
-            break
+        if path.exists():  # count only what was written since the last look: the child has the other core
+            with open(path, "rb") as f:
+                if f.seek(0, os.SEEK_END) < offset:  # a torn record set aside by the resume: count again
+                    seen = offset = 0
+                f.seek(offset)
+                new = f.read()
+            seen, offset = seen + new.count(b"\n"), offset + len(new)
+            if seen >= lines:
+                break
         if os.waitpid(pid, os.WNOHANG)[0]:
             return
         time.sleep(0.002)
@@ -49,27 +68,54 @@ def killed_run(content, path: Path, lines: int) -> None:
     os.waitpid(pid, 0)
 
 
+def check_killed(content, reference: bytes, path: Path, i: int) -> None:
+    """A killed log is a byte prefix of the uninterrupted run plus at most one torn record, and verifies as such."""
+    data = path.read_bytes()
+    complete = data[: data.rfind(b"\n") + 1]
+    assert reference.startswith(complete), f"kill {i}: a complete record differs from the uninterrupted run"
+    report = verify(content, path)
+    if data[len(complete):]:
+        assert report.failure is not None and "torn record" in report.failure.message
+    else:
+        assert report.failure is None, f"kill {i}: {report.failure}"
+
+
+def carry_on(content, path: Path) -> None:
+    game = Game.resume(content, path)
+    play_out(game)
+    assert game.state.winner is not None
+    game.close()
+
+
 @pytest.mark.slow
-def test_killed_fifty_times_nothing_complete_is_lost(content, reference, tmp_path):
+def test_killed_fifty_times_nothing_complete_is_lost(content, reference, reference_seed, tmp_path):
+    """One mission killed at 50 moments, each time carried on from its log in a new child that is killed in turn
+    (a resumed game dies as a fresh one does); the last carries on to the end, the uninterrupted run's bytes."""
     total = reference.count(b"\n")
+    path = tmp_path / "killed.jsonl"
     for i in range(KILLS):
-        path = tmp_path / f"kill-{i}.jsonl"
-        killed_run(content, path, 2 + i * (total - 2) // KILLS)
-        data = path.read_bytes()
-        complete = data[: data.rfind(b"\n") + 1]
-        assert reference.startswith(complete), f"kill {i}: a complete record differs from the uninterrupted run"
-        report = verify(content, path)
-        torn = data[len(complete):]
-        if torn:
-            assert report.failure is not None and "torn record" in report.failure.message
+        if i == 0:
+            play = lambda: run(content, "xcom-trpg", "eliminate", seed_from_int(SEED), path)  # noqa: E731
         else:
-            assert report.failure is None, f"kill {i}: {report.failure}"
-        game = Game.resume(content, path)  # and every killed log carries on to the end...
-        play_out(game)
-        assert game.state.winner is not None
-        game.close()
-        assert verify(content, path).failure is None
-        assert path.read_bytes() == reference, f"kill {i}: the resumed mission went another way"  # ...the same one
+            play = lambda: carry_on(content, path)  # noqa: E731
+        killed_run(path, 2 + i * (total - 2) // KILLS, play)
+        check_killed(content, reference, path, i)
+    carry_on(content, path)
+    assert path.read_bytes() == reference, "the resumed mission went another way"
+    assert log.seed_path(path).read_bytes() == reference_seed  # the same bytes: the reference's verdict, verified
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kill", [3, 25, 47])
+def test_a_killed_run_carried_on_straight_to_the_end_is_the_uninterrupted_one(content, reference, reference_seed,
+                                                                              tmp_path, kill):
+    total = reference.count(b"\n")
+    path = tmp_path / "kill.jsonl"
+    killed_run(path, 2 + kill * (total - 2) // KILLS,
+               lambda: run(content, "xcom-trpg", "eliminate", seed_from_int(SEED), path))
+    check_killed(content, reference, path, kill)
+    carry_on(content, path)
+    assert path.read_bytes() == reference and log.seed_path(path).read_bytes() == reference_seed
 
 
 @pytest.mark.parametrize("cut", [1, 17, 200])

@@ -8,6 +8,7 @@ every file in a child process with a time and a memory limit; the quick one runs
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import resource
@@ -233,17 +234,47 @@ def _limits() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
+def _env(saves: str) -> dict[str, str]:
+    return {**os.environ, "XENOTAC_SAVES": saves, "TERM": "dumb", "PYTHONPATH": str(ROOT)}
+
+
 def _child(argv: list[str], saves: str) -> tuple[int, str]:
-    env = {**os.environ, "XENOTAC_SAVES": saves, "TERM": "dumb", "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", "import sys; from tui.cli import main; sys.exit(main())", *argv],
-                          cwd=ROOT, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          cwd=ROOT, env=_env(saves), stdin=subprocess.DEVNULL, capture_output=True, text=True,
                           timeout=TIME_LIMIT, preexec_fn=_limits)
     return done.returncode, done.stderr
 
 
+def _batch(cases: list[list[str]], saves: str, folder: Path) -> list[tuple[int, str]]:
+    """Many readers in one child (tests/reader_batch.py): each still has its time limit, the child the memory one."""
+    folder.mkdir()
+    (folder / "cases.json").write_text(json.dumps(cases))
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "reader_batch.py"), str(folder / "cases.json"),
+                           str(folder / "results.json"), str(TIME_LIMIT)], cwd=ROOT, env=_env(saves),
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=TIME_LIMIT * len(cases), preexec_fn=_limits)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return [tuple(r) for r in json.loads((folder / "results.json").read_text())]
+
+
+BATCHES = 4
+
+
 @pytest.mark.slow
 def test_every_reader_on_every_hostile_file_is_one_line_in_time_and_memory(corpus, tmp_path):
+    """Every case under a time and a memory limit: the first of each kind of input (log, content, scenario...), and
+    of the terminal client, in a process of its own, the real entry point; the rest in a few batch children."""
+    alone, rest, kinds = [], [], set()
+    for case, argv, client in corpus:
+        kind = (case.split()[0], client)
+        (rest if kind in kinds else alone).append((case, argv))
+        kinds.add(kind)
+    chunks = [rest[i::BATCHES] for i in range(BATCHES)]
     with ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(lambda c: (c[0], *_child(c[1], str(tmp_path))), corpus))
+        single = pool.map(lambda c: (c[0], *_child(c[1], str(tmp_path))), alone)
+        batched = pool.map(lambda i: _batch([argv for _case, argv in chunks[i]], str(tmp_path), tmp_path / f"b{i}"),
+                           range(BATCHES))
+        results = [*single, *((case, *r) for chunk, out in zip(chunks, batched) for (case, _), r in zip(chunk, out))]
+    assert len(alone) >= 8 and len(results) == len(corpus)
     for case, code, err in results:
         _one_line(case, code, err)

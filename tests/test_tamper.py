@@ -11,6 +11,7 @@ outcome): the threat model in docs/architecture.md says so.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import shutil
@@ -123,13 +124,18 @@ def _tamper(lines: list[bytes], kind: str, rng: random.Random, foreign: bytes):
 
 
 def check(content, original: Path, tmp_path: Path, foreign: bytes, kind: str, rechained: bool, companion: bool,
-          rng: random.Random) -> None:
+          rng: random.Random, seen: set | None = None) -> None:
     lines = original.read_bytes().splitlines()
     mutated, first, free = tamper(lines, kind, rng, foreign)
     if rechained and kind not in ("byte", "garbage"):
         mutated = renumber(mutated)
     if mutated == lines:
         return  # a byte flipped to itself cannot be caught, and needs not be
+    if seen is not None:  # the same bytes, seed file and claims as a log verified already: the same verdict
+        key = (hashlib.sha256(b"\n".join(mutated)).digest(), len(mutated), kind, rechained, companion, first, free)
+        if key in seen:
+            return
+        seen.add(key)
     path = tmp_path / f"{kind}.jsonl"
     path.write_bytes(b"".join(raw + b"\n" for raw in mutated))
     seed = log.seed_path(path)
@@ -147,12 +153,12 @@ def check(content, original: Path, tmp_path: Path, foreign: bytes, kind: str, re
 
 
 def run_kinds(content, original, tmp_path, foreign, times: int) -> None:
-    rng = random.Random(14)
+    rng, seen = random.Random(14), set()  # a second reveal or a foreign header is the same log every time
     for kind in KINDS:
         for rechained in (False, True):
             for companion in (True, False):
                 for _ in range(times):
-                    check(content, original, tmp_path, foreign, kind, rechained, companion, rng)
+                    check(content, original, tmp_path, foreign, kind, rechained, companion, rng, seen)
 
 
 def test_every_kind_of_tampering_is_caught(content, original, tmp_path, foreign):

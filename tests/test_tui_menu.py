@@ -130,3 +130,17 @@ def test_the_summary_goes_back_to_the_title_menu(content, tmp_path):
         return summary, type(app.screen).__name__, len(app.screen_stack)
 
     assert run_app(app, steps) == ("Summary", "Title", 2)
+
+
+def test_a_menu_after_a_command_line_mission_offers_every_ruleset(content):
+    """`play` reads its own ruleset's tables alone (a sooner first frame); the menu its summary opens reads them all."""
+    from engine.content import loader
+    from engine.play import catalog
+
+    one = loader.load(None, ["xcom-trpg"])
+    assert one.rulesets == ("xcom-trpg",) and catalog.rulesets(one) == ["xcom-trpg"]
+    assert one.sha_for("xcom-trpg") == content.sha_for("xcom-trpg")  # the same bundle, for its logs
+    app = XenotacApp(one, None, whole=lambda: content)
+    assert app.content is one
+    app.to_menu()
+    assert app.content is content and len(catalog.rulesets(app.content)) == 4

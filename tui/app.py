@@ -42,10 +42,12 @@ class XenotacApp(App[str]):
 
     def __init__(self, content: Content | Callable[[], Content], saves: Path, keymap: dict[str, str] | None = None,
                  session: Session | None = None, casual: bool = False, alien_delay: float | None = None,
-                 replay: Timeline | None = None) -> None:
-        """`content` may be a function that loads it: then it is loaded on first use, or by `warm_up`."""
+                 replay: Timeline | None = None, whole: Callable[[], Content] | None = None) -> None:
+        """`content` may be a function that loads it: then it is loaded on first use, or by `warm_up`. `whole`: how
+        to load every ruleset's content when `content` holds one ruleset's (`play`, `resume`) and a menu opens."""
         super().__init__()
         self._content, self._load = (None, content) if callable(content) else (content, None)
+        self._whole = whole
         self._content_lock = threading.Lock()
         self.saves = saves
         self.casual = casual
@@ -80,6 +82,13 @@ class XenotacApp(App[str]):
                     assert self._load is not None
                     self._content = self._load()
         return self._content
+
+    def to_menu(self) -> None:
+        """Before a new title menu after a mission started from the command line: the content it read for its own
+        ruleset is read again whole (in the menu's warm-up), so the menu offers every ruleset."""
+        if self._whole is not None:
+            with self._content_lock:
+                self._content, self._load, self._whole = None, self._whole, None
 
     def warm_up(self) -> None:
         """After the title menu is drawn: the content, and the engine with it, load in a thread."""

@@ -41,7 +41,7 @@ def view(args: argparse.Namespace, content, path: Path) -> int:
 
 def run(args: argparse.Namespace) -> int:
     from tui.app import XenotacApp
-    from tui.cli.common import BadInput, load_content
+    from tui.cli.common import BadInput, load_content, log_ruleset
     from tui.saves import saves_dir
 
     keymap = _keymap(args)
@@ -53,7 +53,13 @@ def run(args: argparse.Namespace) -> int:
         if message:
             print(message)
         return app.return_code or 0
-    content = load_content(args.content)
+    resumed = _resume_path(args.log, saves, BadInput, args.recover) if args.cmd == "resume" else None
+    if args.cmd == "play":  # the mission's ruleset alone: the first battle frame comes sooner
+        content = load_content(args.content, [args.ruleset])
+    elif resumed is not None:
+        content = load_content(args.content, log_ruleset(resumed))
+    else:
+        content = load_content(args.content)
     if args.cmd in ("play", "resume"):
         from tui import squad
         from tui.app import log_path, stamp
@@ -73,9 +79,9 @@ def run(args: argparse.Namespace) -> int:
         session = Session.new(content, args.ruleset, mission, seed, path,
                               casual=args.casual, squad=squad, public=public)
     elif args.cmd == "resume":
-        session = Session.resume(content, _resume_path(args.log, saves, BadInput, args.recover),
-                                 recover=args.recover)
-    app = XenotacApp(content, saves, keymap, session=session, casual=bool(getattr(args, "casual", False)))
+        session = Session.resume(content, resumed, recover=args.recover)
+    app = XenotacApp(content, saves, keymap, session=session, casual=bool(getattr(args, "casual", False)),
+                     whole=(lambda: load_content(args.content)) if args.cmd in ("play", "resume") else None)
     message = app.run()
     if message:
         print(message)

@@ -36,7 +36,7 @@ OPTIONAL: tuple[str, ...] = ()  # files any bundle may leave out
 def is_content_file(name: str) -> bool:
     """True for the file labels content messages start with."""
     folder, _, file = name.rpartition("/")
-    own = any(rid == folder and file in schema.files for rid, schema in _schemas())
+    own = any(file in schema.files for _rid, schema in _schemas(_named([folder])))
     return own or name in FILES or name == LEGACY_MISSIONS or (folder == MISSIONS and name.endswith(".toml"))
 
 
@@ -47,8 +47,12 @@ def bundle_hash(files: dict[str, bytes]) -> str:
     return h.hexdigest()
 
 
-def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Content:
-    """Load, merge the layers (engine.content.layers) and cross-check; raises ContentError with every message."""
+def load(directory: Path | str | Sequence[Path | str] | None = None, rulesets: Sequence[str] | None = None) -> c.Content:
+    """Load, merge the layers (engine.content.layers) and cross-check; raises ContentError with every message.
+    `rulesets`: read only these rulesets' own tables (a log's, `--ruleset`'s), so the others are not even imported;
+    each one's `sha_for` is the same as in a whole load. None: every ruleset's (`content check`, the client)."""
+    read = _named(rulesets)
+    schemas = _schemas(read)
     if directory is None:
         directories: list[Path | str] = []
     elif isinstance(directory, (str, Path)):
@@ -125,16 +129,16 @@ def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Conten
     # that ruleset's, the one its missions name, read where they are (its logs keep their hash). Anywhere else
     # such a file is a mistake of one line.
     named = {m.ruleset for m in missions.values()}
-    flat = {rid for rid, schema in _schemas() if rid in named and not (root / rid).is_dir()
+    flat = {rid for rid, schema in schemas if rid in named and not (root / rid).is_dir()
             and any((root / name).is_file() for name in schema.files)}
-    owners = {name: [rid for rid, schema in _schemas() if name in schema.files] for name in MOVED}
+    owners = {name: [rid for rid, schema in schemas if name in schema.files] for name in MOVED}
     for layer in stack:
         messages.extend(f"{layer.label}{name}: not a shared table; a ruleset's tables live in its folder "
                         f"({' or '.join(f'{layer.label}{rid}/{name}' for rid in owners[name])})"
                         for name in MOVED if (layer.base / layer.label / name).is_file()
                         and not (flat and not layer.label))
     own, files_of = {}, {}
-    for rid, schema in _schemas():
+    for rid, schema in schemas:
         before = set(raw)
         own[rid] = tables_.read(stack, rid, schema, shared, raw, messages, top_level=rid in flat)
         files_of[rid] = {k: raw[k] for k in raw if k not in before}
@@ -144,14 +148,22 @@ def load(directory: Path | str | Sequence[Path | str] | None = None) -> c.Conten
     fields["missions"] = c.Missions(missions, fields.get("difficulty", {}))
     common = {k: v for k, v in raw.items() if not any(k in f for f in files_of.values())}
     hashes = {rid: bundle_hash({**common, **f}) for rid, f in files_of.items() if f}
-    return c.Content(sha256=bundle_hash(common), hashes=hashes, rules=own, **fields)
+    return c.Content(sha256=bundle_hash(common), hashes=hashes, rules=own, rulesets=tuple(read),
+                     **fields)
 
 
-def _schemas() -> list[tuple[str, tables_.Schema]]:
-    """Each registered ruleset's content schema: the registry discovers them, so the loader names none."""
+def _named(only: Sequence[str] | None) -> list[str]:
+    """The ruleset ids of `only` that exist, or every one: the registry discovers them, so the loader names none."""
     from engine.core import ruleset
 
-    return [(rid, s) for rid in ruleset.available() if (s := ruleset.schema(rid)) is not None]
+    return [rid for rid in ruleset.available() if only is None or rid in only]
+
+
+def _schemas(ids: list[str]) -> list[tuple[str, tables_.Schema]]:
+    """Each of these rulesets' content schema, for those that have tables of their own."""
+    from engine.core import ruleset
+
+    return [(rid, s) for rid in ids if (s := ruleset.schema(rid)) is not None]
 
 
 def _mission_files(root: Path) -> list[str]:

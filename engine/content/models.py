@@ -186,6 +186,7 @@ class Content:
     # ruleset id -> sha256 of the shared files and its own folder: a log's header names the bundle its ruleset
     # read, so a change to another ruleset's tables leaves it valid (`sha256` alone: a ruleset with no folder)
     hashes: dict[str, str] = attrs.field(factory=dict)
+    rulesets: tuple[str, ...] | None = None  # the rulesets whose tables were read (loader.load); None: every one
 
     def sha_for(self, ruleset_id: str) -> str:
         return self.hashes.get(ruleset_id, self.sha256)

@@ -8,6 +8,7 @@ rulesets maps onto these methods.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import attrs
@@ -324,13 +325,16 @@ def register(ruleset_id: str):
 
 
 def available() -> list[str]:
-    _load_builtin()
-    return sorted(_REGISTRY)
+    """Every ruleset id: the registered ones and the built-in folders, none of them imported for it."""
+    return sorted({*_REGISTRY, *_builtin()})
 
 
 def kind(ruleset_id: str) -> type:
     """The registered class, for what a ruleset says of itself without a mission (`audit_dice`)."""
-    _load_builtin()
+    if ruleset_id not in _REGISTRY and ruleset_id in _builtin():
+        import importlib
+
+        importlib.import_module(f"engine.rules.{_builtin()[ruleset_id]}")
     return _REGISTRY[ruleset_id]
 
 
@@ -340,25 +344,22 @@ def schema(ruleset_id: str) -> Schema | None:
 
 
 def make(ruleset_id: str, content: Content, setup: Setup | None) -> Ruleset:
-    _load_builtin()
-    if ruleset_id not in _REGISTRY:
-        raise KeyError(ruleset_id)
-    return _REGISTRY[ruleset_id](content, setup)
+    return kind(ruleset_id)(content, setup)
 
 
-def _load_builtin() -> None:
-    """Every folder of engine/rules/ is a ruleset that registers itself when imported: a plug-in is found by
-    looking, so the core names none of them."""
-    if _LOADED:
-        return
-    import importlib
-    import pkgutil
+def _builtin() -> dict[str, str]:
+    """Every folder of engine/rules/ is a ruleset whose id is its name with "-" for "_" (xcom_trpg: "xcom-trpg"); it
+    registers itself when imported, which happens the first time a process names it (a log's header, `--ruleset`,
+    `make`): a plug-in is found by looking, so the core names none, and a replay imports one ruleset, not four."""
+    if not _FOLDERS:
+        import importlib.util
 
-    rules = importlib.import_module("engine.rules")
-    for info in sorted(pkgutil.iter_modules(rules.__path__), key=lambda i: i.name):
-        if info.ispkg:
-            importlib.import_module(f"engine.rules.{info.name}")
-    _LOADED.append(True)
+        spec = importlib.util.find_spec("engine.rules")
+        for root in spec.submodule_search_locations or ():
+            for folder in Path(root).iterdir():
+                if (folder / "__init__.py").is_file():
+                    _FOLDERS.setdefault(folder.name.replace("_", "-"), folder.name)
+    return _FOLDERS
 
 
-_LOADED: list[bool] = []
+_FOLDERS: dict[str, str] = {}

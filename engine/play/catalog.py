@@ -12,7 +12,8 @@ from engine.core import ruleset
 
 def rulesets(content: Content) -> list[str]:
     """Registered rulesets with at least one mission to play, the default (the built-in missions' own) first."""
-    ids = [rid for rid in ruleset.available() if missions_for(content, rid)]
+    read = ruleset.available() if content.rulesets is None else content.rulesets  # a load for one ruleset: that one
+    ids = [rid for rid in read if missions_for(content, rid)]
     own = {m.ruleset for m in content.missions.values()}
     return sorted(ids, key=lambda rid: (rid not in own, rid))
 

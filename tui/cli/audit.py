@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tui.cli.common import BadInput, load_content, player_view, positive, print_lines, readable
+from tui.cli.common import BadInput, load_content, log_ruleset, player_view, positive, print_lines, readable
 
 
 def add_parser(sub) -> None:
@@ -31,13 +31,13 @@ def run(args: argparse.Namespace) -> int:
             raise BadInput("--explain needs --record N: the line whose rolls to explain")
         from tui.replay import Replay
 
-        timeline = Timeline(load_content(args.content), path, Path(args.seed_file) if args.seed_file else None)
+        timeline = Timeline(load_content(args.content, log_ruleset(path)), path, Path(args.seed_file) if args.seed_file else None)
         lines = Replay(timeline).explained(args.record)  # until the mission ends, the rolls the squad saw
         if timeline.broken:  # the record is explained; the damage after it is still said, as by every audit
             lines = [*lines, f"warning: {timeline.broken}; the records after it are not read"]
     elif args.stats:
         lines = audit.stats(path)
     else:
-        lines = audit.render(path, args.record, args.unit, player_view(load_content(args.content), path))
+        lines = audit.render(path, args.record, args.unit, player_view(load_content(args.content, log_ruleset(path)), path))
     print_lines(lines)
     return 0

@@ -68,11 +68,16 @@ def dice_list(text: str) -> list[int]:
     return faces
 
 
-def load_content(directory: str | None = None):
+def load_content(directory: str | None = None, rulesets: list[str] | None = None):
+    """The content bundle; with `rulesets`, only their own tables are read (and only those rulesets imported). A name
+    the registry has not (`--ruleset xcom-trgp`) reads them all, so the message that follows lists the choices."""
     from engine.content import loader
+    from engine.core import ruleset
 
+    if rulesets is not None and not set(rulesets) <= set(ruleset.available()):
+        rulesets = None
     try:
-        return loader.load(directory)
+        return loader.load(directory, rulesets)
     except loader.ContentError as exc:
         raise BadInput(f"content does not load ({len(exc.messages)} problems; run `xenotac content check`): "
                        f"{exc.messages[0]}") from None
@@ -131,6 +136,18 @@ def print_lines(lines) -> None:
         print(line)
     if damage is not None:
         raise BadInput(damage)
+
+
+def log_ruleset(path: Path) -> list[str] | None:
+    """The ruleset a log's header names, for `load_content`; None (read every ruleset) when the header cannot be
+    read: the reader that follows then says why, in its own words."""
+    from engine.log import writer as log
+
+    try:
+        named = log.read_header(path).get("ruleset")
+    except (log.LogError, OSError, ValueError, RecursionError):
+        return None
+    return [named] if isinstance(named, str) else None
 
 
 def readable(path: Path) -> None:

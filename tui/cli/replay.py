@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tui.cli.common import load_content, player_view, positive, print_lines, readable
+from tui.cli.common import load_content, log_ruleset, player_view, positive, print_lines, readable
 
 
 def add_parser(sub) -> None:
@@ -27,7 +27,7 @@ def run(args: argparse.Namespace) -> int:
 
     path = Path(args.log)
     readable(path)
-    content = load_content(args.content)
+    content = load_content(args.content, log_ruleset(path))
     if args.story:
         from engine.log.story import story
 

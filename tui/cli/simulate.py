@@ -7,8 +7,8 @@ import json
 import sys
 from pathlib import Path
 
-from tui.cli.common import (BadInput, at_most, check_choice, check_playable, load_content, mission_at, readable,
-                            secret, seed)
+from tui.cli.common import (BadInput, at_most, check_choice, check_playable, load_content, log_ruleset, mission_at,
+                            readable, secret, seed)
 from tui.saves import new_log_path, saves_dir
 
 
@@ -45,17 +45,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     from engine.log.reading import seed_note
     from engine.play import simulate
 
-    content = load_content(args.content)
     if args.resume:
         from engine.play.game import Game
 
         path = Path(args.resume)
         readable(path)
+        content = load_content(args.content, log_ruleset(path))
         game = Game.resume(content, path)
         for note in game.notes:
             print(f"note: {note}", file=sys.stderr)
         simulate.play_out(game)
     else:
+        content = load_content(args.content, [args.ruleset])
         check_playable(content, args.ruleset)
         mission = mission_at(content, args.mission or catalog.missions_for(content, args.ruleset)[0], args.difficulty)
         check_playable(content, args.ruleset, mission)
@@ -90,7 +91,7 @@ def cmd_simulate_trials(args: argparse.Namespace) -> int:
 
     if args.resume or args.out:
         raise BadInput("--trials plays in memory: it takes no --out or --resume")
-    content = load_content(args.content)
+    content = load_content(args.content, [args.ruleset])
     check_playable(content, args.ruleset)
     if args.mission is not None:
         check_choice("mission", args.mission, [m for m in content.missions])

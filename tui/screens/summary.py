@@ -108,4 +108,5 @@ class Summary(Sized):
         if len(self.app.screen_stack) > 1 and isinstance(self.app.screen_stack[-2], Title):
             self.app.pop_screen()
         else:
+            self.app.to_menu()
             self.app.switch_screen(Title())
