@@ -164,16 +164,19 @@ def test_a_shot_is_one_pool_with_its_kept_dice_and_exact_odds(content, tmp_path)
     shots = [e for r in _records(path) if r.get("kind") == "command" for e in r["events"]
              if e["kind"] == "resolved" and e["action"] == "shoot"]
     sprays = [e["rolls"][0] for e in shots if e["mode"] == "spray"]
+    rof = {"plasma_rifle": 4, "machine_pistol": 3, "smg": 4, "heavy_plasma": 6}
+    bases = [rof[e["weapon"]] + (3 if "two weapons" in e["rolls"][0]["formula"] else 0)  # Oleg: SMG + machine
+             for e in shots if e["mode"] == "spray"]                                      # pistol, B = 7
     # one target: "vs AV 5"; several (the AI sprays a cluster): "vs goon_1 AV 4: 1 hit, goon_3 AV 5: a miss"
     assert sprays and all(pool["purpose"] == "spray" and re.search(r" vs (\w+ )?AV \d", pool["formula"])
                           for pool in sprays)
     assert any(pool["formula"].count(" AV ") > 1 for pool in sprays)
-    for pool in sprays:  # n dice thrown (2 at n ≤ 0), the ROF-4 rifle's four highest kept when n > 4
+    for pool, base in zip(sprays, bases):  # n dice thrown (2 at n ≤ 0), the B highest kept when n > B
         n = int(re.search(r"n=(?:[^:]*=)?(-?\d+): ", pool["formula"]).group(1))
         assert len(pool["faces"]) == (n if n > 0 else 2) and all(1 <= f <= 6 for f in pool["faces"])
-        if n > 4:
+        if n > base:
             kept = sorted((pool["faces"][i] for i in pool["kept"]), reverse=True)
-            assert kept == sorted(pool["faces"], reverse=True)[:4] and " keep " in pool["formula"]
+            assert kept == sorted(pool["faces"], reverse=True)[:base] and " keep " in pool["formula"]
         elif n > 0:  # every die thrown is an attack: nothing discarded, nothing marked
             assert "kept" not in pool
 
@@ -236,7 +239,7 @@ def test_cli_simulate_with_seed_3_runs(tmp_path, capsys):
     code = main(["simulate", "--ruleset", ID, "--seed", "3", "--out", str(out)])
     printed = capsys.readouterr().out
     assert code == 0
-    assert "winner:     xcom (all hostiles eliminated)" in printed and "phases:     7" in printed
+    assert "winner:     xcom (all hostiles eliminated)" in printed and "phases:     12" in printed
     assert "aliens:     0 standing, 0 unconscious, 13 dead" in printed
     assert main(["replay", "--verify", str(out)]) == 0
 

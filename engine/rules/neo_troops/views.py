@@ -10,7 +10,7 @@ from engine.core.commands import Act, Reload, Rejected
 from engine.core.model import State, Unit
 from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, Walk
 from engine.rules.neo_troops import actions, battle, fight, interrupt, loadout, movement, odds, panel, pools, shooting
-from engine.rules.neo_troops import aid, spray
+from engine.rules.neo_troops import aid, arms, hunt, mend, spray
 from engine.rules.neo_troops.unit import Trooper
 
 def walk(rs, state: State) -> Walk:
@@ -73,7 +73,10 @@ def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
     w = rs.weapons[wid]
     able = unit.record.actions > 0 and unit.conscious and not t.ran and not t.attacked
     modes = [Mode("snap", "Snap shot", able and loadout.shots_left(t, wid) >= 1)]
-    if not w.snap_only:
+    both = arms.pair(rs, t)
+    if both is not None and all(loadout.shots_left(t, x) >= rs.weapons[x].rof for x in t.held):
+        modes.insert(0, Mode("spray", f"Spray ×{both[0].rof}+{both[1].rof}", able))  # two weapons (§12)
+    elif not w.snap_only:
         modes.insert(0, Mode("spray", f"Spray ×{w.rof}", able and loadout.shots_left(t, wid) >= w.rof))
     return modes
 
@@ -115,7 +118,8 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
             out.append(Option("Melee", f"Strike {d.name} ({d.pos[0]},{d.pos[1]})",
                               Act(unit=unit.id, action="melee", target=d.id), blow.note()))
     if battle.up(state) is not None and battle.up(state).id == unit.id:
-        out += spray.options(rs, state, unit) + aid.options(rs, state, unit)
+        out += spray.options(rs, state, unit) + aid.options(rs, state, unit) + mend.options(rs, state, unit)
+        out += arms.options(rs, state, unit) + hunt.options(rs, state, unit)
     w = rs.weapons[t.held[0]] if t.held else None
     if w is not None and not w.snap_only and not w.melee and actions.stationary(unit) is None:
         seen = rs.spotted(state, unit.side)
@@ -159,6 +163,9 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
     care = aid.ai_aid(rs, state, unit)  # a bleeding ally (or itself) dies within ten of its turns
     if care is not None:
         return care
+    drawn = arms.ai_switch(rs, state, unit)  # a second dual weapon drawn for free sprays with more dice
+    if drawn is not None:
+        return drawn
     blows = sorted(fight.targets(rs, state, unit), key=lambda b: (-_p_wound(b), b.defender.id))
     if blows and _p_wound(blows[0]) >= _best_shot(rs, state, unit, blows[0].defender):
         return Act(unit=unit.id, action="melee", target=blows[0].defender.id)
@@ -173,7 +180,32 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
                 and u.side != missions.CIVILIANS]
         if len(near) >= 2:
             return option.command
-    return None
+    if has_shot:
+        return None
+    return mend.ai_mend(rs, state, unit, in_sight) or (hunt.ai_hunt(rs, state, unit, in_sight)
+                                                       if _hunted(rs, unit) else None) or _ai_delay(rs, state, unit,
+                                                                                                   in_sight)
+
+
+def _hunted(rs, unit: Unit) -> bool:
+    """Whether the enemies of its side are cloaked (the briefing says who they are): worth searching for."""
+    members = rs.roster(rs.setup.mission_id) or []
+    return any(rs.characters[m.template].cloaked for m in members if m.side != unit.side)
+
+
+def _ai_delay(rs, state: State, unit: Unit, in_sight: list[Unit]) -> Act | None:
+    """Nothing in sight: when an enemy's slot comes next, hold the action to act right after it (it may run
+    into sight), if a slot of its own side follows in this cycle to take the held action at (N-7.3)."""
+    b = battle.battle(state)
+    if in_sight or b.acting or b.order.up != unit.id or not unit.record.fresh:
+        return None
+    o = b.order
+    rest = [state.units[u] for u in o.slots[o.at + 1:] if u in state.units and state.units[u].conscious]
+    if len(rest) < 2 or rest[0].side == unit.side or rest[0].side not in battle.SIDES:
+        return None
+    if not any(u.side == unit.side for u in rest[1:]):
+        return None
+    return Act(unit=unit.id, action="delay")
 
 
 def _p_wound(b) -> float:
