@@ -279,3 +279,81 @@ def test_the_fog_of_war_shows_the_shot_at_a_cell_but_not_what_it_hit(rs):
     assert [r["formula"] for e in seen.events for r in e.get("rolls", [])] == [
         "snap at 2,8 n=1+1 accuracy=2: 2d6 [3 6] best 6 vs AV 6: hit"]
     assert seen.hidden == 4  # the save, the critical, its pick and the perception test: counted, not shown
+
+
+# -- the menu and the AI ---------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def played(content, tmp_path_factory):
+    """The registered ruleset of a real mission (the menu is offered only in one), for staged fields."""
+    from engine.core.dice import seed_from_int
+    from engine.play.game import Game
+
+    game = Game.new(content, ID, "eliminate", seed_from_int(4), tmp_path_factory.mktemp("neo") / "g.jsonl", public=4)
+    yield game.ruleset
+    game.close()
+
+
+def _menu(rs, state, uid) -> dict[str, str]:
+    return {o.label: o.note for o in rs.options(state, state.units[uid])}
+
+
+def test_the_action_menu_offers_each_new_action_with_its_help_line(played):
+    state = field(played, {"lev": ("lev", "xcom", (2, 2)), "anna": ("anna", "xcom", (3, 3)),
+                           "goon": ("goon", "aliens", (2, 9))}, "lev", anna={"cloak": "damaged"},
+                  lev={"hp": 2})
+    menu = _menu(played, state, "lev")
+    assert menu["Switch to the Heavy plasma gun (combined with the Plasma rifle: free)"] == \
+        "free, at the start of the action: no die lost (N-13.2)"
+    assert "Drop the Plasma rifle, draw the Heavy plasma gun" not in menu  # within a combination: no need
+    assert menu["Repair Anna's cloak (1d6 * 10)"] == "Stationary: consecutive actions by one helper (N-19.2)"
+    assert menu["Rest (0/100 for 1 HP)"] == "Stationary: uninterrupted rest regenerates (N-19.4)"
+    assert menu["Search for the cloaked"].startswith("Stationary: a perception test on every cloaked enemy")
+    b = battle.battle(state)
+    known = attrs.evolve(state, record=attrs.evolve(b, known=(("aliens", "lev", (2, 2)),)))
+    goon_up = attrs.evolve(known, record=attrs.evolve(battle.battle(known), order=attrs.evolve(
+        b.order, slots=("goon", "lev", "anna"), later=("goon", "lev", "anna"))))
+    goon_up = attrs.evolve(goon_up, units={**goon_up.units, "goon": attrs.evolve(
+        goon_up.units["goon"], record=attrs.evolve(goon_up.units["goon"].record, actions=1))})
+    assert _menu(played, goon_up, "goon")["Spray fire at 2,2 (suspected)"] == \
+        "n=3 vs AV 6: an unseen target (N-3.3)"
+
+
+def test_the_ai_fires_at_a_known_cell_searches_every_other_action_and_draws_a_second_weapon(played):
+    state = field(played, {"goon": ("goon", "aliens", (2, 2)), "anna": ("anna", "xcom", (2, 8))}, "goon")
+    goon = state.units["goon"]
+    assert played.ai_special(state, goon, [], False) is None  # the first cycle: no search yet
+    later = attrs.evolve(state, record=attrs.evolve(battle.battle(state), order=attrs.evolve(
+        battle.battle(state).order, cycle=2)))
+    assert played.ai_special(later, goon, [], False) == Act(unit="goon", action="search")
+    searched = attrs.evolve(later, units={**later.units, "goon": attrs.evolve(goon, record=attrs.evolve(
+        goon.record, searched=True))})
+    assert played.ai_special(searched, searched.units["goon"], [], False) is None  # every other action
+    known = attrs.evolve(later, record=attrs.evolve(battle.battle(later), known=(("aliens", "anna", (2, 8)),)))
+    assert played.ai_special(known, goon, [], False) == Act(unit="goon", action="fire_at", cell=(2, 8),
+                                                            option="spray")
+    oleg = field(played, {"oleg": ("oleg", "xcom", (2, 2))}, "oleg", oleg={"held": ("smg",)})
+    assert played.ai_special(oleg, oleg.units["oleg"], [], False) == Act(unit="oleg", action="draw",
+                                                                        option="machine_pistol")
+    lev = field(played, {"lev": ("lev", "xcom", (2, 2))}, "lev")
+    assert played.ai_special(lev, lev.units["lev"], [], False) == Act(unit="lev", action="swap",
+                                                                      option="heavy_plasma")
+
+
+def test_the_ai_repairs_its_cloak_and_delays_to_act_after_an_enemy(played):
+    state = field(played, {"anna": ("anna", "xcom", (2, 2)), "boris": ("boris", "xcom", (6, 2)),
+                           "goon": ("goon", "aliens", (20, 20))}, "anna", anna={"cloak": "damaged"})
+    assert played.ai_special(state, state.units["anna"], [], False) == Act(
+        unit="anna", action="repair", target="anna", option="cloak")
+    # Boris, nothing in sight, the goon's slot next and Anna's after it: he holds his action (N-7.3)
+    order = attrs.evolve(battle.battle(state).order, slots=("boris", "goon", "anna"), later=("boris", "goon", "anna"))
+    boris_up = attrs.evolve(state, record=attrs.evolve(battle.battle(state), order=order))
+    boris_up = attrs.evolve(boris_up, units={**boris_up.units, "boris": attrs.evolve(
+        boris_up.units["boris"], record=attrs.evolve(boris_up.units["boris"].record, actions=1))})
+    assert played.ai_special(boris_up, boris_up.units["boris"], [], False) == Act(unit="boris", action="delay")
+    last = attrs.evolve(boris_up, record=attrs.evolve(battle.battle(boris_up), order=attrs.evolve(
+        order, slots=("boris", "anna", "goon"), later=("boris", "anna", "goon"))))
+    assert played.ai_special(last, last.units["boris"], [], False) is None  # no ally's slot after the goon's
+    goon = boris_up.units["goon"]
+    assert played.ai_special(boris_up, boris_up.units["boris"], [goon], False) is None  # a hostile in sight

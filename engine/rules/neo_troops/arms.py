@@ -133,14 +133,32 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
 
 
 def ai_switch(rs, state: State, unit: Unit) -> Act | None:
-    """The AI draws a second dual weapon for free when it holds one (two weapons spray with more dice)."""
+    """The AI's free switches: a second dual weapon drawn beside the first (two weapons spray with more dice), the
+    weapon of its combination with the most ROF ready (Lev's heavy plasma gun), and an empty weapon with no load
+    left dropped for one that fires."""
     t: Trooper = unit.record
-    if len(t.held) != 1 or not rs.weapons[t.held[0]].dual:
+    if not t.held or not (t.fresh and t.switch_dice is None):
         return None
-    for wid in carried(t):
-        w = rs.weapons[wid]
-        if wid not in t.held and w.dual and not w.snap_only and loadout.shots_left(t, wid) >= w.rof:
-            got = _check(rs, unit, "draw", wid)
-            if not isinstance(got, Rejected) and got.dice == 0:
+    main = rs.weapons[t.held[0]]
+    ready = [w for w in carried(t) if w not in t.held and not rs.weapons[w].melee
+             and loadout.shots_left(t, w) >= rs.weapons[w].rof]
+    if len(t.held) == 1 and main.dual:
+        for wid in ready:
+            w = rs.weapons[wid]
+            if w.dual and not w.snap_only and _free(rs, unit, "draw", wid):
                 return Act(unit=unit.id, action="draw", option=wid)
+    combo = shooting.combination_of(t.held[0], t.combined) or ()
+    better = [w for w in ready if w in combo and rs.weapons[w].rof > main.rof]
+    if better and _free(rs, unit, "swap", better[0]):
+        return Act(unit=unit.id, action="swap", option=better[0])
+    empty = loadout.shots_left(t, t.held[0]) < 1 and isinstance(loadout.load(t, t.held[0], rs.weapons), Rejected)
+    if empty and not main.melee:
+        loaded = [w for w in carried(t) if w not in t.held and loadout.shots_left(t, w) >= 1]
+        if loaded and _free(rs, unit, "swap_drop", loaded[0]):
+            return Act(unit=unit.id, action="swap_drop", option=loaded[0])
     return None
+
+
+def _free(rs, unit: Unit, how: str, wid: str) -> bool:
+    got = _check(rs, unit, how, wid)
+    return not isinstance(got, Rejected) and got.dice == 0

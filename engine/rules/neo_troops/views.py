@@ -183,14 +183,14 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
     if has_shot:
         return None
     return mend.ai_mend(rs, state, unit, in_sight) or (hunt.ai_hunt(rs, state, unit, in_sight)
-                                                       if _hunted(rs, unit) else None) or _ai_delay(rs, state, unit,
+                                                       if _hunted(rs, state, unit) else None) or _ai_delay(rs, state, unit,
                                                                                                    in_sight)
 
 
-def _hunted(rs, unit: Unit) -> bool:
-    """Whether the enemies of its side are cloaked (the briefing says who they are): worth searching for."""
-    members = rs.roster(rs.setup.mission_id) or []
-    return any(rs.characters[m.template].cloaked for m in members if m.side != unit.side)
+def _hunted(rs, state: State, unit: Unit) -> bool:
+    """Whether its enemies' kind wears cloaks (the briefing says who they are, not where): worth searching for."""
+    return any(rs.characters[u.template].cloaked for u in state.units.values()
+               if u.side != unit.side and u.side in battle.SIDES)
 
 
 def _ai_delay(rs, state: State, unit: Unit, in_sight: list[Unit]) -> Act | None:
