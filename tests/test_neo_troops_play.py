@@ -97,7 +97,7 @@ def test_a_move_is_priced_in_metres_and_a_run_ends_the_slot(game):
     rs = game.ruleset
     b = rs.budget(game.state, unit)
     assert (b.moves_left, b.step, b.walk.cardinal, b.walk.diagonal, b.walk.currency) == (20, 10, 2, 3, "m")
-    assert b.label == "action 1/1 · shot ≤10 m" and b.moves_left == 20
+    assert b.label == "shot ≤10 m" and b.moves_left == 20
     assert rs.decide(game.state, Move(unit=unit.id, path=_free_path(game.state, unit, 11)),
                      Dice(game.faces, game.state.dice)) == Rejected(
         "too_far", f"22 m is past {unit.name}'s run of 20 m (move 10 m)")
@@ -247,15 +247,35 @@ def test_cli_simulate_with_seed_3_runs(tmp_path, capsys):
 
 
 def test_the_client_draws_the_varan_and_walks_it(content, tmp_path):
-    first, unit, step, moved, _session = draw_and_walk(content, ID, tmp_path, seed=4)
-    assert unit.name in first and "Action 1/1 · shot ≤10 m  move 20 m" in first  # one line, said once
-    assert re.search(r"HP +3/3 +█", first) and re.search(r"AV +5 · save 4\+", first)
-    assert "▶Plasma rifle 40/40+1 · Pistol 12/12" in first and "Items: Bio-scanner, Grapple launcher" in first
+    first, unit, step, moved, _session = draw_and_walk(content, ID, tmp_path, mission="crash", seed=4)
+    panel = [line.split("▏", 1)[1].strip() for line in first.splitlines()[1:16] if "▏" in line]
+    # the crash site is 48 cells wide: the panel has 30 columns at 80×24, and no line of the sheet wraps
+    assert panel[:6] == [f"[{unit.glyph}] {unit.name} Acc1 Fig1 Per1", "HP       3/3  ████████",
+                         "AV       5 · save 4+", "Shot ≤10 m  move 20 m", "▶Rifle 40+1 · Pistol 12",
+                         "Bio-scanner, Grapple launcher"]
+    assert f"Initiative 1/18: {unit.name}" in first
     assert unit.glyph.isdigit()  # the squad told apart on the map, as xcom-trpg's is
-    assert f"[{unit.glyph}] {unit.name} Cybervaran · Acc1 Fig1 Per1" in first and f"Initiative 1/19: {unit.name}" in first
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1])
     assert moved.record.spent_m == (2 if 0 in step else 3)
 
+
+def test_the_unit_panel_fits_30_columns_with_two_weapons_and_systems_out(game):
+    """Oleg's two weapons in hand, Lev's combination, a damaged cloak and a destroyed head: every line of the
+    sheet as the panel draws it within 30 columns."""
+    import attrs
+
+    from tui.widgets.panels import Card, card_lines
+
+    rs, state = game.ruleset, game.state
+    for uid, changes in (("oleg", {}), ("lev", {"cloak": "damaged", "head_hits": 2, "mapping": "damaged"})):
+        u = state.units[uid]
+        u = attrs.evolve(u, record=attrs.evolve(u.record, **changes))
+        lines = [t.plain for t in card_lines(game.content, Card(u, rs.sheet(state, u), rs.budget(state, u)))]
+        assert all(len(line) <= 30 for line in lines), lines
+        if uid == "oleg":
+            assert "▶SMG 40+1 ▶MP 30 · Pistol 12" in lines
+        else:
+            assert "Systems  cloak, mapping, head " in lines  # three out: their names
 
 
 def _staged_shot(game):

@@ -50,6 +50,7 @@ class Weapon:
     """§20.2 (the sample set is a placeholder, not source data)."""
 
     name: str
+    short: str = ""  # its name on the 80×24 unit panel ("": the name)
     rof: int = 1
     long_range: int = 25  # cells
     save_mod: int = 0

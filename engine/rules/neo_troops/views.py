@@ -29,40 +29,50 @@ def budget(rs, state: State, unit: Unit) -> Budget:
     w = walk(rs, state)
     if not rs.turn(state).allows(unit.id) or rs.turn(state).units is None or not unit.conscious \
             or unit.record.actions < 1:
-        return Budget(label=f"waiting · move {move_m}/run {run_m} m", can_act=False, moves_left=0, walk=w)
+        return Budget(label=f"waiting · run {run_m} m", can_act=False, moves_left=0, walk=w)
     spent = t.spent_m
     done = t.attacked or t.ran
     moves = 0 if done or spent > move_m else run_m - spent
     step = 0 if done else max(0, move_m - spent)
-    if spent == 0:  # the panel adds what it may walk ("move 20 m"): the label says how far keeps the shot
-        label = f"action 1/1 · shot ≤{move_m} m"
-    else:
-        label = f"action 1/1 · walked {spent}/{move_m} m"
+    # the panel adds what it may walk ("move 20 m"); the label says how far keeps the shot, short enough for the
+    # 30 columns the panel has beside a 48-cell map at 80×24 (one action a slot: no count to show)
+    label = f"shot ≤{move_m} m" if spent == 0 else f"walked {spent}/{move_m} m"
     return Budget(label=label, can_act=True, moves_left=moves, step=step, walk=w)
 
 
+PANEL = 30  # the unit panel's columns beside a 48-cell map at 80×24
+
+
 def sheet(rs, state: State, unit: Unit) -> Sheet:
+    """The unit panel, each line within the 30 columns it has beside a 48-cell map at 80×24: AV, save and skills
+    on one line each, the systems only when one is out, the weapons by their short names and the shots left."""
     t: Trooper = unit.record
     base = panel.sheet(t, rs.settings)
-    rows = {r.label: r for r in base.rows}  # compact for 80×24: AV, save and skills on one row, the systems only
-    #                                          when one is out; the speed is in the budget's label
-    skills = f"Acc{t.accuracy_now} Fig{t.fighter} Per{t.perception_now}"  # in the head, after its kind
-    compact = [rows["HP"], Row("AV", f" {rows['AV'].text.strip()} · save {rows['Save'].text.strip()} "),
-               *([rows["Systems"]] if "Systems" in rows and rows["Systems"].alert else [])]
-    weapons = []
+    rows = {r.label: r for r in base.rows}
+    skills = " ".join(f"{k}{v}" for k, v in (("Acc", t.accuracy_now), ("Fig", t.fighter), ("Per", t.perception_now))
+                      if v or t.varan)  # a varan's, or any the unit has: in the head, after the name
+    compact = [rows["HP"], Row("AV", f" {rows['AV'].text.strip()} · save {rows['Save'].text.strip()} ")]
+    out = [(name, state) for name, state in (("cloak", t.cloak), ("mapping", t.mapping),
+                                            ("head", t.head if t.varan else None)) if state not in (None, "working")]
+    if out:  # the longest words that fit: "cloak damaged", "cloak dmg, head gone", "cloak, mapping, head"
+        ways = (", ".join(f"{n} {s}" for n, s in out),
+                ", ".join(f"{n} {'dmg' if s == 'damaged' else 'gone'}" for n, s in out), ", ".join(n for n, _ in out))
+        said = next((w for w in ways if len(w) <= PANEL - 12), ways[-1])
+        compact.append(Row("Systems", f" {said} ", alert="!" if len(said) <= PANEL - 12 else ""))
+    loads = sum(1 for p in t.parts if p.kind == "ammo" and p.state != "destroyed")
+    held, spare = [], []
     for wid in [p.id for p in t.parts if p.kind == "weapon"]:
         w = rs.weapons[wid]
-        left = "" if w.melee else f" {loadout.shots_left(t, wid)}/{w.shots}"
-        weapons.append(f"{'▶' if wid in t.held else ''}{w.name}{left}")
-    loads = sum(1 for p in t.parts if p.kind == "ammo" and p.state != "destroyed")
-    if weapons and loads:
-        weapons[0] += f"+{loads}"  # ammunition loads for the held weapon
-    kit = [" · ".join(weapons)] if weapons else []
+        word = (w.short or w.name) + ("" if w.melee else f" {loadout.shots_left(t, wid)}")
+        (held if wid in t.held else spare).append(word)
+    if held and loads:
+        held[0] += f"+{loads}"  # ammunition loads
+    line = " ".join(f"▶{h}" for h in held)
+    kit = [" · ".join(x for x in (line, *spare) if x)] if held or spare else []
     items = [rs.name(p.id) for p in t.parts if p.kind not in ("weapon", "ammo")]
     if items:
-        kit.append("Items: " + ", ".join(items))
-    effects = list(base.effects)
-    return Sheet(rows=tuple(compact), effects=tuple(effects), kind=f"{unit.race} · {skills}", kit=tuple(kit))
+        kit.append(", ".join(items))
+    return Sheet(rows=tuple(compact), effects=tuple(base.effects), kind=skills, kit=tuple(kit))
 
 
 def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
