@@ -309,15 +309,17 @@ def test_the_action_menu_offers_each_new_action_with_its_help_line(played):
     assert "Drop the Plasma rifle, draw the Heavy plasma gun" not in menu  # within a combination: no need
     assert menu["Repair Anna's cloak (1d6 * 10)"] == "Stationary: consecutive actions by one helper (N-19.2)"
     assert menu["Rest (0/100 for 1 HP)"] == "Stationary: uninterrupted rest regenerates (N-19.4)"
-    assert menu["Search for the cloaked"].startswith("Stationary: a perception test on every cloaked enemy")
+    assert "Search for the cloaked" not in menu  # goons wear no cloaks
     b = battle.battle(state)
     known = attrs.evolve(state, record=attrs.evolve(b, known=(("aliens", "lev", (2, 2)),)))
     goon_up = attrs.evolve(known, record=attrs.evolve(battle.battle(known), order=attrs.evolve(
         b.order, slots=("goon", "lev", "anna"), later=("goon", "lev", "anna"))))
     goon_up = attrs.evolve(goon_up, units={**goon_up.units, "goon": attrs.evolve(
         goon_up.units["goon"], record=attrs.evolve(goon_up.units["goon"].record, actions=1))})
-    assert _menu(played, goon_up, "goon")["Spray fire at 2,2 (suspected)"] == \
-        "n=3 vs AV 6: an unseen target (N-3.3)"
+    goons = _menu(played, goon_up, "goon")
+    assert goons["Spray fire at 2,2 (suspected)"] == "n=3 vs AV 6: an unseen target (N-3.3)"
+    assert goons["Snap shot at 2,2 (suspected)"] == "n=1 vs AV 6: an unseen target (N-3.3)"
+    assert goons["Search for the cloaked"].startswith("Stationary: a perception test on every cloaked enemy")
 
 
 def test_the_ai_fires_at_a_known_cell_searches_every_other_action_and_draws_a_second_weapon(played):

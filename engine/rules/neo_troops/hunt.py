@@ -132,9 +132,10 @@ def suspected(rs, state: State, unit: Unit) -> list[Pos]:
     return sorted({c for s, _, c in b.known if s == unit.side and state.grid.sees(unit.pos, c, battle.SIGHT)})
 
 
-def options(rs, state: State, unit: Unit) -> list[Option]:
+def options(rs, state: State, unit: Unit, hunted: bool = True) -> list[Option]:
+    """Search (when its enemies' kind wears cloaks) and a shot at each suspected cell in sight, by mode."""
     out: list[Option] = []
-    if actions.stationary(unit) is None:
+    if hunted and actions.stationary(unit) is None:
         out.append(Option("Senses", "Search for the cloaked",
                           Act(unit=unit.id, action="search"),
                           "Stationary: a perception test on every cloaked enemy in sight (TN 6 if it kept still)"))

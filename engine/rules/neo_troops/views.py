@@ -72,7 +72,8 @@ def sheet(rs, state: State, unit: Unit) -> Sheet:
     items = [rs.name(p.id) for p in t.parts if p.kind not in ("weapon", "ammo")]
     if items:
         kit.append(", ".join(items))
-    return Sheet(rows=tuple(compact), effects=tuple(base.effects), kind=skills, kit=tuple(kit))
+    switched = ("switch: −1 attack die",) if t.switch_dice else ()  # for this action (N-13.2)
+    return Sheet(rows=tuple(compact), effects=switched + tuple(base.effects), kind=skills, kit=tuple(kit))
 
 
 def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
@@ -129,7 +130,7 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
                               Act(unit=unit.id, action="melee", target=d.id), blow.note()))
     if battle.up(state) is not None and battle.up(state).id == unit.id:
         out += spray.options(rs, state, unit) + aid.options(rs, state, unit) + mend.options(rs, state, unit)
-        out += arms.options(rs, state, unit) + hunt.options(rs, state, unit)
+        out += arms.options(rs, state, unit) + hunt.options(rs, state, unit, _hunted(rs, state, unit))
     w = rs.weapons[t.held[0]] if t.held else None
     if w is not None and not w.snap_only and not w.melee and actions.stationary(unit) is None:
         seen = rs.spotted(state, unit.side)
