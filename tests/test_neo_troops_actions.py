@@ -69,7 +69,7 @@ def test_two_weapons_in_hand_spray_together_tv_n18_style(rs):
 
 
 def test_a_pool_short_of_both_weapons_rof_keeps_all_and_the_rest_cannot_hit(rs):
-    """TV-N17/N18 in play: with a severe wound (−1) and the goon moving (no still): n = 4 + 1 + 1 − 1 = 5 < B = 7."""
+    """TV-N17/N18 in play: a severe wound (−1) and the goon moving (no still): n = 4 + 1 + 1 − 1 = 5 < B = 7."""
     state = field(rs, {"oleg": ("oleg", "xcom", (2, 2)), "goon": ("goon", "aliens", (2, 8))}, "oleg",
                   oleg={"severe_wounds": 1}, goon={"moved": True})
     events = decide(rs, state, Shoot(unit="oleg", target="goon", mode="spray"), [3, 3, 2, 1, 1, 2])  # the goon's
@@ -85,7 +85,8 @@ def test_switching_puts_the_rifle_away_for_minus_one_die_or_drops_it_for_none(rs
     units = {"v": ("lev", "xcom", (2, 2)), "goon": ("goon", "aliens", (2, 8))}
     state = field(rs, units, "v", v={"combined": ()})  # Lev's kit, not tied together
     events = decide(rs, state, Act(unit="v", action="swap", option="heavy_plasma"))
-    assert told(events) == ["Lev puts the Plasma rifle away and draws the Heavy plasma gun (−1 attack die this action)"]
+    assert told(events) == [
+        "Lev puts the Plasma rifle away and draws the Heavy plasma gun (−1 attack die this action)"]
     swapped = fold(state, events)
     assert swapped.units["v"].record.held == ("heavy_plasma",) and swapped.units["v"].record.switch_dice == -1
     assert rs.turn(swapped).units == ("v",)  # free: the action goes on
@@ -211,7 +212,8 @@ def test_search_tests_every_cloaked_enemy_in_sight_at_tn_6_when_still(rs):
     assert "anna" not in rs.spotted(state, "aliens")
     events = decide(rs, state, Act(unit="goon", action="search"), [6, 5])
     assert told(events) == ["Goon searches: notices Anna"]
-    assert formulas(events) == ["perception of anna n=1: 1d6 [6] vs TN 6 ✓", "perception of boris n=1: 1d6 [5] vs TN 6 ✗"]
+    assert formulas(events) == ["perception of anna n=1: 1d6 [6] vs TN 6 ✓",
+                                "perception of boris n=1: 1d6 [5] vs TN 6 ✗"]
     after = fold(state, events)
     assert "anna" in rs.spotted(after, "aliens") and "boris" not in rs.spotted(after, "aliens")  # until its next
     assert after.units["goon"].record.searched  # action ends

@@ -135,7 +135,8 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
             if _check(unit, p, system) is not None:
                 continue
             job = next((r for r in b.repairs if r.unit == p.id and r.system == system), None)
-            done = f"{job.done if job.helper == unit.id else 0}/{job.needed}" if job else f"{rs.settings.repair_actions.text}"
+            done = (f"{job.done if job.helper == unit.id else 0}/{job.needed}" if job
+                    else rs.settings.repair_actions.text)
             name = rs.name(system) if system not in SYSTEMS else system
             out.append(Option("Care", f"Repair {p.name}'s {name} ({done})",
                               Act(unit=unit.id, action="repair", target=p.id, option=system),

@@ -164,10 +164,11 @@ def ai_chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> 
 
 
 def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
-    """An interrupt's question answered (strike when the blow is worth it); else a melee blow at an adjacent
-    hostile when it is likelier to wound than the best shot; else covering fire where two or more hostiles it
-    sees stand within one 3 × 3 area: the volley hits what is there, and the area keeps firing on whoever moves
-    in it until the unit's next slot."""
+    """An interrupt's question answered (strike when the blow is worth it); else first aid; a free weapon switch;
+    a melee blow at an adjacent hostile when it is likelier to wound than the best shot; a spray at a cluster;
+    covering fire where two or more hostiles it sees stand within one 3 × 3 area. With no shot: a repair or rest
+    when nothing is in sight, a shot at a known cell or a Search when the enemy wears cloaks, else a delay to act
+    after an enemy whose slot comes next."""
     asked = rs.turn(state)
     if asked.choices:
         return asked.choices[0].command if interrupt.worth(rs, state) else None
@@ -193,9 +194,9 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
             return option.command
     if has_shot:
         return None
-    return mend.ai_mend(rs, state, unit, in_sight) or (hunt.ai_hunt(rs, state, unit, in_sight)
-                                                       if _hunted(rs, state, unit) else None) or _ai_delay(rs, state, unit,
-                                                                                                   in_sight)
+    hunted = _hunted(rs, state, unit)
+    return (mend.ai_mend(rs, state, unit, in_sight) or (hunt.ai_hunt(rs, state, unit, in_sight) if hunted else None)
+            or _ai_delay(rs, state, unit, in_sight))
 
 
 def _hunted(rs, state: State, unit: Unit) -> bool:
