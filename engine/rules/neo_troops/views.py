@@ -29,7 +29,8 @@ def budget(rs, state: State, unit: Unit) -> Budget:
     w = walk(rs, state)
     if not rs.turn(state).allows(unit.id) or rs.turn(state).units is None or not unit.conscious \
             or unit.record.actions < 1:
-        return Budget(label=f"waiting · run {run_m} m", can_act=False, moves_left=0, walk=w)
+        # short: the squad list gives the label 12 columns (tui/screens/readout.py)
+        return Budget(label="waiting", can_act=False, moves_left=0, walk=w)
     spent = t.spent_m
     done = t.attacked or t.ran
     moves = 0 if done or spent > move_m else run_m - spent
