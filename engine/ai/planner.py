@@ -94,10 +94,12 @@ class Ai:
             unit = state.units[asked.units[0]] if asked.units else None
             said = self.ruleset.ai_special(state, unit, list(k.targets), False) if unit is not None else None
             return said or asked.declined or asked.choices[0].command
-        units = sorted(state.side_units(self.side), key=lambda u: (self.profile(u).rear or self.profile(u).objective,
+        turn = self.ruleset.turn(state)
+        held = set((turn.units or ())[1:])  # an initiative's held actions, offered beside the slot up: taken first
+        units = sorted(state.side_units(self.side), key=lambda u: (u.id not in held, self.profile(u).rear
+                                                                   or self.profile(u).objective,
                                                                    not self.profile(u).melee))
         self._mark = self._commanders_mark(state, units, k)
-        turn = self.ruleset.turn(state)
         for unit in units:
             budget = self.ruleset.budget(state, unit)
             if not budget.can_act or unit.id in self._skip or not turn.allows(unit.id):

@@ -135,6 +135,7 @@ class Aim:
     mods: pools.Mods
     av: int
     cells: int
+    second: str = ""  # the other weapon of two in hand that spray together (§12)
 
 
 def aim(rs, state: State, shooter_id: str, target_id: str, mode: str) -> Aim | Rejected:
@@ -165,13 +166,21 @@ def aim(rs, state: State, shooter_id: str, target_id: str, mode: str) -> Aim | R
     why = loadout.ready(t, wid, rs.weapons, shots)
     if why is not None:
         return why
+    from engine.rules.neo_troops import arms
+
+    both = arms.pair(rs, t) if mode == "spray" else None
+    second = t.held[1] if both is not None and loadout.ready(t, t.held[1], rs.weapons, both[1].rof) is None else ""
     target = ground.target_of(state.grid, a.pos, b.record, b.pos, rs.tables, stationary=battle.stationary(b),
                               surprised=False)
     still = t.spent_m == 0
-    extra = shooting.combined_mods(wid, rs.weapons, t.combined, rs.settings)
+    extra = shooting.weapon_mods(t, wid, rs.weapons, rs.settings)
     base = 1 if mode == "snap" else w.rof
-    mods = (("base", base),) + shooting.shot_mods(t, w, [target], still, extra)
-    return Aim(a, b, wid, base, mods, target.av, target.cells)
+    lead: pools.Mods = (("base", base),)
+    if second:  # N-12.2: B = ROF_hi + ROF_lo, n = ROF_hi + extra + ...
+        base, extra_dice, _ = shooting.two_weapons(w, rs.weapons[second])
+        lead = (("base", max(w.rof, rs.weapons[second].rof)),) + ((("two weapons", extra_dice),) if extra_dice else ())
+    mods = lead + shooting.shot_mods(t, w, [target], still, extra)
+    return Aim(a, b, wid, base, mods, target.av, target.cells, second)
 
 
 def shoot(rs, state: State, unit: Unit, target_id: str, mode: str, dice: Dice) -> Rejected | list[Event]:
@@ -189,9 +198,12 @@ def shoot(rs, state: State, unit: Unit, target_id: str, mode: str, dice: Dice) -
     said = "; ".join(e for h in hits for e in h.effects)
     outcome = "miss" if not attack.hits else ("saved" if not unsaved else struck.status if struck.status != "active"
                                                 else "wounded")
-    text = (f"{unit.name} fires {MODES[mode].lower()} ({w.name}) at {found.target.name}: "
+    arms = w.name + (f" + {rs.weapons[found.second].name}" if found.second else "")
+    text = (f"{unit.name} fires {MODES[mode].lower()} ({arms}) at {found.target.name}: "
             f"{pools.hits_word(attack.hits * w.hits)}, {unsaved} unsaved" + (f" ({said})" if said else ""))
     spent = loadout.spend(t, found.weapon_id, 1 if mode == "snap" else w.rof)
+    if found.second:  # ammunition at the full rate of both (N-12.1)
+        spent = loadout.spend(spent, found.second, rs.weapons[found.second].rof)
     events: list[Event] = [
         Resolved(actor=unit.id, action="shoot", target=found.target.id, weapon=found.weapon_id, mode=mode,
                  rolls=(attack.roll, *hit_rolls), outcome=outcome, text=text),

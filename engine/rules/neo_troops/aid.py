@@ -26,12 +26,16 @@ def bleeds(rs, unit: Unit) -> list[Event]:
 
 
 def interrupted(state: State, unit: Unit, command: Command) -> list[Event]:
-    """N-19.3: the helper did something other than first aid: its count starts again."""
+    """N-19.3: the helper did something other than first aid: its count starts again (repairs and rest too)."""
+    from engine.rules.neo_troops import mend
+
     b = battle.battle(state)
-    if b is None or isinstance(command, Act) and command.action == "first_aid":
+    if b is None:
         return []
-    kept = tuple(a for a in b.aids if a.helper != unit.id)
-    return [] if kept == b.aids else [Noted(record=attrs.evolve(b, aids=kept), cause="first aid interrupted")]
+    aiding = isinstance(command, Act) and command.action == "first_aid"
+    kept = mend.interrupted(attrs.evolve(b, aids=b.aids if aiding else tuple(a for a in b.aids if a.helper != unit.id)),
+                            unit, command)  # and its repair count and its rest (N-19.2, N-19.4)
+    return [] if kept == b else [Noted(record=kept, cause="interrupted")]
 
 
 def _check(rs, state: State, unit: Unit, patient: Unit | None) -> Rejected | None:

@@ -58,6 +58,15 @@ class Asking:
         return next((q for q in self.questions if not q.answer), None)
 
 
+@attrs.frozen(kw_only=True)
+class Dropped:
+    """A weapon let go to draw another (N-13.2): it lies in the cell, its shots still in it, until picked up."""
+
+    weapon: str
+    cell: tuple[int, int]
+    shots: int = 0
+
+
 @record("neo-troops.battle")
 @attrs.frozen(kw_only=True)
 class Battle:
@@ -68,6 +77,9 @@ class Battle:
     known: tuple[tuple[str, str, tuple[int, int]], ...] = ()  # (side, target, cell): an unnoticed attacker's cell
     asking: Asking | None = None  # a Move waiting on the answers of the enemies it gives a melee chance
     aids: tuple[care.Aid, ...] = ()  # first aid under way (N-19.3): consecutive actions by one helper
+    dropped: tuple[Dropped, ...] = ()  # weapons on the ground
+    repairs: tuple[care.Repair, ...] = ()  # repairs under way (N-19.2): consecutive actions by one helper
+    rests: tuple[tuple[str, int], ...] = ()  # (varan, own turns of uninterrupted rest so far, N-19.4)
 
     @property
     def awareness(self) -> senses.Awareness:
@@ -101,12 +113,13 @@ def stationary(unit: Unit) -> bool:
 
 
 def start_slot(unit: Unit) -> UnitChanged:
-    fresh = attrs.evolve(unit.record, spent_m=0, moved=False, ran=False, attacked=False, actions=1)
+    fresh = attrs.evolve(unit.record, spent_m=0, moved=False, ran=False, attacked=False, switch_dice=None,
+                         actions=1)  # `searched` stays: what its latest action was
     return UnitChanged(unit=unit.id, changes={"record": fresh}, cause="slot")
 
 
 def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "ends its action",
-             delay: bool = False) -> list[Event]:
+             delay: bool = False, found: tuple[tuple[str, str], ...] | None = None) -> list[Event]:
     """The unit whose slot is up has finished its action: its perception tests if it is cloaked (N-4.4), the
     order moves on past anyone who cannot act, a new cycle is a new phase (and the phase limit ends the mission),
     and the next unit's slot starts."""
@@ -128,6 +141,8 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
         now = fold(now, bled)
         done = now.units[done.id]
     aw = senses.observer_acted(b.awareness, done.id)
+    if found:  # a Search's notices last until the searcher's next action ends
+        aw = attrs.evolve(aw, noticed=aw.noticed | frozenset(found))
     aw, rolls = _sightings(rs, now, done, aw, dice)
     # a held action taken leaves the slot that was up where it was; a delay holds the action (N-7.3)
     o = b.order if b.acting else orders.delay(b.order, done.id) if delay else orders.done(b.order, done.id)
@@ -135,19 +150,25 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     for u in now.units.values():  # the dead leave the order
         if u.status == "dead":
             o = orders.remove(o, u.id)
-    spent = {} if delay else {"record": attrs.evolve(done.record, actions=0)}
+    spent = {} if delay else {"record": attrs.evolve(done.record, actions=0, searched=found is not None)}
     out: list[Event] = [*inside, *bled, UnitChanged(unit=done.id, changes=spent, cause=cause)]
+    from engine.rules.neo_troops import mend
+
+    rests = b.rests
     for _ in range(2 * len(o.slots) + 2):  # pass over the incapacitated (they keep their slot, N-7.2), whose
-        if not o.slots or now.units[o.up].conscious:  # bleeding counts there (N-19.3)
+        if not o.slots or now.units[o.up].conscious:  # bleeding counts there (N-19.3), and their rest (N-19.4)
             break
-        more = aid.bleeds(rs, now.units[o.up])
+        more = aid.bleeds(rs, now.units[o.up]) or mend.passed_over(rs, attrs.evolve(b, rests=rests), now.units[o.up])
         if more:
+            rests = next((e.record.rests for e in more if isinstance(e, Noted)), rests)
+            more = [e for e in more if not isinstance(e, Noted)]  # the count goes on the slot's Noted below
             out += more
             now = fold(now, more)
         o = orders.remove(o, o.up) if now.units[o.up].status == "dead" else orders.done(o, o.up)
     nxt_id = o.up if o.slots else ""
     same = bool(b.acting) and o.slots and o.up == b.order.up  # back to the slot that was up: it has started
-    new = attrs.evolve(b, order=o, acting="", areas=tuple(a for a in b.areas if same or a.firer != nxt_id))
+    new = attrs.evolve(b, order=o, acting="", areas=tuple(a for a in b.areas if same or a.firer != nxt_id),
+                       rests=rests)
     new = new.with_awareness(aw)
     out.append(Noted(record=new, cause="next slot", rolls=tuple(rolls)))
     if o.cycle > b.order.cycle:
@@ -174,8 +195,9 @@ def _sightings(rs, state: State, done: Unit, aw: senses.Awareness,
     t = done.record
     if not done.conscious or not t.cloaked:
         return aw, rolls
-    if t.moved or t.ran:
+    if t.moved or t.ran:  # a known cell is stale, and a cloaked unit that moves must be noticed again
         aw = senses.target_moved(aw, done.id)
+        aw = attrs.evolve(aw, noticed=frozenset(n for n in aw.noticed if n[1] != done.id))
     for obs in state.units.values():
         if obs.side == done.side or obs.side not in SIDES or not obs.conscious or aw.seen_by(obs.id, done.id):
             continue

@@ -56,9 +56,10 @@ class Repair:
     system: str  # cloak, mapping, head, armour, or a part id
     needed: int  # Stationary actions
     done: int = 0
+    helper: str = ""  # who works on it: the unit itself or an adjacent ally ("": the unit itself)
 
 
-def _damaged(t: Trooper, system: str) -> bool:
+def is_damaged(t: Trooper, system: str) -> bool:
     if system in ("cloak", "mapping"):
         return getattr(t, system) == "damaged"
     if system == "head":
@@ -72,7 +73,7 @@ def _damaged(t: Trooper, system: str) -> bool:
 def start_repair(dice: Dice, t: Trooper, system: str, s: Settings) -> tuple[Repair, Roll] | Rejected:
     """N-19.2: a damaged system takes `repair_actions` (d6 × 10) consecutive Stationary actions; a destroyed
     one waits for the end of the mission."""
-    if not _damaged(t, system):
+    if not is_damaged(t, system):
         return Rejected("not_damaged", f"{t.id}'s {system} is not damaged (destroyed systems are replaced later)")
     index: list[int] = []
 

@@ -44,7 +44,8 @@ def cover(rs, state: State, unit: Unit, cell: Pos, dice: Dice) -> Rejected | lis
                     key=lambda u: (shooting.range_cells(u.pos, cell), u.id))
     targets = [ground.target_of(state.grid, unit.pos, u.record, u.pos, rs.tables, stationary=battle.stationary(u))
                for u in inside]
-    fired = shooting.sustained(dice, t, w, cell, unit.pos, targets, True, rs.settings)
+    fired = shooting.sustained(dice, t, w, cell, unit.pos, targets, True, rs.settings,
+                               shooting.weapon_mods(t, wid, rs.weapons, rs.settings))
     if isinstance(fired, Rejected):
         return fired
     fire, _ = fired

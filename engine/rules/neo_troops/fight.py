@@ -12,7 +12,7 @@ from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.model import State, Unit
-from engine.rules.neo_troops import actions, battle, damage, melee, odds, pools
+from engine.rules.neo_troops import actions, battle, damage, melee, odds, pools, shooting
 from engine.rules.neo_troops.schema import Weapon
 from engine.rules.neo_troops.unit import Trooper
 
@@ -79,8 +79,11 @@ def blow(rs, state: State, a: Unit, d: Unit) -> Blow | Rejected:
         return Rejected("not_seen", f"{a.name} has not noticed {d.name}")
     w = weapon_of(rs, a.record)
     surprise = a.id not in rs.spotted(state, d.side)
+    wid = held_melee(rs, a.record)
+    extra = shooting.weapon_mods(a.record, wid, rs.weapons, rs.settings) if wid else (
+        (("switch", a.record.switch_dice),) if a.record.switch_dice else ())
     base, mods = melee.attack_mods(a.record, w, d.record, rs.weapons, rs.settings, surprise=surprise,
-                                   defender_weapon=weapon_of(rs, d.record))
+                                   defender_weapon=weapon_of(rs, d.record), extra=extra)
     return Blow(a, d, held_melee(rs, a.record), w, base, mods)
 
 

@@ -14,8 +14,8 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import (Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Throwable, Turn, answers,
                                  register)
-from engine.rules.neo_troops import actions, aid, battle, cover, fight, interrupt, movement, order, referee
-from engine.rules.neo_troops import loadout, shooting, spray, throwing, views
+from engine.rules.neo_troops import actions, aid, arms, battle, cover, fight, interrupt, movement, order, referee
+from engine.rules.neo_troops import hunt, loadout, mend, shooting, spray, throwing, views
 from engine.rules.neo_troops import unit as units
 from engine.rules.neo_troops.schema import SCHEMA, Settings
 
@@ -114,6 +114,18 @@ class NeoTroops:
             if command.cell is None:
                 return Rejected("no_cell", "Say which cell the covering fire is aimed at")
             events = cover.cover(self, state, up, command.cell, dice)
+        elif isinstance(command, Act) and command.action in arms.HOW_KIND:
+            events = arms.switch(self, state, up, command.action, command.option, dice)
+        elif isinstance(command, Act) and command.action == "pick_up":
+            events = arms.pick_up(self, state, up, command.option, dice)
+        elif isinstance(command, Act) and command.action == "search":
+            events = hunt.search(self, state, up, dice)
+        elif isinstance(command, Act) and command.action == "fire_at":
+            events = hunt.fire_at(self, state, up, command.cell, command.option, dice)
+        elif isinstance(command, Act) and command.action == "repair":
+            events = mend.repair(self, state, up, command.target, command.option, dice)
+        elif isinstance(command, Act) and command.action == "rest":
+            events = mend.rest(self, state, up, dice)
         elif isinstance(command, Act):
             events = actions.act(self, state, up, command.action, command.cell, dice)
         elif isinstance(command, Throw):

@@ -50,6 +50,7 @@ class Weapon:
     """§20.2 (the sample set is a placeholder, not source data)."""
 
     name: str
+    short: str = ""  # its name on the 80×24 unit panel ("": the name)
     rof: int = 1
     long_range: int = 25  # cells
     save_mod: int = 0
@@ -105,7 +106,8 @@ class Character:
     cloaked: bool = False
     mapping: bool = False  # mapping system and scanners (critical 2)
     crit_table: str = "generic"  # a criticals.toml id
-    weapons: list[str] = attrs.field(factory=list)  # the first is held
+    weapons: list[str] = attrs.field(factory=list)  # the first `hands` are held
+    hands: int = 1  # 2: the first two weapons in hand (two weapons, §12)
     combined: list[list[str]] = attrs.field(factory=list)  # weapons tied together (§14)
     items: list[str] = attrs.field(factory=list)
 
@@ -203,6 +205,8 @@ def check(own: Tables, shared: Tables) -> list[str]:
         out += [f"characters.toml: [{key}].items: unknown item {i!r}" for i in c.items if i not in items]
         out += [f"characters.toml: [{key}].combined: {w!r} is not among its weapons"
                 for combo in c.combined for w in combo if w not in c.weapons]
+        if not 1 <= c.hands <= max(1, min(2, len(c.weapons))):
+            out.append(f"characters.toml: [{key}].hands: 1, or 2 with two weapons")
         if not 2 <= c.av <= 6 or c.hp < 1:
             out.append(f"characters.toml: [{key}]: av must be 2 to 6 and hp at least 1")
     for key, t in crits.items():

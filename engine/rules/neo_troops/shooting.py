@@ -281,6 +281,12 @@ def combined_mods(weapon: str, weapons: dict, combos: Sequence[tuple[str, ...]],
     return ()
 
 
+def weapon_mods(t: Trooper, weapon: str, weapons: dict, s: Settings) -> pools.Mods:
+    """The attack dice the weapons cost this action: a heavy combination (N-14.1) and a switch (N-13.2)."""
+    switch = (("switch", t.switch_dice),) if t.switch_dice else ()
+    return combined_mods(weapon, weapons, t.combined, s) + switch
+
+
 # -- explosions, N-3.5 --------------------------------------------------------------------------------------------
 
 

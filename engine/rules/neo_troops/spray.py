@@ -41,10 +41,15 @@ def fire(rs, state: State, unit: Unit, ids: tuple[str, ...], dice: Dice) -> Reje
     t: Trooper = unit.record
     wid = t.held[0]
     w = rs.weapons[wid]
-    extra = shooting.combined_mods(wid, rs.weapons, t.combined, rs.settings)
-    got = shooting.spray(dice, t, w, targets, t.spent_m == 0, rs.settings, extra)
+    extra = shooting.weapon_mods(t, wid, rs.weapons, rs.settings)
+    second = actions.aim(rs, state, unit.id, ids[0], "spray").second  # two weapons in hand spray together (§12)
+    got = shooting.spray(dice, t, w, targets, t.spent_m == 0, rs.settings, extra,
+                         rs.weapons[second] if second else None)
     if isinstance(got, Rejected):
         return got
+    spent = loadout.spend(t, wid, w.rof)
+    if second:
+        spent = loadout.spend(spent, second, rs.weapons[second].rof)
     before = {x.id: state.units[x.id].record for x in targets}
     after, hits = damage.apply(dice, {k: v for k, v in got.hits.items() if v}, before, w.save_mod, rs.tables)
     unsaved = sum(not h.saved and not h.harmless for h in hits)
@@ -54,10 +59,11 @@ def fire(rs, state: State, unit: Unit, ids: tuple[str, ...], dice: Dice) -> Reje
         Resolved(actor=unit.id, action="shoot", target=ids[0], weapon=wid, mode="spray",
                  rolls=(got.roll, *(r for h in hits for r in h.rolls)),
                  outcome=f"{sum(got.hits.values())} hits, {unsaved} unsaved",
-                 text=f"{unit.name} sprays {names} ({w.name}): {pools.hits_word(sum(got.hits.values()))}, "
+                 text=f"{unit.name} sprays {names} ({w.name}{' + ' + rs.weapons[second].name if second else ''}): "
+                      f"{pools.hits_word(sum(got.hits.values()))}, "
                       f"{unsaved} unsaved" + (f" ({said})" if said else "")),
         UnitChanged(unit=unit.id, changes=actions.frame_changes(
-            unit, attrs.evolve(loadout.spend(t, wid, got.shots), attacked=True)), cause="fires"),
+            unit, attrs.evolve(spent, attacked=True)), cause="fires"),
         *[UnitChanged(unit=k, changes=actions.frame_changes(state.units[k], v), cause="hit")
           for k, v in after.items() if v != before[k]]]
     return events + battle.end_slot(rs, state, events, dice)
@@ -96,8 +102,9 @@ def pool(rs, state: State, unit: Unit, ids: tuple[str, ...]) -> str:
         return targets.reason
     t: Trooper = unit.record
     w = rs.weapons[t.held[0]]
-    extra = shooting.combined_mods(t.held[0], rs.weapons, t.combined, rs.settings)
-    _, how = pools.count((("base", w.rof),) + shooting.shot_mods(t, w, targets, t.spent_m == 0, extra))
+    extra = shooting.weapon_mods(t, t.held[0], rs.weapons, rs.settings)
+    lead = tuple(m for m in actions.aim(rs, state, unit.id, ids[0], "spray").mods if m[0] in ("base", "two weapons"))
+    _, how = pools.count(lead + shooting.shot_mods(t, w, targets, t.spent_m == 0, extra))
     return f"{how} vs AV {', '.join(str(x.av) for x in targets)}: a die for each first (N-10.4)"
 
 

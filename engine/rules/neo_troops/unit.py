@@ -67,6 +67,8 @@ class Trooper:
     moved: bool = False
     ran: bool = False
     attacked: bool = False
+    searched: bool = False  # a Search (N-8.1): the AI alternates searching with moving
+    switch_dice: int | None = None  # a weapon switch at the start of this action (§13): its attack dice, 0 or −1
     actions: int = 0  # 1 while its slot is up (the one action it may take), else 0
 
     # -- derived ------------------------------------------------------------------------------------------
@@ -157,7 +159,7 @@ def build(unit_id: str, side: str, character: str, tables: dict, **changes) -> T
         load_kg=load + (armour.weight_kg if armour else 0.0), accuracy=c.accuracy, fighter=c.fighter,
         perception=c.perception, reach=c.reach, attacks=c.attacks, crit_table=c.crit_table,
         cloak="working" if c.cloaked else None, mapping="working" if c.mapping else None, parts=parts,
-        held=tuple(c.weapons[:1]), combined=tuple(tuple(combo) for combo in c.combined),
+        held=tuple(c.weapons[:c.hands]), combined=tuple(tuple(combo) for combo in c.combined),
         shots=tuple((w, weapons[w].shots) for w in c.weapons if not weapons[w].melee))
     fields.update(changes)
     return Trooper(**fields)

@@ -10,7 +10,7 @@ from engine.core.commands import Act, Reload, Rejected
 from engine.core.model import State, Unit
 from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, Walk
 from engine.rules.neo_troops import actions, battle, fight, interrupt, loadout, movement, odds, panel, pools, shooting
-from engine.rules.neo_troops import aid, spray
+from engine.rules.neo_troops import aid, arms, hunt, mend, spray
 from engine.rules.neo_troops.unit import Trooper
 
 def walk(rs, state: State) -> Walk:
@@ -29,40 +29,52 @@ def budget(rs, state: State, unit: Unit) -> Budget:
     w = walk(rs, state)
     if not rs.turn(state).allows(unit.id) or rs.turn(state).units is None or not unit.conscious \
             or unit.record.actions < 1:
-        return Budget(label=f"waiting · move {move_m}/run {run_m} m", can_act=False, moves_left=0, walk=w)
+        # short: the squad list gives the label 12 columns (tui/screens/readout.py)
+        return Budget(label="waiting", can_act=False, moves_left=0, walk=w)
     spent = t.spent_m
     done = t.attacked or t.ran
     moves = 0 if done or spent > move_m else run_m - spent
     step = 0 if done else max(0, move_m - spent)
-    if spent == 0:  # the panel adds what it may walk ("move 20 m"): the label says how far keeps the shot
-        label = f"action 1/1 · shot ≤{move_m} m"
-    else:
-        label = f"action 1/1 · walked {spent}/{move_m} m"
+    # the panel adds what it may walk ("move 20 m"); the label says how far keeps the shot, short enough for the
+    # 30 columns the panel has beside a 48-cell map at 80×24 (one action a slot: no count to show)
+    label = f"shot ≤{move_m} m" if spent == 0 else f"walked {spent}/{move_m} m"
     return Budget(label=label, can_act=True, moves_left=moves, step=step, walk=w)
 
 
+PANEL = 30  # the unit panel's columns beside a 48-cell map at 80×24
+
+
 def sheet(rs, state: State, unit: Unit) -> Sheet:
+    """The unit panel, each line within the 30 columns it has beside a 48-cell map at 80×24: AV, save and skills
+    on one line each, the systems only when one is out, the weapons by their short names and the shots left."""
     t: Trooper = unit.record
     base = panel.sheet(t, rs.settings)
-    rows = {r.label: r for r in base.rows}  # compact for 80×24: AV, save and skills on one row, the systems only
-    #                                          when one is out; the speed is in the budget's label
-    skills = f"Acc{t.accuracy_now} Fig{t.fighter} Per{t.perception_now}"  # in the head, after its kind
-    compact = [rows["HP"], Row("AV", f" {rows['AV'].text.strip()} · save {rows['Save'].text.strip()} "),
-               *([rows["Systems"]] if "Systems" in rows and rows["Systems"].alert else [])]
-    weapons = []
+    rows = {r.label: r for r in base.rows}
+    skills = " ".join(f"{k}{v}" for k, v in (("Acc", t.accuracy_now), ("Fig", t.fighter), ("Per", t.perception_now))
+                      if v or t.varan)  # a varan's, or any the unit has: in the head, after the name
+    compact = [rows["HP"], Row("AV", f" {rows['AV'].text.strip()} · save {rows['Save'].text.strip()} ")]
+    out = [(name, state) for name, state in (("cloak", t.cloak), ("mapping", t.mapping),
+                                            ("head", t.head if t.varan else None)) if state not in (None, "working")]
+    if out:  # the longest words that fit: "cloak damaged", "cloak dmg, head gone", "cloak, mapping, head"
+        ways = (", ".join(f"{n} {s}" for n, s in out),
+                ", ".join(f"{n} {'dmg' if s == 'damaged' else 'gone'}" for n, s in out), ", ".join(n for n, _ in out))
+        said = next((w for w in ways if len(w) <= PANEL - 12), ways[-1])
+        compact.append(Row("Systems", f" {said} ", alert="!" if len(said) <= PANEL - 12 else ""))
+    loads = sum(1 for p in t.parts if p.kind == "ammo" and p.state != "destroyed")
+    held, spare = [], []
     for wid in [p.id for p in t.parts if p.kind == "weapon"]:
         w = rs.weapons[wid]
-        left = "" if w.melee else f" {loadout.shots_left(t, wid)}/{w.shots}"
-        weapons.append(f"{'▶' if wid in t.held else ''}{w.name}{left}")
-    loads = sum(1 for p in t.parts if p.kind == "ammo" and p.state != "destroyed")
-    if weapons and loads:
-        weapons[0] += f"+{loads}"  # ammunition loads for the held weapon
-    kit = [" · ".join(weapons)] if weapons else []
+        word = (w.short or w.name) + ("" if w.melee else f" {loadout.shots_left(t, wid)}")
+        (held if wid in t.held else spare).append(word)
+    if held and loads:
+        held[0] += f"+{loads}"  # ammunition loads
+    line = " ".join(f"▶{h}" for h in held)
+    kit = [" · ".join(x for x in (line, *spare) if x)] if held or spare else []
     items = [rs.name(p.id) for p in t.parts if p.kind not in ("weapon", "ammo")]
     if items:
-        kit.append("Items: " + ", ".join(items))
-    effects = list(base.effects)
-    return Sheet(rows=tuple(compact), effects=tuple(effects), kind=f"{unit.race} · {skills}", kit=tuple(kit))
+        kit.append(", ".join(items))
+    switched = ("switch: −1 attack die",) if t.switch_dice else ()  # for this action (N-13.2)
+    return Sheet(rows=tuple(compact), effects=switched + tuple(base.effects), kind=skills, kit=tuple(kit))
 
 
 def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
@@ -73,7 +85,10 @@ def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
     w = rs.weapons[wid]
     able = unit.record.actions > 0 and unit.conscious and not t.ran and not t.attacked
     modes = [Mode("snap", "Snap shot", able and loadout.shots_left(t, wid) >= 1)]
-    if not w.snap_only:
+    both = arms.pair(rs, t)
+    if both is not None and all(loadout.shots_left(t, x) >= rs.weapons[x].rof for x in t.held):
+        modes.insert(0, Mode("spray", f"Spray ×{both[0].rof}+{both[1].rof}", able))  # two weapons (§12)
+    elif not w.snap_only:
         modes.insert(0, Mode("spray", f"Spray ×{w.rof}", able and loadout.shots_left(t, wid) >= w.rof))
     return modes
 
@@ -115,7 +130,8 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
             out.append(Option("Melee", f"Strike {d.name} ({d.pos[0]},{d.pos[1]})",
                               Act(unit=unit.id, action="melee", target=d.id), blow.note()))
     if battle.up(state) is not None and battle.up(state).id == unit.id:
-        out += spray.options(rs, state, unit) + aid.options(rs, state, unit)
+        out += spray.options(rs, state, unit) + aid.options(rs, state, unit) + mend.options(rs, state, unit)
+        out += arms.options(rs, state, unit) + hunt.options(rs, state, unit, _hunted(rs, state, unit))
     w = rs.weapons[t.held[0]] if t.held else None
     if w is not None and not w.snap_only and not w.melee and actions.stationary(unit) is None:
         seen = rs.spotted(state, unit.side)
@@ -149,16 +165,20 @@ def ai_chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> 
 
 
 def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
-    """An interrupt's question answered (strike when the blow is worth it); else a melee blow at an adjacent
-    hostile when it is likelier to wound than the best shot; else covering fire where two or more hostiles it
-    sees stand within one 3 × 3 area: the volley hits what is there, and the area keeps firing on whoever moves
-    in it until the unit's next slot."""
+    """An interrupt's question answered (strike when the blow is worth it); else first aid; a free weapon switch;
+    a melee blow at an adjacent hostile when it is likelier to wound than the best shot; a spray at a cluster;
+    covering fire where two or more hostiles it sees stand within one 3 × 3 area. With no shot: a repair or rest
+    when nothing is in sight, a shot at a known cell or a Search when the enemy wears cloaks, else a delay to act
+    after an enemy whose slot comes next."""
     asked = rs.turn(state)
     if asked.choices:
         return asked.choices[0].command if interrupt.worth(rs, state) else None
     care = aid.ai_aid(rs, state, unit)  # a bleeding ally (or itself) dies within ten of its turns
     if care is not None:
         return care
+    drawn = arms.ai_switch(rs, state, unit)  # a second dual weapon drawn for free sprays with more dice
+    if drawn is not None:
+        return drawn
     blows = sorted(fight.targets(rs, state, unit), key=lambda b: (-_p_wound(b), b.defender.id))
     if blows and _p_wound(blows[0]) >= _best_shot(rs, state, unit, blows[0].defender):
         return Act(unit=unit.id, action="melee", target=blows[0].defender.id)
@@ -173,7 +193,32 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
                 and u.side != missions.CIVILIANS]
         if len(near) >= 2:
             return option.command
-    return None
+    if has_shot:
+        return None
+    hunted = _hunted(rs, state, unit)
+    return (mend.ai_mend(rs, state, unit, in_sight) or (hunt.ai_hunt(rs, state, unit, in_sight) if hunted else None)
+            or _ai_delay(rs, state, unit, in_sight))
+
+
+def _hunted(rs, state: State, unit: Unit) -> bool:
+    """Whether its enemies' kind wears cloaks (the briefing says who they are, not where): worth searching for."""
+    return any(rs.characters[u.template].cloaked for u in state.units.values()
+               if u.side != unit.side and u.side in battle.SIDES)
+
+
+def _ai_delay(rs, state: State, unit: Unit, in_sight: list[Unit]) -> Act | None:
+    """Nothing in sight: when an enemy's slot comes next, hold the action to act right after it (it may run
+    into sight), if a slot of its own side follows in this cycle to take the held action at (N-7.3)."""
+    b = battle.battle(state)
+    if in_sight or b.acting or b.order.up != unit.id or not unit.record.fresh:
+        return None
+    o = b.order
+    rest = [state.units[u] for u in o.slots[o.at + 1:] if u in state.units and state.units[u].conscious]
+    if len(rest) < 2 or rest[0].side == unit.side or rest[0].side not in battle.SIDES:
+        return None
+    if not any(u.side == unit.side for u in rest[1:]):
+        return None
+    return Act(unit=unit.id, action="delay")
 
 
 def _p_wound(b) -> float:
