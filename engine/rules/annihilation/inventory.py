@@ -8,6 +8,7 @@ from typing import Literal
 import attrs
 
 from engine.core.commands import Rejected
+from engine.core.records import added, lean
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.moves import Price
 from engine.rules.annihilation.schema import SIZES, boxes
@@ -22,6 +23,7 @@ _COST_NAME = {"shoulder_left": "shoulder", "shoulder_right": "shoulder", "leg_le
 MANY = ("belt", "backpack", "bag", "floor")  # places that hold any number of things
 
 
+@lean
 @attrs.frozen
 class Carried:
     """One thing carried: a weapon (with what is loaded), a clip, an explosive, an item."""
@@ -32,8 +34,8 @@ class Carried:
     loaded: str | None = None  # a weapon's round: "clip:<weapon>", an ammo.toml id, an explosives.toml id
     rounds: int = 0
     gripped: tuple[str, ...] = ()  # the hands holding a strapped item; () while it hangs (A-12.4)
-    doses: tuple[tuple[str, int], ...] = ()  # a medical kit's doses left, by kind (section 13)
-    primed: int | None = None  # a primed grenade held ready: the turn it goes off at its side's phase end (A-17.7)
+    doses: tuple[tuple[str, int], ...] = added(())  # a medical kit's doses left, by kind (section 13)
+    primed: int | None = added(None)  # a primed grenade held ready: the turn it goes off at its side's phase end (A-17.7)
 
 
 def hands_holding(item: Carried) -> tuple[str, ...]:
