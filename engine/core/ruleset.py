@@ -162,6 +162,18 @@ class Throwable:
     count: int = 1  # how many of it the unit carries
 
 
+@attrs.frozen
+class Mark:
+    """Something on the map a ruleset shows one side, drawn over the ground and under the units: a square of smoke or
+    fire, an explosive lying primed (only for the side that knows of it), a motion-sensor blip."""
+
+    pos: Pos
+    glyph: str
+    color: str  # "#rrggbb"
+    label: str  # what it is, for the look cursor ("Smoke until turn 6")
+    background: str = ""  # "#rrggbb" under it; "": the cell's own
+
+
 @attrs.frozen(kw_only=True)
 class Budget:
     """What a unit can still do this turn, in the ruleset's own currency."""
@@ -277,6 +289,10 @@ class Ruleset(Protocol):
     def aptitude(self, unit: Unit, stats: tuple[str, ...]) -> int:
         """The sum of the unit's numbers by these stat ids (a mission formula's, `luck`), 0 for one it has not:
         the AI picks its best engineer by it."""
+
+    def marks(self, state: State, side: str) -> tuple[Mark, ...]:
+        """What the map shows `side` on top of the tiles beyond units (annihilation: smoke, fire, its own primed
+        explosives, motion-sensor blips); () for a ruleset that keeps such things in tiles or has none."""
 
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         """A unit change in the roll log's words, after the unit's name ("morale 28 → 38 (+10, killed Sectoid)"),

@@ -9,7 +9,7 @@ from engine.content import field, missions
 from engine.core.dice import Dice, Roll
 from engine.core.geometry import Pos
 from engine.core.model import Unit
-from engine.core.records import record
+from engine.core.records import added, lean, record
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.character import Character, Stats, baseline, recruit
 from engine.rules.annihilation.deploy_schema import Template
@@ -20,6 +20,7 @@ STATUS = {"awake": "active", "unconscious": "unconscious", "dead": "dead"}  # th
 
 
 @record("annihilation.soldier")
+@lean
 @attrs.frozen(kw_only=True)
 class Soldier:
     """Unit.record: the rules core's fighter, everything it carries, and whether it gave up its phase."""
@@ -27,6 +28,7 @@ class Soldier:
     fighter: Fighter
     kit: tuple[Carried, ...] = ()
     done: bool = False  # waited: nothing more this phase (its TUs stay for opportunity fire, A-2.3)
+    moved: int = added(0)  # the phase (sensor.stamp) it last walked in, kept only while a motion sensor is about
 
 
 def gun(s: Soldier) -> Carried | None:
