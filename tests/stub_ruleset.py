@@ -222,6 +222,9 @@ class D6Stub:
     def aptitude(self, unit: Unit, stats: tuple[str, ...]) -> int:
         return 0  # the stub's troopers have no stats
 
+    def inventory(self, state: State, unit: Unit) -> None:
+        return None  # no inventory screen: its kit is not moved about in battle
+
     def marks(self, state: State, side: str) -> tuple:
         return ()  # nothing of its own drawn over the tiles
 

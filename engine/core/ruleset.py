@@ -105,6 +105,25 @@ class Option:
 
 
 @attrs.frozen(kw_only=True)
+class Stowed:
+    """One thing a unit carries, as the inventory screen lists it, and the moves it can make now: each an Option
+    whose command the ruleset decides (the screen only picks)."""
+
+    label: str  # "Mk. IIV Assault Rifle 13/20"
+    place: str  # "Both hands", "Belt"
+    size: str = ""  # the ruleset's size of it ("D")
+    moves: tuple[Option, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
+class Inventory:
+    """A unit's inventory for the client's screen: summary rows (encumbrance, TU) and each thing carried."""
+
+    lines: tuple[Row, ...] = ()
+    items: tuple[Stowed, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
 class Turn:
     """Who may act now, as data: side turns (xcom-trpg, xxxzone, annihilation) name a side and leave the choice of
     unit open; an initiative slot (neo-troops) names the units whose slot is up; an interrupt (reaction fire) can
@@ -289,6 +308,10 @@ class Ruleset(Protocol):
     def aptitude(self, unit: Unit, stats: tuple[str, ...]) -> int:
         """The sum of the unit's numbers by these stat ids (a mission formula's, `luck`), 0 for one it has not:
         the AI picks its best engineer by it."""
+
+    def inventory(self, state: State, unit: Unit) -> Inventory | None:
+        """The unit's inventory and its moves at their cost (annihilation's section 12), or None for a ruleset
+        without an inventory to manage (the client then offers no inventory screen)."""
 
     def marks(self, state: State, side: str) -> tuple[Mark, ...]:
         """What the map shows `side` on top of the tiles beyond units (annihilation: smoke, fire, its own primed

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 import attrs
 
 from engine.content import field, missions
-from engine.core.commands import Act, Face, Rejected, Throw
+from engine.core.commands import Act, Face, Rejected, Reload, Throw
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.map.grid import distance
-from engine.rules.annihilation import actions, clouds, fuses, hits, medical, melee, moves
+from engine.rules.annihilation import actions, clouds, combat, fuses, hits, medical, melee, moves
 from engine.rules.annihilation.combat import blast, react
 from engine.rules.annihilation.moves import Price, pay
 from engine.rules.annihilation.soldier import changes, fighter_of, grenades
@@ -41,7 +41,7 @@ def price(rs: Annihilation, unit: Unit, cmd: Act) -> Rejected | Price:
     if cmd.action == "shut_down":
         return Price(rs.book.cost("shut_down", f.tu_turn), 0, "shut_down")
     return Rejected("unknown_action", f"annihilation has no {cmd.action!r} action; it has stance, open, close, "
-                                      "shut_down, melee, treat, prime, lay, sense")
+                                      "shut_down, melee, treat, prime, lay, sense, stow, unload, load")
 
 
 def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
@@ -55,6 +55,12 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
         from engine.rules.annihilation import hazards
 
         return hazards.lay(rs, state, unit, cmd, dice)
+    if cmd.action in ("stow", "unload", "load"):
+        from engine.rules.annihilation import stowing
+
+        if cmd.action == "load":
+            return combat.reload(rs, state, unit, Reload(unit=unit.id), dice)
+        return (stowing.stow if cmd.action == "stow" else stowing.unload)(rs, state, unit, cmd, dice)
     if cmd.action == "sense":
         from engine.rules.annihilation import sensor
 

@@ -19,6 +19,8 @@ from engine.rules.annihilation import actions, clouds, fire, hits
 from engine.rules.annihilation.blast import cells
 from engine.rules.annihilation.fighter import Fighter
 from engine.rules.annihilation.inventory import Carried
+from engine.rules.annihilation.inventory import reload_price as reload_cost
+from engine.rules.annihilation.moves import Price
 from engine.rules.annihilation.moves import turn_price
 from engine.rules.annihilation.soldier import Soldier, changes, clips_for, fighter_of, gun
 from engine.rules.annihilation.space import facing_towards
@@ -152,6 +154,19 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
         for centre in out.blasts:
             events += blast(rs, fold(state, events), dice, unit.id, centre, rnd, unit.pos, w.name)
     return events
+
+
+def reload_price(rs: Annihilation, unit: Unit) -> Rejected | Price:
+    """What `Reload` costs now (A-12.5: the clip to the other hand, unloading another ammunition first, load)."""
+    s: Soldier = unit.record
+    g = gun(s)
+    if g is None or rs.book.weapons[g.id].feed != "clip" or g.rounds >= rs.book.weapons[g.id].capacity:
+        return Rejected("no_reload", "Nothing to load")
+    clips = clips_for(s, g.id)
+    if not clips:
+        return Rejected("no_clips", f"{unit.name} has no spare clip for the {rs.book.weapons[g.id].name}")
+    held = attrs.evolve(g, place="right_hand") if g.place == "both_hands" else g
+    return reload_cost(rs.book, [held if c is g else c for c in s.kit], held, clips[0])
 
 
 def reload(rs: Annihilation, state: State, unit: Unit, cmd: Reload, dice: Dice) -> Rejected | list[Event]:

@@ -125,9 +125,10 @@ def move_price(book: Book, carried: list[Carried], item: Carried, to: Place,
     bad = fits(book, carried, moved, lost)
     if bad:
         return bad
-    if src in HANDS and to in HANDS:
+    held = HANDS + ("both_hands",)
+    if src in held and to in held:  # to the other hand, or between one hand and both: "hand → other hand"
         return Price(book.costs["hand_to_hand"].tu, 0, "hand_to_hand")
-    if "strap" in src or "strap" in to:
+    if ("strap" in src or "strap" in to) and (src in held or to in held):
         return Price(book.costs["strap_on_off"].tu, 0, "strap_on_off")
     if src in HANDS + ("both_hands",):
         key = f"hand_to_{_COST_NAME[to]}"
@@ -137,7 +138,8 @@ def move_price(book: Book, carried: list[Carried], item: Carried, to: Place,
         return Price(book.costs[key].tu, 0, key)
     if not free_hand(carried, lost):
         return Rejected("hands_full", "Moving it needs a free hand")
-    first, second = f"{_COST_NAME[src]}_to_hand", f"hand_to_{_COST_NAME[to]}"
+    first = "strap_on_off" if "strap" in src else f"{_COST_NAME[src]}_to_hand"
+    second = "strap_on_off" if "strap" in to else f"hand_to_{_COST_NAME[to]}"
     return Price(book.costs[first].tu + book.costs[second].tu, 0, f"{first} + {second}")
 
 

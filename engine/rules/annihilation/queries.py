@@ -118,7 +118,7 @@ class Queries:
     def throwables(self, state: State, unit: Unit) -> list[Throwable]:
         if unit.record is None:
             return []
-        ids = [g.id for g in grenades(unit.record, self.book)]
+        ids = [g.id for g in grenades(unit.record, self.book) if self.book.explosives[g.id].trigger != "mine"]
         out = []
         for i in sorted(set(ids)):
             ready = fuses.primed_of(unit, i)
@@ -261,6 +261,11 @@ class Queries:
                                   else "A-17.7: it goes off at the end of this side's phase, the delay's turns on",
                                   overload=delay if trigger == "timer" else 0, amount_words="Delay: {n} turns"))
         return out
+
+    def inventory(self, state: State, unit: Unit):
+        from engine.rules.annihilation import stowing
+
+        return stowing.screen(self, state, unit) if unit.record is not None else None
 
     def marks(self, state: State, side: str) -> tuple[Mark, ...]:
         """A smoke cloud of which the side sees a square, whole; the burning squares it sees; its own primed

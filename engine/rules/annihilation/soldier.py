@@ -37,7 +37,9 @@ def gun(s: Soldier) -> Carried | None:
 
 
 def clips_for(s: Soldier, weapon: str) -> list[Carried]:
-    return [c for c in s.kit if c.id == f"clip:{weapon}" and c.place != "floor" and c.rounds > 0]
+    """Its full or part-used clips for the weapon off the floor, one already in a hand first (the one to load)."""
+    found = [c for c in s.kit if c.id == f"clip:{weapon}" and c.place != "floor" and c.rounds > 0]
+    return sorted(found, key=lambda c: not hands_holding(c))
 
 
 def grenades(s: Soldier, book: Book) -> list[Carried]:

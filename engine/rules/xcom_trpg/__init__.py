@@ -283,6 +283,9 @@ class XcomTrpg:
         rec = soldier(unit)
         return rec.morale_max > 0 and rec.morale < below
 
+    def inventory(self, state: State, unit: Unit) -> None:
+        return None  # no inventory screen: its kit is not moved about in battle
+
     def marks(self, state: State, side: str) -> tuple:
         return ()  # nothing of its own drawn over the tiles
 

@@ -214,6 +214,9 @@ class XxxZone:
         numbers = unit.record.op.env()
         return sum(numbers.get(s, 0) for s in stats)
 
+    def inventory(self, state: State, unit: Unit) -> None:
+        return None  # no inventory screen: its kit is not moved about in battle
+
     def marks(self, state: State, side: str) -> tuple:
         return ()  # nothing of its own drawn over the tiles
 
