@@ -42,7 +42,7 @@ def test_the_inventory_lists_each_thing_its_place_and_its_moves_at_their_cost(ga
     inv = rs.inventory(state, anton)
     assert [(r.label, r.text) for r in inv.lines] == [
         ("ENC", " 11 boxes (armour 4) − relief 8 = 3: TU 53 a turn "), ("TU", " 53/53 "),
-        ("Harness", " none: size I and J weapons fire only from it, fitted before a mission (A-12.3) ")]
+        ("Harness", " none (size I/J weapons fire only from it, A-12.3) ")]
     assert [(t.place, t.label, t.size) for t in inv.items] == [
         ("Both hands", "Mk. IIV Assault Rifle 20/20", "D"), ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"),
         ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"), ("Belt", "Hand Grenade", "A")]

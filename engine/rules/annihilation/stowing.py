@@ -124,7 +124,7 @@ def screen(rs: Annihilation, state: State, unit: Unit) -> Inventory:
     armour = rs.book.armour[f.character.armour]
     lines = (Row("ENC", f" {total} boxes (armour {armour.weight}) − relief {relief} = {enc}: TU {f.tu_turn} a turn "),
              Row("TU", f" {f.tu_left}/{f.tu_turn} "),
-             Row("Harness", " none: size I and J weapons fire only from it, fitted before a mission (A-12.3) "))
+             Row("Harness", " none (size I/J weapons fire only from it, A-12.3) "))
     mine = rs._mine(state, unit)
     things = []
     for n, c in enumerate(s.kit):
