@@ -227,3 +227,19 @@ def test_the_action_menu_offers_laying_priming_and_the_sensor_at_their_costs(gam
     _events, laid = _do(rs, state, Act(unit="anton", action="lay", option="hand_grenade", amount=1))
     assert field_of(laid).lying == (Lying("hand_grenade", (5, 15), "xcom", 2, "anton"),)
     assert not any(o.command.action == "lay" for o in rs.options(laid, laid.units["anton"]))  # one a square
+
+
+def test_a_primed_proximity_grenade_is_held_ready_without_a_turn_and_thrown_for_the_throw_alone(game):
+    rs = game.ruleset
+    state = _field(game, sectoid=(12, 15), kit=[_item(rs.book, "proximity_grenade")])
+    events, primed = _do(rs, state, Act(unit="anton", action="prime", option="proximity_grenade"))
+    assert next(e.text for e in events if isinstance(e, Resolved)) == (
+        "Anton primes a Proximity Grenade (30 TU): it goes off when a unit comes within 1 square of it")
+    anton = primed.units["anton"]
+    assert [t.label for t in rs.throwables(primed, anton)][0] == "Proximity Grenade (primed)"
+    assert "Proximity Grenade primed" in rs.sheet(primed, anton).effects
+    _events, end = _do(rs, primed, EndTurn(side="xcom"))  # held, it does not go off at the phase's end
+    assert any(c.primed == 0 for c in end.units["anton"].record.kit)
+    events, thrown = _do(rs, primed, Throw(unit="anton", item="proximity_grenade", cell=(9, 15)), [1])
+    assert thrown.units["anton"].record.fighter.tu_left == anton.record.fighter.tu_left - 13  # 25% of 53
+    assert field_of(thrown).lying == (Lying("proximity_grenade", (9, 15), "xcom", 0, "anton"),)

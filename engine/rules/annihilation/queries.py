@@ -122,7 +122,8 @@ class Queries:
         out = []
         for i in sorted(set(ids)):
             ready = fuses.primed_of(unit, i)
-            label = self.name(i) + (f" (primed, turn {ready.primed})" if ready else "")
+            label = self.name(i) + (f" (primed, turn {ready.primed})" if ready and ready.primed else
+                                    " (primed)" if ready else "")
             out.append(Throwable(i, label, ids.count(i)))
         return sorted(out, key=lambda t: fuses.primed_of(unit, t.item) is None)  # a primed one is offered first
 
@@ -189,7 +190,8 @@ class Queries:
         ready = next((c for c in s.kit if c.primed is not None), None)
         effects = tuple(x for x in (f.status if f.status != "awake" else "", "kneeling" if f.stance == "kneeling"
                                     else "", "prone" if f.stance == "prone" else "",
-                                    f"{self.name(ready.id)} primed (turn {ready.primed})" if ready else "",
+                                    f"{self.name(ready.id)} primed" + (f" (turn {ready.primed})" if ready.primed
+                                                                       else "") if ready else "",
                                     "phase ended" if s.done else "") if x)
         rows = []
         for row in _sheet.rows(self.book, f):  # the panel is 24 rows high: no Stun row at 0, the armour on one
