@@ -222,6 +222,12 @@ class D6Stub:
     def aptitude(self, unit: Unit, stats: tuple[str, ...]) -> int:
         return 0  # the stub's troopers have no stats
 
+    def inventory(self, state: State, unit: Unit) -> None:
+        return None  # no inventory screen: its kit is not moved about in battle
+
+    def marks(self, state: State, side: str) -> tuple:
+        return ()  # nothing of its own drawn over the tiles
+
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words
 

@@ -11,7 +11,7 @@ from engine.core.dice import Dice, seed_from_int
 from engine.core.events import Noted, Resolved
 from engine.core.reducer import fold
 from engine.play.game import Game
-from engine.rules.annihilation.fuses import Field, Lying
+from engine.rules.annihilation.board import Field, Lying
 
 ID = "annihilation"
 
@@ -80,10 +80,10 @@ def test_priming_is_refused_with_codes(game):
         anton.record.kit[-1], primed=None),)))
     assert prime(at=attrs.evolve(primed, units={**primed.units, "anton": two})).code == "hands_full"
     a = state.units["anton"]
-    prox = attrs.evolve(a, record=attrs.evolve(a.record, kit=tuple(
-        attrs.evolve(c, id="proximity_grenade") if c.id == "hand_grenade" else c for c in a.record.kit)))
-    assert prime(item="proximity_grenade", at=attrs.evolve(state, units={**state.units, "anton": prox})).code == \
-        "not_timed"
+    mine = attrs.evolve(a, record=attrs.evolve(a.record, kit=tuple(
+        attrs.evolve(c, id="land_mine", size="B") if c.id == "hand_grenade" else c for c in a.record.kit)))
+    assert prime(item="land_mine", at=attrs.evolve(state, units={**state.units, "anton": mine})) == Rejected(
+        "laid_not_thrown", "A Land Mine is laid, not thrown: lay it on the square (a)")
     tired = attrs.evolve(a, record=attrs.evolve(a.record, fighter=attrs.evolve(a.record.fighter, tu_left=29)))
     assert prime(at=attrs.evolve(state, units={**state.units, "anton": tired})) == Rejected(
         "no_tu", "Bringing out and priming the Hand Grenade costs 30 TU; 29 left")
@@ -129,7 +129,8 @@ def test_a_primed_grenade_kept_in_hand_goes_off_in_its_holders_square(game):
 def test_the_action_menu_offers_priming_with_a_delay_to_set(game):
     rs = game.ruleset
     state, _row = _open_row(game)
-    (option,) = [o for o in rs.options(state, state.units["anton"]) if o.group == "Grenades"]
+    option, lay = [o for o in rs.options(state, state.units["anton"]) if o.group == "Grenades"]
+    assert lay.label == "Lay a Hand Grenade here (32 TU)" and lay.overload == 5  # + hand to floor 2 (hazards.py)
     assert option.label == "Prime a Hand Grenade (30 TU)" and option.overload == 5
     assert option.amount_words.format(n=2) == "Delay: 2 turns"
     assert option.command == Act(unit="anton", action="prime", option="hand_grenade")

@@ -44,6 +44,7 @@ BATTLE: tuple[Key, ...] = (
     Key("reload", "r", "reload", "reload"),
     Key("operate", "o", "operate", "use"),
     Key("actions", "a", "actions", "actions"),
+    Key("inventory", "I", "inventory", "inventory"),
     Key("combo", "c", "combo", "combo"),
     Key("wait", "w", "wait", "wait"),
     Key("end_turn", "e", "end_turn", "end turn"),
@@ -66,7 +67,7 @@ BATTLE: tuple[Key, ...] = (
 _ALWAYS = ("full_log", "help", "quit")
 BATTLE_MODES: dict[str, tuple[str, ...]] = {
     "move": (*MOVES, "move", "next_soldier", "prev_soldier", "soldiers", "spotted", "fire", "throw", "reload",
-             "operate", "actions", "combo", "wait", "end_turn", "undo", "look", "cancel", *_ALWAYS),
+             "operate", "actions", "inventory", "combo", "wait", "end_turn", "undo", "look", "cancel", *_ALWAYS),
     "target": ("next_target", "prev_target", "fire_mode", "confirm_fire", "cancel", *_ALWAYS),
     "throw": (*MOVES, "next_target", "prev_target", "spotted", "throw_item", "confirm_throw", "cancel", *_ALWAYS),
     "look": (*MOVES, "next_target", "prev_target", "spotted", "cancel", *_ALWAYS),
@@ -150,6 +151,14 @@ MENU: tuple[Key, ...] = (
     Key("back", "escape,backspace,a", "back", "close"),
 )
 
+INVENTORY: tuple[Key, ...] = (
+    Key("item_up", "up,k", "move(-1)", "up"),
+    Key("item_down", "down,j", "move(1)", "down"),
+    Key("choose", "enter", "choose", "choose"),
+    Key("back", "escape,backspace,I", "back", "back"),
+    Key("help", "question_mark", "help", "help"),
+)
+
 DISPUTE: tuple[Key, ...] = (
     Key("next_roll", "tab", "roll(1)", "next roll"),
     Key("prev_roll", "shift+tab", "roll(-1)", "prev roll"),
@@ -175,6 +184,7 @@ CREATION: tuple[Key, ...] = (  # letters typed into the name field stay there: t
 
 TABLES = {"battle": BATTLE, "title": TITLE, "form": FORM, "list": LIST, "summary": SUMMARY, "reader": READER,
           "close": CLOSE, "confirm": CONFIRM, "viewer": VIEWER, "dispute": DISPUTE, "menu": MENU,
+          "inventory": INVENTORY,
           "roster": ROSTER, "creation": CREATION}
 CONFUSED = {"ctrl+i": "Tab", "ctrl+h": "Backspace", "ctrl+m": "Enter", "ctrl+j": "Enter",
             "ctrl+left_square_bracket": "Esc"}

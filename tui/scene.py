@@ -17,6 +17,7 @@ from engine.content.models import Content
 from engine.map.grid import Pos
 from engine.content.missions import hostile
 from engine.core.model import State
+from engine.core.ruleset import Mark
 
 BOLD, UNDERLINE, REVERSE, DIM, ITALIC = 1, 2, 4, 8, 16
 
@@ -96,8 +97,10 @@ class Frame:
 
 
 def draw(palette: Palette, state: State, side: str, visible: np.ndarray, explored: np.ndarray,
-         last_seen: dict[str, Pos], overlay: Overlay, remembered: dict[Pos, str] | None = None) -> Frame:
-    """`remembered`: cells out of sight whose tile changed since the side last saw them, with the tile it saw."""
+         last_seen: dict[str, Pos], overlay: Overlay, remembered: dict[Pos, str] | None = None,
+         marks: tuple[Mark, ...] = ()) -> Frame:
+    """`remembered`: cells out of sight whose tile changed since the side last saw them, with the tile it saw;
+    `marks`: what the ruleset shows the side over the tiles (smoke, fire, its own primed charges, blips)."""
     grid = state.grid
     frame = Frame(grid.width, grid.height)
     ch, fg, bg = frame.console.ch, frame.console.fg, frame.console.bg
@@ -110,6 +113,12 @@ def draw(palette: Palette, state: State, side: str, visible: np.ndarray, explore
     fg[...] = np.where(visible[..., None], fgs[tiles], REMEMBERED)
     bg[...] = np.where(visible[..., None], bgs[tiles], BLACK)
     frame.attrs[explored & ~visible] = DIM  # faint even without colour (NO_COLOR)
+    for m in marks:  # the ruleset chose what the side knows of; drawn on explored ground, under the units
+        x, y = m.pos
+        if 0 <= y < grid.height and 0 <= x < grid.width and explored[y, x]:
+            ch[y, x], fg[y, x] = ord(m.glyph[0]), rgb(m.color) if visible[y, x] else REMEMBERED
+            if m.background and visible[y, x]:
+                bg[y, x] = rgb(m.background)
     _units(frame, state, side, visible, last_seen, overlay.selected)
     _overlay(frame, overlay, visible)
     return frame

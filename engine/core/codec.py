@@ -16,7 +16,7 @@ from engine.core.commands import COMMAND_TYPES, Command, EndTurn, Move
 from engine.core.dice import Roll
 from engine.core.events import EVENT_TYPES, Event, Noted, UnitChanged
 from engine.core.model import INHERITED, MEMO, PARTS, State, Unit, memo
-from engine.core.records import Patch, lookup
+from engine.core.records import Patch, later_fields, lookup
 
 
 class CodecError(ValueError):
@@ -35,6 +35,15 @@ def _tuple_to_list(_t: Any) -> Any:
 # JSON has no tuples: dump them as lists so a recomputed event equals the parsed one
 _conv.register_unstructure_hook_factory(lambda t: t is tuple or get_origin(t) is tuple, _tuple_to_list)
 _UNIT_FIELDS = typing.get_type_hints(Unit)
+
+
+def _lean_dump(cls: type) -> Any:
+    """A record's `added` fields are left out of its dump while they hold their default (engine.core.records)."""
+    return cattrs.gen.make_dict_unstructure_fn(
+        cls, _conv, **{name: cattrs.gen.override(omit_if_default=True) for name in later_fields(cls)})
+
+
+_conv.register_unstructure_hook_factory(lambda t: isinstance(t, type) and bool(later_fields(t)), _lean_dump)
 
 
 def _strict_int(v: Any, _t: Any) -> int:

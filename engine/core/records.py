@@ -9,6 +9,10 @@ patch to the record the unit has, so a ruleset logs only what changed.
 A ruleset whose unit numbers once were kernel fields (xcom-trpg's stamina, flags, counters, stats, weapon, ammo...)
 gives its record class a classmethod `from_fields(fields) -> dict` turning those old fields into the record's,
 which the log's upcaster calls for an older log, knowing nothing of the ruleset.
+
+A field a record gained after logs were written with it is declared `added(default)` on a `@lean` class: while it
+holds its default it is left out of the record's dump and repr (the state hash), so an older log verifies as
+written and a newer one keeps the same bytes until the field is used.
 """
 
 from __future__ import annotations
@@ -18,6 +22,33 @@ from typing import Any
 import attrs
 
 RECORD_TYPES: dict[str, type] = {}
+ADDED = "xenotac.added"  # attrs metadata: a field that came later, dropped while it holds its default
+
+
+def added(default: Any) -> Any:
+    """An attrs field a record gained after logs were written with the record (see `lean`)."""
+    return attrs.field(default=default, metadata={ADDED: True})
+
+
+def later_fields(cls: type) -> tuple[str, ...]:
+    """The `added` fields of an attrs class, () for any other."""
+    if not attrs.has(cls):
+        return ()
+    return tuple(f.name for f in attrs.fields(cls) if f.metadata.get(ADDED))
+
+
+def lean(cls: type) -> type:
+    """Give an attrs class with `added` fields attrs' own repr, less those fields while they hold their default:
+    the state hash is the repr, so a log written before the fields existed hashes as it did."""
+    fields = attrs.fields(cls)
+
+    def __repr__(self) -> str:
+        shown = (f"{f.name}={getattr(self, f.name)!r}" for f in fields
+                 if not (f.metadata.get(ADDED) and getattr(self, f.name) == f.default))
+        return f"{type(self).__qualname__}({', '.join(shown)})"
+
+    cls.__repr__ = __repr__
+    return cls
 
 
 @attrs.frozen

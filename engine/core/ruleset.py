@@ -106,6 +106,25 @@ class Option:
 
 
 @attrs.frozen(kw_only=True)
+class Stowed:
+    """One thing a unit carries, as the inventory screen lists it, and the moves it can make now: each an Option
+    whose command the ruleset decides (the screen only picks)."""
+
+    label: str  # "Mk. IIV Assault Rifle 13/20"
+    place: str  # "Both hands", "Belt"
+    size: str = ""  # the ruleset's size of it ("D")
+    moves: tuple[Option, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
+class Inventory:
+    """A unit's inventory for the client's screen: summary rows (encumbrance, TU) and each thing carried."""
+
+    lines: tuple[Row, ...] = ()
+    items: tuple[Stowed, ...] = ()
+
+
+@attrs.frozen(kw_only=True)
 class Turn:
     """Who may act now, as data: side turns (xcom-trpg, xxxzone, annihilation) name a side and leave the choice of
     unit open; an initiative slot (neo-troops) names the units whose slot is up; an interrupt (reaction fire) can
@@ -161,6 +180,18 @@ class Throwable:
     item: str  # the id `Throw`, `preview_throw` and `throw_range` take
     label: str  # its name in the ruleset's words, with anything the player should know (primed, a timer)
     count: int = 1  # how many of it the unit carries
+
+
+@attrs.frozen
+class Mark:
+    """Something on the map a ruleset shows one side, drawn over the ground and under the units: a square of smoke or
+    fire, an explosive lying primed (only for the side that knows of it), a motion-sensor blip."""
+
+    pos: Pos
+    glyph: str
+    color: str  # "#rrggbb"
+    label: str  # what it is, for the look cursor ("Smoke until turn 6")
+    background: str = ""  # "#rrggbb" under it; "": the cell's own
 
 
 @attrs.frozen(kw_only=True)
@@ -278,6 +309,14 @@ class Ruleset(Protocol):
     def aptitude(self, unit: Unit, stats: tuple[str, ...]) -> int:
         """The sum of the unit's numbers by these stat ids (a mission formula's, `luck`), 0 for one it has not:
         the AI picks its best engineer by it."""
+
+    def inventory(self, state: State, unit: Unit) -> Inventory | None:
+        """The unit's inventory and its moves at their cost (annihilation's section 12), or None for a ruleset
+        without an inventory to manage (the client then offers no inventory screen)."""
+
+    def marks(self, state: State, side: str) -> tuple[Mark, ...]:
+        """What the map shows `side` on top of the tiles beyond units (annihilation: smoke, fire, its own primed
+        explosives, motion-sensor blips); () for a ruleset that keeps such things in tiles or has none."""
 
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         """A unit change in the roll log's words, after the unit's name ("morale 28 → 38 (+10, killed Sectoid)"),

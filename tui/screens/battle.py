@@ -125,6 +125,8 @@ class BattleScreen(Board):
             return f"Nothing next to {unit.name} to open, close or work on"
         if action == "actions" and not self._options():
             return f"{unit.name} has nothing else to do now"
+        if action == "inventory" and self.session.ruleset.inventory(self.session.state, unit) is None:
+            return f"{self.session.ruleset.title} has no inventory to manage in battle"
         return None
 
     def on_key(self, event: events.Key) -> None:
@@ -187,6 +189,13 @@ class BattleScreen(Board):
         from tui.screens.actions import ActionMenu
 
         self.app.push_screen(ActionMenu(f"{self.unit.name}: actions", self._options()), self._chosen)
+
+    def action_inventory(self) -> None:
+        """The inventory screen: it returns the chosen move's command, which is submitted here."""
+        from tui.screens.inventory import InventoryScreen
+
+        found = self.session.ruleset.inventory(self.session.state, self.unit)
+        self.app.push_screen(InventoryScreen(f"{self.unit.name}: inventory", found), self._chosen)
 
     def action_fire(self) -> None:
         from tui.screens.modes import TargetScreen

@@ -122,7 +122,8 @@ class Board(Sized):
         if width and height:
             self.origin = scene.follow(self.origin, self.cursor, (width, height), (state.grid.width, state.grid.height))
             frame = scene.draw(self.palette, state, self.session.side, chron.visible, chron.explored,
-                               chron.last_seen, self.overlay(), chron.remembered)
+                               chron.last_seen, self.overlay(), chron.remembered,
+                               self.session.ruleset.marks(state, self.session.side))
             map_view.show(frame.window(*self.origin, width, height))
         unit, ruleset = self.unit, self.session.ruleset
         self.query_one(UnitPanel).card = Card(unit, ruleset.sheet(state, unit), ruleset.budget(state, unit)) \

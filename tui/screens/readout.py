@@ -41,6 +41,9 @@ def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos,
         lines = [f"{x},{y} {tile.name}{cover}" + ("" if chron.visible[y, x] else " (remembered)")]
     else:
         lines = [f"{x},{y} unexplored"]
+    if chron.explored[y, x]:
+        lines += list(dict.fromkeys(f"{m.glyph} {m.label}" for m in session.ruleset.marks(state, session.side)
+                                    if m.pos == cursor))
     for other in state.units_at(cursor):
         if other.side == session.side or chron.visible[y, x]:
             lines.append(f"{other.glyph} {other.name}: {health(session, other)}")

@@ -211,7 +211,7 @@ class Viewer(Sized):
             if focus is not None:
                 self.origin = scene.follow(self.origin, focus, view, world)
         frame = scene.draw(self.palette, state, side, visible, sight.explored, sight.last_seen, overlay,
-                           sight.remembered)
+                           sight.remembered, self.timeline.ruleset.marks(state, side) if side in state.sides else ())
         map_view.show(frame.window(*self.origin, width, height))
 
     @staticmethod

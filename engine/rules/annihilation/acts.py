@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING
 import attrs
 
 from engine.content import field, missions
-from engine.core.commands import Act, Face, Rejected, Throw
+from engine.core.commands import Act, Face, Rejected, Reload, Throw
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.map.grid import distance
-from engine.rules.annihilation import actions, fuses, hits, medical, melee, moves
+from engine.rules.annihilation import actions, clouds, combat, fuses, hits, medical, melee, moves
 from engine.rules.annihilation.combat import blast, react
 from engine.rules.annihilation.moves import Price, pay
 from engine.rules.annihilation.soldier import changes, fighter_of, grenades
@@ -41,7 +41,7 @@ def price(rs: Annihilation, unit: Unit, cmd: Act) -> Rejected | Price:
     if cmd.action == "shut_down":
         return Price(rs.book.cost("shut_down", f.tu_turn), 0, "shut_down")
     return Rejected("unknown_action", f"annihilation has no {cmd.action!r} action; it has stance, open, close, "
-                                      "shut_down, melee, treat, prime")
+                                      "shut_down, melee, treat, prime, lay, sense, stow, unload, load")
 
 
 def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
@@ -51,6 +51,20 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
         return medical.treat(rs, state, unit, cmd, dice)
     if cmd.action == "prime":
         return fuses.prime(rs, state, unit, cmd, dice)
+    if cmd.action == "lay":
+        from engine.rules.annihilation import hazards
+
+        return hazards.lay(rs, state, unit, cmd, dice)
+    if cmd.action in ("stow", "unload", "load"):
+        from engine.rules.annihilation import stowing
+
+        if cmd.action == "load":
+            return combat.reload(rs, state, unit, Reload(unit=unit.id), dice)
+        return (stowing.stow if cmd.action == "stow" else stowing.unload)(rs, state, unit, cmd, dice)
+    if cmd.action == "sense":
+        from engine.rules.annihilation import sensor
+
+        return sensor.sense(rs, state, unit, cmd, dice)
     cost = price(rs, unit, cmd)
     if isinstance(cost, Rejected):
         return cost
@@ -116,8 +130,11 @@ def throw(rs: Annihilation, state: State, unit: Unit, cmd: Throw, dice: Dice) ->
     g = held or next((c for c in grenades(unit.record, rs.book) if c.id == cmd.item), None)
     if g is None:
         return Rejected("no_item", f"{unit.name} carries no {rs.name(cmd.item)}")
+    trigger = rs.book.explosives[g.id].trigger
+    if trigger == "mine":
+        return Rejected("laid_not_thrown", f"A {rs.name(g.id)} is laid, not thrown: lay it on the square (a)")
     cell = tuple(cmd.cell)
-    if not state.grid.inside(cell) or not state.grid.sees(unit.pos, cell, rs.sight_range):
+    if not state.grid.inside(cell) or not clouds.sees(rs, state, unit.pos, cell):
         return Rejected("no_line_of_sight", f"{unit.name} cannot see {cell[0]},{cell[1]}")
     if distance(unit.pos, cell) < 1:
         return Rejected("too_close", "Throw it at another square")
@@ -144,7 +161,9 @@ def throw(rs: Annihilation, state: State, unit: Unit, cmd: Throw, dice: Dice) ->
     if isinstance(done, Rejected):
         return done
     e = rs.book.explosives[g.id]
-    fuse = f", primed: it {fuses.when(rs, unit.side, g.primed)}" if held else ""
+    if trigger == "proximity" and not held:  # primed as it is thrown: it lies where it lands and waits
+        held, g = True, attrs.evolve(g, primed=0)
+    fuse = f", primed: it {fuses.when(rs, unit.side, g.primed, g.id)}" if held else ""
     events = pre + [Resolved(actor=unit.id, action="throw", cell=done.landed, weapon=g.id, rolls=done.rolls,
                              outcome="on target" if done.landed == cell else "scattered",
                              text=f"{unit.name} throws the {e.name} at {cell[0]},{cell[1]}: it lands at "

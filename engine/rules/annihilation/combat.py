@@ -15,10 +15,12 @@ from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.rules.annihilation import actions, fire, hits
+from engine.rules.annihilation import actions, clouds, fire, hits
 from engine.rules.annihilation.blast import cells
 from engine.rules.annihilation.fighter import Fighter
 from engine.rules.annihilation.inventory import Carried
+from engine.rules.annihilation.inventory import reload_price as reload_cost
+from engine.rules.annihilation.moves import Price
 from engine.rules.annihilation.moves import turn_price
 from engine.rules.annihilation.soldier import Soldier, changes, clips_for, fighter_of, gun
 from engine.rules.annihilation.space import facing_towards
@@ -34,7 +36,7 @@ def _swap(kit: tuple[Carried, ...], old: Carried, new: Carried | None) -> tuple[
 def watchers(rs: Annihilation, state: State, mover: Unit, cell: Pos) -> list[Unit]:
     """A-14.9 step 1: the conscious enemies holding a weapon that see `cell`."""
     return [u for u in state.units.values() if missions.hostile(u.side, mover.side) and u.conscious
-            and u.id != mover.id and gun(u.record) is not None and state.grid.sees(u.pos, cell, rs.sight_range)]
+            and u.id != mover.id and gun(u.record) is not None and clouds.sees(rs, state, u.pos, cell)]
 
 
 def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighter, at: Pos,
@@ -84,7 +86,7 @@ def blast(rs: Annihilation, state: State, dice: Dice, actor: str, centre: Pos, r
         u = state.units[uid]
         out.append(UnitChanged(unit=uid, changes=changes(u, attrs.evolve(u.record, fighter=hurt.fighter)),
                                cause="blast"))
-    return out
+    return out + clouds.settle(rs, fold(state, out), centre, rnd.type, max(rnd.radius, 0))  # A-17.8, A-17.9
 
 
 def shot_cost(rs: Annihilation, unit: Unit, target: Unit, mode: str) -> tuple[int, int]:
@@ -102,7 +104,7 @@ def check_shot(rs: Annihilation, state: State, unit: Unit, target_id: str, mode:
     w = rs.book.weapons[g.id]
     if target is None or target.status == "dead" or target.id == unit.id:
         return Rejected("no_target", "No target there")
-    if not state.grid.sees(unit.pos, target.pos, rs.sight_range):
+    if not clouds.sees(rs, state, unit.pos, target.pos):
         return Rejected("no_line_of_sight", f"{unit.name} cannot see {target.name}")
     if mode not in w.modes:
         return Rejected("no_mode", f"The {w.name} has no {mode} mode: it fires {', '.join(rs.modes_of(g.id))}")
@@ -152,6 +154,19 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
         for centre in out.blasts:
             events += blast(rs, fold(state, events), dice, unit.id, centre, rnd, unit.pos, w.name)
     return events
+
+
+def reload_price(rs: Annihilation, unit: Unit) -> Rejected | Price:
+    """What `Reload` costs now (A-12.5: the clip to the other hand, unloading another ammunition first, load)."""
+    s: Soldier = unit.record
+    g = gun(s)
+    if g is None or rs.book.weapons[g.id].feed != "clip" or g.rounds >= rs.book.weapons[g.id].capacity:
+        return Rejected("no_reload", "Nothing to load")
+    clips = clips_for(s, g.id)
+    if not clips:
+        return Rejected("no_clips", f"{unit.name} has no spare clip for the {rs.book.weapons[g.id].name}")
+    held = attrs.evolve(g, place="right_hand") if g.place == "both_hands" else g
+    return reload_cost(rs.book, [held if c is g else c for c in s.kit], held, clips[0])
 
 
 def reload(rs: Annihilation, state: State, unit: Unit, cmd: Reload, dice: Dice) -> Rejected | list[Event]:

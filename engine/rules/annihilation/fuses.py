@@ -14,9 +14,9 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Noted, Resolved, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
-from engine.core.records import record
 from engine.core.reducer import fold
 from engine.rules.annihilation import hits
+from engine.rules.annihilation.board import Lying, field_of, lying
 from engine.rules.annihilation.combat import blast, react
 from engine.rules.annihilation.inventory import Carried
 from engine.rules.annihilation.moves import Price, pay
@@ -26,35 +26,14 @@ if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
 
 
-@attrs.frozen
-class Lying:
-    """A primed grenade on the ground: where, whose phase counts its fuse, the turn it goes off at that phase's end."""
-
-    item: str
-    cell: Pos
-    side: str
-    turn: int
-    owner: str  # who primed it, for the blast's line
-
-
-@record("annihilation.field")
-@attrs.frozen(kw_only=True)
-class Field:
-    """State.record: the primed grenades lying on the map."""
-
-    lying: tuple[Lying, ...] = ()
-
-
-def lying(state: State) -> tuple[Lying, ...]:
-    return state.record.lying if isinstance(state.record, Field) else ()
-
-
 def primed_of(unit: Unit, item: str) -> Carried | None:
     """The primed one of that kind the unit holds ready, if any."""
     return next((c for c in unit.record.kit if c.id == item and c.primed is not None), None)
 
 
-def when(rs: Annihilation, side: str, turn: int) -> str:
+def when(rs: Annihilation, side: str, turn: int, item: str = "") -> str:
+    if item and rs.book.explosives[item].trigger == "proximity":
+        return "goes off when a unit comes within 1 square of it"
     return f"goes off at the end of the {'X-COM' if side == 'xcom' else side.capitalize()} phase of turn {turn}"
 
 
@@ -65,8 +44,8 @@ def prime(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> R
         return Rejected("no_item", f"{unit.name} carries no unprimed {rs.name(item)}")
     if any(c.primed is not None for c in unit.record.kit):
         return Rejected("hands_full", f"{unit.name} already holds a primed grenade: throw it first")
-    if rs.book.explosives[item].trigger != "timer":
-        return Rejected("not_timed", f"A {rs.name(item)} waits for a unit to come near: that is not played yet")
+    if rs.book.explosives[item].trigger == "mine":
+        return Rejected("laid_not_thrown", f"A {rs.name(item)} is laid, not thrown: lay it on the square (a)")
     fuse = hits.prime(rs.book, item, unit.side, state.phase, delay)
     if isinstance(fuse, Rejected):
         return fuse
@@ -81,7 +60,7 @@ def prime(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> R
             unit.record, fighter=attrs.evolve(paid, tu_left=0))), cause="priming cancelled: put down first")]
     ready = attrs.evolve(g, primed=fuse.turn)
     kit = tuple(ready if c is g else c for c in unit.record.kit)
-    text = f"{unit.name} primes a {rs.name(item)} ({cost.tu} TU): it {when(rs, unit.side, fuse.turn)}"
+    text = f"{unit.name} primes a {rs.name(item)} ({cost.tu} TU): it {when(rs, unit.side, fuse.turn, item)}"
     return pre + [Resolved(actor=unit.id, action="prime", weapon=item, rolls=(), outcome="primed", text=text),
                   UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=paid, kit=kit)),
                               cause=f"primes a {rs.name(item)}, delay {delay}")]
@@ -89,9 +68,9 @@ def prime(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> R
 
 def laid(rs: Annihilation, state: State, unit: Unit, g: Carried, cell: Pos) -> Noted:
     """A thrown primed grenade comes to rest at `cell`, its fuse running."""
-    new = Field(lying=lying(state) + (Lying(g.id, cell, unit.side, g.primed, unit.id),))
+    new = attrs.evolve(field_of(state), lying=lying(state) + (Lying(g.id, cell, unit.side, g.primed, unit.id),))
     return Noted(record=new, cause=f"a primed {rs.name(g.id)} lies at {cell[0]},{cell[1]}: it "
-                                   f"{when(rs, unit.side, g.primed)}")
+                                   f"{when(rs, unit.side, g.primed, g.id)}")
 
 
 def detonations(rs: Annihilation, state: State, side: str, dice: Dice) -> list[Event]:
@@ -101,18 +80,19 @@ def detonations(rs: Annihilation, state: State, side: str, dice: Dice) -> list[E
     now = state
     keep = []
     for g in lying(state):
-        if g.side != side or g.turn > state.phase:
+        if g.side != side or g.turn > state.phase or rs.book.explosives[g.item].trigger != "timer":
             keep.append(g)
             continue
         e = rs.book.explosives[g.item]
         out += blast(rs, now, dice, g.owner, g.cell, hits.Round(e.damage, e.radius, e.type, "grenade"), None, e.name)
         now = fold(state, out)
     if len(keep) != len(lying(state)):
-        out.append(Noted(record=Field(lying=tuple(keep)), cause="the fuses that ran out"))
+        out.append(Noted(record=attrs.evolve(field_of(now), lying=tuple(keep)), cause="the fuses that ran out"))
         now = fold(state, out)
     for uid in [u.id for u in now.side_units(side)]:
         unit = now.units[uid]
-        g = next((c for c in unit.record.kit if c.primed is not None and c.primed <= state.phase), None)
+        g = next((c for c in unit.record.kit if c.primed is not None and c.primed <= state.phase
+                  and rs.book.explosives[c.id].trigger == "timer"), None)
         if g is None:  # the dead and the senseless keep it where they lie: it goes off there all the same
             continue
         kit = tuple(c for c in unit.record.kit if c is not g)

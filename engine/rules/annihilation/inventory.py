@@ -8,6 +8,7 @@ from typing import Literal
 import attrs
 
 from engine.core.commands import Rejected
+from engine.core.records import added, lean
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.moves import Price
 from engine.rules.annihilation.schema import SIZES, boxes
@@ -22,6 +23,7 @@ _COST_NAME = {"shoulder_left": "shoulder", "shoulder_right": "shoulder", "leg_le
 MANY = ("belt", "backpack", "bag", "floor")  # places that hold any number of things
 
 
+@lean
 @attrs.frozen
 class Carried:
     """One thing carried: a weapon (with what is loaded), a clip, an explosive, an item."""
@@ -32,8 +34,8 @@ class Carried:
     loaded: str | None = None  # a weapon's round: "clip:<weapon>", an ammo.toml id, an explosives.toml id
     rounds: int = 0
     gripped: tuple[str, ...] = ()  # the hands holding a strapped item; () while it hangs (A-12.4)
-    doses: tuple[tuple[str, int], ...] = ()  # a medical kit's doses left, by kind (section 13)
-    primed: int | None = None  # a primed grenade held ready: the turn it goes off at its side's phase end (A-17.7)
+    doses: tuple[tuple[str, int], ...] = added(())  # a medical kit's doses left, by kind (section 13)
+    primed: int | None = added(None)  # a primed grenade held ready: the turn it goes off at its side's phase end (A-17.7)
 
 
 def hands_holding(item: Carried) -> tuple[str, ...]:
@@ -123,9 +125,10 @@ def move_price(book: Book, carried: list[Carried], item: Carried, to: Place,
     bad = fits(book, carried, moved, lost)
     if bad:
         return bad
-    if src in HANDS and to in HANDS:
+    held = HANDS + ("both_hands",)
+    if src in held and to in held:  # to the other hand, or between one hand and both: "hand → other hand"
         return Price(book.costs["hand_to_hand"].tu, 0, "hand_to_hand")
-    if "strap" in src or "strap" in to:
+    if ("strap" in src or "strap" in to) and (src in held or to in held):
         return Price(book.costs["strap_on_off"].tu, 0, "strap_on_off")
     if src in HANDS + ("both_hands",):
         key = f"hand_to_{_COST_NAME[to]}"
@@ -135,7 +138,8 @@ def move_price(book: Book, carried: list[Carried], item: Carried, to: Place,
         return Price(book.costs[key].tu, 0, key)
     if not free_hand(carried, lost):
         return Rejected("hands_full", "Moving it needs a free hand")
-    first, second = f"{_COST_NAME[src]}_to_hand", f"hand_to_{_COST_NAME[to]}"
+    first = "strap_on_off" if "strap" in src else f"{_COST_NAME[src]}_to_hand"
+    second = "strap_on_off" if "strap" in to else f"hand_to_{_COST_NAME[to]}"
     return Price(book.costs[first].tu + book.costs[second].tu, 0, f"{first} + {second}")
 
 

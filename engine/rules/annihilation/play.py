@@ -17,7 +17,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import actor, closed, register
-from engine.rules.annihilation import acts, combat, moving, queries, referee, turns
+from engine.rules.annihilation import acts, clouds, combat, hazards, queries, referee, turns
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
 
@@ -45,6 +45,7 @@ class Annihilation(queries.Queries):
             self.book = None
         self._walks: dict = {}
         self._sight: tuple | None = None
+        self._haze: dict = {}  # clouds.seen_from's squares seen through smoke, for one map and one set of clouds
 
     def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
         if isinstance(command, StartMission):
@@ -100,11 +101,9 @@ class Annihilation(queries.Queries):
         return None  # its unit changes are told by their events' own words
 
     def visible(self, state: State, side: str) -> np.ndarray:
-        from engine.content import field
-
         if self._sight is not None and self._sight[0] is state and self._sight[1] == side:
             return self._sight[2]
-        seen = field.sight(state, side, self.sight_range)
+        seen = clouds.side_sight(self, state, side)  # the map's sight, cut by smoke (A-17.8)
         self._sight = (state, side, seen)
         return seen
 
@@ -139,5 +138,5 @@ def _wait(rs: Annihilation, state: State, unit: Unit, cmd: Wait, dice: Dice) -> 
                         cause=f"ends its phase, {left} TU kept for opportunity fire")]
 
 
-_HANDLERS = {Move: moving.move, Shoot: combat.shoot, Reload: combat.reload, Wait: _wait, Act: acts.act,
+_HANDLERS = {Move: hazards.move, Shoot: combat.shoot, Reload: combat.reload, Wait: _wait, Act: acts.act,
              Throw: acts.throw, Face: acts.face}

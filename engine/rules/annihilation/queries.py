@@ -9,9 +9,10 @@ from engine.content import field, missions
 from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
-from engine.core.ruleset import (Budget, Mode, Option, Row, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
-                                 Walk)
-from engine.rules.annihilation import actions, attacks, fire, fuses, ground, medical, melee, moves
+from engine.core.ruleset import (Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable, ThrowPreview,
+                                 Turn, Walk)
+from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
+from engine.rules.annihilation import moves, sensor
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
@@ -117,11 +118,12 @@ class Queries:
     def throwables(self, state: State, unit: Unit) -> list[Throwable]:
         if unit.record is None:
             return []
-        ids = [g.id for g in grenades(unit.record, self.book)]
+        ids = [g.id for g in grenades(unit.record, self.book) if self.book.explosives[g.id].trigger != "mine"]
         out = []
         for i in sorted(set(ids)):
             ready = fuses.primed_of(unit, i)
-            label = self.name(i) + (f" (primed, turn {ready.primed})" if ready else "")
+            label = self.name(i) + (f" (primed, turn {ready.primed})" if ready and ready.primed else
+                                    " (primed)" if ready else "")
             out.append(Throwable(i, label, ids.count(i)))
         return sorted(out, key=lambda t: fuses.primed_of(unit, t.item) is None)  # a primed one is offered first
 
@@ -134,7 +136,7 @@ class Queries:
         unit = state.units.get(thrower)
         if unit is None or item not in {t.item for t in self.throwables(state, unit)}:
             return Rejected("no_item", "Nothing of that kind to throw")
-        if not state.grid.inside(cell) or not state.grid.sees(unit.pos, cell, self.sight_range):
+        if not state.grid.inside(cell) or not clouds.sees(self, state, unit.pos, cell):
             return Rejected("no_line_of_sight", f"{cell[0]},{cell[1]} is not in sight")
         if cell == unit.pos:
             return Rejected("too_close", "Throw it at another square")
@@ -188,7 +190,8 @@ class Queries:
         ready = next((c for c in s.kit if c.primed is not None), None)
         effects = tuple(x for x in (f.status if f.status != "awake" else "", "kneeling" if f.stance == "kneeling"
                                     else "", "prone" if f.stance == "prone" else "",
-                                    f"{self.name(ready.id)} primed (turn {ready.primed})" if ready else "",
+                                    f"{self.name(ready.id)} primed" + (f" (turn {ready.primed})" if ready.primed
+                                                                       else "") if ready else "",
                                     "phase ended" if s.done else "") if x)
         rows = []
         for row in _sheet.rows(self.book, f):  # the panel is 24 rows high: no Stun row at 0, the armour on one
@@ -225,17 +228,69 @@ class Queries:
                               Act(unit=unit.id, action="melee", target=p.target.id),
                               note=f"{p.text} (A-14.10)"))
         out += [Option("Medical", label, cmd) for label, cmd in medical.options(self, state, unit)]
-        if not any(c.primed is not None for c in unit.record.kit):
-            tu = self.book.costs["belt_to_hand"].tu + self.book.cost("prime", f.tu_turn)
-            for item in sorted({g.id for g in grenades(unit.record, self.book)}):
-                if self.book.explosives[item].trigger == "timer" and tu <= f.tu_left:
-                    out.append(Option("Grenades", f"Prime a {self.name(item)} ({tu} TU)",
-                                      Act(unit=unit.id, action="prime", option=item),
-                                      note="A-17.7: it goes off at the end of this side's phase, the delay's turns "
-                                           "on (0: this one); then throw it with the throw key",
-                                      overload=self.book.settings.priming_delay_max,
-                                      amount_words="Delay: {n} turns"))
+        out += self._charges(state, unit)
+        sense = sensor.price(self, unit)
+        if not isinstance(sense, Rejected) and sense.tu <= f.tu_left:
+            out.append(Option("Items", f"Motion sensor ({sense.tu} TU)", Act(unit=unit.id, action="sense"),
+                              note="A-13.3: blips where a unit moved since this side's last phase, out to "
+                                   f"{self.book.settings.motion_sensor_range} spaces, no sight needed"))
         return out
+
+    def _charges(self, state: State, unit: Unit) -> list[Option]:
+        """Priming a grenade to throw (timed: with a delay; proximity: it waits where it lands), laying a charge
+        or a mine on the unit's square (A-17.7)."""
+        f = unit.record.fighter
+        out = []
+        prime = self.book.costs["belt_to_hand"].tu + self.book.cost("prime", f.tu_turn)
+        lay = hazards.lay_price(self, unit).tu
+        delay = self.book.settings.priming_delay_max
+        holding = any(c.primed is not None for c in unit.record.kit)
+        here = any(g.cell == unit.pos for g in board.lying(state))
+        for item in sorted({g.id for g in grenades(unit.record, self.book)}):
+            trigger, name = self.book.explosives[item].trigger, self.name(item)
+            if trigger != "mine" and not holding and prime <= f.tu_left:
+                timed = trigger == "timer"
+                out.append(Option("Grenades", f"Prime a {name} ({prime} TU)",
+                                  Act(unit=unit.id, action="prime", option=item),
+                                  note="A-17.7: it goes off at the end of this side's phase, the delay's turns on "
+                                       "(0: this one); then throw it with the throw key" if timed else
+                                       "A-17.7: thrown, it lies where it lands until a unit comes within 1 square",
+                                  overload=delay if timed else 0, amount_words="Delay: {n} turns"))
+            if trigger != "proximity" and not here and lay <= f.tu_left:
+                out.append(Option("Grenades", f"Lay a {name} here ({lay} TU)",
+                                  Act(unit=unit.id, action="lay", option=item),
+                                  note="A-17.7: it goes off when a unit steps on this square" if trigger == "mine"
+                                  else "A-17.7: it goes off at the end of this side's phase, the delay's turns on",
+                                  overload=delay if trigger == "timer" else 0, amount_words="Delay: {n} turns"))
+        return out
+
+    def inventory(self, state: State, unit: Unit):
+        from engine.rules.annihilation import stowing
+
+        return stowing.screen(self, state, unit) if unit.record is not None else None
+
+    def marks(self, state: State, side: str) -> tuple[Mark, ...]:
+        """A smoke cloud of which the side sees a square, whole; the burning squares it sees; its own primed
+        explosives lying about (the other side's stay hidden); its motion-sensor blips."""
+        f = board.field_of(state)
+        seen = self.visible(state, side)
+        out: list[Mark] = []
+        for cloud in f.clouds:
+            if cloud.kind == "smoke" and any(seen[y, x] for x, y in cloud.cells):
+                out += [Mark(c, "▒", "#b0b0b0", f"Smoke until turn {cloud.until}", "#404040") for c in cloud.cells]
+        for cloud in f.clouds:
+            if cloud.kind == "fire":
+                out += [Mark(c, "≋", "#ff9040", f"Burning until turn {cloud.until}", "#602000")
+                        for c in cloud.cells if seen[c[1], c[0]]]
+        for g in f.lying:
+            if g.side == side:
+                trigger = self.book.explosives[g.item].trigger
+                when = "goes off when a unit steps on it" if trigger == "mine" else fuses.when(
+                    self, g.side, g.turn, g.item)
+                out.append(Mark(g.cell, "¤" if trigger == "mine" else "•", "#ffd040",
+                                f"{self.name(g.item)}, primed: {when}"))
+        out += [Mark(b.cell, "◊", "#60ff60", "Motion sensor: something moved here") for b in f.blips if b.side == side]
+        return tuple(out)
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         """With no shot, an enemy it knows of next to it is struck (A-14.10), the likeliest blow on the weakest first;

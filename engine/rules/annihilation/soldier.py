@@ -9,7 +9,7 @@ from engine.content import field, missions
 from engine.core.dice import Dice, Roll
 from engine.core.geometry import Pos
 from engine.core.model import Unit
-from engine.core.records import record
+from engine.core.records import added, lean, record
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.character import Character, Stats, baseline, recruit
 from engine.rules.annihilation.deploy_schema import Template
@@ -20,6 +20,7 @@ STATUS = {"awake": "active", "unconscious": "unconscious", "dead": "dead"}  # th
 
 
 @record("annihilation.soldier")
+@lean
 @attrs.frozen(kw_only=True)
 class Soldier:
     """Unit.record: the rules core's fighter, everything it carries, and whether it gave up its phase."""
@@ -27,6 +28,7 @@ class Soldier:
     fighter: Fighter
     kit: tuple[Carried, ...] = ()
     done: bool = False  # waited: nothing more this phase (its TUs stay for opportunity fire, A-2.3)
+    moved: int = added(0)  # the phase (sensor.stamp) it last walked in, kept only while a motion sensor is about
 
 
 def gun(s: Soldier) -> Carried | None:
@@ -35,7 +37,9 @@ def gun(s: Soldier) -> Carried | None:
 
 
 def clips_for(s: Soldier, weapon: str) -> list[Carried]:
-    return [c for c in s.kit if c.id == f"clip:{weapon}" and c.place != "floor" and c.rounds > 0]
+    """Its full or part-used clips for the weapon off the floor, one already in a hand first (the one to load)."""
+    found = [c for c in s.kit if c.id == f"clip:{weapon}" and c.place != "floor" and c.rounds > 0]
+    return sorted(found, key=lambda c: not hands_holding(c))
 
 
 def grenades(s: Soldier, book: Book) -> list[Carried]:

@@ -14,8 +14,8 @@ from engine.core.dice import Dice
 from engine.core.events import Event, MissionEnded, PhaseStarted, SideStarted, UnitChanged, UnitSpawned
 from engine.core.model import State
 from engine.core.reducer import fold
-from engine.rules.annihilation import fuses, phase
-from engine.rules.annihilation.soldier import changes, enc, muster
+from engine.rules.annihilation import clouds, fuses, phase, sensor
+from engine.rules.annihilation.soldier import changes, enc, fighter_of, muster
 
 if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
@@ -46,11 +46,13 @@ def acting(state: State) -> list[str]:
 def begin_side(rs: Annihilation, state: State, side: str, dice: Dice) -> list[Event]:
     """Section 22, in its order, for each unit of the side: bleeding, death, stun, waking, energy, TUs, smoke."""
     out: list[Event] = [SideStarted(side=side)]
+    out += clouds.lift(rs, state) + sensor.forget(state, side)  # the clouds whose time is up; last phase's blips
+    state = fold(state, out)
     for unit in state.side_units(side):
         s = unit.record
         if s.fighter.status == "dead":
             continue
-        smoky = state.grid.tile(unit.pos).startswith("smoke")
+        smoky = clouds.in_smoke(state, unit.pos)
         f, steps = phase.start(rs.book, attrs.evolve(s.fighter, facing=unit.facing), enc(rs.book, s), in_smoke=smoky)
         new = attrs.evolve(s, fighter=f, done=False)
         change = changes(unit, new)
@@ -65,9 +67,10 @@ def end_turn(rs: Annihilation, state: State, side: str, dice: Dice) -> Rejected 
     order = acting(state)
     following = order[(order.index(side) + 1) % len(order)] if side in order else order[0]
     out: list[Event] = []
-    for unit in state.side_units(side):  # A-17.8: a unit ending its phase in smoke takes its stun again
-        if unit.record.fighter.status != "dead" and state.grid.tile(unit.pos).startswith("smoke"):
-            f, steps, rolls = phase.end(rs.book, dice, unit.record.fighter, in_smoke=True)
+    for unit in state.side_units(side):  # A-17.8, A-17.9: ending the phase in smoke (its stun again) or in fire
+        smoky, hot = clouds.in_smoke(state, unit.pos), clouds.burning(state, unit.pos)
+        if unit.record.fighter.status != "dead" and (smoky or hot):
+            f, steps, rolls = phase.end(rs.book, dice, fighter_of(unit), in_smoke=smoky, on_fire=hot)
             out.append(UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
                                    cause="; ".join(st.text for st in steps), rolls=rolls))
     out += fuses.detonations(rs, fold(state, out), side, dice)  # A-17.7, after smoke (section 22's end of phase)

@@ -239,6 +239,12 @@ class NeoTroops:
     def aptitude(self, unit: Unit, stats: tuple[str, ...]) -> int:
         return (1 + self.characters[unit.template].perception) * stats.count("intelligence")  # its wits
 
+    def inventory(self, state: State, unit: Unit) -> None:
+        return None  # no inventory screen: its kit is not moved about in battle
+
+    def marks(self, state: State, side: str) -> tuple:
+        return ()  # nothing of its own drawn over the tiles
+
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words
 

@@ -283,6 +283,12 @@ class XcomTrpg:
         rec = soldier(unit)
         return rec.morale_max > 0 and rec.morale < below
 
+    def inventory(self, state: State, unit: Unit) -> None:
+        return None  # no inventory screen: its kit is not moved about in battle
+
+    def marks(self, state: State, side: str) -> tuple:
+        return ()  # nothing of its own drawn over the tiles
+
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         old, new = soldier(before).morale, soldier(after).morale
         return None if old == new else f"morale {old} → {new} ({new - old:+d}, {cause})"

@@ -226,6 +226,12 @@ class XxxZone:
         numbers = unit.record.op.env()
         return sum(numbers.get(s, 0) for s in stats)
 
+    def inventory(self, state: State, unit: Unit) -> None:
+        return None  # no inventory screen: its kit is not moved about in battle
+
+    def marks(self, state: State, side: str) -> tuple:
+        return ()  # nothing of its own drawn over the tiles
+
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words
 

@@ -1,0 +1,67 @@
+"""The battle record on `State.record` (annihilation.field): what lies on the map besides units and tiles — primed
+explosives (A-17.7), clouds of smoke and burning squares (A-17.8, A-17.9) and the motion sensor's blips (A-13.3).
+
+`clouds` and `blips` came after `lying`: they drop out of the log and the state hash while empty (records.added)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import attrs
+
+from engine.core.geometry import Pos
+from engine.core.model import State
+from engine.core.records import added, lean, record
+
+
+@attrs.frozen
+class Lying:
+    """A primed explosive on the ground: where, whose phase counts its fuse, the turn it goes off at that phase's end
+    (0 for a proximity grenade or a mine, which wait for a unit), and who primed it."""
+
+    item: str
+    cell: Pos
+    side: str
+    turn: int
+    owner: str
+
+
+@attrs.frozen
+class Cloud:
+    """Smoke or fire on some squares, from a blast in turn `since`, until turn `until` starts."""
+
+    kind: Literal["smoke", "fire"]
+    cells: tuple[Pos, ...]
+    since: int
+    until: int
+
+
+@attrs.frozen
+class Blip:
+    """A-13.3: a square where `side`'s motion sensor found a unit that had moved, shown to that side until its next
+    phase starts."""
+
+    side: str
+    cell: Pos
+
+
+@record("annihilation.field")
+@lean
+@attrs.frozen(kw_only=True)
+class Field:
+    lying: tuple[Lying, ...] = ()
+    clouds: tuple[Cloud, ...] = added(())
+    blips: tuple[Blip, ...] = added(())
+
+
+def field_of(state: State) -> Field:
+    return state.record if isinstance(state.record, Field) else Field()
+
+
+def lying(state: State) -> tuple[Lying, ...]:
+    return field_of(state).lying
+
+
+def covered(state: State, kind: str) -> frozenset[Pos]:
+    """Every square a live cloud of that kind covers."""
+    return frozenset(c for cloud in field_of(state).clouds if cloud.kind == kind for c in cloud.cells)

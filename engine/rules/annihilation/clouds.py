@@ -1,0 +1,151 @@
+"""Smoke and fire on the map (A-17.8, A-17.9): the cloud a smoke or incendiary blast leaves, how long it stays, what
+it does to a unit in it, and how smoke cuts sight.
+
+A smoke grenade fills the squares of its diamond that the blast reaches (open ground in sight of its centre: walls
+stop it) for `smoke_turns` full turns after the one it went off in; an incendiary blast's squares burn until the end
+of the next full turn (`fire_turns` 1). A cloud from turn T therefore lifts when turn T + 1 + turns starts. Sight
+passes through at most `smoke_sight_squares` (2) smoke squares: counted along the line from the viewer's square
+(not counted) to the square seen (counted), so one sees two squares into smoke and nothing beyond three."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import attrs
+import numpy as np
+
+from engine.core.dice import Dice
+from engine.core.events import Event, Noted, UnitChanged
+from engine.core.geometry import Pos
+from engine.core.model import State, Unit
+from engine.rules.annihilation import phase
+from engine.rules.annihilation.blast import cells
+from engine.rules.annihilation.board import Cloud, covered, field_of
+from engine.rules.annihilation.soldier import changes
+
+if TYPE_CHECKING:
+    from engine.rules.annihilation.play import Annihilation
+
+KIND_OF = {"smoke": "smoke", "incendiary": "fire"}  # damage type -> the cloud it leaves
+
+
+def settle(rs: Annihilation, state: State, centre: Pos, damage_type: str, radius: int) -> list[Event]:
+    """The cloud a blast leaves (nothing for high explosive or armour piercing); a smoke cloud gives its stun to
+    every unit it settles on (A-17.8: coming into contact with it)."""
+    kind = KIND_OF.get(damage_type)
+    if kind is None:
+        return []
+    grid, st = state.grid, rs.book.settings
+    reach = grid.fov(centre, radius + 1)  # tcod's radius stops short of the ring it names
+    area = tuple(sorted(c for c in cells(rs.book, centre, radius)
+                        if grid.inside(c) and grid.walkable[c[1], c[0]] and reach[c[1], c[0]]))
+    if not area:
+        return []
+    turns = st.smoke_turns if kind == "smoke" else st.fire_turns
+    cloud = Cloud(kind, area, state.phase, state.phase + 1 + turns)
+    words = "Smoke fills" if kind == "smoke" else "Fire takes"
+    out: list[Event] = [Noted(record=attrs.evolve(field_of(state), clouds=field_of(state).clouds + (cloud,)),
+                              cause=f"{words} {len(area)} squares around {centre[0]},{centre[1]} until turn "
+                                    f"{cloud.until} starts")]
+    if kind == "smoke":
+        inside = set(area)
+        for unit in state.units.values():
+            if unit.pos in inside and unit.record is not None and unit.record.fighter.status != "dead":
+                out += smoke_on(rs, unit, "in the smoke as it spreads")
+    return out
+
+
+def lift(rs: Annihilation, state: State) -> list[Event]:
+    """At the start of a turn, the clouds whose time is up lift."""
+    field = field_of(state)
+    staying = tuple(c for c in field.clouds if c.until > state.phase)
+    if len(staying) == len(field.clouds):
+        return []
+    gone = [c for c in field.clouds if c.until <= state.phase]
+    words = ", ".join(f"{'smoke' if c.kind == 'smoke' else 'fire'} of turn {c.since}" for c in gone)
+    return [Noted(record=attrs.evolve(field, clouds=staying), cause=f"lifts: {words}")]
+
+
+def smoke_on(rs: Annihilation, unit: Unit, why: str) -> list[Event]:
+    """A-17.8: 4 stun on contact, at most once a turn."""
+    f = unit.record.fighter
+    if f.smoked or f.status == "dead":
+        return []
+    f, step = phase.smoke_contact(rs.book, attrs.evolve(f, facing=unit.facing))
+    return [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
+                        cause=f"{why}: smoke, {step.text}")]
+
+
+def fire_on(rs: Annihilation, unit: Unit, dice: Dice, why: str) -> list[Event]:
+    """A-17.9: 10 incendiary damage on the under armour, at most once a turn."""
+    f = unit.record.fighter
+    if f.burned or f.status == "dead":
+        return []
+    f, step, rolls = phase.fire_contact(rs.book, dice, attrs.evolve(f, facing=unit.facing))
+    return [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
+                        cause=f"{why}: fire, {rs.book.settings.fire_damage} on the under armour, {step.text}",
+                        rolls=rolls)]
+
+
+def in_smoke(state: State, cell: Pos) -> bool:
+    return cell in covered(state, "smoke")
+
+
+def burning(state: State, cell: Pos) -> bool:
+    return cell in covered(state, "fire")
+
+
+# -- sight through smoke -------------------------------------------------------------------------------------------
+
+def _mask(rs: Annihilation, state: State) -> np.ndarray | None:
+    smoke = covered(state, "smoke")
+    if not smoke:
+        return None
+    mask = np.zeros((state.grid.height, state.grid.width), dtype=np.int16)
+    for x, y in smoke:
+        mask[y, x] = 1
+    return mask
+
+
+def seen_from(rs: Annihilation, state: State, origin: Pos) -> np.ndarray:
+    """The squares seen from `origin`: the map's field of view, less those behind more than 2 smoke squares."""
+    seen = state.grid.fov(origin, rs.sight_range)
+    key = (state.grid, field_of(state).clouds)
+    cache = rs._haze
+    if cache.get("key") != key:
+        cache.clear()
+        cache["key"] = key
+        cache["mask"] = _mask(rs, state)
+    mask = cache["mask"]
+    if mask is None:
+        return seen
+    if origin in cache:
+        return cache[origin]
+    ys, xs = np.nonzero(seen)
+    dx, dy = xs - origin[0], ys - origin[1]
+    n = np.maximum(np.abs(dx), np.abs(dy))
+    count = np.zeros(len(xs), dtype=np.int16)
+    steps = np.maximum(n, 1)
+    for k in range(1, int(n.max(initial=0)) + 1):  # the k-th square of each line, the major axis a square a step
+        on = n >= k
+        px = origin[0] + (2 * dx * k + steps) // (2 * steps)
+        py = origin[1] + (2 * dy * k + steps) // (2 * steps)
+        count += np.where(on, mask[np.clip(py, 0, mask.shape[0] - 1), np.clip(px, 0, mask.shape[1] - 1)], 0)
+    out = np.zeros_like(seen)
+    keep = count <= rs.book.settings.smoke_sight_squares
+    out[ys[keep], xs[keep]] = True
+    out.setflags(write=False)
+    cache[origin] = out
+    return out
+
+
+def sees(rs: Annihilation, state: State, a: Pos, b: Pos) -> bool:
+    return state.grid.sees(a, b, rs.sight_range) and bool(seen_from(rs, state, a)[b[1], b[0]])
+
+
+def side_sight(rs: Annihilation, state: State, side: str) -> np.ndarray:
+    seen = np.zeros((state.grid.height, state.grid.width), dtype=bool)
+    for unit in state.side_units(side):
+        if unit.conscious:
+            seen |= seen_from(rs, state, unit.pos)
+    return seen

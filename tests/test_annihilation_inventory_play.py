@@ -1,0 +1,124 @@
+"""annihilation's inventory in play (section 12): the screen's content from `Ruleset.inventory`, the moves it offers
+at A-12.5's costs, unloading and loading, all decided by the ruleset; and the client's inventory screen at 80×24."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from engine.core.commands import Act, Rejected
+from engine.core.dice import Dice, seed_from_int
+from engine.core.events import Resolved
+from engine.core.reducer import fold
+from engine.play.game import Game
+
+ID = "annihilation"
+
+
+@pytest.fixture
+def game(content, tmp_path):
+    g = Game.new(content, ID, "eliminate", seed_from_int(4), tmp_path / "g.jsonl")
+    yield g
+    g.close()
+
+
+def _quiet(state):
+    """No alien has a TU left to react with."""
+    units = {k: attrs.evolve(u, record=attrs.evolve(u.record, fighter=attrs.evolve(u.record.fighter, tu_left=0)))
+             if u.side == "aliens" else u for k, u in state.units.items()}
+    return attrs.evolve(state, units=units)
+
+
+def _do(rs, state, cmd):
+    events = rs.decide(state, cmd, Dice.scripted([]))
+    assert not isinstance(events, Rejected), events
+    return events, fold(state, events)
+
+
+def test_the_inventory_lists_each_thing_its_place_and_its_moves_at_their_cost(game):
+    rs = game.ruleset
+    state = _quiet(game.state)
+    anton = state.units["anton"]
+    inv = rs.inventory(state, anton)
+    assert [(r.label, r.text) for r in inv.lines] == [
+        ("ENC", " 11 boxes (armour 4) − relief 8 = 3: TU 53 a turn "), ("TU", " 53/53 "),
+        ("Harness", " none (size I/J weapons fire only from it, A-12.3) ")]
+    assert [(t.place, t.label, t.size) for t in inv.items] == [
+        ("Both hands", "Mk. IIV Assault Rifle 20/20", "D"), ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"),
+        ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"), ("Belt", "Hand Grenade", "A")]
+    grenade = {m.label: m.command for m in inv.items[3].moves}
+    # A-12.5: belt → hand 4; belt → backpack through a free hand... none is free (the rifle is in both)
+    assert "→ Right hand (4 TU)" not in grenade and "→ Backpack (22 TU)" not in grenade
+    rifle = [m.label for m in inv.items[0].moves]
+    assert rifle[:3] == ["→ Right hand (2 TU)", "→ Left hand (2 TU)", "→ Strap 1 (6 TU)"]
+    assert rifle[-2:] == ["→ Floor (2 TU)", "Unload (8 TU)"]  # from both hands: the clip comes to the left
+    assert [m.label for m in inv.items[1].moves] == []  # belt → strap goes through a hand, and none is free
+
+
+def test_moving_unloading_and_loading_are_paid_and_decided_by_the_ruleset(game):
+    rs = game.ruleset
+    state = _quiet(game.state)
+    events, one = _do(rs, state, Act(unit="anton", action="stow", option="0:right_hand"))
+    assert next(e.text for e in events if isinstance(e, Resolved)) == (
+        "Anton moves the Mk. IIV Assault Rifle from both hands to right hand (2 TU: hand to hand)")
+    anton = one.units["anton"]
+    assert anton.record.fighter.tu_left == 51 and anton.record.kit[0].place == "right_hand"
+    moves = {m.label: m.command for t in rs.inventory(one, anton).items for m in t.moves}
+    assert moves["→ Backpack (22 TU)"] == Act(unit="anton", action="stow", option="3:backpack")  # 4 + 18
+    events, two = _do(rs, one, moves["→ Backpack (22 TU)"])
+    assert two.units["anton"].record.fighter.tu_left == 29 and two.units["anton"].record.kit[3].place == "backpack"
+    events, three = _do(rs, two, Act(unit="anton", action="unload", option="0"))
+    assert next(e.text for e in events if isinstance(e, Resolved)) == (
+        "Anton unloads the Mk. IIV Assault Rifle (8 TU): the clip, 20 rounds, in the left hand")
+    kit = three.units["anton"].record.kit
+    assert (kit[0].rounds, kit[0].loaded, kit[-1].place, kit[-1].rounds) == (0, None, "left_hand", 20)
+    assert three.units["anton"].record.fighter.tu_left == 21
+    load = next(m for t in rs.inventory(three, three.units["anton"]).items for m in t.moves
+                if m.label.startswith("Load"))
+    assert load.label == "Load a clip (15 TU)"  # the clip is already in the other hand: the load alone
+    _events, four = _do(rs, three, load.command)
+    assert four.units["anton"].record.kit[0].rounds == 20 and four.units["anton"].record.fighter.tu_left == 6
+    n = next(i for i, c in enumerate(four.units["anton"].record.kit) if c.id == "hand_grenade")
+    refused = rs.decide(four, Act(unit="anton", action="stow", option=f"{n}:belt"), Dice.scripted([]))
+    assert refused == Rejected("no_tu", "Handling its kit costs 16 TU; 6 left")  # backpack → hand 8, → belt 8
+    assert rs.decide(four, Act(unit="anton", action="stow", option="9:belt"), Dice.scripted([])) == Rejected(
+        "no_item", "Anton carries no item '9'")
+    assert rs.decide(four, Act(unit="anton", action="stow", option=f"{n}:backpack"), Dice.scripted([])) == \
+        Rejected("same_place", "It is already there: backpack")
+
+
+def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, tmp_path):
+    """`I`, ⏎ on the rifle, ↓ to `→ Left hand`, ⏎: the battle screen submits the move."""
+    import asyncio
+    import json
+
+    from tui.app import XenotacApp
+    from tui.screens.battle import BattleScreen
+    from tui.session import Session
+    from tui.textshot import screen_text
+
+    session = Session.new(content, ID, "eliminate", seed_from_int(4), tmp_path / "walk.jsonl")
+    app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            for _ in range(20):
+                await pilot.pause()
+                if isinstance(app.screen, BattleScreen) and session.players_turn:
+                    break
+            await pilot.press("I")
+            listed = screen_text(app)
+            await pilot.press("enter", "down")
+            picking = screen_text(app)
+            await pilot.press("enter")
+            await pilot.pause()
+            return listed, picking
+
+    listed, picking = asyncio.run(main())
+    session.close()
+    assert "Anton: inventory" in listed and "ENC 11 boxes (armour 4) − relief 8 = 3: TU 53 a turn" in listed
+    assert "▶ Both hands     Mk. IIV Assault Rifle 20/20 (D)" in listed
+    assert "▶ → Left hand (2 TU)" in picking
+    command = [json.loads(line) for line in session.path.read_text().splitlines()][-1]["command"]
+    assert command == {"kind": "act", "unit": "anton", "action": "stow", "target": None, "cell": None,
+                       "option": "0:left_hand", "amount": 0, "targets": []}
