@@ -117,7 +117,7 @@ def throw(rs: Annihilation, state: State, unit: Unit, cmd: Throw, dice: Dice) ->
     if g is None:
         return Rejected("no_item", f"{unit.name} carries no {rs.name(cmd.item)}")
     cell = tuple(cmd.cell)
-    if not state.grid.inside(cell) or not state.grid.sees(unit.pos, cell, rs.sight_range):
+    if not state.grid.inside(cell) or not state.grid.level(unit.z).sees(unit.pos, cell, rs.sight_range):
         return Rejected("no_line_of_sight", f"{unit.name} cannot see {cell[0]},{cell[1]}")
     if distance(unit.pos, cell) < 1:
         return Rejected("too_close", "Throw it at another square")

@@ -17,6 +17,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import actor, closed, register
+from engine.map import levels
 from engine.rules.annihilation import acts, combat, moving, queries, referee, turns
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
@@ -32,6 +33,7 @@ class Annihilation(queries.Queries):
     schema = SCHEMA
     scenario = referee.Scenario  # `resolve`: one shot staged on an open field (referee.py)
     sight_range = 20  # A-7.6 (settings.toml vision_range)
+    storeys = 1  # A-7.1: settings.toml `storeys` once the book is read
 
     def __init__(self, content, setup) -> None:
         self.content = content
@@ -41,6 +43,7 @@ class Annihilation(queries.Queries):
         if tables.get("settings"):
             self.book = Book.of({k: v for k, v in tables.items() if k not in OWN})
             self.sight_range = self.book.settings.vision_range
+            self.storeys = self.book.settings.storeys
         else:  # a bundle without `annihilation/` (an older one): nothing to play, no mission listed
             self.book = None
         self._walks: dict = {}
@@ -100,11 +103,22 @@ class Annihilation(queries.Queries):
         return None  # its unit changes are told by their events' own words
 
     def visible(self, state: State, side: str) -> np.ndarray:
+        seen = self.sight_levels(state, side)
+        return seen[0] if len(seen) == 1 else seen.any(axis=0)
+
+    def sight_levels(self, state: State, side: str) -> np.ndarray:
+        """Each unit's sight on its storey, and onto the others through open air (engine.map.levels)."""
         from engine.content import field
 
         if self._sight is not None and self._sight[0] is state and self._sight[1] == side:
             return self._sight[2]
-        seen = field.sight(state, side, self.sight_range)
+        if state.grid.storeys:
+            seen = np.zeros((state.grid.levels, state.grid.height, state.grid.width), dtype=bool)
+            for unit in state.side_units(side):
+                if unit.conscious:
+                    seen |= levels.fov(state.grid, (*unit.pos, unit.z), self.sight_range)
+        else:
+            seen = field.sight(state, side, self.sight_range)[np.newaxis]
         self._sight = (state, side, seen)
         return seen
 

@@ -30,7 +30,9 @@ class Queries:
         return Turn(side=state.side, label=f"{who} phase, turn {state.phase}")
 
     def spotted(self, state: State, side: str) -> frozenset[str]:
-        return field.in_cells(state, side, self.visible(state, side))
+        seen = self.sight_levels(state, side)
+        return frozenset(u.id for u in state.units.values() if u.side != side and u.z < len(seen)
+                         and seen[u.z, u.pos[1], u.pos[0]])
 
     def _mine(self, state: State, unit: Unit) -> bool:
         return (state.winner is None and unit.side == state.side and unit.conscious and unit.record is not None
@@ -94,7 +96,8 @@ class Queries:
         turn, tu = shot_cost(self, a, b, mode)
         f = attrs.evolve(fighter_of(a), tu_left=a.record.fighter.tu_left - turn,
                          facing=facing_towards(a.pos, b.pos))
-        odds = next((o for o in actions.preview(self.book, f, g, fighter_of(b), a.pos, b.pos) if o.mode == mode), None)
+        odds = next((o for o in actions.preview(self.book, f, g, fighter_of(b), a.pos, b.pos, dz=b.z - a.z)
+                     if o.mode == mode), None)
         if odds is None:
             return Rejected("no_mode", f"{mode} cannot be fired now")
         tf = b.record.fighter
@@ -105,11 +108,12 @@ class Queries:
         through = dmg if side_left <= 0 else max(0, dmg - av)
         p = max(0, min(100, odds.chance)) / 100
         p_any = 1 - (1 - p) ** odds.rounds
-        spaces = between(self.book.settings.grid, a.pos, b.pos)
+        spaces = between(self.book.settings.grid, a.pos, b.pos, b.z - a.z, self.book.settings.height_adds_to_range)
         lines = (Row("Hit", f" {odds.chance}% ×{odds.rounds} · {turn + tu} TU" + (f" ({turn} to turn)" if turn else "")
                      + f" → {odds.tu_after} "),
                  Row("", f" {odds.text} "),
-                 Row("Dmg", f" {side} AV {av}: {dmg} → {through} a hit, D {spaces} "))
+                 Row("Dmg", f" {side} AV {av}: {dmg} → {through} a hit, D {spaces}"
+                     + (f" ({b.z - a.z:+d} lvl)" if b.z != a.z else "") + " "))
         return ShotPreview(p_hit=p_any, expected_damage=p * odds.rounds * through,
                            p_headshot=p_any * (1.0 if through >= tf.health + tf.character.stats.bravery else 0.0),
                            distance=spaces, reach=None, lines=lines)
@@ -134,7 +138,7 @@ class Queries:
         unit = state.units.get(thrower)
         if unit is None or item not in {t.item for t in self.throwables(state, unit)}:
             return Rejected("no_item", "Nothing of that kind to throw")
-        if not state.grid.inside(cell) or not state.grid.sees(unit.pos, cell, self.sight_range):
+        if not state.grid.inside(cell) or not state.grid.level(unit.z).sees(unit.pos, cell, self.sight_range):
             return Rejected("no_line_of_sight", f"{cell[0]},{cell[1]} is not in sight")
         if cell == unit.pos:
             return Rejected("too_close", "Throw it at another square")
@@ -150,7 +154,7 @@ class Queries:
         p = max(0, min(100, odds.chance)) / 100
         struck = []
         for c in cells(self.book, cell, e.radius):
-            for u in state.units_at(c):
+            for u in state.units_at(c, unit.z):
                 amount = falloff(e.damage, spaces_from(self.book, cell, c), e.radius)
                 side = side_hit(cell, c, u.facing, "grenade")
                 struck.append((u.id, Row(u.name, f" {amount} on {side} (AV {u.record.fighter.armour.av}) ")))
