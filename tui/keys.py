@@ -49,6 +49,8 @@ BATTLE: tuple[Key, ...] = (
     Key("end_turn", "e", "end_turn", "end turn"),
     Key("undo", "U", "undo", "undo"),
     Key("look", "x", "look", "look"),
+    Key("level_up", "greater_than_sign", "level(1)", "level up", show=False),  # the top bar names the level
+    Key("level_down", "less_than_sign", "level(-1)", "level down", show=False),
     Key("next_target", "tab", "cycle_target(1)", "next target"),
     Key("prev_target", "shift+tab", "cycle_target(-1)", "prev target", show=False),
     Key("fire_mode", "m", "fire_mode", "fire mode"),
@@ -66,10 +68,11 @@ BATTLE: tuple[Key, ...] = (
 _ALWAYS = ("full_log", "help", "quit")
 BATTLE_MODES: dict[str, tuple[str, ...]] = {
     "move": (*MOVES, "move", "next_soldier", "prev_soldier", "soldiers", "spotted", "fire", "throw", "reload",
-             "operate", "actions", "combo", "wait", "end_turn", "undo", "look", "cancel", *_ALWAYS),
+             "operate", "actions", "combo", "wait", "end_turn", "undo", "look", "level_up", "level_down", "cancel",
+             *_ALWAYS),
     "target": ("next_target", "prev_target", "fire_mode", "confirm_fire", "cancel", *_ALWAYS),
     "throw": (*MOVES, "next_target", "prev_target", "spotted", "throw_item", "confirm_throw", "cancel", *_ALWAYS),
-    "look": (*MOVES, "next_target", "prev_target", "spotted", "cancel", *_ALWAYS),
+    "look": (*MOVES, "next_target", "prev_target", "spotted", "level_up", "level_down", "cancel", *_ALWAYS),
 }
 
 TITLE: tuple[Key, ...] = (

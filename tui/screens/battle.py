@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from engine.content import missions
 from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Wait
 from engine.core.ruleset import Option, Throwable
+from engine.map import levels
 from engine.map.grid import Pos
 from tui import keys, scene
 from tui.alien_turn import AlienTurn
@@ -57,6 +58,14 @@ class BattleScreen(Board):
             return scene.Overlay(selected=self.selected if self.mode == "move" else None)
         budget = self.session.ruleset.budget(self.session.state, unit)
         acted = tuple(self.session.chronicle.acted.values())  # where the hostiles seen acting were last seen
+        grid = self.session.state.grid
+        if grid.storeys:  # the path's squares on the storey shown, those this turn pays for first
+            route = self._route()
+            paid = [levels.cost(grid, budget.walk, (*unit.pos, unit.z), route[:i + 1]) <= budget.moves_left
+                    for i in range(len(route))]
+            shown = [(p[:2], ok) for p, ok in zip(route, paid) if p[2] == self.level]
+            return scene.Overlay(cursor=self.cursor, selected=self.selected, path=tuple(c for c, _ in shown),
+                                 reach=sum(ok for _, ok in shown), area=walking.zone(self.session), marked=acted)
         path = self._path()
         reach = next((i for i in range(len(path)) if budget.walk.cost(unit.pos, path[:i + 1]) > budget.moves_left),
                      len(path))  # the cells of the path this turn pays for
@@ -66,11 +75,21 @@ class BattleScreen(Board):
     def info(self) -> list:
         if self.mode == "aliens":
             return ["Aliens are moving…", "Any key skips the wait."]
+        cost = None
+        if self.session.state.grid.storeys and self.mode == "move" and self._route():
+            budget = self.session.ruleset.budget(self.session.state, self.unit)
+            cost = levels.cost(self.session.state.grid, budget.walk, (*self.unit.pos, self.unit.z), self._route())
         return readout.cell_info(self.session, self.cursor, self.unit if self.mode == "move" else None,
-                                 self._path() if self.mode == "move" else (), self.key_hint)
+                                 self._path() if self.mode == "move" else (), self.key_hint, self.level, cost)
 
     def _path(self) -> tuple[Pos, ...]:
+        if self.session.state.grid.storeys:
+            return levels.split(self._route())[0]
         return walking.path(self.session, self.unit, self.cursor)
+
+    def _route(self) -> tuple:
+        """On a map with storeys: the previewed path as places (x, y, level)."""
+        return walking.route(self.session, self.unit, self.cursor, self.level)
 
     def _uses(self) -> list[tuple[str, Pos]]:
         setup, unit = self.session.ruleset.setup, self.unit
@@ -112,7 +131,7 @@ class BattleScreen(Board):
         if action == "combo" and not self.session.ruleset.budget(self.session.state, unit).dash_label:
             return f"{self.session.ruleset.title} has no second kind of move: {self.key_hint('move')} moves"
         if action in ("go", "combo"):
-            return None if self._path() else walking.no_path(self.session, unit, self.cursor)
+            return None if self._path() else walking.no_path(self.session, unit, self.cursor, self.level)
         if action == "cancel":
             return None if self.cursor != unit.pos else "Nothing to cancel: the cursor is on the soldier"
         if not self.session.ruleset.budget(self.session.state, unit).can_act:
@@ -164,6 +183,10 @@ class BattleScreen(Board):
         self.update_view()
 
     def action_go(self) -> None:
+        if self.session.state.grid.storeys:
+            cells, zs = levels.split(self._route())
+            self._do(Move(unit=self.selected or "", path=cells, levels=zs))
+            return
         self._do(Move(unit=self.selected or "", path=self._path()))
 
     def action_combo(self) -> None:

@@ -7,7 +7,9 @@ import numpy as np
 
 from engine.content import missions
 from engine.core.model import Unit
+from engine.map import levels
 from engine.map.grid import Pos
+from engine.map.levels import Place
 from tui.session import Session
 
 
@@ -26,6 +28,22 @@ def path(session: Session, unit: Unit | None, cursor: Pos) -> tuple[Pos, ...]:
     return tuple(state.grid.path(unit.pos, cursor, hostiles, walk))
 
 
+def route(session: Session, unit: Unit | None, cursor: Pos, level: int) -> tuple[Place, ...]:
+    """On a map with storeys: the path the cursor on storey `level` previews, over every storey (stairs, ladders)
+    by the ruleset's walk, around the hostiles the squad sees."""
+    if unit is None or (cursor, level) == (unit.pos, unit.z):
+        return ()
+    state, chron = session.state, session.chronicle
+    x, y = cursor
+    if not chron.explored_levels[level][y, x] or not levels.standing(state.grid, (x, y, level)):
+        return ()
+    seen = session.ruleset.spotted(state, session.side)
+    hostiles = [(*u.pos, u.z) for u in state.units.values() if u.side != session.side and u.status != "dead"
+                and u.id in seen]
+    walk = session.ruleset.budget(state, unit).walk
+    return tuple(levels.path(state.grid, (*unit.pos, unit.z), (x, y, level), hostiles, walk))
+
+
 def zone(session: Session) -> np.ndarray | None:
     """The ground an objective is about (the extraction point, the zone to hold), shaded while moving."""
     setup = session.ruleset.setup
@@ -42,18 +60,22 @@ def zone(session: Session) -> np.ndarray | None:
     return area
 
 
-def no_path(session: Session, unit: Unit, cursor: Pos) -> str:
+def no_path(session: Session, unit: Unit, cursor: Pos, level: int = 0) -> str:
     """Why there is no path to the cursor, truly: a wall is not "move the cursor first"."""
     state, (x, y) = session.state, cursor
-    if cursor == unit.pos:
+    storeys = bool(state.grid.storeys)
+    if cursor == unit.pos and (not storeys or level == unit.z):
         return f"Move the cursor to where {unit.name} should go first"
-    if not session.chronicle.explored[y, x]:
+    explored = session.chronicle.explored_levels[level] if storeys else session.chronicle.explored
+    if not explored[y, x]:
         return f"{x},{y} is unexplored: the squad knows no way there yet"
-    if not state.grid.walkable[y, x]:
-        tile = session.content.terrain[state.grid.tile(cursor)]
+    grid = state.grid.level(level)
+    if not grid.walkable[y, x]:
+        tile = grid.terrain[grid.tile(cursor)]
         return f"{tile.name} at {x},{y}: nobody can stand there"
-    seen = session.chronicle.visible
-    other = next((u for u in state.units_at(cursor) if u.side == session.side or seen[y, x]), None)
+    seen = session.chronicle.visible_levels[level] if storeys else session.chronicle.visible
+    other = next((u for u in state.units_at(cursor, level if storeys else None)
+                  if u.side == session.side or seen[y, x]), None)
     if other is not None:
         return f"{other.name} stands at {x},{y}"
     return f"No way from {unit.pos[0]},{unit.pos[1]} to {x},{y}"
