@@ -219,3 +219,24 @@ def test_a_blast_on_the_ground_leaves_the_roof_above_it_alone(game):
                    "Test", z=0)
     hurt = {e.unit for e in events if hasattr(e, "changes")}
     assert "anton" not in hurt  # A-7.5: a blast stays on its own level (multi_level_blasts = false)
+
+
+def test_the_ai_takes_the_stairs_it_can_pay_for_by_the_previews_search(game):
+    """With no shot, one alien at a time climbs to an upper floor along the path the preview would show."""
+    rs, grid = game.ruleset, game.state.grid
+    stair, _ladder = _stairs(grid)
+    start = _next_to(grid, stair)
+    state = _put(game.state, sectoid_1=(*start, 0))
+    s = state.units["sectoid_1"]
+    state = attrs.evolve(state, side="aliens", units={**state.units, "sectoid_1": attrs.evolve(s, record=attrs.evolve(
+        s.record, fighter=attrs.evolve(s.record.fighter, tu_left=s.record.fighter.tu_turn)))})
+    s = state.units["sectoid_1"]
+    move = rs.ai_special(state, s, [], False)
+    assert isinstance(move, Move) and move.levels[-1] == 1 and move.path[-1] == stair
+    walk = rs.budget(state, s).walk
+    assert list(zip(move.path, move.levels)) == [((x, y), z) for x, y, z in
+                                                 levels.path(grid, (*start, 0), (*stair, 1), [], walk)]
+    after = fold(state, rs.decide(state, move, Dice.scripted([99] * 40)))
+    assert after.units["sectoid_1"].z == 1
+    assert rs.ai_special(after, after.units["sectoid_4"], [], False) is None or \
+        not isinstance(rs.ai_special(after, after.units["sectoid_4"], [], False), Move)  # one at a time

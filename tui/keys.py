@@ -332,4 +332,5 @@ def display(key: str) -> str:
     """A key as the footer shows it."""
     return {"question_mark": "?", "enter": "⏎", "escape": "esc", "backspace": "⌫", "shift+tab": "⇧tab",
             "slash": "/", "up": "↑", "down": "↓", "left": "←", "right": "→", "pageup": "pgup",
-            "pagedown": "pgdn", "left_square_bracket": "[", "right_square_bracket": "]"}.get(key, key)
+            "pagedown": "pgdn", "left_square_bracket": "[", "right_square_bracket": "]",
+            "greater_than_sign": ">", "less_than_sign": "<"}.get(key, key)

@@ -110,6 +110,10 @@ class Board(Sized):
             return "This map has one level"
         return None
 
+    def hidden_keys(self) -> tuple[str, ...]:
+        """Keys the help leaves out here: the level keys on a map of one level."""
+        return ("level_up", "level_down") if self.session.state.grid.levels == 1 else ()
+
     def action_level(self, step: int) -> None:
         """Show the storey above (1) or below (-1) the one shown."""
         levels = self.session.state.grid.levels

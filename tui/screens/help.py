@@ -17,8 +17,6 @@ INTRO = {
     "battle": ("Move the cursor to preview a path; {move} walks it. {fire}: {next_target} picks a target; "
                "{throw}: the cursor picks the blast cell; the panel shows the odds. {actions}: what else the "
                "unit can do now, as its ruleset has it (psionics, items, melee, aim, overwatch, stances...). {next_soldier}: the next soldier who can act. {spotted}: the next hostile in sight. "
-               "{level_up} {level_down}: look a level up or down on a map with storeys (the top bar says which; ▲ "
-               "and ▼ mark units above and below; stairs and ladders are paths like any other). "
                "Every command is saved as it is made."),
     "title": "Pick with ↑↓ and ⏎, or press the letter.",
     "roster": "The characters kept across missions: a new mission deploys them first, in this order.",
@@ -62,8 +60,9 @@ class Help(ModalScreen[None]):
         if moves:
             lines.append("cursor " + " ".join("/".join(self._names(k, keymap)) for k in moves))
         cells = []
+        hidden = under.hidden_keys() if hasattr(under, "hidden_keys") else ()
         for k in table:
-            if k.id in keys.MOVES:
+            if k.id in keys.MOVES or k.id in hidden:
                 continue
             mark = " "
             if under is not None and under.check_action(*keys.action_of(k)):

@@ -6,9 +6,10 @@ from __future__ import annotations
 import attrs
 
 from engine.content import field, missions
-from engine.core.commands import Act, Command, Rejected, Reload
+from engine.core.commands import Act, Command, Move, Rejected, Reload
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
+from engine.map import levels
 from engine.core.ruleset import (Budget, Mode, Option, Row, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
                                  Walk)
 from engine.rules.annihilation import actions, attacks, fire, fuses, ground, medical, melee, moves
@@ -247,6 +248,9 @@ class Queries:
         Kneeling gives no to-hit bonus under this ruleset (A-10.2, kneel_bonus 0): the AI never pays for it."""
         if has_shot or not self._mine(state, unit):
             return None
+        perch = self._perch(state, unit)
+        if perch is not None:
+            return perch
         known = {u.id for u in in_sight}
         strikes = [p for p in melee.targets(self, state, unit) if p.target.id in known and p.target.conscious]
         if strikes:
@@ -255,6 +259,26 @@ class Queries:
         doses = [cmd for _label, cmd in medical.options(self, state, unit) if cmd.option == "stimulant"
                  or cmd.option.startswith("bandage:")]
         return min(doses, key=lambda c: (c.option != "stimulant", c.target != unit.id), default=None)
+
+    def _perch(self, state: State, unit: Unit) -> Move | None:
+        """With no shot, one unit of a side at a time takes the stairs it can reach this phase, by the same search
+        and price the preview uses, to hold an upper floor (the planner plans on the level a unit stands on)."""
+        grid = state.grid
+        if not grid.storeys or unit.z or any(u.z for u in state.side_units(unit.side) if u.status != "dead"):
+            return None
+        budget = self.budget(state, unit)
+        stairs, _ladders = levels.links(grid)
+        others = [(*u.pos, u.z) for u in state.units.values() if u.id != unit.id and u.status != "dead"]
+        best = None
+        for y, x in zip(*(v.tolist() for v in stairs[0].nonzero())):
+            path = levels.path(grid, (*unit.pos, 0), (x, y, 1), others, budget.walk)
+            cost = levels.cost(grid, budget.walk, (*unit.pos, 0), path) if path else None
+            if cost is not None and cost <= budget.moves_left and (best is None or (cost, path) < best):
+                best = (cost, path)
+        if best is None:
+            return None
+        cells, zs = levels.split(best[1])
+        return Move(unit=unit.id, path=cells, levels=zs)
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight
