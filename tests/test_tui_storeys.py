@@ -40,3 +40,32 @@ def test_the_level_keys_look_up_and_down_and_the_view_follows_the_soldier(conten
             return True
 
     assert asyncio.run(main())
+
+
+def test_enter_walks_up_the_stairs_to_the_level_shown_and_the_view_follows(content, tmp_path):
+    """Laura, four squares from the stairs: the cursor on the top of the stairs (known from the stairs seen below),
+    one level up, and Enter walks her there for the path's TU (4+4+... and 8 for the stair)."""
+    session = Session.new(content, "annihilation", "eliminate", seed_from_int(3), tmp_path / "b.jsonl")
+    app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
+    stair = (27, 29)
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            screen.selected = "laura"
+            session.chronicle.explored_levels[0][stair[1], stair[0]] = True  # the squad has seen the stairs
+            screen.cursor = stair
+            screen.update_view()  # as Tab would: the view goes to her level first
+            await pilot.press("greater_than_sign")
+            route = screen._route()
+            assert route[-1] == (*stair, 1) and (*stair, 0) in route
+            before = session.state.units["laura"].record.fighter.tu_left
+            await pilot.press("enter")
+            await pilot.pause()
+            laura = session.state.units["laura"]
+            assert (laura.pos, laura.z) == (stair, 1) and laura.record.fighter.tu_left == before - 50
+            assert screen.level == 1 and screen_text(app).splitlines()[0].startswith("L1/2")
+            return True
+
+    assert asyncio.run(main())

@@ -35,8 +35,12 @@ def route(session: Session, unit: Unit | None, cursor: Pos, level: int) -> tuple
         return ()
     state, chron = session.state, session.chronicle
     x, y = cursor
-    if not chron.explored_levels[level][y, x] or not levels.standing(state.grid, (x, y, level)):
+    if not levels.standing(state.grid, (x, y, level)):
         return ()
+    if not chron.explored_levels[level][y, x]:  # unseen up there: known only as the top of stairs seen below
+        stairs, ladders = levels.links(state.grid)
+        if not (level and (stairs | ladders)[level - 1, y, x] and chron.explored_levels[level - 1][y, x]):
+            return ()
     seen = session.ruleset.spotted(state, session.side)
     hostiles = [(*u.pos, u.z) for u in state.units.values() if u.side != session.side and u.status != "dead"
                 and u.id in seen]
