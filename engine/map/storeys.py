@@ -8,8 +8,6 @@ tile change is of the ground only), and outer doors under an upper floor are win
 
 from __future__ import annotations
 
-from typing import Mapping
-
 import attrs
 import numpy as np
 

@@ -60,12 +60,9 @@ class BattleScreen(Board):
         acted = tuple(self.session.chronicle.acted.values())  # where the hostiles seen acting were last seen
         grid = self.session.state.grid
         if grid.storeys:  # the path's squares on the storey shown, those this turn pays for first
-            route = self._route()
-            paid = [levels.cost(grid, budget.walk, (*unit.pos, unit.z), route[:i + 1]) <= budget.moves_left
-                    for i in range(len(route))]
-            shown = [(p[:2], ok) for p, ok in zip(route, paid) if p[2] == self.level]
-            return scene.Overlay(cursor=self.cursor, selected=self.selected, path=tuple(c for c, _ in shown),
-                                 reach=sum(ok for _, ok in shown), area=walking.zone(self.session), marked=acted)
+            shown, reach = walking.shown(self.session, unit, self._route(), self.level)
+            return scene.Overlay(cursor=self.cursor, selected=self.selected, path=shown, reach=reach,
+                                 area=walking.zone(self.session), marked=acted)
         path = self._path()
         reach = next((i for i in range(len(path)) if budget.walk.cost(unit.pos, path[:i + 1]) > budget.moves_left),
                      len(path))  # the cells of the path this turn pays for
@@ -75,10 +72,7 @@ class BattleScreen(Board):
     def info(self) -> list:
         if self.mode == "aliens":
             return ["Aliens are moving…", "Any key skips the wait."]
-        cost = None
-        if self.session.state.grid.storeys and self.mode == "move" and self._route():
-            budget = self.session.ruleset.budget(self.session.state, self.unit)
-            cost = levels.cost(self.session.state.grid, budget.walk, (*self.unit.pos, self.unit.z), self._route())
+        cost = walking.cost(self.session, self.unit, self._route()) if self.mode == "move" else None
         return readout.cell_info(self.session, self.cursor, self.unit if self.mode == "move" else None,
                                  self._path() if self.mode == "move" else (), self.key_hint, self.level, cost)
 

@@ -48,6 +48,24 @@ def route(session: Session, unit: Unit | None, cursor: Pos, level: int) -> tuple
     return tuple(levels.path(state.grid, (*unit.pos, unit.z), (x, y, level), hostiles, walk))
 
 
+def shown(session: Session, unit: Unit, route: tuple[Place, ...], level: int) -> tuple[tuple[Pos, ...], int]:
+    """The route's squares on storey `level`, and how many of them this turn pays for (they come first)."""
+    state = session.state
+    budget = session.ruleset.budget(state, unit)
+    paid = [levels.cost(state.grid, budget.walk, (*unit.pos, unit.z), route[:i + 1]) <= budget.moves_left
+            for i in range(len(route))]
+    on = [(p[:2], ok) for p, ok in zip(route, paid) if p[2] == level]
+    return tuple(c for c, _ in on), sum(ok for _, ok in on)
+
+
+def cost(session: Session, unit: Unit | None, route: tuple[Place, ...]) -> int | None:
+    """What the route costs by the ruleset's walk; None on a map of one level or without a route."""
+    if not route or unit is None or not session.state.grid.storeys:
+        return None
+    walk = session.ruleset.budget(session.state, unit).walk
+    return levels.cost(session.state.grid, walk, (*unit.pos, unit.z), route)
+
+
 def zone(session: Session) -> np.ndarray | None:
     """The ground an objective is about (the extraction point, the zone to hold), shaded while moving."""
     setup = session.ruleset.setup

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import attrs
 
-from engine.content import field, missions
+from engine.content import missions
 from engine.core.commands import Act, Command, Move, Rejected, Reload
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
