@@ -60,6 +60,7 @@ class Tally:
 class D6Stub:
     sight_range = SIGHT
     audit_dice = (6,)
+    storeys = 1  # one level: its maps have raised floors, no storeys
     schema = Schema(files={"dice.toml": Odds}, optional=("dice.toml",),
                     check=lambda own, shared: [f"dice.toml: [{k}].{f}: expected a face 2 to 6, got {v}"
                                                for k, o in own["dice"].items() for f, v in attrs.asdict(o).items()
@@ -248,6 +249,9 @@ class D6Stub:
 
     def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
         return (cell,)
+
+    def sight_levels(self, state: State, side: str) -> np.ndarray:
+        return self.visible(state, side)[np.newaxis]  # one level
 
     def visible(self, state: State, side: str) -> np.ndarray:
         return field.sight(state, side, SIGHT)

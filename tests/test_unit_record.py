@@ -15,7 +15,7 @@ from engine.core.reducer import fold
 from engine.rules.xcom_trpg.record import Soldier
 
 KERNEL = ("id", "name", "template", "race", "side", "glyph", "pos", "facing", "hp", "hp_max", "items", "status",
-          "record")
+          "record", "z")  # z: the storey, left out of dumps and hashes on the ground
 XCOM = ("stamina", "stamina_max", "infinite_stamina", "morale", "morale_max", "concussion", "flags", "counters",
         "stats", "armor", "weapon", "ammo", "magazines", "actions")
 

@@ -62,6 +62,9 @@ class Chronicle:
         self.last_seen: dict[str, Pos] = {}  # hostile id -> where the squad last saw it
         self.explored = np.zeros((initial.grid.height, initial.grid.width), dtype=bool)
         self.visible = np.zeros_like(self.explored)
+        self.levels = initial.grid.levels
+        self.explored_levels = np.zeros((self.levels, *self.explored.shape), dtype=bool)  # the fog of each storey
+        self.visible_levels = np.zeros_like(self.explored_levels)
         self.turn_start = 0  # record that began the squad's current turn: undo stops there
         self.remembered: dict[Pos, str] = {}  # explored cells changed out of sight -> the tile the squad saw there
         self.acted: dict[str, Pos] = {}  # hostiles the squad saw act in the last other turn, where last seen
@@ -208,6 +211,9 @@ class Chronicle:
 
     def _look(self, state: State) -> None:
         self.visible, _spotted = look(self.eyes, state, self.side, self.explored, self.last_seen)
+        if self.levels > 1:
+            self.visible_levels = self.ruleset.sight_levels(state, self.side)
+            self.explored_levels |= self.visible_levels
         for x, y in [p for p in self.remembered if self.visible[p[1], p[0]]]:
             del self.remembered[(x, y)]  # seen again: the map shows the tile as it is
 

@@ -50,6 +50,8 @@ BATTLE: tuple[Key, ...] = (
     Key("end_turn", "e", "end_turn", "end turn"),
     Key("undo", "U", "undo", "undo"),
     Key("look", "x", "look", "look"),
+    Key("level_up", "greater_than_sign", "level(1)", "level up", show=False),  # the top bar names the level
+    Key("level_down", "less_than_sign", "level(-1)", "level down", show=False),
     Key("next_target", "tab", "cycle_target(1)", "next target"),
     Key("prev_target", "shift+tab", "cycle_target(-1)", "prev target", show=False),
     Key("fire_mode", "m", "fire_mode", "fire mode"),
@@ -67,10 +69,11 @@ BATTLE: tuple[Key, ...] = (
 _ALWAYS = ("full_log", "help", "quit")
 BATTLE_MODES: dict[str, tuple[str, ...]] = {
     "move": (*MOVES, "move", "next_soldier", "prev_soldier", "soldiers", "spotted", "fire", "throw", "reload",
-             "operate", "actions", "inventory", "combo", "wait", "end_turn", "undo", "look", "cancel", *_ALWAYS),
+             "operate", "actions", "inventory", "combo", "wait", "end_turn", "undo", "look", "level_up", "level_down",
+             "cancel", *_ALWAYS),
     "target": ("next_target", "prev_target", "fire_mode", "confirm_fire", "cancel", *_ALWAYS),
     "throw": (*MOVES, "next_target", "prev_target", "spotted", "throw_item", "confirm_throw", "cancel", *_ALWAYS),
-    "look": (*MOVES, "next_target", "prev_target", "spotted", "cancel", *_ALWAYS),
+    "look": (*MOVES, "next_target", "prev_target", "spotted", "level_up", "level_down", "cancel", *_ALWAYS),
 }
 
 TITLE: tuple[Key, ...] = (
@@ -339,4 +342,5 @@ def display(key: str) -> str:
     """A key as the footer shows it."""
     return {"question_mark": "?", "enter": "⏎", "escape": "esc", "backspace": "⌫", "shift+tab": "⇧tab",
             "slash": "/", "up": "↑", "down": "↓", "left": "←", "right": "→", "pageup": "pgup",
-            "pagedown": "pgdn", "left_square_bracket": "[", "right_square_bracket": "]"}.get(key, key)
+            "pagedown": "pgdn", "left_square_bracket": "[", "right_square_bracket": "]",
+            "greater_than_sign": ">", "less_than_sign": "<"}.get(key, key)

@@ -13,7 +13,10 @@ import attrs
 import numpy as np
 import tcod.console
 
+from typing import Mapping
+
 from engine.content.models import Content
+from engine.map.terrain import Terrain
 from engine.map.grid import Pos
 from engine.content.missions import hostile
 from engine.core.model import State
@@ -35,6 +38,7 @@ RANGE_BG = (40, 40, 80)
 TARGET_BG = (170, 20, 20)
 STACK_BG = (60, 60, 0)
 LAST_SEEN_GLYPH = "?"
+ABOVE, BELOW = "▲", "▼"  # a unit on a storey above or below the one shown, where it stands
 DOWN_GLYPH = "!"  # unconscious or stunned: told apart by the glyph as well as the colour (NO_COLOR); no tile uses it
 
 
@@ -63,10 +67,12 @@ class Palette:
         self.content = content
         self._cache: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
 
-    def tables(self, tile_ids: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def tables(self, tile_ids: tuple[str, ...], own: Mapping[str, Terrain] | None = None
+               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`own`: the grid's terrain, for the tiles content has not (a storey's open air and roofs)."""
         hit = self._cache.get(tile_ids)
         if hit is None:
-            terrain = [self.content.terrain[t] for t in tile_ids]
+            terrain = [self.content.terrain[t] if t in self.content.terrain else own[t] for t in tile_ids]
             hit = (np.array([ord(t.glyph) for t in terrain], dtype=np.int32),
                    np.array([rgb(t.color) for t in terrain], dtype=np.uint8),
                    np.array([rgb(t.background) for t in terrain], dtype=np.uint8))
@@ -98,41 +104,59 @@ class Frame:
 
 def draw(palette: Palette, state: State, side: str, visible: np.ndarray, explored: np.ndarray,
          last_seen: dict[str, Pos], overlay: Overlay, remembered: dict[Pos, str] | None = None,
-         marks: tuple[Mark, ...] = ()) -> Frame:
+         marks: tuple[Mark, ...] = (), level: int = 0, spotted: frozenset[str] = frozenset()) -> Frame:
     """`remembered`: cells out of sight whose tile changed since the side last saw them, with the tile it saw;
-    `marks`: what the ruleset shows the side over the tiles (smoke, fire, its own primed charges, blips)."""
-    grid = state.grid
+    `marks`: what the ruleset shows the side over the tiles (smoke, fire, its own primed charges, blips), on the
+    ground storey. `level`: the storey drawn (`visible` and `explored` are that storey's); the squad on the others,
+    and the hostiles it has `spotted` there, are marked where they stand."""
+    grid = state.grid.level(level)
     frame = Frame(grid.width, grid.height)
     ch, fg, bg = frame.console.ch, frame.console.fg, frame.console.bg
-    glyphs, fgs, bgs = palette.tables(grid.tile_ids)
+    glyphs, fgs, bgs = palette.tables(grid.tile_ids, grid.terrain)
     tiles = grid.tiles
     ch[...] = np.where(explored, glyphs[tiles], ord(" "))
-    for (x, y), tile in (remembered or {}).items():
+    for (x, y), tile in (remembered or {}).items() if level == 0 else ():
         if explored[y, x] and not visible[y, x]:  # a door opened out of sight still looks shut
             ch[y, x] = palette.tables((tile,))[0][0]
     fg[...] = np.where(visible[..., None], fgs[tiles], REMEMBERED)
     bg[...] = np.where(visible[..., None], bgs[tiles], BLACK)
     frame.attrs[explored & ~visible] = DIM  # faint even without colour (NO_COLOR)
-    for m in marks:  # the ruleset chose what the side knows of; drawn on explored ground, under the units
+    for m in marks if level == 0 else ():  # the ruleset chose what the side knows of; under the units
         x, y = m.pos
         if 0 <= y < grid.height and 0 <= x < grid.width and explored[y, x]:
             ch[y, x], fg[y, x] = ord(m.glyph[0]), rgb(m.color) if visible[y, x] else REMEMBERED
             if m.background and visible[y, x]:
                 bg[y, x] = rgb(m.background)
-    _units(frame, state, side, visible, last_seen, overlay.selected)
+    if state.grid.storeys:
+        _others(frame, state, side, level, spotted)
+    _units(frame, state, side, visible, last_seen, overlay.selected, level)
     _overlay(frame, overlay, visible)
     return frame
 
 
+def _others(frame: Frame, state: State, side: str, level: int, spotted: frozenset[str]) -> None:
+    """Units of the squad, and hostiles it sees, on another storey: `ABOVE` or `BELOW` where they stand."""
+    ch, fg, at = frame.console.ch, frame.console.fg, frame.attrs
+    for u in sorted(state.units.values(), key=lambda u: abs(u.z - level), reverse=True):
+        if u.status == "dead" or u.z == level or not (u.side == side or u.id in spotted):
+            continue
+        x, y = u.pos
+        colour = SQUAD if u.side == side else HOSTILE if hostile(side, u.side) else FRIENDLY
+        ch[y, x], fg[y, x], at[y, x] = ord(ABOVE if u.z > level else BELOW), colour, BOLD
+
+
 def _units(frame: Frame, state: State, side: str, visible: np.ndarray, last_seen: dict[str, Pos],
-           selected: str | None) -> None:
+           selected: str | None, level: int = 0) -> None:
     ch, fg, bg, at = frame.console.ch, frame.console.fg, frame.console.bg, frame.attrs
-    shown = {u.pos for u in state.units.values() if u.status != "dead" and (u.side == side or visible[u.pos[1], u.pos[0]])}
+    here = {uid for uid, u in state.units.items() if u.z == level}
+    last_seen = {uid: p for uid, p in last_seen.items() if uid not in state.units or uid in here}
+    shown = {u.pos for u in state.units.values() if u.status != "dead" and u.id in here
+             and (u.side == side or visible[u.pos[1], u.pos[0]])}
     for uid, (x, y) in last_seen.items():
         if not visible[y, x] and (x, y) not in shown:
             ch[y, x], fg[y, x], at[y, x] = ord(LAST_SEEN_GLYPH), LAST_SEEN, BOLD
     # the down first, so a standing unit on the same cell is drawn over them; hostiles over friends
-    order = sorted((u for u in state.units.values() if u.status != "dead"),
+    order = sorted((u for u in state.units.values() if u.status != "dead" and u.id in here),
                    key=lambda u: (u.status == "active", u.side != side))
     stacked: dict[Pos, int] = {}
     for unit in order:
@@ -150,7 +174,7 @@ def _units(frame: Frame, state: State, side: str, visible: np.ndarray, last_seen
             bg[y, x] = STACK_BG
             at[y, x] |= ITALIC
     unit = state.units.get(selected or "")
-    if unit is not None:
+    if unit is not None and unit.z == level:
         x, y = unit.pos
         bg[y, x] = SELECTED_BG
         at[y, x] |= BOLD | UNDERLINE

@@ -100,6 +100,8 @@ def _dump_unit(unit: Unit) -> dict[str, Any]:
         del out["record"]
     else:
         out["record"] = dump_record(unit.record)
+    if not unit.z:  # on the ground: as before storeys existed
+        del out["z"]
     return out
 
 
@@ -121,7 +123,10 @@ def _tagged(obj: Any) -> dict[str, Any]:
 
 
 def dump_command(cmd: Command) -> dict[str, Any]:
-    return _tagged(cmd)
+    out = _tagged(cmd)
+    if isinstance(cmd, Move) and not cmd.levels:  # a walk on one storey: as before storeys existed
+        del out["levels"]
+    return out
 
 
 def dump_event(event: Event) -> dict[str, Any]:
@@ -134,8 +139,11 @@ def dump_event(event: Event) -> dict[str, Any]:
         return {"kind": kind, "record": dump_record(event.record), "cause": event.cause,
                 "rolls": [dump_roll(r) for r in event.rolls]}
     if kind == "moved":
-        return {"kind": kind, "unit": event.unit, "path": [list(p) for p in event.path], "facing": event.facing,
-                "rolls": [dump_roll(r) for r in event.rolls]}
+        out = {"kind": kind, "unit": event.unit, "path": [list(p) for p in event.path], "facing": event.facing}
+        if event.levels:  # a walk between storeys: every other move keeps its bytes
+            out["levels"] = list(event.levels)
+        out["rolls"] = [dump_roll(r) for r in event.rolls]
+        return out
     return _tagged(event)
 
 
@@ -283,6 +291,7 @@ _unit_values = operator.attrgetter(*(f.name for f in attrs.fields(Unit)))
 
 
 _FIELD_AT = {f.name: i for i, f in enumerate(attrs.fields(Unit))}
+_RECORD_AT = _FIELD_AT["record"]
 
 
 def _unit_digest(unit: Unit) -> bytes:
@@ -302,7 +311,9 @@ def _unit_digest(unit: Unit) -> bytes:
     else:
         parts = [repr(v) for v in _unit_values(unit)]
     kept[PARTS] = parts
-    shown = parts if unit.record is not None else parts[:-1]  # no record: the bytes hashed before records existed
+    shown = parts if unit.z else parts[:-1]  # on the ground: the bytes hashed before storeys existed
+    if unit.record is None:  # no record: the bytes hashed before records existed
+        shown = shown[:_RECORD_AT] + shown[_RECORD_AT + 1:]
     return hashlib.sha256(f"({', '.join(shown)})".encode()).digest()
 
 

@@ -32,6 +32,7 @@ class Move:
     kind: ClassVar[str] = "move"
     unit: str
     path: tuple[Pos, ...]  # cells entered, in order
+    levels: tuple[int, ...] = ()  # the storey of each cell entered; (): all on the unit's own storey
 
 
 @attrs.frozen(kw_only=True)

@@ -38,6 +38,7 @@ class Moved:
     unit: str
     path: tuple[Pos, ...]
     facing: int
+    levels: tuple[int, ...] = ()  # the storey of each cell of `path`; (): the unit stays on its storey
     rolls: tuple[Roll, ...] = ()
 
 

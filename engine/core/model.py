@@ -37,6 +37,9 @@ class Unit:
     # stamina and morale, AP, TU, wounds by body part, pools, turn markers...), or None. Last, and left out of
     # dumps and hashes when None.
     record: Any = None
+    # The storey it stands on (0 = the ground; engine.map.grid.Grid.storeys). After the record, and left out of
+    # dumps and hashes when 0, so every map without storeys keeps its bytes.
+    z: int = 0
 
     @property
     def conscious(self) -> bool:
@@ -64,8 +67,9 @@ class State:
     def side_units(self, side: str) -> list[Unit]:
         return [u for u in self.units.values() if u.side == side]
 
-    def units_at(self, pos: Pos) -> list[Unit]:
-        return [u for u in self.units.values() if u.pos == pos and u.status != "dead"]
+    def units_at(self, pos: Pos, z: int | None = None) -> list[Unit]:
+        """The living units on a cell: of every storey, or of storey `z`."""
+        return [u for u in self.units.values() if u.pos == pos and u.status != "dead" and (z is None or u.z == z)]
 
 
 _UNIT_FIELDS = tuple(a.name for a in attrs.fields(Unit))

@@ -53,7 +53,10 @@ def _fold(state: State, events: tuple[Event, ...]) -> State:
         if isinstance(event, UnitChanged):
             _change(pending, spawned, event.unit, event.changes)
         elif isinstance(event, Moved):
-            _change(pending, spawned, event.unit, {"pos": event.path[-1], "facing": event.facing})
+            moved = {"pos": event.path[-1], "facing": event.facing}
+            if event.levels:
+                moved["z"] = event.levels[-1]
+            _change(pending, spawned, event.unit, moved)
         elif isinstance(event, UnitSpawned):
             spawned[event.unit.id] = event.unit
             pending.pop(event.unit.id, None)

@@ -160,6 +160,11 @@ class Walk:
     price: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
     currency: str = "cells"
     extra: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
+    # On a map with storeys (engine.map.levels): the walk on each storey above the ground, and [z, y, x] what going
+    # up from storey z to z + 1 (`up`) or down from z + 1 to z (`down`) costs at (x, y); 0: no way there.
+    layers: tuple["Walk", ...] = attrs.field(default=(), eq=False, repr=False)
+    up: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
+    down: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
 
     def cost(self, start: Pos, path) -> int:
         """What walking `path` from `start` costs (the ruleset's `decide` still has the last word)."""
@@ -214,6 +219,7 @@ class Ruleset(Protocol):
     content: Content
     setup: Setup | None  # None outside a mission (the roster, `resolve`)
     sight_range: int  # cells a unit sees at most, for the AI's sense of near and far
+    storeys: int  # how many storeys its maps stack (1: one level, as generated; engine.map.storeys)
     audit_dice: tuple[int, ...]  # die sizes `audit --stats` tabulates with a χ² test (d100; d6 for a pool ruleset)
     schema: Schema | None  # class attribute: its own tables in `content/<id>/` (engine.content.tables), or None
     scenario: type | None  # class attribute: the attrs model of its `resolve` scenario file, or None (no resolve)
@@ -261,7 +267,11 @@ class Ruleset(Protocol):
         """The unit panel's rows and effects, in the ruleset's own terms."""
 
     def visible(self, state: State, side: str) -> np.ndarray:
-        """Boolean [y, x] array of the cells the side sees now."""
+        """Boolean [y, x] array of the cells the side sees now (on a map with storeys: on any storey)."""
+
+    def sight_levels(self, state: State, side: str) -> np.ndarray:
+        """Boolean [z, y, x] array of the cells the side sees on each storey ([1, y, x] on a map of one level):
+        the fog of war of the level the client shows."""
 
     def check_scenario(self, scenario) -> list[str]:
         """A `resolve` scenario's cross-references and required fields, as located messages (`[action].target: ...`)."""

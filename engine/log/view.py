@@ -195,10 +195,14 @@ class Eyes:
 
     def _moved(self, event: dict[str, Any], before: State, after: State) -> dict[str, Any]:
         """Another side's move: the cells of its path the side saw, and whether it went out of sight."""
-        path = [p for p in event.get("path", []) if self._saw(p, before, after)]
+        seen = [i for i, p in enumerate(event.get("path", [])) if self._saw(p, before, after)]
+        path = [event["path"][i] for i in seen]
+        cut = {"path": path}
+        if "levels" in event:  # a walk between storeys: the levels of the cells seen
+            cut["levels"] = [event["levels"][i] for i in seen]
         if event["unit"] in self._sight(after)[1]:
-            return {**event, "path": path} if len(path) != len(event.get("path", [])) else event
-        return {**event, "path": path, "out_of_sight": True}
+            return {**event, **cut} if len(path) != len(event.get("path", [])) else event
+        return {**event, **cut, "out_of_sight": True}
 
 
 class View:

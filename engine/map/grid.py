@@ -26,6 +26,8 @@ class Grid:
     cost: np.ndarray = attrs.field(init=False)
     terrain: Mapping[str, Terrain] = attrs.field(kw_only=True)
     origin: "Grid | None" = attrs.field(default=None, kw_only=True)  # the map as generated, before any change
+    # The storeys above this one, each a grid of the same size (engine.map.levels); () on a map of one level.
+    storeys: tuple["Grid", ...] = attrs.field(default=(), kw_only=True)
     _fov_cache: dict = attrs.field(init=False, factory=dict)  # (origin, radius) -> seen cells
 
     def __attrs_post_init__(self) -> None:
@@ -71,7 +73,15 @@ class Grid:
         tiles = remap[self.tiles]
         for (x, y), t in changes.items():
             tiles[y, x] = index[t]
-        return Grid(ids, tiles, terrain=self.terrain, origin=self.origin or self)
+        return Grid(ids, tiles, terrain=self.terrain, origin=self.origin or self, storeys=self.storeys)
+
+    @property
+    def levels(self) -> int:
+        return 1 + len(self.storeys)
+
+    def level(self, z: int) -> "Grid":
+        """Storey z (0: this grid, the ground)."""
+        return self if z == 0 else self.storeys[z - 1]
 
     def original(self, p: Pos) -> str:
         """The tile this cell had when the map was made (what smoke clears back to)."""

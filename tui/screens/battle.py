@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from engine.content import missions
 from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Wait
 from engine.core.ruleset import Option, Throwable
+from engine.map import levels
 from engine.map.grid import Pos
 from tui import keys, scene
 from tui.alien_turn import AlienTurn
@@ -57,6 +58,11 @@ class BattleScreen(Board):
             return scene.Overlay(selected=self.selected if self.mode == "move" else None)
         budget = self.session.ruleset.budget(self.session.state, unit)
         acted = tuple(self.session.chronicle.acted.values())  # where the hostiles seen acting were last seen
+        grid = self.session.state.grid
+        if grid.storeys:  # the path's squares on the storey shown, those this turn pays for first
+            shown, reach = walking.shown(self.session, unit, self._route(), self.level)
+            return scene.Overlay(cursor=self.cursor, selected=self.selected, path=shown, reach=reach,
+                                 area=walking.zone(self.session), marked=acted)
         path = self._path()
         reach = next((i for i in range(len(path)) if budget.walk.cost(unit.pos, path[:i + 1]) > budget.moves_left),
                      len(path))  # the cells of the path this turn pays for
@@ -66,11 +72,18 @@ class BattleScreen(Board):
     def info(self) -> list:
         if self.mode == "aliens":
             return ["Aliens are moving…", "Any key skips the wait."]
+        cost = walking.cost(self.session, self.unit, self._route()) if self.mode == "move" else None
         return readout.cell_info(self.session, self.cursor, self.unit if self.mode == "move" else None,
-                                 self._path() if self.mode == "move" else (), self.key_hint)
+                                 self._path() if self.mode == "move" else (), self.key_hint, self.level, cost)
 
     def _path(self) -> tuple[Pos, ...]:
+        if self.session.state.grid.storeys:
+            return levels.split(self._route())[0]
         return walking.path(self.session, self.unit, self.cursor)
+
+    def _route(self) -> tuple:
+        """On a map with storeys: the previewed path as places (x, y, level)."""
+        return walking.route(self.session, self.unit, self.cursor, self.level)
 
     def _uses(self) -> list[tuple[str, Pos]]:
         setup, unit = self.session.ruleset.setup, self.unit
@@ -112,7 +125,7 @@ class BattleScreen(Board):
         if action == "combo" and not self.session.ruleset.budget(self.session.state, unit).dash_label:
             return f"{self.session.ruleset.title} has no second kind of move: {self.key_hint('move')} moves"
         if action in ("go", "combo"):
-            return None if self._path() else walking.no_path(self.session, unit, self.cursor)
+            return None if self._path() else walking.no_path(self.session, unit, self.cursor, self.level)
         if action == "cancel":
             return None if self.cursor != unit.pos else "Nothing to cancel: the cursor is on the soldier"
         if not self.session.ruleset.budget(self.session.state, unit).can_act:
@@ -166,6 +179,10 @@ class BattleScreen(Board):
         self.update_view()
 
     def action_go(self) -> None:
+        if self.session.state.grid.storeys:
+            cells, zs = levels.split(self._route())
+            self._do(Move(unit=self.selected or "", path=cells, levels=zs))
+            return
         self._do(Move(unit=self.selected or "", path=self._path()))
 
     def action_combo(self) -> None:

@@ -53,6 +53,8 @@ class Board(Sized):
         self.selected = selected
         self.cursor = cursor
         self.origin = origin  # the map's top-left cell on screen
+        self.level = 0  # the storey shown: it follows the selected unit, and the level keys look up and down
+        self._followed: tuple[str, int] | None = None  # (unit, its storey) the level last followed
         self.mode_actions = {keys.action_of(k)[0] for k in keys.BATTLE if k.id in keys.BATTLE_MODES[self.keyset]}
 
     def compose(self) -> ComposeResult:
@@ -94,7 +96,7 @@ class Board(Sized):
 
     def info(self) -> list:
         """The info box above the objectives."""
-        return readout.cell_info(self.session, self.cursor, None, (), self.key_hint)
+        return readout.cell_info(self.session, self.cursor, None, (), self.key_hint, self.level)
 
     def availability(self, action: str) -> str | None:
         """Why `action` does nothing right now, or None when it works; the modes add their own."""
@@ -104,7 +106,30 @@ class Board(Sized):
             return f"{action.replace('_', ' ')} is not a key of this mode"
         if action == "spotted" and not self.visible_hostiles():
             return "No hostile in sight"
+        if action == "level" and self.session.state.grid.levels == 1:
+            return "This map has one level"
         return None
+
+    def hidden_keys(self) -> tuple[str, ...]:
+        """Keys the help leaves out here: the level keys on a map of one level."""
+        return ("level_up", "level_down") if self.session.state.grid.levels == 1 else ()
+
+    def action_level(self, step: int) -> None:
+        """Show the storey above (1) or below (-1) the one shown."""
+        levels = self.session.state.grid.levels
+        if not 0 <= self.level + step < levels:
+            self.refuse("No level above: this is the top" if step > 0 else "No level below: this is the ground")
+            return
+        self.level += step
+        self.say(f"Level {self.level}" + (" (the ground)" if self.level == 0 else ""))
+        self.update_view()
+
+    def _follow(self) -> None:
+        """The shown storey follows the selected unit: when another is selected, or it climbs."""
+        unit = self.unit
+        if unit is not None and (unit.id, unit.z) != self._followed:
+            self._followed = (unit.id, unit.z)
+            self.level = unit.z
 
     # -- drawing ---------------------------------------------------------------------------------
 
@@ -119,11 +144,18 @@ class Board(Sized):
         chron = self.session.chronicle
         map_view = self.query_one(MapView)
         width, height = map_view.size.width, map_view.size.height
+        self._follow()
         if width and height:
             self.origin = scene.follow(self.origin, self.cursor, (width, height), (state.grid.width, state.grid.height))
-            frame = scene.draw(self.palette, state, self.session.side, chron.visible, chron.explored,
-                               chron.last_seen, self.overlay(), chron.remembered,
-                               self.session.ruleset.marks(state, self.session.side))
+            marks = self.session.ruleset.marks(state, self.session.side)
+            if state.grid.storeys:
+                frame = scene.draw(self.palette, state, self.session.side, chron.visible_levels[self.level],
+                                   chron.explored_levels[self.level], chron.last_seen, self.overlay(),
+                                   chron.remembered, marks, self.level,
+                                   self.session.ruleset.spotted(state, self.session.side))
+            else:
+                frame = scene.draw(self.palette, state, self.session.side, chron.visible, chron.explored,
+                                   chron.last_seen, self.overlay(), chron.remembered, marks)
             map_view.show(frame.window(*self.origin, width, height))
         unit, ruleset = self.unit, self.session.ruleset
         self.query_one(UnitPanel).card = Card(unit, ruleset.sheet(state, unit), ruleset.budget(state, unit)) \
@@ -132,7 +164,7 @@ class Board(Sized):
         self.query_one(Objectives).set_lines(self._objectives())
         spotted = self.visible_hostiles()
         self.query_one(InSight).show(spotted, self.cursor, self.key_hint("spotted"))
-        self.query_one(TopBar).set_lines([readout.top_line(self.session, len(spotted), self.size.width)])
+        self.query_one(TopBar).set_lines([readout.top_line(self.session, len(spotted), self.size.width, self.level)])
         self.query_one("#rolls", LogTail).show(chron.rolls)
         self.query_one("#messages", LogTail).show(chron.messages)
         self.refresh_bindings()

@@ -65,8 +65,9 @@ class Help(ModalScreen[None]):
         if moves:
             lines.append("cursor " + " ".join("/".join(self._names(k, keymap)) for k in moves))
         cells = []
+        hidden = under.hidden_keys() if hasattr(under, "hidden_keys") else ()
         for k in table:
-            if k.id in keys.MOVES:
+            if k.id in keys.MOVES or k.id in hidden:
                 continue
             mark = " "
             if under is not None and under.check_action(*keys.action_of(k)):

@@ -18,8 +18,9 @@ from tui.session import Session
 from tui.widgets.panels import bar
 
 
-def top_line(session: Session, hostiles_seen: int, width: int = 80) -> str:
-    """The mission, the phase, whose turn and how many hostiles are in sight; shorter words if it would not fit."""
+def top_line(session: Session, hostiles_seen: int, width: int = 80, level: int = 0) -> str:
+    """The mission, the phase, whose turn and how many hostiles are in sight, and the level shown on a map with
+    storeys; shorter words if it would not fit."""
     state = session.state
     mission = session.content.missions[state.mission].name
     limit = session.game.header["mission"]["max_phases"]
@@ -27,32 +28,41 @@ def top_line(session: Session, hostiles_seen: int, width: int = 80) -> str:
     if session.players_turn:
         turn += f" · {len(session.ready())}/{sum(u.conscious for u in session.squad())} ready"
     line = f"{mission} · Phase {state.phase}/{limit} · {turn} · hostiles in sight {hostiles_seen}"
-    return line if len(line) <= width else line.replace(" · hostiles in sight ", " · in sight ")
+    if state.grid.storeys:
+        line = f"Level {level}/{state.grid.levels - 1} · " + line
+    if len(line) > width:
+        line = line.replace(" · hostiles in sight ", " · in sight ")
+    return line if len(line) <= width or not state.grid.storeys else line.replace("Level ", "L")
 
 
 def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos, ...],
-              key: Callable[[str], str]) -> list[str]:
-    """What is at the cursor; with a path, whether it can be walked (`key`: the key of a binding id)."""
+              key: Callable[[str], str], level: int = 0, cost: int | None = None) -> list[str]:
+    """What is at the cursor (on storey `level`); with a path, whether it can be walked (`key`: the key of a
+    binding id; `cost`: the path's, when it crosses storeys)."""
     state, chron = session.state, session.chronicle
     x, y = cursor
-    if chron.explored[y, x]:
-        tile = session.content.terrain[state.grid.tile(cursor)]
+    storeys = bool(state.grid.storeys)
+    explored, visible = (chron.explored_levels[level], chron.visible_levels[level]) if storeys else \
+        (chron.explored, chron.visible)
+    if explored[y, x]:
+        grid = state.grid.level(level)
+        tile = grid.terrain[grid.tile(cursor)]
         cover = f", {tile.cover} cover" if tile.cover != "none" else ""
-        lines = [f"{x},{y} {tile.name}{cover}" + ("" if chron.visible[y, x] else " (remembered)")]
+        lines = [f"{x},{y} {tile.name}{cover}" + ("" if visible[y, x] else " (remembered)")]
     else:
         lines = [f"{x},{y} unexplored"]
-    if chron.explored[y, x]:
+    if explored[y, x] and (level == 0 or not storeys):
         lines += list(dict.fromkeys(f"{m.glyph} {m.label}" for m in session.ruleset.marks(state, session.side)
                                     if m.pos == cursor))
-    for other in state.units_at(cursor):
-        if other.side == session.side or chron.visible[y, x]:
+    for other in state.units_at(cursor, level if storeys else None):
+        if other.side == session.side or visible[y, x]:
             lines.append(f"{other.glyph} {other.name}: {health(session, other)}")
     for uid, pos in chron.last_seen.items():
         if pos == cursor and not chron.visible[y, x]:
             lines.append(f"? {chron.names.get(uid, uid)} last seen here")
     if unit is not None and path:
         budget = session.ruleset.budget(state, unit)
-        cost = budget.walk.cost(unit.pos, path)
+        cost = budget.walk.cost(unit.pos, path) if cost is None else cost
         verdict = f"{key('move')} move" if cost <= budget.moves_left else "too far"
         if budget.dash_moves and cost <= budget.dash_moves:
             verdict += f", {key('combo')} {budget.dash_label}"

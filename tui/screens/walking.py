@@ -7,7 +7,9 @@ import numpy as np
 
 from engine.content import missions
 from engine.core.model import Unit
+from engine.map import levels
 from engine.map.grid import Pos
+from engine.map.levels import Place
 from tui.session import Session
 
 
@@ -26,6 +28,44 @@ def path(session: Session, unit: Unit | None, cursor: Pos) -> tuple[Pos, ...]:
     return tuple(state.grid.path(unit.pos, cursor, hostiles, walk))
 
 
+def route(session: Session, unit: Unit | None, cursor: Pos, level: int) -> tuple[Place, ...]:
+    """On a map with storeys: the path the cursor on storey `level` previews, over every storey (stairs, ladders)
+    by the ruleset's walk, around the hostiles the squad sees."""
+    if unit is None or (cursor, level) == (unit.pos, unit.z):
+        return ()
+    state, chron = session.state, session.chronicle
+    x, y = cursor
+    if not levels.standing(state.grid, (x, y, level)):
+        return ()
+    if not chron.explored_levels[level][y, x]:  # unseen up there: known only as the top of stairs seen below
+        stairs, ladders = levels.links(state.grid)
+        if not (level and (stairs | ladders)[level - 1, y, x] and chron.explored_levels[level - 1][y, x]):
+            return ()
+    seen = session.ruleset.spotted(state, session.side)
+    hostiles = [(*u.pos, u.z) for u in state.units.values() if u.side != session.side and u.status != "dead"
+                and u.id in seen]
+    walk = session.ruleset.budget(state, unit).walk
+    return tuple(levels.path(state.grid, (*unit.pos, unit.z), (x, y, level), hostiles, walk))
+
+
+def shown(session: Session, unit: Unit, route: tuple[Place, ...], level: int) -> tuple[tuple[Pos, ...], int]:
+    """The route's squares on storey `level`, and how many of them this turn pays for (they come first)."""
+    state = session.state
+    budget = session.ruleset.budget(state, unit)
+    paid = [levels.cost(state.grid, budget.walk, (*unit.pos, unit.z), route[:i + 1]) <= budget.moves_left
+            for i in range(len(route))]
+    on = [(p[:2], ok) for p, ok in zip(route, paid) if p[2] == level]
+    return tuple(c for c, _ in on), sum(ok for _, ok in on)
+
+
+def cost(session: Session, unit: Unit | None, route: tuple[Place, ...]) -> int | None:
+    """What the route costs by the ruleset's walk; None on a map of one level or without a route."""
+    if not route or unit is None or not session.state.grid.storeys:
+        return None
+    walk = session.ruleset.budget(session.state, unit).walk
+    return levels.cost(session.state.grid, walk, (*unit.pos, unit.z), route)
+
+
 def zone(session: Session) -> np.ndarray | None:
     """The ground an objective is about (the extraction point, the zone to hold), shaded while moving."""
     setup = session.ruleset.setup
@@ -42,18 +82,22 @@ def zone(session: Session) -> np.ndarray | None:
     return area
 
 
-def no_path(session: Session, unit: Unit, cursor: Pos) -> str:
+def no_path(session: Session, unit: Unit, cursor: Pos, level: int = 0) -> str:
     """Why there is no path to the cursor, truly: a wall is not "move the cursor first"."""
     state, (x, y) = session.state, cursor
-    if cursor == unit.pos:
+    storeys = bool(state.grid.storeys)
+    if cursor == unit.pos and (not storeys or level == unit.z):
         return f"Move the cursor to where {unit.name} should go first"
-    if not session.chronicle.explored[y, x]:
+    explored = session.chronicle.explored_levels[level] if storeys else session.chronicle.explored
+    if not explored[y, x]:
         return f"{x},{y} is unexplored: the squad knows no way there yet"
-    if not state.grid.walkable[y, x]:
-        tile = session.content.terrain[state.grid.tile(cursor)]
+    grid = state.grid.level(level)
+    if not grid.walkable[y, x]:
+        tile = grid.terrain[grid.tile(cursor)]
         return f"{tile.name} at {x},{y}: nobody can stand there"
-    seen = session.chronicle.visible
-    other = next((u for u in state.units_at(cursor) if u.side == session.side or seen[y, x]), None)
+    seen = session.chronicle.visible_levels[level] if storeys else session.chronicle.visible
+    other = next((u for u in state.units_at(cursor, level if storeys else None)
+                  if u.side == session.side or seen[y, x]), None)
     if other is not None:
         return f"{other.name} stands at {x},{y}"
     return f"No way from {unit.pos[0]},{unit.pos[1]} to {x},{y}"

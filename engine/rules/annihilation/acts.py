@@ -134,7 +134,7 @@ def throw(rs: Annihilation, state: State, unit: Unit, cmd: Throw, dice: Dice) ->
     if trigger == "mine":
         return Rejected("laid_not_thrown", f"A {rs.name(g.id)} is laid, not thrown: lay it on the square (a)")
     cell = tuple(cmd.cell)
-    if not state.grid.inside(cell) or not clouds.sees(rs, state, unit.pos, cell):
+    if not state.grid.inside(cell) or not clouds.sees(rs, state, unit.pos, cell, unit.z, unit.z):
         return Rejected("no_line_of_sight", f"{unit.name} cannot see {cell[0]},{cell[1]}")
     if distance(unit.pos, cell) < 1:
         return Rejected("too_close", "Throw it at another square")

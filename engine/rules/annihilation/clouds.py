@@ -18,6 +18,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Noted, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
+from engine.map import levels
 from engine.rules.annihilation import phase
 from engine.rules.annihilation.blast import cells
 from engine.rules.annihilation.board import Cloud, covered, field_of
@@ -139,13 +140,26 @@ def seen_from(rs: Annihilation, state: State, origin: Pos) -> np.ndarray:
     return out
 
 
-def sees(rs: Annihilation, state: State, a: Pos, b: Pos) -> bool:
-    return state.grid.sees(a, b, rs.sight_range) and bool(seen_from(rs, state, a)[b[1], b[0]])
+def sees(rs: Annihilation, state: State, a: Pos, b: Pos, za: int = 0, zb: int = 0) -> bool:
+    """Sight from a on storey za to b on zb (engine.map.levels); smoke lies on the ground storey and cuts a line
+    only there (docs/rules-notes.md, Storeys)."""
+    if not levels.sees(state.grid, (*a, za), (*b, zb), rs.sight_range):
+        return False
+    return za != 0 or zb != 0 or bool(seen_from(rs, state, a)[b[1], b[0]])
 
 
 def side_sight(rs: Annihilation, state: State, side: str) -> np.ndarray:
-    seen = np.zeros((state.grid.height, state.grid.width), dtype=bool)
+    """[z, y, x]: what the side's conscious units see on every storey, the ground cut by smoke."""
+    grid = state.grid
+    seen = np.zeros((grid.levels, grid.height, grid.width), dtype=bool)
     for unit in state.side_units(side):
-        if unit.conscious:
-            seen |= seen_from(rs, state, unit.pos)
+        if not unit.conscious:
+            continue
+        if grid.storeys:
+            view = levels.fov(grid, (*unit.pos, unit.z), rs.sight_range)
+            if unit.z == 0:
+                view[0] &= seen_from(rs, state, unit.pos)
+            seen |= view
+        else:
+            seen[0] |= seen_from(rs, state, unit.pos)
     return seen

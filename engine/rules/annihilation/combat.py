@@ -16,7 +16,7 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.rules.annihilation import actions, clouds, fire, hits
-from engine.rules.annihilation.blast import cells
+from engine.rules.annihilation.blast import cells, spaces_from
 from engine.rules.annihilation.fighter import Fighter
 from engine.rules.annihilation.inventory import Carried
 from engine.rules.annihilation.inventory import reload_price as reload_cost
@@ -34,9 +34,9 @@ def _swap(kit: tuple[Carried, ...], old: Carried, new: Carried | None) -> tuple[
 
 
 def watchers(rs: Annihilation, state: State, mover: Unit, cell: Pos) -> list[Unit]:
-    """A-14.9 step 1: the conscious enemies holding a weapon that see `cell`."""
+    """A-14.9 step 1: the conscious enemies holding a weapon that see `cell` (on the mover's storey)."""
     return [u for u in state.units.values() if missions.hostile(u.side, mover.side) and u.conscious
-            and u.id != mover.id and gun(u.record) is not None and clouds.sees(rs, state, u.pos, cell)]
+            and u.id != mover.id and gun(u.record) is not None and clouds.sees(rs, state, u.pos, cell, u.z, mover.z)]
 
 
 def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighter, at: Pos,
@@ -57,27 +57,42 @@ def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighte
         u = by_id[answer.observer]
         g = gun(u.record)
         shot = actions.shoot(rs.book, dice, attrs.evolve(fighter_of(u), facing=facing[u.id]), g, actor, u.pos, at,
-                             "snap")
+                             "snap", dz=mover.z - u.z)
         if isinstance(shot, Rejected):
             continue
         actor = shot.target
         words = "; ".join(shot.lines)
         out.append(Resolved(actor=u.id, action="reaction fire", target=mover.id, weapon=g.id, mode="snap",
                             rolls=shot.rolls, outcome="hit" if shot.hits else "miss",
-                            text=f"{u.name} reacts to {mover.name} {doing} (reaction {answer.observer_score} > "
-                                 f"{answer.actor_score}): snap shot, {shot.hits} hit" + (f": {words}" if words else "")))
+                            text=f"{u.name} reacts to {mover.name} {doing}{_height(u, mover)} (reaction "
+                                 f"{answer.observer_score} > {answer.actor_score}): snap shot, {shot.hits} hit"
+                                 + (f": {words}" if words else "")))
         new = attrs.evolve(u.record, fighter=shot.actor, kit=_swap(u.record.kit, g, shot.gun))
         out.append(UnitChanged(unit=u.id, changes=changes(u, new), cause="reaction fire"))
     return actor, out
 
 
+def _height(watcher: Unit, mover: Unit) -> str:
+    """Where the mover is, when the two stand on different storeys (A-7.4: the height adds to the range)."""
+    if watcher.z == mover.z:
+        return ""
+    return f" {mover.z - watcher.z:+d} level{'s' if abs(mover.z - watcher.z) > 1 else ''} from it"
+
+
 def blast(rs: Annihilation, state: State, dice: Dice, actor: str, centre: Pos, rnd: hits.Round,
-          launched_from: Pos | None, what: str) -> list[Event]:
-    """A-17.4-A-17.6: everyone in the diamond takes the falloff damage on the side it shows the blast."""
-    area = set(cells(rs.book, centre, max(rnd.radius, 0)))
-    victims = [(u.id, fighter_of(u), u.pos) for u in state.units.values() if u.pos in area and u.status != "dead"]
+          launched_from: Pos | None, what: str, z: int | None = None) -> list[Event]:
+    """A-17.4-A-17.6: everyone in the diamond takes the falloff damage on the side it shows the blast. The blast is
+    on storey `z` (None: the actor's) and stays there, unless multi-level blasts add |dz| to the distance (A-7.5)."""
+    if z is None:
+        z = state.units[actor].z if actor in state.units else 0
+    radius = max(rnd.radius, 0)
+    area = set(cells(rs.book, centre, radius))
+    high = rs.book.settings.multi_level_blasts
+    victims = [(u.id, fighter_of(u), u.pos) for u in state.units.values() if u.pos in area and u.status != "dead"
+               and (u.z == z or high and spaces_from(rs.book, centre, u.pos, u.z - z) <= radius)]
+    heights = {u.id: u.z - z for u in state.units.values() if u.z != z}
     out: list[Event] = []
-    struck = hits.blast_on(rs.book, dice, centre, rnd, victims, launched_from)
+    struck = hits.blast_on(rs.book, dice, centre, rnd, victims, launched_from, heights)
     rolls = tuple(r for _uid, _amount, hurt in struck for r in hurt.rolls)
     text = "; ".join(f"{state.units[uid].name} {amount} → {hurt.armour.text}" for uid, amount, hurt in struck)
     out.append(Resolved(actor=actor, action="blast", cell=centre, rolls=rolls, outcome=f"{len(struck)} hit",
@@ -104,7 +119,7 @@ def check_shot(rs: Annihilation, state: State, unit: Unit, target_id: str, mode:
     w = rs.book.weapons[g.id]
     if target is None or target.status == "dead" or target.id == unit.id:
         return Rejected("no_target", "No target there")
-    if not clouds.sees(rs, state, unit.pos, target.pos):
+    if not clouds.sees(rs, state, unit.pos, target.pos, unit.z, target.z):
         return Rejected("no_line_of_sight", f"{unit.name} cannot see {target.name}")
     if mode not in w.modes:
         return Rejected("no_mode", f"The {w.name} has no {mode} mode: it fires {', '.join(rs.modes_of(g.id))}")
@@ -134,7 +149,7 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
     now = fold(state, pre) if pre else state
     target = now.units[target.id]
     g = gun(unit.record)
-    out = actions.shoot(rs.book, dice, f, g, fighter_of(target), unit.pos, target.pos, mode)
+    out = actions.shoot(rs.book, dice, f, g, fighter_of(target), unit.pos, target.pos, mode, dz=target.z - unit.z)
     if isinstance(out, Rejected):
         return out
     w = rs.book.weapons[g.id]
@@ -152,7 +167,7 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
     if out.blasts:
         rnd = hits.round_of(rs.book, g.id, g.loaded)
         for centre in out.blasts:
-            events += blast(rs, fold(state, events), dice, unit.id, centre, rnd, unit.pos, w.name)
+            events += blast(rs, fold(state, events), dice, unit.id, centre, rnd, unit.pos, w.name, target.z)
     return events
 
 

@@ -72,12 +72,12 @@ def shot(book: Book, dice: Dice, target: Fighter, at: Pos, origin: Pos, amount: 
 
 
 def blast_on(book: Book, dice: Dice, centre: Pos, rnd: Round, victims: list[tuple[str, Fighter, Pos]],
-             launched_from: Pos | None = None) -> list[tuple[str, int, Hurt]]:
+             launched_from: Pos | None = None, heights: dict[str, int] | None = None) -> list[tuple[str, int, Hurt]]:
     """A-17.4-A-17.6: every unit in the blast, in the order given, takes the falloff damage on its side; units
-    beyond the edge take nothing and roll nothing."""
+    beyond the edge take nothing and roll nothing. `heights`: a victim's storey above the blast's (A-7.5)."""
     out = []
     for uid, f, pos in victims:
-        spaces = spaces_from(book, centre, pos)
+        spaces = spaces_from(book, centre, pos, (heights or {}).get(uid, 0))
         amount = falloff(rnd.damage, spaces, max(rnd.radius, 0))
         if amount <= 0:
             continue

@@ -45,6 +45,8 @@ def plan(rs: Annihilation, state: State, unit: Unit, target_id: str | None) -> R
         return Rejected("friendly", f"{target.name} is on {unit.name}'s side")
     if target.id not in rs.spotted(state, unit.side):
         return Rejected("no_line_of_sight", f"{unit.name} cannot see anyone there")
+    if target.z != unit.z:
+        return Rejected("out_of_reach", f"{target.name} is on another level")
     f = fighter_of(unit)
     if f.status != "awake":
         return Rejected("not_now", "An unconscious character cannot attack")

@@ -15,8 +15,10 @@ from engine.core.events import Event, Moved, TileChanged, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
+from engine.map import levels
 from engine.map.grid import distance
-from engine.rules.annihilation import moves
+from engine.map.levels import Place
+from engine.rules.annihilation import ground, moves
 from engine.rules.annihilation.combat import react
 from engine.rules.annihilation.ground import terrain_at
 from engine.rules.annihilation.soldier import changes, fighter_of
@@ -26,45 +28,59 @@ if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
 
 
-def _problem(rs: Annihilation, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | None:
+def _where(cell: Pos, z: int) -> str:
+    return f"{cell[0]},{cell[1]}" + (f" on level {z}" if z else "")
+
+
+def _problem(rs: Annihilation, state: State, unit: Unit, path: tuple[Place, ...]) -> Rejected | None:
     if not path:
         return Rejected("empty_path", "A move needs at least one square")
-    here = unit.pos
+    here = (*unit.pos, unit.z)
     seen = rs.spotted(state, unit.side)
-    for cell in path:
-        if not state.grid.inside(cell):
-            return Rejected("off_map", f"{cell[0]},{cell[1]} is off the map")
-        if distance(here, cell) != 1:
+    grid = state.grid
+    for place in path:
+        cell, z = place[:2], place[2]
+        if not grid.inside(cell) or not 0 <= z < grid.levels:
+            return Rejected("off_map", f"{_where(cell, z)} is off the map")
+        if z == here[2] and distance(here[:2], cell) != 1:
             return Rejected("not_adjacent", f"{cell[0]},{cell[1]} is not next to {here[0]},{here[1]}")
-        if not state.grid.walkable[cell[1], cell[0]]:
-            name = rs.content.terrain[state.grid.tile(cell)].name
-            return Rejected("blocked", f"{name} at {cell[0]},{cell[1]} blocks the way")
-        other = next((u for u in state.units_at(cell) if u.id != unit.id), None)
-        if other is not None and (other.side != unit.side or cell == path[-1]):  # friends let it through
+        if z != here[2] and ground.step_kind(grid, here, place) is None:
+            return Rejected("no_way_up", f"No stairs or ladder joins {_where(here[:2], here[2])} and "
+                                         f"{_where(cell, z)}")
+        if not levels.standing(grid, place):  # never into a wall, never onto empty air
+            name = grid.terrain[grid.level(z).tile(cell)].name
+            return Rejected("blocked", f"{name} at {_where(cell, z)} blocks the way")
+        other = next((u for u in state.units_at(cell, z) if u.id != unit.id), None)
+        if other is not None and (other.side != unit.side or place == path[-1]):  # friends let it through
             who = other.name if other.side == unit.side or other.id in seen else "someone unseen"
-            return Rejected("blocked", f"{who} is in the way at {cell[0]},{cell[1]}")
-        here = cell
+            return Rejected("blocked", f"{who} is in the way at {_where(cell, z)}")
+        here = place
     return None
 
 
-def steps_of(rs: Annihilation, state: State, start: Pos, path: tuple[Pos, ...]) -> list[tuple[moves.Step, bool]]:
+def steps_of(rs: Annihilation, state: State, start: Place, path: tuple[Place, ...]) -> list[tuple[moves.Step, bool]]:
     out, here = [], start
-    for cell in path:
-        terrain, door = terrain_at(rs.ground, state.grid, cell)
-        door = door and bool(rs.content.terrain[state.grid.tile(cell)].opens_to)
-        out.append((moves.Step("walk", here[0] != cell[0] and here[1] != cell[1], terrain), door))
-        here = cell
+    for place in path:
+        cell, z = place[:2], place[2]
+        level = state.grid.level(z)
+        terrain, door = terrain_at(rs.ground, level, cell)
+        door = z == 0 and door and bool(rs.content.terrain[level.tile(cell)].opens_to)
+        kind = ground.step_kind(state.grid, here, place) or "walk"
+        out.append((moves.Step(kind, kind == "walk" and here[0] != cell[0] and here[1] != cell[1], terrain), door))
+        here = place
     return out
 
 
 def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> Rejected | list[Event]:
-    path = tuple(tuple(c) for c in cmd.path)
-    while path and any(u.side == unit.side and u.id != unit.id for u in state.units_at(path[-1])):
+    if cmd.levels and len(cmd.levels) != len(cmd.path):
+        return Rejected("bad_levels", f"A move of {len(cmd.path)} squares names {len(cmd.levels)} levels")
+    path = tuple((c[0], c[1], z) for c, z in zip(cmd.path, cmd.levels or (unit.z,) * len(cmd.path)))
+    while path and any(u.side == unit.side and u.id != unit.id for u in state.units_at(path[-1][:2], path[-1][2])):
         path = path[:-1]  # one unit a square: a walk onto a friend ends on the square before it
     bad = _problem(rs, state, unit, path)
     if bad is not None:
         return bad
-    steps = steps_of(rs, state, unit.pos, path)
+    steps = steps_of(rs, state, (*unit.pos, unit.z), path)
     f = fighter_of(unit)
     door_tu = rs.book.costs["open_door"].tu
     total = moves.walk(rs.book, f, [s for s, _ in steps])  # the whole path is paid, or none of it
@@ -79,25 +95,26 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
     # mover as it ends up.
     trace: list[Event] = []
     told: list[Event] = []
-    walked: list[Pos] = []
+    walked: list[Place] = []
     now, here, cause = state, unit.pos, "walks"
-    for cell, (step, door) in zip(path, steps):
+    for place, (step, door) in zip(path, steps):
+        cell = place[:2]
         paid = moves.walk(rs.book, f, [step])
         if isinstance(paid, Rejected):  # wounds on the way took the Energy or the legs: it stops where it is
             cause = f"walks, then stops: {paid.reason}"
             break
-        f = attrs.evolve(paid[0], facing=facing_towards(here, cell))
+        f = attrs.evolve(paid[0], facing=facing_towards(here, cell) if here != cell else f.facing)
         new: list[Event] = []
         if door:  # section 11: 4 TU to open it, on the way in
             f = attrs.evolve(f, tu_left=f.tu_left - door_tu)
             new.append(TileChanged(pos=cell, tile=field.door(rs.content, now, cell, "open")))
             told.append(new[-1])
-        walked.append(cell)
+        walked.append(place)
         here = cell
-        new += [Moved(unit=unit.id, path=(cell,), facing=f.facing),
+        new += [Moved(unit=unit.id, path=(cell,), facing=f.facing, levels=(place[2],) if state.grid.storeys else ()),
                 UnitChanged(unit=unit.id, changes={"record": attrs.evolve(unit.record, fighter=f)}, cause="step")]
         now = fold(now, new)
-        hurt, shots = react(rs, now, dice, now.units[unit.id], f, cell, "moving")
+        hurt, shots = react(rs, now, dice, now.units[unit.id], f, cell, "climbing" if step.kind != "walk" else "moving")
         if shots:
             told += shots
             f = hurt
@@ -107,6 +124,8 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
                 cause = f"walks, and is put down by opportunity fire at {cell[0]},{cell[1]}"
                 break
     del trace
-    out: list[Event] = [Moved(unit=unit.id, path=tuple(walked), facing=f.facing)] if walked else []
+    cells, zs = levels.split(walked)
+    climbed = zs if any(z != unit.z for z in zs) else ()  # a walk on its own storey keeps its bytes
+    out: list[Event] = [Moved(unit=unit.id, path=cells, facing=f.facing, levels=climbed)] if walked else []
     return out + told + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
                                      cause=cause)]

@@ -32,6 +32,7 @@ class Annihilation(queries.Queries):
     schema = SCHEMA
     scenario = referee.Scenario  # `resolve`: one shot staged on an open field (referee.py)
     sight_range = 20  # A-7.6 (settings.toml vision_range)
+    storeys = 1  # A-7.1: settings.toml `storeys` once the book is read
 
     def __init__(self, content, setup) -> None:
         self.content = content
@@ -41,6 +42,7 @@ class Annihilation(queries.Queries):
         if tables.get("settings"):
             self.book = Book.of({k: v for k, v in tables.items() if k not in OWN})
             self.sight_range = self.book.settings.vision_range
+            self.storeys = self.book.settings.storeys
         else:  # a bundle without `annihilation/` (an older one): nothing to play, no mission listed
             self.book = None
         self._walks: dict = {}
@@ -101,9 +103,15 @@ class Annihilation(queries.Queries):
         return None  # its unit changes are told by their events' own words
 
     def visible(self, state: State, side: str) -> np.ndarray:
+        seen = self.sight_levels(state, side)
+        return seen[0] if len(seen) == 1 else seen.any(axis=0)
+
+    def sight_levels(self, state: State, side: str) -> np.ndarray:
+        """Each unit's sight on its storey and onto the others through open air (engine.map.levels), cut by smoke on
+        the ground (A-17.8, clouds.py)."""
         if self._sight is not None and self._sight[0] is state and self._sight[1] == side:
             return self._sight[2]
-        seen = clouds.side_sight(self, state, side)  # the map's sight, cut by smoke (A-17.8)
+        seen = clouds.side_sight(self, state, side)
         self._sight = (state, side, seen)
         return seen
 

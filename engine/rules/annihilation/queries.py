@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import attrs
 
-from engine.content import field, missions
-from engine.core.commands import Act, Command, Rejected, Reload
+from engine.content import missions
+from engine.core.commands import Act, Command, Move, Rejected, Reload
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
+from engine.map import levels
 from engine.core.ruleset import (Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable, ThrowPreview,
                                  Turn, Walk)
 from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
@@ -31,7 +32,9 @@ class Queries:
         return Turn(side=state.side, label=f"{who} phase, turn {state.phase}")
 
     def spotted(self, state: State, side: str) -> frozenset[str]:
-        return field.in_cells(state, side, self.visible(state, side))
+        seen = self.sight_levels(state, side)
+        return frozenset(u.id for u in state.units.values() if u.side != side and u.z < len(seen)
+                         and seen[u.z, u.pos[1], u.pos[0]])
 
     def _mine(self, state: State, unit: Unit) -> bool:
         return (state.winner is None and unit.side == state.side and unit.conscious and unit.record is not None
@@ -95,7 +98,8 @@ class Queries:
         turn, tu = shot_cost(self, a, b, mode)
         f = attrs.evolve(fighter_of(a), tu_left=a.record.fighter.tu_left - turn,
                          facing=facing_towards(a.pos, b.pos))
-        odds = next((o for o in actions.preview(self.book, f, g, fighter_of(b), a.pos, b.pos) if o.mode == mode), None)
+        odds = next((o for o in actions.preview(self.book, f, g, fighter_of(b), a.pos, b.pos, dz=b.z - a.z)
+                     if o.mode == mode), None)
         if odds is None:
             return Rejected("no_mode", f"{mode} cannot be fired now")
         tf = b.record.fighter
@@ -106,11 +110,12 @@ class Queries:
         through = dmg if side_left <= 0 else max(0, dmg - av)
         p = max(0, min(100, odds.chance)) / 100
         p_any = 1 - (1 - p) ** odds.rounds
-        spaces = between(self.book.settings.grid, a.pos, b.pos)
+        spaces = between(self.book.settings.grid, a.pos, b.pos, b.z - a.z, self.book.settings.height_adds_to_range)
         lines = (Row("Hit", f" {odds.chance}% ×{odds.rounds} · {turn + tu} TU" + (f" ({turn} to turn)" if turn else "")
                      + f" → {odds.tu_after} "),
                  Row("", f" {odds.text} "),
-                 Row("Dmg", f" {side} AV {av}: {dmg} → {through} a hit, D {spaces} "))
+                 Row("Dmg", f" {side} AV {av}: {dmg} → {through} a hit, D {spaces}"
+                     + (f" ({b.z - a.z:+d} lvl)" if b.z != a.z else "") + " "))
         return ShotPreview(p_hit=p_any, expected_damage=p * odds.rounds * through,
                            p_headshot=p_any * (1.0 if through >= tf.health + tf.character.stats.bravery else 0.0),
                            distance=spaces, reach=None, lines=lines)
@@ -136,7 +141,7 @@ class Queries:
         unit = state.units.get(thrower)
         if unit is None or item not in {t.item for t in self.throwables(state, unit)}:
             return Rejected("no_item", "Nothing of that kind to throw")
-        if not state.grid.inside(cell) or not clouds.sees(self, state, unit.pos, cell):
+        if not state.grid.inside(cell) or not clouds.sees(self, state, unit.pos, cell, unit.z, unit.z):
             return Rejected("no_line_of_sight", f"{cell[0]},{cell[1]} is not in sight")
         if cell == unit.pos:
             return Rejected("too_close", "Throw it at another square")
@@ -152,7 +157,7 @@ class Queries:
         p = max(0, min(100, odds.chance)) / 100
         struck = []
         for c in cells(self.book, cell, e.radius):
-            for u in state.units_at(c):
+            for u in state.units_at(c, unit.z):
                 amount = falloff(e.damage, spaces_from(self.book, cell, c), e.radius)
                 side = side_hit(cell, c, u.facing, "grenade")
                 struck.append((u.id, Row(u.name, f" {amount} on {side} (AV {u.record.fighter.armour.av}) ")))
@@ -298,6 +303,9 @@ class Queries:
         Kneeling gives no to-hit bonus under this ruleset (A-10.2, kneel_bonus 0): the AI never pays for it."""
         if has_shot or not self._mine(state, unit):
             return None
+        perch = self._perch(state, unit, bool(in_sight))
+        if perch is not None:
+            return perch
         known = {u.id for u in in_sight}
         strikes = [p for p in melee.targets(self, state, unit) if p.target.id in known and p.target.conscious]
         if strikes:
@@ -306,6 +314,36 @@ class Queries:
         doses = [cmd for _label, cmd in medical.options(self, state, unit) if cmd.option == "stimulant"
                  or cmd.option.startswith("bandage:")]
         return min(doses, key=lambda c: (c.option != "stimulant", c.target != unit.id), default=None)
+
+    def _perch(self, state: State, unit: Unit, known: bool) -> Move | None:
+        """With no shot and no enemy known, one unit of a side at a time takes the stairs it can reach this phase,
+        by the same search and price the preview uses, to watch from an upper floor; with an enemy known and no
+        shot it comes down to the fight (the planner plans on the ground only)."""
+        grid = state.grid
+        if not grid.storeys:
+            return None
+        if unit.z:
+            return self._stairs_to(state, unit, 0) if known else None
+        if known or any(u.z for u in state.side_units(unit.side) if u.status != "dead"):
+            return None
+        return self._stairs_to(state, unit, 1)
+
+    def _stairs_to(self, state: State, unit: Unit, z: int) -> Move | None:
+        """The cheapest walk this phase pays for onto a stair square of level z."""
+        grid = state.grid
+        budget = self.budget(state, unit)
+        stairs, _ladders = levels.links(grid)
+        others = [(*u.pos, u.z) for u in state.units.values() if u.id != unit.id and u.status != "dead"]
+        best = None
+        for y, x in zip(*(v.tolist() for v in stairs[0].nonzero())):
+            path = levels.path(grid, (*unit.pos, unit.z), (x, y, z), others, budget.walk)
+            cost = levels.cost(grid, budget.walk, (*unit.pos, unit.z), path) if path else None
+            if cost is not None and cost <= budget.moves_left and (best is None or (cost, path) < best):
+                best = (cost, path)
+        if best is None:
+            return None
+        cells, zs = levels.split(best[1])
+        return Move(unit=unit.id, path=cells, levels=zs)
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight

@@ -75,6 +75,7 @@ class Settings:
     grid: Literal["square", "hex"]
     multi_level_blasts: bool
     height_adds_to_range: int
+    storeys: int = 1  # levels stacked on a map (ground, upper floor, roof); 1 = one level (older bundles)
     kneel_bonus: int
     crawl_multiplier: int
     vision_range: int

@@ -27,6 +27,7 @@ class NeoTroops:
     title = "Neo-Troops"
     sight_range = battle.SIGHT
     audit_dice = (6,)
+    storeys = 1  # one level: its maps have raised floors, no storeys
     schema = SCHEMA
     scenario = referee.Scenario  # `resolve`: one action staged on an open field (referee.py)
 
@@ -167,6 +168,9 @@ class NeoTroops:
         held = f" (holding: {', '.join(state.units[u].name for u in waiting)})" if waiting else ""
         return Turn(side=up.side, units=(up.id, *waiting),
                     label=f"Initiative {o.at + 1}/{len(o.slots)}: {up.name}{held}")
+
+    def sight_levels(self, state: State, side: str) -> np.ndarray:
+        return self.visible(state, side)[np.newaxis]  # one level
 
     def visible(self, state: State, side: str) -> np.ndarray:
         return field.sight(state, side, battle.SIGHT)

@@ -42,6 +42,7 @@ AI_COMBO_STAMINA = 2  # the AI plans a combo only with a point of stamina to spa
 class XcomTrpg:
     id = "xcom-trpg"
     audit_dice = (100,)  # every contest is stat×1d100; scatter and HP dice are not worth a table
+    storeys = 1  # one level: its maps have raised floors, no storeys
     schema = tables.SCHEMA  # content/xcom-trpg/: its stat system, races, armour, weapons, units, psionics, items
     scenario = _scenario.Scenario  # `resolve`'s scenario file (README: Scenarios for resolve)
 
@@ -346,6 +347,9 @@ class XcomTrpg:
         from engine.rules.xcom_trpg.creator import XcomCreation
 
         return XcomCreation(self.content)
+
+    def sight_levels(self, state: State, side: str) -> np.ndarray:
+        return self.visible(state, side)[np.newaxis]  # one level
 
     def visible(self, state: State, side: str) -> np.ndarray:
         last = self._last_sight

@@ -33,6 +33,7 @@ class XxxZone:
     title = "XXXzone"
     sight_range = seen.RADIUS
     audit_dice = (100,)  # the shot, spot checks and every test are d100 rolls
+    storeys = 1  # one level: its maps have raised floors, no storeys
     schema = SCHEMA
 
     def __init__(self, content, setup) -> None:
@@ -156,6 +157,9 @@ class XxxZone:
         found = seen.spotted(self.book, state, side)
         self._spotted[key] = (state, found)
         return found
+
+    def sight_levels(self, state: State, side: str) -> np.ndarray:
+        return self.visible(state, side)[np.newaxis]  # one level
 
     def visible(self, state: State, side: str) -> np.ndarray:
         return seen.visible(state, side)
