@@ -30,7 +30,7 @@ class Patch:
     def onto(self, rec: Any) -> Any:
         if rec is None or getattr(type(rec), "record_kind", None) != self.kind:
             return RECORD_TYPES[self.kind](**self.fields)
-        return attrs.evolve(rec, **self.fields)
+        return evolve(rec, self.fields)
 
     def then(self, later: Any) -> Any:
         """This patch followed by `later` (a patch or a whole record) as one change."""
@@ -48,6 +48,35 @@ def merged(earlier: Any, later: Any) -> Any:
     return later
 
 
+
+
+def evolve(rec: Any, changes: dict[str, Any]) -> Any:
+    """`attrs.evolve(rec, **changes)` in one copy of the instance's dict: records change on every command, and
+    attrs.evolve reads every field of a 60-field record one by one. Only for a plain class (a __dict__, every
+    field set as given: no converter, validator or post-init hook) and known names; anything else goes through
+    attrs.evolve itself, which also refuses an unknown name exactly as before."""
+    names = _PLAIN.get(type(rec))
+    if names is None:
+        names = _PLAIN[type(rec)] = _plain_fields(type(rec))
+    if not names or not names.issuperset(changes):
+        return attrs.evolve(rec, **changes)
+    new = object.__new__(type(rec))
+    fields = new.__dict__
+    fields.update(rec.__dict__)
+    fields.update(changes)
+    return new
+
+
+_PLAIN: dict[type, frozenset[str]] = {}  # class -> its field names when `evolve` may copy it; empty: it may not
+
+
+def _plain_fields(cls: type) -> frozenset[str]:
+    fields = attrs.fields(cls)
+    if any("__slots__" in c.__dict__ for c in cls.__mro__[:-1]) or hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__"):
+        return frozenset()
+    if any(a.converter or a.validator or not a.init or a.alias != a.name or a.on_setattr for a in fields):
+        return frozenset()
+    return frozenset(a.name for a in fields)
 
 
 def record(tag: str):

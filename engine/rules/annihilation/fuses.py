@@ -38,7 +38,7 @@ class Lying:
 
 
 @record("annihilation.field")
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Field:
     """State.record: the primed grenades lying on the map."""
 
