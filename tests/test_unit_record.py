@@ -120,3 +120,18 @@ def test_records_evolve_copies_a_plain_record_as_attrs_evolve_would():
     shipped = {t: c for t, c in RECORD_TYPES.items() if t.split(".")[0] in ("xcom-trpg", "xxxzone", "annihilation",
                                                                          "neo-troops")}
     assert len(shipped) >= 4 and all("__slots__" not in c.__dict__ for c in shipped.values())  # the one-copy path
+
+
+def test_a_records_repr_from_its_changed_fields_is_its_repr():
+    """The state hash reprs a record from the fields changed since the one it was made from (records.shown)."""
+    from engine.core.records import evolve, shown
+
+    rec = Soldier(stats={"agility": 4}, ammo=6)
+    assert shown(rec) == repr(rec)
+    for step in range(30):  # a chain of changes, shown at some links only
+        rec = evolve(rec, {"ammo": step, "morale": step * 3} if step % 2 else {"bound": ("x",) * (step % 3)})
+        if step % 4 == 0:
+            assert shown(rec) == repr(rec)
+    rec = evolve(rec, {"psi_cd": {"panic": 2}})
+    assert shown(rec) == repr(rec) and "psi_cd={'panic': 2}" in shown(rec)
+    assert shown(None) == "None" and shown(attrs.evolve(rec, ammo=1)) == repr(attrs.evolve(rec, ammo=1))

@@ -64,10 +64,59 @@ def evolve(rec: Any, changes: dict[str, Any]) -> Any:
     fields = new.__dict__
     fields.update(rec.__dict__)
     fields.update(changes)
+    kept = fields.pop(SHOWN, None)  # the old record's field reprs hold for the fields not changed (`shown`)
+    if kept is not None:
+        fields[SHOWN] = (kept, set(changes)) if type(kept) is list else (kept[0], kept[1] | changes.keys())
     return new
 
 
 _PLAIN: dict[type, frozenset[str]] = {}  # class -> its field names when `evolve` may copy it; empty: it may not
+SHOWN = "_shown"  # beside a record's fields, never one: "name=repr" per field, or (an older one's, names changed)
+_REPR: dict[type, tuple[str, tuple[str, ...], dict[str, int]] | None] = {}  # class -> how attrs writes its repr
+
+
+def shown(rec: Any) -> str:
+    """`repr(rec)`, which the state hash is made of, writing only the fields changed since the record it was
+    made from (`evolve`): a 60-field record changes two or three of them a command. Any value that is not a
+    plain record is simply repr'd."""
+    how = _REPR.get(type(rec), False)
+    if how is False:
+        how = _REPR[type(rec)] = _repr_of(type(rec))
+    if how is None:
+        return repr(rec)
+    head, names, at = how
+    fields = rec.__dict__
+    kept = fields.get(SHOWN)
+    if type(kept) is not list:
+        if kept is None:
+            kept = [f"{name}={fields[name]!r}" for name in names]
+        else:
+            old, changed = kept
+            kept = list(old)
+            for name in changed:
+                kept[at[name]] = f"{name}={fields[name]!r}"
+        fields[SHOWN] = kept
+    text = f"{head}({', '.join(kept)})"
+    if how is not _CHECKED.get(type(rec)):  # the first of a class: held to attrs' own repr once
+        if text != repr(rec):
+            _REPR[type(rec)] = None
+            return repr(rec)
+        _CHECKED[type(rec)] = how
+    return text
+
+
+_CHECKED: dict[type, tuple] = {}
+
+
+def _repr_of(cls: type) -> tuple[str, tuple[str, ...], dict[str, int]] | None:
+    if not hasattr(cls, "record_kind") or not _plain_fields(cls):
+        return None
+    code = getattr(cls.__repr__, "__code__", None)
+    if code is None or not code.co_filename.startswith("<attrs generated") or not all(
+            a.repr is True for a in attrs.fields(cls)):
+        return None
+    names = tuple(a.name for a in attrs.fields(cls))
+    return cls.__qualname__.rsplit(">.", 1)[-1], names, {n: i for i, n in enumerate(names)}
 
 
 def _plain_fields(cls: type) -> frozenset[str]:
