@@ -189,3 +189,29 @@ def test_movement_priced_by_a_ruleset_walks_the_cheapest_metres(content):
     assert grid.distances((0, 2), walk=walk)[2, 4] == 10
     assert grid.distances((0, 2), walk=walk)[3, 1] == 3  # one diagonal step
     assert len(metres[(3, 2)]) == 3
+
+
+def test_sight_read_from_the_caches_is_the_field_of_view_itself(content):
+    """`sees` (bytes per origin) and `seen_from` (a side's union) against the numpy field of view, on a map
+    with walls, from 200 origins: the same answer for cells near and far, in sight and behind walls."""
+    import random
+
+    grid = battlefield(content, "xcom-trpg", "terror", 1)[1].grid
+    rng = random.Random(7)
+    origins = [(rng.randrange(grid.width), rng.randrange(grid.height)) for _ in range(200)]
+    blind = 0
+    for a in origins:
+        radius = rng.choice((5, 12, 20))
+        fov = grid.fov(a, radius)
+        for _ in range(40):
+            b = (rng.randrange(grid.width), rng.randrange(grid.height))
+            want = max(abs(a[0] - b[0]), abs(a[1] - b[1])) <= radius and bool(fov[b[1], b[0]])
+            assert grid.sees(a, b, radius) == want, (a, b, radius)
+            blind += not want
+    assert blind > 100  # walls and range hide cells: the check saw both answers
+    eyes = frozenset(origins[:5])
+    union = np.zeros(grid.tiles.shape, dtype=bool)
+    for a in eyes:
+        union |= grid.fov(a, 12)
+    assert (grid.seen_from(eyes, 12) == union).all() and not grid.seen_from(eyes, 12).flags.writeable
+    assert grid.seen_from(eyes, 12) is grid.seen_from(frozenset(reversed(origins[:5])), 12)

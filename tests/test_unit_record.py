@@ -105,3 +105,33 @@ def test_older_counters_and_flags_read_into_typed_fields_and_back():
     assert rec.flags() == ("cha_hold_fire", "combo", "moved")
     with pytest.raises(ValueError, match="no xcom-trpg counter 'mana'"):
         Soldier.from_fields({"counters": {"mana": 1}})
+
+
+def test_records_evolve_copies_a_plain_record_as_attrs_evolve_would():
+    from engine.core.records import RECORD_TYPES, evolve, lookup
+
+    lookup("annihilation.fighter")  # every ruleset's records registered
+    old = Soldier(stats={"agility": 4}, ammo=6, morale=90)
+    new = evolve(old, {"ammo": 5, "moved": True})
+    assert new == attrs.evolve(old, ammo=5, moved=True) and repr(new) == repr(attrs.evolve(old, ammo=5, moved=True))
+    assert (old.ammo, old.moved, new.ammo, new.moved, new.stats is old.stats) == (6, False, 5, True, True)
+    with pytest.raises(TypeError):  # a name the record has not: refused, as attrs.evolve refuses it
+        evolve(old, {"no_such_field": 1})
+    shipped = {t: c for t, c in RECORD_TYPES.items() if t.split(".")[0] in ("xcom-trpg", "xxxzone", "annihilation",
+                                                                         "neo-troops")}
+    assert len(shipped) >= 4 and all("__slots__" not in c.__dict__ for c in shipped.values())  # the one-copy path
+
+
+def test_a_records_repr_from_its_changed_fields_is_its_repr():
+    """The state hash reprs a record from the fields changed since the one it was made from (records.shown)."""
+    from engine.core.records import evolve, shown
+
+    rec = Soldier(stats={"agility": 4}, ammo=6)
+    assert shown(rec) == repr(rec)
+    for step in range(30):  # a chain of changes, shown at some links only
+        rec = evolve(rec, {"ammo": step, "morale": step * 3} if step % 2 else {"bound": ("x",) * (step % 3)})
+        if step % 4 == 0:
+            assert shown(rec) == repr(rec)
+    rec = evolve(rec, {"psi_cd": {"panic": 2}})
+    assert shown(rec) == repr(rec) and "psi_cd={'panic': 2}" in shown(rec)
+    assert shown(None) == "None" and shown(attrs.evolve(rec, ammo=1)) == repr(attrs.evolve(rec, ammo=1))

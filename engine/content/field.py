@@ -33,12 +33,9 @@ def placements(members: list[missions.Member], mission: Mission, zones: dict) ->
 
 
 def sight(state: State, side: str, radius: int) -> np.ndarray:
-    """The cells a side sees by line of sight: the union of its conscious units' fields of view."""
-    seen = np.zeros((state.grid.height, state.grid.width), dtype=bool)
-    for unit in state.side_units(side):
-        if unit.conscious:
-            seen |= state.grid.fov(unit.pos, radius)
-    return seen
+    """The cells a side sees by line of sight: the union of its conscious units' fields of view. Read-only."""
+    return state.grid.seen_from(frozenset(u.pos for u in state.units.values() if u.side == side and u.conscious),
+                                radius)
 
 
 def in_cells(state: State, side: str, seen: np.ndarray) -> frozenset[str]:

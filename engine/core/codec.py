@@ -17,6 +17,7 @@ from engine.core.dice import Roll
 from engine.core.events import EVENT_TYPES, Event, Noted, UnitChanged
 from engine.core.model import INHERITED, MEMO, PARTS, State, Unit, memo
 from engine.core.records import Patch, later_fields, lookup
+from engine.core.records import shown as record_repr
 
 
 class CodecError(ValueError):
@@ -307,9 +308,10 @@ def _unit_digest(unit: Unit) -> bytes:
     if inherited is not None:
         parts = list(inherited[0])
         for name in inherited[1]:
-            parts[_FIELD_AT[name]] = repr(getattr(unit, name))
+            parts[_FIELD_AT[name]] = repr(getattr(unit, name)) if name != "record" else record_repr(unit.record)
     else:
-        parts = [repr(v) for v in _unit_values(unit)]
+        parts = [repr(v) for v in _unit_values(unit)[:-1]]
+        parts.append(record_repr(unit.record))  # the record last: the repr of its changed fields only (records.shown)
     kept[PARTS] = parts
     shown = parts if unit.z else parts[:-1]  # on the ground: the bytes hashed before storeys existed
     if unit.record is None:  # no record: the bytes hashed before records existed
@@ -334,9 +336,10 @@ def state_hash(state: State) -> str:
     else:
         rest = (state.ruleset, state.mission, state.phase, state.side, state.sides, sorted(state.dice.items()),
                 sorted(state.tiles_changed.items()), state.winner, state.ended)
+        text = repr(rest)
         if state.record is not None:  # no record: the bytes hashed before records existed
-            rest += (state.record,)
-        h = hashlib.sha256(repr(rest).encode())
+            text = f"{text[:-1]}, {record_repr(state.record)})"  # repr(rest + (record,)), the record as records.shown
+        h = hashlib.sha256(text.encode())
         _REST = (key, held, h.copy())
     digests = []
     for unit in state.units.values():  # model.memo, inlined: it runs for every unit of every record

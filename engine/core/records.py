@@ -61,7 +61,7 @@ class Patch:
     def onto(self, rec: Any) -> Any:
         if rec is None or getattr(type(rec), "record_kind", None) != self.kind:
             return RECORD_TYPES[self.kind](**self.fields)
-        return attrs.evolve(rec, **self.fields)
+        return evolve(rec, self.fields)
 
     def then(self, later: Any) -> Any:
         """This patch followed by `later` (a patch or a whole record) as one change."""
@@ -79,6 +79,84 @@ def merged(earlier: Any, later: Any) -> Any:
     return later
 
 
+
+
+def evolve(rec: Any, changes: dict[str, Any]) -> Any:
+    """`attrs.evolve(rec, **changes)` in one copy of the instance's dict: records change on every command, and
+    attrs.evolve reads every field of a 60-field record one by one. Only for a plain class (a __dict__, every
+    field set as given: no converter, validator or post-init hook) and known names; anything else goes through
+    attrs.evolve itself, which also refuses an unknown name exactly as before."""
+    names = _PLAIN.get(type(rec))
+    if names is None:
+        names = _PLAIN[type(rec)] = _plain_fields(type(rec))
+    if not names or not names.issuperset(changes):
+        return attrs.evolve(rec, **changes)
+    new = object.__new__(type(rec))
+    fields = new.__dict__
+    fields.update(rec.__dict__)
+    fields.update(changes)
+    kept = fields.pop(SHOWN, None)  # the old record's field reprs hold for the fields not changed (`shown`)
+    if kept is not None:
+        fields[SHOWN] = (kept, set(changes)) if type(kept) is list else (kept[0], kept[1] | changes.keys())
+    return new
+
+
+_PLAIN: dict[type, frozenset[str]] = {}  # class -> its field names when `evolve` may copy it; empty: it may not
+SHOWN = "_shown"  # beside a record's fields, never one: "name=repr" per field, or (an older one's, names changed)
+_REPR: dict[type, tuple[str, tuple[str, ...], dict[str, int]] | None] = {}  # class -> how attrs writes its repr
+
+
+def shown(rec: Any) -> str:
+    """`repr(rec)`, which the state hash is made of, writing only the fields changed since the record it was
+    made from (`evolve`): a 60-field record changes two or three of them a command. Any value that is not a
+    plain record is simply repr'd."""
+    how = _REPR.get(type(rec), False)
+    if how is False:
+        how = _REPR[type(rec)] = _repr_of(type(rec))
+    if how is None:
+        return repr(rec)
+    head, names, at = how
+    fields = rec.__dict__
+    kept = fields.get(SHOWN)
+    if type(kept) is not list:
+        if kept is None:
+            kept = [f"{name}={fields[name]!r}" for name in names]
+        else:
+            old, changed = kept
+            kept = list(old)
+            for name in changed:
+                kept[at[name]] = f"{name}={fields[name]!r}"
+        fields[SHOWN] = kept
+    text = f"{head}({', '.join(kept)})"
+    if how is not _CHECKED.get(type(rec)):  # the first of a class: held to attrs' own repr once
+        if text != repr(rec):
+            _REPR[type(rec)] = None
+            return repr(rec)
+        _CHECKED[type(rec)] = how
+    return text
+
+
+_CHECKED: dict[type, tuple] = {}
+
+
+def _repr_of(cls: type) -> tuple[str, tuple[str, ...], dict[str, int]] | None:
+    if not hasattr(cls, "record_kind") or not _plain_fields(cls):
+        return None
+    code = getattr(cls.__repr__, "__code__", None)
+    if code is None or not code.co_filename.startswith("<attrs generated") or not all(
+            a.repr is True for a in attrs.fields(cls)):
+        return None
+    names = tuple(a.name for a in attrs.fields(cls))
+    return cls.__qualname__.rsplit(">.", 1)[-1], names, {n: i for i, n in enumerate(names)}
+
+
+def _plain_fields(cls: type) -> frozenset[str]:
+    fields = attrs.fields(cls)
+    if any("__slots__" in c.__dict__ for c in cls.__mro__[:-1]) or hasattr(cls, "__attrs_post_init__") or hasattr(cls, "__attrs_pre_init__"):
+        return frozenset()
+    if any(a.converter or a.validator or not a.init or a.alias != a.name or a.on_setattr for a in fields):
+        return frozenset()
+    return frozenset(a.name for a in fields)
 
 
 def record(tag: str):

@@ -29,6 +29,8 @@ class Grid:
     # The storeys above this one, each a grid of the same size (engine.map.levels); () on a map of one level.
     storeys: tuple["Grid", ...] = attrs.field(default=(), kw_only=True)
     _fov_cache: dict = attrs.field(init=False, factory=dict)  # (origin, radius) -> seen cells
+    _sight_cache: dict = attrs.field(init=False, factory=dict)  # (origin, radius) -> seen cells as bytes, row-major
+    _union_cache: dict = attrs.field(init=False, factory=dict)  # (origins, radius) -> cells any of them sees
 
     def __attrs_post_init__(self) -> None:
         lut = [self.terrain[t] for t in self.tile_ids]
@@ -100,8 +102,37 @@ class Grid:
             self._fov_cache[key] = seen
         return seen
 
+    def seen_from(self, origins: frozenset[Pos], radius: int) -> np.ndarray:
+        """The union of the fields of view from `origins`: what a side sees. Read-only, cached: most commands
+        move one unit, or none, so a side's eyes stand where they stood a command before."""
+        key = (origins, radius)
+        seen = self._union_cache.get(key)
+        if seen is None:
+            if len(self._union_cache) > 1024:
+                self._union_cache.clear()
+            seen = np.zeros(self.tiles.shape, dtype=bool)
+            for origin in origins:
+                seen |= self.fov(origin, radius)
+            seen.setflags(write=False)
+            self._union_cache[key] = seen
+        return seen
+
     def sees(self, a: Pos, b: Pos, radius: int) -> bool:
-        return distance(a, b) <= radius and bool(self.fov(a, radius)[b[1], b[0]])
+        """`fov(a, radius)` holds b. Sighting asks this for every pair of units after every command: the field
+        of view is read as bytes (a byte per cell), kept per (origin, radius) like the array, so an answer is
+        an index, not a numpy lookup."""
+        if abs(a[0] - b[0]) > radius or abs(a[1] - b[1]) > radius:
+            return False
+        width = self.tiles.shape[1]
+        if not (0 <= b[0] < width and 0 <= b[1] < self.tiles.shape[0]):
+            return bool(self.fov(a, radius)[b[1], b[0]])
+        key = (a, radius)
+        seen = self._sight_cache.get(key)
+        if seen is None:
+            if len(self._sight_cache) > 4096:
+                self._sight_cache.clear()
+            seen = self._sight_cache[key] = self.fov(a, radius).tobytes()
+        return seen[b[1] * width + b[0]] != 0
 
     def cover_against(self, target: Pos, shooter: Pos) -> int:
         """Best cover level of the target's orthogonal neighbours that face the shooter (90° each)."""

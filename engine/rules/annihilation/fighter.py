@@ -29,7 +29,7 @@ class Part:
 
 
 @record("annihilation.fighter")
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Fighter:
     character: Character
     armour: ArmourState

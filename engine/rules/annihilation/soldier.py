@@ -21,7 +21,7 @@ STATUS = {"awake": "active", "unconscious": "unconscious", "dead": "dead"}  # th
 
 @record("annihilation.soldier")
 @lean
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Soldier:
     """Unit.record: the rules core's fighter, everything it carries, and whether it gave up its phase."""
 

@@ -68,7 +68,7 @@ class Dropped:
 
 
 @record("neo-troops.battle")
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Battle:
     order: orders.Order
     areas: tuple[Covering, ...] = ()  # live covering fire, until each firer's next slot starts

@@ -28,7 +28,7 @@ class Part:
 
 
 @record("neo-troops.trooper")  # ready to ride on Unit.record; a tag, not a ruleset registration
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Trooper:
     id: str
     side: str

@@ -22,7 +22,7 @@ def _d() -> Any:
 
 
 @record("xcom-trpg.soldier")
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Soldier:
     # its sheet: stats by id, what it wears and wields, rounds in the weapon, spare magazines, actions left
     stats: dict[str, int] = _d()

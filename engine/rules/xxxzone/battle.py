@@ -43,7 +43,7 @@ class Watch:
 
 
 @record("xxxzone.combatant")  # what Unit.record will carry once the ruleset plays
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Combatant:
     op: Operative
     side: str

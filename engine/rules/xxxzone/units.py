@@ -20,7 +20,7 @@ HEALTH = 10
 
 
 @record("xxxzone.battle")
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Battle:
     """State.record: cover HP left where shots wore it (a square absent is whole), each side's sightings, the
     smoke clouds standing and the C4 placed."""
