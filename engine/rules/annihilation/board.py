@@ -47,7 +47,7 @@ class Blip:
 
 @record("annihilation.field")
 @lean
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Field:
     lying: tuple[Lying, ...] = ()
     clouds: tuple[Cloud, ...] = added(())
