@@ -91,7 +91,8 @@ def units(rs, sc: Scenario) -> dict[str, Unit]:
     return out
 
 
-def referee(rs, units_: dict[str, Unit], action: ScAction, dice: Dice, cover: list[ScCover] = ()) -> Verdict | Rejected:
+def stage(rs, units_: dict[str, Unit], action: ScAction, cover: list[ScCover] = ()) -> State:
+    """The open field with the cover tiles, the units on it and who has spotted whom."""
     w = max(max(u.pos[0] for u in units_.values()), max((c.at[0] for c in cover), default=0)) + 3
     h = max(max(u.pos[1] for u in units_.values()), max((c.at[1] for c in cover), default=0)) + 3
     tiles = {(c.at[0], c.at[1]): c.tile for c in cover}
@@ -100,18 +101,34 @@ def referee(rs, units_: dict[str, Unit], action: ScAction, dice: Dice, cover: li
     state = State(ruleset=rs.id, mission="resolve", grid=grid, units=dict(units_), phase=1, side=actor.side,
                   sides=missions.SIDES, record=Battle(seen=((actor.side, (target.id,)),) + (
                       () if action.unaware else ((target.side, (actor.id,)),))))
+    return state
+
+
+def paid(rs, state: State, action: ScAction):
+    """The weapon and mode the action fires and the turn after paying for it, or why it cannot be fired."""
+    actor, target = state.units[action.actor], state.units[action.target]
     c = actor.record
     which = shooting.mode_of(rs.book, c, action.mode)
     if isinstance(which, Rejected):
         return which
     spec = rs.book.weapons[which[0]].modes[which[1]]
-    paid = shooting.actions.spend(c.turn, spec.ap, "melee" if rs.book.weapons[which[0]].kind == "melee" else "gun",
+    turn = shooting.actions.spend(c.turn, spec.ap, "melee" if rs.book.weapons[which[0]].kind == "melee" else "gun",
                                   frozenset(c.op.abilities))
-    if isinstance(paid, Rejected):
-        return paid
-    if not grid.sees(actor.pos, target.pos, rs.sight_range):
+    if isinstance(turn, Rejected):
+        return turn
+    if not state.grid.sees(actor.pos, target.pos, rs.sight_range):
         return Rejected("no_line_of_sight", f"{actor.name} has no line of fire to {target.name}")
-    got = shooting.attack(rs, state, actor, target, *which, dice, paid, reaction=action.reaction)
+    return which, turn
+
+
+def referee(rs, units_: dict[str, Unit], action: ScAction, dice: Dice, cover: list[ScCover] = ()) -> Verdict | Rejected:
+    state = stage(rs, units_, action, cover)
+    ready = paid(rs, state, action)
+    if isinstance(ready, Rejected):
+        return ready
+    which, turn = ready
+    actor, target = units_[action.actor], units_[action.target]
+    got = shooting.attack(rs, state, actor, target, *which, dice, turn, reaction=action.reaction)
     if isinstance(got, Rejected):
         return got
     events = got[0]
@@ -119,8 +136,9 @@ def referee(rs, units_: dict[str, Unit], action: ScAction, dice: Dice, cover: li
     changes = {uid: {k: v for k, v in attrs.asdict(after[uid], recurse=False).items()
                      if getattr(units_[uid], k) != v} for uid in units_}
     rolls = [r for e in events for r in e.rolls]
-    text = next(e.text for e in events if isinstance(e, Resolved))
-    return Verdict(rolls=rolls, before=dict(units_), changes={k: v for k, v in changes.items() if v}, summary=text)
+    told = next(e for e in events if isinstance(e, Resolved))
+    return Verdict(rolls=rolls, before=dict(units_), changes={k: v for k, v in changes.items() if v},
+                   summary=told.text, outcome=told.outcome)
 
 
 def report(rs, before: Unit, after: Unit) -> UnitReport:
