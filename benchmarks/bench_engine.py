@@ -35,7 +35,8 @@ SIZES = (1_000, 2_000, 10_000, 20_000)  # linearity 20k ÷ 1k, memory 10k ÷ 2k,
 # Each ruleset's trial: a plain shot of its own rules. A ruleset with no `resolve` has no trial.
 TRIAL_SCENARIOS = {"xcom-trpg": ROOT / "benchmarks/scenarios/xcom-trpg-rifle.toml",
                    "annihilation": ROOT / "docs/scenarios/annihilation/shoot.toml",
-                   "xxxzone": ROOT / "docs/scenarios/xxxzone/shot.toml"}
+                   "xxxzone": ROOT / "docs/scenarios/xxxzone/shot.toml",
+                   "neo-troops": ROOT / "docs/scenarios/neo-troops/spray.toml"}
 
 
 def sizes() -> tuple[int, ...]:

@@ -273,6 +273,9 @@ class D6Stub:
     def trial_plan(self, units, action):
         return None
 
+    def trial_tally(self, action, verdict):
+        return {}
+
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
         return None
 

@@ -72,8 +72,8 @@ def test_the_plan_counts_each_outcome_and_uses_the_same_dice(content):
         for c in changes:
             expected[repr(c)] = expected.get(repr(c), 0) + 1
         found: dict[str, int] = {}
-        for c, k in fast:
-            found[repr(c)] = found.get(repr(c), 0) + k
+        for v, k in fast:
+            found[repr(v.changes)] = found.get(repr(v.changes), 0) + k
         assert found == expected
         checked += 1
     assert checked >= 30

@@ -21,6 +21,7 @@ class Verdict:
     before: dict[str, Unit]
     changes: dict[str, dict[str, Any]]  # unit id -> fields that changed, with their new values
     summary: str
+    outcome: str = ""  # the action's outcome in the ruleset's words (xxxzone: the worst roll of a shot)
 
     @property
     def after(self) -> dict[str, Unit]:

@@ -290,6 +290,10 @@ class Ruleset(Protocol):
         """`resolve --trials`: a fast plan with `run(faces, n) -> [(changes, count)]` giving the referee's outcomes
         from the same dice, or None to call the referee once per trial."""
 
+    def trial_tally(self, action, verdict: Verdict) -> dict[str, dict[str, int | str]]:
+        """`resolve --trials`: per unit id, the ruleset's own categories of one trial's verdict (category -> value,
+        e.g. xxxzone's {"outcome": "glancing"}); the kernel reports the share of trials per value. {} for none."""
+
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         """The AI's use of the ruleset's own tools before it moves or shoots (xcom-trpg: psionics), or None. While
         `turn(state).choices` asks `unit` a question, its answer: one of those commands, or None for the decline

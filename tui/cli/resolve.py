@@ -51,6 +51,8 @@ def run(args: argparse.Namespace) -> int:
                 means = [f"mean {_words(k)} {v:.2f}" for k, v in odds.items() if k.startswith("mean_")]
                 print(f"  {uid}: hit {100 * odds['p_hit']:.1f}%, dead {100 * odds['p_dead']:.1f}%, "
                       f"unconscious {100 * odds['p_unconscious']:.1f}%, " + ", ".join(means))
+                for category, shares in odds.get("outcomes", {}).items():  # the ruleset's own (trial_tally)
+                    print(f"    {category}: " + ", ".join(f"{v} {100 * p:.1f}%" for v, p in shares.items()))
         return 0
     faces = scenario.seeded(args.seed)
     units, setup_rolls = rules.scenario_units(sc, Dice(faces))

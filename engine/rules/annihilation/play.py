@@ -130,7 +130,12 @@ class Annihilation(queries.Queries):
         return referee.referee(self, units, action, dice)
 
     def trial_plan(self, units, action):
-        return None  # each trial is the referee once
+        from engine.rules.annihilation import trials
+
+        return trials.plan(self, units, action)
+
+    def trial_tally(self, action, verdict):
+        return referee.tally(self, action, verdict)
 
     def creation(self):
         from engine.rules.annihilation.creator import AnnihilationCreation

@@ -170,3 +170,19 @@ def report(rs: Annihilation, before: Unit, after: Unit) -> UnitReport:
     return UnitReport(line=line, numbers={"hp_lost": b.health - f.health, "tu_lost": b.tu_left - f.tu_left,
                                           "wounds_lost": f.open_wounds - b.open_wounds, "stun": f.stun,
                                           "status": after.status})
+
+
+def tally(rs: Annihilation, a: Action, verdict: Verdict) -> dict[str, dict[str, int | str]]:
+    """`--trials`' categories at the target: its hits (and each round's, for a shot), the damage to its Health,
+    the wounds each body part took and its state after."""
+    uid = a.target
+    b, f = verdict.before[uid].record.fighter, verdict.after[uid].record.fighter
+    out: dict[str, int | str] = {}
+    if a.type in ("shoot", "melee"):
+        rounds = [r for r in verdict.rolls if r.actor == a.actor and r.expr == "1d100" and " round " in r.purpose]
+        out["hits"] = sum(r.total for r in rounds)
+        out.update({r.purpose.split(" ", 1)[1]: "hit" if r.total else "miss" for r in rounds})
+    out["damage"] = b.health - f.health
+    out.update({f"wounds {part.name.lower()}": f.part(k).total - b.part(k).total for k, part in rs.book.body.items()})
+    out["state"] = f.status
+    return {uid: out}

@@ -44,18 +44,34 @@ def location(book: Book, dice: Dice, actor: str) -> tuple[str, Roll]:
 def damage(book: Book, dice: Dice, f: Fighter, amount: int, actor: str, *, stun: int = 0) -> Wounding:
     """A-19.1-A-19.8 for `amount` damage that got through armour (and `stun` damage, smoke A-17.8).
     The location is rolled only when the hit makes wounds (`floor(amount / 10)` ≥ 1)."""
-    st = book.settings
-    f = attrs.evolve(f, health=f.health - amount, stun=f.stun + stun)
-    dice_count = max(0, amount) // st.wound_damage_step
-    if f.status == "dead" or dice_count == 0:
+    f, count = opened(book, f, amount, stun)
+    if count == 0:
         return Wounding(settle(book, f), None, 0, (), ())
     part_id, where = location(book, dice, actor)
-    faces = [dice.d(st.wound_die, actor, "wounds") for _ in range(dice_count)]
+    n, wounds = wound_roll(book, dice, actor, amount, count)
+    return wounded(book, f, part_id, n, (where, wounds))
+
+
+def opened(book: Book, f: Fighter, amount: int, stun: int = 0) -> tuple[Fighter, int]:
+    """A-19.1: the damage off Health (and the stun on), and how many wound dice it rolls (none on the dead)."""
+    f = attrs.evolve(f, health=f.health - amount, stun=f.stun + stun)
+    count = max(0, amount) // book.settings.wound_damage_step
+    return f, 0 if f.status == "dead" else count
+
+
+def wound_roll(book: Book, dice: Dice, actor: str, amount: int, count: int) -> tuple[int, Roll]:
+    """A-19.2: 1d4 wounds per 10 points."""
+    st = book.settings
+    faces = [dice.d(st.wound_die, actor, "wounds") for _ in range(count)]
     n = sum(face for face, _ in faces)
-    wounds = Roll(actor=actor, purpose="wounds", expr=f"{dice_count}d{st.wound_die}",
-                  faces=tuple(face for face, _ in faces),
-                  formula=f"{amount}/{st.wound_damage_step} = {dice_count}d{st.wound_die}: "
-                          f"{'+'.join(str(face) for face, _ in faces)} = {n} wounds", total=n, index=faces[0][1])
+    return n, Roll(actor=actor, purpose="wounds", expr=f"{count}d{st.wound_die}", faces=tuple(face for face, _ in faces),
+                   formula=f"{amount}/{st.wound_damage_step} = {count}d{st.wound_die}: "
+                           f"{'+'.join(str(face) for face, _ in faces)} = {n} wounds", total=n, index=faces[0][1])
+
+
+def wounded(book: Book, f: Fighter, part_id: str, n: int, rolls: tuple[Roll, ...]) -> Wounding:
+    """A-19.3-A-19.8: `n` wounds on a body part, what they do there, and the fighter settled."""
+    st = book.settings
     old = f.part(part_id)
     part = Part(open=old.open + n, total=old.total + n)
     stats = f.character.stats
@@ -84,4 +100,4 @@ def damage(book: Book, dice: Dice, f: Fighter, amount: int, actor: str, *, stun:
     f = settle(book, f)
     if f.status != before:
         notes.append(f.status)
-    return Wounding(f, part_id, n, (where, wounds), tuple(notes))
+    return Wounding(f, part_id, n, rolls, tuple(notes))

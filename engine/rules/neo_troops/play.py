@@ -279,7 +279,12 @@ class NeoTroops:
         return referee.referee(self, units, action, dice, *self.staged)
 
     def trial_plan(self, units: dict[str, Unit], action):
-        return None
+        from engine.rules.neo_troops import trials
+
+        return trials.plan(self, units, action, *self.staged)
+
+    def trial_tally(self, action, verdict):
+        return referee.tally(action, verdict)
 
 
 def frame(rs, uid: str, name: str, template: str, side: str, cell: Pos, t: units.Trooper) -> Unit:

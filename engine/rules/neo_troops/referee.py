@@ -167,3 +167,19 @@ def _hurt(t) -> list[str]:
     systems = [("cloak", t.cloak), ("mapping", t.mapping)] + ([("head", t.head)] if t.varan else [])
     return [f"{name} {state}" for name, state in systems if state not in (None, "working")] + [
         f"{p.id} {p.state}" for p in t.parts if p.state != "working"]
+
+
+def tally(action: ScAction, verdict: Verdict) -> dict[str, dict[str, int | str]]:
+    """`--trials`' categories per enemy of the actor: the hits that reached it (the saved ones and the unsaved, each
+    of which costs 1 HP, N-17.1; none reach the dead), the criticals rolled (N-17.3) and its state after."""
+    out: dict[str, dict[str, int | str]] = {}
+    for uid, before in verdict.before.items():
+        if uid == action.actor or before.side == verdict.before[action.actor].side:
+            continue
+        b, a = before.record, verdict.after[uid].record
+        saves = [r for r in verdict.rolls if r.actor == uid and r.purpose == "save"]
+        unsaved = b.hp - a.hp
+        crits = sum(r.actor == uid and r.purpose == f"critical ({b.crit_table})" for r in verdict.rolls)
+        out[uid] = {"hits": unsaved + sum(r.formula.endswith("✓ saved") for r in saves), "unsaved": unsaved,
+                    "criticals": crits, "state": a.status}
+    return out

@@ -312,6 +312,9 @@ class XcomTrpg:
 
         return trials.plan(self.content, self.id, units, action, self.referee)
 
+    def trial_tally(self, action: Action, verdict: Verdict) -> dict:
+        return {}  # its trials report only the kernel's numbers (README: resolve)
+
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         return ai_special.choose(self, state, unit, in_sight, has_shot)
 

@@ -117,11 +117,11 @@ class ShotPlan:
             return (), ()
         return None  # a tie: luck checks and rerolls, left to the full referee
 
-    def run(self, faces: Faces, n: int) -> list[tuple[dict[str, dict[str, Any]], int]]:
-        """(changes, how many trials ended so) for n trials from die 0 of the main stream."""
+    def run(self, faces: Faces, n: int) -> list[tuple[Any, int]]:
+        """(verdict, how many trials ended so) for n trials from die 0 of the main stream."""
         counts: dict[tuple, int] = {}
         first: dict[tuple, int] = {}  # each outcome's first trial: its faces decide what the outcome changes
-        slow: list[dict[str, dict[str, Any]]] = []
+        slow: list[Any] = []
         words = Words(faces, 0)
         outcome = self.outcome
         for _ in range(n):
@@ -129,15 +129,15 @@ class ShotPlan:
             key = outcome(words)
             if key is None:  # the full referee, from the trial's first die
                 dice = Dice(faces, {STREAM: start})
-                slow.append(self.referee(self.units, self.action, dice).changes)
+                slow.append(self.referee(self.units, self.action, dice))
                 words = Words(faces, dice.counters[STREAM])
                 continue
             counts[key] = counts.get(key, 0) + 1
             first.setdefault(key, start)
         self.drawn = words.index  # dice used, for the test that holds this plan to the referee
-        out = [(self.referee(self.units, self.action, Dice(faces, {STREAM: first[key]})).changes, k)
+        out = [(self.referee(self.units, self.action, Dice(faces, {STREAM: first[key]})), k)
                for key, k in counts.items()]
-        return out + [(changes, 1) for changes in slow]
+        return out + [(verdict, 1) for verdict in slow]
 
 
 def plan(content: Content, ruleset_id: str, units: dict[str, Unit], action: Action, referee: Callable) -> ShotPlan | None:

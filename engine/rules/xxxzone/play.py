@@ -263,7 +263,13 @@ class XxxZone:
         return referee.referee(self, units, action, dice, self._cover)
 
     def trial_plan(self, units, action):
-        return None
+        from engine.rules.xxxzone import trials
+
+        return trials.plan(self, units, action, self._cover)
+
+    def trial_tally(self, action, verdict):
+        """The shot's outcome at its target: the worst of its rolls (miss, cover, glancing, or a wound tier)."""
+        return {action.target: {"outcome": verdict.outcome}} if verdict.outcome else {}
 
     def creation(self):
         from engine.rules.xxxzone.creator import XxxzoneCreation

@@ -113,7 +113,8 @@ def units(rs, sc: Scenario) -> dict[str, Unit]:
     return out
 
 
-def referee(rs, units_: dict[str, Unit], action: ScAction, dice: Dice, cover: list[ScCover] = ()) -> Verdict | Rejected:
+def stage(rs, units_: dict[str, Unit], action: ScAction, cover: list[ScCover] = ()) -> State:
+    """The open field with the cover tiles, the units on it, who has spotted whom and a placed charge."""
     w = max(max(u.pos[0] for u in units_.values()), max((c.at[0] for c in cover), default=0),
             action.at[0] if action.at else 0) + 3
     h = max(max(u.pos[1] for u in units_.values()), max((c.at[1] for c in cover), default=0),
@@ -127,17 +128,40 @@ def referee(rs, units_: dict[str, Unit], action: ScAction, dice: Dice, cover: li
                                      if u.side != side and not (side == unaware and u.id == actor.id))))
                  for side in sorted({u.side for u in units_.values()}))
     charges = (((action.at[0], action.at[1]), actor.id),) if action.type == "detonate" and action.at else ()
-    state = State(ruleset=rs.id, mission="resolve", grid=grid, units=dict(units_), phase=1, side=actor.side,
-                  sides=missions.SIDES, record=Battle(seen=seen, charges=charges))
-    events = _events(rs, state, actor, action, dice)
+    return State(ruleset=rs.id, mission="resolve", grid=grid, units=dict(units_), phase=1, side=actor.side,
+                 sides=missions.SIDES, record=Battle(seen=seen, charges=charges))
+
+
+def paid(rs, state: State, action: ScAction):
+    """The weapon and mode a shot fires and the turn after paying for it, or why it cannot be fired."""
+    actor, target = state.units[action.actor], state.units[action.target]
+    c = actor.record
+    which = shooting.mode_of(rs.book, c, action.mode)
+    if isinstance(which, Rejected):
+        return which
+    spec = rs.book.weapons[which[0]].modes[which[1]]
+    turn = shooting.actions.spend(c.turn, spec.ap, "melee" if rs.book.weapons[which[0]].kind == "melee" else "gun",
+                                  frozenset(c.op.abilities))
+    if isinstance(turn, Rejected):
+        return turn
+    if not state.grid.sees(actor.pos, target.pos, rs.sight_range):
+        return Rejected("no_line_of_sight", f"{actor.name} has no line of fire to {target.name}")
+    return which, turn
+
+
+def referee(rs, units_: dict[str, Unit], action: ScAction, dice: Dice, cover: list[ScCover] = ()) -> Verdict | Rejected:
+    state = stage(rs, units_, action, cover)
+    events = _events(rs, state, state.units[action.actor], action, dice)
     if isinstance(events, Rejected):
         return events
     after = fold(state, events).units
     changes = {uid: {k: v for k, v in attrs.asdict(after[uid], recurse=False).items()
                      if getattr(units_[uid], k) != v} for uid in units_}
     rolls = [r for e in events for r in e.rolls]
-    text = " ".join(e.text for e in events if isinstance(e, Resolved))
-    return Verdict(rolls=rolls, before=dict(units_), changes={k: v for k, v in changes.items() if v}, summary=text)
+    told = [e for e in events if isinstance(e, Resolved)]
+    outcome = told[0].outcome if action.type == "shoot" and len(told) == 1 else ""  # a single shot's worst roll
+    return Verdict(rolls=rolls, before=dict(units_), changes={k: v for k, v in changes.items() if v},
+                   summary=" ".join(e.text for e in told), outcome=outcome or "")
 
 
 def _events(rs, state: State, actor: Unit, action: ScAction, dice: Dice) -> list | Rejected:
@@ -150,21 +174,14 @@ def _events(rs, state: State, actor: Unit, action: ScAction, dice: Dice) -> list
                                              option=action.treatment), dice)
     if action.type == "detonate":
         return rs._command(state, actor, Act(unit=actor.id, action="detonate"), dice)
+    ready = paid(rs, state, action)
+    if isinstance(ready, Rejected):
+        return ready
+    which, turn = ready
     target = state.units[action.target]
-    c = actor.record
-    which = shooting.mode_of(rs.book, c, action.mode)
-    if isinstance(which, Rejected):
-        return which
-    spec = rs.book.weapons[which[0]].modes[which[1]]
-    paid = shooting.actions.spend(c.turn, spec.ap, "melee" if rs.book.weapons[which[0]].kind == "melee" else "gun",
-                                  frozenset(c.op.abilities))
-    if isinstance(paid, Rejected):
-        return paid
-    if not state.grid.sees(actor.pos, target.pos, rs.sight_range):
-        return Rejected("no_line_of_sight", f"{actor.name} has no line of fire to {target.name}")
-    if spec.cone:
-        return spraying.spray(rs, state, actor, target, *which, dice, paid)
-    got = shooting.attack(rs, state, actor, target, *which, dice, paid, reaction=action.reaction)
+    if rs.book.weapons[which[0]].modes[which[1]].cone:
+        return spraying.spray(rs, state, actor, target, *which, dice, turn)
+    got = shooting.attack(rs, state, actor, target, *which, dice, turn, reaction=action.reaction)
     return got if isinstance(got, Rejected) else got[0]
 
 
