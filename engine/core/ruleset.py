@@ -382,6 +382,11 @@ def available() -> list[str]:
     return sorted({*_REGISTRY, *_builtin()})
 
 
+def built_in(ruleset_id: str) -> bool:
+    """A folder of engine/rules/ (with its content folder), not a plug-in registered at run time."""
+    return ruleset_id in _builtin()
+
+
 def kind(ruleset_id: str) -> type:
     """The registered class, for what a ruleset says of itself without a mission (`audit_dice`)."""
     if ruleset_id not in _REGISTRY and ruleset_id in _builtin():

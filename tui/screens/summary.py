@@ -39,7 +39,7 @@ def summary_lines(path: Path, content: Content) -> list[str]:
         units = state.side_units(side)
         dead = [u for u in units if u.status == "dead"]
         out_cold = [u for u in units if u.status == "unconscious"]
-        enemies = [u for u in state.units.values() if u.side != side]
+        enemies = [u for u in state.units.values() if u.side != side and u.side in state.sides]  # not civilians
         kills = sum(u.status == "dead" for u in enemies)
         stunned = sum(u.status == "unconscious" for u in enemies)
         done = f"kills {kills}, knocked out {stunned} · " if state.winner else ""
@@ -48,6 +48,11 @@ def summary_lines(path: Path, content: Content) -> list[str]:
         if dead or out_cold:
             names = ", ".join([f"{u.name} †" for u in dead] + [f"{u.name} (KO)" for u in out_cold])
             out.append("        " + (names if len(names) <= 70 else names[:69] + "…"))
+    others = sorted({u.side for u in state.units.values()} - set(state.sides)) if state.winner else []
+    for side in others:  # those who take no turn (civilians): their losses, counted as nobody's kills
+        units = state.side_units(side)
+        dead = sum(u.status == "dead" for u in units)
+        out.append(f"{SIDE_NAMES.get(side, side.capitalize()):<7} lost {dead} dead · {len(units) - dead} standing")
     if not state.winner:
         out.append("The hostiles' losses stay in the fog of war until the mission ends")
     out.append("")
