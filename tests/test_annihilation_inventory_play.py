@@ -117,7 +117,8 @@ def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, t
     listed, picking = asyncio.run(main())
     session.close()
     assert "Anton: inventory" in listed and "ENC 11 boxes (armour 4) − relief 8 = 3: TU 53 a turn" in listed
-    assert "▶ Both hands     Mk. IIV Assault Rifle 20/20 (D)" in listed
+    assert "▶ Both hands Mk. IIV Assault Rifle 20/20 (D)" in listed
+    assert "  Belt       Mk. IIV Assault Rifle clip (20 rounds) (A) ·" in listed  # one line, not wrapped
     assert "▶ → Left hand (2 TU)" in picking
     command = [json.loads(line) for line in session.path.read_text().splitlines()][-1]["command"]
     assert command == {"kind": "act", "unit": "anton", "action": "stow", "target": None, "cell": None,

@@ -14,6 +14,7 @@ from engine.core.ruleset import Inventory
 from tui import keys
 
 ROWS = 11  # things (or moves) shown at once: the 24-line terminal holds the frame, the summary and the key line
+ROW = 60  # the characters a line of #menu-box holds (its width 64, less the border and padding; xenotac.tcss)
 
 
 class InventoryScreen(ModalScreen[Command | None]):
@@ -40,9 +41,13 @@ class InventoryScreen(ModalScreen[Command | None]):
         if not things:
             return "\n".join(summary + ["", "Nothing carried."])
         if self.move is None:
-            rows = [f"{'▶ ' if i == self.index else '  '}{t.place:<14} {_escape(t.label)}"
-                    + (f" ({t.size})" if t.size else "") + ("" if t.moves else " ·")
-                    for i, t in enumerate(things)]
+            place = max(len(t.place) for t in things)
+            rows = []
+            for i, t in enumerate(things):  # one line each inside the box: a long name is cut, not wrapped
+                tail = (f" ({t.size})" if t.size else "") + ("" if t.moves else " ·")
+                room = ROW - 3 - place - len(tail)
+                label = t.label if len(t.label) <= room else t.label[:room - 1] + "…"
+                rows.append(f"{'▶ ' if i == self.index else '  '}{t.place:<{place}} {_escape(label)}{tail}")
             return "\n".join(summary + [""] + _window(rows, self.index))
         thing = things[self.index]
         rows = [f"{'▶ ' if i == self.move else '  '}{_escape(m.label)}" for i, m in enumerate(thing.moves)]
