@@ -12,16 +12,16 @@ def path_of(saves: Path) -> Path:
     return saves / roster.FILE
 
 
-def read(content: Content, path: Path, bad) -> list[roster.Character]:
+def read(content: Content, path: Path, bad, only: str | None = None) -> list[roster.Character]:
     try:
-        return roster.load(path, content)
+        return roster.load(path, content, only)
     except roster.RosterError as exc:
         raise bad(f"{exc} (fix or move the file; it is never overwritten)") from None
 
 
 def squad_for(content: Content, saves: Path, ruleset: str, mission: str, bad) -> list[roster.Character]:
     """The roster characters a new mission deploys: those of its ruleset."""
-    return roster.deploying(content, ruleset, mission, read(content, path_of(saves), bad))
+    return roster.deploying(content, ruleset, mission, read(content, path_of(saves), bad, only=ruleset))
 
 
 def line(content: Content, ch: roster.Character) -> str:

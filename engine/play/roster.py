@@ -131,9 +131,11 @@ def _located(exc: Exception, at: str) -> list[str]:
     return found or [f"{at}: {exc}"]
 
 
-def structure(content: Content, doc: Any, where: str, ruleset_id: str | None = None) -> list[Character]:
+def structure(content: Content, doc: Any, where: str, ruleset_id: str | None = None,
+              only: str | None = None) -> list[Character]:
     """Characters from a TOML document or a log header (`ruleset_id`: the header's, for all), strictly: one located
-    line on a mistake."""
+    line on a mistake. `only`: keep that ruleset's characters and leave the others unread (a mission's content may
+    hold its own ruleset's tables alone)."""
     problems: list[str] = []
     out: list[Character] = []
     if not isinstance(doc, dict):
@@ -151,6 +153,8 @@ def structure(content: Content, doc: Any, where: str, ruleset_id: str | None = N
             continue
         table = dict(table)
         rid = table.pop("ruleset", FIRST) if ruleset_id is None else ruleset_id
+        if only is not None and rid != only:
+            continue
         try:
             rules = creation(content, str(rid))
         except RosterError as exc:
@@ -178,7 +182,7 @@ def validate(content: Content, characters: list[Character]) -> list[str]:
     return out
 
 
-def load(path: Path, content: Content) -> list[Character]:
+def load(path: Path, content: Content, only: str | None = None) -> list[Character]:
     """The roster in squad order; none if the file does not exist; RosterError in one line if it is bad."""
     try:
         text = files.read_capped(path).decode("utf-8")
@@ -194,7 +198,7 @@ def load(path: Path, content: Content) -> list[Character]:
         doc = files.toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise RosterError(f"{path}: {exc}") from None
-    characters = structure(content, doc, str(path))
+    characters = structure(content, doc, str(path), only=only)
     problems = validate(content, characters)
     if problems:
         more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""

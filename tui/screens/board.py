@@ -111,8 +111,12 @@ class Board(Sized):
         return None
 
     def hidden_keys(self) -> tuple[str, ...]:
-        """Keys the help leaves out here: the level keys on a map of one level."""
-        return ("level_up", "level_down") if self.session.state.grid.levels == 1 else ()
+        """Keys the help leaves out here: the level keys on a map of one level, the inventory key under a ruleset
+        whose soldiers have none to manage (as the footer does)."""
+        state, side = self.session.state, self.session.side
+        first = next(iter(state.side_units(side)), None)
+        none = first is None or self.session.ruleset.inventory(state, first) is None
+        return (("level_up", "level_down") if state.grid.levels == 1 else ()) + (("inventory",) if none else ())
 
     def action_level(self, step: int) -> None:
         """Show the storey above (1) or below (-1) the one shown."""

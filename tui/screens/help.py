@@ -14,12 +14,10 @@ from textual.widgets import Static
 from tui import keys
 
 INTRO = {
-    "battle": ("Move the cursor to preview a path; {move} walks it. {fire}: {next_target} picks a target; "
-               "{throw}: the cursor picks the blast cell; the panel shows the odds. {actions}: what else the "
-               "unit can do now, as its ruleset has it (psionics, items, melee, aim, overwatch, stances, med-kits, C4 and "
-               "its detonator, hacking, abilities...); a cone mode (xxxzone's sprays) is fired at the target's square "
-               "and hits everyone in the cone, friend or foe. {next_soldier}: the next soldier who can act. {spotted}: the next hostile in sight. "
-               "Every command is saved as it is made."),
+    "battle": ("Move the cursor to preview a path; {move} walks it. {fire}: {next_target} picks a target, "
+               "{throw}: the cursor the blast cell; the panel shows the odds. {actions}: all else the unit can do "
+               "(psionics, items, melee, aim, overwatch, stances, kits, C4, hacking...); a cone hits friend and foe. "
+               "{next_soldier}: next soldier; {spotted}: next hostile in sight. Every command is saved."),
     "title": "Pick with ↑↓ and ⏎, or press the letter.",
     "inventory": ("What the soldier carries, where and how big, and the encumbrance it gives. {choose} on a thing "
                   "lists the moves it can make now at their TU (hands, straps, belt, backpack, the floor, load and "
