@@ -20,6 +20,7 @@ from engine.core.commands import Rejected
 from engine.core.dice import seed_from_int
 from engine.play.game import Game
 from tui.cli import main
+from cli_run import run
 
 SCENARIO = """\
 ruleset = "xcom-trpg"
@@ -44,16 +45,6 @@ sectors_between = 2
 target_sees_actor = true
 cover = "none"
 """
-
-
-def run(argv: list[str], capsys) -> tuple[int, str, str]:
-    """Exit code, stdout, stderr. argparse errors leave through SystemExit; count them the same."""
-    try:
-        code = main(argv)
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    out, err = capsys.readouterr()
-    return code, out, err
 
 
 def records(path: Path) -> list[dict]:
