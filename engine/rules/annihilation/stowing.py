@@ -20,10 +20,10 @@ from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import Inventory, Option, Row, Stowed
 from engine.rules.annihilation import combat, inventory
-from engine.rules.annihilation.combat import react
+from engine.rules.annihilation.combat import paid_answered
 from engine.rules.annihilation.inventory import HANDS, Carried
-from engine.rules.annihilation.moves import Price, pay
-from engine.rules.annihilation.soldier import changes, fighter_of, gun
+from engine.rules.annihilation.moves import Price
+from engine.rules.annihilation.soldier import changes, gun
 
 if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
@@ -102,14 +102,14 @@ def unload(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> 
 
 def _paid(rs: Annihilation, state: State, dice: Dice, unit: Unit, cost: Price, doing: str, new: Carried, n: int,
           text: str, extra: Carried | None = None) -> Rejected | list[Event]:
-    f = pay(fighter_of(unit), cost, doing.capitalize())
-    if isinstance(f, Rejected):
-        return f
-    f, pre = react(rs, state, dice, unit, f, unit.pos, doing)
+    done = paid_answered(rs, state, dice, unit, cost, doing.capitalize(), doing,
+                         f"{doing} cancelled: put down by opportunity fire")
+    if isinstance(done, Rejected):
+        return done
+    f, pre, down = done
+    if down:
+        return pre
     s = attrs.evolve(unit.record, fighter=f)
-    if f.status != "awake":
-        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, s),
-                                  cause=f"{doing} cancelled: put down by opportunity fire")]
     kit = list(unit.record.kit)
     kit[n] = new
     kit += [extra] if extra is not None else []
