@@ -13,6 +13,18 @@ from engine.rules.annihilation import schema as s
 
 
 @attrs.frozen(kw_only=True)
+class Kept:
+    """A roster character's record beyond its stats (creator.Recruit), deployed as it stands."""
+
+    skills: dict[str, int] = attrs.field(factory=dict)  # skill id -> percentage (A-6.1); empty: the baseline
+    rank: str = "rookie"
+    missions: int = 0
+    kills: int = 0
+    uses: dict[str, int] = attrs.field(factory=dict)  # stat -> uses carried over (A-6.1)
+    skill_uses: dict[str, int] = attrs.field(factory=dict)
+
+
+@attrs.frozen(kw_only=True)
 class Template:
     """units.toml: one unit a mission may deploy. No `stats`: every stat is rolled 7d10 + 10 (A-3.1)."""
 
@@ -27,6 +39,7 @@ class Template:
     skills: dict[str, str] = attrs.field(factory=dict)  # skills.toml id -> levels.toml id, above the baseline
     stats: dict[str, int] = attrs.field(factory=dict)  # pre-made: all fourteen of A-3.2
     behaviour: str = "default"  # behaviour.toml
+    kept: Kept | None = None  # a roster character's skills, rank and carried uses (creator.deploy)
 
 
 @attrs.frozen(kw_only=True)

@@ -14,10 +14,10 @@ from engine.content import missions
 from engine.core.commands import (Act, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
                                   Wait)
 from engine.core.dice import Dice
-from engine.core.events import Event, UnitChanged
+from engine.core.events import Event, MissionEnded, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import actor, closed, register
-from engine.rules.annihilation import acts, clouds, combat, hazards, queries, referee, turns
+from engine.rules.annihilation import acts, clouds, combat, hazards, practice, queries, referee, turns
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
 
@@ -68,7 +68,15 @@ class Annihilation(queries.Queries):
             events = handler(self, state, unit, command, dice)
         if isinstance(events, Rejected):
             return events
-        return events + turns.verdict(self, state, events)
+        if not self.book.settings.uses_counted:
+            return events + turns.verdict(self, state, events)
+        events = events + practice.counted(self, state, command, events)
+        events = events + turns.verdict(self, state, events)
+        ends = [e for e in events if isinstance(e, MissionEnded)]
+        if not ends:
+            return events
+        body = [e for e in events if not isinstance(e, MissionEnded)]
+        return body + practice.debrief(self, state, body, dice) + ends  # before the verdict
 
     def _actor(self, state: State, uid: str) -> Unit | Rejected:
         unit = actor(state, uid, "phase")

@@ -11,8 +11,9 @@ from engine.core.geometry import Pos
 from engine.core.model import Unit
 from engine.core.records import added, lean, record
 from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.character import Character, Stats, baseline, recruit
+from engine.rules.annihilation.character import ZERO, Character, Stats, baseline, recruit
 from engine.rules.annihilation.deploy_schema import Template
+from engine.rules.annihilation.experience import Tally
 from engine.rules.annihilation.fighter import Fighter, deploy
 from engine.rules.annihilation.inventory import HANDS, Carried, encumbrance, hands_holding
 
@@ -29,6 +30,7 @@ class Soldier:
     kit: tuple[Carried, ...] = ()
     done: bool = False  # waited: nothing more this phase (its TUs stay for opportunity fire, A-2.3)
     moved: int = added(0)  # the phase (sensor.stamp) it last walked in, kept only while a motion sensor is about
+    tally: Tally = added(Tally())  # this mission's uses, when the settings count them
 
 
 def gun(s: Soldier) -> Carried | None:
@@ -91,7 +93,13 @@ def character_of(book: Book, dice: Dice, t: Template, uid: str, name: str) -> tu
     else:
         c, rolls = recruit(book, dice, t.race, uid, name)
     skills = dict(c.skills) | {k: book.levels[v].chance for k, v in t.skills.items()}
-    return attrs.evolve(c, skills=tuple(sorted(skills.items())), armour=t.armour or c.armour), rolls
+    c = attrs.evolve(c, skills=tuple(sorted(skills.items())), armour=t.armour or c.armour)
+    k = t.kept
+    if k is not None:  # a roster character as a campaign keeps it
+        c = attrs.evolve(c, skills=tuple(sorted(k.skills.items())) if k.skills else c.skills, rank=k.rank,
+                         missions=k.missions, kills=k.kills, uses=attrs.evolve(ZERO, **k.uses),
+                         skill_uses=tuple(sorted(k.skill_uses.items())))
+    return c, rolls
 
 
 def muster(book: Book, dice: Dice, t: Template, m: missions.Member, cell: Pos) -> tuple[Unit, list[Roll]]:
