@@ -180,3 +180,32 @@ def test_an_older_roster_record_without_skills_deploys_with_the_military_baselin
     game = Game.new(content, ID, "eliminate", seed_from_int(2), None, squad=[old])
     c = game.state.units["roster_kurt"].record.fighter.character
     assert c.skill("rifles") == 30 and c.skill("plasma") == 10 and c.skill("fusion") == 0 and c.rank == "rookie"
+
+
+@pytest.mark.slow
+def test_a_mission_played_with_roster_characters_updates_the_roster_and_its_log_verifies(content, tmp_path):
+    from engine.play.simulate import play_out
+    from engine.play.verify import verify
+    from tui import squad
+
+    kurt, ed = _recruit(content, "Kurt"), _recruit(content, "Ed")
+    roster.save(tmp_path / roster.FILE, [kurt, ed])
+    path = tmp_path / "m.jsonl"
+    game = Game.new(content, ID, "eliminate", seed_from_int(3), path, squad=[kurt, ed])
+    play_out(game)
+    state, header = game.state, game.header
+    game.close()
+    assert verify(content, path).failure is None
+    lines = squad.debrief(content, tmp_path, header, state)
+    after = roster.load(tmp_path / roster.FILE, content)
+    for ch, uid in ((kurt, "roster_kurt"), (ed, "roster_ed")):
+        unit = state.units[uid]
+        kept = next((c for c in after if c.name == ch.name), None)
+        if unit.status == "dead":
+            assert kept is None and f"  {ch.name}: fallen, off the roster" in lines
+            continue
+        c = unit.record.fighter.character
+        assert kept.record.missions == 1 and kept.record.stats == c.stats.env() and kept.record.rank == c.rank
+        assert kept.record.uses == {k: v for k, v in c.uses.env().items() if v}
+    assert lines[1] == "Roster after the mission:"
+    assert squad.debrief(content, tmp_path, {**header, "mission": {**header["mission"], "squad": []}}, state) == []
