@@ -41,7 +41,7 @@ def price(rs: Annihilation, unit: Unit, cmd: Act) -> Rejected | Price:
     if cmd.action == "shut_down":
         return Price(rs.book.cost("shut_down", f.tu_turn), 0, "shut_down")
     return Rejected("unknown_action", f"annihilation has no {cmd.action!r} action; it has stance, open, close, "
-                                      "shut_down, melee, treat, prime, lay, sense, stow, unload, load")
+                                      "shut_down, melee, treat, prime, lay, sense, stow, unload, load, grip")
 
 
 def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
@@ -55,12 +55,13 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
         from engine.rules.annihilation import hazards
 
         return hazards.lay(rs, state, unit, cmd, dice)
-    if cmd.action in ("stow", "unload", "load"):
+    if cmd.action in ("stow", "unload", "load", "grip"):
         from engine.rules.annihilation import stowing
 
         if cmd.action == "load":
             return combat.reload(rs, state, unit, Reload(unit=unit.id), dice)
-        return (stowing.stow if cmd.action == "stow" else stowing.unload)(rs, state, unit, cmd, dice)
+        handler = {"stow": stowing.stow, "unload": stowing.unload, "grip": stowing.grip}[cmd.action]
+        return handler(rs, state, unit, cmd, dice)
     if cmd.action == "sense":
         from engine.rules.annihilation import sensor
 

@@ -18,7 +18,7 @@ from engine.core.reducer import fold
 from engine.rules.annihilation import actions, clouds, fire, hits
 from engine.rules.annihilation.blast import cells, spaces_from
 from engine.rules.annihilation.fighter import Fighter
-from engine.rules.annihilation.inventory import Carried
+from engine.rules.annihilation.inventory import Carried, harnessed
 from engine.rules.annihilation.inventory import reload_price as reload_cost
 from engine.rules.annihilation.moves import Price, pay, turn_price
 from engine.rules.annihilation.soldier import Soldier, changes, clips_for, fighter_of, gun
@@ -56,7 +56,7 @@ def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighte
         u = by_id[answer.observer]
         g = gun(u.record)
         shot = actions.shoot(rs.book, dice, attrs.evolve(fighter_of(u), facing=facing[u.id]), g, actor, u.pos, at,
-                             "snap", dz=mover.z - u.z)
+                             "snap", dz=mover.z - u.z, harness=harnessed(g, u.record.harness))
         if isinstance(shot, Rejected):
             continue
         actor = shot.target
@@ -170,7 +170,8 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
     now = fold(state, pre) if pre else state
     target = now.units[target.id]
     g = gun(unit.record)
-    out = actions.shoot(rs.book, dice, f, g, fighter_of(target), unit.pos, target.pos, mode, dz=target.z - unit.z)
+    out = actions.shoot(rs.book, dice, f, g, fighter_of(target), unit.pos, target.pos, mode, dz=target.z - unit.z,
+                        harness=harnessed(g, unit.record.harness))
     if isinstance(out, Rejected):
         return out
     w = rs.book.weapons[g.id]

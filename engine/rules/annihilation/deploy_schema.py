@@ -39,6 +39,7 @@ class Template:
     skills: dict[str, str] = attrs.field(factory=dict)  # skills.toml id -> levels.toml id, above the baseline
     stats: dict[str, int] = attrs.field(factory=dict)  # pre-made: all fourteen of
     behaviour: str = "default"  # behaviour.toml
+    harness: bool = False  # the strap, gyro and pad system, fitted before the mission; weight 0
     kept: Kept | None = None  # a roster character's skills, rank and carried uses (creator.deploy)
 
 

@@ -18,6 +18,7 @@ from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
 from engine.rules.annihilation.combat import shot_cost
+from engine.rules.annihilation.inventory import harnessed
 from engine.rules.annihilation.soldier import clips_for, fighter_of, grenades, gun
 from engine.rules.annihilation.space import between, facing_towards, range_distance
 
@@ -98,8 +99,8 @@ class Queries:
         turn, tu = shot_cost(self, a, b, mode)
         f = attrs.evolve(fighter_of(a), tu_left=a.record.fighter.tu_left - turn,
                          facing=facing_towards(a.pos, b.pos))
-        odds = next((o for o in actions.preview(self.book, f, g, fighter_of(b), a.pos, b.pos, dz=b.z - a.z)
-                     if o.mode == mode), None)
+        odds = next((o for o in actions.preview(self.book, f, g, fighter_of(b), a.pos, b.pos, dz=b.z - a.z,
+                                                harness=harnessed(g, a.record.harness)) if o.mode == mode), None)
         if odds is None:
             return Rejected("no_mode", f"{mode} cannot be fired now")
         tf = b.record.fighter

@@ -31,6 +31,7 @@ class Soldier:
     done: bool = False  # waited: nothing more this phase (its TUs stay for opportunity fire, A-2.3)
     moved: int = added(0)  # the phase (sensor.stamp) it last walked in, kept only while a motion sensor is about
     tally: Tally = added(Tally())  # this mission's uses, when the settings count them
+    harness: bool = added(False)  # wears the strap, gyro and pad system, fitted before the mission
 
 
 def gun(s: Soldier) -> Carried | None:
@@ -71,7 +72,10 @@ def kit_of(book: Book, t: Template) -> tuple[Carried, ...]:
         w = book.weapons[t.weapon]
         place = "both_hands" if w.hands == 2 else HANDS[0]
         loaded = f"clip:{t.weapon}" if w.feed == "clip" else None
-        out.append(Carried(t.weapon, w.size, place, loaded=loaded, rounds=w.capacity))
+        if t.harness and w.size in ("I", "J"):  # on the harness, gripped ready to fire
+            out.append(Carried(t.weapon, w.size, "both_straps", loaded=loaded, rounds=w.capacity, gripped=HANDS))
+        else:
+            out.append(Carried(t.weapon, w.size, place, loaded=loaded, rounds=w.capacity))
         if w.feed == "clip":
             out += [Carried(f"clip:{t.weapon}", w.clip_size, "belt", rounds=w.capacity) for _ in range(t.clips)]
     for g, n in sorted(t.grenades.items()):
@@ -107,7 +111,7 @@ def muster(book: Book, dice: Dice, t: Template, m: missions.Member, cell: Pos) -
     character, rolls = character_of(book, dice, t, m.uid, m.name)
     kit = kit_of(book, t)
     facing = field.FACING.get(m.side, 0)
-    first = Soldier(fighter=deploy(book, character, 0, facing), kit=kit)
+    first = Soldier(fighter=deploy(book, character, 0, facing), kit=kit, harness=t.harness)
     fighter = deploy(book, character, enc(book, first), facing)
     s = attrs.evolve(first, fighter=fighter)
     unit = Unit(id=m.uid, name=m.name, template=m.template, race=t.race, side=m.side, glyph=t.glyph, pos=cell,
