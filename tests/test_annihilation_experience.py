@@ -209,3 +209,39 @@ def test_a_mission_played_with_roster_characters_updates_the_roster_and_its_log_
         assert kept.record.uses == {k: v for k, v in c.uses.env().items() if v}
     assert lines[1] == "Roster after the mission:"
     assert squad.debrief(content, tmp_path, {**header, "mission": {**header["mission"], "squad": []}}, state) == []
+
+
+# -- difficulty (content/annihilation/difficulty.toml, after OpenXcom) -------------------------------------------
+
+
+def test_hardened_scales_an_aliens_stats_rounding_down(content):
+    from engine.rules.annihilation.deploy_schema import hardened
+
+    h = content.rules[ID]["difficulty"]["veteran"]
+    assert (h.accuracy_percent, h.stats_percent, h.reserve_percent) == (125, 110, 20)
+    stats = {"accuracy": 49, "throwing": 50, "time_units": 55, "health": 60, "senses": 40, "education": 33}
+    assert hardened(h, stats) == {"accuracy": 61, "throwing": 62, "time_units": 60, "health": 66, "senses": 40,
+                                  "education": 33}  # 49 × 1.25 = 61.25; 55 × 1.1 = 60.5; Sns and Edu as rolled
+    assert hardened(None, stats) == stats
+
+
+@pytest.mark.parametrize("level, sectoids, leaders", [("easy", 4, 1), ("normal", 5, 1), ("veteran", 6, 1),
+                                                      ("impossible", 8, 2)])
+def test_a_level_sets_the_alien_numbers_their_stats_and_the_tus_they_keep_back(content, level, sectoids, leaders):
+    from engine.rules.annihilation.fire import shot_tu
+
+    mission = "eliminate" if level == "normal" else f"eliminate@{level}"
+    game = Game.new(content, ID, mission, seed_from_int(2), None)
+    aliens = game.state.side_units("aliens")
+    # 5 Sectoids and a leader at 75/100/115/150%, halves up, at least one of a kind
+    assert sum(u.template == "sectoid" for u in aliens) == sectoids
+    assert sum(u.template == "sectoid_leader" for u in aliens) == leaders
+    leader = next(u for u in aliens if u.template == "sectoid_leader")
+    pct = {"easy": 90, "normal": 100, "veteran": 110, "impossible": 120}[level]
+    f = leader.record.fighter
+    assert f.character.stats.health == 60 * pct // 100  # the race's Health 60, grown with the level
+    reserve = {"easy": 0, "normal": 0, "veteran": 20, "impossible": 30}[level] * f.tu_turn // 100
+    cheapest = min(shot_tu(game.ruleset.book, f, "plasma_rifle", m)
+                   for m in game.ruleset.book.weapons["plasma_rifle"].modes)
+    budget = game.ruleset.budget(attrs.evolve(game.state, side="aliens"), leader)
+    assert budget.step == max(0, min(f.tu_left, f.energy) - cheapest - reserve)  # kept back for reaction fire

@@ -64,7 +64,7 @@ class AnnihilationCreation:
         self.content = content
         tables = content.rules[ID]
         self.units = tables["units"]
-        self.book = Book.of({k: v for k, v in tables.items() if k not in ("units", "forces", "ground")})
+        self.book = Book.of({k: v for k, v in tables.items() if k not in ("units", "forces", "ground", "difficulty")})
         self.order = sorted(self.book.levels, key=lambda k: self.book.levels[k].order)
 
     def _range(self) -> tuple[int, int]:

@@ -57,6 +57,8 @@ class Queries:
         shot = min((fire.shot_tu(self.book, f, g.id, m) for m in self.book.weapons[g.id].modes), default=0) \
             if g is not None and g.rounds else 0
         step = moves_left - shot if shot and shot <= f.tu_left else moves_left
+        if unit.side == missions.ALIENS and self.hardship is not None:  # the level's reserve for opportunity fire
+            step -= f.tu_turn * self.hardship.reserve_percent // 100
         label = f"TU {f.tu_left}/{f.tu_turn}" + ("" if mine or unit.side != state.side else " · done")
         return Budget(label=label, can_act=mine and f.tu_left >= self.book.costs["walk"].tu, moves_left=moves_left,
                       step=max(0, min(step, moves_left)), walk=self.walk(state, unit))

@@ -12,7 +12,7 @@ from engine.core.model import Unit
 from engine.core.records import added, lean, record
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.character import ZERO, Character, Stats, baseline, recruit
-from engine.rules.annihilation.deploy_schema import Template
+from engine.rules.annihilation.deploy_schema import Hardship, Template, hardened
 from engine.rules.annihilation.experience import Tally
 from engine.rules.annihilation.fighter import Fighter, deploy
 from engine.rules.annihilation.inventory import HANDS, Carried, encumbrance, hands_holding
@@ -106,9 +106,13 @@ def character_of(book: Book, dice: Dice, t: Template, uid: str, name: str) -> tu
     return c, rolls
 
 
-def muster(book: Book, dice: Dice, t: Template, m: missions.Member, cell: Pos) -> tuple[Unit, list[Roll]]:
-    """A-3.1, A-8.1, A-8.4: a template deployed: its character, its kit, full Health and Energy, this turn's TUs."""
+def muster(book: Book, dice: Dice, t: Template, m: missions.Member, cell: Pos,
+           level: Hardship | None = None) -> tuple[Unit, list[Roll]]:
+    """A-3.1, A-8.1, A-8.4: a template deployed: its character (an alien's stats at the difficulty `level`), its
+    kit, full Health and Energy, this turn's TUs."""
     character, rolls = character_of(book, dice, t, m.uid, m.name)
+    if level is not None:
+        character = attrs.evolve(character, stats=Stats(**hardened(level, character.stats.env())))
     kit = kit_of(book, t)
     facing = field.FACING.get(m.side, 0)
     first = Soldier(fighter=deploy(book, character, 0, facing), kit=kit, harness=t.harness)
