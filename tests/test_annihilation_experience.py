@@ -245,3 +245,11 @@ def test_a_level_sets_the_alien_numbers_their_stats_and_the_tus_they_keep_back(c
                    for m in game.ruleset.book.weapons["plasma_rifle"].modes)
     budget = game.ruleset.budget(attrs.evolve(game.state, side="aliens"), leader)
     assert budget.step == max(0, min(f.tu_left, f.energy) - cheapest - reserve)  # kept back for reaction fire
+
+
+def test_the_unit_panel_names_a_soldiers_rank_above_rookie(content):
+    kurt = roster.Character(ID, attrs.evolve(_recruit(content).record, rank="sergeant"))
+    game = Game.new(content, ID, "eliminate", seed_from_int(2), None, squad=[kurt])
+    rs, state = game.ruleset, game.state
+    assert rs.sheet(state, state.units["roster_kurt"]).kind == "Human Sergeant"
+    assert rs.sheet(state, state.units["julia"]).kind == "Human"  # a Rookie, as every new soldier is

@@ -209,7 +209,9 @@ class Queries:
                 a = f.armour
                 row = Row("Armour", f" AV {a.av} · F{a.front} L{a.left} R{a.right} B{a.rear} U{a.under} ")
             rows.append(row)
-        return Sheet(rows=tuple(rows), effects=effects, kind=self.book.races[f.character.race].name, kit=tuple(kit))
+        rank = f.character.rank  # no rule acts on it; a Rookie, every new soldier, goes unsaid
+        kind = self.book.races[f.character.race].name + (f" {self.book.ranks[rank].name}" if rank != "rookie" else "")
+        return Sheet(rows=tuple(rows), effects=effects, kind=kind, kit=tuple(kit))
 
     def options(self, state: State, unit: Unit) -> list[Option]:
         if not self._mine(state, unit):
