@@ -218,10 +218,10 @@ def test_hardened_scales_an_aliens_stats_rounding_down(content):
     from engine.rules.annihilation.deploy_schema import hardened
 
     h = content.rules[ID]["difficulty"]["veteran"]
-    assert (h.accuracy_percent, h.stats_percent, h.reserve_percent) == (125, 110, 20)
+    assert (h.accuracy_percent, h.stats_percent, h.reserve_percent) == (110, 105, 10)
     stats = {"accuracy": 49, "throwing": 50, "time_units": 55, "health": 60, "senses": 40, "education": 33}
-    assert hardened(h, stats) == {"accuracy": 61, "throwing": 62, "time_units": 60, "health": 66, "senses": 40,
-                                  "education": 33}  # 49 × 1.25 = 61.25; 55 × 1.1 = 60.5; Sns and Edu as rolled
+    assert hardened(h, stats) == {"accuracy": 53, "throwing": 55, "time_units": 57, "health": 63, "senses": 40,
+                                  "education": 33}  # 49 × 1.1 = 53.9; 55 × 1.05 = 57.75; Sns and Edu as rolled
     assert hardened(None, stats) == stats
 
 
@@ -237,10 +237,10 @@ def test_a_level_sets_the_alien_numbers_their_stats_and_the_tus_they_keep_back(c
     assert sum(u.template == "sectoid" for u in aliens) == sectoids
     assert sum(u.template == "sectoid_leader" for u in aliens) == leaders
     leader = next(u for u in aliens if u.template == "sectoid_leader")
-    pct = {"easy": 90, "normal": 100, "veteran": 110, "impossible": 120}[level]
+    pct = {"easy": 90, "normal": 100, "veteran": 105, "impossible": 110}[level]
     f = leader.record.fighter
     assert f.character.stats.health == 60 * pct // 100  # the race's Health 60, grown with the level
-    reserve = {"easy": 0, "normal": 0, "veteran": 20, "impossible": 30}[level] * f.tu_turn // 100
+    reserve = {"easy": 0, "normal": 0, "veteran": 10, "impossible": 20}[level] * f.tu_turn // 100
     cheapest = min(shot_tu(game.ruleset.book, f, "plasma_rifle", m)
                    for m in game.ruleset.book.weapons["plasma_rifle"].modes)
     budget = game.ruleset.budget(attrs.evolve(game.state, side="aliens"), leader)

@@ -196,6 +196,25 @@ def test_tv_a3_skills_are_bought_in_the_creation_form_with_their_costs_and_limit
     assert rules.describe(ch.record, wide=True)[1].endswith("slots 8/12  Rookie, 0 missions")
 
 
+def test_the_slots_a_rolled_education_gives_beyond_the_sure_ones_are_spent_on_the_roster(content):
+    """TV-A3 again: Edu 50 → 12 slots, 4 spent at creation, 8 left: Medic Skilled → Expert (5 − 2 = 3), Pistols
+    Skilled → Master (6 − 2 = 4): 1 left; one more level is refused with the slots it costs."""
+    rules = roster.creation(content, "annihilation")
+    draft = attrs.evolve(rules.draft().set("medic", 2).set("rifles", 3).set("fusion", 1), name="Kurt")
+    faces = [1] * 7 * 12 + [10, 10, 10, 4, 3, 2, 1] + [1] * 7  # Edu 50
+    kurt = roster.create(content, "annihilation", draft, Dice.scripted(faces))[0]
+    kurt = roster.train(content, kurt, "medic=5,pistols=6")
+    assert (kurt.record.skills["medic"], kurt.record.skills["pistols"]) == (90, 95)
+    assert rules.describe(kurt.record)[1].endswith("slots 1/12")
+    with pytest.raises(roster.RosterError, match=r"^Kurt: that costs 2 slots; 1 of 12 are left \(Edu 50\)$"):
+        roster.train(content, kurt, "fusion=3")
+    with pytest.raises(roster.RosterError, match="^Kurt: Medic is Expert already$"):
+        roster.train(content, kurt, "medic=4")
+    anna = made(content, "xcom-trpg")[0]
+    with pytest.raises(roster.RosterError, match="nothing to train"):
+        roster.train(content, anna, "strength=8")
+
+
 # -- neo-troops (Interpretation: a varan type and its held weapon) ------------------------------
 
 

@@ -135,6 +135,10 @@ class Creation(Protocol):
     def improve(self, record: Any, dice: Dice) -> tuple[Any, Roll] | str:
         """A between-missions roll (xcom-trpg 7.1: psi initiation), or why it cannot be made."""
 
+    def train(self, record: Any, numbers: dict[str, int]) -> Any | str:
+        """The record with numbers of its form set once it is made (annihilation: skill levels bought with the slots
+        its rolled Education gives), or why not; a ruleset with nothing to set later says so."""
+
     def debrief(self, records: list[Any], state: State, dice: Dice) -> tuple[list[Any], tuple[Roll, ...]]:
         """The ruleset's roster records after a mission that ended in `state`, with the dice it rolls then
         (annihilation: stats and skills improved by use, ranks and promotion, the dead gone); a ruleset that

@@ -120,6 +120,16 @@ def debrief(content: Content, ruleset_id: str, characters: list[Character], stat
     return out, rolls
 
 
+def train(content: Content, ch: Character, text: str) -> Character:
+    """The character with numbers of its ruleset's form set after it was made (`skill=level,...`, as `--stats`
+    writes them); RosterError why not."""
+    rules = creation(content, ch.ruleset)
+    done = rules.train(ch.record, parse_numbers(content, ch.ruleset, rules.draft(), text))
+    if isinstance(done, str):
+        raise RosterError(done)
+    return Character(ch.ruleset, done)
+
+
 def describe(content: Content, ch: Character, wide: bool = False) -> tuple[str, str]:
     return creation(content, ch.ruleset).describe(ch.record, wide)
 

@@ -15,8 +15,8 @@ from engine.core.creation import Draft, Form, Number, Points
 from engine.core.dice import Dice
 from engine.core.ruleset import Row
 from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.character import (Character, Stats, baseline, buy, roll_stats, skill_slots,
-                                                  spent_slots)
+from engine.rules.annihilation.character import (Character, Stats, baseline, buy, level_of, roll_stats,
+                                                  skill_slots, spent_slots)
 from engine.rules.annihilation.deploy_schema import Kept
 from engine.rules.annihilation.experience import Veteran, promote
 from engine.rules.annihilation.schema import STATS
@@ -195,6 +195,26 @@ class AnnihilationCreation:
                                                     stats=dict(record.stats), skills={}, kept=kept)
             placed[place] = _tid(record.name)
         return missions.with_forces(self.content, ID, mission_id, placed, {"units": units})
+
+    def train(self, record: Recruit, numbers: dict[str, int]) -> Recruit | str:
+        """A-4.1, A-4.2: skill levels bought after creation with the slots the rolled Education gives and the
+        levels held do not take (`slots 8/12`), each at the difference in slot cost; never a level lower."""
+        held = record.skills or dict(baseline(self.book))
+        skills, cost = dict(held), 0
+        for key, value in numbers.items():
+            why = self._level(key, value)
+            if why:
+                return f"{record.name}: {why}"
+            now = self.book.levels[level_of(self.book, held.get(key, 0))]
+            if value <= now.order:
+                return f"{record.name}: {self.book.skills[key].name} is {self.order[now.order].capitalize()} already"
+            cost += self.book.levels[self.order[value]].slots - now.slots
+            skills[key] = self.book.levels[self.order[value]].chance
+        total = skill_slots(self.book, Stats(**record.stats))
+        left = total - spent_slots(self.book, held)
+        if cost > left:
+            return f"{record.name}: that costs {cost} slots; {left} of {total} are left (Edu {record.stats['education']})"
+        return attrs.evolve(record, skills=skills)
 
     def debrief(self, records: list[Recruit], state, dice: Dice):
         """After a mission: each deployed character as its unit ends it (practice.debrief wrote it); the dead

@@ -132,5 +132,8 @@ class NeoCreation:
     def improve(self, record: Recruit, dice: Dice):
         return f"{record.name}: a varan has no roll between missions"
 
+    def train(self, record: Recruit, numbers: dict[str, int]):
+        return f"{record.name}: a varan has nothing to train"
+
     def debrief(self, records: list[Recruit], state, dice: Dice):
         return unchanged(records)  # a mission changes nothing this roster keeps

@@ -172,5 +172,8 @@ class XcomCreation:
         except c.Refused as exc:
             return str(exc)
 
+    def train(self, record: c.Recruit, numbers: dict[str, int]):
+        return f"{record.name}: an xcom-trpg soldier has nothing to train between missions"
+
     def debrief(self, records: list[c.Recruit], state, dice: Dice):
         return unchanged(records)  # a mission changes nothing this roster keeps

@@ -164,6 +164,9 @@ class XxxzoneCreation:
     def improve(self, record: Recruit, dice: Dice):
         return f"{record.name}: an xxxzone operative has no roll between missions here (its training is not played)"
 
+    def train(self, record: Recruit, numbers: dict[str, int]):
+        return f"{record.name}: an xxxzone operative has nothing to train here"
+
     def debrief(self, records: list[Recruit], state, dice: Dice):
         return unchanged(records)  # a mission changes nothing this roster keeps
 
