@@ -113,6 +113,7 @@ def test_a_walk_keeps_the_tu_it_spent_for_the_hard_march(game):
     after = fold(s, events)
     spent = s.units["julia"].record.fighter.tu_left - after.units["julia"].record.fighter.tu_left
     assert spent > 0 and _tally(after, "julia").marched == spent and _tally(after, "julia").march_phase == s.phase
+    assert events[-1].cause == f"uses (A-6.1): {spent} TU moved this phase"
 
 
 def test_tv_a37_in_play_the_mission_ends_with_the_improvement_rolls_and_a_rookie_made_squaddie(game):

@@ -70,11 +70,13 @@ def counted(rs: Annihilation, state: State, command: Command, events: list[Event
             tally = experience.count(rs.book, tally, event, skill)
         tally = attrs.evolve(tally, hits=tally.hits + count.hits.get(uid, 0),
                              downed=tally.downed + count.downed.get(uid, 0))
+        words = _words(count, uid)
         if isinstance(command, Move) and uid == command.unit:
             tally = _march(tally, state, state.units[uid], unit)
+            words += [f"{tally.marched} TU moved this phase"] if tally.marched else []
         if tally != unit.record.tally:
             out.append(UnitChanged(unit=uid, changes={"record": Patch(Soldier.record_kind, {"tally": tally})},
-                                   cause=f"uses (A-6.1): {_words(count, uid)}"))
+                                   cause=f"uses (A-6.1): {', '.join(words)}"))
     return out
 
 
@@ -174,14 +176,14 @@ def _march(tally: Tally, state: State, before: Unit, now: Unit) -> Tally:
     return attrs.evolve(tally, marched=so_far + spent, march_phase=state.phase)
 
 
-def _words(count: _Count, uid: str) -> str:
+def _words(count: _Count, uid: str) -> list[str]:
     names = {"fire": "fire", "reaction_shot": "reaction shot", "physical_attack": "physical attack",
              "throw": "throw", "hard_march": "hard march", "bleeding_turn": "bleeding turn", "wounded": "wounded",
              "first_spot": "first to spot", "skill_test": "skill test"}
     parts = [names.get(event, event) + (f" ({skill})" if skill else "") for event, skill in count.uses.get(uid, [])]
     parts += [f"{count.hits[uid]} hit on an enemy"] if count.hits.get(uid) else []
     parts += [f"{count.downed[uid]} enemy downed"] if count.downed.get(uid) else []
-    return ", ".join(parts) or "moving"
+    return parts
 
 
 def debrief(rs: Annihilation, state: State, events: list[Event], dice: Dice) -> list[Event]:
