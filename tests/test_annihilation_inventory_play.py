@@ -42,7 +42,7 @@ def test_the_inventory_lists_each_thing_its_place_and_its_moves_at_their_cost(ga
     inv = rs.inventory(state, anton)
     assert [(r.label, r.text) for r in inv.lines] == [
         ("ENC", " 11 boxes (armour 4) − relief 8 = 3: TU 53 a turn "), ("TU", " 53/53 "),
-        ("Harness", " none (size I/J weapons fire only from it, A-12.3) ")]
+        ("Harness", " none · size I/J fire only from it · on: 18 turns ")]
     assert [(t.place, t.label, t.size) for t in inv.items] == [
         ("Both hands", "Mk. IIV Assault Rifle 20/20", "D"), ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"),
         ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"), ("Belt", "Hand Grenade", "A")]
@@ -143,7 +143,7 @@ def test_the_harness_takes_both_straps_and_lets_a_size_i_weapon_fire_gripped(con
     ac = anton.record.kit[0]
     assert (ac.id, ac.size, ac.place, ac.gripped) == ("mk5_ac", "I", "both_straps", ("right_hand", "left_hand"))
     inv = rs.inventory(state, anton)
-    assert inv.lines[2].text == " worn: both straps, one weapon of any size, fired gripped (A-12.3) "
+    assert inv.lines[2].text == " worn · both straps, any size, gripped · off: 2 turns "
     assert [(t.place, t.size) for t in inv.items][:1] == [("Both straps", "I")]
     moves = {m.label: m.command for m in inv.items[0].moves}
     assert "Let hang (1 TU)" in moves and "→ Strap 1 (6 TU)" not in moves  # A-12.4's 1 TU; the harness has both
@@ -168,7 +168,7 @@ def test_without_the_harness_a_size_i_weapon_is_carried_in_both_hands_but_never_
     rs, state = _gunner(content, harness=False)
     anton = state.units["anton"]
     assert anton.record.kit[0].place == "both_hands"
-    assert rs.inventory(state, anton).lines[2].text == " none (size I/J weapons fire only from it, A-12.3) "
+    assert rs.inventory(state, anton).lines[2].text == " none · size I/J fire only from it · on: 18 turns "
     x, y = anton.pos
     near = attrs.evolve(state, units={**state.units, "sectoid_1": attrs.evolve(state.units["sectoid_1"],
                                                                                 pos=(x, y - 2))})

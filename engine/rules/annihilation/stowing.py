@@ -30,8 +30,8 @@ if TYPE_CHECKING:
 
 PLACES = ("right_hand", "left_hand", "both_hands", "strap_1", "strap_2", "both_straps", "shoulder_left",
           "shoulder_right", "leg_left", "leg_right", "belt", "backpack", "bag", "floor")
-HARNESS = {False: " none (size I/J weapons fire only from it, A-12.3) ",
-           True: " worn: both straps, one weapon of any size, fired gripped (A-12.3) "}
+HARNESS = {False: " none · size I/J fire only from it · on: {on} turns ",  # of full TU, before the mission
+           True: " worn · both straps, any size, gripped · off: {off} turns "}
 WORDS = {p: p.replace("_", " ").capitalize() for p in PLACES} | {"strap_1": "Strap 1", "strap_2": "Strap 2",
                                                                  "bag": "Strap bag"}
 
@@ -158,7 +158,8 @@ def screen(rs: Annihilation, state: State, unit: Unit) -> Inventory:
     armour = rs.book.armour[f.character.armour]
     lines = (Row("ENC", f" {total} boxes (armour {armour.weight}) − relief {relief} = {enc}: TU {f.tu_turn} a turn "),
              Row("TU", f" {f.tu_left}/{f.tu_turn} "),
-             Row("Harness", HARNESS[s.harness]))
+             Row("Harness", HARNESS[s.harness].format(on=rs.book.costs["harness_on"].turns,
+                                                      off=rs.book.costs["harness_off"].turns)))
     mine = rs._mine(state, unit)
     things = []
     for n, c in enumerate(s.kit):
