@@ -97,7 +97,8 @@ def test_a_primed_grenade_lies_where_it_lands_and_goes_off_at_its_sides_phase_en
     events, state = _do(rs, state, Throw(unit="anton", item="hand_grenade", cell=row[2]), [1])  # d100 1: on target
     assert state.units["anton"].record.fighter.tu_left == left - 13  # only the throw's 25% of 53
     assert not any(isinstance(e, Resolved) and e.action == "blast" for e in events)
-    assert isinstance(events[-1], Noted) and state.record == Field(lying=(Lying("hand_grenade", row[2], "xcom", 2,
+    assert events[-1].cause == "uses (A-6.1): throw (thrown_explosives)"
+    assert isinstance(events[-2], Noted) and state.record == Field(lying=(Lying("hand_grenade", row[2], "xcom", 2,
                                                                                "anton"),))
     assert all(c.id != "hand_grenade" for c in state.units["anton"].record.kit)
     events, state = _do(rs, state, EndTurn(side="xcom"))  # turn 1 ends: the fuse has a turn to run
@@ -178,4 +179,4 @@ def test_the_client_primes_with_a_delay_and_throws_at_80x24(content, tmp_path):
     commands = [r["command"] for r in records if r.get("kind") == "command"]
     assert commands[-2]["action"] == "prime" and commands[-2]["amount"] == 2
     assert commands[-1]["kind"] == "throw"
-    assert records[-1]["events"][-1]["kind"] == "noted"  # it lies where it landed, its fuse running
+    assert records[-1]["events"][-2]["kind"] == "noted"  # it lies where it landed, its fuse running (then uses)

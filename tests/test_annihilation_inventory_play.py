@@ -6,7 +6,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from engine.core.commands import Act, Rejected
+from engine.core.commands import Act, Rejected, Shoot
 from engine.core.dice import Dice, seed_from_int
 from engine.core.events import Resolved
 from engine.core.reducer import fold
@@ -42,7 +42,7 @@ def test_the_inventory_lists_each_thing_its_place_and_its_moves_at_their_cost(ga
     inv = rs.inventory(state, anton)
     assert [(r.label, r.text) for r in inv.lines] == [
         ("ENC", " 11 boxes (armour 4) − relief 8 = 3: TU 53 a turn "), ("TU", " 53/53 "),
-        ("Harness", " none (size I/J weapons fire only from it, A-12.3) ")]
+        ("Harness", " none · size I/J fire only from it · on: 18 turns ")]
     assert [(t.place, t.label, t.size) for t in inv.items] == [
         ("Both hands", "Mk. IIV Assault Rifle 20/20", "D"), ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"),
         ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"), ("Belt", "Hand Grenade", "A")]
@@ -123,3 +123,56 @@ def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, t
     command = [json.loads(line) for line in session.path.read_text().splitlines()][-1]["command"]
     assert command == {"kind": "act", "unit": "anton", "action": "stow", "target": None, "cell": None,
                        "option": "0:left_hand", "amount": 0, "targets": []}
+
+
+def _gunner(content, harness: bool):
+    """Anton with a Mk. 5 AC (size I) instead of his rifle, fitted with the harness or not (A-12.3)."""
+    units = dict(content.rules[ID]["units"])
+    units["anton"] = attrs.evolve(units["anton"], weapon="mk5_ac", clips=0, harness=harness)
+    rules = {**content.rules, ID: {**content.rules[ID], "units": units}}
+    g = Game.new(attrs.evolve(content, rules=rules), ID, "eliminate", seed_from_int(4), None)
+    a = g.state.units["anton"]
+    kit = (attrs.evolve(a.record.kit[0], loaded="mk5_ac_ap"),) + a.record.kit[1:]  # a cannon shell (A-16)
+    a = attrs.evolve(a, record=attrs.evolve(a.record, kit=kit))
+    return g.ruleset, _quiet(attrs.evolve(g.state, units={**g.state.units, "anton": a}))
+
+
+def test_the_harness_takes_both_straps_and_lets_a_size_i_weapon_fire_gripped(content):
+    rs, state = _gunner(content, harness=True)
+    anton = state.units["anton"]
+    ac = anton.record.kit[0]
+    assert (ac.id, ac.size, ac.place, ac.gripped) == ("mk5_ac", "I", "both_straps", ("right_hand", "left_hand"))
+    inv = rs.inventory(state, anton)
+    assert inv.lines[2].text == " worn · both straps, any size, gripped · off: 2 turns "
+    assert [(t.place, t.size) for t in inv.items][:1] == [("Both straps", "I")]
+    moves = {m.label: m.command for m in inv.items[0].moves}
+    assert "Let hang (1 TU)" in moves and "→ Strap 1 (6 TU)" not in moves  # A-12.4's 1 TU; the harness has both
+    grenade = anton.record.kit.index(next(c for c in anton.record.kit if c.id == "hand_grenade"))
+    refused = rs.decide(state, Act(unit="anton", action="stow", option=f"{grenade}:strap_1"), Dice.scripted([]))
+    assert refused == Rejected("harness", "The strap, gyro and pad system takes both straps (A-12.3)")
+    hung, state2 = _do(rs, state, moves["Let hang (1 TU)"])
+    assert state2.units["anton"].record.kit[0].gripped == () and state2.units["anton"].record.fighter.tu_left == \
+        anton.record.fighter.tu_left - 1 and hung[0].text == "Anton lets go of the Mk. 5 AC on both straps (1 TU)"
+    x, y = anton.pos
+    near = attrs.evolve(state, units={**state.units, "sectoid_1": attrs.evolve(state.units["sectoid_1"],
+                                                                                pos=(x, y - 2))})
+    ok = rs.preview_shot(near, "anton", "sectoid_1", "snap")
+    assert not isinstance(ok, Rejected), ok  # gripped on the harness it fires (a one-handed grip never does)
+    events = rs.decide(near, Shoot(unit="anton", target="sectoid_1", mode="snap"), Dice.scripted([100] * 9))
+    assert [e.action for e in events if isinstance(e, Resolved)] == ["shoot"]
+    hanging = attrs.evolve(near, units={**near.units, "anton": state2.units["anton"]})
+    assert rs.preview_shot(hanging, "anton", "sectoid_1", "snap").code == "unarmed"  # hanging: not in the hands
+
+
+def test_without_the_harness_a_size_i_weapon_is_carried_in_both_hands_but_never_fired(content):
+    rs, state = _gunner(content, harness=False)
+    anton = state.units["anton"]
+    assert anton.record.kit[0].place == "both_hands"
+    assert rs.inventory(state, anton).lines[2].text == " none · size I/J fire only from it · on: 18 turns "
+    x, y = anton.pos
+    near = attrs.evolve(state, units={**state.units, "sectoid_1": attrs.evolve(state.units["sectoid_1"],
+                                                                                pos=(x, y - 2))})
+    got = rs.decide(near, Shoot(unit="anton", target="sectoid_1", mode="snap"), Dice.scripted([]))
+    assert got.code == "needs_harness" and "strap, gyro and pad" in got.reason
+    refused = rs.decide(state, Act(unit="anton", action="stow", option="0:both_straps"), Dice.scripted([]))
+    assert refused == Rejected("too_big", "Larger items hang from the strap, gyro and pad system")

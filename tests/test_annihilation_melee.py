@@ -65,7 +65,8 @@ def test_tv_a39_a_physical_attack_through_decide(game):
     assert told.action == "melee" and told.outcome == "hit" and told.target == "sectoid_1"
     assert told.rolls[0].formula == "d100 50 ≤ to-hit 50 (Acc 50 + skill 0; damage Str 50 + Wp 0 = 50) hit"
     assert told.text.startswith("Anton strikes at Sectoid 1 (11 TU): hit: 50 on front")
-    mine, hit = [e for e in events if isinstance(e, UnitChanged)]
+    mine, hit, use = [e for e in events if isinstance(e, UnitChanged)]
+    assert use.cause == "uses (A-6.1): physical attack, 1 hit on an enemy"  # Acc and Str (practice.py)
     assert mine.changes["record"].fighter.tu_left == 55 - 11  # 20% of 55, no turn: it already faces north
     f = hit.changes["record"].fighter
     assert (f.health, f.armour.front, f.armour.av10) == (65, 40, 140)  # 35 to the character, side −10, AV10 −10
@@ -77,7 +78,8 @@ def test_a_strike_turns_the_attacker_first_and_a_miss_rolls_once(game):
     events = game.ruleset.decide(state, Act(unit="anton", action="melee", target="sectoid_1"), Dice.scripted([51]))
     (told,) = [e for e in events if isinstance(e, Resolved)]
     assert told.outcome == "miss" and len(told.rolls) == 1 and "(15 TU)" in told.text
-    mine = events[-1]
+    mine = events[-2]  # the last: its uses
+    assert events[-1].cause == "uses (A-6.1): physical attack"
     assert mine.changes["record"].fighter.tu_left == 55 - 4 - 11 and mine.changes["facing"] == 0
 
 
@@ -119,8 +121,9 @@ def test_observers_fire_before_the_strike_and_can_cancel_it(game):
     events = game.ruleset.decide(state, Act(unit="anton", action="melee", target="sectoid_1"), dice)
     told = [e for e in events if isinstance(e, Resolved)]
     assert [e.action for e in told] == ["reaction fire"] and "reacts to Anton striking" in told[0].text
-    assert events[-1].cause == "attack cancelled: put down by opportunity fire"
-    assert events[-1].changes["record"].fighter.tu_left == 0
+    assert events[-2].cause == "attack cancelled: put down by opportunity fire"
+    assert events[-2].changes["record"].fighter.tu_left == 0
+    assert events[-1].cause.startswith("uses (A-6.1): wounded")  # no attack made: only its wounds are uses
 
 
 def test_the_ai_strikes_an_enemy_next_to_it_when_it_has_no_shot(game):

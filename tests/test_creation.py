@@ -167,8 +167,52 @@ def test_annihilation_rolls_fourteen_stats_7d10_plus_10(content):
     assert len(rolls) == 14 and all(len(r.faces) == 7 for r in rolls)
     assert stats["time_units"] == 1 + 6 + 10 and stats["stamina"] == 2 + 6 + 10 and stats["psychic"] == 4 + 6 + 10
     assert ch.record.rolled.startswith("7d10+10 each: TU 17, Sta 18, Hlt 19")
-    assert roster.creation(content, "annihilation").validate(attrs.evolve(ch.record, stats={**stats, "health": 90})) \
-        == [".stats.health: 90 is outside 17 to 80"]
+    assert roster.creation(content, "annihilation").validate(attrs.evolve(ch.record, stats={**stats, "health": 201})) \
+        == [".stats.health: 201 is outside 0 to 200"]  # a kept stat falls by wounds and rises by use (A-6.1)
+
+
+def test_tv_a3_skills_are_bought_in_the_creation_form_with_their_costs_and_limits(content):
+    """Edu 50 → 12 slots. Medic Skilled (2), Rifles from the free Skilled to Proficient (3 − 2 = 1), Fusion from
+    Unskilled to Novice (1): spent 4, left 8. Before Education is rolled only floor(17/4) = 4 are sure."""
+    rules = roster.creation(content, "annihilation")
+    draft = rules.draft().set("medic", 2).set("rifles", 3).set("fusion", 1)
+    form = rules.form(draft)
+    assert (form.points.spent, form.points.total) == (4, 4)
+    rifles = next(n for n in form.numbers if n.id == "rifles")
+    assert (rifles.value, rifles.low, rifles.high, rifles.note) == (3, 2, 6, "Proficient, 1 slot")
+    assert rules.refusal(draft, "medic", 3) == "Medic Proficient: 5 slots in all; 4 are sure before Edu is rolled (A-4.1)"
+    assert rules.refusal(draft, "rifles", 1) == "Rifles: a military operative is Skilled for free (A-4.4), never lower"
+    assert rules.refusal(draft, "fusion", 7) == "Fusion (New Alien Weapons): Master is the highest level (A-4.2)"
+    assert rules.refusal(draft, "accuracy", 60) == "accuracy: an annihilation recruit's stats are rolled, not chosen"
+    assert rules.check(draft) == []
+    assert rules.check(draft.set("medic", 3)) == ["The skills: 5 slots in all; 4 are sure before Edu is rolled (A-4.1)"]
+    edu = [10, 10, 10, 4, 3, 2, 1]  # 7d10 = 40, + 10 = Edu 50
+    faces = [1] * 7 * 12 + edu + [1] * 7
+    ch, rolls = roster.create(content, "annihilation", attrs.evolve(draft, name="Kurt"), Dice.scripted(faces))
+    assert ch.record.stats["education"] == 50 and rolls[12].total == 50
+    skills = ch.record.skills
+    assert (skills["medic"], skills["rifles"], skills["fusion"], skills["pistols"]) == (30, 50, 10, 30)
+    assert rules.describe(ch.record)[1].endswith("Edu50  slots 8/12")  # spent 4, left 8
+    assert rules.describe(ch.record, wide=True)[1].endswith("slots 8/12  Rookie, 0 missions")
+
+
+def test_the_slots_a_rolled_education_gives_beyond_the_sure_ones_are_spent_on_the_roster(content):
+    """TV-A3 again: Edu 50 → 12 slots, 4 spent at creation, 8 left: Medic Skilled → Expert (5 − 2 = 3), Pistols
+    Skilled → Master (6 − 2 = 4): 1 left; one more level is refused with the slots it costs."""
+    rules = roster.creation(content, "annihilation")
+    draft = attrs.evolve(rules.draft().set("medic", 2).set("rifles", 3).set("fusion", 1), name="Kurt")
+    faces = [1] * 7 * 12 + [10, 10, 10, 4, 3, 2, 1] + [1] * 7  # Edu 50
+    kurt = roster.create(content, "annihilation", draft, Dice.scripted(faces))[0]
+    kurt = roster.train(content, kurt, "medic=5,pistols=6")
+    assert (kurt.record.skills["medic"], kurt.record.skills["pistols"]) == (90, 95)
+    assert rules.describe(kurt.record)[1].endswith("slots 1/12")
+    with pytest.raises(roster.RosterError, match=r"^Kurt: that costs 2 slots; 1 of 12 are left \(Edu 50\)$"):
+        roster.train(content, kurt, "fusion=3")
+    with pytest.raises(roster.RosterError, match="^Kurt: Medic is Expert already$"):
+        roster.train(content, kurt, "medic=4")
+    anna = made(content, "xcom-trpg")[0]
+    with pytest.raises(roster.RosterError, match="nothing to train"):
+        roster.train(content, anna, "strength=8")
 
 
 # -- neo-troops (Interpretation: a varan type and its held weapon) ------------------------------

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import secrets
 from pathlib import Path
 
 from engine.content.models import Content
+from engine.core.model import State
 from engine.play import roster
 
 
@@ -22,6 +24,31 @@ def read(content: Content, path: Path, bad, only: str | None = None) -> list[ros
 def squad_for(content: Content, saves: Path, ruleset: str, mission: str, bad) -> list[roster.Character]:
     """The roster characters a new mission deploys: those of its ruleset."""
     return roster.deploying(content, ruleset, mission, read(content, path_of(saves), bad, only=ruleset))
+
+
+def debrief(content: Content, saves: Path, header: dict, state: State) -> list[str]:
+    """After a mission that deployed roster characters: the roster as their ruleset keeps them (annihilation: improved
+    by use, promoted, the dead gone), saved; the lines that say so, for the summary."""
+    ruleset = str(header["ruleset"])
+    try:
+        deployed = roster.from_header(content, ruleset, header["mission"].get("squad"))
+        if not deployed:
+            return []
+        path = path_of(saves)
+        before = roster.load(path, content)
+        after, rolls = roster.debrief(content, ruleset, before, state, roster.dice_for(secrets.token_bytes(32)))
+        if after == before:
+            return []
+        roster.save(path, after)
+    except roster.RosterError as exc:
+        return ["", f"Roster not updated: {exc}"]
+    kept = {roster.key(c.name): c for c in after}
+    out = ["", "Roster after the mission:"]
+    for ch in deployed:
+        now = kept.get(roster.key(ch.name))
+        out.append(f"  {ch.name}: " + ("fallen, off the roster" if now is None else
+                                       roster.describe(content, now, wide=True)[1]))
+    return out + [f"  {r.actor}: {r.purpose}, {r.formula}" for r in rolls]
 
 
 def line(content: Content, ch: roster.Character) -> str:

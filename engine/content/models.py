@@ -164,10 +164,14 @@ class Missions(dict):
         return self._made[key]
 
 
+def scaled(count: int, percent: int) -> int:
+    """An alien number at a level's `enemies_percent`: halves round up, at least 1 of a kind there is."""
+    return max(1, (2 * count * percent + 100) // 200) if count else 0
+
+
 def at_level(mission: Mission, level: str, difficulty: Difficulty) -> Mission:
     """The mission at a difficulty level: its alien numbers scaled (halves up, at least 1 of each)."""
-    enemies = {k: max(1, (2 * n * difficulty.enemies_percent + 100) // 200) if n else 0
-               for k, n in mission.enemies.items()}
+    enemies = {k: scaled(n, difficulty.enemies_percent) for k, n in mission.enemies.items()}
     name = mission.name if difficulty.default else f"{mission.name} ({difficulty.name})"
     return attrs.evolve(mission, enemies=enemies, difficulty=level, name=name)
 

@@ -17,6 +17,7 @@ from engine.core.dice import Dice, Roll
 
 if TYPE_CHECKING:  # annotations only
     from engine.content.models import Content
+    from engine.core.model import State
     from engine.core.ruleset import Row
 
 
@@ -133,6 +134,20 @@ class Creation(Protocol):
 
     def improve(self, record: Any, dice: Dice) -> tuple[Any, Roll] | str:
         """A between-missions roll (xcom-trpg 7.1: psi initiation), or why it cannot be made."""
+
+    def train(self, record: Any, numbers: dict[str, int]) -> Any | str:
+        """The record with numbers of its form set once it is made (annihilation: skill levels bought with the slots
+        its rolled Education gives), or why not; a ruleset with nothing to set later says so."""
+
+    def debrief(self, records: list[Any], state: State, dice: Dice) -> tuple[list[Any], tuple[Roll, ...]]:
+        """The ruleset's roster records after a mission that ended in `state`, with the dice it rolls then
+        (annihilation: stats and skills improved by use, ranks and promotion, the dead gone); a ruleset that
+        keeps nothing of a mission returns them unchanged (`unchanged`)."""
+
+
+def unchanged(records: list[Any]) -> tuple[list[Any], tuple[Roll, ...]]:
+    """`Creation.debrief` of a ruleset whose characters a mission leaves as they were."""
+    return list(records), ()
 
 
 def repick(creation: Creation, draft: Draft, choice: str, option: str) -> tuple[Draft, list[str]]:

@@ -21,6 +21,7 @@ from engine.content.models import Content
 from engine.core import files
 from engine.core.creation import Character, Creation, Draft
 from engine.core.dice import Dice, Faces, Roll
+from engine.core.model import State
 from engine.core.ruleset import make
 
 FILE = "roster.toml"
@@ -104,6 +105,29 @@ def improve(content: Content, ch: Character, dice: Dice) -> tuple[Character, Rol
         raise RosterError(done)
     record, roll = done
     return Character(ch.ruleset, record), roll
+
+
+def debrief(content: Content, ruleset_id: str, characters: list[Character], state: State,
+            dice: Dice) -> tuple[list[Character], tuple[Roll, ...]]:
+    """The roster after a mission of the ruleset that ended in `state`: its characters as that ruleset keeps them
+    (`Creation.debrief`: annihilation's improved by use and promoted, its dead gone), in their places; the other
+    rulesets' characters as they were."""
+    own = [c.record for c in characters if c.ruleset == ruleset_id]
+    records, rolls = creation(content, ruleset_id).debrief(own, state, dice)
+    after = {key(r.name): r for r in records}
+    out = [c if c.ruleset != ruleset_id else Character(ruleset_id, after[key(c.name)]) for c in characters
+           if c.ruleset != ruleset_id or key(c.name) in after]
+    return out, rolls
+
+
+def train(content: Content, ch: Character, text: str) -> Character:
+    """The character with numbers of its ruleset's form set after it was made (`skill=level,...`, as `--stats`
+    writes them); RosterError why not."""
+    rules = creation(content, ch.ruleset)
+    done = rules.train(ch.record, parse_numbers(content, ch.ruleset, rules.draft(), text))
+    if isinstance(done, str):
+        raise RosterError(done)
+    return Character(ch.ruleset, done)
 
 
 def describe(content: Content, ch: Character, wide: bool = False) -> tuple[str, str]:

@@ -14,7 +14,7 @@ from tui.cli.common import BadInput, load_content, secret, seed
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("roster", help="the squad's characters: list, new, remove, initiate")
+    p = sub.add_parser("roster", help="the squad's characters: list, new, remove, initiate, train")
     rs = p.add_subparsers(dest="roster_cmd", parser_class=type(p))
     add = rs.add_parser("new", aliases=["add"], help="create a character in a ruleset's creation rules "
                                                      "(xcom-trpg 2.3: 36 points, 42 for an epic)")
@@ -34,6 +34,10 @@ def add_parser(sub) -> None:
                                          "initiation, Luck*1d100 >= 100 unlocks)")
     ini.add_argument("name")
     ini.add_argument("--seed", type=seed, metavar="N", help="seed of the die (default: random)")
+    tr = rs.add_parser("train", help="set numbers of a made character (annihilation: buy skill levels with the "
+                                     "slots its Education gives, A-4.1)")
+    tr.add_argument("name")
+    tr.add_argument("--stats", required=True, metavar="medic=3,...", help="the numbers, as `new --stats` takes them")
 
 
 def _draft(content, args, bad):
@@ -95,6 +99,14 @@ def run(args: argparse.Namespace) -> int:
         gone = characters.pop(at)
         _save(path, characters)
         print(f"removed {gone.name}")
+        return 0
+    if cmd == "train":
+        try:
+            characters[at] = roster.train(content, characters[at], args.stats)
+        except roster.RosterError as exc:
+            raise bad(str(exc)) from None
+        _save(path, characters)
+        print(f"{characters[at].name}: {roster.describe(content, characters[at], wide=True)[1]}")
         return 0
     try:
         ch, roll = roster.improve(content, characters[at], roster.dice_for(seed_of(args.seed)[0]))

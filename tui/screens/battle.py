@@ -405,7 +405,10 @@ class BattleScreen(Board):
         self.update_view()
 
     def _finish(self) -> None:
-        from tui.screens.summary import Summary
+        from tui import squad
+        from tui.screens.summary import Summary, summary_lines
 
         self.mode = "over"
-        self.app.switch_screen(Summary(self.session.path, self.session.content))
+        path, content = self.session.path, self.session.content
+        kept = squad.debrief(self.app.content, self.app.saves, self.session.game.header, self.session.state)
+        self.app.switch_screen(Summary(path, content, summary_lines(path, content) + kept if kept else None))

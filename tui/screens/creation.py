@@ -23,6 +23,7 @@ from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
 
 NAME_ROW = 0
+CHROME = 12  # the screen's lines besides the rows: head, name box, notes, status line, key bar
 
 
 class Sheet(Static, can_focus=True):
@@ -98,10 +99,21 @@ class Creation(Sized):
                                        + (f"  {n.note}" if n.note else "")))
         if not lines:
             lines.append(Text("  Nothing to choose: the rules make the rest"))
+        lines = self._window(lines)
         self.query_one(Sheet).update(Text("\n").join(lines))
         notes = [row.text for row in self.rules.preview(self.draft)]
         self.query_one("#creation-notes", Static).update(Text("\n".join(notes)))
         self.refresh_bindings()
+
+    def _window(self, lines: list[Text]) -> list[Text]:
+        """As many rows as the screen has room for (annihilation offers 17 skills), around the selected one."""
+        room = max(3, self.size.height - CHROME) if self.size.height else len(lines)
+        if len(lines) <= room:
+            return lines
+        room -= 2  # the lines saying how many rows are out of sight
+        top = min(max(0, self.row - 1 - room // 2), len(lines) - room)
+        return ([Text(f"  ↑ {top} more" if top else "")] + lines[top:top + room]
+                + [Text(f"  ↓ {len(lines) - top - room} more" if top + room < len(lines) else "")])
 
     def _row(self, row: int, label: str, value: str, note: str) -> Text:
         mark = "▶" if row == self.row else " "

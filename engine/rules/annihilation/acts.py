@@ -15,7 +15,7 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.map.grid import distance
 from engine.rules.annihilation import actions, clouds, combat, fuses, hits, medical, melee, moves
-from engine.rules.annihilation.combat import blast, react
+from engine.rules.annihilation.combat import answered, blast, paid_answered
 from engine.rules.annihilation.moves import Price, pay
 from engine.rules.annihilation.soldier import changes, fighter_of, grenades
 
@@ -41,7 +41,7 @@ def price(rs: Annihilation, unit: Unit, cmd: Act) -> Rejected | Price:
     if cmd.action == "shut_down":
         return Price(rs.book.cost("shut_down", f.tu_turn), 0, "shut_down")
     return Rejected("unknown_action", f"annihilation has no {cmd.action!r} action; it has stance, open, close, "
-                                      "shut_down, melee, treat, prime, lay, sense, stow, unload, load")
+                                      "shut_down, melee, treat, prime, lay, sense, stow, unload, load, grip")
 
 
 def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
@@ -55,12 +55,13 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
         from engine.rules.annihilation import hazards
 
         return hazards.lay(rs, state, unit, cmd, dice)
-    if cmd.action in ("stow", "unload", "load"):
+    if cmd.action in ("stow", "unload", "load", "grip"):
         from engine.rules.annihilation import stowing
 
         if cmd.action == "load":
             return combat.reload(rs, state, unit, Reload(unit=unit.id), dice)
-        return (stowing.stow if cmd.action == "stow" else stowing.unload)(rs, state, unit, cmd, dice)
+        handler = {"stow": stowing.stow, "unload": stowing.unload, "grip": stowing.grip}[cmd.action]
+        return handler(rs, state, unit, cmd, dice)
     if cmd.action == "sense":
         from engine.rules.annihilation import sensor
 
@@ -83,14 +84,14 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
         except ValueError as exc:
             return Rejected("no_door", str(exc))
         text = f"{unit.name} {'opens' if cmd.action == 'open' else 'closes'} the door ({cost.tu} TU)"
-    f = pay(fighter_of(unit), cost, cost.text.replace("_", " "))
-    if isinstance(f, Rejected):
-        return f
-    f, pre = react(rs, state, dice, unit, f, unit.pos, DOING[cmd.action])  # observers fire first
+    done = paid_answered(rs, state, dice, unit, cost, cost.text.replace("_", " "), DOING[cmd.action],
+                         f"{cmd.action} cancelled: put down by opportunity fire")  # observers fire first
+    if isinstance(done, Rejected):
+        return done
+    f, pre, down = done
+    if down:
+        return pre
     new = attrs.evolve(unit.record, fighter=f)
-    if f.status != "awake":
-        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, new),
-                                  cause=f"{cmd.action} cancelled: put down by opportunity fire")]
     if cmd.action == "stance":
         f = attrs.evolve(f, stance=cmd.option)
         return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(new, fighter=f)),
@@ -148,13 +149,12 @@ def throw(rs: Annihilation, state: State, unit: Unit, cmd: Throw, dice: Dice) ->
         return Rejected("no_tu", f"{doing} costs {cost.tu} TU; {f.tu_left} left")
     ready = 0 if held else rs.book.costs["belt_to_hand"].tu + rs.book.cost("prime", f.tu_turn)
     primed = attrs.evolve(f, tu_left=f.tu_left - ready)
-    hurt, pre = react(rs, state, dice, unit, attrs.evolve(primed, tu_left=f.tu_left - cost.tu), unit.pos,
-                      "throwing" if held else "priming")
+    hurt, pre, down = answered(rs, state, dice, unit, attrs.evolve(primed, tu_left=f.tu_left - cost.tu),
+                               "throwing" if held else "priming", "throw cancelled: put down first", spent=True)
+    if down:
+        return pre
     primed = attrs.evolve(hurt, tu_left=primed.tu_left)
     kit = tuple(c for c in unit.record.kit if c is not g)
-    if primed.status != "awake":
-        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(
-            unit.record, fighter=attrs.evolve(primed, tu_left=0))), cause="throw cancelled: put down first")]
     grid = state.grid
     done = actions.throw(rs.book, dice, primed, attrs.evolve(g, place="left_hand"), unit.pos, cell,
                          open_cell=lambda c: grid.inside(c) and bool(grid.walkable[c[1], c[0]]))

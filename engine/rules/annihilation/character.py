@@ -84,6 +84,13 @@ def skill_slots(book: Book, stats: Stats) -> int:
     return book.value("skill_slots", **stats.env())
 
 
+def spent_slots(book: Book, skills: dict[str, int]) -> int:
+    """A-4.2, A-4.4: the slots a character's skill levels cost above the free military baseline."""
+    lv = book.levels
+    return sum(max(0, lv[level_of(book, skills.get(k, 0))].slots - lv[sk.baseline].slots)
+               for k, sk in book.skills.items())
+
+
 def level_of(book: Book, percentage: int) -> str:
     """The highest level whose column-1 chance is at most the skill percentage (A-6.1 interpretation)."""
     fitting = [(lv.order, key) for key, lv in book.levels.items() if lv.chance <= percentage]

@@ -18,10 +18,9 @@ from engine.core.reducer import fold
 from engine.rules.annihilation import actions, clouds, fire, hits
 from engine.rules.annihilation.blast import cells, spaces_from
 from engine.rules.annihilation.fighter import Fighter
-from engine.rules.annihilation.inventory import Carried
+from engine.rules.annihilation.inventory import Carried, harnessed
 from engine.rules.annihilation.inventory import reload_price as reload_cost
-from engine.rules.annihilation.moves import Price
-from engine.rules.annihilation.moves import turn_price
+from engine.rules.annihilation.moves import Price, pay, turn_price
 from engine.rules.annihilation.soldier import Soldier, changes, clips_for, fighter_of, gun
 from engine.rules.annihilation.space import facing_towards
 
@@ -57,7 +56,7 @@ def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighte
         u = by_id[answer.observer]
         g = gun(u.record)
         shot = actions.shoot(rs.book, dice, attrs.evolve(fighter_of(u), facing=facing[u.id]), g, actor, u.pos, at,
-                             "snap", dz=mover.z - u.z)
+                             "snap", dz=mover.z - u.z, harness=harnessed(g, u.record.harness))
         if isinstance(shot, Rejected):
             continue
         actor = shot.target
@@ -70,6 +69,28 @@ def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighte
         new = attrs.evolve(u.record, fighter=shot.actor, kit=_swap(u.record.kit, g, shot.gun))
         out.append(UnitChanged(unit=u.id, changes=changes(u, new), cause="reaction fire"))
     return actor, out
+
+
+def answered(rs: Annihilation, state: State, dice: Dice, unit: Unit, paid: Fighter, doing: str, cancelled: str,
+             spent: bool = False) -> tuple[Fighter, list[Event], bool]:
+    """A-14.9 before an action the actor has paid for (`paid`): the observers' shots, and whether they put it down;
+    if they did, the events end with its cancelled action (`cancelled` says so), the TUs paid staying spent, or all
+    of them (`spent`: an aimed, thrown or struck action is begun and loses the rest)."""
+    f, pre = react(rs, state, dice, unit, paid, unit.pos, doing)
+    if f.status == "awake":
+        return f, pre, False
+    f = attrs.evolve(f, tu_left=0) if spent else f
+    return f, pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
+                                 cause=cancelled)], True
+
+
+def paid_answered(rs: Annihilation, state: State, dice: Dice, unit: Unit, cost: Price, what: str, doing: str,
+                  cancelled: str) -> Rejected | tuple[Fighter, list[Event], bool]:
+    """A-8.3 then A-14.9: the action's price paid (or why not), then `answered`."""
+    f = pay(fighter_of(unit), cost, what)
+    if isinstance(f, Rejected):
+        return f
+    return answered(rs, state, dice, unit, f, doing, cancelled)
 
 
 def _height(watcher: Unit, mover: Unit) -> str:
@@ -141,15 +162,16 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
     turn, tu = shot_cost(rs, unit, target, mode)
     towards = facing_towards(unit.pos, target.pos)
     f = attrs.evolve(fighter_of(unit), facing=towards, tu_left=unit.record.fighter.tu_left - turn)
-    hurt, pre = react(rs, state, dice, unit, attrs.evolve(f, tu_left=f.tu_left - tu), unit.pos, "taking aim")
+    hurt, pre, down = answered(rs, state, dice, unit, attrs.evolve(f, tu_left=f.tu_left - tu), "taking aim",
+                               "shot cancelled: put down by opportunity fire", spent=True)
+    if down:  # A-14.9 step 4: put down first, the shot is cancelled and its TUs stay spent
+        return pre
     f = attrs.evolve(hurt, tu_left=f.tu_left)
-    if f.status != "awake":  # A-14.9 step 4: put down first, the shot is cancelled and its TUs stay spent
-        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(
-            unit.record, fighter=attrs.evolve(f, tu_left=0))), cause="shot cancelled: put down by opportunity fire")]
     now = fold(state, pre) if pre else state
     target = now.units[target.id]
     g = gun(unit.record)
-    out = actions.shoot(rs.book, dice, f, g, fighter_of(target), unit.pos, target.pos, mode, dz=target.z - unit.z)
+    out = actions.shoot(rs.book, dice, f, g, fighter_of(target), unit.pos, target.pos, mode, dz=target.z - unit.z,
+                        harness=harnessed(g, unit.record.harness))
     if isinstance(out, Rejected):
         return out
     w = rs.book.weapons[g.id]
@@ -204,10 +226,9 @@ def reload(rs: Annihilation, state: State, unit: Unit, cmd: Reload, dice: Dice) 
     if isinstance(done, Rejected):
         return done
     f, after = done
-    f, pre = react(rs, state, dice, unit, f, unit.pos, "reloading")  # A-14.9: observers fire first
-    if f.status != "awake":
-        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(s, fighter=f)),
-                                  cause="reload cancelled: put down by opportunity fire")]
+    f, pre, down = answered(rs, state, dice, unit, f, "reloading", "reload cancelled: put down by opportunity fire")
+    if down:  # A-14.9: observers fire first
+        return pre
     after = [attrs.evolve(c, place=g.place) if c.id == g.id and c.place == held.place else c for c in after]
     spent = unit.record.fighter.tu_left - f.tu_left
     return pre + [Resolved(actor=unit.id, action="reload", weapon=g.id, rolls=(), outcome="loaded",

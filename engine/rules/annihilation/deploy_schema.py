@@ -13,6 +13,18 @@ from engine.rules.annihilation import schema as s
 
 
 @attrs.frozen(kw_only=True)
+class Kept:
+    """A roster character's record beyond its stats (creator.Recruit), deployed as it stands."""
+
+    skills: dict[str, int] = attrs.field(factory=dict)  # skill id -> percentage (A-6.1); empty: the baseline
+    rank: str = "rookie"
+    missions: int = 0
+    kills: int = 0
+    uses: dict[str, int] = attrs.field(factory=dict)  # stat -> uses carried over (A-6.1)
+    skill_uses: dict[str, int] = attrs.field(factory=dict)
+
+
+@attrs.frozen(kw_only=True)
 class Template:
     """units.toml: one unit a mission may deploy. No `stats`: every stat is rolled 7d10 + 10 (A-3.1)."""
 
@@ -27,6 +39,8 @@ class Template:
     skills: dict[str, str] = attrs.field(factory=dict)  # skills.toml id -> levels.toml id, above the baseline
     stats: dict[str, int] = attrs.field(factory=dict)  # pre-made: all fourteen of A-3.2
     behaviour: str = "default"  # behaviour.toml
+    harness: bool = False  # the strap, gyro and pad system, fitted before the mission (A-12.3); weight 0
+    kept: Kept | None = None  # a roster character's skills, rank and carried uses (creator.deploy)
 
 
 @attrs.frozen(kw_only=True)
@@ -37,12 +51,35 @@ class Ground:
     opens: bool = False  # a closed door: entering it opens it on the way (open_door)
 
 
+@attrs.frozen(kw_only=True)
+class Hardship:
+    """difficulty.toml: what a level of the shared difficulty.toml does to the aliens under annihilation, after
+    OpenXcom (its aim multiplier and stat growth by difficulty), beside the shared file's alien numbers. A level
+    not here leaves them as rolled."""
+
+    accuracy_percent: int = 100  # Acc (and Trw) of every alien
+    stats_percent: int = 100  # TU, Stamina, Health, Bravery, Reactions and Strength of every alien
+    reserve_percent: int = 0  # of its TU allowance an alien keeps back from walking, for opportunity fire
+
+
+def hardened(h: Hardship | None, stats: dict[str, int]) -> dict[str, int]:
+    """An alien's stats at the level (rounded down, A-0)."""
+    if h is None:
+        return stats
+    pct = {"accuracy": h.accuracy_percent, "throwing": h.accuracy_percent, **{k: h.stats_percent for k in GROWN}}
+    return {k: v * pct.get(k, 100) // 100 for k, v in stats.items()}
+
+
+GROWN = ("time_units", "stamina", "health", "bravery", "reactions", "strength")
+
+
 def check(t: Tables, shared: Tables) -> list[str]:
     """A bundle without an `annihilation/` folder (an older one) loads, and this ruleset has no tables there; a folder
     that is there needs every file."""
     if not any(t.values()):
         return []
-    missing = [f"{name}: missing file" for name in FILES if not t[name.removesuffix(".toml")]]
+    missing = [f"{name}: missing file" for name in FILES if not t[name.removesuffix(".toml")]
+               and name not in LATER]
     if missing:
         return missing
     out = s.check(t, shared)
@@ -64,8 +101,14 @@ def check(t: Tables, shared: Tables) -> list[str]:
             out.append(f"ground.toml: [{key}].terrain: unknown terrain {g.terrain!r}")
     if "missions" in shared:
         out += check_forces("forces.toml", t["forces"], shared["missions"], t["units"])
+    levels = shared.get("known", {}).get("difficulty")
+    if levels is not None:
+        out += [f"difficulty.toml: [{key}]: no such level in the shared difficulty.toml" for key in t["difficulty"]
+                if key not in levels]
     return out
 
 
-FILES = {**s.SCHEMA.files, "units.toml": Template, "forces.toml": Forces, "ground.toml": Ground}
+LATER = ("difficulty.toml",)  # a bundle without it (an older one) plays every level with the aliens as rolled
+FILES = {**s.SCHEMA.files, "units.toml": Template, "forces.toml": Forces, "ground.toml": Ground,
+         "difficulty.toml": Hardship}
 SCHEMA = Schema(files=FILES, optional=tuple(FILES), check=check)

@@ -34,10 +34,15 @@ def improve(book: Book, dice: Dice, actor: str, name: str, value: int, uses: int
 
 @attrs.frozen
 class Tally:
-    """A mission's uses so far (A-6.1): per stat, and per skill."""
+    """A mission's uses so far (A-6.1): per stat, and per skill; and what promotion asks of it (A-5.2): hits on an
+    enemy, enemies downed. `marched` is the TU spent moving in phase `march_phase` (a hard march, A-6.1)."""
 
     stats: Stats = ZERO
     skills: tuple[tuple[str, int], ...] = ()
+    hits: int = 0
+    downed: int = 0
+    marched: int = 0
+    march_phase: int = 0
 
 
 def count(book: Book, tally: Tally, event: str, skill: str | None = None) -> Tally:
@@ -48,7 +53,7 @@ def count(book: Book, tally: Tally, event: str, skill: str | None = None) -> Tal
     skills = dict(tally.skills)
     if use.skill and skill is not None:
         skills[skill] = skills.get(skill, 0) + 1
-    return Tally(stats, tuple(sorted(skills.items())))
+    return attrs.evolve(tally, stats=stats, skills=tuple(sorted(skills.items())))
 
 
 def end_mission(book: Book, dice: Dice, character: Character, tally: Tally) -> tuple[Character, list[Roll]]:

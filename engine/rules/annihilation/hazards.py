@@ -22,9 +22,9 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.rules.annihilation import clouds, hits, moving, sensor
 from engine.rules.annihilation.board import Lying, field_of, lying
-from engine.rules.annihilation.combat import blast, react
-from engine.rules.annihilation.moves import Price, pay
-from engine.rules.annihilation.soldier import changes, fighter_of, grenades
+from engine.rules.annihilation.combat import blast, paid_answered
+from engine.rules.annihilation.moves import Price
+from engine.rules.annihilation.soldier import changes, grenades
 
 if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
@@ -93,14 +93,14 @@ def lay(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
     if isinstance(fuse, Rejected):
         return fuse
     cost = lay_price(rs, unit)
-    f = pay(fighter_of(unit), cost, f"Laying the {rs.name(item)}")
-    if isinstance(f, Rejected):
-        return f
-    f, pre = react(rs, state, dice, unit, f, unit.pos, "laying a charge")
+    done = paid_answered(rs, state, dice, unit, cost, f"Laying the {rs.name(item)}", "laying a charge",
+                         "laying cancelled: put down by opportunity fire")
+    if isinstance(done, Rejected):
+        return done
+    f, pre, down = done
+    if down:
+        return pre
     new = attrs.evolve(unit.record, fighter=f)
-    if f.status != "awake":
-        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, new),
-                                  cause="laying cancelled: put down by opportunity fire")]
     trigger = rs.book.explosives[item].trigger
     when = {"mine": "it goes off when a unit steps on this square",
             "proximity": "it goes off when a unit comes within 1 square"}.get(trigger)

@@ -83,11 +83,12 @@ def _larger(size: str, than: str) -> bool:
     return SIZES.index(size) > SIZES.index(than)
 
 
-def fits(book: Book, carried: list[Carried], item: Carried, lost: tuple[str, ...] = ()) -> Rejected | None:
+def fits(book: Book, carried: list[Carried], item: Carried, lost: tuple[str, ...] = (),
+         harness: bool = False) -> Rejected | None:
     """A-12.3: one hand holds up to H, bigger needs both; the belt only up to C; two straps up to F each or one
     item up to H on both; other places have no limit but encumbrance. A place holds one thing, but the belt,
     backpack, a strapped bag (A-12.4: up to its boxes) and the floor hold any number. The hand of a `lost` arm
-    holds nothing (A-19.5)."""
+    holds nothing (A-19.5). A worn `harness` takes the place of both straps, for one item of any size."""
     st = book.settings
     taken = _taken(carried, item)
     place = item.place
@@ -103,9 +104,11 @@ def fits(book: Book, carried: list[Carried], item: Carried, lost: tuple[str, ...
         return Rejected("too_big", f"Size {item.size} needs both hands")
     if place == "belt" and _larger(item.size, st.belt_size_max):
         return Rejected("too_big", f"The belt takes nothing above size {st.belt_size_max}")
+    if place in ("strap_1", "strap_2") and harness:
+        return Rejected("harness", "The strap, gyro and pad system takes both straps (A-12.3)")
     if place in ("strap_1", "strap_2") and _larger(item.size, st.strap_size_max):
         return Rejected("too_big", f"One strap takes up to size {st.strap_size_max}; use both straps")
-    if place == "both_straps" and _larger(item.size, st.strap_pair_size_max):
+    if place == "both_straps" and _larger(item.size, st.strap_pair_size_max) and not harness:
         return Rejected("too_big", "Larger items hang from the strap, gyro and pad system")
     needs = {"both_hands": set(HANDS), "both_straps": {"strap_1", "strap_2"}}.get(place, {place})
     if place not in MANY and needs & taken:
@@ -114,7 +117,7 @@ def fits(book: Book, carried: list[Carried], item: Carried, lost: tuple[str, ...
 
 
 def move_price(book: Book, carried: list[Carried], item: Carried, to: Place,
-               lost: tuple[str, ...] = ()) -> Rejected | Price:
+               lost: tuple[str, ...] = (), harness: bool = False) -> Rejected | Price:
     """A-12.5: a move into or out of a hand at its cost; between two other places through a free hand, at the
     sum of both moves (belt → backpack = 4 + 18); a strap is put on or taken off at its cost; a strapped bag is
     reached at backpack costs (A-12.4)."""
@@ -122,7 +125,7 @@ def move_price(book: Book, carried: list[Carried], item: Carried, to: Place,
     if src == to:
         return Price(0, 0, "")
     moved = attrs.evolve(item, place=to)
-    bad = fits(book, carried, moved, lost)
+    bad = fits(book, carried, moved, lost, harness)
     if bad:
         return bad
     held = HANDS + ("both_hands",)
@@ -141,6 +144,11 @@ def move_price(book: Book, carried: list[Carried], item: Carried, to: Place,
     first = "strap_on_off" if "strap" in src else f"{_COST_NAME[src]}_to_hand"
     second = "strap_on_off" if "strap" in to else f"hand_to_{_COST_NAME[to]}"
     return Price(book.costs[first].tu + book.costs[second].tu, 0, f"{first} + {second}")
+
+
+def harnessed(item: Carried, harness: bool) -> bool:
+    """A-12.3: a size I/J weapon fires only from a worn harness: on both straps, gripped in both hands."""
+    return harness and item.place == "both_straps" and len(item.gripped) == 2
 
 
 def free_hand(carried: list[Carried], lost: tuple[str, ...] = ()) -> str | None:

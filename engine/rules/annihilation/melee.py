@@ -16,7 +16,7 @@ from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.rules.annihilation import actions, attacks
-from engine.rules.annihilation.combat import react
+from engine.rules.annihilation.combat import answered
 from engine.rules.annihilation.moves import action_price, turn_price
 from engine.rules.annihilation.soldier import changes, fighter_of
 from engine.rules.annihilation.space import facing_towards, range_distance
@@ -68,11 +68,11 @@ def melee(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> R
         return p
     towards = facing_towards(unit.pos, p.target.pos)
     f = attrs.evolve(fighter_of(unit), facing=towards, tu_left=unit.record.fighter.tu_left - p.turn)
-    hurt, pre = react(rs, state, dice, unit, attrs.evolve(f, tu_left=f.tu_left - p.tu), unit.pos, "striking")
+    hurt, pre, down = answered(rs, state, dice, unit, attrs.evolve(f, tu_left=f.tu_left - p.tu), "striking",
+                               "attack cancelled: put down by opportunity fire", spent=True)
+    if down:  # step 4: put down first, the attack is cancelled and its TUs stay spent
+        return pre
     f = attrs.evolve(hurt, tu_left=f.tu_left)
-    if f.status != "awake":  # step 4: put down first, the attack is cancelled and its TUs stay spent
-        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(
-            unit.record, fighter=attrs.evolve(f, tu_left=0))), cause="attack cancelled: put down by opportunity fire")]
     now = fold(state, pre) if pre else state
     target = now.units[p.target.id]
     out = actions.punch(rs.book, dice, f, fighter_of(target), unit.pos, target.pos)

@@ -8,21 +8,23 @@ client's questions are answered in `queries`.
 
 from __future__ import annotations
 
+import attrs
 import numpy as np
 
 from engine.content import missions
+from engine.content.models import scaled
 from engine.core.commands import (Act, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw,
                                   Wait)
 from engine.core.dice import Dice
-from engine.core.events import Event, UnitChanged
+from engine.core.events import Event, MissionEnded, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import actor, closed, register
-from engine.rules.annihilation import acts, clouds, combat, hazards, queries, referee, turns
+from engine.rules.annihilation import acts, clouds, combat, hazards, practice, queries, referee, turns
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
 
 ID = "annihilation"
-OWN = ("units", "forces", "ground")  # the tables deploy_schema adds to the rules' own
+OWN = ("units", "forces", "ground", "difficulty")  # the tables deploy_schema adds to the rules' own
 
 
 @register(ID)
@@ -38,7 +40,10 @@ class Annihilation(queries.Queries):
         self.content = content
         self.setup = setup
         tables = content.rules.get(ID, {})
-        self.units, self.forces, self.ground = (tables.get(k, {}) for k in OWN)
+        self.units, self.forces, self.ground, hardships = (tables.get(k, {}) for k in OWN)
+        level = (setup.mission.difficulty or content.default_difficulty()) if setup is not None else None
+        self.level = content.difficulty.get(level) if level else None  # the shared level: alien numbers, the AI
+        self.hardship = hardships.get(level)  # what the level does to the aliens (deploy_schema.Hardship)
         if tables.get("settings"):
             self.book = Book.of({k: v for k, v in tables.items() if k not in OWN})
             self.sight_range = self.book.settings.vision_range
@@ -68,7 +73,15 @@ class Annihilation(queries.Queries):
             events = handler(self, state, unit, command, dice)
         if isinstance(events, Rejected):
             return events
-        return events + turns.verdict(self, state, events)
+        if not self.book.settings.uses_counted:
+            return events + turns.verdict(self, state, events)
+        events = events + practice.counted(self, state, command, events)  # A-6.1
+        events = events + turns.verdict(self, state, events)
+        ends = [e for e in events if isinstance(e, MissionEnded)]
+        if not ends:
+            return events
+        body = [e for e in events if not isinstance(e, MissionEnded)]
+        return body + practice.debrief(self, state, body, dice) + ends  # A-6.1, A-5.2: before the verdict
 
     def _actor(self, state: State, uid: str) -> Unit | Rejected:
         unit = actor(state, uid, "phase")
@@ -82,6 +95,9 @@ class Annihilation(queries.Queries):
         forces = self.forces.get(missions.base_id(mission_id))
         if forces is None:
             return None
+        if self.level is not None and self.level.enemies_percent != 100:  # difficulty.toml's alien numbers
+            forces = attrs.evolve(forces, enemies={k: scaled(n, self.level.enemies_percent)
+                                                   for k, n in forces.enemies.items()})
         return missions.members(forces, self._looks)
 
     def _looks(self, template: str) -> tuple[str, str, str]:
@@ -144,8 +160,6 @@ class Annihilation(queries.Queries):
 
 
 def _wait(rs: Annihilation, state: State, unit: Unit, cmd: Wait, dice: Dice) -> list[Event]:
-    import attrs
-
     left = unit.record.fighter.tu_left
     return [UnitChanged(unit=unit.id, changes={"record": attrs.evolve(unit.record, done=True)},
                         cause=f"ends its phase, {left} TU kept for opportunity fire")]

@@ -18,6 +18,7 @@ from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
 from engine.rules.annihilation.combat import shot_cost
+from engine.rules.annihilation.inventory import harnessed
 from engine.rules.annihilation.soldier import clips_for, fighter_of, grenades, gun
 from engine.rules.annihilation.space import between, facing_towards, range_distance
 
@@ -56,6 +57,8 @@ class Queries:
         shot = min((fire.shot_tu(self.book, f, g.id, m) for m in self.book.weapons[g.id].modes), default=0) \
             if g is not None and g.rounds else 0
         step = moves_left - shot if shot and shot <= f.tu_left else moves_left
+        if unit.side == missions.ALIENS and self.hardship is not None:  # the level's reserve for opportunity fire
+            step -= f.tu_turn * self.hardship.reserve_percent // 100
         label = f"TU {f.tu_left}/{f.tu_turn}" + ("" if mine or unit.side != state.side else " · done")
         return Budget(label=label, can_act=mine and f.tu_left >= self.book.costs["walk"].tu, moves_left=moves_left,
                       step=max(0, min(step, moves_left)), walk=self.walk(state, unit))
@@ -98,8 +101,8 @@ class Queries:
         turn, tu = shot_cost(self, a, b, mode)
         f = attrs.evolve(fighter_of(a), tu_left=a.record.fighter.tu_left - turn,
                          facing=facing_towards(a.pos, b.pos))
-        odds = next((o for o in actions.preview(self.book, f, g, fighter_of(b), a.pos, b.pos, dz=b.z - a.z)
-                     if o.mode == mode), None)
+        odds = next((o for o in actions.preview(self.book, f, g, fighter_of(b), a.pos, b.pos, dz=b.z - a.z,
+                                                harness=harnessed(g, a.record.harness)) if o.mode == mode), None)
         if odds is None:
             return Rejected("no_mode", f"{mode} cannot be fired now")
         tf = b.record.fighter
@@ -206,7 +209,9 @@ class Queries:
                 a = f.armour
                 row = Row("Armour", f" AV {a.av} · F{a.front} L{a.left} R{a.right} B{a.rear} U{a.under} ")
             rows.append(row)
-        return Sheet(rows=tuple(rows), effects=effects, kind=self.book.races[f.character.race].name, kit=tuple(kit))
+        rank = f.character.rank  # no rule acts on it; a Rookie, every new soldier, goes unsaid
+        kind = self.book.races[f.character.race].name + (f" {self.book.ranks[rank].name}" if rank != "rookie" else "")
+        return Sheet(rows=tuple(rows), effects=effects, kind=kind, kit=tuple(kit))
 
     def options(self, state: State, unit: Unit) -> list[Option]:
         if not self._mine(state, unit):

@@ -72,6 +72,7 @@ class Settings:
     improvement_step: int
     always_improves_on: int
     promotion: Literal["quotas", "odds"]
+    uses_counted: bool = False  # count each unit's uses in play (False: an older bundle, whose logs have none)
     grid: Literal["square", "hex"]
     multi_level_blasts: bool
     height_adds_to_range: int

@@ -19,10 +19,10 @@ from engine.core.events import Event, Noted, Resolved, UnitChanged
 from engine.core.model import State, Unit
 from engine.rules.annihilation import hits
 from engine.rules.annihilation.board import Blip, field_of
-from engine.rules.annihilation.combat import react
+from engine.rules.annihilation.combat import paid_answered
 from engine.rules.annihilation.inventory import HANDS
-from engine.rules.annihilation.moves import Price, pay
-from engine.rules.annihilation.soldier import changes, fighter_of
+from engine.rules.annihilation.moves import Price
+from engine.rules.annihilation.soldier import changes
 
 if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
@@ -77,14 +77,14 @@ def sense(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> R
     cost = price(rs, unit)
     if isinstance(cost, Rejected):
         return cost
-    f = pay(fighter_of(unit), cost, "Using the motion sensor")
-    if isinstance(f, Rejected):
-        return f
-    f, pre = react(rs, state, dice, unit, f, unit.pos, "using a motion sensor")
+    done = paid_answered(rs, state, dice, unit, cost, "Using the motion sensor", "using a motion sensor",
+                         "sensing cancelled: put down by opportunity fire")
+    if isinstance(done, Rejected):
+        return done
+    f, pre, down = done
+    if down:
+        return pre
     new = attrs.evolve(unit.record, fighter=f)
-    if f.status != "awake":
-        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, new),
-                                  cause="sensing cancelled: put down by opportunity fire")]
     since = stamp(state, unit.side, state.phase - 1)  # the holder's previous phase
     others = [(u.id, u.pos, u.record.moved > since) for u in state.units.values()
               if u.side != unit.side and u.record is not None and u.record.fighter.status != "dead"]

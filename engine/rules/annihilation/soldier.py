@@ -11,8 +11,9 @@ from engine.core.geometry import Pos
 from engine.core.model import Unit
 from engine.core.records import added, lean, record
 from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.character import Character, Stats, baseline, recruit
-from engine.rules.annihilation.deploy_schema import Template
+from engine.rules.annihilation.character import ZERO, Character, Stats, baseline, recruit
+from engine.rules.annihilation.deploy_schema import Hardship, Template, hardened
+from engine.rules.annihilation.experience import Tally
 from engine.rules.annihilation.fighter import Fighter, deploy
 from engine.rules.annihilation.inventory import HANDS, Carried, encumbrance, hands_holding
 
@@ -29,6 +30,8 @@ class Soldier:
     kit: tuple[Carried, ...] = ()
     done: bool = False  # waited: nothing more this phase (its TUs stay for opportunity fire, A-2.3)
     moved: int = added(0)  # the phase (sensor.stamp) it last walked in, kept only while a motion sensor is about
+    tally: Tally = added(Tally())  # this mission's uses (A-6.1), when the settings count them
+    harness: bool = added(False)  # wears the strap, gyro and pad system, fitted before the mission (A-12.3)
 
 
 def gun(s: Soldier) -> Carried | None:
@@ -69,7 +72,10 @@ def kit_of(book: Book, t: Template) -> tuple[Carried, ...]:
         w = book.weapons[t.weapon]
         place = "both_hands" if w.hands == 2 else HANDS[0]
         loaded = f"clip:{t.weapon}" if w.feed == "clip" else None
-        out.append(Carried(t.weapon, w.size, place, loaded=loaded, rounds=w.capacity))
+        if t.harness and w.size in ("I", "J"):  # A-12.3: on the harness, gripped ready to fire
+            out.append(Carried(t.weapon, w.size, "both_straps", loaded=loaded, rounds=w.capacity, gripped=HANDS))
+        else:
+            out.append(Carried(t.weapon, w.size, place, loaded=loaded, rounds=w.capacity))
         if w.feed == "clip":
             out += [Carried(f"clip:{t.weapon}", w.clip_size, "belt", rounds=w.capacity) for _ in range(t.clips)]
     for g, n in sorted(t.grenades.items()):
@@ -91,15 +97,25 @@ def character_of(book: Book, dice: Dice, t: Template, uid: str, name: str) -> tu
     else:
         c, rolls = recruit(book, dice, t.race, uid, name)
     skills = dict(c.skills) | {k: book.levels[v].chance for k, v in t.skills.items()}
-    return attrs.evolve(c, skills=tuple(sorted(skills.items())), armour=t.armour or c.armour), rolls
+    c = attrs.evolve(c, skills=tuple(sorted(skills.items())), armour=t.armour or c.armour)
+    k = t.kept
+    if k is not None:  # a roster character as a campaign keeps it (A-4, A-5, A-6.1)
+        c = attrs.evolve(c, skills=tuple(sorted(k.skills.items())) if k.skills else c.skills, rank=k.rank,
+                         missions=k.missions, kills=k.kills, uses=attrs.evolve(ZERO, **k.uses),
+                         skill_uses=tuple(sorted(k.skill_uses.items())))
+    return c, rolls
 
 
-def muster(book: Book, dice: Dice, t: Template, m: missions.Member, cell: Pos) -> tuple[Unit, list[Roll]]:
-    """A-3.1, A-8.1, A-8.4: a template deployed: its character, its kit, full Health and Energy, this turn's TUs."""
+def muster(book: Book, dice: Dice, t: Template, m: missions.Member, cell: Pos,
+           level: Hardship | None = None) -> tuple[Unit, list[Roll]]:
+    """A-3.1, A-8.1, A-8.4: a template deployed: its character (an alien's stats at the difficulty `level`), its
+    kit, full Health and Energy, this turn's TUs."""
     character, rolls = character_of(book, dice, t, m.uid, m.name)
+    if level is not None:
+        character = attrs.evolve(character, stats=Stats(**hardened(level, character.stats.env())))
     kit = kit_of(book, t)
     facing = field.FACING.get(m.side, 0)
-    first = Soldier(fighter=deploy(book, character, 0, facing), kit=kit)
+    first = Soldier(fighter=deploy(book, character, 0, facing), kit=kit, harness=t.harness)
     fighter = deploy(book, character, enc(book, first), facing)
     s = attrs.evolve(first, fighter=fighter)
     unit = Unit(id=m.uid, name=m.name, template=m.template, race=t.race, side=m.side, glyph=t.glyph, pos=cell,

@@ -20,16 +20,18 @@ from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import Inventory, Option, Row, Stowed
 from engine.rules.annihilation import combat, inventory
-from engine.rules.annihilation.combat import react
+from engine.rules.annihilation.combat import paid_answered
 from engine.rules.annihilation.inventory import HANDS, Carried
-from engine.rules.annihilation.moves import Price, pay
-from engine.rules.annihilation.soldier import changes, fighter_of, gun
+from engine.rules.annihilation.moves import Price
+from engine.rules.annihilation.soldier import changes, gun
 
 if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
 
 PLACES = ("right_hand", "left_hand", "both_hands", "strap_1", "strap_2", "both_straps", "shoulder_left",
           "shoulder_right", "leg_left", "leg_right", "belt", "backpack", "bag", "floor")
+HARNESS = {False: " none · size I/J fire only from it · on: {on} turns ",  # A-12.3: of full TU, before the mission
+           True: " worn · both straps, any size, gripped · off: {off} turns "}
 WORDS = {p: p.replace("_", " ").capitalize() for p in PLACES} | {"strap_1": "Strap 1", "strap_2": "Strap 2",
                                                                  "bag": "Strap bag"}
 
@@ -48,7 +50,7 @@ def stow_price(rs: Annihilation, unit: Unit, item: Carried, to: str) -> Rejected
     if to == item.place:
         return Rejected("same_place", f"It is already there: {WORDS[to].lower()}")
     rest = [c for c in unit.record.kit if c is not item]
-    return inventory.move_price(rs.book, rest, item, to, unit.record.fighter.lost)
+    return inventory.move_price(rs.book, rest, item, to, unit.record.fighter.lost, unit.record.harness)
 
 
 def stow(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
@@ -64,6 +66,38 @@ def stow(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Re
     return _paid(rs, state, dice, unit, cost, "handling its kit", attrs.evolve(item, place=to, gripped=()), n,
                  f"{unit.name} moves the {name} from {WORDS[item.place].lower()} to {WORDS[to].lower()} "
                  f"({cost.tu} TU: {cost.text.replace('_', ' ')})")
+
+
+def grip_price(rs: Annihilation, unit: Unit, item: Carried) -> Rejected | tuple[Price, tuple[str, ...]]:
+    """A-12.4: a hanging strapped item gripped (both hands for a two-handed or a size I/J weapon), or a gripped one
+    let hang, 1 TU; and the hands it is held in after."""
+    if item.gripped:
+        got = inventory.grip(rs.book, list(unit.record.kit), item, ())
+        return got if isinstance(got, Rejected) else (got, ())
+    w = rs.book.weapons.get(item.id)
+    both = w is not None and (w.hands == 2 or w.size in ("I", "J"))
+    lost = unit.record.fighter.lost
+    hands = tuple(h for h in HANDS if inventory.ARM_OF[h] not in lost)
+    hands = hands if both else hands[:1]
+    if (both and len(hands) < 2) or not hands:
+        return Rejected("arm_lost", "Gripping it needs " + ("both hands" if both else "a hand"))
+    got = inventory.grip(rs.book, list(unit.record.kit), item, hands)
+    return got if isinstance(got, Rejected) else (got, hands)
+
+
+def grip(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
+    found = _thing(unit, cmd.option or "")
+    if isinstance(found, Rejected):
+        return found
+    n, item = found
+    got = grip_price(rs, unit, item)
+    if isinstance(got, Rejected):
+        return got
+    cost, hands = got
+    doing = "gripping its strapped kit" if hands else "letting its strapped kit hang"
+    verb = "grips" if hands else "lets go of"
+    return _paid(rs, state, dice, unit, cost, doing, attrs.evolve(item, gripped=hands), n,
+                 f"{unit.name} {verb} the {rs.name(item.id)} on {WORDS[item.place].lower()} ({cost.tu} TU)")
 
 
 def unload_price(rs: Annihilation, unit: Unit, item: Carried) -> Rejected | Price:
@@ -102,14 +136,14 @@ def unload(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> 
 
 def _paid(rs: Annihilation, state: State, dice: Dice, unit: Unit, cost: Price, doing: str, new: Carried, n: int,
           text: str, extra: Carried | None = None) -> Rejected | list[Event]:
-    f = pay(fighter_of(unit), cost, doing.capitalize())
-    if isinstance(f, Rejected):
-        return f
-    f, pre = react(rs, state, dice, unit, f, unit.pos, doing)
+    done = paid_answered(rs, state, dice, unit, cost, doing.capitalize(), doing,
+                         f"{doing} cancelled: put down by opportunity fire")
+    if isinstance(done, Rejected):
+        return done
+    f, pre, down = done
+    if down:
+        return pre
     s = attrs.evolve(unit.record, fighter=f)
-    if f.status != "awake":
-        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, s),
-                                  cause=f"{doing} cancelled: put down by opportunity fire")]
     kit = list(unit.record.kit)
     kit[n] = new
     kit += [extra] if extra is not None else []
@@ -124,7 +158,8 @@ def screen(rs: Annihilation, state: State, unit: Unit) -> Inventory:
     armour = rs.book.armour[f.character.armour]
     lines = (Row("ENC", f" {total} boxes (armour {armour.weight}) − relief {relief} = {enc}: TU {f.tu_turn} a turn "),
              Row("TU", f" {f.tu_left}/{f.tu_turn} "),
-             Row("Harness", " none (size I/J weapons fire only from it, A-12.3) "))
+             Row("Harness", HARNESS[s.harness].format(on=rs.book.costs["harness_on"].turns,
+                                                      off=rs.book.costs["harness_off"].turns)))
     mine = rs._mine(state, unit)
     things = []
     for n, c in enumerate(s.kit):
@@ -135,6 +170,11 @@ def screen(rs: Annihilation, state: State, unit: Unit) -> Inventory:
                 moves.append(Option(WORDS[to], f"→ {WORDS[to]} ({price.tu} TU{_short(price.tu, f.tu_left)})",
                                     Act(unit=unit.id, action="stow", option=f"{n}:{to}"),
                                     note=price.text.replace("_", " ")))
+        held = grip_price(rs, unit, c) if mine and c.place in inventory.STRAPS else None
+        if held is not None and not isinstance(held, Rejected):
+            word = "Grip" if held[1] else "Let hang"
+            moves.append(Option("Strap", f"{word} ({held[0].tu} TU{_short(held[0].tu, f.tu_left)})",
+                                Act(unit=unit.id, action="grip", option=str(n)), note="A-12.4: grab or release"))
         if mine and not isinstance(unload_price(rs, unit, c), Rejected):
             tu = rs.book.costs["unload"].tu
             moves.append(Option("Weapon", f"Unload ({tu} TU{_short(tu, f.tu_left)})",

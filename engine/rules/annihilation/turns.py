@@ -31,7 +31,8 @@ def start(rs: Annihilation, state: State, dice: Dice) -> Rejected | list[Event]:
         return Rejected("no_forces", f"annihilation has no forces for {rs.setup.mission_id}")
     events: list[Event] = []
     for m, cell in field.placements(members, rs.setup.mission, rs.setup.spawns):
-        unit, rolls = muster(rs.book, dice, rs.units[m.template], m, cell)
+        unit, rolls = muster(rs.book, dice, rs.units[m.template], m, cell,
+                             rs.hardship if m.side == missions.ALIENS else None)  # the level's aliens
         events.append(UnitSpawned(unit=unit, rolls=tuple(rolls)))
     events.append(PhaseStarted(phase=1))
     first = acting(fold(state, events))[0]

@@ -10,7 +10,7 @@ import re
 import attrs
 
 from engine.content import missions
-from engine.core.creation import Choice, Draft, Form
+from engine.core.creation import Choice, Draft, Form, unchanged
 from engine.core.dice import Dice
 from engine.core.ruleset import Row
 
@@ -131,3 +131,9 @@ class NeoCreation:
 
     def improve(self, record: Recruit, dice: Dice):
         return f"{record.name}: a varan has no roll between missions"
+
+    def train(self, record: Recruit, numbers: dict[str, int]):
+        return f"{record.name}: a varan has nothing to train"
+
+    def debrief(self, records: list[Recruit], state, dice: Dice):
+        return unchanged(records)  # a mission changes nothing this roster keeps

@@ -7,7 +7,7 @@ import attrs
 
 from engine.content.models import Content, Missions
 from engine.rules.xcom_trpg.models import UnitTemplate
-from engine.core.creation import Choice, Draft, Form, Number, Points
+from engine.core.creation import Choice, Draft, Form, Number, Points, unchanged
 from engine.core.dice import Dice
 from engine.core.ruleset import Row
 from engine.rules.xcom_trpg import creation as c
@@ -171,3 +171,9 @@ class XcomCreation:
             return c.initiate(self.content, record, dice)
         except c.Refused as exc:
             return str(exc)
+
+    def train(self, record: c.Recruit, numbers: dict[str, int]):
+        return f"{record.name}: an xcom-trpg soldier has nothing to train between missions"
+
+    def debrief(self, records: list[c.Recruit], state, dice: Dice):
+        return unchanged(records)  # a mission changes nothing this roster keeps

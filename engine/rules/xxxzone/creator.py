@@ -10,7 +10,7 @@ import attrs
 
 from engine.content import missions
 from engine.core.commands import Rejected
-from engine.core.creation import Choice, Draft, Form, Number
+from engine.core.creation import Choice, Draft, Form, Number, unchanged
 from engine.core.dice import Dice
 from engine.core.ruleset import Row
 from engine.rules.xxxzone.book import Book
@@ -163,6 +163,12 @@ class XxxzoneCreation:
 
     def improve(self, record: Recruit, dice: Dice):
         return f"{record.name}: an xxxzone operative has no roll between missions here (its training is not played)"
+
+    def train(self, record: Recruit, numbers: dict[str, int]):
+        return f"{record.name}: an xxxzone operative has nothing to train here"
+
+    def debrief(self, records: list[Recruit], state, dice: Dice):
+        return unchanged(records)  # a mission changes nothing this roster keeps
 
 
 def _id(name: str) -> str:
