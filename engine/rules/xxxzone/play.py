@@ -17,7 +17,7 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import (Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk, actor, closed,
                                  register)
-from engine.rules.xxxzone import (acts, ai, blasts, feats, forces, moving, referee, seen, shooting, smoke, spraying,
+from engine.rules.xxxzone import (acts, ai, blasts, feats, forces, marks, moving, referee, seen, shooting, smoke, spraying,
                                    throwing, turns)
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
@@ -234,7 +234,7 @@ class XxxZone:
         return None  # no inventory screen: its kit is not moved about in battle
 
     def marks(self, state: State, side: str) -> tuple:
-        return ()  # nothing of its own drawn over the tiles
+        return marks.marks(self, state, side)
 
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words
