@@ -62,6 +62,8 @@ def preview(rs, state: State, shooter: str, target: str, mode: str) -> ShotPrevi
         lines.append(Row("Cover", " " + cover_words(pieces, d.hunkered)))
     lines.append(Row("Armour", f" DR {d.armour_dr if d.armour_hp else 0} · HP {d.armour_hp}"
                                + (f" · DT {attacks[0].dt} + End {d.endurance}" if attacks else "")))
+    if d.extra_dr:  # Chi Breath, Moving Target: DR that costs no armour HP, in the odds above as in the shot
+        lines.append(Row("Ability DR", " " + " · ".join(f"{label} {v:+d}" for label, v in d.extra_dr)))
     notes = tuple(n for n, on in (("unaware: it has not spotted the shooter", shot.unaware),) if on)
     return ShotPreview(p_hit=float(wound), expected_damage=float(worth), p_headshot=float(first.get("lethal", 0)),
                        distance=between(a.pos, b.pos) + 1, reach=None if w.kind == "melee" and False else

@@ -13,14 +13,12 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.rules.xxxzone import abilities as ab
-from engine.rules.xxxzone import actions, battle, blasts, feats, firing, sight, smoke
+from engine.rules.xxxzone import actions, battle, blasts, feats, sight, smoke
 from engine.rules.xxxzone.attack import Attack, CoverPiece, Defence, WOUNDS
 from engine.rules.xxxzone.attack import volley as roll_volley
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.lines import between, cover_between, line
-from engine.rules.xxxzone.modifiers import Situation, weapon_dt
-from engine.rules.xxxzone.shot import Shot, fire
+from engine.rules.xxxzone.shot import Shot, fire, prepare
 from engine.rules.xxxzone.units import changed
 
 WEIGHT = {"minor": 1, "severe": 2, "mortal": 4, "lethal": 8}  # the AI's worth of a wound (units.WEIGHT)
@@ -73,28 +71,11 @@ def shot_for(rs, state: State, shooter: Unit, target: Unit, weapon: str, mode: s
 
 
 def plan(book: Book, shooter, target, shot: Shot, pieces) -> tuple[tuple[Attack, ...], Defence] | Rejected:
-    """The attack rolls `shot.fire` would make, for the odds (the same steps as fire's own set-up)."""
-    w = book.weapons[shot.weapon]
-    d = between(shooter.at, target.at)
-    ready = firing.Readiness(drawn=tuple(h.item for h in shooter.hands), loaded={h.item: h.rounds for h in shooter.hands},
-                             disabled=shooter.disabled)
-    s = battle.shooter(book, shooter)
-    refused = firing.check(book, s, shot.weapon, shot.mode, d, ready)
-    if refused is not None:
-        return refused
-    melee = w.kind == "melee"
-    aims = shooter.aim.stacks if shooter.aim is not None and shooter.aim.target == target.id else 0
-    sit = Situation(distance=d, aims=aims, reaction=shot.reaction, unaware=shot.unaware, lion_ignores=True,
-                    concealed=shot.concealed, marked=shot.marked,
-                    target_moving_target=shot.reaction and target.op.has("moving_target"),
-                    target_wounded=target.condition.wounds.any, chi_breath_melee=target.chi_breath and melee,
-                    aimed_before=aims > 0)
-    dt, _ = weapon_dt(book, s.abilities, w, vs_human=shot.vs_human)
-    extra = ab.defence_dr(book, frozenset(target.op.abilities), chi_breath=target.chi_breath,
-                          reaction_to_move=shot.reaction, mechanical=shot.mechanical, attacker=s.abilities)
-    planned = firing.rolls(book, s, shot.weapon, shot.mode, sit, dt, shift=ab.sneak_shift(s.abilities, melee,
-                                                                                           shot.unaware))
-    return tuple(a for a, _ in planned), battle.defence(book, target, pieces, extra)
+    """The attack rolls `shot.fire` would make and the defence they meet, for the odds: fire's own set-up."""
+    ready = prepare(book, shooter, target, shot, pieces)
+    if isinstance(ready, Rejected):
+        return ready
+    return tuple(a for a, _ in ready.planned), ready.defence
 
 
 @lru_cache(maxsize=4096)
