@@ -165,11 +165,35 @@ class Walk:
     layers: tuple["Walk", ...] = attrs.field(default=(), eq=False, repr=False)
     up: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
     down: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
+    # Swimming: [y, x] what a step into each water cell (a terrain with `swim = true`, engine.map.terrain) costs,
+    # side step or diagonal alike, instead of the walking price; 0 where nobody swims. None (every ruleset but
+    # xxxzone): water stays impassable, as its terrain is not walkable.
+    water: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
+
+    @property
+    def by_edges(self) -> bool:
+        """Priced cell by cell per kind of step (additive prices, swimming), not as one multiplier per cell."""
+        return self.extra is not None or self.water is not None
+
+    def edges(self, open_: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """[y, x] what entering each cell costs by a side step and by a diagonal (0: closed); `open_` is where the
+        map lets anyone walk, used where this walk has no `price`."""
+        price = open_.astype(np.int32) if self.price is None else np.asarray(self.price, dtype=np.int32)
+        extra = 0 if self.extra is None else np.asarray(self.extra, dtype=np.int32)
+        side = np.where(price > 0, self.cardinal * price + extra, 0)
+        corner = np.where(price > 0, self.diagonal * price + extra, 0)
+        if self.water is not None:
+            water = np.asarray(self.water, dtype=np.int32)
+            side, corner = np.where(water > 0, water, side), np.where(water > 0, water, corner)
+        return side, corner
 
     def cost(self, start: Pos, path) -> int:
         """What walking `path` from `start` costs (the ruleset's `decide` still has the last word)."""
         total, here = 0, start
         for cell in path:
+            if self.water is not None and self.water[cell[1], cell[0]] > 0:
+                total, here = total + int(self.water[cell[1], cell[0]]), cell
+                continue
             step = self.cardinal if here[0] == cell[0] or here[1] == cell[1] else self.diagonal
             total += step * (1 if self.price is None else int(self.price[cell[1], cell[0]]))
             if self.extra is not None:
@@ -211,6 +235,16 @@ class Budget:
     dash_spare: bool = False  # the AI may plan that move: what it costs beyond the budget is in hand (xcom: stamina)
     step: int = 0  # what the next move action walks and still leaves the rest of the budget (xcom: one sector)
     walk: Walk = Walk()
+    # The second kind of move's own prices when they are not `walk`'s in proportion (xxxzone: a swim square costs
+    # the same moving quickly or cautiously): a path fits that move when it costs no more than `moves_left` by
+    # it. None: when it costs no more than `dash_moves` by `walk`.
+    dash_walk: Walk | None = None
+
+    def dash_fits(self, start: Pos, path) -> bool:
+        """Whether the second kind of move (the `Combo` command) pays for walking `path` from `start` now."""
+        if self.dash_walk is not None:
+            return bool(self.dash_label) and self.dash_walk.cost(start, path) <= self.moves_left
+        return bool(self.dash_moves) and self.walk.cost(start, path) <= self.dash_moves
 
 
 class Ruleset(Protocol):

@@ -16,7 +16,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import Option
-from engine.rules.xxxzone import actions, battle, charges, feats, hacking, kit, overwatch
+from engine.rules.xxxzone import actions, battle, charges, feats, hacking, kit, moving, overwatch
 from engine.rules.xxxzone.checks import check
 from engine.rules.xxxzone.lines import between
 from engine.rules.xxxzone.shooting import mode_of, modes
@@ -179,6 +179,7 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
                                                                              option=h.item)))
     out += kit.options(rs, state, unit) + charges.options(rs, state, unit) + hacking.options(rs, state, unit)
     out += feats.options(rs, state, unit)
+    out = [o for o in out if moving.swimming(rs, state, unit, o.command.action) is None]  # not in the water
     if rs.setup is not None:
         for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):
             name = rs.content.terrain[state.grid.tile(cell)].name

@@ -7,7 +7,7 @@ from engine.content import missions
 from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.model import State, Unit
 from engine.core.ruleset import Mode, Row, Sheet, ShotPreview
-from engine.rules.xxxzone import shooting, spraying
+from engine.rules.xxxzone import moving, shooting, spraying
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.geometry_words import cover_words
@@ -24,10 +24,11 @@ def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
         return []
     out = []
     loaded = {h.item: h.rounds for h in c.hands}
+    wet = moving.swimming(rs, state, unit, "shoot") is not None
     for mid, w, m, ap in shooting.modes(book, c):
         spec = book.weapons[w].modes[m]
         usable = (not c.turn.ended and available(c.turn, _kind(book, w)) >= ap and w not in c.disabled
-                  and (book.weapons[w].kind == "melee" or loaded.get(w, 0) >= spec.rounds))
+                  and (book.weapons[w].kind == "melee" or loaded.get(w, 0) >= spec.rounds) and not wet)
         out.append(Mode(mid, f"{book.weapons[w].name} {m.replace('_', ' ')} ({ap} AP)", usable))
     return out
 
@@ -84,13 +85,14 @@ def _outcomes(first) -> list[Row]:
     return out
 
 
-def sheet(rs, unit: Unit) -> Sheet:
+def sheet(rs, unit: Unit, swimming: bool = False) -> Sheet:
     book, c = rs.book, unit.record
     base = panel.sheet(book, c)
     kit = []
     if c.belt or c.magazines:
         kit.append(f"Belt {len(c.belt)} items · ammo {sum(n for _, n in c.magazines)} magazines")
-    return Sheet(rows=base.rows, effects=base.effects, kind=unit.race, kit=tuple(kit))
+    return Sheet(rows=base.rows, effects=base.effects + (("swimming",) if swimming else ()), kind=unit.race,
+                 kit=tuple(kit))
 
 
 def chore(rs, state: State, unit: Unit, stage: str) -> Command | None:

@@ -75,6 +75,11 @@ class XxxZone:
         return events + self._verdict(state, events)
 
     def _command(self, state: State, unit: Unit, command: Command, dice: Dice) -> Rejected | list[Event]:
+        doing = command.action if isinstance(command, Act) else {Shoot: "shoot", Throw: "throw", Reload: "reload"}.get(
+            type(command), "")
+        wet = moving.swimming(self, state, unit, doing)
+        if wet is not None:
+            return wet
         if isinstance(command, Move):
             return moving.move(self, state, unit, command.path, "quickly", dice)
         if isinstance(command, Combo):
@@ -179,8 +184,11 @@ class XxxZone:
         step = max(0, moves - min(costs)) if costs else moves
         combo = (moves // cautious) * per if isinstance(cautious, int) and cautious else 0
         label = panel.budget(c) + (f" +{t.restricted}" if t.restricted else "")
+        water = moving.water(self, state, unit)  # swimming: the same price moving quickly or cautiously
+        slow = Walk(cardinal=cautious, diagonal=cautious, currency="AP", water=water) \
+            if water is not None and isinstance(cautious, int) else None
         return Budget(label=label, can_act=can, moves_left=moves, dash_moves=combo, dash_label="cautious",
-                      step=step, walk=Walk(cardinal=per, diagonal=per, currency="AP"))
+                      step=step, walk=Walk(cardinal=per, diagonal=per, currency="AP", water=water), dash_walk=slow)
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         return ai.preview(self, state, shooter, target, mode)
@@ -208,7 +216,7 @@ class XxxZone:
         return ai.shot_modes(self, state, unit)
 
     def sheet(self, state: State, unit: Unit) -> Sheet:
-        return ai.sheet(self, unit)
+        return ai.sheet(self, unit, moving.wet(state, unit.pos))
 
     def name(self, thing: str) -> str:
         book = self.book

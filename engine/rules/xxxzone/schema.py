@@ -92,6 +92,11 @@ class Settings:
     spot_falloff: int
     alert_radius: int
     c4_terrain_damage: int = 4  # 6.9; a default, so content written before C4 existed still loads
+    # 4 (Interpretation): what a swimmer cannot do in the water (Act actions and "shoot", "throw", "reload"), and
+    # whether swimming puts a fire out; defaults, so content written before swimming still loads
+    swim_refuses: tuple[str, ...] = ("shoot", "throw", "reload", "aim", "hunker", "overwatch", "medkit", "hack",
+                                     "place_c4", "chi_breath")
+    swim_douses: bool = True
     smoke_radius: int
     smoke_concealed: int
     smoke_hidden: int
