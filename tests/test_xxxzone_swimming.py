@@ -73,7 +73,7 @@ def swimmer(rs):
 
 @pytest.mark.parametrize("command, doing", [
     (Shoot(unit="dane", target="zhetan", mode="shoot"), "shoot or strike"),
-    (Throw(unit="dane", item="frag_grenade", cell=(9, 9)), "throw"),
+    (Throw(unit="dane", item="frag", cell=(9, 9)), "throw"),
     (Reload(unit="dane"), "reload"),
     (Act(unit="dane", action="hunker"), "hunker down"),
     (Act(unit="dane", action="aim", target="zhetan"), "aim"),
@@ -82,7 +82,7 @@ def swimmer(rs):
 def test_a_swimmer_cannot_fight_or_work_and_is_told_why(rs, command, doing):
     state = swimmer(rs)
     got = rs.decide(state, command, Dice.scripted([50] * 10))
-    assert (got.code, got.reason) == ("swimming", f"Dane McKinnon is swimming: nobody can {doing} in the water")
+    assert (got.code, got.reason) == ("swimming", f"Swimming: cannot {doing}")
 
 
 def test_the_menu_the_modes_and_the_sheet_know_the_swimmer(rs):
@@ -93,6 +93,8 @@ def test_the_menu_the_modes_and_the_sheet_know_the_swimmer(rs):
     assert any(label.startswith("Stow") for label in labels)  # drawing and stowing still work
     assert rs.shot_modes(state, dane) and not any(m.usable for m in rs.shot_modes(state, dane))
     assert "swimming" in rs.sheet(state, dane).effects
+    thrown = rs.preview_throw(state, "dane", "frag", (9, 9))  # the throw cursor says why, before any key
+    assert (thrown.code, thrown.reason) == ("swimming", "Swimming: cannot throw")
     out = rs._command(state, dane, Move(unit="dane", path=((6, 5),)), None)  # out of the water: all back
     ashore = fold(state, out)
     assert "swimming" not in rs.sheet(ashore, ashore.units["dane"]).effects

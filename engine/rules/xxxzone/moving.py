@@ -26,7 +26,7 @@ from engine.rules.xxxzone.units import changed, facing_index
 # What a swimmer cannot do, in the refusal's words (the settings' `swim_refuses` says which of them apply)
 SWIM_WORDS = {"shoot": "shoot or strike", "throw": "throw", "reload": "reload", "aim": "aim",
               "hunker": "hunker down", "overwatch": "go on overwatch", "medkit": "use a med-kit", "hack": "hack",
-              "place_c4": "place C4", "chi_breath": "breathe Chi Breath Iron Body"}
+              "place_c4": "place C4", "chi_breath": "use Chi Breath"}
 
 
 def step_cost(rs, unit: Unit, how: str) -> int | Rejected:
@@ -53,8 +53,7 @@ def water(rs, state: State, unit: Unit) -> np.ndarray | None:
 def swimming(rs, state: State, unit: Unit, doing: str) -> Rejected | None:
     """The refusal of `doing` (an Act action, "shoot", "throw", "reload") to a unit in the water, or None."""
     if doing in rs.book.settings.swim_refuses and wet(state, unit.pos):
-        return Rejected("swimming", f"{unit.name} is swimming: nobody can {SWIM_WORDS.get(doing, doing)} in the "
-                                    f"water")
+        return Rejected("swimming", f"Swimming: cannot {SWIM_WORDS.get(doing, doing)}")  # short: the throw panel
     return None
 
 
