@@ -12,7 +12,7 @@ from engine.core import ruleset
 from engine.core.commands import Act, Shoot
 from engine.core.dice import Dice
 from engine.core.reducer import fold
-from tests.test_xxxzone_field import stage
+from tests.test_xxxzone_field import record, stage
 
 RIFLE = "zhetan_plasma_rifle:shoot"
 
@@ -48,3 +48,99 @@ def test_chi_breaths_dr_is_in_the_preview_odds_exactly_as_the_shot_rolls_them(rs
     face_70 = rs._command(now, now.units["zhetan"], Shoot(unit="zhetan", target="vadin", mode=RIFLE),
                           Dice.scripted([70] + [50] * 20))[0].rolls[0]
     assert face_70.formula == "d100 70 + AdjAcc 100 − Agi 5 = 165, − DR 45 + chi breath 20 = 100 ≤ 100: glancing hit"
+
+
+# -- Inspire Allies (13) ------------------------------------------------------------------------------------
+
+
+def inspire_field(rs, *failed, trevor_at=(5, 2), **condition):
+    """Bruce (Will 42, 9 AP) with Inspire Allies; Trevor (Will 25, 14 AP) D 3 away with these failed tests."""
+    state = learn(stage(rs, {"bruce": ("bruce", "xcom", (2, 2)), "trevor": ("trevor", "xcom", trevor_at),
+                             "zhetan": ("zhetan", "aliens", (2, 12))}), "bruce", "inspire_allies")
+    t = state.units["trevor"]
+    cond = attrs.evolve(t.record.condition, will_failed=tuple(failed), **condition)
+    c = attrs.evolve(t.record, condition=cond, inspirable=True)
+    return attrs.evolve(state, units={**state.units, "trevor": attrs.evolve(t, record=c)})
+
+
+def with_ap(state, uid, ap):
+    u = state.units[uid]
+    c = attrs.evolve(u.record, turn=attrs.evolve(u.record.turn, ap=ap))
+    return attrs.evolve(state, units={**state.units, uid: attrs.evolve(u, record=c)})
+
+
+def inspire(rs, state, faces):
+    return rs.decide(state, Act(unit="bruce", action="inspire_allies"), Dice.scripted(faces))
+
+
+def test_a_stun_from_the_enemys_turn_is_lifted_by_a_passed_re_roll_and_its_lost_ap_come_back(rs):
+    # the Severe wound's Will test failed in the aliens' turn (penalty 10 then); Trevor's turn began with 0 AP
+    state = with_ap(inspire_field(rs, ("severe", 10, True), stunned=0), "trevor", 0)
+    events = inspire(rs, state, [86])
+    head = events[0]
+    assert head.rolls[0].formula == "d100 86 + Will 25 − wounds 10 = 101 > 100: pass"
+    assert head.text == "Bruce Mitchel inspires 1 ally: Trevor McDougal is no longer Stunned (+14 AP)"
+    bruce, trevor = record(events, "bruce"), record(events, "trevor")
+    assert bruce.turn.ap == 9 - 4 and trevor.turn.ap == 14 and trevor.condition.will_failed == ()
+
+
+def test_a_stun_still_to_come_is_cancelled_and_a_failed_re_roll_changes_nothing_but_the_chance(rs):
+    state = inspire_field(rs, ("severe", 0, False), stunned=1)
+    passed = record(inspire(rs, state, [76]), "trevor")
+    assert passed.condition.stunned == 0 and passed.turn.ap == 14
+    failed = inspire(rs, state, [75])
+    assert failed[0].rolls[0].formula == "d100 75 + Will 25 = 100 ≤ 100: fail"
+    assert failed[0].text == "Bruce Mitchel inspires 1 ally: Trevor McDougal fails again"
+    again = record(failed, "trevor")
+    assert again.condition.stunned == 1 and again.condition.will_failed == ()  # one re-roll per failed test
+
+
+def test_an_ally_knocked_out_wakes_and_gets_its_turn(rs):
+    state = with_ap(inspire_field(rs, ("minor", 0, True), ("unconscious", 0, True), unconscious=True), "trevor", 0)
+    events = inspire(rs, state, [90])
+    trevor = record(events, "trevor")
+    # the worst first: the Mortal wound's Will test; the Minor one's half AP loss still stands (14 → 7)
+    assert not trevor.condition.unconscious and trevor.condition.will_failed == (("minor", 0, True),)
+    assert trevor.turn.ap == 7 and "wakes (+7 AP)" in events[0].text
+
+
+def test_a_minor_wounds_ap_loss_still_to_come_is_lifted(rs):
+    state = inspire_field(rs, ("minor", 0, False), minor_fails=1, ap_next="half")
+    trevor = record(inspire(rs, state, [80]), "trevor")
+    assert (trevor.condition.minor_fails, trevor.condition.ap_next) == (0, "full")
+
+
+def test_inspire_allies_is_refused_without_the_ability_without_a_failed_test_or_beyond_4_squares(rs):
+    state = inspire_field(rs)
+    got = inspire(rs, state, [])
+    assert (got.code, got.reason) == ("nobody_to_inspire", "No ally within 4 squares failed a Will test since its "
+                                                           "last turn")
+    far = inspire_field(rs, ("severe", 0, False), trevor_at=(7, 2), stunned=1)  # D 5
+    assert inspire(rs, far, []).code == "nobody_to_inspire" and rs.options(far, far.units["bruce"]) == [
+        o for o in rs.options(far, far.units["bruce"]) if "Inspire" not in o.label]
+    plain = stage(rs, {"bruce": ("bruce", "xcom", (2, 2)), "zhetan": ("zhetan", "aliens", (2, 12))})
+    assert rs.decide(plain, Act(unit="bruce", action="inspire_allies"), None).code == "needs_ability"
+
+
+def test_the_menu_offers_it_and_the_ai_uses_it_first(rs):
+    state = inspire_field(rs, ("severe", 0, False), stunned=1)
+    (option,) = [o for o in rs.options(state, state.units["bruce"]) if o.command.action == "inspire_allies"]
+    assert option.label == "Inspire Allies (4 AP): Trevor McDougal re-roll a failed Will test"
+    assert rs.ai_special(state, state.units["bruce"], [], True) == Act(unit="bruce", action="inspire_allies")
+
+
+def test_failed_will_tests_are_kept_only_on_a_side_that_can_inspire_and_only_until_its_turn_ends(rs):
+    from engine.rules.xxxzone import status
+    from engine.rules.xxxzone.wounds import Condition, vitals_of, wound
+
+    book = rs.book
+    trevor = stage(rs, {"trevor": ("trevor", "xcom", (5, 2))}).units["trevor"].record
+    v = vitals_of(trevor.op, book)
+    plain = wound(Dice.scripted([10]), book, v, Condition(), "severe")
+    assert plain.condition.stunned == 1 and plain.condition.will_failed == ()
+    kept = wound(Dice.scripted([10]), book, attrs.evolve(v, notes_fails=True), Condition(), "severe").condition
+    assert kept.will_failed == (("severe", 0, False),)
+    begun, ap = status.start_turn(kept, 14)
+    assert ap == 0 and begun.will_failed == (("severe", 0, True),)
+    ended = status.end_turn(Dice.scripted([]), book, v, begun).condition
+    assert ended.will_failed == ()

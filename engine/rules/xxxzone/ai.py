@@ -7,7 +7,7 @@ from engine.content import missions
 from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.model import State, Unit
 from engine.core.ruleset import Mode, Row, Sheet, ShotPreview
-from engine.rules.xxxzone import moving, shooting, spraying
+from engine.rules.xxxzone import inspire, moving, shooting, spraying
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.geometry_words import cover_words
@@ -117,11 +117,14 @@ def chore(rs, state: State, unit: Unit, stage: str) -> Command | None:
 
 
 def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
-    """Aim when the AP allow one aimed shot but not two plain ones; overwatch when hostiles are known but there
-    is no shot worth taking and it has not yet walked this turn (`cautious` units) or has walked and kept AP."""
+    """Inspire Allies when a friend in reach failed a Will test; aim when the AP allow one aimed shot but not two
+    plain ones; overwatch when hostiles are known but there is no shot worth taking and it has not yet walked this
+    turn (`cautious` units) or has walked and kept AP."""
     book, c = rs.book, unit.record
     if c is None:
         return None
+    if inspire.ABILITY in c.op.abilities and c.turn.ap >= 4 and not c.turn.ended and inspire.allies(rs, state, unit):
+        return Act(unit=unit.id, action=inspire.ABILITY)  # a friend down or stunned is worth more than a shot
     usable = [m for m in shot_modes(rs, state, unit) if m.usable and not _spray(book, c, m.id)]  # aimed, watched
     if not usable:
         return None

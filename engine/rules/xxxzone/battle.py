@@ -63,6 +63,8 @@ class Combatant:
     turn: TurnAp = TurnAp(ap=0, maximum=0)  # this turn's AP, pools, stored overwatch AP, continuing action
     watch: Watch | None = None
     medkit_used: int = added(0)  # uses taken from the med-kit in use (it is spent when they reach its uses)
+    panic: str = added("")  # a civilian's: "panicking" (it runs), "calm" (Calming Aura: for good), "" (panic.py)
+    inspirable: bool = added(False)  # a unit of its side has Inspire Allies: its failed Will tests are kept
     marking: str = added("")  # Mark Target: the enemy it keeps marked for its allies (+20) until it loses focus
 
     @property
@@ -212,7 +214,8 @@ def shooter(book: Book, c: Combatant) -> Shooter:
 
 
 def vitals(book: Book, c: Combatant) -> Vitals:
-    return vitals_of(c.op, book)
+    v = vitals_of(c.op, book)
+    return attrs.evolve(v, notes_fails=True) if c.inspirable else v
 
 
 def defence(book: Book, c: Combatant, cover: tuple[CoverPiece, ...] = (),
