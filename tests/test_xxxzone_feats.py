@@ -9,7 +9,7 @@ import attrs
 import pytest
 
 from engine.core import ruleset
-from engine.core.commands import Act, Shoot
+from engine.core.commands import Act, Move, Shoot
 from engine.core.dice import Dice
 from engine.core.reducer import fold
 from tests.test_xxxzone_field import record, stage
@@ -144,3 +144,51 @@ def test_failed_will_tests_are_kept_only_on_a_side_that_can_inspire_and_only_unt
     assert ap == 0 and begun.will_failed == (("severe", 0, True),)
     ended = status.end_turn(Dice.scripted([]), book, v, begun).condition
     assert ended.will_failed == ()
+
+
+# -- Melee Charge and Improved Charge (13) ------------------------------------------------------------------
+
+
+def charger(rs, *abilities):
+    state = learn(stage(rs, {"vadin": ("vadin", "xcom", (2, 2)), "zhetan": ("zhetan", "aliens", (11, 2))}),
+                  "vadin", *abilities)
+    return state
+
+
+def walk(rs, state, squares):
+    path = tuple((2 + i, 2) for i in range(1, squares + 1))
+    return fold(state, rs._command(state, state.units["vadin"], Move(unit="vadin", path=path), Dice.scripted([50] * 20)))
+
+
+def test_melee_charge_makes_the_swing_after_a_run_of_twice_its_ap_free_once_a_turn(rs):
+    state = charger(rs, "melee_charge")
+    near = attrs.evolve(state, units={**state.units, "zhetan": attrs.evolve(state.units["zhetan"], pos=(7, 2),
+                        record=attrs.evolve(state.units["zhetan"].record, at=(7, 2)))})
+    ran = walk(rs, near, 4)  # 4 AP moving quickly >= 2 × the Iron Fist's 2 AP
+    v = ran.units["vadin"]
+    assert v.record.turn.ap == 9 - 4
+    assert [m.name for m in rs.shot_modes(ran, v) if "Iron" in m.name] == ["Iron Fist swing (0 AP)"]
+    events = rs._command(ran, v, Shoot(unit="vadin", target="zhetan", mode="iron_fist:swing"), Dice.scripted([50] * 20))
+    after = record(events, "vadin")
+    assert after.turn.ap == 5 and after.turn.charged
+    again = fold(ran, events)
+    assert [m.name for m in rs.shot_modes(again, again.units["vadin"]) if "Iron" in m.name] == ["Iron Fist swing (2 AP)"]
+    short = walk(rs, near, 3)  # 3 AP < 4: no charge
+    assert [m.name for m in rs.shot_modes(short, short.units["vadin"]) if "Iron" in m.name] == ["Iron Fist swing (2 AP)"]
+
+
+def test_improved_charge_takes_10_from_the_dt_when_the_whole_turn_went_into_the_run(rs):
+    from engine.rules.xxxzone import shooting
+
+    state = charger(rs, "melee_charge", "improved_charge")
+    ran = walk(rs, state, 8)  # 8 of 9 AP: a charge, not a full one
+    full = walk(rs, state, 8)
+    v = full.units["vadin"]
+    full = attrs.evolve(full, units={**full.units, "vadin": attrs.evolve(v, record=attrs.evolve(
+        v.record, turn=attrs.evolve(v.record.turn, moved=9)))})  # staged: all 9 AP into the run
+    dts = []
+    for s in (ran, full):
+        shot = shooting.shot_for(rs, s, s.units["vadin"], s.units["zhetan"], "iron_fist", "swing")
+        attacks, _ = shooting.plan(rs.book, s.units["vadin"].record, s.units["zhetan"].record, shot, ())
+        dts.append((shot.full_charge, attacks[0].dt))
+    assert dts[0][0] is False and dts[1] == (True, dts[0][1] - 10)

@@ -33,6 +33,7 @@ class Continuing:
     option: str = added("")  # what it does when it completes: the med-kit's treatment, the hacked or picked square
 
 
+@lean  # charged came later: left out of the dump at its default
 @attrs.frozen(kw_only=True)
 class TurnAp:
     ap: int  # normal AP left
@@ -52,6 +53,7 @@ class TurnAp:
     rooted: bool = False  # Chi Breath: no movement for the rest of the turn
     walked: bool = False  # moved at all this turn, from any pool
     continuing: Continuing | None = None
+    charged: bool = added(False)  # Melee Charge's free attack made this turn
 
     @property
     def restricted(self) -> int:

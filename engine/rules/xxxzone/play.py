@@ -6,6 +6,7 @@ for Aim, Hunker Down, Overwatch, Draw, Stow and Interact (acts.py)."""
 
 from __future__ import annotations
 
+import attrs
 import numpy as np
 
 from engine.content import missions
@@ -114,10 +115,13 @@ class XxxZone:
             return target
         w = self.book.weapons[which[0]]
         spec = w.modes[which[1]]
-        paid = shooting.actions.spend(c.turn, spec.ap, "melee" if w.kind == "melee" else "gun",
+        free = shooting.charging(self.book, c, *which)  # Melee Charge: the attack after the run costs nothing
+        paid = shooting.actions.spend(c.turn, 0 if free else spec.ap, "melee" if w.kind == "melee" else "gun",
                                       frozenset(c.op.abilities), what=f"The {w.name} {which[1].replace('_', ' ')}")
         if isinstance(paid, Rejected):
             return paid
+        if free:
+            paid = attrs.evolve(paid, charged=True)
         if spec.cone:
             return spraying.spray(self, state, unit, target, *which, dice, paid)
         got = shooting.attack(self, state, unit, target, *which, dice, paid)

@@ -13,6 +13,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
+from engine.rules.xxxzone import abilities as ab
 from engine.rules.xxxzone import actions, battle, blasts, feats, sight, smoke
 from engine.rules.xxxzone.attack import Attack, CoverPiece, Defence, WOUNDS
 from engine.rules.xxxzone.attack import volley as roll_volley
@@ -32,7 +33,7 @@ def modes(book: Book, c) -> list[tuple[str, str, str, int]]:
         weapons = tuple(w for w in weapons if w != "unarmed")
     for i, w in enumerate(weapons):
         for m, spec in book.weapons[w].modes.items():
-            out.append((m if i == 0 else f"{w}:{m}", w, m, spec.ap))
+            out.append((m if i == 0 else f"{w}:{m}", w, m, 0 if charging(book, c, w, m) else spec.ap))
     return out
 
 
@@ -60,14 +61,25 @@ def cover(book: Book, state: State, a, b) -> tuple[CoverPiece, ...]:
     return cover_between(a, b, pieces)
 
 
+def charging(book: Book, c, weapon: str, mode: str) -> bool:
+    """Melee Charge (13): this melee attack is the turn's free one, after moving twice its AP."""
+    turn = c.turn
+    return (book.weapons[weapon].kind == "melee" and not turn.charged
+            and ab.charge_ready(turn, book.weapons[weapon].modes[mode].ap, frozenset(c.op.abilities)))
+
+
 def shot_for(rs, state: State, shooter: Unit, target: Unit, weapon: str, mode: str, reaction: bool = False) -> Shot:
-    book = rs.book
+    """The attack as the state has it: awareness, concealment, a mark and a charge. (The recoil of earlier attack
+    actions with the weapon this turn is not counted on the map: see docs/rules-notes.md.)"""
+    book, c = rs.book, shooter.record
     t = book.roster.get(target.template)
     kind = book.enemies.get(t.enemy) if t is not None and t.enemy else None
+    charge = not reaction and charging(book, c, weapon, mode)
     return Shot(weapon=weapon, mode=mode, reaction=reaction, unaware=shooter.id not in rs.spotted(state, target.side),
                 vs_human=kind is None or kind.human, mechanical=kind is not None and kind.mechanical,
                 concealed=smoke.level(book, state, shooter.pos, target.pos) == "concealed",
-                marked=feats.marked(rs, state, shooter, target))
+                marked=feats.marked(rs, state, shooter, target),
+                full_charge=charge and ab.full_charge(c.turn, frozenset(c.op.abilities)))
 
 
 def plan(book: Book, shooter, target, shot: Shot, pieces) -> tuple[tuple[Attack, ...], Defence] | Rejected:
