@@ -192,3 +192,22 @@ def test_improved_charge_takes_10_from_the_dt_when_the_whole_turn_went_into_the_
         attacks, _ = shooting.plan(rs.book, s.units["vadin"].record, s.units["zhetan"].record, shot, ())
         dts.append((shot.full_charge, attacks[0].dt))
     assert dts[0][0] is False and dts[1] == (True, dts[0][1] - 10)
+
+
+def test_teamwork_gives_an_ally_with_it_10_at_the_target_a_teamwork_ally_attacked_this_turn(rs):
+    from engine.rules.xxxzone import shooting
+
+    state = learn(learn(stage(rs, {"johnny": ("johnny", "xcom", (2, 2)), "cane": ("cane", "xcom", (3, 2)),
+                                   "zhetan": ("zhetan", "aliens", (2, 9))}), "johnny", "teamwork"), "cane", "teamwork")
+
+    def cane_acc(s):
+        shot = shooting.shot_for(rs, s, s.units["cane"], s.units["zhetan"], *shooting.mode_of(
+            rs.book, s.units["cane"].record, "shoot"))
+        return shot.teamwork, shooting.plan(rs.book, s.units["cane"].record, s.units["zhetan"].record, shot, ())[0][0]
+
+    alone, before = cane_acc(state)
+    shot = rs._command(state, state.units["johnny"], Shoot(unit="johnny", target="zhetan", mode="shoot"),
+                       Dice.scripted([1] + [50] * 20))
+    assert record(shot, "johnny").turn.teamwork_at == "zhetan"
+    together, after = cane_acc(fold(state, shot))
+    assert (alone, together) == (False, True) and after.adj_acc == before.adj_acc + 10

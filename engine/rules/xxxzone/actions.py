@@ -33,7 +33,7 @@ class Continuing:
     option: str = added("")  # what it does when it completes: the med-kit's treatment, the hacked or picked square
 
 
-@lean  # charged came later: left out of the dump at its default
+@lean  # charged and teamwork_at came later: left out of the dump at their default
 @attrs.frozen(kw_only=True)
 class TurnAp:
     ap: int  # normal AP left
@@ -54,6 +54,7 @@ class TurnAp:
     walked: bool = False  # moved at all this turn, from any pool
     continuing: Continuing | None = None
     charged: bool = added(False)  # Melee Charge's free attack made this turn
+    teamwork_at: str = added("")  # Teamwork!: the target it attacked this turn (its allies with it get +10 there)
 
     @property
     def restricted(self) -> int:

@@ -122,6 +122,8 @@ class XxxZone:
             return paid
         if free:
             paid = attrs.evolve(paid, charged=True)
+        if "teamwork" in c.op.abilities:  # its allies with Teamwork! get +10 at this target for the rest of the turn
+            paid = attrs.evolve(paid, teamwork_at=cmd.target)
         if spec.cone:
             return spraying.spray(self, state, unit, target, *which, dice, paid)
         got = shooting.attack(self, state, unit, target, *which, dice, paid)

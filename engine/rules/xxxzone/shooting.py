@@ -68,8 +68,15 @@ def charging(book: Book, c, weapon: str, mode: str) -> bool:
             and ab.charge_ready(turn, book.weapons[weapon].modes[mode].ap, frozenset(c.op.abilities)))
 
 
+def _teamwork(state: State, shooter: Unit, target: Unit) -> bool:
+    """Teamwork! (13, Interpretation: the same target): an ally with it attacked this target this turn."""
+    return "teamwork" in shooter.record.op.abilities and any(
+        u.id != shooter.id and u.record is not None and u.record.turn.teamwork_at == target.id
+        and "teamwork" in u.record.op.abilities for u in state.side_units(shooter.side))
+
+
 def shot_for(rs, state: State, shooter: Unit, target: Unit, weapon: str, mode: str, reaction: bool = False) -> Shot:
-    """The attack as the state has it: awareness, concealment, a mark and a charge. (The recoil of earlier attack
+    """The attack as the state has it: awareness, concealment, a mark, Teamwork! and a charge. (The recoil of earlier attack
     actions with the weapon this turn is not counted on the map: see docs/rules-notes.md.)"""
     book, c = rs.book, shooter.record
     t = book.roster.get(target.template)
@@ -78,7 +85,7 @@ def shot_for(rs, state: State, shooter: Unit, target: Unit, weapon: str, mode: s
     return Shot(weapon=weapon, mode=mode, reaction=reaction, unaware=shooter.id not in rs.spotted(state, target.side),
                 vs_human=kind is None or kind.human, mechanical=kind is not None and kind.mechanical,
                 concealed=smoke.level(book, state, shooter.pos, target.pos) == "concealed",
-                marked=feats.marked(rs, state, shooter, target),
+                marked=feats.marked(rs, state, shooter, target), teamwork=_teamwork(state, shooter, target),
                 full_charge=charge and ab.full_charge(c.turn, frozenset(c.op.abilities)))
 
 
