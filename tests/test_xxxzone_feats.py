@@ -211,3 +211,20 @@ def test_teamwork_gives_an_ally_with_it_10_at_the_target_a_teamwork_ally_attacke
     assert record(shot, "johnny").turn.teamwork_at == "zhetan"
     together, after = cane_acc(fold(state, shot))
     assert (alone, together) == (False, True) and after.adj_acc == before.adj_acc + 10
+
+
+def test_the_ai_hunkers_down_when_outgunned_next_to_cover_with_no_shot(rs):
+    state = stage(rs, {"zhetan": ("zhetan", "aliens", (5, 5)), "johnny": ("johnny", "xcom", (5, 12)),
+                       "cane": ("cane", "xcom", (7, 12))}, tiles={(5, 6): "crate"}, side="aliens")
+    z = state.units["zhetan"]
+    walked = attrs.evolve(state, units={**state.units, "zhetan": attrs.evolve(z, record=attrs.evolve(
+        z.record, turn=attrs.evolve(z.record.turn, walked=True)))})
+    seen = [walked.units["johnny"], walked.units["cane"]]
+    assert rs.ai_special(walked, walked.units["zhetan"], seen, False) == Act(unit="zhetan", action="hunker")
+    assert rs.ai_special(walked, walked.units["zhetan"], seen[:1], False) != Act(unit="zhetan", action="hunker")
+    bare = stage(rs, {"zhetan": ("zhetan", "aliens", (5, 5)), "johnny": ("johnny", "xcom", (5, 12)),
+                      "cane": ("cane", "xcom", (7, 12))}, side="aliens")  # no cover next to it
+    z = bare.units["zhetan"]
+    bare = attrs.evolve(bare, units={**bare.units, "zhetan": attrs.evolve(z, record=attrs.evolve(
+        z.record, turn=attrs.evolve(z.record.turn, walked=True)))})
+    assert rs.ai_special(bare, bare.units["zhetan"], seen, False).action == "overwatch"  # nothing to hunker behind

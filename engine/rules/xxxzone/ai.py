@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.content import missions
 from engine.core.commands import Act, Command, Rejected, Reload
+from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State, Unit
 from engine.core.ruleset import Mode, Row, Sheet, ShotPreview
 from engine.rules.xxxzone import inspire, moving, shooting, spraying
@@ -119,7 +120,8 @@ def chore(rs, state: State, unit: Unit, stage: str) -> Command | None:
 def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
     """Inspire Allies when a friend in reach failed a Will test; aim when the AP allow one aimed shot but not two
     plain ones; overwatch when hostiles are known but there is no shot worth taking and it has not yet walked this
-    turn (`cautious` units) or has walked and kept AP."""
+    turn (`cautious` units) or has walked and kept AP; but first hunker down when outgunned next to cover, having
+    walked or been wounded."""
     book, c = rs.book, unit.record
     if c is None:
         return None
@@ -136,12 +138,24 @@ def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) 
         best = max(hostile, key=lambda t: (_odds(rs, state, unit, t, usable[0].id), t.id))
         if _odds(rs, state, unit, best, usable[0].id) > 0:
             return Act(unit=unit.id, action="aim", target=best.id)
+    if not has_shot and _outgunned(rs, state, unit, hostile) and c.turn.ap >= 2 and (c.turn.walked or
+                                                                                   c.condition.wounds.any):
+        return Act(unit=unit.id, action="hunker")
     if not has_shot and hostile and ap >= cost:
         near = min(between(unit.pos, t.pos) for t in hostile)
         reach = book.weapons[shooting.mode_of(book, c, usable[0].id)[0]].range
         if near <= reach and (c.turn.walked or rs.behaviour(unit) == "cautious"):
             return Act(unit=unit.id, action="overwatch", option=usable[0].id)
     return None
+
+
+def _outgunned(rs, state: State, unit: Unit, hostile: list[Unit]) -> bool:
+    """More hostiles in sight than friends standing near it (itself included), and cover next to it to double."""
+    friends = [u for u in state.side_units(unit.side) if u.conscious and between(unit.pos, u.pos) < rs.sight_range]
+    covered = any(rs.book.terrain_cover.get(state.grid.tile(cell)) is not None
+                  for cell in ((unit.pos[0] + dx, unit.pos[1] + dy) for dx, dy in NEIGHBOURS)
+                  if state.grid.inside(cell))
+    return covered and len(hostile) > len(friends)
 
 
 def _spray(book, c, mode_id: str) -> bool:
