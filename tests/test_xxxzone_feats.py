@@ -228,3 +228,21 @@ def test_the_ai_hunkers_down_when_outgunned_next_to_cover_with_no_shot(rs):
     bare = attrs.evolve(bare, units={**bare.units, "zhetan": attrs.evolve(z, record=attrs.evolve(
         z.record, turn=attrs.evolve(z.record.turn, walked=True)))})
     assert rs.ai_special(bare, bare.units["zhetan"], seen, False).action == "overwatch"  # nothing to hunker behind
+
+
+def test_sams_disabling_shot_is_a_firing_mode_capped_at_minor_in_the_odds_and_the_shot(rs):
+    state = stage(rs, {"sam": ("sam", "xcom", (2, 2)), "zhetan": ("zhetan", "aliens", (2, 14))}, size=18)
+    sam = state.units["sam"]
+    assert [(m.id, m.name) for m in rs.shot_modes(state, sam)] == [
+        ("shoot", "7mm Anti-Infantry Rifle shoot (5 AP)"),
+        ("shoot+disabling", "7mm Anti-Infantry Rifle Disabling Shot (5 AP)")]
+    # AdjAcc 118 − Agi 4, DR 55, DT 25 + End 7 twice: faces 1-41 glancing, 42-73 minor, 74-100 severe ...
+    assert rs.preview_shot(state, "sam", "zhetan", "shoot").lines[1].text == " minor 32.0% · severe 27.0%"
+    # ... which the declared Disabling Shot records as Minor
+    assert rs.preview_shot(state, "sam", "zhetan", "shoot+disabling").lines[1].text == " minor 59.0%"
+    events = rs._command(state, sam, Shoot(unit="sam", target="zhetan", mode="shoot+disabling"),
+                         Dice.scripted([100] + [99] * 10))
+    assert events[0].rolls[0].formula == ("d100 100 + AdjAcc 118 − Agi 4 = 214, − DR 55 = 159, − DT 32 = 127, − DT 32 = "
+                                          "95 ≤ 100: severe wound, severe → minor")
+    assert record(events, "zhetan").disabled == ("zhetan_plasma_rifle",)
+    assert not any("Disabling" in o.label for o in rs.options(state, sam))  # not a mode to watch with

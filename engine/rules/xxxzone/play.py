@@ -126,7 +126,7 @@ class XxxZone:
             paid = attrs.evolve(paid, teamwork_at=cmd.target)
         if spec.cone:
             return spraying.spray(self, state, unit, target, *which, dice, paid)
-        got = shooting.attack(self, state, unit, target, *which, dice, paid)
+        got = shooting.attack(self, state, unit, target, *which, dice, paid, disabled=shooting.disabling(cmd.mode))
         return got if isinstance(got, Rejected) else got[0]
 
     def _target(self, state: State, unit: Unit, tid: str) -> Unit | Rejected:

@@ -25,15 +25,27 @@ from engine.rules.xxxzone.units import changed
 WEIGHT = {"minor": 1, "severe": 2, "mortal": 4, "lethal": 8}  # the AI's worth of a wound (units.WEIGHT)
 
 
+DISABLING = "+disabling"  # a mode id's suffix: Disabling Shot declared (13, Sam's: a single shot of a gun)
+
+
+def disabling(mode_id: str) -> bool:
+    return mode_id.endswith(DISABLING)
+
+
 def modes(book: Book, c) -> list[tuple[str, str, str, int]]:
-    """(mode id, weapon, mode, AP) for every mode of what it attacks with, the drawn weapon's first."""
+    """(mode id, weapon, mode, AP) for every mode of what it attacks with, the drawn weapon's first; with
+    Disabling Shot, each gun's single shot once more as `<id>+disabling`."""
     out = []
     weapons = battle.attacks_with(book, c)
     if len(weapons) > 1:  # bare hands only when nothing else is in hand
         weapons = tuple(w for w in weapons if w != "unarmed")
     for i, w in enumerate(weapons):
         for m, spec in book.weapons[w].modes.items():
-            out.append((m if i == 0 else f"{w}:{m}", w, m, 0 if charging(book, c, w, m) else spec.ap))
+            mid = m if i == 0 else f"{w}:{m}"
+            out.append((mid, w, m, 0 if charging(book, c, w, m) else spec.ap))
+            if (c.op.has("disabling_shot") and book.weapons[w].kind != "melee" and spec.rounds == 1
+                    and not spec.cone and not book.weapons[w].explosion):
+                out.append((mid + DISABLING, w, m, spec.ap))
     return out
 
 
@@ -121,12 +133,13 @@ def odds(attacks: tuple[Attack, ...], d: Defence) -> tuple[tuple[tuple[str, Frac
 
 
 def attack(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, dice: Dice, turn,
-           reaction: bool = False) -> Rejected | tuple[list[Event], object, object]:
-    """One attack action, paid with `turn` already: its events, and the shooter's and target's records after."""
+           reaction: bool = False, disabled: bool = False) -> Rejected | tuple[list[Event], object, object]:
+    """One attack action, paid with `turn` already: its events, and the shooter's and target's records after;
+    `disabled`: a Disabling Shot declared."""
     book = rs.book
     c = attrs.evolve(unit.record, turn=turn, facing=sight.facing(unit.pos, target.pos))
     pieces = cover(book, state, unit.pos, target.pos)
-    shot = shot_for(rs, state, unit, target, weapon, mode, reaction)
+    shot = attrs.evolve(shot_for(rs, state, unit, target, weapon, mode, reaction), disabling=disabled)
     out = fire(dice, book, c, target.record, shot, pieces)
     if isinstance(out, Rejected):
         return out
