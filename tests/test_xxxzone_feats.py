@@ -246,3 +246,14 @@ def test_sams_disabling_shot_is_a_firing_mode_capped_at_minor_in_the_odds_and_th
                                           "95 ≤ 100: severe wound, severe → minor")
     assert record(events, "zhetan").disabled == ("zhetan_plasma_rifle",)
     assert not any("Disabling" in o.label for o in rs.options(state, sam))  # not a mode to watch with
+
+
+def test_the_ai_is_told_to_creep_cautiously_while_no_enemy_has_spotted_the_unit(rs):
+    from engine.rules.xxxzone.units import Battle
+
+    spotted = stage(rs, {"zhetan": ("zhetan", "aliens", (5, 5)), "johnny": ("johnny", "xcom", (5, 12))}, side="aliens")
+    assert not rs.budget(spotted, spotted.units["zhetan"]).dash_prefer
+    unseen = attrs.evolve(spotted, record=Battle(seen=(("aliens", ("johnny",)),)))  # the squad has not seen it
+    budget = rs.budget(unseen, unseen.units["zhetan"])
+    assert budget.dash_prefer and budget.dash_fits((5, 5), ((5, 6), (5, 7)))  # 4 AP cautiously of its AP
+    assert not budget.dash_fits((5, 5), tuple((5, 5 + i) for i in range(1, 9)))  # too far to creep: it walks

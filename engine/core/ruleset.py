@@ -239,6 +239,8 @@ class Budget:
     # the same moving quickly or cautiously): a path fits that move when it costs no more than `moves_left` by
     # it. None: when it costs no more than `dash_moves` by `walk`.
     dash_walk: Walk | None = None
+    dash_prefer: bool = False  # the AI takes the second kind of move wherever it pays for the whole walk (xxxzone:
+    #                            moving cautiously while no enemy has spotted the unit); False: only to reach further
 
     def dash_fits(self, start: Pos, path) -> bool:
         """Whether the second kind of move (the `Combo` command) pays for walking `path` from `start` now."""

@@ -18,8 +18,8 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import (Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk, actor, closed,
                                  register)
-from engine.rules.xxxzone import (acts, ai, blasts, feats, forces, marks, moving, referee, seen, shooting, smoke, spraying,
-                                   throwing, turns)
+from engine.rules.xxxzone import (acts, ai, blasts, feats, forces, marks, moving, referee, seen, shooting, smoke,
+                                   spraying, throwing, turns, units)
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.book import Book
@@ -193,8 +193,10 @@ class XxxZone:
         water = moving.water(self, state, unit)  # swimming: the same price moving quickly or cautiously
         slow = Walk(cardinal=cautious, diagonal=cautious, currency="AP", water=water) \
             if water is not None and isinstance(cautious, int) else None
+        unseen = not any(unit.id in units.battle(state).sightings(s) for s in state.sides if s != unit.side)
         return Budget(label=label, can_act=can, moves_left=moves, dash_moves=combo, dash_label="cautious",
-                      step=step, walk=Walk(cardinal=per, diagonal=per, currency="AP", water=water), dash_walk=slow)
+                      step=step, walk=Walk(cardinal=per, diagonal=per, currency="AP", water=water), dash_walk=slow,
+                      dash_prefer=unseen)  # the AI creeps while nobody has spotted it (issue 11's AI list)
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         return ai.preview(self, state, shooter, target, mode)
