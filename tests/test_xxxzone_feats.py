@@ -257,3 +257,20 @@ def test_the_ai_is_told_to_creep_cautiously_while_no_enemy_has_spotted_the_unit(
     budget = rs.budget(unseen, unseen.units["zhetan"])
     assert budget.dash_prefer and budget.dash_fits((5, 5), ((5, 6), (5, 7)))  # 4 AP cautiously of its AP
     assert not budget.dash_fits((5, 5), tuple((5, 5 + i) for i in range(1, 9)))  # too far to creep: it walks
+
+
+def test_the_hive_queens_sting_leaves_a_wounded_target_lethal_toxic(rs):
+    from engine.rules.xxxzone import status
+    from engine.rules.xxxzone.battle import vitals
+
+    state = stage(rs, {"queen": ("boorus_queen", "aliens", (5, 5)), "johnny": ("johnny", "xcom", (5, 6))},
+                  side="aliens")
+    assert [m.name for m in rs.shot_modes(state, state.units["queen"])] == ["Boorus sting swing (3 AP)"]
+    events = rs._command(state, state.units["queen"], Shoot(unit="queen", target="johnny", mode="swing"),
+                         Dice.scripted([100] + [99] * 10))
+    hit = record(events, "johnny")
+    assert hit.condition.poison == "lethal_toxic" and "Lethal toxic" in events[0].text
+    # section 9: a Severe wound at the end of each of its turns, then the Fort check (+20 poison, −50 toxin)
+    after = status.end_turn(Dice.scripted([99, 99, 1]), rs.book, vitals(rs.book, hit), hit.condition)
+    assert after.condition.wounds.severe == hit.condition.wounds.severe + 1
+    assert after.rolls[-1].purpose == "lethal toxic: Fort to end it" and after.condition.poison == "lethal_toxic"

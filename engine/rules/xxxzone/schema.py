@@ -17,7 +17,7 @@ from engine.content.tables import Schema, Tables
 ATTRIBUTES = ("strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck")
 Star = Literal["", "strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck"]
 Pool = Literal["move", "gun", "draw", "reload"]
-Rider = Literal["", "on_fire", "poison"]
+Rider = Literal["", "on_fire", "poison", "lethal_poison", "toxified", "lethal_toxic"]  # 9: what a wound also does
 
 
 @attrs.frozen(kw_only=True)

@@ -26,6 +26,10 @@ from engine.rules.xxxzone.modifiers import Shooter, Situation, weapon_dt
 from engine.rules.xxxzone.wounds import wound
 
 
+POISONS = {"poison": "poisoned", "lethal_poison": "lethal_poison", "toxified": "toxified",
+           "lethal_toxic": "lethal_toxic"}  # a weapon's rider -> the status of section 9 its wound gives
+
+
 @attrs.frozen(kw_only=True)
 class Shot:
     """What the attacker declares, and what the state says about this attack."""
@@ -127,9 +131,9 @@ def fire(dice: Dice, book: Book, shooter: Combatant, target: Combatant, shot: Sh
             cond, burn = status.set_on_fire(dice, book, target.id, cond)
             rolls += [burn] if burn else []
             lines.append("On Fire")
-        if rider == "poison" and not cond.dead and not cond.poison:
-            cond = attrs.evolve(cond, poison="poisoned")
-            lines.append("Poisoned")
+        if rider in POISONS and not cond.dead and not cond.poison:  # a poisoned entity is not poisoned again
+            cond = attrs.evolve(cond, poison=POISONS[rider])
+            lines.append(POISONS[rider].replace("_", " ").capitalize())
         if cap is not None:
             disabled = tuple(dict.fromkeys([*disabled, *(h.item for h in target.hands if h.item in book.weapons)]))
             lines.append("weapon disabled until its Reload AP are spent")
