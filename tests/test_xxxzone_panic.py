@@ -39,6 +39,7 @@ def test_a_civilian_who_sees_a_hostile_panics_and_runs_1d4_squares_in_a_1d8_dire
     assert head.text == "Civilian panics and runs 3 squares to 8,5"
     after = fold(state, events)
     assert after.units["civ"].pos == (8, 5) and after.units["civ"].record.panic == "panicking"
+    assert "panicking" in rs.sheet(after, after.units["civ"]).effects
 
 
 def test_a_run_stops_before_a_wall_or_someone_and_a_civilian_seeing_nobody_calms_down(rs):

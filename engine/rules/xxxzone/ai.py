@@ -95,8 +95,8 @@ def sheet(rs, unit: Unit, swimming: bool = False) -> Sheet:
     kit = []
     if c.belt or c.magazines:
         kit.append(f"Belt {len(c.belt)} items · ammo {sum(n for _, n in c.magazines)} magazines")
-    return Sheet(rows=base.rows, effects=base.effects + (("swimming",) if swimming else ()), kind=unit.race,
-                 kit=tuple(kit))
+    more = (("swimming",) if swimming else ()) + (("panicking",) if c.panic == "panicking" else ())
+    return Sheet(rows=base.rows, effects=base.effects + more, kind=unit.race, kit=tuple(kit))
 
 
 def chore(rs, state: State, unit: Unit, stage: str) -> Command | None:

@@ -2,7 +2,7 @@
 (Draw Item, 1 AP, with the off hand: the weapon stays in hand), pulls its pin (Interact, 1 AP) and throws it
 (2 AP): 4 AP in all. The throw roll, the scatter, then every entity with a line from the impact square takes its
 ring's blast rolls (3 within a, 2 within b, 1 within c), its adjacent cover between it and the blast at full
-value. Smoke bombs and C4 are not played yet."""
+value. Smoke bombs stand a cloud instead (smoke.py); C4 is placed, not thrown (charges.py)."""
 
 from __future__ import annotations
 
