@@ -165,9 +165,9 @@ class Walk:
     layers: tuple["Walk", ...] = attrs.field(default=(), eq=False, repr=False)
     up: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
     down: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
-    # Swimming: [y, x] what a step into each water cell (a terrain with `swim = true`, engine.map.terrain) costs,
-    # side step or diagonal alike, instead of the walking price; 0 where nobody swims. None (every ruleset but
-    # xxxzone): water stays impassable, as its terrain is not walkable.
+    # Swimming: [y, x] what a step into each water cell (the ruleset says which tiles: xxxzone's `swim_tiles`)
+    # costs, side step or diagonal alike, instead of the walking price; 0 where nobody swims. None (every ruleset
+    # but xxxzone): water stays impassable, as its terrain is not walkable.
     water: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
 
     @property

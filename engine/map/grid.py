@@ -24,7 +24,6 @@ class Grid:
     transparent: np.ndarray = attrs.field(init=False)
     cover: np.ndarray = attrs.field(init=False)
     cost: np.ndarray = attrs.field(init=False)
-    swimmable: np.ndarray = attrs.field(init=False)  # water a walk with `water` prices may swim through
     terrain: Mapping[str, Terrain] = attrs.field(kw_only=True)
     origin: "Grid | None" = attrs.field(default=None, kw_only=True)  # the map as generated, before any change
     # The storeys above this one, each a grid of the same size (engine.map.levels); () on a map of one level.
@@ -39,9 +38,7 @@ class Grid:
         see = np.array([t.transparent for t in lut], dtype=bool)
         cov = np.array([COVER_LEVEL[t.cover] for t in lut], dtype=np.int8)
         cost = np.array([t.move_cost if t.walkable else 0 for t in lut], dtype=np.int16)
-        swim = np.array([t.swim for t in lut], dtype=bool)
-        for name, table in (("walkable", walk), ("transparent", see), ("cover", cov), ("cost", cost),
-                            ("swimmable", swim)):
+        for name, table in (("walkable", walk), ("transparent", see), ("cover", cov), ("cost", cost)):
             arr = table[self.tiles]
             arr.setflags(write=False)
             object.__setattr__(self, name, arr)
@@ -154,6 +151,10 @@ class Grid:
             if self.inside(n) and int(self.cover[n[1], n[0]]) > best:
                 best, where = int(self.cover[n[1], n[0]]), n
         return best, where
+
+    def cells_of(self, tiles) -> np.ndarray:
+        """[y, x] True where the tile is one of `tiles` (terrain ids): a ruleset's own kind of ground (water)."""
+        return np.isin(self.tiles, [i for i, t in enumerate(self.tile_ids) if t in tiles])
 
     def passable(self, walk: Walk | None = None) -> np.ndarray:
         """[y, x] where a unit walking by `walk` may stand or step: the walkable cells (or those its `price`

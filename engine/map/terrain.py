@@ -24,5 +24,4 @@ class Terrain:
     move_cost: int = 1
     opens_to: str | None = None  # a door: the tile the "open" action makes of it
     closes_to: str | None = None
-    swim: bool = False  # water: not walkable, but a ruleset's walk may price swimming through it (Walk.water)
     fades_to: str | None = None  # smoke: what it becomes at the next phase ("" = the map's own tile)

@@ -36,23 +36,37 @@ def step_cost(rs, unit: Unit, how: str) -> int | Rejected:
                              burden=encumbrance(c.op, rs.book))
 
 
-def wet(state: State, cell: Pos) -> bool:
-    """A water square (4: swum, not walked)."""
-    return state.grid.inside(cell) and bool(state.grid.swimmable[cell[1], cell[0]])
+_WATER: dict[int, tuple[object, np.ndarray]] = {}  # id(grid) -> (grid, its water squares): grids never change
+
+
+def _water_of(rs, state: State) -> np.ndarray:
+    grid = state.grid
+    hit = _WATER.get(id(grid))
+    if hit is None or hit[0] is not grid:
+        if len(_WATER) > 64:
+            _WATER.clear()
+        hit = _WATER[id(grid)] = (grid, grid.cells_of(rs.book.settings.swim_tiles))
+    return hit[1]
+
+
+def wet(rs, state: State, cell: Pos) -> bool:
+    """A water square (4: swum, not walked): a tile of the settings' `swim_tiles`."""
+    return state.grid.inside(cell) and bool(_water_of(rs, state)[cell[1], cell[0]])
 
 
 def water(rs, state: State, unit: Unit) -> np.ndarray | None:
     """The walk's [y, x] swim price (`Walk.water`): each water square at the unit's swim cost; None on a map
     without water, or for a unit that cannot move at all."""
-    if not state.grid.swimmable.any():
+    wet_cells = _water_of(rs, state)
+    if not wet_cells.any():
         return None
     swim = step_cost(rs, unit, "swim")
-    return None if isinstance(swim, Rejected) else np.where(state.grid.swimmable, swim, 0).astype(np.int32)
+    return None if isinstance(swim, Rejected) else np.where(wet_cells, swim, 0).astype(np.int32)
 
 
 def swimming(rs, state: State, unit: Unit, doing: str) -> Rejected | None:
     """The refusal of `doing` (an Act action, "shoot", "throw", "reload") to a unit in the water, or None."""
-    if doing in rs.book.settings.swim_refuses and wet(state, unit.pos):
+    if doing in rs.book.settings.swim_refuses and wet(rs, state, unit.pos):
         return Rejected("swimming", f"Swimming: cannot {SWIM_WORDS.get(doing, doing)}")  # short: the throw panel
     return None
 
@@ -64,7 +78,7 @@ def path_problem(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejecte
     for cell in path:
         if distance(here, cell) != 1:
             return Rejected("not_adjacent", f"Square {cell[0]},{cell[1]} is not next to {here[0]},{here[1]}")
-        if not state.grid.inside(cell) or not (state.grid.walkable[cell[1], cell[0]] or wet(state, cell)):
+        if not state.grid.inside(cell) or not (state.grid.walkable[cell[1], cell[0]] or wet(rs, state, cell)):
             name = rs.content.terrain[state.grid.tile(cell)].name if state.grid.inside(cell) else "The map's edge"
             return Rejected("blocked", f"{name} at {cell[0]},{cell[1]} blocks the way")
         others = [u for u in state.units_at(cell) if u.id != unit.id and u.status != "dead"]
@@ -83,7 +97,7 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Di
         return per
     abilities = frozenset(c.op.abilities)
     word = "Moving quickly" if how == "quickly" else "Moving cautiously"
-    swum = sum(wet(state, cell) for cell in path)
+    swum = sum(wet(rs, state, cell) for cell in path)
     swim = step_cost(rs, unit, "swim") if swum else per
     if isinstance(swim, Rejected):
         return swim
@@ -103,9 +117,9 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Di
     now, segment = state, []
     for cell in path:
         mover = now.units[unit.id]
-        turn = actions.spend(mover.record.turn, swim if wet(state, cell) else per, "move", abilities)
+        turn = actions.spend(mover.record.turn, swim if wet(rs, state, cell) else per, "move", abilities)
         rec = attrs.evolve(battle.after_move(mover.record, cell, how == "quickly"), turn=turn)
-        if wet(state, cell) and rec.condition.on_fire and rs.book.settings.swim_douses:
+        if wet(rs, state, cell) and rec.condition.on_fire and rs.book.settings.swim_douses:
             rec = attrs.evolve(rec, condition=attrs.evolve(rec.condition, on_fire=0))
         now = fold(now, [Moved(unit=unit.id, path=(cell,), facing=facing_index(rec.facing, mover.facing)),
                          changed(rs.book, mover, rec, "moves " + how)])
@@ -127,7 +141,7 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Di
 def _walked(rs, before: State, uid: str, path: tuple[Pos, ...], rec, how: str) -> list[Event]:
     """One stretch of the walk between reaction shots: one Moved, and the record after it."""
     mover = before.units[uid]
-    swum = sum(wet(before, cell) for cell in path)
+    swum = sum(wet(rs, before, cell) for cell in path)
     return [Moved(unit=uid, path=path, facing=facing_index(rec.facing, mover.facing)),
             changed(rs.book, mover, rec, f"moves {how} ({len(path)} squares" + (f", {swum} swum)" if swum else ")"))]
 

@@ -224,7 +224,7 @@ class XxxZone:
         return ai.shot_modes(self, state, unit)
 
     def sheet(self, state: State, unit: Unit) -> Sheet:
-        return ai.sheet(self, unit, moving.wet(state, unit.pos))
+        return ai.sheet(self, unit, moving.wet(self, state, unit.pos))
 
     def name(self, thing: str) -> str:
         book = self.book

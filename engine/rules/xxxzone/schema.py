@@ -97,6 +97,7 @@ class Settings:
     swim_refuses: tuple[str, ...] = ("shoot", "throw", "reload", "aim", "hunker", "overwatch", "medkit", "hack",
                                      "place_c4", "chi_breath")
     swim_douses: bool = True
+    swim_tiles: tuple[str, ...] = ("water",)  # terrain ids that are swum (the forest's stream)
     inspire_reach: int = 4  # 13: Inspire Allies reaches allies within D <= 4 (a default for older content)
     smoke_radius: int
     smoke_concealed: int
