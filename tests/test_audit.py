@@ -119,7 +119,7 @@ def test_stats_report_each_side(mission, capsys):
 
 # written just before format 3, and v4 (xcom-trpg, whose content has not changed since), with v3's content
 SAME_CONTENT = {"v2-today-xcom": "v3", "v2-today-xxxzone": "v3", "v2-today-neo": "v3", "v4": "v3",
-                "v2-annihilation": "v3"}
+                "v2-annihilation": "v3", "v4-xxxzone": "v3"}
 MOVED = ("stamina", "stamina_max", "infinite_stamina", "morale", "morale_max", "concussion")  # in format 3
 KIT = ("stats", "armor", "weapon", "ammo", "magazines", "actions")  # in format 4
 

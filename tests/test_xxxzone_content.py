@@ -40,7 +40,7 @@ def folder(tmp_path) -> Path:
 
 def test_every_table_loads(book):
     assert len(book.characters) == 10 and {"type1", "type3", "type4"} <= set(book.armour)
-    assert set(book.enemies) == {"zhetan", "hover_drone", "boorus", "civilian"}  # the bystanders of terror
+    assert set(book.enemies) == {"zhetan", "hover_drone", "boorus", "boorus_queen", "civilian"}  # + terror's bystanders
     assert book.settings.overwatch_penalty == 20 and book.settings.revised_wounds is True
     assert book.tiers() == ["minor", "severe", "mortal", "lethal"]
 

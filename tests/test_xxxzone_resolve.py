@@ -50,8 +50,9 @@ def _resolve(name, dice, capsys):
 
 
 def test_every_action_type_has_its_scenario_and_resolves(capsys):
-    assert {p.stem for p in SCENARIOS.glob("*.toml")} == {"shot", "spray", "throw", "medkit", "missile", "detonate"}
-    for name in ("spray", "throw", "medkit", "missile", "detonate"):
+    assert {p.stem for p in SCENARIOS.glob("*.toml")} == {"shot", "spray", "throw", "medkit", "missile", "detonate",
+                                                          "chi-breath"}
+    for name in ("spray", "throw", "medkit", "missile", "detonate", "chi-breath"):
         code, out, err = run(["resolve", str(SCENARIOS / f"{name}.toml")], capsys)
         assert code == 0 and err == "", (name, err)
 
@@ -107,3 +108,18 @@ def test_trials_give_the_probability_of_each_wound_tier(capsys):
     johnny = json.loads(out)["units"]["johnny"]  # the friend in the cone, 3 rolls at AdjAcc 89 against DR 35
     assert {"p_minor", "p_severe", "p_mortal", "p_lethal"} <= set(johnny)
     assert 0.6 < johnny["p_minor"] < 0.95 and johnny["p_severe"] < johnny["p_minor"] and johnny["p_lethal"] == 0
+
+
+def test_a_scenario_unit_learns_abilities_and_breathes_chi_breath_for_its_20_dr(tmp_path, capsys):
+    got = _resolve("chi-breath", [70], capsys)
+    # AdjAcc 110 − 2×5 squares between = 100; DR 45 + chi breath 20: face 70 is a glancing hit at exactly 100
+    assert got["rolls"][0]["formula"] == ("d100 70 + AdjAcc 100 − Agi 5 = 165, − DR 45 + chi breath 20 = 100 ≤ 100: "
+                                          "glancing hit")
+    code, out, _ = run(["resolve", str(SCENARIOS / "chi-breath.toml"), "--trials", "400", "--json"], capsys)
+    assert code == 0 and json.loads(out)["units"]["vadin"]["p_minor"] < 0.45  # 30% exactly (50% without it)
+    bad = tmp_path / "bad.toml"
+    bad.write_text((SCENARIOS / "chi-breath.toml").read_text().replace('abilities = ["chi_breath"]',
+                                                                       'abilities = ["chi_brath"]'))
+    code, _, err = run(["resolve", str(bad)], capsys)
+    assert code != 0 and "[units.vadin].abilities: unknown ability 'chi_brath'" in err
+    assert "[units.vadin].chi_breath: needs the chi_breath ability" in err

@@ -273,7 +273,8 @@ class Ai:
         path = paths[best[1]]
         budget = self.ruleset.budget(state, unit)
         step, cost = budget.step, budget.walk.cost(unit.pos, path)
-        if dash >= cost and (cost > moves or (p.melee and moves > step and cost > step)):
+        if budget.dash_fits(unit.pos, path) and (budget.dash_prefer or cost > moves
+                                                 or (p.melee and moves > step and cost > step)):
             return Combo(unit=unit.id, path=path)  # a rush keeps an action to strike with
         return Move(unit=unit.id, path=_affordable(budget.walk, unit.pos, path, moves))
 

@@ -19,6 +19,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
+from engine.core.walk import Walk  # noqa: F401 - part of the seam: Budget.walk, the rulesets build it
 
 if TYPE_CHECKING:  # annotations only: the core never needs the content room at run time
     from engine.content.missions import Member
@@ -148,37 +149,6 @@ class Turn:
 
 
 @attrs.frozen
-class Walk:
-    """How a ruleset prices a walk, for the path preview, the reach overlay and the AI's search: a step into a cell
-    costs `cardinal` or `diagonal` times the [y, x] `price` of that cell, plus its [y, x] `extra`, in the ruleset's
-    own currency (xcom-trpg: cells; annihilation: TU; neo-troops: metres). `price` None: 1 everywhere the map is
-    walkable; 0: impassable. `extra` None: nothing added; neo-troops multiplies (3 m × 2 on difficult ground),
-    annihilation adds (A-9.1: 4 or 6 TU + the terrain's modifier + 4 TU for a door on the way)."""
-
-    cardinal: int = 1
-    diagonal: int = 1
-    price: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
-    currency: str = "cells"
-    extra: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
-    # On a map with storeys (engine.map.levels): the walk on each storey above the ground, and [z, y, x] what going
-    # up from storey z to z + 1 (`up`) or down from z + 1 to z (`down`) costs at (x, y); 0: no way there.
-    layers: tuple["Walk", ...] = attrs.field(default=(), eq=False, repr=False)
-    up: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
-    down: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
-
-    def cost(self, start: Pos, path) -> int:
-        """What walking `path` from `start` costs (the ruleset's `decide` still has the last word)."""
-        total, here = 0, start
-        for cell in path:
-            step = self.cardinal if here[0] == cell[0] or here[1] == cell[1] else self.diagonal
-            total += step * (1 if self.price is None else int(self.price[cell[1], cell[0]]))
-            if self.extra is not None:
-                total += int(self.extra[cell[1], cell[0]])
-            here = cell
-        return total
-
-
-@attrs.frozen
 class Throwable:
     """One kind of thing a unit could throw now, as the throw picker lists it (`Frag Grenade ×2`)."""
 
@@ -211,6 +181,18 @@ class Budget:
     dash_spare: bool = False  # the AI may plan that move: what it costs beyond the budget is in hand (xcom: stamina)
     step: int = 0  # what the next move action walks and still leaves the rest of the budget (xcom: one sector)
     walk: Walk = Walk()
+    # The second kind of move's own prices when they are not `walk`'s in proportion (xxxzone: a swim square costs
+    # the same moving quickly or cautiously): a path fits that move when it costs no more than `moves_left` by
+    # it. None: when it costs no more than `dash_moves` by `walk`.
+    dash_walk: Walk | None = None
+    dash_prefer: bool = False  # the AI takes the second kind of move wherever it pays for the whole walk (xxxzone:
+    #                            moving cautiously while no enemy has spotted the unit); False: only to reach further
+
+    def dash_fits(self, start: Pos, path) -> bool:
+        """Whether the second kind of move (the `Combo` command) pays for walking `path` from `start` now."""
+        if self.dash_walk is not None:
+            return bool(self.dash_label) and self.dash_walk.cost(start, path) <= self.moves_left
+        return bool(self.dash_moves) and self.walk.cost(start, path) <= self.dash_moves
 
 
 class Ruleset(Protocol):

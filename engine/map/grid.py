@@ -152,6 +152,17 @@ class Grid:
                 best, where = int(self.cover[n[1], n[0]]), n
         return best, where
 
+    def cells_of(self, tiles) -> np.ndarray:
+        """[y, x] True where the tile is one of `tiles` (terrain ids): a ruleset's own kind of ground (water)."""
+        return np.isin(self.tiles, [i for i, t in enumerate(self.tile_ids) if t in tiles])
+
+    def passable(self, walk: Walk | None = None) -> np.ndarray:
+        """[y, x] where a unit walking by `walk` may stand or step: the walkable cells (or those its `price`
+        opens), and the water it swims."""
+        walk = walk or _PLAIN
+        open_ = self.walkable if walk.price is None else np.asarray(walk.price) > 0
+        return open_ if walk.water is None else open_ | (np.asarray(walk.water) > 0)
+
     def path(self, start: Pos, goal: Pos, blocked: Iterable[Pos] = (), walk: Walk | None = None) -> list[Pos]:
         """Cheapest 8-way path from start to goal, excluding start; [] if there is none. Priced by `walk` (see
         `paths_within`); without one a step costs the tile's move cost, a diagonal as much as a side step."""
@@ -176,7 +187,7 @@ class Grid:
         walk = walk or _PLAIN
         blocked = list(blocked)
         pf, cost = self._pathfinder(start, walk, blocked)
-        if walk.extra is None:
+        if not walk.by_edges:
             steps = self.distances(start, blocked, walk)
         else:
             pf.resolve()
@@ -193,7 +204,7 @@ class Grid:
         """What the cheapest walk from start to every cell costs (Chebyshev moves without a walk, else the walk's
         price as in `paths_within`); huge where unreachable."""
         walk = walk or _PLAIN
-        if walk.extra is not None:
+        if walk.by_edges:
             pf, _cost = self._pathfinder(start, walk, list(blocked))
             pf.resolve()
             return np.minimum(pf.distance, tcod.path.maxarray((1,), dtype=np.int32)[0]).astype(np.int32)
@@ -207,20 +218,18 @@ class Grid:
 
     def _pathfinder(self, start: Pos, walk: Walk, blocked: list[Pos]) -> tuple[tcod.path.Pathfinder, np.ndarray]:
         """A search rooted at start, and the cost of entering each cell (0: closed) it uses for side steps."""
-        cost = np.array(self.cost if walk.price is None else walk.price, dtype=np.int16)
-        if walk.extra is None:  # multiplicative: tcod's simple graph, as fast as it gets
+        if not walk.by_edges:  # multiplicative: tcod's simple graph, as fast as it gets
+            cost = np.array(self.cost if walk.price is None else walk.price, dtype=np.int16)
             for x, y in blocked:
                 cost[y, x] = 0
             graph = tcod.path.SimpleGraph(cost=cost, cardinal=walk.cardinal, diagonal=walk.diagonal)
-        else:  # additive: side steps and diagonals enter a cell at different prices
-            price = (cost > 0).astype(np.int32) if walk.price is None else cost.astype(np.int32)
+        else:  # additive or swimming: side steps and diagonals enter a cell at their own prices
+            cost, corner = walk.edges(self.cost > 0)
             for x, y in blocked:
-                price[y, x] = 0
-            extra = np.asarray(walk.extra, dtype=np.int32)
-            cost = np.where(price > 0, walk.cardinal * price + extra, 0)
+                cost[y, x] = corner[y, x] = 0
             graph = tcod.path.CustomGraph(cost.shape)
             graph.add_edges(edge_map=_SIDE, cost=cost)
-            graph.add_edges(edge_map=_CORNER, cost=np.where(price > 0, walk.diagonal * price + extra, 0))
+            graph.add_edges(edge_map=_CORNER, cost=corner)
         pf = tcod.path.Pathfinder(graph)
         pf.add_root((start[1], start[0]))
         return pf, cost

@@ -91,11 +91,7 @@ def _search(grid: Grid, start: Place, walk: Walk, blocked: Iterable[Place]) -> t
     side = np.zeros((levels, h, w), dtype=np.int32)
     corner = np.zeros((levels, h, w), dtype=np.int32)
     for z in range(levels):
-        lw = _layer(walk, z)
-        price = (grid.level(z).cost > 0).astype(np.int32) if lw.price is None else np.asarray(lw.price, np.int32)
-        extra = 0 if lw.extra is None else np.asarray(lw.extra, dtype=np.int32)
-        side[z] = np.where(price > 0, lw.cardinal * price + extra, 0)
-        corner[z] = np.where(price > 0, lw.diagonal * price + extra, 0)
+        side[z], corner[z] = _layer(walk, z).edges(grid.level(z).cost > 0)
     up = np.zeros((levels, h, w), dtype=np.int32)  # entering z + 1 from below
     down = np.zeros((levels, h, w), dtype=np.int32)  # entering z from above
     if walk.up is not None:

@@ -64,8 +64,9 @@ def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos,
         budget = session.ruleset.budget(state, unit)
         cost = budget.walk.cost(unit.pos, path) if cost is None else cost
         verdict = f"{key('move')} move" if cost <= budget.moves_left else "too far"
-        if budget.dash_moves and cost <= budget.dash_moves:
-            verdict += f", {key('combo')} {budget.dash_label}"
+        if budget.dash_fits(unit.pos, path):
+            verdict += f", {key('combo')} {budget.dash_label}" + (
+                f" {budget.dash_walk.cost(unit.pos, path)}" if budget.dash_walk is not None else "")
         unit_word = "" if budget.walk.currency == "cells" else f" {budget.walk.currency}"
         lines.append(f"Path {cost}/{budget.moves_left}{unit_word}: {verdict}")
     return lines

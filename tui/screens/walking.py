@@ -19,12 +19,12 @@ def path(session: Session, unit: Unit | None, cursor: Pos) -> tuple[Pos, ...]:
         return ()
     state = session.state
     x, y = cursor
-    if not session.chronicle.explored[y, x] or not state.grid.walkable[y, x]:
+    walk = session.ruleset.budget(state, unit).walk  # the path the ruleset prices cheapest
+    if not session.chronicle.explored[y, x] or not state.grid.passable(walk)[y, x]:
         return ()
     seen = session.chronicle.visible
     hostiles = [u.pos for u in state.units.values()
                 if u.side != session.side and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
-    walk = session.ruleset.budget(state, unit).walk  # the path the ruleset prices cheapest
     return tuple(state.grid.path(unit.pos, cursor, hostiles, walk))
 
 
@@ -92,7 +92,7 @@ def no_path(session: Session, unit: Unit, cursor: Pos, level: int = 0) -> str:
     if not explored[y, x]:
         return f"{x},{y} is unexplored: the squad knows no way there yet"
     grid = state.grid.level(level)
-    if not grid.walkable[y, x]:
+    if not grid.passable(session.ruleset.budget(state, unit).walk if level == 0 else None)[y, x]:
         tile = grid.terrain[grid.tile(cursor)]
         return f"{tile.name} at {x},{y}: nobody can stand there"
     seen = session.chronicle.visible_levels[level] if storeys else session.chronicle.visible

@@ -13,6 +13,7 @@ import attrs
 
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
+from engine.core.records import added, lean
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.checks import exploding, roll_formula, value
 
@@ -21,6 +22,7 @@ Hand = Literal["", "left", "right"]
 OTHER = {"left": "right", "right": "left"}
 
 
+@lean  # `option` came later: left out of the dump while empty
 @attrs.frozen(kw_only=True)
 class Continuing:
     """A variable-cost action still being paid for (a med-kit, a hack, a lock)."""
@@ -28,9 +30,10 @@ class Continuing:
     action: str
     remaining: int
     target: str = ""
-    option: str = ""  # what it does when it completes: the med-kit's treatment, the hacked or picked square
+    option: str = added("")  # what it does when it completes: the med-kit's treatment, the hacked or picked square
 
 
+@lean  # charged and teamwork_at came later: left out of the dump at their default
 @attrs.frozen(kw_only=True)
 class TurnAp:
     ap: int  # normal AP left
@@ -50,6 +53,8 @@ class TurnAp:
     rooted: bool = False  # Chi Breath: no movement for the rest of the turn
     walked: bool = False  # moved at all this turn, from any pool
     continuing: Continuing | None = None
+    charged: bool = added(False)  # Melee Charge's free attack made this turn
+    teamwork_at: str = added("")  # Teamwork!: the target it attacked this turn (its allies with it get +10 there)
 
     @property
     def restricted(self) -> int:

@@ -3,11 +3,14 @@ the unit panel, and the AI's own uses of the rules (reloads and draws, Aim, Over
 
 from __future__ import annotations
 
+import attrs
+
 from engine.content import missions
 from engine.core.commands import Act, Command, Rejected, Reload
+from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State, Unit
 from engine.core.ruleset import Mode, Row, Sheet, ShotPreview
-from engine.rules.xxxzone import shooting, spraying
+from engine.rules.xxxzone import inspire, moving, shooting, spraying
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.geometry_words import cover_words
@@ -24,11 +27,13 @@ def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
         return []
     out = []
     loaded = {h.item: h.rounds for h in c.hands}
+    wet = moving.swimming(rs, state, unit, "shoot") is not None
     for mid, w, m, ap in shooting.modes(book, c):
         spec = book.weapons[w].modes[m]
         usable = (not c.turn.ended and available(c.turn, _kind(book, w)) >= ap and w not in c.disabled
-                  and (book.weapons[w].kind == "melee" or loaded.get(w, 0) >= spec.rounds))
-        out.append(Mode(mid, f"{book.weapons[w].name} {m.replace('_', ' ')} ({ap} AP)", usable))
+                  and (book.weapons[w].kind == "melee" or loaded.get(w, 0) >= spec.rounds) and not wet)
+        how = "Disabling Shot" if shooting.disabling(mid) else m.replace("_", " ")
+        out.append(Mode(mid, f"{book.weapons[w].name} {how} ({ap} AP)", usable))
     return out
 
 
@@ -47,7 +52,7 @@ def preview(rs, state: State, shooter: str, target: str, mode: str) -> ShotPrevi
     if spec.cone:
         return spraying.preview(rs, state, a, b, *which)
     pieces = shooting.cover(book, state, a.pos, b.pos)
-    shot = shooting.shot_for(rs, state, a, b, *which)
+    shot = attrs.evolve(shooting.shot_for(rs, state, a, b, *which), disabling=shooting.disabling(mode))
     planned = shooting.plan(book, a.record, b.record, shot, pieces)
     if isinstance(planned, Rejected):
         return planned
@@ -62,6 +67,8 @@ def preview(rs, state: State, shooter: str, target: str, mode: str) -> ShotPrevi
         lines.append(Row("Cover", " " + cover_words(pieces, d.hunkered)))
     lines.append(Row("Armour", f" DR {d.armour_dr if d.armour_hp else 0} · HP {d.armour_hp}"
                                + (f" · DT {attacks[0].dt} + End {d.endurance}" if attacks else "")))
+    if d.extra_dr:  # Chi Breath, Moving Target: DR that costs no armour HP, in the odds above as in the shot
+        lines.append(Row("Ability DR", " " + " · ".join(f"{label} {v:+d}" for label, v in d.extra_dr)))
     notes = tuple(n for n, on in (("unaware: it has not spotted the shooter", shot.unaware),) if on)
     return ShotPreview(p_hit=float(wound), expected_damage=float(worth), p_headshot=float(first.get("lethal", 0)),
                        distance=between(a.pos, b.pos) + 1, reach=None if w.kind == "melee" and False else
@@ -82,13 +89,14 @@ def _outcomes(first) -> list[Row]:
     return out
 
 
-def sheet(rs, unit: Unit) -> Sheet:
+def sheet(rs, unit: Unit, swimming: bool = False) -> Sheet:
     book, c = rs.book, unit.record
     base = panel.sheet(book, c)
     kit = []
     if c.belt or c.magazines:
         kit.append(f"Belt {len(c.belt)} items · ammo {sum(n for _, n in c.magazines)} magazines")
-    return Sheet(rows=base.rows, effects=base.effects, kind=unit.race, kit=tuple(kit))
+    more = (("swimming",) if swimming else ()) + (("panicking",) if c.panic == "panicking" else ())
+    return Sheet(rows=base.rows, effects=base.effects + more, kind=unit.race, kit=tuple(kit))
 
 
 def chore(rs, state: State, unit: Unit, stage: str) -> Command | None:
@@ -113,11 +121,15 @@ def chore(rs, state: State, unit: Unit, stage: str) -> Command | None:
 
 
 def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
-    """Aim when the AP allow one aimed shot but not two plain ones; overwatch when hostiles are known but there
-    is no shot worth taking and it has not yet walked this turn (`cautious` units) or has walked and kept AP."""
+    """Inspire Allies when a friend in reach failed a Will test; aim when the AP allow one aimed shot but not two
+    plain ones; overwatch when hostiles are known but there is no shot worth taking and it has not yet walked this
+    turn (`cautious` units) or has walked and kept AP; but first hunker down when outgunned next to cover, having
+    walked or been wounded."""
     book, c = rs.book, unit.record
     if c is None:
         return None
+    if inspire.ABILITY in c.op.abilities and c.turn.ap >= 4 and not c.turn.ended and inspire.allies(rs, state, unit):
+        return Act(unit=unit.id, action=inspire.ABILITY)  # a friend down or stunned is worth more than a shot
     usable = [m for m in shot_modes(rs, state, unit) if m.usable and not _spray(book, c, m.id)]  # aimed, watched
     if not usable:
         return None
@@ -129,12 +141,24 @@ def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) 
         best = max(hostile, key=lambda t: (_odds(rs, state, unit, t, usable[0].id), t.id))
         if _odds(rs, state, unit, best, usable[0].id) > 0:
             return Act(unit=unit.id, action="aim", target=best.id)
+    if not has_shot and _outgunned(rs, state, unit, hostile) and c.turn.ap >= 2 and (c.turn.walked or
+                                                                                   c.condition.wounds.any):
+        return Act(unit=unit.id, action="hunker")
     if not has_shot and hostile and ap >= cost:
         near = min(between(unit.pos, t.pos) for t in hostile)
         reach = book.weapons[shooting.mode_of(book, c, usable[0].id)[0]].range
         if near <= reach and (c.turn.walked or rs.behaviour(unit) == "cautious"):
             return Act(unit=unit.id, action="overwatch", option=usable[0].id)
     return None
+
+
+def _outgunned(rs, state: State, unit: Unit, hostile: list[Unit]) -> bool:
+    """More hostiles in sight than friends standing near it (itself included), and cover next to it to double."""
+    friends = [u for u in state.side_units(unit.side) if u.conscious and between(unit.pos, u.pos) < rs.sight_range]
+    covered = any(rs.book.terrain_cover.get(state.grid.tile(cell)) is not None
+                  for cell in ((unit.pos[0] + dx, unit.pos[1] + dy) for dx, dy in NEIGHBOURS)
+                  if state.grid.inside(cell))
+    return covered and len(hostile) > len(friends)
 
 
 def _spray(book, c, mode_id: str) -> bool:

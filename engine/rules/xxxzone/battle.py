@@ -11,7 +11,7 @@ import attrs
 
 from engine.core.commands import Rejected
 from engine.core.geometry import Pos, distance
-from engine.core.records import record
+from engine.core.records import added, lean, record
 from engine.rules.xxxzone.actions import TurnAp
 from engine.rules.xxxzone.attack import CoverPiece, Defence
 from engine.rules.xxxzone.book import Book
@@ -43,6 +43,7 @@ class Watch:
 
 
 @record("xxxzone.combatant")  # what Unit.record will carry once the ruleset plays
+@lean  # fields added since logs were written with it drop out of the dump while at their default
 @attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Combatant:
     op: Operative
@@ -61,8 +62,10 @@ class Combatant:
     conspicuous: bool = False
     turn: TurnAp = TurnAp(ap=0, maximum=0)  # this turn's AP, pools, stored overwatch AP, continuing action
     watch: Watch | None = None
-    medkit_used: int = 0  # uses taken from the med-kit in use (it is spent when they reach its uses)
-    marking: str = ""  # Mark Target: the enemy it keeps marked for its allies (+20) until it loses focus
+    medkit_used: int = added(0)  # uses taken from the med-kit in use (it is spent when they reach its uses)
+    panic: str = added("")  # a civilian's: "panicking" (it runs), "calm" (Calming Aura: for good), "" (panic.py)
+    inspirable: bool = added(False)  # a unit of its side has Inspire Allies: its failed Will tests are kept
+    marking: str = added("")  # Mark Target: the enemy it keeps marked for its allies (+20) until it loses focus
 
     @property
     def id(self) -> str:
@@ -211,7 +214,8 @@ def shooter(book: Book, c: Combatant) -> Shooter:
 
 
 def vitals(book: Book, c: Combatant) -> Vitals:
-    return vitals_of(c.op, book)
+    v = vitals_of(c.op, book)
+    return attrs.evolve(v, notes_fails=True) if c.inspirable else v
 
 
 def defence(book: Book, c: Combatant, cover: tuple[CoverPiece, ...] = (),

@@ -6,7 +6,7 @@
   turn, rooted for the rest of this one;
 - `scout` (target; 4 AP, Tactical Scouting): a seen enemy's armour DR and the penetration it needs, told;
 - `put_out_fire` (2 AP): a burning entity puts itself out.
-Inspire Allies and Calming Aura are not played (no Will-test history is kept; the source has no panic rules)."""
+Inspire Allies is in inspire.py, Calming Aura (and the civilians' panic it answers) in panic.py."""
 
 from __future__ import annotations
 

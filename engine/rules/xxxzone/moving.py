@@ -1,11 +1,14 @@
 """Moving on the map (section 4): `Move` moves quickly (1 AP a square, cancels Aim, conspicuous), `Combo` moves
-cautiously (2 AP a square, keeps Aim, harder to spot); both double while Disoriented. Overwatch (6.8) is decided
-here, inside the mover's own command: after each square, every enemy on watch that sees the mover and has it in
-range fires its stored mode while its stored AP last, and a mover put down stops where it fell."""
+cautiously (2 AP a square, keeps Aim, harder to spot); both double while Disoriented. A water square is swum at
+2 AP (1 with Aqualad) in either way, and a swimmer cannot fight or work (`swimming`; Interpretation). Overwatch
+(6.8) is decided here, inside the mover's own command: after each square, every enemy on watch that sees the
+mover and has it in range fires its stored mode while its stored AP last, and a mover put down stops where it
+fell."""
 
 from __future__ import annotations
 
 import attrs
+import numpy as np
 
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
@@ -20,10 +23,52 @@ from engine.rules.xxxzone.shooting import attack
 from engine.rules.xxxzone.units import changed, facing_index
 
 
+# What a swimmer cannot do, in the refusal's words (the settings' `swim_refuses` says which of them apply)
+SWIM_WORDS = {"shoot": "shoot or strike", "throw": "throw", "reload": "reload", "aim": "aim",
+              "hunker": "hunker down", "overwatch": "go on overwatch", "medkit": "use a med-kit", "hack": "hack",
+              "place_c4": "place C4", "chi_breath": "use Chi Breath"}
+
+
 def step_cost(rs, unit: Unit, how: str) -> int | Rejected:
+    """AP for one square moving `how` ("quickly", "cautiously", "swim")."""
     c = unit.record
     return actions.move_cost(rs.book, how, frozenset(c.op.abilities), disoriented=bool(c.condition.disoriented),
                              burden=encumbrance(c.op, rs.book))
+
+
+_WATER: dict[int, tuple[object, np.ndarray]] = {}  # id(grid) -> (grid, its water squares): grids never change
+
+
+def _water_of(rs, state: State) -> np.ndarray:
+    grid = state.grid
+    hit = _WATER.get(id(grid))
+    if hit is None or hit[0] is not grid:
+        if len(_WATER) > 64:
+            _WATER.clear()
+        hit = _WATER[id(grid)] = (grid, grid.cells_of(rs.book.settings.swim_tiles))
+    return hit[1]
+
+
+def wet(rs, state: State, cell: Pos) -> bool:
+    """A water square (4: swum, not walked): a tile of the settings' `swim_tiles`."""
+    return state.grid.inside(cell) and bool(_water_of(rs, state)[cell[1], cell[0]])
+
+
+def water(rs, state: State, unit: Unit) -> np.ndarray | None:
+    """The walk's [y, x] swim price (`Walk.water`): each water square at the unit's swim cost; None on a map
+    without water, or for a unit that cannot move at all."""
+    wet_cells = _water_of(rs, state)
+    if not wet_cells.any():
+        return None
+    swim = step_cost(rs, unit, "swim")
+    return None if isinstance(swim, Rejected) else np.where(wet_cells, swim, 0).astype(np.int32)
+
+
+def swimming(rs, state: State, unit: Unit, doing: str) -> Rejected | None:
+    """The refusal of `doing` (an Act action, "shoot", "throw", "reload") to a unit in the water, or None."""
+    if doing in rs.book.settings.swim_refuses and wet(rs, state, unit.pos):
+        return Rejected("swimming", f"Swimming: cannot {SWIM_WORDS.get(doing, doing)}")  # short: the throw panel
+    return None
 
 
 def path_problem(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | None:
@@ -33,7 +78,7 @@ def path_problem(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejecte
     for cell in path:
         if distance(here, cell) != 1:
             return Rejected("not_adjacent", f"Square {cell[0]},{cell[1]} is not next to {here[0]},{here[1]}")
-        if not state.grid.inside(cell) or not state.grid.walkable[cell[1], cell[0]]:
+        if not state.grid.inside(cell) or not (state.grid.walkable[cell[1], cell[0]] or wet(rs, state, cell)):
             name = rs.content.terrain[state.grid.tile(cell)].name if state.grid.inside(cell) else "The map's edge"
             return Rejected("blocked", f"{name} at {cell[0]},{cell[1]} blocks the way")
         others = [u for u in state.units_at(cell) if u.id != unit.id and u.status != "dead"]
@@ -52,14 +97,19 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Di
         return per
     abilities = frozenset(c.op.abilities)
     word = "Moving quickly" if how == "quickly" else "Moving cautiously"
-    need = per * len(path)
+    swum = sum(wet(rs, state, cell) for cell in path)
+    swim = step_cost(rs, unit, "swim") if swum else per
+    if isinstance(swim, Rejected):
+        return swim
+    need = per * (len(path) - swum) + swim * swum
     have = actions.available(c.turn, "move")
     if c.turn.ended:
         return Rejected("turn_over", f"{unit.name} has ended its actions for the turn")
     if c.turn.rooted:
         return Rejected("rooted", "Chi Breath Iron Body holds it in place until its next turn")
     if have < need:
-        return Rejected("no_ap", f"{word} {len(path)} squares costs {need} AP ({per} a square); {unit.name} has {have}")
+        each = f"{per} a square" + (f", {swim} a square swum" if swum else "")
+        return Rejected("no_ap", f"{word} {len(path)} squares costs {need} AP ({each}); {unit.name} has {have}")
     bad = path_problem(rs, state, unit, path)
     if bad is not None:
         return bad
@@ -67,8 +117,10 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Di
     now, segment = state, []
     for cell in path:
         mover = now.units[unit.id]
-        turn = actions.spend(mover.record.turn, per, "move", abilities)
+        turn = actions.spend(mover.record.turn, swim if wet(rs, state, cell) else per, "move", abilities)
         rec = attrs.evolve(battle.after_move(mover.record, cell, how == "quickly"), turn=turn)
+        if wet(rs, state, cell) and rec.condition.on_fire and rs.book.settings.swim_douses:
+            rec = attrs.evolve(rec, condition=attrs.evolve(rec.condition, on_fire=0))
         now = fold(now, [Moved(unit=unit.id, path=(cell,), facing=facing_index(rec.facing, mover.facing)),
                          changed(rs.book, mover, rec, "moves " + how)])
         segment.append(cell)
@@ -89,8 +141,9 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Di
 def _walked(rs, before: State, uid: str, path: tuple[Pos, ...], rec, how: str) -> list[Event]:
     """One stretch of the walk between reaction shots: one Moved, and the record after it."""
     mover = before.units[uid]
+    swum = sum(wet(rs, before, cell) for cell in path)
     return [Moved(unit=uid, path=path, facing=facing_index(rec.facing, mover.facing)),
-            changed(rs.book, mover, rec, f"moves {how} ({len(path)} squares)")]
+            changed(rs.book, mover, rec, f"moves {how} ({len(path)} squares" + (f", {swum} swum)" if swum else ")"))]
 
 
 def reactions(rs, state: State, mover: Unit, dice: Dice) -> list[Event]:

@@ -6,6 +6,7 @@ for Aim, Hunker Down, Overwatch, Draw, Stow and Interact (acts.py)."""
 
 from __future__ import annotations
 
+import attrs
 import numpy as np
 
 from engine.content import missions
@@ -17,8 +18,8 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import (Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk, actor, closed,
                                  register)
-from engine.rules.xxxzone import (acts, ai, blasts, feats, forces, moving, referee, seen, shooting, smoke, spraying,
-                                   throwing, turns)
+from engine.rules.xxxzone import (acts, ai, blasts, feats, forces, marks, moving, referee, seen, shooting, smoke,
+                                   spraying, throwing, turns, units)
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.book import Book
@@ -75,6 +76,11 @@ class XxxZone:
         return events + self._verdict(state, events)
 
     def _command(self, state: State, unit: Unit, command: Command, dice: Dice) -> Rejected | list[Event]:
+        doing = command.action if isinstance(command, Act) else {Shoot: "shoot", Throw: "throw", Reload: "reload"}.get(
+            type(command), "")
+        wet = moving.swimming(self, state, unit, doing)
+        if wet is not None:
+            return wet
         if isinstance(command, Move):
             return moving.move(self, state, unit, command.path, "quickly", dice)
         if isinstance(command, Combo):
@@ -109,13 +115,18 @@ class XxxZone:
             return target
         w = self.book.weapons[which[0]]
         spec = w.modes[which[1]]
-        paid = shooting.actions.spend(c.turn, spec.ap, "melee" if w.kind == "melee" else "gun",
+        free = shooting.charging(self.book, c, *which)  # Melee Charge: the attack after the run costs nothing
+        paid = shooting.actions.spend(c.turn, 0 if free else spec.ap, "melee" if w.kind == "melee" else "gun",
                                       frozenset(c.op.abilities), what=f"The {w.name} {which[1].replace('_', ' ')}")
         if isinstance(paid, Rejected):
             return paid
+        if free:
+            paid = attrs.evolve(paid, charged=True)
+        if "teamwork" in c.op.abilities:  # its allies with Teamwork! get +10 at this target for the rest of the turn
+            paid = attrs.evolve(paid, teamwork_at=cmd.target)
         if spec.cone:
             return spraying.spray(self, state, unit, target, *which, dice, paid)
-        got = shooting.attack(self, state, unit, target, *which, dice, paid)
+        got = shooting.attack(self, state, unit, target, *which, dice, paid, disabled=shooting.disabling(cmd.mode))
         return got if isinstance(got, Rejected) else got[0]
 
     def _target(self, state: State, unit: Unit, tid: str) -> Unit | Rejected:
@@ -179,8 +190,13 @@ class XxxZone:
         step = max(0, moves - min(costs)) if costs else moves
         combo = (moves // cautious) * per if isinstance(cautious, int) and cautious else 0
         label = panel.budget(c) + (f" +{t.restricted}" if t.restricted else "")
+        water = moving.water(self, state, unit)  # swimming: the same price moving quickly or cautiously
+        slow = Walk(cardinal=cautious, diagonal=cautious, currency="AP", water=water) \
+            if water is not None and isinstance(cautious, int) else None
+        unseen = not any(unit.id in units.battle(state).sightings(s) for s in state.sides if s != unit.side)
         return Budget(label=label, can_act=can, moves_left=moves, dash_moves=combo, dash_label="cautious",
-                      step=step, walk=Walk(cardinal=per, diagonal=per, currency="AP"))
+                      step=step, walk=Walk(cardinal=per, diagonal=per, currency="AP", water=water), dash_walk=slow,
+                      dash_prefer=unseen)  # the AI creeps while nobody has spotted it (issue 11's AI list)
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         return ai.preview(self, state, shooter, target, mode)
@@ -208,7 +224,7 @@ class XxxZone:
         return ai.shot_modes(self, state, unit)
 
     def sheet(self, state: State, unit: Unit) -> Sheet:
-        return ai.sheet(self, unit)
+        return ai.sheet(self, unit, moving.wet(self, state, unit.pos))
 
     def name(self, thing: str) -> str:
         book = self.book
@@ -234,7 +250,7 @@ class XxxZone:
         return None  # no inventory screen: its kit is not moved about in battle
 
     def marks(self, state: State, side: str) -> tuple:
-        return ()  # nothing of its own drawn over the tiles
+        return marks.marks(self, state, side)
 
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words

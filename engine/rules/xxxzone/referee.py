@@ -40,6 +40,8 @@ class ScUnit:
     wounds: dict[str, int] = attrs.field(factory=dict)  # minor, severe, mortal, lethal: wounds it already has
     dying: int = 0  # own turns left of a Dying countdown
     holding: str = ""  # the item in hand instead of the drawn weapon (a launcher, the Detonator)
+    abilities: list[str] = attrs.field(factory=list)  # abilities.toml ids it has besides its template's
+    chi_breath: bool = False  # Chi Breath Iron Body in effect (+20 DR, −20 to melee at it); needs the ability
 
 
 @attrs.frozen(kw_only=True)
@@ -73,6 +75,11 @@ class Scenario:
 def check(rs, sc: Scenario) -> list[str]:
     out = [f"[units.{uid}].template: unknown template {u.template!r} (roster.toml)"
            for uid, u in sc.units.items() if u.template not in rs.book.roster]
+    out += [f"[units.{uid}].abilities: unknown ability {a!r} (abilities.toml)"
+            for uid, u in sc.units.items() for a in u.abilities if a not in rs.book.abilities]
+    out += [f"[units.{uid}].chi_breath: needs the chi_breath ability" for uid, u in sc.units.items()
+            if u.chi_breath and u.template in rs.book.roster and "chi_breath" not in u.abilities
+            and "chi_breath" not in _template_abilities(rs, u.template)]
     out += [f"[units.{uid}].at: expected two squares 0 to 60" for uid, u in sc.units.items()
             if len(u.at) != 2 or not all(0 <= v <= 60 for v in u.at)]
     out += [f"cover[{i}].tile: unknown terrain {c.tile!r}" for i, c in enumerate(sc.cover)
@@ -100,9 +107,11 @@ def units(rs, sc: Scenario) -> dict[str, Unit]:
     for uid, u in sc.units.items():
         m = book.roster[u.template]
         op = forces.operative(book, u.template, uid, forces.looks(book, u.template)[0])
+        if u.abilities:  # listed again: a second rank (Action Boy), as in characters.toml
+            op = attrs.evolve(op, abilities=(*op.abilities, *u.abilities))
         c = battle.deploy(book, op, u.side, (u.at[0], u.at[1]))
         ap = battle.max_ap(book, c)
-        c = attrs.evolve(c, turn=TurnAp(ap=ap, maximum=ap), hunkered=u.hunkered,
+        c = attrs.evolve(c, turn=TurnAp(ap=ap, maximum=ap), hunkered=u.hunkered, chi_breath=u.chi_breath,
                          armour_hp=c.armour_hp if u.armour_hp < 0 else u.armour_hp,
                          condition=attrs.evolve(c.condition, wounds=Wounds(**u.wounds), dying=u.dying))
         if u.holding:
@@ -197,3 +206,7 @@ def report(rs, before: Unit, after: Unit) -> UnitReport:
                                           "lethal": w.lethal, "status": after.status,
                                           # at least one new wound of the tier: `--trials` gives its probability
                                           **{f"took_{t}": int(w.count(t) > bw.count(t)) for t in WOUND_TIERS}})
+
+
+def _template_abilities(rs, template: str) -> tuple[str, ...]:
+    return forces.operative(rs.book, template, "check", forces.looks(rs.book, template)[0]).abilities

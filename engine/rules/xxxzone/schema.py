@@ -17,7 +17,7 @@ from engine.content.tables import Schema, Tables
 ATTRIBUTES = ("strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck")
 Star = Literal["", "strength", "perception", "endurance", "charisma", "intelligence", "agility", "luck"]
 Pool = Literal["move", "gun", "draw", "reload"]
-Rider = Literal["", "on_fire", "poison"]
+Rider = Literal["", "on_fire", "poison", "lethal_poison", "toxified", "lethal_toxic"]  # 9: what a wound also does
 
 
 @attrs.frozen(kw_only=True)
@@ -92,6 +92,13 @@ class Settings:
     spot_falloff: int
     alert_radius: int
     c4_terrain_damage: int = 4  # 6.9; a default, so content written before C4 existed still loads
+    # 4 (Interpretation): what a swimmer cannot do in the water (Act actions and "shoot", "throw", "reload"), and
+    # whether swimming puts a fire out; defaults, so content written before swimming still loads
+    swim_refuses: tuple[str, ...] = ("shoot", "throw", "reload", "aim", "hunker", "overwatch", "medkit", "hack",
+                                     "place_c4", "chi_breath")
+    swim_douses: bool = True
+    swim_tiles: tuple[str, ...] = ("water",)  # terrain ids that are swum (the forest's stream)
+    inspire_reach: int = 4  # 13: Inspire Allies reaches allies within D <= 4 (a default for older content)
     smoke_radius: int
     smoke_concealed: int
     smoke_hidden: int

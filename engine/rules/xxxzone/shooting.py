@@ -14,27 +14,38 @@ from engine.core.events import Event, Resolved
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.rules.xxxzone import abilities as ab
-from engine.rules.xxxzone import actions, battle, blasts, feats, firing, sight, smoke
+from engine.rules.xxxzone import actions, battle, blasts, feats, sight, smoke
 from engine.rules.xxxzone.attack import Attack, CoverPiece, Defence, WOUNDS
 from engine.rules.xxxzone.attack import volley as roll_volley
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.lines import between, cover_between, line
-from engine.rules.xxxzone.modifiers import Situation, weapon_dt
-from engine.rules.xxxzone.shot import Shot, fire
+from engine.rules.xxxzone.shot import Shot, fire, prepare
 from engine.rules.xxxzone.units import changed
 
 WEIGHT = {"minor": 1, "severe": 2, "mortal": 4, "lethal": 8}  # the AI's worth of a wound (units.WEIGHT)
 
 
+DISABLING = "+disabling"  # a mode id's suffix: Disabling Shot declared (13, Sam's: a single shot of a gun)
+
+
+def disabling(mode_id: str) -> bool:
+    return mode_id.endswith(DISABLING)
+
+
 def modes(book: Book, c) -> list[tuple[str, str, str, int]]:
-    """(mode id, weapon, mode, AP) for every mode of what it attacks with, the drawn weapon's first."""
+    """(mode id, weapon, mode, AP) for every mode of what it attacks with, the drawn weapon's first; with
+    Disabling Shot, each gun's single shot once more as `<id>+disabling`."""
     out = []
     weapons = battle.attacks_with(book, c)
     if len(weapons) > 1:  # bare hands only when nothing else is in hand
         weapons = tuple(w for w in weapons if w != "unarmed")
     for i, w in enumerate(weapons):
         for m, spec in book.weapons[w].modes.items():
-            out.append((m if i == 0 else f"{w}:{m}", w, m, spec.ap))
+            mid = m if i == 0 else f"{w}:{m}"
+            out.append((mid, w, m, 0 if charging(book, c, w, m) else spec.ap))
+            if (c.op.has("disabling_shot") and book.weapons[w].kind != "melee" and spec.rounds == 1
+                    and not spec.cone and not book.weapons[w].explosion):
+                out.append((mid + DISABLING, w, m, spec.ap))
     return out
 
 
@@ -62,39 +73,40 @@ def cover(book: Book, state: State, a, b) -> tuple[CoverPiece, ...]:
     return cover_between(a, b, pieces)
 
 
+def charging(book: Book, c, weapon: str, mode: str) -> bool:
+    """Melee Charge (13): this melee attack is the turn's free one, after moving twice its AP."""
+    turn = c.turn
+    return (book.weapons[weapon].kind == "melee" and not turn.charged
+            and ab.charge_ready(turn, book.weapons[weapon].modes[mode].ap, frozenset(c.op.abilities)))
+
+
+def _teamwork(state: State, shooter: Unit, target: Unit) -> bool:
+    """Teamwork! (13, Interpretation: the same target): an ally with it attacked this target this turn."""
+    return "teamwork" in shooter.record.op.abilities and any(
+        u.id != shooter.id and u.record is not None and u.record.turn.teamwork_at == target.id
+        and "teamwork" in u.record.op.abilities for u in state.side_units(shooter.side))
+
+
 def shot_for(rs, state: State, shooter: Unit, target: Unit, weapon: str, mode: str, reaction: bool = False) -> Shot:
-    book = rs.book
+    """The attack as the state has it: awareness, concealment, a mark, Teamwork! and a charge. (The recoil of earlier attack
+    actions with the weapon this turn is not counted on the map: see docs/rules-notes.md.)"""
+    book, c = rs.book, shooter.record
     t = book.roster.get(target.template)
     kind = book.enemies.get(t.enemy) if t is not None and t.enemy else None
+    charge = not reaction and charging(book, c, weapon, mode)
     return Shot(weapon=weapon, mode=mode, reaction=reaction, unaware=shooter.id not in rs.spotted(state, target.side),
                 vs_human=kind is None or kind.human, mechanical=kind is not None and kind.mechanical,
                 concealed=smoke.level(book, state, shooter.pos, target.pos) == "concealed",
-                marked=feats.marked(rs, state, shooter, target))
+                marked=feats.marked(rs, state, shooter, target), teamwork=_teamwork(state, shooter, target),
+                full_charge=charge and ab.full_charge(c.turn, frozenset(c.op.abilities)))
 
 
 def plan(book: Book, shooter, target, shot: Shot, pieces) -> tuple[tuple[Attack, ...], Defence] | Rejected:
-    """The attack rolls `shot.fire` would make, for the odds (the same steps as fire's own set-up)."""
-    w = book.weapons[shot.weapon]
-    d = between(shooter.at, target.at)
-    ready = firing.Readiness(drawn=tuple(h.item for h in shooter.hands), loaded={h.item: h.rounds for h in shooter.hands},
-                             disabled=shooter.disabled)
-    s = battle.shooter(book, shooter)
-    refused = firing.check(book, s, shot.weapon, shot.mode, d, ready)
-    if refused is not None:
-        return refused
-    melee = w.kind == "melee"
-    aims = shooter.aim.stacks if shooter.aim is not None and shooter.aim.target == target.id else 0
-    sit = Situation(distance=d, aims=aims, reaction=shot.reaction, unaware=shot.unaware, lion_ignores=True,
-                    concealed=shot.concealed, marked=shot.marked,
-                    target_moving_target=shot.reaction and target.op.has("moving_target"),
-                    target_wounded=target.condition.wounds.any, chi_breath_melee=target.chi_breath and melee,
-                    aimed_before=aims > 0)
-    dt, _ = weapon_dt(book, s.abilities, w, vs_human=shot.vs_human)
-    extra = ab.defence_dr(book, frozenset(target.op.abilities), chi_breath=target.chi_breath,
-                          reaction_to_move=shot.reaction, mechanical=shot.mechanical, attacker=s.abilities)
-    planned = firing.rolls(book, s, shot.weapon, shot.mode, sit, dt, shift=ab.sneak_shift(s.abilities, melee,
-                                                                                           shot.unaware))
-    return tuple(a for a, _ in planned), battle.defence(book, target, pieces, extra)
+    """The attack rolls `shot.fire` would make and the defence they meet, for the odds: fire's own set-up."""
+    ready = prepare(book, shooter, target, shot, pieces)
+    if isinstance(ready, Rejected):
+        return ready
+    return tuple(a for a, _ in ready.planned), ready.defence
 
 
 @lru_cache(maxsize=4096)
@@ -121,12 +133,13 @@ def odds(attacks: tuple[Attack, ...], d: Defence) -> tuple[tuple[tuple[str, Frac
 
 
 def attack(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, dice: Dice, turn,
-           reaction: bool = False) -> Rejected | tuple[list[Event], object, object]:
-    """One attack action, paid with `turn` already: its events, and the shooter's and target's records after."""
+           reaction: bool = False, disabled: bool = False) -> Rejected | tuple[list[Event], object, object]:
+    """One attack action, paid with `turn` already: its events, and the shooter's and target's records after;
+    `disabled`: a Disabling Shot declared."""
     book = rs.book
     c = attrs.evolve(unit.record, turn=turn, facing=sight.facing(unit.pos, target.pos))
     pieces = cover(book, state, unit.pos, target.pos)
-    shot = shot_for(rs, state, unit, target, weapon, mode, reaction)
+    shot = attrs.evolve(shot_for(rs, state, unit, target, weapon, mode, reaction), disabling=disabled)
     out = fire(dice, book, c, target.record, shot, pieces)
     if isinstance(out, Rejected):
         return out

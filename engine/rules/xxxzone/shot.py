@@ -17,13 +17,17 @@ from engine.core.dice import Dice, Roll
 from engine.core.geometry import Pos, distance
 from engine.rules.xxxzone import abilities as ab
 from engine.rules.xxxzone import battle, firing, status
-from engine.rules.xxxzone.attack import CoverPiece, Hit, volley
+from engine.rules.xxxzone.attack import Attack, CoverPiece, Defence, Hit, volley
 from engine.rules.xxxzone.battle import Combatant
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.character import encumbrance
 from engine.rules.xxxzone.lines import between, in_cone
-from engine.rules.xxxzone.modifiers import Situation, weapon_dt
+from engine.rules.xxxzone.modifiers import Shooter, Situation, weapon_dt
 from engine.rules.xxxzone.wounds import wound
+
+
+POISONS = {"poison": "poisoned", "lethal_poison": "lethal_poison", "toxified": "toxified",
+           "lethal_toxic": "lethal_toxic"}  # a weapon's rider -> the status of section 9 its wound gives
 
 
 @attrs.frozen(kw_only=True)
@@ -61,8 +65,20 @@ class Outcome:
         return self.target.condition.dead
 
 
-def fire(dice: Dice, book: Book, shooter: Combatant, target: Combatant, shot: Shot,
-         cover: tuple[CoverPiece, ...] = ()) -> Outcome | Rejected:
+@attrs.frozen(kw_only=True)
+class Prepared:
+    """An attack action set up, before any die: each roll's Attack with its words, the target's Defence (cover,
+    armour, the abilities' DR such as Chi Breath's), the shooter's numbers and the Disabling Shot cap. Both the
+    attack (`fire`) and its exact odds (shooting.plan, the targeting panel) start from this one set-up."""
+
+    planned: tuple[tuple[Attack, str], ...]
+    defence: Defence
+    shooter: Shooter
+    cap: str | None
+
+
+def prepare(book: Book, shooter: Combatant, target: Combatant, shot: Shot,
+            cover: tuple[CoverPiece, ...] = ()) -> Prepared | Rejected:
     if not shooter.condition.can_act:
         return Rejected("cannot_act", f"{shooter.op.name} cannot act")
     w = book.weapons[shot.weapon]
@@ -88,7 +104,17 @@ def fire(dice: Dice, book: Book, shooter: Combatant, target: Combatant, shot: Sh
     cap = "minor" if shot.disabling and "disabling_shot" in s.abilities else None
     planned = firing.rolls(book, s, shot.weapon, shot.mode, sit, dt,
                            shift=ab.sneak_shift(s.abilities, melee, shot.unaware), cap=cap)
-    hits, after = volley(dice, [a for a, _ in planned], battle.defence(book, target, cover, extra))
+    return Prepared(planned=tuple(planned), defence=battle.defence(book, target, cover, extra), shooter=s, cap=cap)
+
+
+def fire(dice: Dice, book: Book, shooter: Combatant, target: Combatant, shot: Shot,
+         cover: tuple[CoverPiece, ...] = ()) -> Outcome | Rejected:
+    ready = prepare(book, shooter, target, shot, cover)
+    if isinstance(ready, Rejected):
+        return ready
+    w, planned, s, cap = book.weapons[shot.weapon], ready.planned, ready.shooter, ready.cap
+    melee = w.kind == "melee"
+    hits, after = volley(dice, [a for a, _ in planned], ready.defence)
     rolls = [h.roll for h in hits]
     lines = [shown for _, shown in planned]
     cond, disabled = target.condition, target.disabled
@@ -105,9 +131,9 @@ def fire(dice: Dice, book: Book, shooter: Combatant, target: Combatant, shot: Sh
             cond, burn = status.set_on_fire(dice, book, target.id, cond)
             rolls += [burn] if burn else []
             lines.append("On Fire")
-        if rider == "poison" and not cond.dead and not cond.poison:
-            cond = attrs.evolve(cond, poison="poisoned")
-            lines.append("Poisoned")
+        if rider in POISONS and not cond.dead and not cond.poison:  # a poisoned entity is not poisoned again
+            cond = attrs.evolve(cond, poison=POISONS[rider])
+            lines.append(POISONS[rider].replace("_", " ").capitalize())
         if cap is not None:
             disabled = tuple(dict.fromkeys([*disabled, *(h.item for h in target.hands if h.item in book.weapons)]))
             lines.append("weapon disabled until its Reload AP are spent")

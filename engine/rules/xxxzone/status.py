@@ -27,12 +27,14 @@ def new_round(c: Condition) -> Condition:
 
 def start_turn(c: Condition, max_ap: int) -> tuple[Condition, int]:
     ap = turn_ap(c, max_ap)
-    return attrs.evolve(c, ap_next="full", stunned=max(0, c.stunned - 1)), ap
+    failed = tuple((caused, pen, True) for caused, pen, _ in c.will_failed)  # their AP are gone from this turn
+    return attrs.evolve(c, ap_next="full", stunned=max(0, c.stunned - 1), will_failed=failed), ap
 
 
 def end_turn(dice: Dice, book: Book, v: Vitals, c: Condition) -> Wounding:
     rolls: list[Roll] = []
     notes: list[str] = []
+    c = attrs.evolve(c, will_failed=())  # "within the past turn": Inspire Allies comes too late after this
 
     def take(tier: str, why: str, poison: bool = False) -> None:
         nonlocal c

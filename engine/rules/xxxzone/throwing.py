@@ -2,7 +2,7 @@
 (Draw Item, 1 AP, with the off hand: the weapon stays in hand), pulls its pin (Interact, 1 AP) and throws it
 (2 AP): 4 AP in all. The throw roll, the scatter, then every entity with a line from the impact square takes its
 ring's blast rolls (3 within a, 2 within b, 1 within c), its adjacent cover between it and the blast at full
-value. Smoke bombs and C4 are not played yet."""
+value. Smoke bombs stand a cloud instead (smoke.py); C4 is placed, not thrown (charges.py)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Row, Throwable, ThrowPreview
 from engine.core.reducer import fold
-from engine.rules.xxxzone import actions, battle, blasts, explosions, shooting, smoke
+from engine.rules.xxxzone import actions, battle, blasts, explosions, moving, shooting, smoke
 from engine.rules.xxxzone.lines import between, blast_cover
 from engine.rules.xxxzone.units import changed
 
@@ -42,6 +42,9 @@ def throwables(rs, unit: Unit) -> list[Throwable]:
 
 def _check(rs, state: State, unit: Unit, item: str, cell: Pos) -> Rejected | None:
     book, c = rs.book, unit.record
+    wet = moving.swimming(rs, state, unit, "throw")
+    if wet is not None:
+        return wet
     if item not in c.belt:
         return Rejected("not_carried", f"{unit.name} carries no {rs.name(item)}")
     if book.items[item].effect not in EFFECTS:

@@ -13,7 +13,7 @@ from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideSta
 from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State
 from engine.core.reducer import fold
-from engine.rules.xxxzone import actions, battle, forces, kit, seen, smoke, status, units
+from engine.rules.xxxzone import actions, battle, forces, kit, panic, seen, smoke, status, units
 from engine.rules.xxxzone.units import changed, unit_of
 
 
@@ -23,10 +23,12 @@ def start(rs, state: State, dice: Dice) -> Rejected | list[Event]:
         return Rejected("no_forces", f"xxxzone has no forces for the mission {rs.setup.mission_id!r} (forces.toml)")
     book = rs.book
     events: list[Event] = []
-    for m, cell in field.placements(members, rs.setup.mission, rs.setup.spawns):
-        op = forces.operative(book, m.template, m.uid, m.name)
+    placed = [(m, cell, forces.operative(book, m.template, m.uid, m.name))
+              for m, cell in field.placements(members, rs.setup.mission, rs.setup.spawns)]
+    inspired = {m.side for m, _, op in placed if "inspire_allies" in op.abilities}
+    for m, cell, op in placed:
         c = battle.deploy(book, op, m.side, cell)
-        c = attrs.evolve(c, facing=NEIGHBOURS[field.FACING.get(m.side, 0)])
+        c = attrs.evolve(c, facing=NEIGHBOURS[field.FACING.get(m.side, 0)], inspirable=m.side in inspired)
         t = book.roster[m.template]
         race = "Human" if t.character or book.enemies[t.enemy].human else book.enemies[t.enemy].name
         events.append(UnitSpawned(unit=unit_of(book, c, m.template, m.glyph, race)))
@@ -80,6 +82,8 @@ def end_turn(rs, state: State, side: str, dice: Dice) -> Rejected | list[Event]:
         if after != c:
             out.append(changed(book, u, after, "; ".join(got.notes) or "turn ends", got.rolls))
     out += smoke.thinned(fold(state, out), side)
+    if side == missions.PLAYER:
+        out += panic.run(rs, fold(state, out), dice)
     acting = [s for s in state.sides if s != missions.CIVILIANS and state.side_units(s)]
     following = acting[(acting.index(side) + 1) % len(acting)] if side in acting else acting[0]
     now = fold(state, out)

@@ -9,7 +9,7 @@ import attrs
 from engine.core.events import UnitChanged
 from engine.core.geometry import NEIGHBOURS, Pos
 from engine.core.model import Unit
-from engine.core.records import record
+from engine.core.records import added, lean, record
 from engine.rules.xxxzone.battle import Combatant
 from engine.rules.xxxzone.book import Book
 
@@ -20,6 +20,7 @@ HEALTH = 10
 
 
 @record("xxxzone.battle")
+@lean  # smoke and charges came later: left out of the dump while empty
 @attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Battle:
     """State.record: cover HP left where shots wore it (a square absent is whole), each side's sightings, the
@@ -27,8 +28,8 @@ class Battle:
 
     cover: tuple[tuple[Pos, int], ...] = ()
     seen: tuple[tuple[str, tuple[str, ...]], ...] = ()  # side -> ids of the other sides' units it has spotted
-    smoke: tuple[tuple[Pos, int, int, str], ...] = ()  # smoke clouds: centre, radius, turns left, thrower's side
-    charges: tuple[tuple[Pos, str], ...] = ()  # C4 placed: its square, who placed it (their Detonator sets it off)
+    smoke: tuple[tuple[Pos, int, int, str], ...] = added(())  # smoke clouds: centre, radius, turns left, thrower's side
+    charges: tuple[tuple[Pos, str], ...] = added(())  # C4 placed: its square, who placed it (their Detonator sets it off)
 
     def cover_hp(self) -> dict[Pos, int]:
         return {tuple(p): hp for p, hp in self.cover}  # type: ignore[misc]

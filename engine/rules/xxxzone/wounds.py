@@ -12,6 +12,7 @@ from typing import Literal
 import attrs
 
 from engine.core.dice import Dice, Roll
+from engine.core.records import added, lean
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.character import Operative, derive
 from engine.rules.xxxzone.checks import check, roll_formula
@@ -30,6 +31,7 @@ class Vitals:
     max_ap: int
     toughness: int = 0
     improved_toughness: int = 0
+    notes_fails: bool = False  # its side has an Inspire Allies holder: a failed Will test is kept for the re-roll
 
 
 def vitals_of(op: Operative, book: Book) -> Vitals:
@@ -63,6 +65,7 @@ def penalty(book: Book, w: Wounds) -> int:
     return sum(t.penalty * max(0, w.count(tid) - 1) for tid, t in book.wounds.items())
 
 
+@lean  # will_failed came later: left out of the dump while empty
 @attrs.frozen(kw_only=True)
 class Condition:
     """An entity's wounds and statuses in battle (section 9); counts of turns are its own turns."""
@@ -78,6 +81,10 @@ class Condition:
     disabled: bool = False  # penalty >= 100: out of combat until treated
     dying: int = 0  # own turns left before death (0: not dying)
     dead: bool = False
+    # Will tests failed since the end of its last own turn, for Inspire Allies (13): (what it caused: "minor",
+    # "severe" or "unconscious", the wound penalty it was taken with, whether its own turn has begun since, so
+    # the AP it cost are gone from this turn); kept only when `Vitals.notes_fails`
+    will_failed: tuple[tuple[str, int, bool], ...] = added(())
 
     @property
     def can_act(self) -> bool:
@@ -119,13 +126,13 @@ def wound(dice: Dice, book: Book, v: Vitals, c: Condition, tier: Tier, *, own_tu
         w = attrs.evolve(w, minor=w.minor + 1)
         if not t.passed:
             fails = c.minor_fails + 1
-            c = attrs.evolve(c, minor_fails=fails, ap_next="half" if fails == 1 else "none")
+            c = attrs.evolve(_failed(v, c, "minor", before), minor_fails=fails, ap_next="half" if fails == 1 else "none")
             notes.append("loses half its AP next turn" if fails == 1 else "loses all its AP next turn")
     elif tier == "severe":
         t = will_test(dice, book, v, c, "Severe wound: Will", before)
         rolls.append(t.roll)
         if not t.passed:
-            c = attrs.evolve(c, stunned=max(c.stunned, 1))
+            c = attrs.evolve(_failed(v, c, "severe", before), stunned=max(c.stunned, 1))
             notes.append("Stunned: all AP lost next turn")
         if t.passed and w.spared_severe < v.improved_toughness:
             w = attrs.evolve(w, spared_severe=w.spared_severe + 1)
@@ -136,7 +143,7 @@ def wound(dice: Dice, book: Book, v: Vitals, c: Condition, tier: Tier, *, own_tu
         t = will_test(dice, book, v, c, "Mortal wound: Will", before)
         rolls.append(t.roll)
         if not t.passed:
-            c = attrs.evolve(c, unconscious=True)
+            c = attrs.evolve(_failed(v, c, "unconscious", before), unconscious=True)
             notes.append("Unconscious")
         f = fort_check(dice, book, v, "Mortal wound: Fort", before)
         rolls.append(f.roll)
@@ -154,7 +161,7 @@ def wound(dice: Dice, book: Book, v: Vitals, c: Condition, tier: Tier, *, own_tu
         t = will_test(dice, book, v, c, "Lethal wound: Will", before)
         rolls.append(t.roll)
         if not t.passed:
-            c = attrs.evolve(c, unconscious=True)
+            c = attrs.evolve(_failed(v, c, "unconscious", before), unconscious=True)
             notes.append("Unconscious")
         w = attrs.evolve(w, lethal=w.lethal + 1)
     c = attrs.evolve(c, wounds=w)
@@ -169,6 +176,11 @@ def wound(dice: Dice, book: Book, v: Vitals, c: Condition, tier: Tier, *, own_tu
             rolls += more
             notes.append("Dying (lethal poison)")
     return Wounding(condition=c, rolls=tuple(rolls), notes=tuple(notes))
+
+
+def _failed(v: Vitals, c: Condition, caused: str, before: int) -> Condition:
+    """A failed Will test noted for Inspire Allies' re-roll, where someone on its side could give one."""
+    return attrs.evolve(c, will_failed=c.will_failed + ((caused, before, False),)) if v.notes_fails else c
 
 
 def _toxin(book: Book, c: Condition) -> int:
