@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import secrets
 import threading
@@ -33,6 +34,14 @@ def log_path(folder: Path, mission: str, tag: str) -> Path:
     from tui.saves import new_log_path
 
     return new_log_path(folder, f"{mission}-{tag}")
+
+
+def _collect_again() -> None:
+    """After the first frame: the garbage collector, off while starting (tui.cli.main), runs again; what start-up
+    made (modules, classes, content) is set aside for good, so no collection walks it."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
 
 class XenotacApp(App[str]):
@@ -96,6 +105,7 @@ class XenotacApp(App[str]):
             self.run_worker(lambda: self.content, thread=True, exit_on_error=False)
 
     def on_mount(self) -> None:
+        self.call_after_refresh(_collect_again)
         if os.environ.get("XENOTAC_WATCHERS"):  # a game on a host (xenotac serve): say who watches it
             from tui.serve import watchcount
 
