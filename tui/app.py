@@ -6,11 +6,12 @@ import gc
 import os
 import secrets
 import threading
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from textual.app import App
+
+from tui.saves import log_path, stamp
 
 if TYPE_CHECKING:  # the title menu's first frame needs none of the engine: it is imported after it
     from engine.content.models import Content
@@ -28,12 +29,6 @@ def remote_escape_delay() -> None:
         from textual import constants
 
         constants.ESCAPE_DELAY = ESCAPE_DELAY_MS / 1000
-
-
-def log_path(folder: Path, mission: str, tag: str) -> Path:
-    from tui.saves import new_log_path
-
-    return new_log_path(folder, f"{mission}-{tag}")
 
 
 def _collect_again() -> None:
@@ -198,7 +193,3 @@ class XenotacApp(App[str]):
     def on_unmount(self) -> None:
         for session in self.sessions:
             session.close()
-
-
-def stamp() -> str:
-    return time.strftime("%Y%m%d-%H%M%S")
