@@ -39,6 +39,12 @@ def _collect_again() -> None:
         gc.enable()
 
 
+def _is_title(screen) -> bool:
+    from tui.screens.title import Title
+
+    return isinstance(screen, Title)
+
+
 class XenotacApp(App[str]):
     CSS_PATH = "xenotac.tcss"
     TITLE = "xenotac"
@@ -133,9 +139,7 @@ class XenotacApp(App[str]):
 
     def _open(self, screen) -> None:
         """Over the title menu, or instead of the form or list that chose it: menu → mission → menu."""
-        from tui.screens.title import Title
-
-        if len(self.screen_stack) > 1 and not isinstance(self.screen, Title):
+        if len(self.screen_stack) > 1 and not _is_title(self.screen):  # the first screen imports no title menu
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
