@@ -4,8 +4,9 @@ bare faces.
 The shot is aimed as the game aims it (`actions.aim`: the pool's base and modifiers, the target's AV after cover).
 Each trial throws the pool through `pools.attack` (its hits read the faces only as a multiset, so its step is
 `orderless`) and takes every hit through `damage.hit` (the save, external equipment, the HP and the critical), both
-memoised over the faces they draw (engine.core.bare.Steps), in the order `actions.shoot` draws them; the full referee decides each distinct outcome once on the faces of its first trial, and
-a trial whose end of slot rolls more (a new cycle, a perception test) is the referee's (engine.core.bare.count).
+memoised over the faces they draw (engine.core.bare.Steps), in the order `actions.shoot` draws them; the full
+referee decides each distinct outcome once on the faces of its first trial, and a trial whose end of slot rolls more
+(a new cycle, a perception test) is the referee's (engine.core.bare.count).
 tests/test_trials_rulesets.py holds the plan to the full referee.
 """
 
