@@ -19,6 +19,7 @@ from pathlib import Path
 
 from benchmarks.bench_engine import ROOT, child_env
 from benchmarks.common import Figure, at_most
+from engine.core.ruleset import available
 from tui.ptyterm import KEYS, Terminal, env_for_terminal
 
 MINIMAL = textwrap.dedent("""
@@ -88,19 +89,27 @@ def _startup(argv: list[str], screen: str, folder: Path, saves: Path | None = No
 
 
 def startup_figures(folder: Path, script: Path) -> list[Figure]:
-    minimal, title, battle = [], [], []
-    for i in range(RUNS):  # interleaved, so all three see the same machine load
+    """The title menu, and the first battle frame of `play` in every ruleset, each against the minimal app."""
+    rulesets = available()
+    minimal, title = [], []
+    battle: dict[str, list[float]] = {r: [] for r in rulesets}
+    for i in range(RUNS):  # interleaved, so all of them see the same machine load
         minimal.append(_startup([sys.executable, str(script)], "Minimal", folder))
         saves = folder / f"startup{i}"
         saves.mkdir()
         title.append(_startup(xenotac(), "Title", folder, saves))
-        battle.append(_startup(xenotac("play", "--seed", "1"), "BattleScreen", folder, saves))
-    m, t, b = statistics.median(minimal), statistics.median(title), statistics.median(battle)
+        for ruleset in rulesets:
+            battle[ruleset].append(_startup(xenotac("play", "--ruleset", ruleset, "--seed", "1"), "BattleScreen",
+                                            folder, saves))
+    m, t = statistics.median(minimal), statistics.median(title)
     ref = f" (both from cached bytecode); the minimal Textual app: {m * 1000:.0f} ms"
-    return [at_most("first frame of `xenotac` (title) ÷ a minimal Textual app", t / m, "×", 1.5,
-                    reference=f": {t * 1000:.0f} ms{ref}", ratio=t / m),
-            at_most("first battle frame of `xenotac play` ÷ a minimal Textual app", b / m, "×", 2.0,
-                    reference=f": {b * 1000:.0f} ms{ref}", ratio=b / m)]
+    out = [at_most("first frame of `xenotac` (title) ÷ a minimal Textual app", t / m, "×", 1.5,
+                   reference=f": {t * 1000:.0f} ms{ref}", ratio=t / m)]
+    for ruleset, runs in battle.items():
+        b = statistics.median(runs)
+        out.append(at_most(f"first battle frame of `xenotac play` ({ruleset}) ÷ a minimal Textual app", b / m, "×",
+                           2.0, reference=f": {b * 1000:.0f} ms{ref}", ratio=b / m))
+    return out
 
 
 def _latencies(term: Terminal, keys: str, count: int) -> list[float]:

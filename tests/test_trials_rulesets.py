@@ -133,6 +133,34 @@ def test_a_step_runs_once_per_run_of_faces_and_gives_its_own_result():
     assert words.counters == dice.counters
 
 
+def test_an_orderless_step_runs_once_per_multiset_and_gives_its_own_result():
+    """3d6 keeping the best two: the same faces in any order share one node, and each trial's result is still
+    the step's on its own faces."""
+    def step(key, dice):
+        faces = sorted((dice.d(6, "x", "pool")[0] for _ in range(3)), reverse=True)
+        return sum(faces[:key])
+
+    steps = Steps(step, orderless=True)
+    faces = Faces(seed_from_int(4))
+    words = Words(faces)
+    root = steps.root(2)
+    got = [steps.walk(root, words).result for _ in range(3000)]
+    dice = Dice(faces)
+    assert got == [step(2, dice) for _ in range(3000)]
+    assert steps.runs == 1 + 6 + 21 + 56  # the multisets of 0 to 3 faces of a d6
+    assert words.counters == dice.counters
+
+
+@pytest.mark.parametrize("name", ["docs/scenarios/neo-troops/spray.toml", "neo-troops snap",
+                                  "docs/scenarios/xxxzone/shot.toml", "xxxzone burst", "annihilation auto",
+                                  "docs/scenarios/annihilation/shoot.toml"])
+def test_the_fast_path_equals_the_full_referee_on_many_seeds(content, name):
+    """Long runs, so the memoised steps meet most runs of faces (orderless pools included)."""
+    sc = dict(CASES)[name]
+    for seed in range(3, 8):
+        assert trials.run(content, sc, 300, seed) == trials.run(content, sc, 300, seed, fast=False)
+
+
 class _Rules:
     """The two seams `tally` reads: a unit's report, and the ruleset's own categories."""
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import secrets
 import threading
-import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 from textual.app import App
+
+from tui.saves import log_path, stamp
 
 if TYPE_CHECKING:  # the title menu's first frame needs none of the engine: it is imported after it
     from engine.content.models import Content
@@ -29,10 +31,18 @@ def remote_escape_delay() -> None:
         constants.ESCAPE_DELAY = ESCAPE_DELAY_MS / 1000
 
 
-def log_path(folder: Path, mission: str, tag: str) -> Path:
-    from tui.saves import new_log_path
+def _collect_again() -> None:
+    """After the first frame: the garbage collector, off while starting (tui.cli.main), runs again; what start-up
+    made (modules, classes, content) is set aside for good, so no collection walks it."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
 
-    return new_log_path(folder, f"{mission}-{tag}")
+
+def _is_title(screen) -> bool:
+    from tui.screens.title import Title
+
+    return isinstance(screen, Title)
 
 
 class XenotacApp(App[str]):
@@ -96,6 +106,7 @@ class XenotacApp(App[str]):
             self.run_worker(lambda: self.content, thread=True, exit_on_error=False)
 
     def on_mount(self) -> None:
+        self.call_after_refresh(_collect_again)
         if os.environ.get("XENOTAC_WATCHERS"):  # a game on a host (xenotac serve): say who watches it
             from tui.serve import watchcount
 
@@ -128,9 +139,7 @@ class XenotacApp(App[str]):
 
     def _open(self, screen) -> None:
         """Over the title menu, or instead of the form or list that chose it: menu → mission → menu."""
-        from tui.screens.title import Title
-
-        if len(self.screen_stack) > 1 and not isinstance(self.screen, Title):
+        if len(self.screen_stack) > 1 and not _is_title(self.screen):  # the first screen imports no title menu
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
@@ -188,7 +197,3 @@ class XenotacApp(App[str]):
     def on_unmount(self) -> None:
         for session in self.sessions:
             session.close()
-
-
-def stamp() -> str:
-    return time.strftime("%Y%m%d-%H%M%S")

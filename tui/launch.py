@@ -7,9 +7,13 @@ option is one line on stderr and the terminal is never left in the alternate scr
 from __future__ import annotations
 
 import argparse
+import threading
 from pathlib import Path
+from typing import Any, Callable, TypeVar
 
 from tui import keys
+
+T = TypeVar("T")
 
 
 def _keymap(args: argparse.Namespace) -> dict[str, str]:
@@ -40,14 +44,15 @@ def view(args: argparse.Namespace, content, path: Path) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from tui.app import XenotacApp
     from tui.cli.common import BadInput, load_content, log_ruleset
     from tui.saves import saves_dir
 
     keymap = _keymap(args)
     saves = saves_dir(args.saves)
-    session = None
+    made = None
     if args.cmd is None and not args.content:  # the title menu: drawn first, the built-in content loads after
+        from tui.app import XenotacApp
+
         app = XenotacApp(lambda: load_content(None), saves, keymap, casual=False)
         message = app.run()
         if message:
@@ -62,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
         content = load_content(args.content)
     if args.cmd in ("play", "resume"):
         from tui import squad
-        from tui.app import log_path, stamp
         from tui.cli.common import mission_at, secret
+        from tui.saves import log_path, stamp
         from tui.session import Session
     if args.cmd == "play":
         from tui.cli.common import check_playable
@@ -76,9 +81,12 @@ def run(args: argparse.Namespace) -> int:
         squad = [] if args.no_roster else squad.squad_for(content, saves, args.ruleset, mission, BadInput)
         saves.mkdir(parents=True, exist_ok=True)
         path = _out_path(args.out, BadInput) if args.out else log_path(saves, mission, tag)
-        session = Session.new(content, args.ruleset, mission, seed, path,
-                              casual=args.casual, squad=squad, public=public)
-    elif args.cmd == "resume":
+        made = aside(lambda: Session.new(content, args.ruleset, mission, seed, path, casual=args.casual, squad=squad,
+                                         public=public))
+    from tui.app import XenotacApp  # Textual's app module loads while a new log's first records go to disk
+
+    session = made() if made is not None else None
+    if args.cmd == "resume":
         session = Session.resume(content, resumed, recover=args.recover)
     app = XenotacApp(content, saves, keymap, session=session, casual=bool(getattr(args, "casual", False)),
                      whole=(lambda: load_content(args.content)) if args.cmd in ("play", "resume") else None)
@@ -86,6 +94,30 @@ def run(args: argparse.Namespace) -> int:
     if message:
         print(message)
     return app.return_code or 0
+
+
+def aside(make: Callable[[], T]) -> Callable[[], T]:
+    """`make()` in a thread from now on; the function returned waits for it and gives what it gave or raises what it
+    raised, so a problem is still one line before Textual starts. A new session writes its seed file and its log's
+    first records, each fsynced, while the main thread imports Textual's app (no module is imported by both:
+    tests/test_startup.py)."""
+    done: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            done["value"] = make()
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, as if it had called make() itself
+            done["error"] = exc
+
+    thread = threading.Thread(target=work, name="xenotac-start", daemon=True)
+    thread.start()
+
+    def result() -> T:
+        thread.join()
+        if "error" in done:
+            raise done["error"]
+        return done["value"]
+    return result
 
 
 def _out_path(given: str, bad) -> Path:

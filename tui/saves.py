@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from pathlib import Path
 
 
@@ -26,3 +27,11 @@ def new_log_path(folder: Path, stem: str) -> Path:
         path = folder / f"{safe}-{i}.jsonl"
         i += 1
     return path
+
+
+def log_path(folder: Path, mission: str, tag: str) -> Path:
+    return new_log_path(folder, f"{mission}-{tag}")
+
+
+def stamp() -> str:
+    return time.strftime("%Y%m%d-%H%M%S")

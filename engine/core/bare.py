@@ -4,7 +4,9 @@
 engine.core.dice (eight 32-bit words per HMAC, the rejected sliver retried by `derive`). `Steps` memoises a
 ruleset's own rule step (a function of dice, e.g. one attack roll) over the faces it draws: the step is run on
 scripted faces once per distinct run of faces, and each later trial walks to its result by drawing bare faces.
-So a fast plan decides nothing itself: every result is the rule's own code on those faces.
+So a fast plan decides nothing itself: every result is the rule's own code on those faces. A step that reads its
+faces only as a multiset (a pool of d6 keeping the best) is memoised `orderless`: runs of faces that are the same
+faces in another order share one node, so 5d6 runs the step for 462 multisets rather than 9,331 sequences.
 """
 
 from __future__ import annotations
@@ -29,7 +31,17 @@ class Words:
 
     @property
     def counters(self) -> dict[str, int]:
-        return {**({"main": self._index} if self._index else {}), **self._counters}
+        return self.at(self.mark())
+
+    def mark(self) -> int | tuple[int, dict[str, int]]:
+        """Where the streams stand, cheaply (a trial's start): the main stream's index alone while no other
+        stream is drawn; `at` turns it into counters."""
+        return (self._index, dict(self._counters)) if self._counters else self._index
+
+    @staticmethod
+    def at(mark: int | tuple[int, dict[str, int]]) -> dict[str, int]:
+        index, other = (mark, {}) if isinstance(mark, int) else mark
+        return {**({"main": index} if index else {}), **other}
 
     def draw(self, sides: int, stream: str = "main") -> int:
         if stream != "main":
@@ -94,12 +106,15 @@ class Node:
 
 class Steps:
     """One rule step memoised over faces, per input: `walk(root(key), words)` ends on the node whose `result` is
-    `step(key, dice)` on the faces `words` gives next. The step must be a pure function of its key and its dice."""
+    `step(key, dice)` on the faces `words` gives next. The step must be a pure function of its key and its dice;
+    `orderless`: also of the multiset of its faces alone (which dice it asks for next and its result), so it runs
+    on each multiset once, on its faces sorted."""
 
-    def __init__(self, step: Callable[[Any, Dice], Any]) -> None:
+    def __init__(self, step: Callable[[Any, Dice], Any], orderless: bool = False) -> None:
         self.step = step
         self._roots: dict[Hashable, Node] = {}
         self._results: dict[Hashable, int] = {}
+        self._sorted: dict[tuple, Node] | None = {} if orderless else None  # (key, sorted faces) -> node
         self.runs = 0  # how often the step itself ran (its cost), for tests and tuning
 
     def _expand(self, key: Hashable, faces: tuple[int, ...]) -> Node:
@@ -124,8 +139,17 @@ class Steps:
             face = words.draw(node.sides, node.stream)
             kid = node.kids.get(face)
             if kid is None:
-                kid = node.kids[face] = self._expand(key, node.faces + (face,))
+                kid = node.kids[face] = self._kid(key, node.faces + (face,))
             node = kid
+        return node
+
+    def _kid(self, key: Hashable, faces: tuple[int, ...]) -> Node:
+        if self._sorted is None:
+            return self._expand(key, faces)
+        faces = tuple(sorted(faces))
+        node = self._sorted.get((key, faces))
+        if node is None:
+            node = self._sorted[(key, faces)] = self._expand(key, faces)
         return node
 
 
@@ -136,23 +160,23 @@ def count(referee: Callable[[Dice], Any], faces: Faces, n: int, outcome: Callabl
     whose key the referee decided drawing other dice than the plan (something after the planned rolls, such as
     the end of a slot, rolled too), is decided by the referee from its first die on, and the next trial starts
     where the referee stopped. Also gives the counters after the last trial (the dice drawn)."""
-    verdicts: dict[Hashable, list] = {}  # key -> [verdict, trials]; a verdict None: the key's trials are the referee's
+    trials: dict[Hashable, int] = {}  # key -> its trials, for the keys whose verdict is known
+    verdicts: dict[Hashable, Any] = {}  # key -> the referee's verdict on its first trial; None: the referee's key
     slow: list[tuple[Any, int]] = []
     words = Words(faces, counters)
     for _ in range(n):
-        start = words.counters
+        start = words.mark()
         key = outcome(words)
-        known = verdicts.get(key) if key is not None else None
-        if known is not None and known[0] is not None:
-            known[1] += 1
+        if key in trials:
+            trials[key] += 1
             continue
-        dice = Dice(faces, start)
+        dice = Dice(faces, words.at(start))
         verdict = referee(dice)
-        if key is not None and known is None and dice.counters == words.counters:
-            verdicts[key] = [verdict, 1]
+        if key is not None and key not in verdicts and dice.counters == words.counters:
+            verdicts[key], trials[key] = verdict, 1
             continue
         if key is not None:
-            verdicts[key] = [None, 0]
+            verdicts[key] = None
         slow.append((verdict, 1))
         words = Words(faces, dice.counters)
-    return [(v, k) for v, k in verdicts.values() if v is not None] + slow, words.counters
+    return [(verdicts[key], k) for key, k in trials.items()] + slow, words.counters

@@ -7,6 +7,7 @@ Bad input gets one line on stderr and exit 2; a failed verification exits 1; suc
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from typing import Sequence
 
@@ -32,9 +33,15 @@ def build_parser() -> Parser:
     return p
 
 
+CLIENT = (None, "play", "resume")  # the commands whose start-up ends in a first frame
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    collecting = gc.isenabled()
+    if args.cmd in CLIENT:  # start-up makes long-lived objects only: the client collects again after its first frame
+        gc.disable()
     try:
         code = _dispatch(args)
         sys.stdout.flush()  # here, so a closed pipe is caught below and not at exit
@@ -47,6 +54,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # `xenotac replay LOG --story | head`: the reader has all it wanted
         _quiet_stdout()
         return 0
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _quiet_stdout() -> None:

@@ -2,10 +2,11 @@
 bare faces.
 
 The shot is aimed as the game aims it (`actions.aim`: the pool's base and modifiers, the target's AV after cover).
-Each trial throws the pool through `pools.attack` and takes every hit through `damage.hit` (the save, external
-equipment, the HP and the critical), both memoised over the faces they draw (engine.core.bare.Steps), in the order
-`actions.shoot` draws them; the full referee decides each distinct outcome once on the faces of its first trial, and
-a trial whose end of slot rolls more (a new cycle, a perception test) is the referee's (engine.core.bare.count).
+Each trial throws the pool through `pools.attack` (its hits read the faces only as a multiset, so its step is
+`orderless`) and takes every hit through `damage.hit` (the save, external equipment, the HP and the critical), both
+memoised over the faces they draw (engine.core.bare.Steps), in the order `actions.shoot` draws them; the full
+referee decides each distinct outcome once on the faces of its first trial, and a trial whose end of slot rolls more
+(a new cycle, a perception test) is the referee's (engine.core.bare.count).
 tests/test_trials_rulesets.py holds the plan to the full referee.
 """
 
@@ -24,7 +25,7 @@ class ShotPlan:
     def __init__(self, rs, units: dict[str, Unit], action, found, hits: int, save_mod: int) -> None:
         self.rs, self.units, self.action, self.per_die = rs, units, action, hits
         self.pool = Steps(lambda key, dice: pools.attack(dice, action.actor, action.mode, found.base, found.mods,
-                                                         found.av).hits)
+                                                         found.av).hits, orderless=True)  # hits: the kept dice
         self.hits = Steps(lambda key, dice: damage.hit(dice, key, save_mod, rs.tables).target)
         self.first = self.pool.root("pool")
         self.target = found.target.record

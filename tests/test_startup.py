@@ -1,0 +1,108 @@
+"""The client starts with the garbage collector off and turns it on again after its first frame; a command that
+stops before Textual starts leaves the collector as it found it."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+
+import pytest
+
+from tui.app import XenotacApp
+from tui.cli import main
+
+
+@pytest.fixture
+def collecting():
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    gc.unfreeze()
+    (gc.enable if was else gc.disable)()
+
+
+def test_a_client_command_refused_before_textual_leaves_the_collector_on(collecting, tmp_path, capsys):
+    assert main(["--saves", str(tmp_path), "play", "--ruleset", "no-such-ruleset"]) == 2
+    assert "no-such-ruleset" in capsys.readouterr().err
+    assert gc.isenabled()
+
+
+def test_a_headless_command_runs_with_the_collector_on(collecting, monkeypatch):
+    import tui.cli as cli
+
+    seen = []
+    monkeypatch.setattr(cli, "_dispatch", lambda args: seen.append(gc.isenabled()) or 0)
+    assert main(["content", "check"]) == 0 and main(["play"]) == 0
+    assert seen == [True, False] and gc.isenabled()  # play: off until the client's first frame
+
+
+def test_the_client_collects_again_after_its_first_frame(collecting, content, tmp_path):
+    gc.disable()
+    app = XenotacApp(content, tmp_path)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return gc.isenabled(), gc.get_freeze_count()
+
+    enabled, frozen = asyncio.run(go())
+    assert enabled and frozen > 0
+
+
+def test_aside_gives_what_its_function_gave_or_raised():
+    from tui.launch import aside
+
+    assert aside(lambda: 42)() == 42
+    wait = aside(lambda: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        wait()
+
+
+SPLIT = """
+import sys, threading
+import tui.launch as launch
+from tui.cli import build_parser
+
+found = {}  # thread name -> the modules it imported first
+
+
+class Watch:
+    def find_spec(self, name, path=None, target=None):
+        found.setdefault(threading.current_thread().name, []).append(name)
+        return None  # the usual finders load it
+
+
+sys.meta_path.insert(0, Watch())
+real_aside = launch.aside
+
+
+def aside(make):
+    wait = real_aside(make)
+
+    def result():
+        wait()
+        raise SystemExit(0)
+    return result
+
+
+launch.aside = aside
+try:
+    launch.run(build_parser().parse_args(["--saves", sys.argv[1], "play", "--seed", "1", "--ruleset", sys.argv[2]]))
+except SystemExit:
+    pass
+assert any(m.startswith("textual.") for m in found["MainThread"]), found  # Textual is still loading meanwhile
+print(sorted(found.get("xenotac-start", [])))
+"""
+
+
+@pytest.mark.parametrize("ruleset", ["xcom-trpg", "annihilation"])
+def test_a_new_session_imports_nothing_while_the_main_thread_imports_textual(tmp_path, ruleset):
+    """`play` makes its session in a thread while the main thread imports Textual's app: two threads importing
+    modules that import each other could deadlock, so the session's thread must find every module it needs loaded."""
+    import subprocess
+    import sys
+
+    child = subprocess.run([sys.executable, "-c", SPLIT, str(tmp_path), ruleset], capture_output=True, text=True,
+                           timeout=120)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "[]"
