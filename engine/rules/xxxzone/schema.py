@@ -300,6 +300,7 @@ class Member:
     name: str = ""  # its own name, else the one it takes its numbers from
     glyph: str
     behaviour: str = "default"  # its AI profile in the shared behaviour.toml
+    abilities: list[str] = attrs.field(factory=list)  # a character's: abilities trained on top of its own
 
 
 @attrs.frozen(kw_only=True)
