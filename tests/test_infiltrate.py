@@ -110,7 +110,7 @@ def test_marcel_picks_the_lock_with_3d10_ap_and_d100_plus_locksmith_75_over_100(
     head = events[0]
     assert head.outcome == "success" and [r.formula for r in head.rolls] == [
         "3d10: 3+4+2=9", "d100 26 + Locksmith 75 = 101 > 100: pass"]
-    assert head.text == (f"Marcel Valjean picks the lock of the locked door at {lock[0]},{lock[1]}: 3d10: 3+4+2=9 AP; "
+    assert head.text == (f"Marcel Valjean works the lock of the locked door at {lock[0]},{lock[1]}: 3d10: 3+4+2=9 AP; "
                          "the locked door is unlocked (d100 26 + Locksmith 75 = 101 > 100: pass)")
     after = fold(state, events)
     assert after.grid.tile(lock) == "door" and after.units["locksmith"].record.turn.ap == 3

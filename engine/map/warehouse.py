@@ -43,7 +43,6 @@ def generate(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
     hall = cells_of(walk & inside & ~in_office)
     yard = np.zeros(walk.shape, dtype=bool)
     yard[max(0, y0 - 3):y0, max(0, x0 - 2):x1 + 3] = True  # behind the building: the back door's guards
-    yard[y0:y1 - 2, max(0, x0 - 3):x0] = yard[y0:y1 - 2, x1 + 1:x1 + 4] = True
     outside = cells_of(walk & yard)
     n = counts.get("aliens", 0)
     guards = scatter(hall, rng, min(len(hall), (n + 1) // 2), apart=3)

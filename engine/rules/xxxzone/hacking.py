@@ -28,7 +28,7 @@ JOBS = {"hack": "hack", "pick_lock": "pick_lock"}  # Act action -> actions.toml 
 # what the log says: the verb, the work, starting it, success, failure, and the work gone or out of reach
 WORDS = {"hack": ("hacks", "the hack", "starts a hack", "shuts down", "the hack fails",
                   "the machine is out of reach or already shut down"),
-         "pick_lock": ("picks the lock of", "picking the lock", "starts picking a lock", "is unlocked",
+         "pick_lock": ("works the lock of", "picking the lock", "starts picking a lock", "is unlocked",
                        "the lock holds", "the door is out of reach or no longer locked")}
 
 
@@ -109,7 +109,7 @@ def attempt(rs, state: State, unit: Unit, c, job: str, cell, dice: Dice, head: s
                                  outcome="success" if ok else "failure", text=text)]
     if ok:
         out.append(TileChanged(pos=cell, tile=tile))
-    return out + [changed(book, unit, c, WORDS[job][0].split()[0])]
+    return out + [changed(book, unit, c, WORDS[job][0].split()[0] if job == "hack" else "picks a lock")]
 
 
 def complete(rs, state: State, unit: Unit, c, cont, dice: Dice) -> list[Event]:
