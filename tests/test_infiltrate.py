@@ -289,3 +289,39 @@ def test_every_rulesets_ai_plays_the_mission_to_an_end_that_verifies(content, tm
         assert state.winner is not None, (seed, state.ended)
         report = verify(content, path)
         assert report.failure is None, str(report.failure)
+
+
+# -- the alarm: an unsuppressed shot's alert radius (10) ---------------------------------------------------------
+
+
+def test_a_shot_heard_within_20_squares_sends_the_guards_hunting_where_it_came_from(content):
+    from engine.ai.planner import Ai
+    from engine.core.commands import Wait
+    from engine.rules.xxxzone import seen
+
+    game = Game.new(content, ID, "infiltrate", seed_from_int(4), None)
+    rs, state = game.ruleset, game.state
+    dane = state.units["dane"]
+    assert dane.pos == (10, 28) and state.units["zhetan_1"].pos == (23, 8)  # D = 20: in the alert radius
+    assert seen.heard(rs.book, state, dane)[0].record.heard == (("aliens", (10, 28), 1),)
+    alone = attrs.evolve(state, units={k: u for k, u in state.units.items() if k != "zhetan_1"})
+    assert seen.heard(rs.book, alone, dane) == []  # the others stand 24 to 28 squares off: nobody hears him
+    spot = (15, 20)
+    near = attrs.evolve(state, units={**state.units, "dane": attrs.evolve(dane, pos=spot)})
+    (noted,) = seen.heard(rs.book, near, near.units["dane"])
+    assert noted.record.heard == (("aliens", spot, 1),) and noted.cause == "Dane McKinnon's shot is heard"
+    their_turn = fold(state, turns.end_turn(rs, state, missions.PLAYER, Dice.scripted([50] * 200)))
+    assert their_turn.side == missions.ALIENS and rs.heard(their_turn, missions.ALIENS) == ()
+    calm = Ai(rs, missions.ALIENS).next_command(their_turn)
+    assert isinstance(calm, Wait)  # nobody seen, nothing heard: the guards keep their posts
+    alarmed = fold(their_turn, [noted])
+    assert rs.heard(alarmed, missions.ALIENS) == (spot,) and rs.heard(alarmed, missions.PLAYER) == ()
+    hunt = Ai(rs, missions.ALIENS).next_command(alarmed)
+    mover = alarmed.units[hunt.unit]
+    assert hunt.kind in ("move", "combo")
+    walk = alarmed.grid.distances(spot)
+    end = hunt.path[-1]
+    assert walk[end[1], end[0]] < walk[mover.pos[1], mover.pos[0]]  # on its way to the shot (out the side door)
+    later = attrs.evolve(alarmed, phase=3)
+    assert rs.heard(later, missions.ALIENS) == ()  # heard in phase 1, hunted in phases 1 and 2
+    game.close()
