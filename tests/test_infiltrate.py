@@ -325,3 +325,35 @@ def test_a_shot_heard_within_20_squares_sends_the_guards_hunting_where_it_came_f
     later = attrs.evolve(alarmed, phase=3)
     assert rs.heard(later, missions.ALIENS) == ()  # heard in phase 1, hunted in phases 1 and 2
     game.close()
+
+
+# -- the client: `o` next to a locked door -------------------------------------------------------------------
+
+
+def test_o_next_to_a_locked_door_says_it_is_locked_and_where_to_look(content, tmp_path):
+    import asyncio
+
+    from tui.app import XenotacApp
+    from tui.testing import new_session
+    from tui.textshot import screen_text
+
+    session = new_session(content, tmp_path, seed=4, mission="infiltrate")
+    (lock,) = _cells(session.state.grid, "door_locked")
+    state = session.state
+    anton = state.units["anton"]
+    spot = (lock[0], lock[1] + 1)  # staged: Anton already at the door (the screen reads the game's state)
+    moved = attrs.evolve(state, units={**state.units, "anton": attrs.evolve(anton, pos=spot)})
+    session.game.history[-1] = attrs.evolve(session.game.history[-1], state=moved)
+    app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("o")
+            await pilot.pause()
+            return screen_text(app)
+
+    text = asyncio.run(go())
+    assert f"✗ The door at {lock[0]},{lock[1]} is locked: a lists what Anton can do" in text
+    assert session.state.grid.tile(lock) == "door_locked"
+    session.close()
