@@ -27,7 +27,7 @@ def generate(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
     x0 = max(1, min(width - bw - 1, width // 2 - bw // 2 + rng.between(-2, 2)))
     y0 = max(2, height * 12 // 100)
     x1, y1 = x0 + bw - 1, y0 + bh - 1
-    cv.claim(x0, y0, x1, y1, margin=0)
+    cv.free[y0:y1 + 1, x0:x1 + 1] = False
     cv.fill(x0, y0, x1, y1, "wall")
     cv.fill(x0 + 1, y0 + 1, x1 - 1, y1 - 1, "floor")
     west = rng.chance(50)  # the office in the south-west corner, else the south-east

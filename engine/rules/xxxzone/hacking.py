@@ -24,12 +24,12 @@ from engine.rules.xxxzone.character import derive
 from engine.rules.xxxzone.units import changed
 
 COMPUTER = "portable_computer"
-JOBS = {"hack": "hack", "pick_lock": "pick_lock"}  # Act action -> actions.toml row
-# what the log says: the verb, the work, starting it, success, failure, and the work gone or out of reach
+JOBS = ("hack", "pick_lock")  # the Act actions, named as their rows of actions.toml
+# what the log says: the verb, the work, starting it, success, failure, the work gone or out of reach, done
 WORDS = {"hack": ("hacks", "the hack", "starts a hack", "shuts down", "the hack fails",
-                  "the machine is out of reach or already shut down"),
+                  "the machine is out of reach or already shut down", "hacks"),
          "pick_lock": ("works the lock of", "picking the lock", "starts picking a lock", "is unlocked",
-                       "the lock holds", "the door is out of reach or no longer locked")}
+                       "the lock holds", "the door is out of reach or no longer locked", "picks a lock")}
 
 
 def machine(rs, state: State, cell):
@@ -74,7 +74,7 @@ def start(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list
     if bad is not None:
         return bad
     cell = f"{cmd.cell[0]},{cmd.cell[1]}"
-    got = actions.begin(dice, book, c.turn, unit.id, JOBS[job], frozenset(c.op.abilities), option=cell,
+    got = actions.begin(dice, book, c.turn, unit.id, job, frozenset(c.op.abilities), option=cell,
                         disoriented=bool(c.condition.disoriented))
     if isinstance(got, Rejected):
         return got
@@ -109,7 +109,7 @@ def attempt(rs, state: State, unit: Unit, c, job: str, cell, dice: Dice, head: s
                                  outcome="success" if ok else "failure", text=text)]
     if ok:
         out.append(TileChanged(pos=cell, tile=tile))
-    return out + [changed(book, unit, c, WORDS[job][0].split()[0] if job == "hack" else "picks a lock")]
+    return out + [changed(book, unit, c, WORDS[job][6])]
 
 
 def complete(rs, state: State, unit: Unit, c, cont, dice: Dice) -> list[Event]:
