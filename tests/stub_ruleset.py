@@ -229,6 +229,9 @@ class D6Stub:
     def marks(self, state: State, side: str) -> tuple:
         return ()  # nothing of its own drawn over the tiles
 
+    def heard(self, state: State, side: str) -> tuple:
+        return ()  # its units hear nothing they do not see
+
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words
 

@@ -28,7 +28,7 @@ def test_the_registry_finds_annihilation_and_its_tables(content):
     assert ID in ruleset.available()
     own = content.rules[ID]
     assert len(own["weapons"]) == 53 and own["units"]["sectoid"].race == "sectoid"
-    assert set(own["forces"]) == {"crash", "defend", "eliminate", "terror", "vip"}
+    assert set(own["forces"]) == {"crash", "defend", "eliminate", "terror", "vip", "infiltrate"}
 
 
 def _shots(path) -> dict[str, int]:

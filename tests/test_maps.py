@@ -16,7 +16,7 @@ from engine.play.preview import battlefield, describe
 from tui import scene
 from tui.cli import main
 
-MISSIONS = ["eliminate", "crash", "terror", "vip", "defend"]
+MISSIONS = ["eliminate", "crash", "terror", "vip", "defend", "infiltrate"]
 SEEDS = range(1, 21)
 # sha256 of the tiles at --seed 1: a generator that changes its maps breaks every log played on them
 # (`open_ground` above all: the first release's logs rebuild their map with it)
@@ -26,6 +26,7 @@ GOLDEN = {
     "terror": "e5fe95e42912cdc6",
     "vip": "4ae9fbc503975f15",  # the forest 36 cells deep since the pace tuning (52 before)
     "defend": "c042061b19451480",
+    "infiltrate": "a30990a9ebeac4f7",  # the guarded warehouse
 }
 
 

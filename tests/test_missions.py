@@ -51,7 +51,7 @@ def ended(events):
 
 
 def test_missions_are_files_in_the_missions_folder(content):
-    assert set(content.missions) == {"eliminate", "crash", "terror", "vip", "defend"}
+    assert set(content.missions) == {"eliminate", "crash", "terror", "vip", "defend", "infiltrate"}
     assert content.missions["eliminate"].enemies == {"sectoid": 6, "muton": 2}  # as it always was
 
 
@@ -97,7 +97,7 @@ def test_a_mistake_in_a_mission_file_is_located(tmp_path):
      "or the phase limit ends the mission first"),
     ('kind = "hold"', 'kind = "survive"',
      "missions/defend.toml: [defend].objectives.hold.kind: expected one of eliminate, shut_down, extract, hold, "
-     'protect, got "survive"'),
+     'protect, escape, got "survive"'),
 ])
 def test_mission_cross_references_are_checked(tmp_path, old, new, message):
     def edit(folder):

@@ -27,8 +27,9 @@ def run_app(app, steps, size=(80, 24)):
     ("eliminate", 0, "· Kill or stun every hostile"),
     ("crash", 1, "· Shut down the power source"),
     ("defend", 2, "· Hold the farmyard to the end"),
-    ("terror", 3, "· Kill or stun every alien and"),
-    ("vip", 4, "· Bring the envoy to the"),
+    ("infiltrate", 3, "· Work the computer terminal"),
+    ("terror", 4, "· Kill or stun every alien and"),
+    ("vip", 5, "· Bring the envoy to the"),
 ])
 def test_each_mission_starts_from_the_new_mission_screen(content, tmp_path, mission, position, objective):
     app = XenotacApp(content, tmp_path, alien_delay=0)
@@ -36,7 +37,7 @@ def test_each_mission_starts_from_the_new_mission_screen(content, tmp_path, miss
     async def steps(pilot):
         await pilot.press("n")
         await pilot.press("tab")  # the mission list, default first
-        await pilot.press(*(["up"] * 5))
+        await pilot.press(*(["up"] * 6))
         await pilot.press(*(["down"] * position))
         form = screen_text(app)
         await pilot.press("tab", "tab", "tab", "down")  # seed, start button, difficulty: one harder

@@ -41,7 +41,7 @@ def test_members_number_each_kind_and_keep_the_squad_first():
 
 def test_the_catalog_lists_what_each_ruleset_can_play(content):
     assert catalog.rulesets(content)[0] == "xcom-trpg"  # the built-in missions' own ruleset comes first
-    assert catalog.missions_for(content, "xcom-trpg") == ["eliminate", "crash", "defend", "terror", "vip"]
+    assert catalog.missions_for(content, "xcom-trpg") == ["eliminate", "crash", "defend", "infiltrate", "terror", "vip"]
     assert catalog.title(content, stub_ruleset.ID) == "d6 one shot, one save"
     squad = [m.name for m in catalog.roster(content, "xcom-trpg", "eliminate") if m.side == missions.PLAYER]
     assert squad[:2] == ["Anton", "Julia"]

@@ -76,7 +76,9 @@ def test_bad_command_line_is_one_line_and_no_terminal_garbage(tmp_path):
     try:
         assert term.wait(20) == 2
         assert "unknown mission 'nope'" in term.text()
-        assert len([ln for ln in term.text().splitlines() if ln.strip()]) == 1
+        shown = [ln for ln in term.text().splitlines() if ln.strip()]  # one message, wrapped at 80 columns
+        assert "".join(shown).startswith("xenotac: unknown mission 'nope'; one of crash,") and \
+            all(len(ln) == 80 for ln in shown[:-1]) and "".join(shown).endswith(", vip")
     finally:
         term.kill()
 

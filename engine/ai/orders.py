@@ -49,12 +49,23 @@ class Orders:
         for o in self.of("extract"):
             if unit.template == o.unit or (p.objective and not self.of("shut_down")):
                 return list(self.zones.get(o.zone, ()))
+        for o in self.of("escape"):
+            if self.ready(state, o):
+                return list(self.zones.get(o.zone, ()))
         for o in self.of("shut_down"):
             if self.engineer(state, o) == unit.id:
                 return [c for c in self.zones.get(o.zone, ()) if state.grid.tile(c) != o.done_tile] or None
         for o in self.of("hold"):
             return list(self.zones.get(o.zone, ()))
         return None
+
+    def ready(self, state: State, escape: Objective) -> bool:
+        """Time to leave: every objective the escape comes after is a machine shut down (what the squad can see of
+        its own work; an objective of another kind keeps the squad on the map)."""
+        own = missions.objectives(self.mission) if self.mission is not None else {}
+        return all(own[a].kind == "shut_down" and all(state.grid.tile(c) == own[a].done_tile
+                                                     for c in self.zones.get(own[a].zone, ()))
+                   for a in escape.after if a in own)
 
     def engineer(self, state: State, objective: Objective) -> str | None:
         """The squad member who goes for the power source: the best at its formula."""

@@ -73,6 +73,7 @@ class Ai:
         in_sight = {h.id for h in hostiles}
         threats = [h.pos for h in hostiles if h.conscious and h.id in self._armed]
         threats += [p for uid, p in sorted(self.memory.items()) if uid not in in_sight and uid in self._armed]
+        threats += [p for p in self.ruleset.heard(state, self.side) if p not in threats]  # a shot heard: hunt there
         return Knowledge(seen, tuple(hostiles), tuple(threats), self.ruleset.sight_range)
 
     def profile(self, unit: Unit) -> Behaviour:

@@ -47,6 +47,8 @@ def door(content: Content, state: State, cell: Pos, action: str) -> str:
     """The tile an open or close makes of the one at `cell`; raises ValueError with the reason it cannot."""
     tile = content.terrain[state.grid.tile(cell)]
     new = tile.opens_to if action == "open" else tile.closes_to
+    if not new and tile.unlocks_to:
+        raise ValueError(f"{tile.name} at {cell[0]},{cell[1]}: locked; it must be picked or broken")
     if not new:
         other_way = tile.closes_to if action == "open" else tile.opens_to
         why = ("already open" if action == "open" else "already closed") if other_way else "not a door"

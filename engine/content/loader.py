@@ -194,7 +194,7 @@ def cross_check(t: dict[str, dict[str, Any]], known: dict[str, set[str]], missio
                            f"got {strict.show(getattr(tile, field))}")
         if tile.destroyed is not None:
             out.extend(_ref("terrain.toml", tid, "destroyed", "tile", tile.destroyed, tiles))
-        for field in ("opens_to", "closes_to", "fades_to"):
+        for field in ("opens_to", "closes_to", "unlocks_to", "fades_to"):
             value = getattr(tile, field)
             if value:  # fades_to = "" is the map's own tile
                 out.extend(_ref("terrain.toml", tid, field, "tile", value, tiles))
@@ -235,12 +235,14 @@ def check_mission(file: str, mid: str, m: c.Mission, known: dict[str, set[str]],
     for oid, o in m.objectives.items():
         where = f"objectives.{oid}"
         needs = {"shut_down": ("zone", "done_tile"), "extract": ("zone", "unit"), "hold": ("zone", "until_phase"),
-                 "protect": ("side", "at_least")}.get(o.kind, ())
+                 "protect": ("side", "at_least"), "escape": ("zone",)}.get(o.kind, ())
         for field in needs:
             if not getattr(o, field):
                 out.append(f"{file}: [{mid}].{where}.{field}: a {o.kind} objective needs it")
         if o.zone:
             out.extend(_ref(file, mid, f"{where}.zone", f"zone of the {m.generator} map", o.zone, zones))
+        for i, first in enumerate(o.after):
+            out.extend(_ref(file, mid, f"{where}.after[{i}]", "other objective", first, set(m.objectives) - {oid}))
         if o.done_tile:
             out.extend(_ref(file, mid, f"{where}.done_tile", "tile", o.done_tile, known["terrain.toml"]))
         if o.kind == "hold" and o.until_phase >= m.max_phases:

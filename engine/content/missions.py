@@ -19,7 +19,7 @@ from engine.core.model import State, Unit
 PLAYER, ALIENS, CIVILIANS = "xcom", "aliens", "civilians"
 SIDES = (PLAYER, ALIENS)  # the sides of a shared mission that take turns, in order (civilians take none)
 FRIENDS = {CIVILIANS: PLAYER}  # civilians take no turns; the squad protects them, the aliens hunt them
-GOALS = ("eliminate", "shut_down", "extract", "hold")  # "protect" is a condition, never a goal
+GOALS = ("eliminate", "shut_down", "extract", "hold", "escape")  # "protect" is a condition, never a goal
 ELIMINATE = Objective(kind="eliminate", text="Kill or stun every hostile")
 
 Zones = Mapping[str, tuple[Pos, ...]]
@@ -125,7 +125,24 @@ def statuses(content: Content, mission: Mission, zones: Zones, state: State,
              seen: frozenset[str] | None = None) -> list[Status]:
     """Each objective's status; with `seen` (the ids a player sees) its counts tell only of those units, for the
     panel, while the verdict (seen None) counts everyone."""
-    return [_status(content, oid, o, zones, state, seen) for oid, o in objectives(mission).items()]
+    own = objectives(mission)
+    found = {oid: _status(content, oid, o, zones, state, seen) for oid, o in own.items() if o.kind != "escape"}
+    for oid, o in own.items():
+        if o.kind == "escape":
+            found[oid] = _escape(oid, o, set(zones.get(o.zone, ())), state, found)
+    return [found[oid] for oid in own]
+
+
+def _escape(oid: str, o: Objective, cells: set[Pos], state: State, others: Mapping[str, Status]) -> Status:
+    """Every conscious squad member in the zone, once the objectives it comes `after` are met."""
+    squad = [u for u in state.units.values() if u.side == PLAYER and u.conscious]
+    out = sum(u.pos in cells for u in squad)
+    waiting = [a for a in o.after if a not in others or others[a].state != "done"]
+    if waiting:
+        return Status(oid, o, "open", f"after {', '.join(waiting)}")
+    if squad and out == len(squad):
+        return Status(oid, o, "done", "out", "the squad got out")
+    return Status(oid, o, "open", f"{out}/{len(squad)} out")
 
 
 def _status(content: Content, oid: str, o: Objective, zones: Zones, state: State,
@@ -197,7 +214,7 @@ def verdict(content: Content, mission: Mission, zones: Zones, state: State) -> t
     goals = [s for s in found if s.objective.kind in GOALS]
     done = [s for s in goals if s.state == "done"]
     if done and (mission.win == "any" or len(done) == len(goals)):
-        return PLAYER, done[0].reason
+        return PLAYER, done[-1 if mission.win == "all" else 0].reason  # all: the last goal met says it
     return None
 
 
@@ -205,7 +222,7 @@ def watches(mission: Mission) -> set[str]:
     """What can change an objective besides units going down: "move", "phase", "tile"."""
     kinds = {o.kind for o in objectives(mission).values()}
     out = set()
-    if kinds & {"extract", "hold"}:
+    if kinds & {"extract", "hold", "escape"}:
         out.add("move")
     if "hold" in kinds:
         out.add("phase")

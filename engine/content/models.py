@@ -54,7 +54,7 @@ class Difficulty:
     misjudge_percent: int = 0  # how far off the AI's estimate of its odds may be
 
 
-ObjectiveKind = Literal["eliminate", "shut_down", "extract", "hold", "protect"]
+ObjectiveKind = Literal["eliminate", "shut_down", "extract", "hold", "protect", "escape"]
 
 
 @attrs.frozen(kw_only=True)
@@ -63,13 +63,14 @@ class Objective:
 
     kind: ObjectiveKind
     text: str
-    zone: str = ""  # shut_down, extract, hold: a zone of the battlefield
+    zone: str = ""  # shut_down, extract, hold, escape: a zone of the battlefield
     unit: str = ""  # extract: the unit template to bring out
     side: str = ""  # protect: whose units must live
     at_least: int = 0  # protect: how many must live
     until_phase: int = 0  # hold: the zone must be held to the end of this phase
     stats: list[str] = attrs.field(factory=lambda: ["intelligence"])  # shut_down: the special formula (4.7)
     done_tile: str = ""  # shut_down: what the objective's tile becomes
+    after: list[str] = attrs.field(factory=list)  # escape: the objectives (ids) to meet before leaving counts
 
 
 @attrs.frozen(kw_only=True)

@@ -314,6 +314,10 @@ class Ruleset(Protocol):
         """What the map shows `side` on top of the tiles beyond units (annihilation: smoke, fire, its own primed
         explosives, motion-sensor blips); () for a ruleset that keeps such things in tiles or has none."""
 
+    def heard(self, state: State, side: str) -> tuple[Pos, ...]:
+        """Where the side has lately heard its enemies without having to see them (xxxzone: an unsuppressed shot
+        within its alert radius), for its AI to hunt there; () for a ruleset whose units hear nothing."""
+
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         """A unit change in the roll log's words, after the unit's name ("morale 28 → 38 (+10, killed Sectoid)"),
         or None when the ruleset tells none there."""

@@ -74,6 +74,8 @@ def tile_words(terrain: Mapping[str, Terrain], pos: Pos, old: str | None, new: s
         return f"{was.name} at {x},{y} opens"
     if was.closes_to == new:
         return f"{now.name} at {x},{y} closes"
+    if was.unlocks_to == new:
+        return f"{was.name} at {x},{y} is unlocked"
     if was.destroyed == new:
         return f"{was.name} at {x},{y} is destroyed"
     return f"{was.name} at {x},{y} becomes {now.name.lower()}"

@@ -14,7 +14,7 @@ from typing import Callable, Mapping
 import numpy as np
 
 from engine.map.terrain import Terrain
-from engine.map import farmland, forest, ship, urban
+from engine.map import farmland, forest, ship, urban, warehouse
 from engine.map.common import SPAWN_DEPTH, Battlefield, MapRng
 from engine.map.grid import NEIGHBOURS, Grid, Pos
 from engine.map.zones import COMMON_ZONES, add_zones
@@ -182,9 +182,11 @@ GENERATORS: dict[str, Callable[..., Battlefield]] = {
     "urban": urban.generate,
     "forest": forest.generate,
     "alien_ship": ship.generate,
+    "warehouse": warehouse.generate,
 }
 ZONES: dict[str, set[str]] = {name: set(COMMON_ZONES) for name in GENERATORS}
 ZONES["alien_ship"].add("power")
+ZONES["warehouse"] |= {"terminal", "exit"}
 
 
 def reachable_from(grid: Grid, start: Pos) -> np.ndarray:

@@ -24,4 +24,5 @@ class Terrain:
     move_cost: int = 1
     opens_to: str | None = None  # a door: the tile the "open" action makes of it
     closes_to: str | None = None
+    unlocks_to: str | None = None  # a locked door: the tile a picked lock makes of it (a ruleset's own action)
     fades_to: str | None = None  # smoke: what it becomes at the next phase ("" = the map's own tile)

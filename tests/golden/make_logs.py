@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent / "logs"
-MISSIONS = ("eliminate", "crash", "terror", "vip", "defend")
+MISSIONS = ("eliminate", "crash", "terror", "vip", "defend", "infiltrate")
 
 
 def main() -> int:

@@ -14,7 +14,7 @@ from engine.content import missions
 from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Wait
 from engine.core.ruleset import Option, Throwable
 from engine.map import levels
-from engine.map.grid import Pos
+from engine.map.grid import NEIGHBOURS, Pos
 from tui import keys, scene
 from tui.alien_turn import AlienTurn
 from tui.screens import readout, walking
@@ -91,6 +91,15 @@ class BattleScreen(Board):
             return []
         return missions.uses(self.session.content, setup.mission, setup.spawns, self.session.state, unit)
 
+    def _locked(self, unit) -> str:
+        """A locked door next to the unit opens only by the ruleset's own action (a picked lock), if it has one."""
+        grid, terrain = self.session.state.grid, self.session.content.terrain
+        cell = next((c for c in ((unit.pos[0] + dx, unit.pos[1] + dy) for dx, dy in NEIGHBOURS)
+                     if grid.inside(c) and terrain[grid.tile(c)].unlocks_to), None)
+        if cell is None:
+            return ""
+        return self.keys_said(f"The door at {cell[0]},{cell[1]} is locked: {{actions}} lists what {unit.name} can do")
+
     def _options(self) -> list[Option]:
         unit = self.unit
         return self.session.ruleset.options(self.session.state, unit) if unit is not None else []
@@ -135,7 +144,7 @@ class BattleScreen(Board):
         if action == "throw" and not self._throwables():
             return f"{unit.name} carries nothing to throw"
         if action == "operate" and not self._uses():
-            return f"Nothing next to {unit.name} to open, close or work on"
+            return self._locked(unit) or f"Nothing next to {unit.name} to open, close or work on"
         if action == "actions" and not self._options():
             return f"{unit.name} has nothing else to do now"
         if action == "inventory" and self.session.ruleset.inventory(self.session.state, unit) is None:

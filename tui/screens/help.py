@@ -16,8 +16,8 @@ from tui import keys
 INTRO = {
     "battle": ("Move the cursor to preview a path; {move} walks it. {fire}: {next_target} picks a target, "
                "{throw}: the cursor the blast cell; the panel shows the odds. {actions}: all else the unit can do "
-               "(psionics, items, melee, aim, overwatch, stances, kits, C4, hacking, abilities...); a cone hits "
-               "friend and foe. "
+               "(psionics, items, melee, aim, overwatch, stances, kits, C4, hacking, locks, abilities...); a cone "
+               "hits friend and foe. "
                "{next_soldier}: next soldier; {spotted}: next hostile in sight. Every command is saved."),
     "title": "Pick with ↑↓ and ⏎, or press the letter.",
     "inventory": ("What the soldier carries, where and how big, and the encumbrance it gives. {choose} on a thing "

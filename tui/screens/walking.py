@@ -67,11 +67,11 @@ def cost(session: Session, unit: Unit | None, route: tuple[Place, ...]) -> int |
 
 
 def zone(session: Session) -> np.ndarray | None:
-    """The ground an objective is about (the extraction point, the zone to hold), shaded while moving."""
+    """The ground an objective is about (the extraction point, the zone to hold, the exit), shaded while moving."""
     setup = session.ruleset.setup
     if setup is None:
         return None
-    cells = [c for o in missions.objectives(setup.mission).values() if o.kind in ("extract", "hold")
+    cells = [c for o in missions.objectives(setup.mission).values() if o.kind in ("extract", "hold", "escape")
              for c in setup.spawns.get(o.zone, ())]
     if not cells:
         return None

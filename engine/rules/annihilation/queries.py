@@ -279,6 +279,9 @@ class Queries:
 
         return stowing.screen(self, state, unit) if unit.record is not None else None
 
+    def heard(self, state: State, side: str) -> tuple:
+        return ()  # its units hear nothing they do not see
+
     def marks(self, state: State, side: str) -> tuple[Mark, ...]:
         """A smoke cloud of which the side sees a square, whole; the burning squares it sees; its own primed
         explosives lying about (the other side's stay hidden); its motion-sensor blips."""

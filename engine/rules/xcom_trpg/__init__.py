@@ -290,6 +290,9 @@ class XcomTrpg:
     def marks(self, state: State, side: str) -> tuple:
         return ()  # nothing of its own drawn over the tiles
 
+    def heard(self, state: State, side: str) -> tuple:
+        return ()  # its units hear nothing they do not see
+
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         old, new = soldier(before).morale, soldier(after).morale
         return None if old == new else f"morale {old} → {new} ({new - old:+d}, {cause})"

@@ -1,9 +1,9 @@
 """xxxzone's own actions as `Act` commands and menu `Option`s (section 4): Aim, Hunker Down, Overwatch, Draw
-and Stow, Interact (doors, the crash mission's power source), and Reload and Wait.
+and Stow, Interact (doors, a mission's machine to shut down), and Reload and Wait.
 
 `Act(action=..., target=..., option=..., cell=...)`: aim (target), hunker, overwatch (option = a mode id
 `weapon:mode`), draw / stow (option = an item), open / close / shut_down (cell), medkit (target, option = the
-treatment: kit.py), place_c4 (cell) and detonate (charges.py), hack (cell: hacking.py),
+treatment: kit.py), place_c4 (cell) and detonate (charges.py), hack and pick_lock (cell: hacking.py),
 mark_target, scout (target), chi_breath and put_out_fire (feats.py), inspire_allies (inspire.py), calming_aura (target: panic.py)."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from engine.rules.xxxzone.shooting import disabling, mode_of, modes
 from engine.rules.xxxzone.units import changed
 
 ACTIONS = ("aim", "hunker", "overwatch", "draw", "stow", "open", "close", "shut_down", "medkit", "place_c4",
-           "detonate", "hack", *feats.ACTIONS, inspire.ABILITY,
+           "detonate", "hack", "pick_lock", *feats.ACTIONS, inspire.ABILITY,
            panic.ABILITY)
 
 
@@ -79,7 +79,7 @@ def act(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
         return _interact(rs, state, unit, cmd, dice)
     if cmd.action == "medkit":
         return kit.use(rs, state, unit, cmd, dice)
-    if cmd.action == "hack":
+    if cmd.action in hacking.JOBS:
         return hacking.start(rs, state, unit, cmd, dice)
     if cmd.action in feats.ACTIONS:
         return feats.act(rs, state, unit, cmd)
@@ -112,7 +112,7 @@ def _interact(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | 
 
 
 def _shut_down(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
-    """Interpretation: Interact (1 AP) and an Intelligence test `d100 + 10×Int > 100` shut the power source down."""
+    """Interpretation: Interact (1 AP) and an Intelligence test `d100 + 10×Int > 100` shut the mission's machine down."""
     book, c = rs.book, unit.record
     goal = next((o for o in missions.objectives(rs.setup.mission).values()
                  if o.kind == "shut_down" and cmd.cell in rs.setup.spawns.get(o.zone, ())), None)
@@ -126,11 +126,12 @@ def _shut_down(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected |
     if isinstance(paid, Rejected):
         return paid
     test = check(dice, unit.id, "shut down", "Int×10", 10 * c.op.effective("intelligence"))
-    text = f"{unit.name} {'shuts down' if test.passed else 'fails to shut down'} the power source"
+    name = rs.content.terrain[state.grid.tile(cmd.cell)].name.lower()
+    text = f"{unit.name} {'shuts down' if test.passed else 'fails to shut down'} the {name}"
     return [Resolved(actor=unit.id, action="shut_down", cell=cmd.cell, rolls=(test.roll,),
                      outcome="success" if test.passed else "failure", text=text),
             *([TileChanged(pos=cmd.cell, tile=goal.done_tile)] if test.passed else []),
-            changed(book, unit, attrs.evolve(c, turn=paid), "works on the power source")]
+            changed(book, unit, attrs.evolve(c, turn=paid), f"works on the {name}")]
 
 
 def reload(rs, unit: Unit) -> Rejected | list[Event]:

@@ -20,6 +20,7 @@ def check(own: Tables, shared: Tables) -> list[str]:
             out.append(f"roster.toml: [{tid}].character: unknown character {m.character!r}")
         elif m.enemy and m.enemy not in own["enemies"]:
             out.append(f"roster.toml: [{tid}].enemy: unknown enemy {m.enemy!r}")
+        out += _trained(own, tid, m)
         if len(m.glyph) != 1:
             out.append(f"roster.toml: [{tid}].glyph: expected one character, got {m.glyph!r}")
         if shared.get("behaviour") and m.behaviour not in shared["behaviour"]:  # an older bundle has none
@@ -36,11 +37,28 @@ def check(own: Tables, shared: Tables) -> list[str]:
     return out
 
 
+def _trained(own: Tables, tid: str, m) -> list[str]:
+    """A template's extra abilities: known ones, on a character whose attributes meet their requirements."""
+    if m.abilities and not m.character:
+        return [f"roster.toml: [{tid}].abilities: only an operative (character) is trained"]
+    c = own["characters"].get(m.character)
+    out = []
+    for i, a in enumerate(m.abilities):
+        if a not in own["abilities"]:
+            out.append(f"roster.toml: [{tid}].abilities[{i}]: unknown ability {a!r}")
+        elif c is not None:
+            low = [f"{k} {v}" for k, v in own["abilities"][a].requires.items()
+                   if getattr(c.attributes, k) + (c.star == k) < v]
+            out += [f"roster.toml: [{tid}].abilities[{i}]: {a} needs {', '.join(low)}"] if low else []
+    return out
+
+
 def operative(book: Book, template: str, uid: str, name: str) -> Operative:
     """The record of one deployed member: its template's numbers under the member's own id and name."""
     m = book.roster[template]
     op = pregen(book, m.character) if m.character else enemy(book, m.enemy)
-    return attrs.evolve(op, id=uid, name=name)
+    trained = tuple(a for a in m.abilities if a not in op.abilities)
+    return attrs.evolve(op, id=uid, name=name, abilities=op.abilities + trained)
 
 
 def looks(book: Book, template: str) -> tuple[str, str, str]:

@@ -74,8 +74,8 @@ def use(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
 
 def complete(rs, state: State, unit: Unit, c, cont, dice: Dice) -> list[Event]:
     """A continuing action paid for at the start of the user's turn: a med-kit's treatment, if the patient is
-    still in reach, or a hack's attempt."""
-    if cont.action == "hack":
+    still in reach, or a hack's or a lock-picking's attempt."""
+    if cont.action in hacking.JOBS:
         return hacking.complete(rs, state, unit, c, cont, dice)
     if cont.action != "use_medkit":
         return []

@@ -24,6 +24,7 @@ from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.schema import SCHEMA
+from engine.rules.xxxzone.units import battle as battle_of
 
 ID = "xxxzone"
 
@@ -251,6 +252,9 @@ class XxxZone:
 
     def marks(self, state: State, side: str) -> tuple:
         return marks.marks(self, state, side)
+
+    def heard(self, state: State, side: str) -> tuple:
+        return battle_of(state).alarm(side, state.phase)  # an unsuppressed shot's alert radius (10)
 
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words

@@ -99,6 +99,7 @@ class Settings:
     swim_douses: bool = True
     swim_tiles: tuple[str, ...] = ("water",)  # terrain ids that are swum (the forest's stream)
     inspire_reach: int = 4  # 13: Inspire Allies reaches allies within D <= 4 (a default for older content)
+    shots_heard: bool = False  # 10: a shot heard within alert_radius (False: older content, whose logs have none)
     smoke_radius: int
     smoke_concealed: int
     smoke_hidden: int
@@ -307,6 +308,7 @@ class Member:
     name: str = ""  # its own name, else the one it takes its numbers from
     glyph: str
     behaviour: str = "default"  # its AI profile in the shared behaviour.toml
+    abilities: list[str] = attrs.field(factory=list)  # a character's: abilities trained on top of its own
 
 
 @attrs.frozen(kw_only=True)

@@ -13,6 +13,7 @@ import numpy as np
 
 from engine.content import field, missions
 from engine.core.dice import Dice, Roll
+from engine.core.events import Event, Noted
 from engine.core.geometry import distance
 from engine.core.model import State, Unit
 from engine.rules.xxxzone import sight, smoke
@@ -71,6 +72,22 @@ def spotted(book: Book, state: State, side: str) -> frozenset[str]:
                 or any(distance(e.pos, u.pos) <= 1 for e in eyes):
             out.add(u.id)
     return frozenset(out)
+
+
+def heard(book: Book, state: State, shooter: Unit) -> list[Event]:
+    """An unsuppressed shot alerts every enemy within the alert radius (10): each side with a conscious unit that
+    close hears where it came from (kept in the battle record: the side's AI hunts there, `Ruleset.heard`)."""
+    if not book.settings.shots_heard:
+        return []
+    enemies = [(u.side, u.pos) for u in state.units.values() if u.conscious and u.side != missions.CIVILIANS
+               and missions.hostile(shooter.side, u.side)]
+    sides = set(sight.alerted(book, shooter.pos, enemies, suppressed=False))
+    if not sides:
+        return []
+    rec = battle(state)
+    kept = tuple(h for h in rec.heard if h[0] not in sides)
+    now = tuple(sorted(kept + tuple((s, shooter.pos, state.phase) for s in sides)))
+    return [Noted(record=attrs.evolve(rec, heard=now), cause=f"{shooter.name}'s shot is heard")]
 
 
 def visible(state: State, side: str) -> np.ndarray:

@@ -14,7 +14,7 @@ from engine.core.events import Event, Resolved
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.rules.xxxzone import abilities as ab
-from engine.rules.xxxzone import actions, battle, blasts, feats, sight, smoke
+from engine.rules.xxxzone import actions, battle, blasts, feats, seen, sight, smoke
 from engine.rules.xxxzone.attack import Attack, CoverPiece, Defence, WOUNDS
 from engine.rules.xxxzone.attack import volley as roll_volley
 from engine.rules.xxxzone.book import Book
@@ -160,6 +160,8 @@ def attack(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, d
     events += blasts.wear(rs, state, pieces, out.cover)
     if w.explosion:
         events += blasts.missile(rs, fold(state, events), unit, shooter, target, out.hits[0], pieces, w.explosion, dice)
+    if not (shot.suppressed or w.kind == "melee"):
+        events += seen.heard(book, fold(state, events), unit)
     return events, shooter, out.target
 
 

@@ -16,7 +16,7 @@ from engine.core.events import Event, Resolved
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import Row, ShotPreview
-from engine.rules.xxxzone import actions, blasts, shooting
+from engine.rules.xxxzone import actions, blasts, seen, shooting
 from engine.rules.xxxzone.lines import between, in_cone
 from engine.rules.xxxzone.shot import fire
 from engine.rules.xxxzone.units import changed
@@ -68,7 +68,8 @@ def spray(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, di
     text = f"{unit.name} sprays the {w.name} at {target.name}'s square: " + "; ".join(words)
     head = Resolved(actor=unit.id, action="shoot", target=target.id, weapon=weapon, mode=mode, cell=target.pos,
                     rolls=tuple(rolls), outcome="spray", text=text)
-    return [head, changed(book, unit, shooter, "sprays")] + out
+    out = [head, changed(book, unit, shooter, "sprays")] + out
+    return out + ([] if shot.suppressed else seen.heard(book, fold(state, out), unit))  # a spray is a gun's
 
 
 def preview(rs, state: State, a: Unit, b: Unit, weapon: str, mode: str) -> ShotPreview | Rejected:

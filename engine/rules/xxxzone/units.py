@@ -24,15 +24,20 @@ HEALTH = 10
 @attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Battle:
     """State.record: cover HP left where shots wore it (a square absent is whole), each side's sightings, the
-    smoke clouds standing and the C4 placed."""
+    smoke clouds standing, the C4 placed and where each side last heard a shot."""
 
     cover: tuple[tuple[Pos, int], ...] = ()
     seen: tuple[tuple[str, tuple[str, ...]], ...] = ()  # side -> ids of the other sides' units it has spotted
     smoke: tuple[tuple[Pos, int, int, str], ...] = added(())  # smoke clouds: centre, radius, turns left, thrower's side
     charges: tuple[tuple[Pos, str], ...] = added(())  # C4 placed: its square, who placed it (their Detonator sets it off)
+    heard: tuple[tuple[str, Pos, int], ...] = added(())  # side -> the last unsuppressed shot it heard: where, phase
 
     def cover_hp(self) -> dict[Pos, int]:
         return {tuple(p): hp for p, hp in self.cover}  # type: ignore[misc]
+
+    def alarm(self, side: str, phase: int) -> tuple[Pos, ...]:
+        """Where the side heard its enemies fire in this phase or the one before (10: the alert radius)."""
+        return tuple(tuple(at) for s, at, when in self.heard if s == side and when >= phase - 1)  # type: ignore[misc]
 
     def sightings(self, side: str) -> frozenset[str]:
         return next((frozenset(ids) for s, ids in self.seen if s == side), frozenset())
