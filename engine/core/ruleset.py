@@ -165,6 +165,9 @@ class Walk:
     layers: tuple["Walk", ...] = attrs.field(default=(), eq=False, repr=False)
     up: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
     down: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
+    # Steps that are no side step, stair or ladder (annihilation: a jump through a window, a drop from one): each an
+    # offset (dz, dy, dx) and the [z, y, x] cost of arriving at a place by it; 0: no such step there.
+    hops: tuple[tuple[tuple[int, int, int], np.ndarray], ...] = attrs.field(default=(), eq=False, repr=False)
 
     def cost(self, start: Pos, path) -> int:
         """What walking `path` from `start` costs (the ruleset's `decide` still has the last word)."""

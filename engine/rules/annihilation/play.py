@@ -17,7 +17,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import actor, closed, register
-from engine.rules.annihilation import acts, clouds, combat, hazards, queries, referee, turns
+from engine.rules.annihilation import acts, clouds, combat, falls, hazards, queries, referee, turns
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
 
@@ -68,6 +68,7 @@ class Annihilation(queries.Queries):
             events = handler(self, state, unit, command, dice)
         if isinstance(events, Rejected):
             return events
+        events = events + falls.settle(self, state, events, dice)  # nobody is left standing on open air
         return events + turns.verdict(self, state, events)
 
     def _actor(self, state: State, uid: str) -> Unit | Rejected:

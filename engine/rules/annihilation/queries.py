@@ -44,7 +44,7 @@ class Queries:
         f = unit.record.fighter
         legless = any(self.book.body[p].part == "leg" for p in f.lost)
         return ground.walk(self.book, self.ground, state.grid, self._walks,
-                           self.book.settings.crawl_multiplier if legless else 1)
+                           self.book.settings.crawl_multiplier if legless else 1, moves.flies(self.book, f))
 
     def budget(self, state: State, unit: Unit) -> Budget:
         f = unit.record.fighter

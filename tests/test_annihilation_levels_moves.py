@@ -1,0 +1,162 @@
+"""Moving between storeys beyond stairs and ladders (section 9): jumping through a window or over a fence (30 TU and
+Energy), out of an upper window down to the ground with the fall (docs/rules-notes.md, Falls), flying and hovering
+in flying armour (9.2, TV-A8 on the map), a flyer put down in the air falling, and no one ever in a wall or on open
+air but a conscious flyer."""
+
+from __future__ import annotations
+
+import attrs
+import numpy as np
+import pytest
+
+from engine.core.commands import Move, Wait
+from engine.core.dice import Dice, seed_from_int
+from engine.core.events import Moved, Resolved
+from engine.core.reducer import fold
+from engine.map import levels
+from engine.play.game import Game
+from engine.rules.annihilation import falls, moves
+from engine.rules.annihilation.armour import ArmourState
+
+ID = "annihilation"
+
+
+@pytest.fixture(scope="module")
+def game(content, tmp_path_factory):
+    g = Game.new(content, ID, "eliminate", seed_from_int(4), tmp_path_factory.mktemp("s") / "g.jsonl")
+    yield g
+    g.close()
+
+
+def _put(state, **places):
+    """Units moved to (x, y, z), the aliens' TUs spent (no reaction fire) and far away."""
+    units = dict(state.units)
+    for uid, u in units.items():
+        if u.side == "aliens":
+            units[uid] = attrs.evolve(u, record=attrs.evolve(u.record, fighter=attrs.evolve(
+                u.record.fighter, tu_left=0)), pos=(0, 0))
+    for uid, (x, y, z) in places.items():
+        units[uid] = attrs.evolve(units[uid], pos=(x, y), z=z, facing=0)
+    return attrs.evolve(state, units=units)
+
+
+def _suit(state, uid, armour, book, **fighter):
+    """The unit in another suit (and other fighter values), as if it had deployed in it."""
+    u = state.units[uid]
+    f = u.record.fighter
+    f = attrs.evolve(f, character=attrs.evolve(f.character, armour=armour), armour=ArmourState.of(book.armour[armour]),
+                     **fighter)
+    return attrs.evolve(state, units={**state.units, uid: attrs.evolve(u, record=attrs.evolve(u.record, fighter=f))})
+
+
+def _hop(walk, offset):
+    """A place a hop of that offset arrives at, and the place it leaves from."""
+    cost = dict(walk.hops)[offset]
+    z, y, x = (int(v[0]) for v in np.nonzero(cost))
+    return (x - offset[2], y - offset[1], z - offset[0]), (x, y, z)
+
+
+def test_a_jump_over_a_fence_costs_30_tu_and_30_energy(game):
+    rs = game.ruleset
+    walk = rs.walk(game.state, game.state.units["anton"])
+    offset = next(o for o, _a in walk.hops if o[0] == 0)
+    start, end = _hop(walk, offset)
+    middle = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
+    assert game.state.grid.tile(middle) == "fence" and end[2] == start[2] == 0
+    state = _put(game.state, anton=start)
+    f = state.units["anton"].record.fighter
+    events = rs.decide(state, Move(unit="anton", path=(end[:2],)), Dice.scripted([99] * 20))
+    after = fold(state, events).units["anton"].record.fighter
+    assert fold(state, events).units["anton"].pos == end[:2]
+    assert (f.tu_left - after.tu_left, f.energy - after.energy) == (30, 30)  # 9.1: jump 30, replacing the step
+    assert levels.cost(state.grid, walk, start, [end]) == 30  # the search prices it as decide does
+    assert rs.decide(state, Move(unit="anton", path=(middle,)), None).code == "blocked"  # nobody stands on a fence
+
+
+def test_out_of_an_upper_window_it_lands_on_the_ground_and_takes_the_fall(game):
+    rs = game.ruleset
+    walk = rs.walk(game.state, game.state.units["anton"])
+    start, end = _hop(walk, next(o for o, _a in walk.hops if o[0] == -1))
+    grid = game.state.grid
+    middle = ((start[0] + end[0]) // 2, (start[1] + end[1]) // 2)
+    assert grid.level(1).tile(middle) == "window" and levels.open_air(grid, 1)[end[1], end[0]]
+    state = _suit(_put(game.state, anton=start), "anton", "none", rs.book)  # no armour: the fall goes through
+    f = state.units["anton"].record.fighter
+    # 10 damage through: 1 wound die, so a hit location d20 (19: a leg? whatever it rolls) and a d4 of 2 wounds
+    events = rs.decide(state, Move(unit="anton", path=(end[:2],), levels=(0,)), Dice.scripted([19, 2] + [99] * 20))
+    after = fold(state, events).units["anton"]
+    assert (after.pos, after.z) == (end[:2], 0)
+    fall = next(e for e in events if isinstance(e, Resolved) and e.action == "fall")
+    assert "falls 1 level" in fall.text and "10 on the under armour" in fall.text
+    assert after.record.fighter.health == f.health - 10  # fall_damage 10 a level, no armour to stop it
+    assert f.tu_left - after.record.fighter.tu_left == 30
+    assert sum(p.open for _k, p in after.record.fighter.wounds) == 2  # A-19.2: 1d4 wounds per 10 damage
+    assert levels.cost(grid, walk, start, [end]) == 30
+    # it cannot stop in the air outside the window: that place is no standing place
+    assert rs.decide(state, Move(unit="anton", path=(end[:2],), levels=(1,)), None).code in ("no_way_up", "blocked",
+                                                                                             "not_adjacent")
+
+
+def test_flying_armour_hovers_and_flies_at_the_costs_of_9_2_draining_no_energy(game):
+    """TV-A8 on the map: hover up 2 levels (2 × 8) and 3 diagonal fly steps (3 × 6) = 34 TU, Energy unchanged."""
+    rs = game.ruleset
+    grid = game.state.grid
+    air = levels.sky(grid, 0, 2)
+    start = next((x, y) for y in range(2, grid.height - 4) for x in range(2, grid.width - 4)
+                 if all(levels.standing(grid, (x + k, y + k, 0)) and air[y + k, x + k] for k in range(4)))
+    state = _suit(_put(game.state, anton=(*start, 0)), "anton", "light_flying_armor", rs.book)
+    f = state.units["anton"].record.fighter
+    route = [(*start, 1), (*start, 2)] + [(start[0] + k, start[1] + k, 2) for k in (1, 2, 3)]
+    cells, zs = levels.split(route)
+    events = rs.decide(state, Move(unit="anton", path=cells, levels=zs), Dice.scripted([99] * 20))
+    after = fold(state, events).units["anton"]
+    assert (after.pos, after.z) == (route[-1][:2], 2)  # up in the air, and it stays there
+    assert f.tu_left - after.record.fighter.tu_left == 34 and after.record.fighter.energy == f.energy
+    walk = rs.walk(state, state.units["anton"])
+    assert levels.cost(grid, walk, (*start, 0), route) == 34
+    assert levels.path(grid, (*start, 0), route[-1], (), walk)[-1] == route[-1]  # the search flies there too
+    grounded = _suit(state, "anton", "light_body_armor", rs.book)
+    assert rs.decide(grounded, Move(unit="anton", path=cells[:1], levels=zs[:1]), None).code == "no_way_up"
+    assert levels.path(grid, (*start, 0), route[-1], (), rs.walk(grounded, grounded.units["anton"])) == []
+
+
+def test_a_flyer_put_down_in_the_air_falls_to_the_ground(game):
+    rs = game.ruleset
+    grid = game.state.grid
+    air = levels.sky(grid, 0, 2)
+    x, y = next((x, y) for y in range(grid.height) for x in range(grid.width)
+                if air[y, x] and levels.standing(grid, (x, y, 0)))
+    state = _suit(_put(game.state, anton=(x, y, 2)), "anton", "light_flying_armor", rs.book)
+    assert falls.settle(rs, state, [], Dice.scripted([99] * 10)) == []  # awake, it hovers
+    out = _suit(state, "anton", "light_flying_armor", rs.book, status="unconscious")
+    out = attrs.evolve(out, units={**out.units, "anton": attrs.evolve(out.units["anton"], status="unconscious")})
+    events = rs.decide(out, Wait(unit="julia"), Dice.scripted([99] * 20))
+    drop = next(e for e in events if isinstance(e, Moved) and e.unit == "anton")
+    assert drop.levels == (0,)
+    line = next(e for e in events if isinstance(e, Resolved) and e.action == "fall")
+    assert "falls 2 levels" in line.text and "20 on the under armour" in line.text  # 10 a level fallen
+    assert fold(out, events).units["anton"].z == 0
+
+
+def test_nobody_stands_in_a_wall_or_on_open_air_unless_a_conscious_flyer(game):
+    """Property: every place the search offers, walker or flyer, walked to by decide, is one the unit may be in;
+    a walker always stands on a floor."""
+    rs = game.ruleset
+    grid = game.state.grid
+    stairs, _ladders = levels.links(grid)
+    z, y, x = (int(v[0]) for v in np.nonzero(stairs[:1]))
+    for armour in ("light_body_armor", "light_flying_armor"):
+        state = _suit(_put(game.state, anton=(x + 1, y, 0)), "anton", armour, rs.book)
+        unit = state.units["anton"]
+        flying = moves.flies(rs.book, unit.record.fighter)
+        walk = rs.walk(state, unit)
+        reach = levels.paths_within(grid, (*unit.pos, 0), unit.record.fighter.tu_left, (), walk)
+        assert any(p[2] >= 1 for p in reach)
+        assert flying == any(not levels.standing(grid, p) for p in reach)
+        for place, path in sorted(reach.items())[::11]:
+            cells, zs = levels.split(path)
+            events = rs.decide(state, Move(unit="anton", path=cells, levels=zs), Dice.scripted([99] * 60))
+            assert not isinstance(events, type(rs.decide(state, Move(unit="anton", path=()), None))), place
+            after = fold(state, events).units["anton"]
+            assert levels.holds(grid, (*after.pos, after.z), flying), place
+            assert flying or levels.standing(grid, (*after.pos, after.z)), place
