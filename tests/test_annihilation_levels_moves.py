@@ -160,3 +160,59 @@ def test_nobody_stands_in_a_wall_or_on_open_air_unless_a_conscious_flyer(game):
             after = fold(state, events).units["anton"]
             assert levels.holds(grid, (*after.pos, after.z), flying), place
             assert flying or levels.standing(grid, (*after.pos, after.z)), place
+
+
+@pytest.fixture(scope="module")
+def terror(content):
+    return Game.new(content, ID, "terror", seed_from_int(4), None)
+
+
+def _upper_door(state):
+    grid = state.grid
+    up = grid.level(1)
+    for y in range(grid.height):
+        for x in range(grid.width):
+            if up.tile((x, y)) == "door" and up.walkable[y, x - 1] and up.walkable[y, x + 1]:
+                return (x - 1, y), (x, y), (x + 1, y)
+    raise AssertionError("no door on the upper floor")
+
+
+def test_a_door_upstairs_opens_and_closes_on_its_storey_and_blocks_sight_while_shut(terror):
+    from engine.core import codec
+    from engine.core.commands import Act
+    from engine.rules.annihilation import clouds
+
+    rs = terror.ruleset
+    state = _put(terror.state, anton=(0, 0, 0))
+    west, door, east = _upper_door(state)
+    state = _put(state, anton=(*west, 1), julia=(*east, 1))
+    assert not clouds.sees(rs, state, west, east, 1, 1)  # a shut door stops sight up there as on the ground
+    menu = [o.command for o in rs.options(state, state.units["anton"]) if o.group == "Doors"]
+    assert Act(unit="anton", action="open", cell=door) in menu
+    f = state.units["anton"].record.fighter
+    events = rs.decide(state, Act(unit="anton", action="open", cell=door), Dice.scripted([99] * 20))
+    tile = next(e for e in events if e.kind == "tile")
+    assert (tile.pos, tile.z, tile.tile) == (door, 1, "door_open")
+    assert codec.dump_event(tile)["z"] == 1 and codec.load_event(codec.dump_event(tile)) == tile
+    opened = fold(state, events)
+    assert opened.grid.level(1).tile(door) == "door_open" and opened.grid.tile(door) == state.grid.tile(door)
+    assert opened.units["anton"].record.fighter.tu_left == f.tu_left - rs.book.costs["open_door"].tu  # 4 TU
+    assert clouds.sees(rs, opened, west, east, 1, 1)
+    back = codec.load_state(codec.dump_state(opened), state.grid)  # a checkpoint keeps the storey's door open
+    assert back.grid.level(1).tile(door) == "door_open" and codec.state_hash(back) == codec.state_hash(opened)
+    shut = rs.decide(fold(opened, []), Act(unit="anton", action="close", cell=door), Dice.scripted([99] * 20))
+    assert fold(opened, shut).grid.level(1).tile(door) == "door"
+    assert "z" not in codec.dump_event(attrs.evolve(tile, z=0))  # a ground tile's bytes as before storeys
+
+
+def test_walking_through_a_shut_door_upstairs_opens_it_on_the_way(terror):
+    rs = terror.ruleset
+    state = _put(terror.state, anton=(0, 0, 0))
+    west, door, east = _upper_door(state)
+    state = _put(state, anton=(*west, 1))
+    f = state.units["anton"].record.fighter
+    events = rs.decide(state, Move(unit="anton", path=(door, east), levels=(1, 1)), Dice.scripted([99] * 20))
+    after = fold(state, events)
+    assert after.grid.level(1).tile(door) == "door_open" and (after.units["anton"].pos, after.units["anton"].z) == \
+        (east, 1)
+    assert f.tu_left - after.units["anton"].record.fighter.tu_left == 4 + 4 + 4  # two steps and the door's 4

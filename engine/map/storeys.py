@@ -2,8 +2,8 @@
 floor and a walkable roof above the ground the generator made, with stairs up from the ground and a ladder to the
 roof. The ground is left as generated except the stair squares, so every map of one level is unchanged.
 
-Above the buildings is open air (`air`: seen through, never stood on). Doors above the ground are doorways (a
-tile change is of the ground only), and outer doors under an upper floor are windows up there.
+Above the buildings is open air (`air`: seen through, never stood on). Inner doors stay doors up there (opened and
+closed on their storey: `TileChanged.z`), and outer doors under an upper floor are windows up there.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def _raise(tiles: list, ground: Grid, region: list[Pos], rng: MapRng, levels: in
         if below in WALLS and (x, y) in outer:
             up = "window" if below in ("window", "door", "door_open") else ("hull" if below == "hull" else "wall")
         elif below in WALLS:
-            up = DOORS.get(below, below)
+            up = below
         else:
             up = floor
         tiles[1][y][x] = up

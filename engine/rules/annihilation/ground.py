@@ -22,7 +22,7 @@ def walk(book: Book, ground: dict, grid: Grid, cache: dict, factor: int = 1, fly
         cache.clear()
         cache["grid"] = grid
     if factor not in cache:
-        cache[factor] = tuple(_extra(book, ground, grid.level(z), factor, opens=z == 0) for z in range(grid.levels))
+        cache[factor] = tuple(_extra(book, ground, grid.level(z), factor) for z in range(grid.levels))
     hexes = book.settings.grid == "hex"  # A-9.3: one step cost on hexes
     side, corner = ("hex_walk", "hex_walk") if hexes else ("walk", "walk_diagonal")
     cardinal, diagonal = factor * book.costs[side].tu, factor * book.costs[corner].tu
@@ -71,11 +71,10 @@ def jumpable(ground: dict, grid: Grid) -> np.ndarray:
                               dtype=bool)[grid.level(z).tiles] for z in range(grid.levels)])
 
 
-def _extra(book: Book, ground: dict, grid: Grid, factor: int, opens: bool) -> np.ndarray:
-    """What each cell of one storey adds to a step into it: the terrain's modifier and a door opened on the way
-    (on the ground: a tile change is of the ground only; above it doors are doorways)."""
+def _extra(book: Book, ground: dict, grid: Grid, factor: int) -> np.ndarray:
+    """What each cell of one storey adds to a step into it: the terrain's modifier and a door opened on the way."""
     door = book.costs["open_door"].tu
-    plus = np.array([0 if g is None else factor * book.terrain[g.terrain].modifier + (door if g.opens and opens else 0)
+    plus = np.array([0 if g is None else factor * book.terrain[g.terrain].modifier + (door if g.opens else 0)
                      for g in (ground.get(t) for t in grid.tile_ids)], dtype=np.int16)[grid.tiles]
     plus.setflags(write=False)
     return plus

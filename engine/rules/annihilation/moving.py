@@ -71,7 +71,7 @@ def steps_of(rs: Annihilation, state: State, start: Place, path: tuple[Place, ..
         cell, z = place[:2], place[2]
         level = state.grid.level(z)
         terrain, door = terrain_at(rs.ground, level, cell)
-        door = z == 0 and door and bool(rs.content.terrain[level.tile(cell)].opens_to)
+        door = door and bool(rs.content.terrain[level.tile(cell)].opens_to)
         kind = ground.step_kind(rs.ground, state.grid, here, place, flying) or "walk"
         side = kind in ("walk", "fly") and here[0] != cell[0] and here[1] != cell[1]
         out.append((moves.Step(kind, side, terrain), door))
@@ -116,7 +116,7 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
         new: list[Event] = []
         if door:  # section 11: 4 TU to open it, on the way in
             f = attrs.evolve(f, tu_left=f.tu_left - door_tu)
-            new.append(TileChanged(pos=cell, tile=field.door(rs.content, now, cell, "open")))
+            new.append(TileChanged(pos=cell, tile=field.door(rs.content, now, cell, "open", place[2]), z=place[2]))
             told.append(new[-1])
         walked.append(place)
         here = cell
