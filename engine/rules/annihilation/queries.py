@@ -250,7 +250,7 @@ class Queries:
         lay = hazards.lay_price(self, unit).tu
         delay = self.book.settings.priming_delay_max
         holding = any(c.primed is not None for c in unit.record.kit)
-        here = any(g.cell == unit.pos for g in board.lying(state))
+        here = any(g.cell == unit.pos and g.z == unit.z for g in board.lying(state))
         for item in sorted({g.id for g in grenades(unit.record, self.book)}):
             trigger, name = self.book.explosives[item].trigger, self.name(item)
             if trigger != "mine" and not holding and prime <= f.tu_left:
@@ -278,22 +278,24 @@ class Queries:
         """A smoke cloud of which the side sees a square, whole; the burning squares it sees; its own primed
         explosives lying about (the other side's stay hidden); its motion-sensor blips."""
         f = board.field_of(state)
-        seen = self.visible(state, side)
+        sight = self.sight_levels(state, side)
         out: list[Mark] = []
         for cloud in f.clouds:
+            seen = sight[cloud.z]
             if cloud.kind == "smoke" and any(seen[y, x] for x, y in cloud.cells):
-                out += [Mark(c, "▒", "#b0b0b0", f"Smoke until turn {cloud.until}", "#404040") for c in cloud.cells]
+                out += [Mark(c, "▒", "#b0b0b0", f"Smoke until turn {cloud.until}", "#404040", z=cloud.z)
+                        for c in cloud.cells]
         for cloud in f.clouds:
             if cloud.kind == "fire":
-                out += [Mark(c, "≋", "#ff9040", f"Burning until turn {cloud.until}", "#602000")
-                        for c in cloud.cells if seen[c[1], c[0]]]
+                out += [Mark(c, "≋", "#ff9040", f"Burning until turn {cloud.until}", "#602000", z=cloud.z)
+                        for c in cloud.cells if sight[cloud.z][c[1], c[0]]]
         for g in f.lying:
             if g.side == side:
                 trigger = self.book.explosives[g.item].trigger
                 when = "goes off when a unit steps on it" if trigger == "mine" else fuses.when(
                     self, g.side, g.turn, g.item)
                 out.append(Mark(g.cell, "¤" if trigger == "mine" else "•", "#ffd040",
-                                f"{self.name(g.item)}, primed: {when}"))
+                                f"{self.name(g.item)}, primed: {when}", z=g.z))
         out += [Mark(b.cell, "◊", "#60ff60", "Motion sensor: something moved here") for b in f.blips if b.side == side]
         return tuple(out)
 
