@@ -216,3 +216,55 @@ def test_walking_through_a_shut_door_upstairs_opens_it_on_the_way(terror):
     assert after.grid.level(1).tile(door) == "door_open" and (after.units["anton"].pos, after.units["anton"].z) == \
         (east, 1)
     assert f.tu_left - after.units["anton"].record.fighter.tu_left == 4 + 4 + 4  # two steps and the door's 4
+
+
+def _aliens_phase(state, uid):
+    s = state.units[uid]
+    return attrs.evolve(state, side="aliens", units={**state.units, uid: attrs.evolve(s, record=attrs.evolve(
+        s.record, fighter=attrs.evolve(s.record.fighter, tu_left=s.record.fighter.tu_turn,
+                                       energy=s.record.fighter.tu_turn)))})
+
+
+def test_an_alien_with_no_shot_climbs_to_the_upper_floor_that_gives_it_one(game):
+    """AI across levels: a hostile in sight of an upper window but not of the alien downstairs; the alien takes the
+    stairs to a square up there it can still fire from this phase, by the preview's search and prices."""
+    from engine.rules.annihilation import clouds
+
+    rs, grid = game.ruleset, game.state.grid
+    stairs, _ladders = levels.links(grid)
+    z, sy, sx = (int(v[0]) for v in np.nonzero(stairs[:1]))
+    start = next((sx + dx, sy + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+                 if levels.standing(grid, (sx + dx, sy + dy, 0)) and grid.tile((sx + dx, sy + dy)) != "stairs")
+    state = _aliens_phase(_put(game.state, sectoid_1=(*start, 0)), "sectoid_1")
+    budget = rs.budget(state, state.units["sectoid_1"])
+    reach = levels.paths_within(grid, (*start, 0), budget.moves_left - 20, (), budget.walk)  # and a snap shot left
+    upper = sorted(p for p in reach if p[2] == 1)
+    _near, target = min((max(abs(p[0] - x), abs(p[1] - y)), (x, y)) for y in range(grid.height)
+                        for x in range(grid.width) for p in upper
+                        if levels.standing(grid, (x, y, 0)) and levels.sky(grid, 0, 1)[y, x]
+                        and not grid.level(0).sees(start, (x, y), 20) and levels.sees(grid, p, (x, y, 0), 20))
+    state = _aliens_phase(_put(game.state, sectoid_1=(*start, 0), anton=(*target, 0)), "sectoid_1")
+    s, anton = state.units["sectoid_1"], state.units["anton"]
+    assert rs.preview_shot(state, "sectoid_1", "anton", "snap").__class__.__name__ == "Rejected"  # no shot below
+    move = rs.ai_special(state, s, [anton], False)
+    assert isinstance(move, Move) and move.levels and move.levels[-1] == 1
+    assert rs.ai_special(state, s, [anton], False) == move  # deterministic
+    after = fold(state, rs.decide(state, move, Dice.scripted([99] * 60)))
+    up = after.units["sectoid_1"]
+    assert up.z == 1 and clouds.sees(rs, after, up.pos, anton.pos, 1, 0)
+    assert not isinstance(rs.preview_shot(after, "sectoid_1", "anton", "snap"), type(None))
+    assert rs.preview_shot(after, "sectoid_1", "anton", "snap").__class__.__name__ != "Rejected"  # TU left to fire
+    # what its side has not seen it does not climb for: with Anton unseen it goes to watch, or waits
+    blind = rs.ai_special(state, s, [], False)
+    assert blind is None or blind.levels[-1] == 1 and blind.path[-1] == (sx, sy)
+
+
+def test_an_alien_upstairs_with_no_shot_comes_down_and_a_watcher_keeps_its_perch(game):
+    rs, grid = game.ruleset, game.state.grid
+    stairs, _ladders = levels.links(grid)
+    z, sy, sx = (int(v[0]) for v in np.nonzero(stairs[:1]))
+    state = _aliens_phase(_put(game.state, sectoid_1=(sx, sy, 1), anton=(1, 1, 0)), "sectoid_1")
+    s, anton = state.units["sectoid_1"], state.units["anton"]
+    assert rs.ai_special(state, s, [], False) == Wait(unit="sectoid_1")  # nobody in sight: it watches
+    down = rs.ai_special(state, s, [anton], False)  # Anton far off and out of sight of the upper floor
+    assert isinstance(down, Move) and down.levels[-1] == 0 and down.path[-1] == (sx, sy)

@@ -135,7 +135,8 @@ def sees(grid: Grid, a: Place, b: Place, radius: int) -> bool:
             and grid.level(high[2]).sees(high[:2], low[:2], radius))
 
 
-def _layer(walk: Walk, z: int) -> Walk:
+def layer(walk: Walk, z: int) -> Walk:
+    """The walk on storey z alone (its side steps and diagonals)."""
     return walk if z == 0 else walk.layers[z - 1]
 
 
@@ -145,7 +146,7 @@ def _search(grid: Grid, start: Place, walk: Walk, blocked: Iterable[Place]) -> t
     side = np.zeros((levels, h, w), dtype=np.int32)
     corner = np.zeros((levels, h, w), dtype=np.int32)
     for z in range(levels):
-        lw = _layer(walk, z)
+        lw = layer(walk, z)
         price = (grid.level(z).cost > 0).astype(np.int32) if lw.price is None else np.asarray(lw.price, np.int32)
         extra = 0 if lw.extra is None else np.asarray(lw.extra, dtype=np.int32)
         side[z] = np.where(price > 0, lw.cardinal * price + extra, 0)
@@ -190,8 +191,8 @@ def open_to(grid: Grid, walk: Walk, goal: Place) -> bool:
 
 def _flies_to(walk: Walk, grid: Grid, goal: Place) -> bool:
     x, y, z = goal
-    return 0 <= z < grid.levels and grid.inside((x, y)) and _layer(walk, z).price is not None and \
-        int(np.asarray(_layer(walk, z).price)[y, x]) > 0
+    return 0 <= z < grid.levels and grid.inside((x, y)) and layer(walk, z).price is not None and \
+        int(np.asarray(layer(walk, z).price)[y, x]) > 0
 
 
 def paths_within(grid: Grid, start: Place, reach: int, blocked: Iterable[Place], walk: Walk
@@ -222,7 +223,7 @@ def cost(grid: Grid, walk: Walk, start: Place, steps: Iterable[Place]) -> int:
         elif z < here[2]:
             total += int(walk.down[z, y, x])
         else:
-            total += _layer(walk, z).cost(here[:2], [(x, y)])
+            total += layer(walk, z).cost(here[:2], [(x, y)])
         here = p
     return total
 

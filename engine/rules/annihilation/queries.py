@@ -6,14 +6,13 @@ from __future__ import annotations
 import attrs
 
 from engine.content import missions
-from engine.core.commands import Act, Command, Move, Rejected, Reload
+from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
-from engine.map import levels
 from engine.core.ruleset import (Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable, ThrowPreview,
                                  Turn, Walk)
 from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
-from engine.rules.annihilation import moves, sensor
+from engine.rules.annihilation import heights, moves, sensor
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
@@ -305,7 +304,7 @@ class Queries:
         Kneeling gives no to-hit bonus under this ruleset (A-10.2, kneel_bonus 0): the AI never pays for it."""
         if has_shot or not self._mine(state, unit):
             return None
-        perch = self._perch(state, unit, bool(in_sight))
+        perch = heights.perch(self, state, unit, in_sight)  # up to a firing position or a lookout, down to hunt
         if perch is not None:
             return perch
         known = {u.id for u in in_sight}
@@ -316,36 +315,6 @@ class Queries:
         doses = [cmd for _label, cmd in medical.options(self, state, unit) if cmd.option == "stimulant"
                  or cmd.option.startswith("bandage:")]
         return min(doses, key=lambda c: (c.option != "stimulant", c.target != unit.id), default=None)
-
-    def _perch(self, state: State, unit: Unit, known: bool) -> Move | None:
-        """With no shot and no enemy known, one unit of a side at a time takes the stairs it can reach this phase,
-        by the same search and price the preview uses, to watch from an upper floor; with an enemy known and no
-        shot it comes down to the fight (the planner plans on the ground only)."""
-        grid = state.grid
-        if not grid.storeys:
-            return None
-        if unit.z:
-            return self._stairs_to(state, unit, 0) if known else None
-        if known or any(u.z for u in state.side_units(unit.side) if u.status != "dead"):
-            return None
-        return self._stairs_to(state, unit, 1)
-
-    def _stairs_to(self, state: State, unit: Unit, z: int) -> Move | None:
-        """The cheapest walk this phase pays for onto a stair square of level z."""
-        grid = state.grid
-        budget = self.budget(state, unit)
-        stairs, _ladders = levels.links(grid)
-        others = [(*u.pos, u.z) for u in state.units.values() if u.id != unit.id and u.status != "dead"]
-        best = None
-        for y, x in zip(*(v.tolist() for v in stairs[0].nonzero())):
-            path = levels.path(grid, (*unit.pos, unit.z), (x, y, z), others, budget.walk)
-            cost = levels.cost(grid, budget.walk, (*unit.pos, unit.z), path) if path else None
-            if cost is not None and cost <= budget.moves_left and (best is None or (cost, path) < best):
-                best = (cost, path)
-        if best is None:
-            return None
-        cells, zs = levels.split(best[1])
-        return Move(unit=unit.id, path=cells, levels=zs)
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight
