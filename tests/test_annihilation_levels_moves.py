@@ -268,3 +268,14 @@ def test_an_alien_upstairs_with_no_shot_comes_down_and_a_watcher_keeps_its_perch
     assert rs.ai_special(state, s, [], False) == Wait(unit="sectoid_1")  # nobody in sight: it watches
     down = rs.ai_special(state, s, [anton], False)  # Anton far off and out of sight of the upper floor
     assert isinstance(down, Move) and down.levels[-1] == 0 and down.path[-1] == (sx, sy)
+
+
+def test_the_action_menu_next_to_a_ladder_upstairs_lists_what_is_there(game):
+    """The storeys' own tiles (ladder, roof, open air) are no content terrain: the menu reads them off the grid."""
+    rs, grid = game.ruleset, game.state.grid
+    _stairs, ladders = levels.links(grid)
+    z, y, x = (int(v[0]) for v in np.nonzero(ladders[1:2]))
+    for place in ((x, y, 1), (x, y, 2)):
+        state = _put(game.state, anton=place)
+        labels = [o.label for o in rs.options(state, state.units["anton"])]
+        assert any(label.startswith("Kneel") for label in labels)

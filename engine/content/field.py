@@ -46,7 +46,8 @@ def in_cells(state: State, side: str, seen: np.ndarray) -> frozenset[str]:
 def door(content: Content, state: State, cell: Pos, action: str, z: int = 0) -> str:
     """The tile an open or close makes of the one at `cell` (on storey z); raises ValueError with the reason it
     cannot."""
-    tile = content.terrain[state.grid.level(z).tile(cell)]
+    grid = state.grid.level(z)
+    tile = grid.terrain[grid.tile(cell)]  # a storey's own tiles (ladder, roof, air) are the grid's
     new = tile.opens_to if action == "open" else tile.closes_to
     if not new:
         other_way = tile.closes_to if action == "open" else tile.opens_to

@@ -227,7 +227,7 @@ def uses(content: Content, mission: Mission, zones: Zones, state: State, unit: U
             if not grid.inside(cell):
                 continue
             tile_id = grid.tile(cell)
-            tile = content.terrain[tile_id]
+            tile = grid.terrain[tile_id]  # a storey's own tiles (ladder, roof, air) are the grid's
             if cell in targets and tile_id != targets[cell].done_tile and unit.side == PLAYER and not unit.z:
                 found.append((0, "shut_down", cell))
             if tile.opens_to:

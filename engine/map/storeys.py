@@ -68,11 +68,25 @@ def _buildings(grid: Grid) -> list[list[Pos]]:
     return sorted(out, key=lambda r: (-len(r), r[0]))
 
 
+def _filled(footprint: set[Pos], ground: Grid) -> set[Pos]:
+    """The footprint with the squares it closes round (a crate in a room, which is no indoor tile): a square with
+    three or four sides in it joins it, until none does, so no upper floor or roof has a hole over furniture."""
+    out, grown = set(footprint), True
+    while grown:
+        grown = False
+        near = {(x + dx, y + dy) for x, y in out for dx, dy in ORTHOGONAL} - out
+        for c in sorted(near):
+            if ground.inside(c) and sum((c[0] + dx, c[1] + dy) in out for dx, dy in ORTHOGONAL) >= 3:
+                out.add(c)
+                grown = True
+    return out
+
+
 def _raise(tiles: list, ground: Grid, region: list[Pos], rng: MapRng, levels: int) -> None:
     inside = set(region)
     shell = {(x + dx, y + dy) for x, y in region for dx, dy in NEIGHBOURS
              if ground.inside((x + dx, y + dy)) and ground.tile((x + dx, y + dy)) in WALLS} - inside
-    footprint = inside | shell
+    footprint = _filled(inside | shell, ground)
     outer = {c for c in footprint if any((c[0] + dx, c[1] + dy) not in footprint for dx, dy in NEIGHBOURS)}
     floor = "ship_floor" if any(ground.tile(c) == "ship_floor" for c in region) else "loft"
     for x, y in footprint:

@@ -71,7 +71,7 @@ def steps_of(rs: Annihilation, state: State, start: Place, path: tuple[Place, ..
         cell, z = place[:2], place[2]
         level = state.grid.level(z)
         terrain, door = terrain_at(rs.ground, level, cell)
-        door = door and bool(rs.content.terrain[level.tile(cell)].opens_to)
+        door = door and bool(level.terrain[level.tile(cell)].opens_to)
         kind = ground.step_kind(rs.ground, state.grid, here, place, flying) or "walk"
         side = kind in ("walk", "fly") and here[0] != cell[0] and here[1] != cell[1]
         out.append((moves.Step(kind, side, terrain), door))
