@@ -61,11 +61,13 @@ def test_enter_walks_up_the_stairs_to_the_level_shown_and_the_view_follows(conte
             route = screen._route()
             assert route[-1] == (*stair, 1) and (*stair, 0) in route
             before = session.state.units["laura"].record.fighter.tu_left
+            assert "Laura Human · L0" in screen_text(app)
             await pilot.press("enter")
             await pilot.pause()
             laura = session.state.units["laura"]
             assert (laura.pos, laura.z) == (stair, 1) and laura.record.fighter.tu_left == before - 50
             assert screen.level == 1 and screen_text(app).splitlines()[0].startswith("L1/2")
+            assert "Laura Human · L1" in screen_text(app)  # the unit panel names the storey she stands on
             return True
 
     assert asyncio.run(main())
