@@ -115,8 +115,10 @@ def draw(palette: Palette, state: State, side: str, visible: np.ndarray, explore
     glyphs, fgs, bgs = palette.tables(grid.tile_ids, grid.terrain)
     tiles = grid.tiles
     ch[...] = np.where(explored, glyphs[tiles], ord(" "))
-    for (x, y), tile in (remembered or {}).items() if level == 0 else ():
-        if explored[y, x] and not visible[y, x]:  # a door opened out of sight still looks shut
+    for p, tile in (remembered or {}).items():
+        x, y = p[:2]
+        if (p[2] if len(p) == 3 else 0) == level and explored[y, x] and not visible[y, x]:  # a door opened out of
+            # sight still looks shut (a storey's under (x, y, z))
             ch[y, x] = palette.tables((tile,))[0][0]
     fg[...] = np.where(visible[..., None], fgs[tiles], REMEMBERED)
     bg[...] = np.where(visible[..., None], bgs[tiles], BLACK)
