@@ -61,11 +61,35 @@ def test_enter_walks_up_the_stairs_to_the_level_shown_and_the_view_follows(conte
             route = screen._route()
             assert route[-1] == (*stair, 1) and (*stair, 0) in route
             before = session.state.units["laura"].record.fighter.tu_left
+            assert "Laura Human · L0" in screen_text(app)
             await pilot.press("enter")
             await pilot.pause()
             laura = session.state.units["laura"]
             assert (laura.pos, laura.z) == (stair, 1) and laura.record.fighter.tu_left == before - 50
             assert screen.level == 1 and screen_text(app).splitlines()[0].startswith("L1/2")
+            assert "Laura Human · L1" in screen_text(app)  # the unit panel names the storey she stands on
             return True
 
     assert asyncio.run(main())
+
+
+def test_a_door_upstairs_changed_out_of_sight_looks_as_the_squad_last_saw_it(content, tmp_path):
+    import numpy as np
+
+    from engine.core.events import TileChanged
+    from engine.core.reducer import fold
+    from tui import scene
+
+    session = Session.new(content, "annihilation", "terror", seed_from_int(4), tmp_path / "c.jsonl")
+    chron, before = session.chronicle, session.state
+    upper = before.grid.level(1)
+    door = next((x, y) for y in range(upper.height) for x in range(upper.width) if upper.tile((x, y)) == "door")
+    chron.explored_levels[1][door[1], door[0]] = True  # seen once, out of sight now
+    chron._changed_unseen(before, door, 1)
+    after = fold(before, [TileChanged(pos=door, tile="door_open", z=1)])
+    assert chron.remembered == {(*door, 1): "door"}
+    hidden = np.zeros_like(chron.explored_levels[1])
+    frame = scene.draw(scene.Palette(content), after, session.side, hidden, chron.explored_levels[1], {},
+                       scene.Overlay(), chron.remembered, (), 1)
+    assert chr(frame.console.rgb["ch"][door[1], door[0]]) == "+"  # still shut, as last seen
+    session.close()

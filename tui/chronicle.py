@@ -126,7 +126,7 @@ class Chronicle:
             morale_line = self._change_line(typed, units, after, (shown or event).get("cause", ""))  # all kept
             if shown is None:
                 if event.get("kind") == "tile":
-                    self._changed_unseen(before, tuple(event["pos"]))
+                    self._changed_unseen(before, tuple(event["pos"]), event.get("z", 0))
                 continue
             for text in (roll_line(shown, self.names), morale_line):
                 if text:
@@ -214,14 +214,16 @@ class Chronicle:
         if self.levels > 1:
             self.visible_levels = self.ruleset.sight_levels(state, self.side)
             self.explored_levels |= self.visible_levels
-        for x, y in [p for p in self.remembered if self.visible[p[1], p[0]]]:
-            del self.remembered[(x, y)]  # seen again: the map shows the tile as it is
+        for p in [p for p in self.remembered if (self.visible_levels[p[2]] if len(p) == 3 else self.visible)[p[1], p[0]]]:
+            del self.remembered[p]  # seen again: the map shows the tile as it is
 
-    def _changed_unseen(self, before: State, pos: Pos) -> None:
-        """A tile changed where the squad cannot see: an explored cell keeps the tile it last saw there."""
+    def _changed_unseen(self, before: State, pos: Pos, z: int = 0) -> None:
+        """A tile changed where the squad cannot see: an explored cell keeps the tile it last saw there (a storey's
+        under (x, y, z))."""
         x, y = pos
-        if before.grid.inside(pos) and self.explored[y, x]:
-            self.remembered.setdefault(pos, before.grid.tile(pos))
+        explored = self.explored_levels[z] if z else self.explored
+        if before.grid.inside(pos) and explored[y, x]:
+            self.remembered.setdefault((x, y, z) if z else pos, before.grid.level(z).tile(pos))
 
     def _message(self, event: dict[str, Any]) -> str | None:
         """A seen event in the message log; a deployment only for the side's own units (shorter than the story's)."""

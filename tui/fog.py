@@ -90,7 +90,8 @@ class Fog:
             changed = [p for p, t in state.tiles_changed.items() if before.tiles_changed.get(p) != t]
             for side, (explored, seen, kept) in mine.items():
                 visible, _spotted = look(ruleset, state, side, explored, seen)
-                for x, y in changed:  # a change out of sight leaves the tile the side last saw on its map
+                for x, y in (p for p in changed if len(p) == 2):  # a change out of sight leaves the tile the
+                    # side last saw on its map (the ground's; a storey's shows as it is)
                     if not visible[y, x] and explored[y, x]:
                         kept.setdefault((x, y), before.grid.tile((x, y)))
                 for x, y in [p for p in kept if visible[p[1], p[0]]]:

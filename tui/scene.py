@@ -106,8 +106,8 @@ def draw(palette: Palette, state: State, side: str, visible: np.ndarray, explore
          last_seen: dict[str, Pos], overlay: Overlay, remembered: dict[Pos, str] | None = None,
          marks: tuple[Mark, ...] = (), level: int = 0, spotted: frozenset[str] = frozenset()) -> Frame:
     """`remembered`: cells out of sight whose tile changed since the side last saw them, with the tile it saw;
-    `marks`: what the ruleset shows the side over the tiles (smoke, fire, its own primed charges, blips), on the
-    ground storey. `level`: the storey drawn (`visible` and `explored` are that storey's); the squad on the others,
+    `marks`: what the ruleset shows the side over the tiles (smoke, fire, its own primed charges, blips), each on
+    its storey. `level`: the storey drawn (`visible` and `explored` are that storey's); the squad on the others,
     and the hostiles it has `spotted` there, are marked where they stand."""
     grid = state.grid.level(level)
     frame = Frame(grid.width, grid.height)
@@ -115,13 +115,15 @@ def draw(palette: Palette, state: State, side: str, visible: np.ndarray, explore
     glyphs, fgs, bgs = palette.tables(grid.tile_ids, grid.terrain)
     tiles = grid.tiles
     ch[...] = np.where(explored, glyphs[tiles], ord(" "))
-    for (x, y), tile in (remembered or {}).items() if level == 0 else ():
-        if explored[y, x] and not visible[y, x]:  # a door opened out of sight still looks shut
+    for p, tile in (remembered or {}).items():
+        x, y = p[:2]
+        if (p[2] if len(p) == 3 else 0) == level and explored[y, x] and not visible[y, x]:  # a door opened out of
+            # sight still looks shut (a storey's under (x, y, z))
             ch[y, x] = palette.tables((tile,))[0][0]
     fg[...] = np.where(visible[..., None], fgs[tiles], REMEMBERED)
     bg[...] = np.where(visible[..., None], bgs[tiles], BLACK)
     frame.attrs[explored & ~visible] = DIM  # faint even without colour (NO_COLOR)
-    for m in marks if level == 0 else ():  # the ruleset chose what the side knows of; under the units
+    for m in (m for m in marks if m.z == level):  # the ruleset chose what the side knows of; under the units
         x, y = m.pos
         if 0 <= y < grid.height and 0 <= x < grid.width and explored[y, x]:
             ch[y, x], fg[y, x] = ord(m.glyph[0]), rgb(m.color) if visible[y, x] else REMEMBERED

@@ -16,7 +16,8 @@ from engine.ai import grenades
 from engine.ai.orders import Orders
 from engine.core.commands import Combo, Command, EndTurn, Move, Rejected, Shoot, Wait
 from engine.content.models import Behaviour
-from engine.map.grid import Pos, distance
+from engine.map import levels
+from engine.map.grid import Grid, Pos, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Ruleset, Walk
 from engine.log.view import look
@@ -212,8 +213,16 @@ class Ai:
         return [u.pos for u in state.units.values() if u.side != self.side and u.status != "dead"
                 and k.seen[u.pos[1], u.pos[0]]]
 
+    def _grid(self, state: State, unit: Unit) -> Grid:
+        """The storey the unit stands on: it plans its walks and positions there (engine.map.levels); going up and
+        down is the ruleset's (`ai_special`)."""
+        return state.grid.level(unit.z)
+
+    def _walk(self, state: State, unit: Unit) -> Walk:
+        return levels.layer(self.ruleset.budget(state, unit).walk, unit.z)
+
     def _open(self, state: State, unit: Unit, cell: Pos, blocked: list[Pos]) -> bool:
-        grid = state.grid
+        grid = self._grid(state, unit)
         return grid.inside(cell) and bool(grid.walkable[cell[1], cell[0]]) and cell not in blocked
 
     def _goals(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, blocked: list[Pos]) -> list[Pos] | None:
@@ -245,8 +254,8 @@ class Ai:
         goals = self._goals(state, unit, k, p, blocked)
         if not goals:
             return None
-        grid = state.grid
-        field = self._field(state, goals, blocked)
+        grid = self._grid(state, unit)
+        field = self._field(grid, goals, blocked)
         here = int(field[unit.pos[1], unit.pos[0]])
         reach = max(moves, dash if p.melee or not k.targets else 0)
         paths = self._reachable(state, unit, blocked, reach)
@@ -273,16 +282,17 @@ class Ai:
             return None
         path = paths[best[1]]
         budget = self.ruleset.budget(state, unit)
-        step, cost = budget.step, budget.walk.cost(unit.pos, path)
+        walk = self._walk(state, unit)
+        step, cost = budget.step, walk.cost(unit.pos, path)
         if budget.dash_fits(unit.pos, path) and (budget.dash_prefer or cost > moves
                                                  or (p.melee and moves > step and cost > step)):
             return Combo(unit=unit.id, path=path)  # a rush keeps an action to strike with
-        return Move(unit=unit.id, path=_affordable(budget.walk, unit.pos, path, moves))
+        return Move(unit=unit.id, path=_affordable(walk, unit.pos, path, moves))
 
     def _reposition(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, shot: Shoot, step: int) -> Command | None:
         """It has a shot: a better cell one move action away that keeps it, the other action left to fire."""
         blocked = self._blocked(state, k)
-        grid = state.grid
+        grid = self._grid(state, unit)
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         here = position_score(grid, unit.pos, p, k, 0, friends=friends, advance=0)
         before = self.ruleset.preview_shot(state, unit.id, shot.target, shot.mode)
@@ -305,7 +315,7 @@ class Ai:
         """No shot from here: one move action (or a combo, stamina allowing) to a cell it can shoot from. Only the
         cells that score best as positions are tried, since each try previews every shot."""
         blocked = self._blocked(state, k)
-        grid = state.grid
+        grid = self._grid(state, unit)
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         moves = self._moves(state, unit, blocked, step, dash)
         live = [t for t in k.live_targets() if missions.hostile(self.side, t.side)]
@@ -323,7 +333,7 @@ class Ai:
         if best is None:
             return None
         path = moves[best[1]]
-        cost = self.ruleset.budget(state, unit).walk.cost(unit.pos, path)
+        cost = self._walk(state, unit).cost(unit.pos, path)
         return Move(unit=unit.id, path=path) if cost <= step else Combo(unit=unit.id, path=path)
 
     def _moves(self, state: State, unit: Unit, blocked: list[Pos], step: int, dash: int) -> dict[Pos, tuple[Pos, ...]]:
@@ -335,15 +345,16 @@ class Ai:
         """Every open cell the unit can walk to within `reach` steps, with a path to it."""
         if reach <= 0:
             return {}
-        walk = self.ruleset.budget(state, unit).walk
-        return {cell: path for cell, path in state.grid.paths_within(unit.pos, reach, blocked, walk).items()
+        walk = self._walk(state, unit)
+        grid = self._grid(state, unit)
+        return {cell: path for cell, path in grid.paths_within(unit.pos, reach, blocked, walk).items()
                 if self._open(state, unit, cell, blocked)}
 
     def _fall_back(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int) -> Move | None:
         """Morale broken or badly hurt: the reachable cell farthest from the threats, in cover."""
         blocked = self._blocked(state, k)
-        grid = state.grid
-        w = self.ruleset.budget(state, unit).walk
+        grid = self._grid(state, unit)
+        w = self._walk(state, unit)
         steps = grid.distances(unit.pos, blocked, w)
         near = min(distance(unit.pos, t) for t in k.threats)
         best: tuple[float, Pos] | None = None
@@ -368,13 +379,13 @@ class Ai:
 
     def _covered(self, state: State, unit: Unit, k: Knowledge, p: Behaviour) -> bool:
         """Good enough to wait in: no known threat sees it without cover between."""
-        _cover, exposed = safety(state.grid, unit.pos, k.threats, k.vision)
+        _cover, exposed = safety(self._grid(state, unit), unit.pos, k.threats, k.vision)
         return exposed == 0
 
-    def _field(self, state: State, goals: list[Pos], blocked: list[Pos]) -> np.ndarray:
-        key = (state.grid, tuple(goals), tuple(blocked))  # the grid object itself: a changed map is another key
+    def _field(self, grid: Grid, goals: list[Pos], blocked: list[Pos]) -> np.ndarray:
+        key = (grid, tuple(goals), tuple(blocked))  # the grid object itself: a changed map is another key
         if key not in self._fields:
-            self._fields[key] = goal_field(state.grid, goals, blocked)
+            self._fields[key] = goal_field(grid, goals, blocked)
         return self._fields[key]
 
     def _explore_target(self, state: State, unit: Unit, blocked: list[Pos]) -> Pos | None:
@@ -383,7 +394,7 @@ class Ai:
         target = self._explore.get(unit.id)
         if target is not None and not self._seen[target[1], target[0]]:
             return target
-        grid = state.grid
+        grid = self._grid(state, unit)
         steps = grid.distances(unit.pos, blocked)
         open_ = grid.walkable & (steps < UNREACHABLE) & ~self._seen
         if not open_.any():

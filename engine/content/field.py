@@ -43,9 +43,11 @@ def in_cells(state: State, side: str, seen: np.ndarray) -> frozenset[str]:
     return frozenset(u.id for u in state.units.values() if u.side != side and seen[u.pos[1], u.pos[0]])
 
 
-def door(content: Content, state: State, cell: Pos, action: str) -> str:
-    """The tile an open or close makes of the one at `cell`; raises ValueError with the reason it cannot."""
-    tile = content.terrain[state.grid.tile(cell)]
+def door(content: Content, state: State, cell: Pos, action: str, z: int = 0) -> str:
+    """The tile an open or close makes of the one at `cell` (on storey z); raises ValueError with the reason it
+    cannot."""
+    grid = state.grid.level(z)
+    tile = grid.terrain[grid.tile(cell)]  # a storey's own tiles (ladder, roof, air) are the grid's
     new = tile.opens_to if action == "open" else tile.closes_to
     if not new and tile.unlocks_to:
         raise ValueError(f"{tile.name} at {cell[0]},{cell[1]}: locked; it must be picked or broken")
@@ -53,7 +55,7 @@ def door(content: Content, state: State, cell: Pos, action: str) -> str:
         other_way = tile.closes_to if action == "open" else tile.opens_to
         why = ("already open" if action == "open" else "already closed") if other_way else "not a door"
         raise ValueError(f"{tile.name} at {cell[0]},{cell[1]}: {why}")
-    if action == "close" and state.units_at(cell):
+    if action == "close" and state.units_at(cell, z):
         raise ValueError(f"Someone stands in the doorway at {cell[0]},{cell[1]}")
     return new
 

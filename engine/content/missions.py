@@ -233,21 +233,23 @@ def watches(mission: Mission) -> set[str]:
 
 def uses(content: Content, mission: Mission, zones: Zones, state: State, unit: Unit) -> list[tuple[str, Pos]]:
     """What the unit could `Act` on from where it stands, the objective first: ("shut_down" | "open" |
-    "close", cell) for its own cell and the eight round it."""
+    "close", cell) for its own cell and the eight round it, on the unit's own storey (the objectives lie on the
+    ground)."""
     found = []
     targets = {c: o for o in objectives(mission).values() if o.kind == "shut_down" for c in zones.get(o.zone, ())}
+    grid = state.grid.level(unit.z)
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
             cell = (unit.pos[0] + dx, unit.pos[1] + dy)
-            if not state.grid.inside(cell):
+            if not grid.inside(cell):
                 continue
-            tile_id = state.grid.tile(cell)
-            tile = content.terrain[tile_id]
-            if cell in targets and tile_id != targets[cell].done_tile and unit.side == PLAYER:
+            tile_id = grid.tile(cell)
+            tile = grid.terrain[tile_id]  # a storey's own tiles (ladder, roof, air) are the grid's
+            if cell in targets and tile_id != targets[cell].done_tile and unit.side == PLAYER and not unit.z:
                 found.append((0, "shut_down", cell))
             if tile.opens_to:
                 found.append((1, "open", cell))
-            if tile.closes_to and not state.units_at(cell):
+            if tile.closes_to and not state.units_at(cell, unit.z):
                 found.append((1, "close", cell))
     return [(action, cell) for _rank, action, cell in sorted(found)]
 

@@ -145,6 +145,11 @@ def dump_event(event: Event) -> dict[str, Any]:
             out["levels"] = list(event.levels)
         out["rolls"] = [dump_roll(r) for r in event.rolls]
         return out
+    if kind == "tile":
+        out = _tagged(event)
+        if not event.z:  # a tile of the ground: as before storeys existed
+            del out["z"]
+        return out
     return _tagged(event)
 
 
@@ -261,7 +266,7 @@ def dump_state(state: State) -> dict[str, Any]:
         "side": state.side,
         "sides": list(state.sides),
         "dice": dict(state.dice),
-        "tiles_changed": [[x, y, t] for (x, y), t in sorted(state.tiles_changed.items())],
+        "tiles_changed": [[*p, t] for p, t in sorted(state.tiles_changed.items())],  # (x, y, z) above the ground
         "winner": state.winner,
         "ended": state.ended,
         **({"record": dump_record(state.record)} if state.record is not None else {}),
@@ -271,7 +276,7 @@ def dump_state(state: State) -> dict[str, Any]:
 def load_state(data: dict[str, Any], grid: Any) -> State:
     try:
         units = [_conv.structure(u, Unit) for u in data["units"]]
-        tiles = {(int(x), int(y)): str(t) for x, y, t in data["tiles_changed"]}
+        tiles = {tuple(int(v) for v in row[:-1]): str(row[-1]) for row in data["tiles_changed"]}
         return State(ruleset=data["ruleset"], mission=data["mission"], grid=grid.with_tiles(tiles),
                      units={u.id: u for u in units}, phase=data["phase"], side=data["side"],
                      sides=tuple(data["sides"]), dice=dict(data["dice"]), tiles_changed=tiles,

@@ -74,6 +74,7 @@ class TileChanged:
     kind: ClassVar[str] = "tile"
     pos: Pos
     tile: str
+    z: int = 0  # the storey (engine.map.levels); 0, the ground, is left out of the log as before storeys
     rolls: tuple[Roll, ...] = ()
 
 

@@ -56,7 +56,7 @@ class State:
     side: str = ""
     sides: tuple[str, ...]  # the sides that take turns, in order: the mission's (engine.content.missions)
     dice: dict[str, int] = attrs.field(factory=dict)  # next index per dice stream
-    tiles_changed: dict[Pos, str] = attrs.field(factory=dict)
+    tiles_changed: dict[Pos, str] = attrs.field(factory=dict)  # (x, y, z) for a storey above the ground
     winner: str | None = None  # side, or "draw"; None while the mission runs
     ended: str | None = None  # why it ended
     record: Any = None  # the ruleset's own record of the battle (events.Noted); None: left out of dumps and hashes

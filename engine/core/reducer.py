@@ -64,8 +64,8 @@ def _fold(state: State, events: tuple[Event, ...]) -> State:
             fields["side"] = event.side
         elif isinstance(event, PhaseStarted):
             fields["phase"] = event.phase
-        elif isinstance(event, TileChanged):
-            tiles[event.pos] = event.tile
+        elif isinstance(event, TileChanged):  # a storey's tile is kept under (x, y, z), the ground's under (x, y)
+            tiles[(*event.pos, event.z) if event.z else event.pos] = event.tile
         elif isinstance(event, MissionEnded):
             fields["winner"], fields["ended"] = event.winner, event.reason
         elif isinstance(event, Noted):

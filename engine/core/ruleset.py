@@ -167,6 +167,7 @@ class Mark:
     color: str  # "#rrggbb"
     label: str  # what it is, for the look cursor ("Smoke until turn 6")
     background: str = ""  # "#rrggbb" under it; "": the cell's own
+    z: int = 0  # the storey it lies on (engine.map.levels; 0: the ground, every map of one level)
 
 
 @attrs.frozen(kw_only=True)

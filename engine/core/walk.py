@@ -31,6 +31,9 @@ class Walk:
     # costs, side step or diagonal alike, instead of the walking price; 0 where nobody swims. None (every ruleset
     # but xxxzone): water stays impassable, as its terrain is not walkable.
     water: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
+    # Steps that are no side step, stair or ladder (annihilation: a jump through a window, a drop from one): each an
+    # offset (dz, dy, dx) and the [z, y, x] cost of arriving at a place by it; 0: no such step there.
+    hops: tuple[tuple[tuple[int, int, int], np.ndarray], ...] = attrs.field(default=(), eq=False, repr=False)
 
     @property
     def by_edges(self) -> bool:

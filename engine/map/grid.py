@@ -65,17 +65,22 @@ class Grid:
     def tile(self, p: Pos) -> str:
         return self.tile_ids[int(self.tiles[p[1], p[0]])]
 
-    def with_tiles(self, changes: Mapping[Pos, str]) -> "Grid":
-        """A new grid with some cells replaced (explosions)."""
+    def with_tiles(self, changes: Mapping[tuple, str]) -> "Grid":
+        """A new grid with some cells replaced (explosions, doors): (x, y) on this grid, (x, y, z) on storey z."""
         if not changes:
             return self
-        ids = tuple(sorted(set(self.tile_ids) | set(changes.values())))
+        here = {p[:2]: t for p, t in changes.items() if len(p) == 2 or not p[2]}
+        above = [{p[:2]: t for p, t in changes.items() if len(p) == 3 and p[2] == z} for z in range(1, self.levels)]
+        storeys = tuple(g.with_tiles(c) for g, c in zip(self.storeys, above))
+        if not here:
+            return Grid(self.tile_ids, self.tiles, terrain=self.terrain, origin=self.origin or self, storeys=storeys)
+        ids = tuple(sorted(set(self.tile_ids) | set(here.values())))
         index = {t: i for i, t in enumerate(ids)}
         remap = np.array([index[t] for t in self.tile_ids], dtype=np.int16)
         tiles = remap[self.tiles]
-        for (x, y), t in changes.items():
+        for (x, y), t in here.items():
             tiles[y, x] = index[t]
-        return Grid(ids, tiles, terrain=self.terrain, origin=self.origin or self, storeys=self.storeys)
+        return Grid(ids, tiles, terrain=self.terrain, origin=self.origin or self, storeys=storeys)
 
     @property
     def levels(self) -> int:

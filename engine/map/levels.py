@@ -14,7 +14,7 @@ from typing import Iterable
 import numpy as np
 import tcod.path
 
-from engine.core.geometry import NEIGHBOURS, Pos
+from engine.core.geometry import NEIGHBOURS, ORTHOGONAL, Pos
 from engine.core.ruleset import Walk
 from engine.map.grid import Grid
 
@@ -52,6 +52,60 @@ def standing(grid: Grid, p: Place) -> bool:
     return 0 <= z < grid.levels and grid.inside((x, y)) and bool(grid.level(z).walkable[y, x])
 
 
+def holds(grid: Grid, p: Place, flying: bool) -> bool:
+    """A unit may be there: standing, or (a flyer in the air) on open air."""
+    x, y, z = p
+    return standing(grid, p) or (flying and 0 <= z < grid.levels and grid.inside((x, y))
+                                 and bool(open_air(grid, z)[y, x]))
+
+
+def landing(grid: Grid, p: Place) -> int | None:
+    """The storey a unit at p comes to rest on: p's own if it can stand there, else the first it can stand on
+    below, falling through open air; None: it would come down in a wall, or off the map."""
+    x, y, z = p
+    if not (0 <= z < grid.levels and grid.inside((x, y))):
+        return None
+    for k in range(z, -1, -1):
+        if standing(grid, (x, y, k)):
+            return k
+        if not open_air(grid, k)[y, x]:
+            return None
+    return None
+
+
+def lands(grid: Grid, p: Place, flying: bool = False) -> int | None:
+    """Where a jump to p comes down: a flyer stays up in open air, anyone else lands (`landing`)."""
+    return p[2] if flying and holds(grid, p, True) else landing(grid, p)
+
+
+def jumps(grid: Grid, over: np.ndarray, tu: int, flying: bool = False
+          ) -> tuple[tuple[tuple[int, int, int], np.ndarray], ...]:
+    """A `Walk`'s hops for jumping: from a place, across the square straight ahead where `over` [z, y, x] holds (a
+    window, a small fence) to the one beyond, and down through open air to where it lands (`lands`), at `tu`."""
+    levels, h, w = grid.levels, grid.height, grid.width
+    stand = np.stack([grid.level(z).walkable for z in range(levels)])
+    air = np.stack([open_air(grid, z) for z in range(levels)])
+    down = np.full((levels, h, w), -1, dtype=np.int32)  # [z, y, x]: the storey a unit at that place comes to rest on
+    for z in range(levels):
+        below = down[z - 1] if z else np.full((h, w), -1, dtype=np.int32)
+        down[z] = np.where(stand[z], z, np.where(air[z], below, -1))
+        if flying:
+            down[z] = np.where(air[z], z, down[z])
+    out = []
+    for dx, dy in ORTHOGONAL:
+        for drop in range(levels):
+            cost = np.zeros((levels, h, w), dtype=np.int32)
+            for z in range(drop, levels):
+                for my, mx in zip(*(v.tolist() for v in np.nonzero(over[z]))):
+                    fx, fy, tx, ty = mx - dx, my - dy, mx + dx, my + dy
+                    if 0 <= fx < w and 0 <= fy < h and 0 <= tx < w and 0 <= ty < h and stand[z, fy, fx] \
+                            and down[z, ty, tx] == z - drop:
+                        cost[z - drop, ty, tx] = tu
+            if cost.any():
+                out.append(((-drop, 2 * dy, 2 * dx), cost))
+    return tuple(out)
+
+
 def sky(grid: Grid, low: int, high: int) -> np.ndarray:
     """[y, x]: open air on every storey above `low` up to `high`."""
     out = np.ones((grid.height, grid.width), dtype=bool)
@@ -81,7 +135,8 @@ def sees(grid: Grid, a: Place, b: Place, radius: int) -> bool:
             and grid.level(high[2]).sees(high[:2], low[:2], radius))
 
 
-def _layer(walk: Walk, z: int) -> Walk:
+def layer(walk: Walk, z: int) -> Walk:
+    """The walk on storey z alone (its side steps and diagonals)."""
     return walk if z == 0 else walk.layers[z - 1]
 
 
@@ -91,14 +146,15 @@ def _search(grid: Grid, start: Place, walk: Walk, blocked: Iterable[Place]) -> t
     side = np.zeros((levels, h, w), dtype=np.int32)
     corner = np.zeros((levels, h, w), dtype=np.int32)
     for z in range(levels):
-        side[z], corner[z] = _layer(walk, z).edges(grid.level(z).cost > 0)
+        side[z], corner[z] = layer(walk, z).edges(grid.level(z).cost > 0)
     up = np.zeros((levels, h, w), dtype=np.int32)  # entering z + 1 from below
     down = np.zeros((levels, h, w), dtype=np.int32)  # entering z from above
     if walk.up is not None:
         up[1:] = np.asarray(walk.up, dtype=np.int32)
     if walk.down is not None:
         down[:-1] = np.asarray(walk.down, dtype=np.int32)
-    arrays = [side, corner, up, down]
+    hops = [(offset, np.array(a, dtype=np.int32)) for offset, a in walk.hops]
+    arrays = [side, corner, up, down] + [a for _o, a in hops]
     for x, y, z in blocked:
         if (x, y, z) != tuple(start):
             for a in arrays:
@@ -108,6 +164,8 @@ def _search(grid: Grid, start: Place, walk: Walk, blocked: Iterable[Place]) -> t
         graph.add_edge((0, dy, dx), 1, cost=corner if dx and dy else side)
     graph.add_edge((1, 0, 0), 1, cost=up)
     graph.add_edge((-1, 0, 0), 1, cost=down)
+    for offset, a in hops:
+        graph.add_edge(offset, 1, cost=a)
     pf = tcod.path.Pathfinder(graph)
     pf.add_root((start[2], start[1], start[0]))
     return pf, arrays
@@ -115,17 +173,22 @@ def _search(grid: Grid, start: Place, walk: Walk, blocked: Iterable[Place]) -> t
 
 def path(grid: Grid, start: Place, goal: Place, blocked: Iterable[Place], walk: Walk) -> list[Place]:
     """The cheapest path from start to goal over every storey, excluding start; [] if there is none."""
-    if not standing(grid, goal) and not _flies_to(walk, grid, goal):
+    if not open_to(grid, walk, goal):
         return []
     pf, _arrays = _search(grid, start, walk, [b for b in blocked if tuple(b) != tuple(goal)])
     zyx = pf.path_to((goal[2], goal[1], goal[0]))[1:].tolist()
     return [(x, y, z) for z, y, x in zyx]
 
 
+def open_to(grid: Grid, walk: Walk, goal: Place) -> bool:
+    """A walk may end there: a unit can stand on it, or the walk prices it (a flyer's open air)."""
+    return standing(grid, goal) or _flies_to(walk, grid, goal)
+
+
 def _flies_to(walk: Walk, grid: Grid, goal: Place) -> bool:
     x, y, z = goal
-    return 0 <= z < grid.levels and grid.inside((x, y)) and _layer(walk, z).price is not None and \
-        int(np.asarray(_layer(walk, z).price)[y, x]) > 0
+    return 0 <= z < grid.levels and grid.inside((x, y)) and layer(walk, z).price is not None and \
+        int(np.asarray(layer(walk, z).price)[y, x]) > 0
 
 
 def paths_within(grid: Grid, start: Place, reach: int, blocked: Iterable[Place], walk: Walk
@@ -145,14 +208,18 @@ def paths_within(grid: Grid, start: Place, reach: int, blocked: Iterable[Place],
 def cost(grid: Grid, walk: Walk, start: Place, steps: Iterable[Place]) -> int:
     """What walking `steps` from start costs by the walk (the ruleset's `decide` has the last word)."""
     total, here = 0, start
+    hops = dict(walk.hops)
     for p in steps:
         x, y, z = p
-        if z > here[2]:
+        offset = (z - here[2], y - here[1], x - here[0])
+        if offset in hops and (abs(offset[1]) > 1 or abs(offset[2]) > 1 or (offset[0] and offset[1:] != (0, 0))):
+            total += int(hops[offset][z, y, x])
+        elif z > here[2]:
             total += int(walk.up[here[2], y, x])
         elif z < here[2]:
             total += int(walk.down[z, y, x])
         else:
-            total += _layer(walk, z).cost(here[:2], [(x, y)])
+            total += layer(walk, z).cost(here[:2], [(x, y)])
         here = p
     return total
 

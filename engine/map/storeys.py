@@ -2,8 +2,8 @@
 floor and a walkable roof above the ground the generator made, with stairs up from the ground and a ladder to the
 roof. The ground is left as generated except the stair squares, so every map of one level is unchanged.
 
-Above the buildings is open air (`air`: seen through, never stood on). Doors above the ground are doorways (a
-tile change is of the ground only), and outer doors under an upper floor are windows up there.
+Above the buildings is open air (`air`: seen through, never stood on). Inner doors stay doors up there (opened and
+closed on their storey: `TileChanged.z`), and outer doors under an upper floor are windows up there.
 """
 
 from __future__ import annotations
@@ -68,11 +68,25 @@ def _buildings(grid: Grid) -> list[list[Pos]]:
     return sorted(out, key=lambda r: (-len(r), r[0]))
 
 
+def _filled(footprint: set[Pos], ground: Grid) -> set[Pos]:
+    """The footprint with the squares it closes round (a crate in a room, which is no indoor tile): a square with
+    three or four sides in it joins it, until none does, so no upper floor or roof has a hole over furniture."""
+    out, grown = set(footprint), True
+    while grown:
+        grown = False
+        near = {(x + dx, y + dy) for x, y in out for dx, dy in ORTHOGONAL} - out
+        for c in sorted(near):
+            if ground.inside(c) and sum((c[0] + dx, c[1] + dy) in out for dx, dy in ORTHOGONAL) >= 3:
+                out.add(c)
+                grown = True
+    return out
+
+
 def _raise(tiles: list, ground: Grid, region: list[Pos], rng: MapRng, levels: int) -> None:
     inside = set(region)
     shell = {(x + dx, y + dy) for x, y in region for dx, dy in NEIGHBOURS
              if ground.inside((x + dx, y + dy)) and ground.tile((x + dx, y + dy)) in WALLS} - inside
-    footprint = inside | shell
+    footprint = _filled(inside | shell, ground)
     outer = {c for c in footprint if any((c[0] + dx, c[1] + dy) not in footprint for dx, dy in NEIGHBOURS)}
     floor = "ship_floor" if any(ground.tile(c) == "ship_floor" for c in region) else "loft"
     for x, y in footprint:
@@ -80,7 +94,7 @@ def _raise(tiles: list, ground: Grid, region: list[Pos], rng: MapRng, levels: in
         if below in WALLS and (x, y) in outer:
             up = "window" if below in ("window", "door", "door_open") else ("hull" if below == "hull" else "wall")
         elif below in WALLS:
-            up = DOORS.get(below, below)
+            up = below
         else:
             up = floor
         tiles[1][y][x] = up

@@ -51,9 +51,9 @@ def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos,
         lines = [f"{x},{y} {tile.name}{cover}" + ("" if visible[y, x] else " (remembered)")]
     else:
         lines = [f"{x},{y} unexplored"]
-    if explored[y, x] and (level == 0 or not storeys):
+    if explored[y, x]:
         lines += list(dict.fromkeys(f"{m.glyph} {m.label}" for m in session.ruleset.marks(state, session.side)
-                                    if m.pos == cursor))
+                                    if m.pos == cursor and m.z == (level if storeys else 0)))
     for other in state.units_at(cursor, level if storeys else None):
         if other.side == session.side or visible[y, x]:
             lines.append(f"{other.glyph} {other.name}: {health(session, other)}")

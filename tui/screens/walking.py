@@ -35,7 +35,8 @@ def route(session: Session, unit: Unit | None, cursor: Pos, level: int) -> tuple
         return ()
     state, chron = session.state, session.chronicle
     x, y = cursor
-    if not levels.standing(state.grid, (x, y, level)):
+    walk = session.ruleset.budget(state, unit).walk
+    if not levels.open_to(state.grid, walk, (x, y, level)):  # a floor, or open air for a flyer
         return ()
     if not chron.explored_levels[level][y, x]:  # unseen up there: known only as the top of stairs seen below
         stairs, ladders = levels.links(state.grid)
@@ -44,7 +45,6 @@ def route(session: Session, unit: Unit | None, cursor: Pos, level: int) -> tuple
     seen = session.ruleset.spotted(state, session.side)
     hostiles = [(*u.pos, u.z) for u in state.units.values() if u.side != session.side and u.status != "dead"
                 and u.id in seen]
-    walk = session.ruleset.budget(state, unit).walk
     return tuple(levels.path(state.grid, (*unit.pos, unit.z), (x, y, level), hostiles, walk))
 
 

@@ -49,7 +49,9 @@ def card_lines(content: Content, card: Card | None) -> list[Text]:
     if card is None:
         return [Text("No soldier selected")]
     unit, budget = card.unit, card.budget
-    rows = [Text.assemble((f"[{unit.glyph}] {unit.name}", "bold"), f" {card.sheet.kind}" if card.sheet.kind else "")]
+    level = f" · L{unit.z}" if budget.walk.layers else ""  # the storey it stands on, on a map with storeys
+    rows = [Text.assemble((f"[{unit.glyph}] {unit.name}", "bold"), f" {card.sheet.kind}" if card.sheet.kind else "",
+                          level)]
     rows += [row_text(r) for r in card.sheet.rows]
     unit_word = "" if budget.walk.currency == "cells" else f" {budget.walk.currency}"  # "move 20 m", "move 37 TU"
     dash = f" {budget.dash_label} {budget.dash_moves}" if budget.dash_moves and budget.dash_label else ""

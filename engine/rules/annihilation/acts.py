@@ -80,7 +80,7 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
         text = f"{unit.name} shuts down the power source ({cost.tu} TU)"
     elif cmd.action in ("open", "close"):
         try:
-            tile = field.door(rs.content, state, cell, cmd.action)
+            tile = field.door(rs.content, state, cell, cmd.action, unit.z)
         except ValueError as exc:
             return Rejected("no_door", str(exc))
         text = f"{unit.name} {'opens' if cmd.action == 'open' else 'closes'} the door ({cost.tu} TU)"
@@ -97,7 +97,7 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
         return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(new, fighter=f)),
                                   cause=f"{cmd.option} ({cost.tu} TU: {cost.text.replace('_', ' ')})")]
     return pre + [Resolved(actor=unit.id, action=cmd.action, cell=cell, rolls=(), outcome="done", text=text),
-                  TileChanged(pos=cell, tile=tile),
+                  TileChanged(pos=cell, tile=tile, z=unit.z),
                   UnitChanged(unit=unit.id, changes=changes(unit, new), cause=cmd.action)]
 
 

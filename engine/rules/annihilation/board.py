@@ -1,7 +1,8 @@
 """The battle record on `State.record` (annihilation.field): what lies on the map besides units and tiles — primed
 explosives (A-17.7), clouds of smoke and burning squares (A-17.8, A-17.9) and the motion sensor's blips (A-13.3).
 
-`clouds` and `blips` came after `lying`: they drop out of the log and the state hash while empty (records.added)."""
+`clouds` and `blips` came after `lying`: they drop out of the log and the state hash while empty (records.added);
+so does the storey `z` of a cloud or an explosive while it is the ground's."""
 
 from __future__ import annotations
 
@@ -14,26 +15,30 @@ from engine.core.model import State
 from engine.core.records import added, lean, record
 
 
+@lean
 @attrs.frozen
 class Lying:
-    """A primed explosive on the ground: where, whose phase counts its fuse, the turn it goes off at that phase's end
-    (0 for a proximity grenade or a mine, which wait for a unit), and who primed it."""
+    """A primed explosive on the ground: where (and on which storey), whose phase counts its fuse, the turn it goes
+    off at that phase's end (0 for a proximity grenade or a mine, which wait for a unit), and who primed it."""
 
     item: str
     cell: Pos
     side: str
     turn: int
     owner: str
+    z: int = added(0)
 
 
+@lean
 @attrs.frozen
 class Cloud:
-    """Smoke or fire on some squares, from a blast in turn `since`, until turn `until` starts."""
+    """Smoke or fire on some squares of storey `z`, from a blast in turn `since`, until turn `until` starts."""
 
     kind: Literal["smoke", "fire"]
     cells: tuple[Pos, ...]
     since: int
     until: int
+    z: int = added(0)
 
 
 @attrs.frozen
@@ -62,6 +67,6 @@ def lying(state: State) -> tuple[Lying, ...]:
     return field_of(state).lying
 
 
-def covered(state: State, kind: str) -> frozenset[Pos]:
-    """Every square a live cloud of that kind covers."""
-    return frozenset(c for cloud in field_of(state).clouds if cloud.kind == kind for c in cloud.cells)
+def covered(state: State, kind: str, z: int = 0) -> frozenset[Pos]:
+    """Every square of storey z a live cloud of that kind covers."""
+    return frozenset(c for cloud in field_of(state).clouds if cloud.kind == kind and cloud.z == z for c in cloud.cells)

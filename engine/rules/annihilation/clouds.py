@@ -30,28 +30,29 @@ if TYPE_CHECKING:
 KIND_OF = {"smoke": "smoke", "incendiary": "fire"}  # damage type -> the cloud it leaves
 
 
-def settle(rs: Annihilation, state: State, centre: Pos, damage_type: str, radius: int) -> list[Event]:
-    """The cloud a blast leaves (nothing for high explosive or armour piercing); a smoke cloud gives its stun to
-    every unit it settles on (A-17.8: coming into contact with it)."""
+def settle(rs: Annihilation, state: State, centre: Pos, damage_type: str, radius: int, z: int = 0) -> list[Event]:
+    """The cloud a blast on storey z leaves there (nothing for high explosive or armour piercing); a smoke cloud
+    gives its stun to every unit it settles on (A-17.8: coming into contact with it)."""
     kind = KIND_OF.get(damage_type)
     if kind is None:
         return []
-    grid, st = state.grid, rs.book.settings
+    grid, st = state.grid.level(z), rs.book.settings
     reach = grid.fov(centre, radius + 1)  # tcod's radius stops short of the ring it names
     area = tuple(sorted(c for c in cells(rs.book, centre, radius)
                         if grid.inside(c) and grid.walkable[c[1], c[0]] and reach[c[1], c[0]]))
     if not area:
         return []
     turns = st.smoke_turns if kind == "smoke" else st.fire_turns
-    cloud = Cloud(kind, area, state.phase, state.phase + 1 + turns)
+    cloud = Cloud(kind, area, state.phase, state.phase + 1 + turns, z)
     words = "Smoke fills" if kind == "smoke" else "Fire takes"
     out: list[Event] = [Noted(record=attrs.evolve(field_of(state), clouds=field_of(state).clouds + (cloud,)),
-                              cause=f"{words} {len(area)} squares around {centre[0]},{centre[1]} until turn "
+                              cause=f"{words} {len(area)} squares around {centre[0]},{centre[1]}"
+                                    + (f" on level {z}" if z else "") + " until turn "
                                     f"{cloud.until} starts")]
     if kind == "smoke":
         inside = set(area)
         for unit in state.units.values():
-            if unit.pos in inside and unit.record is not None and unit.record.fighter.status != "dead":
+            if unit.pos in inside and unit.z == z and unit.record is not None and unit.record.fighter.status != "dead":
                 out += smoke_on(rs, unit, "in the smoke as it spreads")
     return out
 
@@ -88,18 +89,18 @@ def fire_on(rs: Annihilation, unit: Unit, dice: Dice, why: str) -> list[Event]:
                         rolls=rolls)]
 
 
-def in_smoke(state: State, cell: Pos) -> bool:
-    return cell in covered(state, "smoke")
+def in_smoke(state: State, cell: Pos, z: int = 0) -> bool:
+    return cell in covered(state, "smoke", z)
 
 
-def burning(state: State, cell: Pos) -> bool:
-    return cell in covered(state, "fire")
+def burning(state: State, cell: Pos, z: int = 0) -> bool:
+    return cell in covered(state, "fire", z)
 
 
 # -- sight through smoke -------------------------------------------------------------------------------------------
 
-def _mask(rs: Annihilation, state: State) -> np.ndarray | None:
-    smoke = covered(state, "smoke")
+def _mask(rs: Annihilation, state: State, z: int) -> np.ndarray | None:
+    smoke = covered(state, "smoke", z)
     if not smoke:
         return None
     mask = np.zeros((state.grid.height, state.grid.width), dtype=np.int16)
@@ -108,20 +109,22 @@ def _mask(rs: Annihilation, state: State) -> np.ndarray | None:
     return mask
 
 
-def seen_from(rs: Annihilation, state: State, origin: Pos) -> np.ndarray:
-    """The squares seen from `origin`: the map's field of view, less those behind more than 2 smoke squares."""
-    seen = state.grid.fov(origin, rs.sight_range)
+def seen_from(rs: Annihilation, state: State, origin: Pos, z: int = 0) -> np.ndarray:
+    """The squares of storey z seen from `origin` on it: its field of view, less those behind more than 2 smoke
+    squares of that storey."""
+    seen = state.grid.level(z).fov(origin, rs.sight_range)
     key = (state.grid, field_of(state).clouds)
     cache = rs._haze
     if cache.get("key") != key:
         cache.clear()
         cache["key"] = key
-        cache["mask"] = _mask(rs, state)
-    mask = cache["mask"]
+    if ("mask", z) not in cache:
+        cache["mask", z] = _mask(rs, state, z)
+    mask = cache["mask", z]
     if mask is None:
         return seen
-    if origin in cache:
-        return cache[origin]
+    if (origin, z) in cache:
+        return cache[origin, z]
     ys, xs = np.nonzero(seen)
     dx, dy = xs - origin[0], ys - origin[1]
     n = np.maximum(np.abs(dx), np.abs(dy))
@@ -136,20 +139,20 @@ def seen_from(rs: Annihilation, state: State, origin: Pos) -> np.ndarray:
     keep = count <= rs.book.settings.smoke_sight_squares
     out[ys[keep], xs[keep]] = True
     out.setflags(write=False)
-    cache[origin] = out
+    cache[origin, z] = out
     return out
 
 
 def sees(rs: Annihilation, state: State, a: Pos, b: Pos, za: int = 0, zb: int = 0) -> bool:
-    """Sight from a on storey za to b on zb (engine.map.levels); smoke lies on the ground storey and cuts a line
-    only there (docs/rules-notes.md, Storeys)."""
+    """Sight from a on storey za to b on zb (engine.map.levels); smoke lies on its own storey and cuts a line along
+    that storey (docs/rules-notes.md, Storeys)."""
     if not levels.sees(state.grid, (*a, za), (*b, zb), rs.sight_range):
         return False
-    return za != 0 or zb != 0 or bool(seen_from(rs, state, a)[b[1], b[0]])
+    return za != zb or bool(seen_from(rs, state, a, za)[b[1], b[0]])
 
 
 def side_sight(rs: Annihilation, state: State, side: str) -> np.ndarray:
-    """[z, y, x]: what the side's conscious units see on every storey, the ground cut by smoke."""
+    """[z, y, x]: what the side's conscious units see on every storey, their own storey cut by its smoke."""
     grid = state.grid
     seen = np.zeros((grid.levels, grid.height, grid.width), dtype=bool)
     for unit in state.side_units(side):
@@ -157,8 +160,7 @@ def side_sight(rs: Annihilation, state: State, side: str) -> np.ndarray:
             continue
         if grid.storeys:
             view = levels.fov(grid, (*unit.pos, unit.z), rs.sight_range)
-            if unit.z == 0:
-                view[0] &= seen_from(rs, state, unit.pos)
+            view[unit.z] &= seen_from(rs, state, unit.pos, unit.z)
             seen |= view
         else:
             seen[0] |= seen_from(rs, state, unit.pos)

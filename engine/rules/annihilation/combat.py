@@ -122,7 +122,7 @@ def blast(rs: Annihilation, state: State, dice: Dice, actor: str, centre: Pos, r
         u = state.units[uid]
         out.append(UnitChanged(unit=uid, changes=changes(u, attrs.evolve(u.record, fighter=hurt.fighter)),
                                cause="blast"))
-    return out + clouds.settle(rs, fold(state, out), centre, rnd.type, max(rnd.radius, 0))
+    return out + clouds.settle(rs, fold(state, out), centre, rnd.type, max(rnd.radius, 0), z)
 
 
 def shot_cost(rs: Annihilation, unit: Unit, target: Unit, mode: str) -> tuple[int, int]:

@@ -49,6 +49,7 @@ class Ground:
 
     terrain: str = "level"  # terrain.toml
     opens: bool = False  # a closed door: entering it opens it on the way (open_door)
+    jump: bool = False  # a window or a small fence: jumped through or over to the square beyond (9.1, jump)
 
 
 @attrs.frozen(kw_only=True)

@@ -68,7 +68,8 @@ def prime(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> R
 
 def laid(rs: Annihilation, state: State, unit: Unit, g: Carried, cell: Pos) -> Noted:
     """A thrown primed grenade comes to rest at `cell`, its fuse running."""
-    new = attrs.evolve(field_of(state), lying=lying(state) + (Lying(g.id, cell, unit.side, g.primed, unit.id),))
+    new = attrs.evolve(field_of(state), lying=lying(state) + (Lying(g.id, cell, unit.side, g.primed, unit.id,
+                                                                    unit.z),))
     return Noted(record=new, cause=f"a primed {rs.name(g.id)} lies at {cell[0]},{cell[1]}: it "
                                    f"{when(rs, unit.side, g.primed, g.id)}")
 
@@ -84,7 +85,8 @@ def detonations(rs: Annihilation, state: State, side: str, dice: Dice) -> list[E
             keep.append(g)
             continue
         e = rs.book.explosives[g.item]
-        out += blast(rs, now, dice, g.owner, g.cell, hits.Round(e.damage, e.radius, e.type, "grenade"), None, e.name)
+        out += blast(rs, now, dice, g.owner, g.cell, hits.Round(e.damage, e.radius, e.type, "grenade"), None, e.name,
+                     z=g.z)
         now = fold(state, out)
     if len(keep) != len(lying(state)):
         out.append(Noted(record=attrs.evolve(field_of(now), lying=tuple(keep)), cause="the fuses that ran out"))

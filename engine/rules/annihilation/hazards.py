@@ -30,30 +30,32 @@ if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
 
 
-def trips(rs: Annihilation, state: State, cell: Pos) -> list[Lying]:
-    """The proximity grenades and mines a unit entering `cell` sets off."""
-    return [g for g in lying(state) if rs.book.explosives[g.item].trigger != "timer"
+def trips(rs: Annihilation, state: State, cell: Pos, z: int = 0) -> list[Lying]:
+    """The proximity grenades and mines of storey z a unit entering `cell` on it sets off."""
+    return [g for g in lying(state) if rs.book.explosives[g.item].trigger != "timer" and g.z == z
             and hits.goes_off(rs.book, hits.Primed(g.item, g.side, 0), g.cell, entered=cell)]
 
 
 def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> Rejected | list[Event]:
     path = tuple(tuple(c) for c in cmd.path)
-    cut = next((i for i, c in enumerate(path) if trips(rs, state, c)), None)
+    zs = tuple(cmd.levels) or (unit.z,) * len(path)
+    cut = next((i for i, c in enumerate(path) if trips(rs, state, c, zs[i] if i < len(zs) else unit.z)), None)
     if cut is not None:
-        path = path[:cut + 1]
-    events = moving.move(rs, state, unit, attrs.evolve(cmd, path=path), dice)
+        path, zs = path[:cut + 1], zs[:cut + 1] if cmd.levels else ()
+    events = moving.move(rs, state, unit, attrs.evolve(cmd, path=path, levels=zs if cmd.levels else ()), dice)
     if isinstance(events, Rejected):
         return events
     events = sensor.mark_walk(state, unit, events)
-    walked = next((e.path for e in events if isinstance(e, Moved) and e.unit == unit.id), ())
+    moved = next((e for e in events if isinstance(e, Moved) and e.unit == unit.id), None)
+    walked = list(zip(moved.path, moved.levels or (unit.z,) * len(moved.path))) if moved else []
     now = fold(state, events)
     extra: list[Event] = []
-    if walked and any(clouds.in_smoke(now, c) for c in walked):
+    if any(clouds.in_smoke(now, c, z) for c, z in walked):
         extra += clouds.smoke_on(rs, now.units[unit.id], "walks into the smoke")
-    if walked and any(clouds.burning(now, c) for c in walked):
+    if any(clouds.burning(now, c, z) for c, z in walked):
         extra += clouds.fire_on(rs, fold(now, extra).units[unit.id], dice, "walks into the fire")
-    if cut is not None and walked and tuple(walked[-1]) == path[-1]:
-        extra += detonate(rs, fold(now, extra), dice, trips(rs, now, path[-1]), unit)
+    if cut is not None and walked and tuple(walked[-1][0]) == path[-1]:
+        extra += detonate(rs, fold(now, extra), dice, trips(rs, now, path[-1], walked[-1][1]), unit)
     return events + extra
 
 
@@ -67,7 +69,7 @@ def detonate(rs: Annihilation, state: State, dice: Dice, devices: list[Lying], b
                          cause=f"{by.name} sets off a {e.name}"))
         now = fold(state, out)
         out += blast(rs, now, dice, g.owner, g.cell, hits.Round(e.damage, e.radius, e.type, "grenade"), None,
-                     f"{by.name} sets off a {e.name}: it")
+                     f"{by.name} sets off a {e.name}: it", z=g.z)
         now = fold(state, out)
     return out
 
@@ -87,7 +89,7 @@ def lay(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
     if rs.book.explosives[item].trigger == "proximity":
         return Rejected("thrown_not_laid", f"A {rs.name(item)} is primed and thrown: laid here it would go off as "
                                            f"{unit.name} steps away")
-    if any(x.cell == unit.pos for x in lying(state)):
+    if any(x.cell == unit.pos and x.z == unit.z for x in lying(state)):
         return Rejected("occupied", "Something primed already lies on this square")
     fuse = hits.prime(rs.book, item, unit.side, state.phase, cmd.amount)
     if isinstance(fuse, Rejected):
@@ -109,7 +111,7 @@ def lay(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
 
         when = f"it {fuse_when(rs, unit.side, fuse.turn)}"
     kit = tuple(c for c in unit.record.kit if c is not g)
-    laid = Lying(item, unit.pos, unit.side, fuse.turn, unit.id)
+    laid = Lying(item, unit.pos, unit.side, fuse.turn, unit.id, unit.z)
     x, y = unit.pos
     return pre + [Resolved(actor=unit.id, action="lay", cell=unit.pos, weapon=item, rolls=(), outcome="laid",
                            text=f"{unit.name} lays a {rs.name(item)} at {x},{y} ({cost.tu} TU): {when}"),

@@ -41,6 +41,12 @@ class Price:
     text: str = ""
 
 
+def flies(book: Book, f: Fighter) -> bool:
+    """9.2: flying and hovering need flying armour (armour.toml `flying`) or a natively flying unit (none is defined:
+    A-21.2)."""
+    return book.armour[f.character.armour].flying
+
+
 def pay(f: Fighter, price: Price, what: str) -> Rejected | Fighter:
     """A-8.3, A-8.4: no action whose cost exceeds the TUs left, no energy-draining move without the Energy."""
     if price.tu > f.tu_left:

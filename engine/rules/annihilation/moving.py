@@ -18,7 +18,7 @@ from engine.core.reducer import fold
 from engine.map import levels
 from engine.map.grid import distance
 from engine.map.levels import Place
-from engine.rules.annihilation import ground, moves
+from engine.rules.annihilation import falls, ground, moves
 from engine.rules.annihilation.combat import react
 from engine.rules.annihilation.ground import terrain_at
 from engine.rules.annihilation.soldier import changes, fighter_of
@@ -26,6 +26,9 @@ from engine.rules.annihilation.space import facing_towards
 
 if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
+
+
+_DOING = {"walk": "moving", "fly": "flying", "hover_up": "flying", "hover_down": "flying", "jump": "jumping"}
 
 
 def _where(cell: Pos, z: int) -> str:
@@ -38,16 +41,19 @@ def _problem(rs: Annihilation, state: State, unit: Unit, path: tuple[Place, ...]
     here = (*unit.pos, unit.z)
     seen = rs.spotted(state, unit.side)
     grid = state.grid
+    flying = moves.flies(rs.book, fighter_of(unit))
     for place in path:
         cell, z = place[:2], place[2]
         if not grid.inside(cell) or not 0 <= z < grid.levels:
             return Rejected("off_map", f"{_where(cell, z)} is off the map")
-        if z == here[2] and distance(here[:2], cell) != 1:
-            return Rejected("not_adjacent", f"{cell[0]},{cell[1]} is not next to {here[0]},{here[1]}")
-        if z != here[2] and ground.step_kind(grid, here, place) is None:
-            return Rejected("no_way_up", f"No stairs or ladder joins {_where(here[:2], here[2])} and "
-                                         f"{_where(cell, z)}")
-        if not levels.standing(grid, place):  # never into a wall, never onto empty air
+        if ground.step_kind(rs.ground, grid, here, place, flying) is None:
+            if z != here[2]:
+                return Rejected("no_way_up", f"No stairs, ladder or jump joins {_where(here[:2], here[2])} and "
+                                             f"{_where(cell, z)}" + ("" if flying else " (hovering needs flying armour)"))
+            if distance(here[:2], cell) != 1:
+                return Rejected("not_adjacent", f"{cell[0]},{cell[1]} is not next to {here[0]},{here[1]} (a jump "
+                                                f"goes through a window or over a fence to the square beyond it)")
+        if not levels.holds(grid, place, flying):  # never into a wall, never onto empty air unless flying
             name = grid.terrain[grid.level(z).tile(cell)].name
             return Rejected("blocked", f"{name} at {_where(cell, z)} blocks the way")
         other = next((u for u in state.units_at(cell, z) if u.id != unit.id), None)
@@ -58,15 +64,17 @@ def _problem(rs: Annihilation, state: State, unit: Unit, path: tuple[Place, ...]
     return None
 
 
-def steps_of(rs: Annihilation, state: State, start: Place, path: tuple[Place, ...]) -> list[tuple[moves.Step, bool]]:
+def steps_of(rs: Annihilation, state: State, start: Place, path: tuple[Place, ...],
+             flying: bool = False) -> list[tuple[moves.Step, bool]]:
     out, here = [], start
     for place in path:
         cell, z = place[:2], place[2]
         level = state.grid.level(z)
         terrain, door = terrain_at(rs.ground, level, cell)
-        door = z == 0 and door and bool(rs.content.terrain[level.tile(cell)].opens_to)
-        kind = ground.step_kind(state.grid, here, place) or "walk"
-        out.append((moves.Step(kind, kind == "walk" and here[0] != cell[0] and here[1] != cell[1], terrain), door))
+        door = door and bool(level.terrain[level.tile(cell)].opens_to)
+        kind = ground.step_kind(rs.ground, state.grid, here, place, flying) or "walk"
+        side = kind in ("walk", "fly") and here[0] != cell[0] and here[1] != cell[1]
+        out.append((moves.Step(kind, side, terrain), door))
         here = place
     return out
 
@@ -80,10 +88,11 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
     bad = _problem(rs, state, unit, path)
     if bad is not None:
         return bad
-    steps = steps_of(rs, state, (*unit.pos, unit.z), path)
     f = fighter_of(unit)
+    flying = moves.flies(rs.book, f)
+    steps = steps_of(rs, state, (*unit.pos, unit.z), path, flying)
     door_tu = rs.book.costs["open_door"].tu
-    total = moves.walk(rs.book, f, [s for s, _ in steps])  # the whole path is paid, or none of it
+    total = moves.walk(rs.book, f, [s for s, _ in steps], flyer=flying)  # the whole path is paid, or none of it
     if isinstance(total, Rejected):
         return total
     doors = sum(door for _, door in steps) * door_tu
@@ -96,10 +105,10 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
     trace: list[Event] = []
     told: list[Event] = []
     walked: list[Place] = []
-    now, here, cause = state, unit.pos, "walks"
+    now, here, cause, height = state, unit.pos, "walks", unit.z
     for place, (step, door) in zip(path, steps):
         cell = place[:2]
-        paid = moves.walk(rs.book, f, [step])
+        paid = moves.walk(rs.book, f, [step], flyer=flying)
         if isinstance(paid, Rejected):  # wounds on the way took the Energy or the legs: it stops where it is
             cause = f"walks, then stops: {paid.reason}"
             break
@@ -107,14 +116,23 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
         new: list[Event] = []
         if door:  # section 11: 4 TU to open it, on the way in
             f = attrs.evolve(f, tu_left=f.tu_left - door_tu)
-            new.append(TileChanged(pos=cell, tile=field.door(rs.content, now, cell, "open")))
+            new.append(TileChanged(pos=cell, tile=field.door(rs.content, now, cell, "open", place[2]), z=place[2]))
             told.append(new[-1])
         walked.append(place)
         here = cell
         new += [Moved(unit=unit.id, path=(cell,), facing=f.facing, levels=(place[2],) if state.grid.storeys else ()),
                 UnitChanged(unit=unit.id, changes={"record": attrs.evolve(unit.record, fighter=f)}, cause="step")]
+        if step.kind == "jump" and place[2] < height:  # out of an upper window: down through the air (falls.py)
+            f, landed = falls.hurt(rs, dice, unit, f, height - place[2], place)
+            new.append(UnitChanged(unit=unit.id, changes={"record": attrs.evolve(unit.record, fighter=f)},
+                                   cause="lands"))
+            told.append(landed)
+        height = place[2]
         now = fold(now, new)
-        hurt, shots = react(rs, now, dice, now.units[unit.id], f, cell, "climbing" if step.kind != "walk" else "moving")
+        if f.status != "awake":
+            cause = f"jumps, and is put down by the fall at {cell[0]},{cell[1]}"
+            break
+        hurt, shots = react(rs, now, dice, now.units[unit.id], f, cell, _DOING.get(step.kind, "climbing"))
         if shots:
             told += shots
             f = hurt

@@ -19,7 +19,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, MissionEnded, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import actor, closed, register
-from engine.rules.annihilation import acts, clouds, combat, hazards, practice, queries, referee, turns
+from engine.rules.annihilation import acts, clouds, combat, falls, hazards, practice, queries, referee, turns
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
 
@@ -73,6 +73,7 @@ class Annihilation(queries.Queries):
             events = handler(self, state, unit, command, dice)
         if isinstance(events, Rejected):
             return events
+        events = events + falls.settle(self, state, events, dice)  # nobody is left standing on open air
         if not self.book.settings.uses_counted:
             return events + turns.verdict(self, state, events)
         events = events + practice.counted(self, state, command, events)

@@ -6,14 +6,13 @@ from __future__ import annotations
 import attrs
 
 from engine.content import missions
-from engine.core.commands import Act, Command, Move, Rejected, Reload
+from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
-from engine.map import levels
 from engine.core.ruleset import (Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable, ThrowPreview,
                                  Turn, Walk)
 from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
-from engine.rules.annihilation import moves, sensor
+from engine.rules.annihilation import heights, moves, sensor
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
@@ -45,7 +44,7 @@ class Queries:
         f = unit.record.fighter
         legless = any(self.book.body[p].part == "leg" for p in f.lost)
         return ground.walk(self.book, self.ground, state.grid, self._walks,
-                           self.book.settings.crawl_multiplier if legless else 1)
+                           self.book.settings.crawl_multiplier if legless else 1, moves.flies(self.book, f))
 
     def budget(self, state: State, unit: Unit) -> Budget:
         f = unit.record.fighter
@@ -255,7 +254,7 @@ class Queries:
         lay = hazards.lay_price(self, unit).tu
         delay = self.book.settings.priming_delay_max
         holding = any(c.primed is not None for c in unit.record.kit)
-        here = any(g.cell == unit.pos for g in board.lying(state))
+        here = any(g.cell == unit.pos and g.z == unit.z for g in board.lying(state))
         for item in sorted({g.id for g in grenades(unit.record, self.book)}):
             trigger, name = self.book.explosives[item].trigger, self.name(item)
             if trigger != "mine" and not holding and prime <= f.tu_left:
@@ -286,22 +285,24 @@ class Queries:
         """A smoke cloud of which the side sees a square, whole; the burning squares it sees; its own primed
         explosives lying about (the other side's stay hidden); its motion-sensor blips."""
         f = board.field_of(state)
-        seen = self.visible(state, side)
+        sight = self.sight_levels(state, side)
         out: list[Mark] = []
         for cloud in f.clouds:
+            seen = sight[cloud.z]
             if cloud.kind == "smoke" and any(seen[y, x] for x, y in cloud.cells):
-                out += [Mark(c, "▒", "#b0b0b0", f"Smoke until turn {cloud.until}", "#404040") for c in cloud.cells]
+                out += [Mark(c, "▒", "#b0b0b0", f"Smoke until turn {cloud.until}", "#404040", z=cloud.z)
+                        for c in cloud.cells]
         for cloud in f.clouds:
             if cloud.kind == "fire":
-                out += [Mark(c, "≋", "#ff9040", f"Burning until turn {cloud.until}", "#602000")
-                        for c in cloud.cells if seen[c[1], c[0]]]
+                out += [Mark(c, "≋", "#ff9040", f"Burning until turn {cloud.until}", "#602000", z=cloud.z)
+                        for c in cloud.cells if sight[cloud.z][c[1], c[0]]]
         for g in f.lying:
             if g.side == side:
                 trigger = self.book.explosives[g.item].trigger
                 when = "goes off when a unit steps on it" if trigger == "mine" else fuses.when(
                     self, g.side, g.turn, g.item)
                 out.append(Mark(g.cell, "¤" if trigger == "mine" else "•", "#ffd040",
-                                f"{self.name(g.item)}, primed: {when}"))
+                                f"{self.name(g.item)}, primed: {when}", z=g.z))
         out += [Mark(b.cell, "◊", "#60ff60", "Motion sensor: something moved here") for b in f.blips if b.side == side]
         return tuple(out)
 
@@ -311,7 +312,7 @@ class Queries:
         Kneeling gives no to-hit bonus under this ruleset (A-10.2, kneel_bonus 0): the AI never pays for it."""
         if has_shot or not self._mine(state, unit):
             return None
-        perch = self._perch(state, unit, bool(in_sight))
+        perch = heights.perch(self, state, unit, in_sight)  # up to a firing position or a lookout, down to hunt
         if perch is not None:
             return perch
         known = {u.id for u in in_sight}
@@ -322,36 +323,6 @@ class Queries:
         doses = [cmd for _label, cmd in medical.options(self, state, unit) if cmd.option == "stimulant"
                  or cmd.option.startswith("bandage:")]
         return min(doses, key=lambda c: (c.option != "stimulant", c.target != unit.id), default=None)
-
-    def _perch(self, state: State, unit: Unit, known: bool) -> Move | None:
-        """With no shot and no enemy known, one unit of a side at a time takes the stairs it can reach this phase,
-        by the same search and price the preview uses, to watch from an upper floor; with an enemy known and no
-        shot it comes down to the fight (the planner plans on the ground only)."""
-        grid = state.grid
-        if not grid.storeys:
-            return None
-        if unit.z:
-            return self._stairs_to(state, unit, 0) if known else None
-        if known or any(u.z for u in state.side_units(unit.side) if u.status != "dead"):
-            return None
-        return self._stairs_to(state, unit, 1)
-
-    def _stairs_to(self, state: State, unit: Unit, z: int) -> Move | None:
-        """The cheapest walk this phase pays for onto a stair square of level z."""
-        grid = state.grid
-        budget = self.budget(state, unit)
-        stairs, _ladders = levels.links(grid)
-        others = [(*u.pos, u.z) for u in state.units.values() if u.id != unit.id and u.status != "dead"]
-        best = None
-        for y, x in zip(*(v.tolist() for v in stairs[0].nonzero())):
-            path = levels.path(grid, (*unit.pos, unit.z), (x, y, z), others, budget.walk)
-            cost = levels.cost(grid, budget.walk, (*unit.pos, unit.z), path) if path else None
-            if cost is not None and cost <= budget.moves_left and (best is None or (cost, path) < best):
-                best = (cost, path)
-        if best is None:
-            return None
-        cells, zs = levels.split(best[1])
-        return Move(unit=unit.id, path=cells, levels=zs)
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight

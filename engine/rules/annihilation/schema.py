@@ -77,6 +77,7 @@ class Settings:
     multi_level_blasts: bool
     height_adds_to_range: int
     storeys: int = 1  # levels stacked on a map (ground, upper floor, roof); 1 = one level (older bundles)
+    fall_damage: int = 10  # per level fallen, on the under armour (docs/rules-notes.md: the source has no fall rule)
     kneel_bonus: int
     crawl_multiplier: int
     vision_range: int

@@ -53,7 +53,7 @@ def begin_side(rs: Annihilation, state: State, side: str, dice: Dice) -> list[Ev
         s = unit.record
         if s.fighter.status == "dead":
             continue
-        smoky = clouds.in_smoke(state, unit.pos)
+        smoky = clouds.in_smoke(state, unit.pos, unit.z)
         f, steps = phase.start(rs.book, attrs.evolve(s.fighter, facing=unit.facing), enc(rs.book, s), in_smoke=smoky)
         new = attrs.evolve(s, fighter=f, done=False)
         change = changes(unit, new)
@@ -69,7 +69,7 @@ def end_turn(rs: Annihilation, state: State, side: str, dice: Dice) -> Rejected 
     following = order[(order.index(side) + 1) % len(order)] if side in order else order[0]
     out: list[Event] = []
     for unit in state.side_units(side):  # ending the phase in smoke (its stun again) or in fire
-        smoky, hot = clouds.in_smoke(state, unit.pos), clouds.burning(state, unit.pos)
+        smoky, hot = clouds.in_smoke(state, unit.pos, unit.z), clouds.burning(state, unit.pos, unit.z)
         if unit.record.fighter.status != "dead" and (smoky or hot):
             f, steps, rolls = phase.end(rs.book, dice, fighter_of(unit), in_smoke=smoky, on_fire=hot)
             out.append(UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
