@@ -69,6 +69,25 @@ def test_the_same_seed_gives_the_same_map_and_another_seed_another(content):
         assert a == b != c, mission
 
 
+
+def test_a_map_is_made_once_per_seed_and_is_the_one_the_generator_makes(content):
+    """engine.map.fields keeps the last maps made: a second game of the same map seed gets the very same map,
+    which equals one generated afresh; other terrain (another content load) gets a map of its own."""
+    from engine.map import fields
+
+    for mission in ("eliminate", "defend"):
+        _header, first, zones = battlefield(content, "xcom-trpg", mission, 5)
+        _header, again, _zones = battlefield(content, "xcom-trpg", mission, 5)
+        assert again.grid is first.grid
+        m = content.missions[mission]
+        counts = {side: len(zones[side]) for side in ("xcom", "aliens")}
+        fresh = GENERATORS[m.generator](m.width, m.height, _header["mission"]["map_seed"], content.terrain, counts)
+        assert np.array_equal(fresh.grid.tiles, first.grid.tiles) and fresh.grid.tile_ids == first.grid.tile_ids
+        assert {k: tuple(v) for k, v in fresh.spawns.items()} == {k: tuple(v) for k, v in zones.items()}
+        other = dict(content.terrain)
+        made = fields.battlefield(m.generator, m.width, m.height, _header["mission"]["map_seed"], other, counts, 1)
+        assert made.grid is not first.grid and np.array_equal(made.grid.tiles, first.grid.tiles)
+
 def test_the_first_generator_still_makes_the_maps_old_logs_were_played_on(content):
     for mission, digest in GOLDEN.items():
         assert tiles_digest(battlefield(content, "xcom-trpg", mission, 1)[1]) == digest
