@@ -77,7 +77,7 @@ def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
     counts = {side: sum(m.side == side for m in deployed) for side in (missions.PLAYER, missions.ALIENS)}
     field = battlefield(mission.generator, mission.width, mission.height, params["map_seed"], content.terrain, counts,
                         plain.storeys)
-    setup = Setup(mission_id=params["id"], mission=mission, spawns=dict(field.spawns), max_phases=params["max_phases"])
+    setup = Setup(mission_id=params["id"], mission=mission, spawns=field.spawns, max_phases=params["max_phases"])
     ruleset = make(header["ruleset"], content, setup)
     return ruleset, State(ruleset=header["ruleset"], mission=params["id"], grid=field.grid, units={},
                            sides=missions.SIDES)
