@@ -70,6 +70,28 @@ def test_the_same_seed_gives_the_same_map_and_another_seed_another(content):
         assert a == b != c, mission
 
 
+
+def test_a_map_is_made_once_per_seed_and_is_the_one_the_generator_makes(content):
+    """engine.map.fields keeps the last maps made: a second game of the same map seed gets the same cells
+    (not generated again), which equal a map generated afresh, in a grid of its own with empty caches; other
+    terrain (another content load) gets a map made for it."""
+    from engine.map import fields
+
+    for mission in ("eliminate", "defend"):
+        _header, first, zones = battlefield(content, "xcom-trpg", mission, 5)
+        first.grid.sees((1, 1), (2, 2), 10)  # a cache of the first game's grid, not the second's
+        _header, again, _zones = battlefield(content, "xcom-trpg", mission, 5)
+        assert again.grid is not first.grid and again.grid.tiles is first.grid.tiles  # the kept cells, shared
+        assert first.grid._sight_cache and not again.grid._sight_cache
+        m = content.missions[mission]
+        counts = {side: len(zones[side]) for side in ("xcom", "aliens")}
+        fresh = GENERATORS[m.generator](m.width, m.height, _header["mission"]["map_seed"], content.terrain, counts)
+        assert np.array_equal(fresh.grid.tiles, first.grid.tiles) and fresh.grid.tile_ids == first.grid.tile_ids
+        assert {k: tuple(v) for k, v in fresh.spawns.items()} == {k: tuple(v) for k, v in zones.items()}
+        other = dict(content.terrain)
+        made = fields.battlefield(m.generator, m.width, m.height, _header["mission"]["map_seed"], other, counts, 1)
+        assert made.grid.tiles is not first.grid.tiles and np.array_equal(made.grid.tiles, first.grid.tiles)
+
 def test_the_first_generator_still_makes_the_maps_old_logs_were_played_on(content):
     for mission, digest in GOLDEN.items():
         assert tiles_digest(battlefield(content, "xcom-trpg", mission, 1)[1]) == digest

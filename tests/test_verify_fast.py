@@ -97,6 +97,20 @@ def test_segments_in_workers_give_the_same_report(logs, content, monkeypatch, jo
         assert verify.verify(content, path, jobs=jobs) == verify.verify(content, path, jobs=1)
 
 
+
+def test_the_first_segment_is_longer_by_the_trail_a_worker_re_decides(tmp_path, monkeypatch):
+    """A worker re-decides its checkpoint's trail first; the first segment, verified in the calling process,
+    starts from the header: it gets that many more lines, to the nearest checkpoint."""
+    path = tmp_path / "marks.jsonl"
+    path.write_bytes(b"".join((b'{"n":%d,"kind":"checkpoint"}\n' if n % 50 == 0 else b'{"n":%d}\n') % n
+                              for n in range(1, 2001)))
+    monkeypatch.setattr(verify_fast, "_can_fork", lambda: True)
+    ((line, offset),) = verify_fast._segments(path, 2)
+    assert line == 1050  # (2000 + 64) / 2 = 1032 lines a process: the mark nearest is 1050, not 1000
+    assert path.read_bytes()[offset:].startswith(b'{"n":1050,"kind":"checkpoint"')
+    three = [n for n, _o in verify_fast._segments(path, 3)]
+    assert three == [700, 1350]  # (2000 + 128) / 3 = 709: 700 lines, then 650 + 64, then 650 + 64
+
 def test_the_kept_states_stay_within_the_undo_trail():
     walk = verify_fast.Walk([(1, False, 0)], {1: None}, cut=False)  # type: ignore[dict-item]
     for n in range(2, 2000):

@@ -91,18 +91,19 @@ def load_record(data: Any) -> Any:
         raise CodecError(f"bad unit record {data.get('kind')!r}: {_first(exc)}") from None
 
 
-_unit_plain = cattrs.gen.make_dict_unstructure_fn(Unit, _conv)
+# all but the record and the storey, the last two fields, which _dump_unit writes after the rest as before
+_unit_plain = cattrs.gen.make_dict_unstructure_fn(Unit, _conv, record=cattrs.gen.override(omit=True),
+                                                  z=cattrs.gen.override(omit=True))
+assert tuple(f.name for f in attrs.fields(Unit))[-2:] == ("record", "z")
 _unit_typed = cattrs.gen.make_dict_structure_fn(Unit, _conv, _cattrs_forbid_extra_keys=True)
 
 
 def _dump_unit(unit: Unit) -> dict[str, Any]:
     out = _unit_plain(unit)
-    if unit.record is None:  # as before records existed: older logs keep their bytes
-        del out["record"]
-    else:
+    if unit.record is not None:  # none: as before records existed, so older logs keep their bytes
         out["record"] = dump_record(unit.record)
-    if not unit.z:  # on the ground: as before storeys existed
-        del out["z"]
+    if unit.z:  # on the ground: as before storeys existed
+        out["z"] = unit.z
     return out
 
 

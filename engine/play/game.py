@@ -22,8 +22,7 @@ from engine.core.commands import Command, EndTurn, Rejected, StartMission
 from engine.content.models import Content
 from engine.core.dice import Dice, Faces, commitment, seed_from_int
 from engine.core.events import Event
-from engine.map import storeys
-from engine.map.gen import GENERATORS
+from engine.map.fields import battlefield
 from engine.core.model import State
 from engine.core.reducer import fold
 from engine.core.ruleset import Ruleset, Setup, make
@@ -76,9 +75,8 @@ def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
     plain = make(header["ruleset"], content, None)
     deployed = plain.roster(params["id"]) or []
     counts = {side: sum(m.side == side for m in deployed) for side in (missions.PLAYER, missions.ALIENS)}
-    field = GENERATORS[mission.generator](mission.width, mission.height, params["map_seed"], content.terrain, counts)
-    if plain.storeys > 1:  # the ruleset's maps stack storeys over the generated ground
-        field = storeys.stack(field, params["map_seed"], plain.storeys)
+    field = battlefield(mission.generator, mission.width, mission.height, params["map_seed"], content.terrain, counts,
+                        plain.storeys)
     setup = Setup(mission_id=params["id"], mission=mission, spawns=field.spawns, max_phases=params["max_phases"])
     ruleset = make(header["ruleset"], content, setup)
     return ruleset, State(ruleset=header["ruleset"], mission=params["id"], grid=field.grid, units={},

@@ -327,7 +327,9 @@ _JOB: Job | None = None  # what a forked worker inherits
 
 
 def _segments(path: Path, jobs: int) -> list[tuple[int, int]]:
-    """(line, offset) of the checkpoints where segments start: about equal shares of the lines."""
+    """(line, offset) of the checkpoints where segments start: about equal shares of the work. A worker first
+    re-decides its checkpoint's trail (up to UNDO_TRAIL commands) and the first segment, here, does not: the
+    first share is that much longer than the others."""
     marks: list[tuple[int, int]] = []
     offset = 0
     n = 0
@@ -339,10 +341,10 @@ def _segments(path: Path, jobs: int) -> list[tuple[int, int]]:
             offset += len(raw)
     if n < (SEGMENT_MIN if _can_fork() else SPAWN_MIN) or not marks:
         return []
-    share = n / jobs
+    share = (n + (jobs - 1) * UNDO_TRAIL) / jobs  # lines (and trail commands re-decided) per process
     bounds: list[tuple[int, int]] = []
     for k in range(1, jobs):
-        best = min(marks, key=lambda m: abs(m[0] - k * share))
+        best = min(marks, key=lambda m: abs(m[0] - (k * share - (k - 1) * UNDO_TRAIL)))
         if not bounds or best[0] > bounds[-1][0]:
             bounds.append(best)
     return bounds

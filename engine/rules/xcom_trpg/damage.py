@@ -16,6 +16,13 @@ from engine.rules.xcom_trpg.record import EMPTY, Soldier, soldier
 
 FIELDS = frozenset(a.name for a in attrs.fields(Soldier))
 
+
+def touched(events: list) -> set[str]:
+    """The units whose fields the events change: only these can have been hurt, woken or knocked down by the
+    command (a move changes only where a unit stands and faces)."""
+    return {e.unit for e in events if type(e) is UnitChanged}
+
+
 class Ledger:
     """The units a decision touches, as they stand after it, and the events that changed them."""
 

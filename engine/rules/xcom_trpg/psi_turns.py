@@ -12,9 +12,9 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.rules.xcom_trpg import combat, psionics
 from engine.rules.xcom_trpg.checks import per_bravery
-from engine.rules.xcom_trpg.damage import Ledger, fallen
+from engine.rules.xcom_trpg.damage import Ledger, fallen, touched
 from engine.rules.xcom_trpg.psi_effects import GATHER_SS, ORDER_NAMES, SIDES, counter, set_counter
-from engine.rules.xcom_trpg.record import Soldier, psi_any, soldier
+from engine.rules.xcom_trpg.record import EMPTY, Soldier, psi_any, soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 def turn_start(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Event]:
     events: list[Event] = []
-    c = soldier(ledger.unit(uid))  # as the turn begins
+    rec = ledger.get(uid, "record")  # as the turn begins (the record alone: no copy of the unit)
+    c = rec if rec is not None else EMPTY
     if not psi_any(c):
         return events
     if c.psi_cd:
@@ -128,7 +129,9 @@ def release(rs: "XcomTrpg", ledger: Ledger, uid: str, cause: str) -> None:
 
 
 def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
-    watched = [u for u in before.units.values() if u.record is not None and any(getattr(u.record, k) for k in WATCHED)]
+    hurt = touched(events)  # damage is a change of the unit: only these are asked
+    watched = [u for uid, u in before.units.items()
+               if uid in hurt and u.record is not None and any(getattr(u.record, k) for k in WATCHED)] if hurt else []
     if not watched:
         return []
     now = fold(before, events)

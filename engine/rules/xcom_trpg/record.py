@@ -10,6 +10,8 @@ effects list and a scenario file's `trait:`/`sex:` entries.
 
 from __future__ import annotations
 
+import operator
+
 from typing import Any
 
 import attrs
@@ -151,11 +153,12 @@ COUNTED = frozenset(a.name for a in attrs.fields(Soldier)) - set(POOLS) - set(FL
 
 
 PSI = tuple(a.name for a in attrs.fields(Soldier) if a.name.startswith("psi_"))
+_psi_values = operator.attrgetter(*PSI)  # all at once: this is asked for every unit at every turn start
 
 
 def psi_any(rec: Soldier) -> bool:
     """Whether any psi state is on the record (the turn-start ticks have work)."""
-    return any(getattr(rec, name) for name in PSI)
+    return any(_psi_values(rec))
 
 
 def counted(changes: dict[str, Any]) -> bool:
