@@ -11,6 +11,7 @@ import attrs
 
 from engine.core.commands import Rejected
 from engine.core.geometry import Pos, distance
+from engine.core import records
 from engine.core.records import record
 from engine.rules.xxxzone.actions import TurnAp
 from engine.rules.xxxzone.attack import CoverPiece, Defence
@@ -189,8 +190,8 @@ def aim(book: Book, c: Combatant, target: str) -> Combatant:
 def after_move(c: Combatant, to: Pos, quickly: bool) -> Combatant:
     """Moving Quickly cancels Aim and makes the mover conspicuous; Moving Cautiously keeps Aim."""
     facing = ((to[0] > c.at[0]) - (to[0] < c.at[0]), (to[1] > c.at[1]) - (to[1] < c.at[1]))
-    return attrs.evolve(c, at=to, facing=facing, aim=None if quickly else c.aim,
-                        conspicuous=c.conspicuous or quickly)
+    return records.evolve(c, {"at": to, "facing": facing, "aim": None if quickly else c.aim,  # a step: kept cheap
+                              "conspicuous": c.conspicuous or quickly})
 
 
 def after_attack(c: Combatant, target: str) -> Combatant:

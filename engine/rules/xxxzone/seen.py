@@ -6,6 +6,7 @@ is always seen; the squad always sees its civilians."""
 
 from __future__ import annotations
 
+import threading
 from typing import Iterable
 
 import attrs
@@ -21,29 +22,68 @@ from engine.rules.xxxzone.character import Derived, derive
 from engine.rules.xxxzone.units import Battle, battle
 
 RADIUS = 20  # the furthest a unit looks: Sight 10-11 plus the 5%-per-square fall-off's useful reach
-_DERIVED: dict[tuple[int, object], Derived] = {}
 
 
 def stats(book: Book, unit: Unit) -> Derived:
-    key = (id(book), unit.record.op)
-    got = _DERIVED.get(key)
-    if got is None:
-        if len(_DERIVED) > 4096:
-            _DERIVED.clear()
-        got = _DERIVED[key] = derive(unit.record.op, book)
-    return got
+    return derive(unit.record.op, book)
 
 
-def spotters(book: Book, state: State, side: str, target: Unit, awake: list[Unit] | None = None) -> list[Unit]:
+class _Lines(threading.local):
+    """Whose square sees whose, kept from one call to the next on the same map and smoke: a command moves one
+    unit or none, so only the lines to and from the units that moved are drawn again (sighting asks after every
+    command, for every pair). One per thread: the client's fog worker folds states of its own."""
+
+    grid: object = None
+    book: object = None
+    cells: frozenset = frozenset()
+    at: dict  # unit id -> the square its lines were drawn from
+    seers: dict  # unit id -> the ids of the units whose squares see it (whatever their side and status)
+
+
+_LINES = _Lines()
+
+
+def _line(book: Book, state: State, a, b, cells: frozenset) -> bool:
+    """`b` seen from `a`: in the field of view and not behind 3 smoke squares or more."""
+    return state.grid.sees(a, b, RADIUS) and (not cells or smoke.level(book, state, a, b, cells) != "hidden")
+
+
+def sightlines(book: Book, state: State) -> dict[str, set[str]]:
+    """Unit id -> the ids of every other unit whose square sees it. Read-only for the caller."""
+    lines, cells, units = _LINES, smoke.smoky(state), state.units
+    if lines.grid is not state.grid or lines.book is not book or lines.cells != cells:
+        lines.grid, lines.book, lines.cells, lines.at, lines.seers = state.grid, book, cells, {}, {}
+    at, seers = lines.at, lines.seers
+    for uid in [uid for uid in at if uid not in units]:
+        del at[uid], seers[uid]
+        for ids in seers.values():
+            ids.discard(uid)
+    moved = [u for u in units.values() if at.get(u.id) != u.pos]  # and the units new to the table
+    if moved:
+        ids = {u.id for u in moved}
+        for m in moved:
+            at[m.id] = m.pos
+        for m in moved:  # who sees it now, from where each stands
+            seers[m.id] = {o.id for o in units.values() if o.id != m.id and _line(book, state, o.pos, m.pos, cells)}
+        for o in units.values():  # and whom it sees now
+            if o.id in ids:
+                continue
+            got = seers[o.id]
+            for m in moved:
+                if _line(book, state, m.pos, o.pos, cells):
+                    got.add(m.id)
+                else:
+                    got.discard(m.id)
+    return seers
+
+
+def spotters(book: Book, state: State, side: str, target: Unit, awake: list[Unit] | None = None,
+             lines: dict[str, set[str]] | None = None) -> list[Unit]:
     """The side's conscious units that see the target; `awake`: those units, listed once for many targets."""
     if awake is None:
         awake = [u for u in state.side_units(side) if u.conscious]
-    sees, at = state.grid.sees, target.pos
-    eyes = [u for u in awake if sees(u.pos, at, RADIUS)]
-    cells = smoke.smoky(state)
-    if cells and eyes:  # through 3 smoke squares or more nobody sees it
-        eyes = [u for u in eyes if smoke.level(book, state, u.pos, at, cells) != "hidden"]
-    return eyes
+    seers = (sightlines(book, state) if lines is None else lines)[target.id]
+    return [u for u in awake if u.id in seers]
 
 
 def chance(book: Book, spotter: Unit, target: Unit, state: State | None = None) -> int:
@@ -61,10 +101,11 @@ def spotted(book: Book, state: State, side: str) -> frozenset[str]:
     known = battle(state).sightings(side)
     out = set()
     awake = [u for u in state.side_units(side) if u.conscious]
+    lines = sightlines(book, state)
     for u in state.units.values():
         if u.side == side:
             continue
-        eyes = spotters(book, state, side, u, awake)
+        eyes = spotters(book, state, side, u, awake, lines)
         if not eyes:
             continue
         if friendly(side, u.side) or u.id in known or u.status != "active" \
@@ -83,6 +124,7 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
     rec = battle(state)
     rolls: list[Roll] = []
     seen = []
+    lines = sightlines(book, state)
     for side in state.sides:
         if side == missions.CIVILIANS:
             continue
@@ -92,7 +134,7 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
         for t in state.units.values():
             if friendly(side, t.side) or t.status == "dead":
                 continue
-            eyes = spotters(book, state, side, t, awake)
+            eyes = spotters(book, state, side, t, awake, lines)
             if not eyes:
                 continue
             if t.id in known:
