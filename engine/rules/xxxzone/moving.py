@@ -118,7 +118,7 @@ def reactions(rs, state: State, mover: Unit, dice: Dice) -> list[Event]:
             turn, shot = paid
             got = attack(rs, state, w, now, shot.weapon, shot.mode, dice, turn, reaction=True)
             if isinstance(got, Rejected):  # out of rounds, out of range: the watch ends
-                ended = attrs.evolve(c, watch=None, turn=attrs.evolve(c.turn, overwatch=0))
+                ended = records.evolve(c, {"watch": None, "turn": attrs.evolve(c.turn, overwatch=0)})
                 step = [changed(rs.book, w, ended, f"overwatch ends: {got.reason}")]
                 out += step
                 state = fold(state, step)

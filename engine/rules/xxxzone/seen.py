@@ -9,10 +9,10 @@ from __future__ import annotations
 import threading
 from typing import Iterable
 
-import attrs
 import numpy as np
 
 from engine.content import field, missions
+from engine.core import records
 from engine.core.dice import Dice, Roll
 from engine.core.geometry import distance
 from engine.core.model import State, Unit
@@ -101,15 +101,12 @@ def spotted(book: Book, state: State, side: str) -> frozenset[str]:
     known = battle(state).sightings(side)
     out = set()
     awake = [u for u in state.side_units(side) if u.conscious]
-    lines = sightlines(book, state)
+    ids, lines = {u.id for u in awake}, sightlines(book, state)
     for u in state.units.values():
-        if u.side == side:
-            continue
-        eyes = spotters(book, state, side, u, awake, lines)
-        if not eyes:
+        if u.side == side or lines[u.id].isdisjoint(ids):  # none of the side's eyes on it
             continue
         if friendly(side, u.side) or u.id in known or u.status != "active" \
-                or any(distance(e.pos, u.pos) <= 1 for e in eyes):
+                or any(distance(e.pos, u.pos) <= 1 for e in spotters(book, state, side, u, awake, lines)):
             out.add(u.id)
     return frozenset(out)
 
@@ -131,15 +128,14 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
         known = rec.sightings(side)
         now = set()
         awake = [u for u in state.side_units(side) if u.conscious]
+        ids = {u.id for u in awake}
         for t in state.units.values():
-            if friendly(side, t.side) or t.status == "dead":
-                continue
-            eyes = spotters(book, state, side, t, awake, lines)
-            if not eyes:
+            if friendly(side, t.side) or t.status == "dead" or lines[t.id].isdisjoint(ids):  # no eyes on it
                 continue
             if t.id in known:
                 now.add(t.id)
                 continue
+            eyes = spotters(book, state, side, t, awake, lines)
             if not (side == starting or t.id in acted or any(e.id in acted for e in eyes)):
                 continue
             best = max(eyes, key=lambda e: (chance(book, e, t, state), e.id))
@@ -153,4 +149,4 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
                 now.add(t.id)
         if now:
             seen.append((side, tuple(sorted(now))))
-    return attrs.evolve(rec, seen=tuple(seen)), rolls
+    return records.evolve(rec, {"seen": tuple(seen)}), rolls

@@ -6,8 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 from functools import lru_cache
 
-import attrs
 
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved
@@ -124,7 +124,7 @@ def attack(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, d
            reaction: bool = False) -> Rejected | tuple[list[Event], object, object]:
     """One attack action, paid with `turn` already: its events, and the shooter's and target's records after."""
     book = rs.book
-    c = attrs.evolve(unit.record, turn=turn, facing=sight.facing(unit.pos, target.pos))
+    c = records.evolve(unit.record, {"turn": turn, "facing": sight.facing(unit.pos, target.pos)})
     pieces = cover(book, state, unit.pos, target.pos)
     shot = shot_for(rs, state, unit, target, weapon, mode, reaction)
     out = fire(dice, book, c, target.record, shot, pieces)
@@ -132,8 +132,8 @@ def attack(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, d
         return out
     shooter = out.shooter
     if out.killed:
-        shooter = attrs.evolve(shooter, turn=actions.killed(shooter.turn, book.weapons[weapon].modes[mode].ap,
-                                                             frozenset(shooter.op.abilities)))
+        shooter = records.evolve(shooter, {"turn": actions.killed(shooter.turn, book.weapons[weapon].modes[mode].ap,
+                                                                  frozenset(shooter.op.abilities))})
     w = book.weapons[weapon]
     words = ", ".join(h.outcome for h in out.hits)
     notes = "; ".join(dict.fromkeys(out.lines)) + (f" (×{len(out.hits)})" if len(out.hits) > 1 else "")
