@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from engine.content import missions
+from engine.core import records
 from engine.core.commands import Rejected, Reload, Shoot
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, UnitChanged
@@ -47,7 +48,7 @@ def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighte
         return actor, []
     by_id = {u.id: u for u in seen}
     facing = {u.id: facing_towards(u.pos, at) for u in seen}
-    answers = fire.reactions(rs.book, actor, [(u.id, attrs.evolve(fighter_of(u), facing=facing[u.id]),
+    answers = fire.reactions(rs.book, actor, [(u.id, records.evolve(fighter_of(u), {"facing": facing[u.id]}),
                                                gun(u.record).id, gun(u.record).rounds) for u in seen])
     out: list[Event] = []
     for answer in answers:
@@ -161,12 +162,12 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
         return target
     turn, tu = shot_cost(rs, unit, target, mode)
     towards = facing_towards(unit.pos, target.pos)
-    f = attrs.evolve(fighter_of(unit), facing=towards, tu_left=unit.record.fighter.tu_left - turn)
-    hurt, pre, down = answered(rs, state, dice, unit, attrs.evolve(f, tu_left=f.tu_left - tu), "taking aim",
+    f = records.evolve(fighter_of(unit), {"facing": towards, "tu_left": unit.record.fighter.tu_left - turn})
+    hurt, pre, down = answered(rs, state, dice, unit, records.evolve(f, {"tu_left": f.tu_left - tu}), "taking aim",
                                "shot cancelled: put down by opportunity fire", spent=True)
     if down:  # step 4: put down first, the shot is cancelled and its TUs stay spent
         return pre
-    f = attrs.evolve(hurt, tu_left=f.tu_left)
+    f = records.evolve(hurt, {"tu_left": f.tu_left})
     now = fold(state, pre) if pre else state
     target = now.units[target.id]
     g = gun(unit.record)

@@ -9,6 +9,7 @@ from typing import Literal
 
 import attrs
 
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.fighter import Fighter, Stance
@@ -53,7 +54,7 @@ def pay(f: Fighter, price: Price, what: str) -> Rejected | Fighter:
         return Rejected("no_tu", f"{what} costs {price.tu} TU; {f.tu_left} left")
     if price.energy > f.energy:
         return Rejected("no_energy", f"{what} needs {price.energy} Energy; {f.energy} left")
-    return attrs.evolve(f, tu_left=f.tu_left - price.tu, energy=f.energy - price.energy)
+    return records.evolve(f, {"tu_left": f.tu_left - price.tu, "energy": f.energy - price.energy})  # each step
 
 
 def step_price(book: Book, step: Step, *, crawling: bool = False, fly_costs: dict[str, int] | None = None) -> Price:

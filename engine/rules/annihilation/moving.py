@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from engine.content import field
+from engine.core import records
 from engine.core.commands import Move, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved, TileChanged, UnitChanged
@@ -39,7 +40,6 @@ def _problem(rs: Annihilation, state: State, unit: Unit, path: tuple[Place, ...]
     if not path:
         return Rejected("empty_path", "A move needs at least one square")
     here = (*unit.pos, unit.z)
-    seen = rs.spotted(state, unit.side)
     grid = state.grid
     flying = moves.flies(rs.book, fighter_of(unit))
     for place in path:
@@ -58,7 +58,8 @@ def _problem(rs: Annihilation, state: State, unit: Unit, path: tuple[Place, ...]
             return Rejected("blocked", f"{name} at {_where(cell, z)} blocks the way")
         other = next((u for u in state.units_at(cell, z) if u.id != unit.id), None)
         if other is not None and (other.side != unit.side or place == path[-1]):  # friends let it through
-            who = other.name if other.side == unit.side or other.id in seen else "someone unseen"
+            who = other.name if other.side == unit.side or other.id in rs.spotted(state, unit.side) \
+                else "someone unseen"  # asked only here: the side's sight is a field of view per unit
             return Rejected("blocked", f"{who} is in the way at {_where(cell, z)}")
         here = place
     return None
@@ -112,16 +113,17 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
         if isinstance(paid, Rejected):  # wounds on the way took the Energy or the legs: it stops where it is
             cause = f"walks, then stops: {paid.reason}"
             break
-        f = attrs.evolve(paid[0], facing=facing_towards(here, cell) if here != cell else f.facing)
+        f = records.evolve(paid[0], {"facing": facing_towards(here, cell) if here != cell else f.facing})
         new: list[Event] = []
         if door:  # section 11: 4 TU to open it, on the way in
-            f = attrs.evolve(f, tu_left=f.tu_left - door_tu)
+            f = records.evolve(f, {"tu_left": f.tu_left - door_tu})
             new.append(TileChanged(pos=cell, tile=field.door(rs.content, now, cell, "open", place[2]), z=place[2]))
             told.append(new[-1])
         walked.append(place)
         here = cell
         new += [Moved(unit=unit.id, path=(cell,), facing=f.facing, levels=(place[2],) if state.grid.storeys else ()),
-                UnitChanged(unit=unit.id, changes={"record": attrs.evolve(unit.record, fighter=f)}, cause="step")]
+                UnitChanged(unit=unit.id, changes={"record": records.evolve(unit.record, {"fighter": f})},
+                           cause="step")]
         if step.kind == "jump" and place[2] < height:  # out of an upper window: down through the air (falls.py)
             f, landed = falls.hurt(rs, dice, unit, f, height - place[2], place)
             new.append(UnitChanged(unit=unit.id, changes={"record": attrs.evolve(unit.record, fighter=f)},
@@ -136,8 +138,8 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
         if shots:
             told += shots
             f = hurt
-            now = fold(now, shots + [UnitChanged(unit=unit.id, changes={"record": attrs.evolve(
-                unit.record, fighter=f)}, cause="shot at")])
+            now = fold(now, shots + [UnitChanged(unit=unit.id, changes={"record": records.evolve(
+                unit.record, {"fighter": f})}, cause="shot at")])
             if f.status != "awake":  # put down: the rest of the walk does not happen
                 cause = f"walks, and is put down by opportunity fire at {cell[0]},{cell[1]}"
                 break
@@ -145,5 +147,5 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
     cells, zs = levels.split(walked)
     climbed = zs if any(z != unit.z for z in zs) else ()  # a walk on its own storey keeps its bytes
     out: list[Event] = [Moved(unit=unit.id, path=cells, facing=f.facing, levels=climbed)] if walked else []
-    return out + told + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
+    return out + told + [UnitChanged(unit=unit.id, changes=changes(unit, records.evolve(unit.record, {"fighter": f})),
                                      cause=cause)]

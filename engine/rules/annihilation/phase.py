@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import attrs
 
+from engine.core import records
 from engine.core.dice import Dice, Roll
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.hits import strike
@@ -45,10 +46,10 @@ def start(book: Book, f: Fighter, encumbrance: int, *, in_smoke: bool = False) -
     energy = energy_regen(book, f)
     if energy != f.energy:
         out.append(Step("energy", f"Energy {f.energy} → {energy}"))
-    f = attrs.evolve(f, energy=energy)
+    f = records.evolve(f, {"energy": energy})  # every unit at every start of phase: copied in one step
     allowance = tu_turn(book, f, encumbrance)
-    f = attrs.evolve(f, tu_turn=allowance, tu_left=allowance if f.status == "awake" else 0, smoked=False,
-                     burned=False)
+    f = records.evolve(f, {"tu_turn": allowance, "tu_left": allowance if f.status == "awake" else 0, "smoked": False,
+                           "burned": False})
     out.append(Step("tu", f"TU {f.tu_left} of {allowance}"))
     if in_smoke:
         f, line = smoke_contact(book, f)

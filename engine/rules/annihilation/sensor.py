@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from engine.core import records
 from engine.core.commands import Act, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Noted, Resolved, UnitChanged
@@ -49,7 +50,7 @@ def mark_walk(state: State, unit: Unit, events: list[Event]) -> list[Event]:
     if at is None:
         return events
     e = events[at]
-    rec = attrs.evolve(e.changes["record"], moved=stamp(state, unit.side))
+    rec = records.evolve(e.changes["record"], {"moved": stamp(state, unit.side)})
     return events[:at] + [attrs.evolve(e, changes={**e.changes, "record": rec})] + events[at + 1:]
 
 

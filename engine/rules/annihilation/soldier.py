@@ -6,6 +6,7 @@ from __future__ import annotations
 import attrs
 
 from engine.content import field, missions
+from engine.core import records
 from engine.core.dice import Dice, Roll
 from engine.core.geometry import Pos
 from engine.core.model import Unit
@@ -125,7 +126,7 @@ def muster(book: Book, dice: Dice, t: Template, m: missions.Member, cell: Pos,
 
 def fighter_of(unit: Unit) -> Fighter:
     """The unit's fighter, facing as the unit faces."""
-    return attrs.evolve(unit.record.fighter, facing=unit.facing)
+    return records.evolve(unit.record.fighter, {"facing": unit.facing})
 
 
 def changes(unit: Unit, s: Soldier) -> dict[str, object]:
@@ -138,4 +139,4 @@ def changes(unit: Unit, s: Soldier) -> dict[str, object]:
 
 
 def with_fighter(unit: Unit, f: Fighter, **kw) -> Soldier:
-    return attrs.evolve(unit.record, fighter=f, **kw)
+    return records.evolve(unit.record, {"fighter": f, **kw})

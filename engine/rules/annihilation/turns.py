@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import attrs
 
 from engine.content import field, missions
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, MissionEnded, PhaseStarted, SideStarted, UnitChanged, UnitSpawned
@@ -54,8 +54,9 @@ def begin_side(rs: Annihilation, state: State, side: str, dice: Dice) -> list[Ev
         if s.fighter.status == "dead":
             continue
         smoky = clouds.in_smoke(state, unit.pos, unit.z)
-        f, steps = phase.start(rs.book, attrs.evolve(s.fighter, facing=unit.facing), enc(rs.book, s), in_smoke=smoky)
-        new = attrs.evolve(s, fighter=f, done=False)
+        f, steps = phase.start(rs.book, records.evolve(s.fighter, {"facing": unit.facing}), enc(rs.book, s),
+                               in_smoke=smoky)
+        new = records.evolve(s, {"fighter": f, "done": False})
         change = changes(unit, new)
         text = "; ".join(f"{st.name}: {st.text}" for st in steps)
         out.append(UnitChanged(unit=unit.id, changes=change, cause=f"start of phase ({text})"))
@@ -72,7 +73,7 @@ def end_turn(rs: Annihilation, state: State, side: str, dice: Dice) -> Rejected 
         smoky, hot = clouds.in_smoke(state, unit.pos, unit.z), clouds.burning(state, unit.pos, unit.z)
         if unit.record.fighter.status != "dead" and (smoky or hot):
             f, steps, rolls = phase.end(rs.book, dice, fighter_of(unit), in_smoke=smoky, on_fire=hot)
-            out.append(UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
+            out.append(UnitChanged(unit=unit.id, changes=changes(unit, records.evolve(unit.record, {"fighter": f})),
                                    cause="; ".join(st.text for st in steps), rolls=rolls))
     out += fuses.detonations(rs, fold(state, out), side, dice)  # A-17.7, after smoke (section 22's end of phase)
     if following == order[0]:

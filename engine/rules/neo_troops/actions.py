@@ -10,6 +10,7 @@ from __future__ import annotations
 import attrs
 
 from engine.content import field, missions
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved, Noted, Resolved, TileChanged, UnitChanged
@@ -103,7 +104,7 @@ def walked(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice,
     # the walk's bookkeeping goes on the record as the attacks on the way left it
     hit = next((e.changes["record"] for e in reversed(fired) if isinstance(e, UnitChanged) and "record" in e.changes),
                frame.record)
-    done = attrs.evolve(hit, spent_m=spent + metres, ran=hit.ran or ran, moved=hit.moved or not ran)
+    done = records.evolve(hit, {"spent_m": spent + metres, "ran": hit.ran or ran, "moved": hit.moved or not ran})
     moved: list[Event] = [Moved(unit=unit.id, path=path, facing=facing(path[-2] if len(path) > 1 else unit.pos,
                                                                        path[-1]))] if path else []
     events: list[Event] = [

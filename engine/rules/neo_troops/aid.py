@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import attrs
 
+from engine.core import records
 from engine.core.commands import Act, Command, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Noted, Resolved, UnitChanged
@@ -33,8 +34,9 @@ def interrupted(state: State, unit: Unit, command: Command) -> list[Event]:
     if b is None:
         return []
     aiding = isinstance(command, Act) and command.action == "first_aid"
-    kept = mend.interrupted(attrs.evolve(b, aids=b.aids if aiding else tuple(a for a in b.aids if a.helper != unit.id)),
-                            unit, command)  # and its repair count and its rest (N-19.2, N-19.4)
+    kept = mend.interrupted(records.evolve(b, {"aids": b.aids if aiding else tuple(a for a in b.aids
+                                                                                   if a.helper != unit.id)}),
+                            unit, command)  # and its repair count and its rest (N-19.2, N-19.4); asked every command
     return [] if kept == b else [Noted(record=kept, cause="interrupted")]
 
 

@@ -15,6 +15,7 @@ from engine.core.dice import Dice, Roll
 from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideStarted, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
+from engine.core import records
 from engine.core.records import record
 from engine.core.reducer import fold
 from engine.rules.neo_troops import care, senses
@@ -86,7 +87,7 @@ class Battle:
         return senses.Awareness(noticed=frozenset(self.noticed), known=frozenset(self.known))
 
     def with_awareness(self, aw: senses.Awareness) -> "Battle":
-        return attrs.evolve(self, noticed=tuple(sorted(aw.noticed)), known=tuple(sorted(aw.known)))
+        return records.evolve(self, {"noticed": tuple(sorted(aw.noticed)), "known": tuple(sorted(aw.known))})
 
 
 def battle(state: State) -> Battle | None:
@@ -113,8 +114,8 @@ def stationary(unit: Unit) -> bool:
 
 
 def start_slot(unit: Unit) -> UnitChanged:
-    fresh = attrs.evolve(unit.record, spent_m=0, moved=False, ran=False, attacked=False, switch_dice=None,
-                         actions=1)  # `searched` stays: what its latest action was
+    fresh = records.evolve(unit.record, {"spent_m": 0, "moved": False, "ran": False, "attacked": False,
+                                         "switch_dice": None, "actions": 1})  # `searched` stays: its latest action
     return UnitChanged(unit=unit.id, changes={"record": fresh}, cause="slot")
 
 
@@ -150,7 +151,7 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     for u in now.units.values():  # the dead leave the order
         if u.status == "dead":
             o = orders.remove(o, u.id)
-    spent = {} if delay else {"record": attrs.evolve(done.record, actions=0, searched=found is not None)}
+    spent = {} if delay else {"record": records.evolve(done.record, {"actions": 0, "searched": found is not None})}
     out: list[Event] = [*inside, *bled, UnitChanged(unit=done.id, changes=spent, cause=cause)]
     from engine.rules.neo_troops import mend
 
@@ -167,8 +168,8 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
         o = orders.remove(o, o.up) if now.units[o.up].status == "dead" else orders.done(o, o.up)
     nxt_id = o.up if o.slots else ""
     same = bool(b.acting) and o.slots and o.up == b.order.up  # back to the slot that was up: it has started
-    new = attrs.evolve(b, order=o, acting="", areas=tuple(a for a in b.areas if same or a.firer != nxt_id),
-                       rests=rests)
+    new = records.evolve(b, {"order": o, "acting": "", "areas": tuple(a for a in b.areas if same or a.firer != nxt_id),
+                             "rests": rests})
     new = new.with_awareness(aw)
     out.append(Noted(record=new, cause="next slot", rolls=tuple(rolls)))
     if o.cycle > b.order.cycle:

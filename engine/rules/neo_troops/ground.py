@@ -24,10 +24,18 @@ def cover_tags(grid: Grid, target: Pos, shooter: Pos) -> tuple[str, ...]:
     return TAGS.get(grid.cover_against(target, shooter), ())
 
 
+_DIFFICULT: dict[Grid, frozenset[Pos]] = {}  # a grid is immutable and hashed by identity: a move asks twice
+
+
 def difficult(grid: Grid) -> frozenset[Pos]:
     """Cells that cost more than a plain step to enter (rubble, brush, water)."""
-    ys, xs = np.nonzero(grid.cost > 1)
-    return frozenset(zip(xs.tolist(), ys.tolist()))
+    got = _DIFFICULT.get(grid)
+    if got is None:
+        if len(_DIFFICULT) > 16:
+            _DIFFICULT.clear()
+        ys, xs = np.nonzero(grid.cost > 1)
+        got = _DIFFICULT[grid] = frozenset(zip(xs.tolist(), ys.tolist()))
+    return got
 
 
 def metres_from(grid: Grid, start: Pos, s: Settings, blocked: Iterable[Pos] = ()) -> np.ndarray:

@@ -38,8 +38,11 @@ def questions(rs, state: State, unit: Unit, path: tuple[Pos, ...], ran: bool) ->
     b = battle.battle(state)
     rank = {u: i for i, u in enumerate(b.order.slots)}
     full = (unit.pos, *path) if ran else (unit.pos,)
-    near = [e for e in sorted(state.units.values(), key=lambda u: (rank.get(u.id, len(rank)), u.id))
-            if e.side in battle.SIDES and missions.hostile(e.side, unit.side) and any(_near(e.pos, c) for c in full)]
+    left, right = min(c[0] for c in full) - 1, max(c[0] for c in full) + 1  # the walk's box, a cell wider: who
+    top, bottom = min(c[1] for c in full) - 1, max(c[1] for c in full) + 1  # is outside it is next to none of it
+    near = sorted((e for e in state.units.values() if left <= e.pos[0] <= right and top <= e.pos[1] <= bottom
+                   and e.side in battle.SIDES and missions.hostile(e.side, unit.side)
+                   and any(_near(e.pos, c) for c in full)), key=lambda u: (rank.get(u.id, len(rank)), u.id))
     seen = {side: rs.spotted(state, side) for side in {e.side for e in near}}  # sight is dear: once a side
     foes = [order.Foe(id=e.id, pos=e.pos, can_fight=e.conscious, surprised=unit.id not in seen[e.side]) for e in near]
     able = [f for f in foes if not isinstance(order.hasten(b.order, f.id), Rejected)]

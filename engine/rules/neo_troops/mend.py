@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import attrs
 
+from engine.core import records
 from engine.core.commands import Act, Command, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Noted, Resolved, UnitChanged
@@ -120,7 +121,7 @@ def interrupted(b: battle.Battle, unit: Unit, command: Command) -> battle.Battle
     jobs = tuple(attrs.evolve(r, done=0) if r.helper == unit.id and r.done and act != "repair" else r
                  for r in b.repairs)
     rests = b.rests if act == "rest" else tuple(r for r in b.rests if r[0] != unit.id)
-    return attrs.evolve(b, repairs=jobs, rests=rests)
+    return records.evolve(b, {"repairs": jobs, "rests": rests})
 
 
 def options(rs, state: State, unit: Unit) -> list[Option]:

@@ -11,6 +11,7 @@ from typing import Literal
 
 import attrs
 
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
 from engine.core.records import added, lean
@@ -34,7 +35,7 @@ class Continuing:
 
 
 @lean  # charged and teamwork_at came later: left out of the dump at their default
-@attrs.frozen(kw_only=True)
+@attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step (every action pays)
 class TurnAp:
     ap: int  # normal AP left
     maximum: int
@@ -74,7 +75,7 @@ def start(maximum: int, ap: int, cont: Continuing | None = None) -> tuple[TurnAp
 
 def end(turn: TurnAp) -> TurnAp:
     """End of the turn: every restricted pool lapses; stored overwatch AP stay until the next own turn."""
-    return attrs.evolve(turn, ap=0, move=0, gun=0, draw=0, reload=0, left=0, right=0)
+    return records.evolve(turn, {"ap": 0, "move": 0, "gun": 0, "draw": 0, "reload": 0, "left": 0, "right": 0})
 
 
 def _pools(kind: Kind, hand: Hand) -> tuple[str, ...]:
@@ -108,7 +109,8 @@ def spend(turn: TurnAp, cost: int, kind: Kind, abilities: frozenset[str], hand: 
         take = min(left, getattr(turn, pool))
         changes[pool] = getattr(turn, pool) - take
         left -= take
-    turn = attrs.evolve(turn, ap=turn.ap - left, continuing=None, walked=turn.walked or kind == "move", **changes)
+    turn = records.evolve(turn, {"ap": turn.ap - left, "continuing": None, "walked": turn.walked or kind == "move",
+                                 **changes})
     return recycle(turn, left, kind, abilities, hand)
 
 
@@ -116,7 +118,7 @@ def recycle(turn: TurnAp, normal: int, kind: Kind, abilities: frozenset[str], ha
     """Section 5: the pools that `normal` AP spent on `kind` generate."""
     if kind == "move":
         moved = turn.moved + normal
-        turn = attrs.evolve(turn, moved=moved)
+        turn = records.evolve(turn, {"moved": moved})
         if "run_and_gun" in abilities:
             grant = moved // 2 - turn.run_and_gun
             turn = attrs.evolve(turn, gun=turn.gun + grant, run_and_gun=turn.run_and_gun + grant)
@@ -126,7 +128,7 @@ def recycle(turn: TurnAp, normal: int, kind: Kind, abilities: frozenset[str], ha
             turn = attrs.evolve(turn, reload=turn.reload + normal)
     if kind == "gun":
         shot = turn.shot + normal
-        turn = attrs.evolve(turn, shot=shot)
+        turn = records.evolve(turn, {"shot": shot})
         if "walking_shooting" in abilities:
             grant = shot // 2 - turn.walking
             turn = attrs.evolve(turn, move=turn.move + grant, walking=turn.walking + grant)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import attrs
 
 from engine.content import field, missions
+from engine.core import records
 from engine.core.commands import Act, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged
@@ -41,13 +42,14 @@ def act(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
         paid = actions.do(book, c.turn, "aim", _abilities(c), dis)
         if isinstance(paid, Rejected):
             return paid
-        after = battle.aim(book, attrs.evolve(c, turn=paid), target.id)
+        after = battle.aim(book, records.evolve(c, {"turn": paid}), target.id)
         return [changed(book, unit, after, f"aims at {target.name} (+{book.settings.aim_bonus * after.aim.stacks})")]
     if cmd.action == "hunker":
         paid = actions.do(book, c.turn, "hunker_down", _abilities(c), dis)
         if isinstance(paid, Rejected):
             return paid
-        return [changed(book, unit, attrs.evolve(c, turn=paid, hunkered=True), "hunkers down: adjacent cover ×2")]
+        return [changed(book, unit, records.evolve(c, {"turn": paid, "hunkered": True}),
+                        "hunkers down: adjacent cover ×2")]
     if cmd.action == "overwatch":
         which = mode_of(book, c, cmd.option or "")
         if isinstance(which, Rejected):
@@ -63,7 +65,7 @@ def act(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
         if turn.overwatch < need:
             return Rejected("no_ap", f"Overwatch with the {book.weapons[watch.weapon].name} ({watch.mode}) stores "
                                      f"{turn.overwatch} AP; one reaction costs {need}")
-        return [changed(book, unit, attrs.evolve(c, turn=turn, watch=watch),
+        return [changed(book, unit, records.evolve(c, {"turn": turn, "watch": watch}),
                         f"on overwatch: {turn.overwatch} AP stored")]
     if cmd.action in ("draw", "stow"):
         item = cmd.option or ""
@@ -145,7 +147,7 @@ def reload(rs, unit: Unit) -> Rejected | list[Event]:
     paid = actions.spend(c.turn, w.reload, "reload", _abilities(c), what=f"Reloading the {w.name}")
     if isinstance(paid, Rejected):
         return paid
-    after = battle.reload(book, attrs.evolve(c, turn=paid), gun.item)
+    after = battle.reload(book, records.evolve(c, {"turn": paid}), gun.item)
     if isinstance(after, Rejected):
         return after
     return [changed(book, unit, after, f"reloads the {w.name} ({w.reload} AP)")]
@@ -153,7 +155,7 @@ def reload(rs, unit: Unit) -> Rejected | list[Event]:
 
 def wait(rs, unit: Unit) -> list[Event]:
     c = unit.record
-    return [changed(rs.book, unit, attrs.evolve(c, turn=attrs.evolve(actions.end(c.turn), ended=True)), "waits")]
+    return [changed(rs.book, unit, records.evolve(c, {"turn": attrs.evolve(actions.end(c.turn), ended=True)}), "waits")]
 
 
 def options(rs, state: State, unit: Unit) -> list[Option]:

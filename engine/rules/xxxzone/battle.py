@@ -11,6 +11,7 @@ import attrs
 
 from engine.core.commands import Rejected
 from engine.core.geometry import Pos, distance
+from engine.core import records
 from engine.core.records import added, lean, record
 from engine.rules.xxxzone.actions import TurnAp
 from engine.rules.xxxzone.attack import CoverPiece, Defence
@@ -108,8 +109,8 @@ def reload(book: Book, c: Combatant, weapon: str, ammo: str = "") -> Combatant |
     load = book.items[kind].rounds
     rounds = min(w.capacity, held.rounds + 1 if load == 1 else load)  # a loose round adds one; a magazine replaces
     hands = tuple(attrs.evolve(h, rounds=rounds, ammo=kind) if h is held else h for h in c.hands)
-    return attrs.evolve(c, hands=hands, magazines=tuple((k, n) for k, n in mags.items() if n),
-                        disabled=tuple(w for w in c.disabled if w != weapon))
+    return records.evolve(c, {"hands": hands, "magazines": tuple((k, n) for k, n in mags.items() if n),
+                              "disabled": tuple(w for w in c.disabled if w != weapon)})
 
 
 def can_hold(book: Book, c: Combatant, item: str) -> Rejected | None:
@@ -186,21 +187,21 @@ def aim(book: Book, c: Combatant, target: str) -> Combatant:
     """+20 per stack against one target; Sniper stacks up to 1 + floor(Agi/2); a new target starts over."""
     most = 1 + c.op.effective("agility") // 2 if c.op.has("sniper") else 1
     stacks = min(most, c.aim.stacks + 1) if c.aim is not None and c.aim.target == target else 1
-    return attrs.evolve(c, aim=Aim(target=target, stacks=stacks))
+    return records.evolve(c, {"aim": Aim(target=target, stacks=stacks)})
 
 
 def after_move(c: Combatant, to: Pos, quickly: bool) -> Combatant:
     """Moving Quickly cancels Aim and makes the mover conspicuous; Moving Cautiously keeps Aim."""
     facing = ((to[0] > c.at[0]) - (to[0] < c.at[0]), (to[1] > c.at[1]) - (to[1] < c.at[1]))
-    return attrs.evolve(c, at=to, facing=facing, aim=None if quickly else c.aim,
-                        conspicuous=c.conspicuous or quickly)
+    return records.evolve(c, {"at": to, "facing": facing, "aim": None if quickly else c.aim,  # a step: kept cheap
+                              "conspicuous": c.conspicuous or quickly})
 
 
 def after_attack(c: Combatant, target: str) -> Combatant:
     """Shooting at another target ends the Aim; Sniper's stacks serve one shot, later ones count as one Aim."""
     if c.aim is None or c.aim.target != target:
-        return attrs.evolve(c, aim=None)
-    return attrs.evolve(c, aim=Aim(target=target, stacks=1))
+        return records.evolve(c, {"aim": None})
+    return records.evolve(c, {"aim": Aim(target=target, stacks=1)})
 
 
 def unjam(c: Combatant, weapon: str) -> Combatant:

@@ -6,7 +6,7 @@ attribute of a pre-gen counts +1) plus the abilities' bonuses; the printed numbe
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Callable, Literal, TypeVar
 
 import attrs
 
@@ -73,10 +73,34 @@ class Derived:
     medkit_uses: int  # uses per med-kit
 
 
+T = TypeVar("T")
+
+
+def per_operative(work: Callable[[Operative, Book], T]) -> Callable[[Operative, Book], T]:
+    """`work(op, book)` once per operative and book object: both are immutable, and the rules ask for an operative's
+    numbers at every step it takes. Keyed by identity (hashing an operative reads all its fields); an entry holds
+    both, so their ids are not reused while it is kept."""
+    kept: dict[tuple[int, int], tuple[Operative, Book, T]] = {}
+
+    def cached(op: Operative, book: Book) -> T:
+        hit = kept.get((id(op), id(book)))
+        if hit is not None and hit[0] is op and hit[1] is book:
+            return hit[2]
+        if len(kept) > 4096:
+            kept.clear()
+        got = work(op, book)
+        kept[(id(op), id(book))] = (op, book, got)
+        return got
+
+    cached.__doc__ = work.__doc__
+    return cached
+
+
 def bonus(op: Operative, book: Book, stat: str) -> int:
     return sum(getattr(book.abilities[a].bonus, stat) for a in op.abilities if a in book.abilities)
 
 
+@per_operative
 def derive(op: Operative, book: Book) -> Derived:
     s, env = book.settings, op.env()
 
@@ -122,6 +146,7 @@ def weapons_of(op: Operative, book: Book) -> tuple[str, ...]:
     return tuple(dict.fromkeys([*kit, *granted, "unarmed"]))
 
 
+@per_operative
 def load(op: Operative, book: Book) -> float:
     """Kilograms carried: armour, every item, and each weapon's spare magazines (section 2's placeholders)."""
     total = book.armour[op.armour].weight

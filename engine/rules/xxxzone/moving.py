@@ -12,6 +12,7 @@ import numpy as np
 
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
+from engine.core import records
 from engine.core.events import Event, Moved
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
@@ -74,7 +75,7 @@ def swimming(rs, state: State, unit: Unit, doing: str) -> Rejected | None:
 def path_problem(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | None:
     if not path:
         return Rejected("empty_path", "A move needs at least one square")
-    here, seen = unit.pos, rs.spotted(state, unit.side)
+    here = unit.pos
     for cell in path:
         if distance(here, cell) != 1:
             return Rejected("not_adjacent", f"Square {cell[0]},{cell[1]} is not next to {here[0]},{here[1]}")
@@ -84,7 +85,8 @@ def path_problem(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejecte
         others = [u for u in state.units_at(cell) if u.id != unit.id and u.status != "dead"]
         other = next((u for u in others if u.side != unit.side or cell == path[-1]), None)
         if other is not None:  # an ally's square may be passed through (Interpretation), never stopped in
-            who = other.name if other.side == unit.side or other.id in seen else "someone unseen"
+            who = other.name if other.side == unit.side or other.id in rs.spotted(state, unit.side) \
+                else "someone unseen"
             return Rejected("blocked", f"{who} stands at {cell[0]},{cell[1]}")
         here = cell
     return None
@@ -118,7 +120,7 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Di
     for cell in path:
         mover = now.units[unit.id]
         turn = actions.spend(mover.record.turn, swim if wet(rs, state, cell) else per, "move", abilities)
-        rec = attrs.evolve(battle.after_move(mover.record, cell, how == "quickly"), turn=turn)
+        rec = records.evolve(battle.after_move(mover.record, cell, how == "quickly"), {"turn": turn})
         if wet(rs, state, cell) and rec.condition.on_fire and rs.book.settings.swim_douses:
             rec = attrs.evolve(rec, condition=attrs.evolve(rec.condition, on_fire=0))
         now = fold(now, [Moved(unit=unit.id, path=(cell,), facing=facing_index(rec.facing, mover.facing)),
@@ -169,7 +171,7 @@ def reactions(rs, state: State, mover: Unit, dice: Dice) -> list[Event]:
             turn, shot = paid
             got = attack(rs, state, w, now, shot.weapon, shot.mode, dice, turn, reaction=True)
             if isinstance(got, Rejected):  # out of rounds, out of range: the watch ends
-                ended = attrs.evolve(c, watch=None, turn=attrs.evolve(c.turn, overwatch=0))
+                ended = records.evolve(c, {"watch": None, "turn": attrs.evolve(c.turn, overwatch=0)})
                 step = [changed(rs.book, w, ended, f"overwatch ends: {got.reason}")]
                 out += step
                 state = fold(state, step)

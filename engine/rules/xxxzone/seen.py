@@ -6,12 +6,13 @@ is always seen; the squad always sees its civilians."""
 
 from __future__ import annotations
 
+import threading
 from typing import Iterable
 
-import attrs
 import numpy as np
 
 from engine.content import field, missions
+from engine.core import records
 from engine.core.dice import Dice, Roll
 from engine.core.events import Event, Noted
 from engine.core.geometry import distance
@@ -22,29 +23,68 @@ from engine.rules.xxxzone.character import Derived, derive
 from engine.rules.xxxzone.units import Battle, battle
 
 RADIUS = 20  # the furthest a unit looks: Sight 10-11 plus the 5%-per-square fall-off's useful reach
-_DERIVED: dict[tuple[int, object], Derived] = {}
 
 
 def stats(book: Book, unit: Unit) -> Derived:
-    key = (id(book), unit.record.op)
-    got = _DERIVED.get(key)
-    if got is None:
-        if len(_DERIVED) > 4096:
-            _DERIVED.clear()
-        got = _DERIVED[key] = derive(unit.record.op, book)
-    return got
+    return derive(unit.record.op, book)
 
 
-def spotters(book: Book, state: State, side: str, target: Unit, awake: list[Unit] | None = None) -> list[Unit]:
+class _Lines(threading.local):
+    """Whose square sees whose, kept from one call to the next on the same map and smoke: a command moves one
+    unit or none, so only the lines to and from the units that moved are drawn again (sighting asks after every
+    command, for every pair). One per thread: the client's fog worker folds states of its own."""
+
+    grid: object = None
+    book: object = None
+    cells: frozenset = frozenset()
+    at: dict  # unit id -> the square its lines were drawn from
+    seers: dict  # unit id -> the ids of the units whose squares see it (whatever their side and status)
+
+
+_LINES = _Lines()
+
+
+def _line(book: Book, state: State, a, b, cells: frozenset) -> bool:
+    """`b` seen from `a`: in the field of view and not behind 3 smoke squares or more."""
+    return state.grid.sees(a, b, RADIUS) and (not cells or smoke.level(book, state, a, b, cells) != "hidden")
+
+
+def sightlines(book: Book, state: State) -> dict[str, set[str]]:
+    """Unit id -> the ids of every other unit whose square sees it. Read-only for the caller."""
+    lines, cells, units = _LINES, smoke.smoky(state), state.units
+    if lines.grid is not state.grid or lines.book is not book or lines.cells != cells:
+        lines.grid, lines.book, lines.cells, lines.at, lines.seers = state.grid, book, cells, {}, {}
+    at, seers = lines.at, lines.seers
+    for uid in [uid for uid in at if uid not in units]:
+        del at[uid], seers[uid]
+        for ids in seers.values():
+            ids.discard(uid)
+    moved = [u for u in units.values() if at.get(u.id) != u.pos]  # and the units new to the table
+    if moved:
+        ids = {u.id for u in moved}
+        for m in moved:
+            at[m.id] = m.pos
+        for m in moved:  # who sees it now, from where each stands
+            seers[m.id] = {o.id for o in units.values() if o.id != m.id and _line(book, state, o.pos, m.pos, cells)}
+        for o in units.values():  # and whom it sees now
+            if o.id in ids:
+                continue
+            got = seers[o.id]
+            for m in moved:
+                if _line(book, state, m.pos, o.pos, cells):
+                    got.add(m.id)
+                else:
+                    got.discard(m.id)
+    return seers
+
+
+def spotters(book: Book, state: State, side: str, target: Unit, awake: list[Unit] | None = None,
+             lines: dict[str, set[str]] | None = None) -> list[Unit]:
     """The side's conscious units that see the target; `awake`: those units, listed once for many targets."""
     if awake is None:
         awake = [u for u in state.side_units(side) if u.conscious]
-    sees, at = state.grid.sees, target.pos
-    eyes = [u for u in awake if sees(u.pos, at, RADIUS)]
-    cells = smoke.smoky(state)
-    if cells and eyes:  # through 3 smoke squares or more nobody sees it
-        eyes = [u for u in eyes if smoke.level(book, state, u.pos, at, cells) != "hidden"]
-    return eyes
+    seers = (sightlines(book, state) if lines is None else lines)[target.id]
+    return [u for u in awake if u.id in seers]
 
 
 def chance(book: Book, spotter: Unit, target: Unit, state: State | None = None) -> int:
@@ -62,14 +102,12 @@ def spotted(book: Book, state: State, side: str) -> frozenset[str]:
     known = battle(state).sightings(side)
     out = set()
     awake = [u for u in state.side_units(side) if u.conscious]
+    ids, lines = {u.id for u in awake}, sightlines(book, state)
     for u in state.units.values():
-        if u.side == side:
-            continue
-        eyes = spotters(book, state, side, u, awake)
-        if not eyes:
+        if u.side == side or lines[u.id].isdisjoint(ids):  # none of the side's eyes on it
             continue
         if friendly(side, u.side) or u.id in known or u.status != "active" \
-                or any(distance(e.pos, u.pos) <= 1 for e in eyes):
+                or any(distance(e.pos, u.pos) <= 1 for e in spotters(book, state, side, u, awake, lines)):
             out.add(u.id)
     return frozenset(out)
 
@@ -87,7 +125,7 @@ def heard(book: Book, state: State, shooter: Unit) -> list[Event]:
     rec = battle(state)
     kept = tuple(h for h in rec.heard if h[0] not in sides)
     now = tuple(sorted(kept + tuple((s, shooter.pos, state.phase) for s in sides)))
-    return [Noted(record=attrs.evolve(rec, heard=now), cause=f"{shooter.name}'s shot is heard")]
+    return [Noted(record=records.evolve(rec, {"heard": now}), cause=f"{shooter.name}'s shot is heard")]
 
 
 def visible(state: State, side: str) -> np.ndarray:
@@ -100,21 +138,21 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
     rec = battle(state)
     rolls: list[Roll] = []
     seen = []
+    lines = sightlines(book, state)
     for side in state.sides:
         if side == missions.CIVILIANS:
             continue
         known = rec.sightings(side)
         now = set()
         awake = [u for u in state.side_units(side) if u.conscious]
+        ids = {u.id for u in awake}
         for t in state.units.values():
-            if friendly(side, t.side) or t.status == "dead":
-                continue
-            eyes = spotters(book, state, side, t, awake)
-            if not eyes:
+            if friendly(side, t.side) or t.status == "dead" or lines[t.id].isdisjoint(ids):  # no eyes on it
                 continue
             if t.id in known:
                 now.add(t.id)
                 continue
+            eyes = spotters(book, state, side, t, awake, lines)
             if not (side == starting or t.id in acted or any(e.id in acted for e in eyes)):
                 continue
             best = max(eyes, key=lambda e: (chance(book, e, t, state), e.id))
@@ -128,4 +166,4 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
                 now.add(t.id)
         if now:
             seen.append((side, tuple(sorted(now))))
-    return attrs.evolve(rec, seen=tuple(seen)), rolls
+    return records.evolve(rec, {"seen": tuple(seen)}), rolls

@@ -8,6 +8,7 @@ from functools import lru_cache
 
 import attrs
 
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved
@@ -137,7 +138,7 @@ def attack(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, d
     """One attack action, paid with `turn` already: its events, and the shooter's and target's records after;
     `disabled`: a Disabling Shot declared."""
     book = rs.book
-    c = attrs.evolve(unit.record, turn=turn, facing=sight.facing(unit.pos, target.pos))
+    c = records.evolve(unit.record, {"turn": turn, "facing": sight.facing(unit.pos, target.pos)})
     pieces = cover(book, state, unit.pos, target.pos)
     shot = attrs.evolve(shot_for(rs, state, unit, target, weapon, mode, reaction), disabling=disabled)
     out = fire(dice, book, c, target.record, shot, pieces)
@@ -145,8 +146,8 @@ def attack(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, d
         return out
     shooter = out.shooter
     if out.killed:
-        shooter = attrs.evolve(shooter, turn=actions.killed(shooter.turn, book.weapons[weapon].modes[mode].ap,
-                                                             frozenset(shooter.op.abilities)))
+        shooter = records.evolve(shooter, {"turn": actions.killed(shooter.turn, book.weapons[weapon].modes[mode].ap,
+                                                                  frozenset(shooter.op.abilities))})
     w = book.weapons[weapon]
     words = ", ".join(h.outcome for h in out.hits)
     notes = "; ".join(dict.fromkeys(out.lines)) + (f" (×{len(out.hits)})" if len(out.hits) > 1 else "")

@@ -12,6 +12,7 @@ from typing import Sequence
 
 import attrs
 
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
 from engine.core.geometry import Pos, distance
@@ -147,9 +148,9 @@ def fire(dice: Dice, book: Book, shooter: Combatant, target: Combatant, shot: Sh
         firing_hands = [i for i in firing_hands if i == shot.hand] or firing_hands[:1]
     hands = tuple(attrs.evolve(h, rounds=h.rounds - mode.rounds) if i in firing_hands else h
                   for i, h in enumerate(shooter.hands))
-    shooter = attrs.evolve(battle.after_attack(shooter, target.id), hands=hands,
-                           conspicuous=shooter.conspicuous or not (melee or shot.suppressed))
-    target = attrs.evolve(target, armour_hp=after.armour_hp, condition=cond, disabled=disabled)
+    shooter = records.evolve(battle.after_attack(shooter, target.id),  # in one copy: a shot is a common record
+                             {"hands": hands, "conspicuous": shooter.conspicuous or not (melee or shot.suppressed)})
+    target = records.evolve(target, {"armour_hp": after.armour_hp, "condition": cond, "disabled": disabled})
     return Outcome(shooter=shooter, target=target, hits=hits, rolls=tuple(rolls), lines=tuple(lines),
                    cover=after.cover)
 

@@ -10,6 +10,7 @@ from fractions import Fraction
 
 import attrs
 
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved
@@ -44,7 +45,7 @@ def spray(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, di
     if target.id not in {v.id for v in caught}:
         return Rejected("out_of_range", f"{target.name} is {between(unit.pos, target.pos)} squares away; the "
                                         f"{w.name} reaches {w.range}")
-    start = attrs.evolve(unit.record, turn=turn)
+    start = records.evolve(unit.record, {"turn": turn})
     now, out, shooter, words, rolls, killed = state, [], None, [], [], False
     for victim in caught:
         v = now.units[victim.id]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import attrs
 
 from engine.content import field, missions
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideStarted, UnitSpawned
@@ -46,8 +47,8 @@ def begin_side(rs, state: State, side: str, dice: Dice) -> list[Event]:
             continue
         cond, ap = status.start_turn(status.new_round(c.condition), battle.max_ap(book, c))
         turn, done = actions.start(battle.max_ap(book, c), ap, c.turn.continuing)
-        c = attrs.evolve(c, condition=cond, turn=turn, hunkered=False, watch=None, chi_breath=False,
-                         conspicuous=bool(cond.on_fire))
+        c = records.evolve(c, {"condition": cond, "turn": turn, "hunkered": False, "watch": None, "chi_breath": False,
+                               "conspicuous": bool(cond.on_fire)})
         out.append(changed(book, u, c, "turn starts" + (f" ({ap} AP)" if ap != turn.maximum else "")))
         if done is not None:
             finished.append((u.id, done))
@@ -78,7 +79,7 @@ def end_turn(rs, state: State, side: str, dice: Dice) -> Rejected | list[Event]:
         if c is None or c.condition.dead:
             continue
         got = status.end_turn(dice, book, battle.vitals(book, c), c.condition)
-        after = attrs.evolve(c, condition=got.condition, turn=actions.end(c.turn))
+        after = records.evolve(c, {"condition": got.condition, "turn": actions.end(c.turn)})
         if after != c:
             out.append(changed(book, u, after, "; ".join(got.notes) or "turn ends", got.rolls))
     out += smoke.thinned(fold(state, out), side)
