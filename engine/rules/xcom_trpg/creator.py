@@ -40,7 +40,6 @@ class XcomCreation:
         race = c.races(content)[race_id]
         names = {r: c.races(content)[r].name for r in c.playable_races(content)}
         choices = [Choice("race", "Race", tuple(names.items()), race_id)]
-        own = xcom(content)
         for pick, label, table in KIT:
             options = (("", "the squad place's"),) + tuple((k, v.name) for k, v in self._kit(race_id, table).items())
             choices.append(Choice(pick, label, options, draft.picks.get(pick, ""), after=True))
