@@ -232,6 +232,12 @@ class D6Stub:
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words
 
+    def suspects(self, state: State, side: str) -> tuple:
+        return ()  # what it sees is seen: no unseen hostile's cell is known
+
+    def ai_hunt(self, state: State, unit: Unit, clues) -> None:
+        return None  # nothing to hunt: the AI advances and explores as usual
+
     def ai_chore(self, state: State, unit: Unit, in_sight: list, stage: str) -> None:
         return None
 

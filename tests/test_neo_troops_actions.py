@@ -297,6 +297,13 @@ def played(content, tmp_path_factory):
     game.close()
 
 
+def clues(state, leads=(), searched=None):
+    import numpy as np
+
+    grid = np.full((state.grid.height, state.grid.width), -1, dtype=np.int32) if searched is None else searched
+    return ruleset.Clues(leads=tuple(leads), searched=grid)
+
+
 def _menu(rs, state, uid) -> dict[str, str]:
     return {o.label: o.note for o in rs.options(state, state.units[uid])}
 
@@ -327,16 +334,22 @@ def test_the_action_menu_offers_each_new_action_with_its_help_line(played):
 def test_the_ai_fires_at_a_known_cell_searches_every_other_action_and_draws_a_second_weapon(played):
     state = field(played, {"goon": ("goon", "aliens", (2, 2)), "anna": ("anna", "xcom", (2, 8))}, "goon")
     goon = state.units["goon"]
-    assert played.ai_special(state, goon, [], False) is None  # the first cycle: no search yet
+
+    def hunt(s):
+        h = played.ai_hunt(s, s.units["goon"], clues(s))
+        return h and h.command
+
+    assert played.ai_special(state, goon, [], False) is None
+    assert hunt(state) is None  # the first cycle: no search yet
     later = attrs.evolve(state, record=attrs.evolve(battle.battle(state), order=attrs.evolve(
         battle.battle(state).order, cycle=2)))
-    assert played.ai_special(later, goon, [], False) == Act(unit="goon", action="search")
+    assert hunt(later) == Act(unit="goon", action="search")
     searched = attrs.evolve(later, units={**later.units, "goon": attrs.evolve(goon, record=attrs.evolve(
         goon.record, searched=True))})
-    assert played.ai_special(searched, searched.units["goon"], [], False) is None  # every other action
+    assert hunt(searched) is None  # every other action
     known = attrs.evolve(later, record=attrs.evolve(battle.battle(later), known=(("aliens", "anna", (2, 8)),)))
-    assert played.ai_special(known, goon, [], False) == Act(unit="goon", action="fire_at", cell=(2, 8),
-                                                            option="spray")
+    assert played.suspects(known, "aliens") == (("anna", (2, 8)),)
+    assert hunt(known) == Act(unit="goon", action="fire_at", cell=(2, 8), option="spray")
     oleg = field(played, {"oleg": ("oleg", "xcom", (2, 2))}, "oleg", oleg={"held": ("smg",)})
     assert played.ai_special(oleg, oleg.units["oleg"], [], False) == Act(unit="oleg", action="draw",
                                                                         option="machine_pistol")

@@ -345,6 +345,12 @@ class Queries:
         cells, zs = levels.split(best[1])
         return Move(unit=unit.id, path=cells, levels=zs)
 
+    def suspects(self, state: State, side: str) -> tuple:
+        return ()  # what it sees is seen: no unseen hostile's cell is known
+
+    def ai_hunt(self, state: State, unit: Unit, clues) -> None:
+        return None  # nothing to hunt: the AI advances and explores as usual
+
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight
         ("idle"), if the unit can pay for it."""

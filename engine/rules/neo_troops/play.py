@@ -12,7 +12,7 @@ from engine.core.events import Event, Noted, PhaseStarted, SideStarted, UnitSpaw
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import (Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Throwable, Turn, answers,
+from engine.core.ruleset import (Budget, Hunt, Mode, Option, Sheet, ShotPreview, ThrowPreview, Throwable, Turn, answers,
                                  register)
 from engine.rules.neo_troops import actions, aid, arms, battle, cover, fight, interrupt, movement, order, referee
 from engine.rules.neo_troops import hunt, loadout, mend, shooting, spray, throwing, views
@@ -254,6 +254,13 @@ class NeoTroops:
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         return views.ai_special(self, state, unit, in_sight, has_shot)
+
+    def suspects(self, state: State, side: str) -> tuple[tuple[str, Pos], ...]:
+        b = battle.battle(state)  # an unnoticed attacker's cell, known until it moves (N-4.4)
+        return () if b is None else tuple(sorted((t, c) for s, t, c in b.known if s == side))
+
+    def ai_hunt(self, state: State, unit: Unit, clues) -> Hunt | None:
+        return views.ai_hunt(self, state, unit, clues)
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         return views.ai_chore(self, state, unit, in_sight, stage)

@@ -8,7 +8,7 @@ import numpy as np
 from engine.content import missions
 from engine.core.commands import Act, Reload, Rejected
 from engine.core.model import State, Unit
-from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, Walk
+from engine.core.ruleset import Budget, Hunt, Mode, Option, Row, Sheet, ShotPreview, Walk
 from engine.rules.neo_troops import actions, battle, fight, interrupt, loadout, movement, odds, panel, pools, shooting
 from engine.rules.neo_troops import aid, arms, hunt, mend, spray
 from engine.rules.neo_troops.unit import Trooper
@@ -168,8 +168,7 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
     """An interrupt's question answered (strike when the blow is worth it); else first aid; a free weapon switch;
     a melee blow at an adjacent hostile when it is likelier to wound than the best shot; a spray at a cluster;
     covering fire where two or more hostiles it sees stand within one 3 × 3 area. With no shot: a repair or rest
-    when nothing is in sight, a shot at a known cell or a Search when the enemy wears cloaks, else a delay to act
-    after an enemy whose slot comes next."""
+    when nothing is in sight, else a delay to act after an enemy whose slot comes next (then `ai_hunt`)."""
     asked = rs.turn(state)
     if asked.choices:
         return asked.choices[0].command if interrupt.worth(rs, state) else None
@@ -195,9 +194,12 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
             return option.command
     if has_shot:
         return None
-    hunted = _hunted(rs, state, unit)
-    return (mend.ai_mend(rs, state, unit, in_sight) or (hunt.ai_hunt(rs, state, unit, in_sight) if hunted else None)
-            or _ai_delay(rs, state, unit, in_sight))
+    return mend.ai_mend(rs, state, unit, in_sight) or _ai_delay(rs, state, unit, in_sight)
+
+
+def ai_hunt(rs, state: State, unit: Unit, clues) -> Hunt | None:
+    """When its enemies wear cloaks: fire at a cell, Search or close on a lead (hunt.py); after a delay (above)."""
+    return hunt.ai_hunt(rs, state, unit, clues) if _hunted(rs, state, unit) else None
 
 
 def _hunted(rs, state: State, unit: Unit) -> bool:

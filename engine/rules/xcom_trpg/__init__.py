@@ -318,6 +318,12 @@ class XcomTrpg:
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         return ai_special.choose(self, state, unit, in_sight, has_shot)
 
+    def suspects(self, state: State, side: str) -> tuple:
+        return ()  # what it sees is seen: no unseen hostile's cell is known
+
+    def ai_hunt(self, state: State, unit: Unit, clues) -> None:
+        return None  # nothing to hunt: the AI advances and explores as usual
+
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         return ai_special.chore(self, state, unit, in_sight, stage)
 
