@@ -44,3 +44,13 @@ def test_unsaved_hits_follow_the_save():
     dist = odds.unsaved(odds.hits(1, 3, 4), 4, 0)
     assert odds.mean(dist) == Fraction(7, 16) and sum(dist.values()) == 1
     assert odds.shown({0: Fraction(1, 4), 1: Fraction(3, 4)}) == "0: 25.0% · 1: 75.0%"
+
+
+def test_the_panel_says_a_distribution_in_whole_percent_from_least_to_most():
+    from engine.rules.neo_troops.odds import short
+
+    assert short({0: Fraction(1, 32), 1: Fraction(5, 32), 2: Fraction(10, 32), 3: Fraction(10, 32),
+                  4: Fraction(6, 32)}) == "0–4: 3 16 31 31 19%"
+    assert short({0: Fraction(996, 1000), 2: Fraction(4, 1000)}) == "0–2: 100 0 <1%"  # a gap says 0
+    assert short({0: Fraction(1)}) == "0: 100%"
+    assert len("Hits  " + short(odds.hits(6, 7, 4))) <= 30  # a heavy plasma gun's spray fits the 30 columns

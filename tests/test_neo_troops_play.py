@@ -203,7 +203,7 @@ def test_preview_shot_is_the_exact_distribution(game):
     assert p.p_hit == pytest.approx(float(p_hit))
     rows = {r.label: r.text for r in p.lines}
     assert rows["Dice"].strip() == "n=4+1 accuracy=5 vs AV 4"
-    assert rows["Hits"].strip() == "0:3% 1:16% 2:31% 3:31% 4:19%"  # 1/32, 5/32, 10/32, 10/32, (5 + 1)/32
+    assert rows["Hits"].strip() == "0–4: 3 16 31 31 19%"  # 1/32, 5/32, 10/32, 10/32, (5 + 1)/32
     assert rows["Unsaved"] == rows["Hits"]  # a goon has no armour to save with
     snap = rs.preview_shot(staged, varan.id, goon.id, "snap")
     assert snap.p_hit == pytest.approx(1 - 0.25)  # best of 2 dice ≥ 4

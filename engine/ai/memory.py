@@ -2,8 +2,8 @@
 
 What the AI decides must follow from the log alone: a resumed mission has to continue exactly as an
 uninterrupted one. Its memory (hostiles last seen, cells explored and when, the cell each unit walks to,
-ambushes held, this turn's skips and mark, the hunt's leads and searched cells) is written into every checkpoint; a resume restores it and
-replays the AI's decisions over the few records after the checkpoint (`engine.play.minds`).
+ambushes held, this turn's skips and mark, the hunt's leads and searched cells) is written into every
+checkpoint; a resume restores it and replays the AI's decisions over the few records after the checkpoint (`engine.play.minds`).
 """
 
 from __future__ import annotations

@@ -84,6 +84,18 @@ class ShotPreview:
 
 
 @attrs.frozen(kw_only=True)
+class CellShot:
+    """A shot at a cell where the side sees nobody (neo-troops: at AV 6, N-3.3), as the cursor previews it: the
+    command that fires it and its odds."""
+
+    command: Command
+    preview: ShotPreview
+
+
+NO_CELL_SHOTS = "no_cell_shots"  # the code of `preview_cell_shot`'s refusal in a ruleset that has none
+
+
+@attrs.frozen(kw_only=True)
 class ThrowPreview:
     """Before a throw: the chance it lands where aimed, where it goes if not, and each unit the blast would hit."""
 
@@ -261,6 +273,10 @@ class Ruleset(Protocol):
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         """Chance to hit, expected damage and the conditions, without rolling."""
+
+    def preview_cell_shot(self, state: State, shooter: str, cell: Pos, mode: str) -> CellShot | Rejected:
+        """Firing `mode` at `cell` where the side sees nobody, with its odds; or why not. A ruleset without such
+        shots refuses every cell with the code NO_CELL_SHOTS (the client then hides the key)."""
 
     def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
         """The odds of a throw at `cell` without rolling, or why it cannot be thrown there."""

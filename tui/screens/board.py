@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 
 from engine.content import missions
 from engine.core.commands import Rejected
+from engine.core.ruleset import NO_CELL_SHOTS
 from engine.core.model import Unit
 from engine.map.grid import Pos
 from tui import keys, scene
@@ -116,7 +117,9 @@ class Board(Sized):
         state, side = self.session.state, self.session.side
         first = next(iter(state.side_units(side)), None)
         none = first is None or self.session.ruleset.inventory(state, first) is None
-        return (("level_up", "level_down") if state.grid.levels == 1 else ()) + (("inventory",) if none else ())
+        dark = first is None or no_cell_shots(self.session, first) is not None
+        return ((("level_up", "level_down") if state.grid.levels == 1 else ()) + (("inventory",) if none else ())
+                + (("fire_cell",) if dark else ()))
 
     def action_level(self, step: int) -> None:
         """Show the storey above (1) or below (-1) the one shown."""
@@ -274,3 +277,10 @@ class Board(Sized):
         units = [u for u in self.session.state.units.values()
                  if missions.hostile(self.session.side, u.side) and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
         return sorted(units, key=lambda u: (u.pos[1], u.pos[0], u.id))  # the bar reads like the map
+
+
+def no_cell_shots(session: Session, unit: Unit) -> str | None:
+    """Why the ruleset fires only at targets in sight (the fire-at-a-cell key is refused, left out of the help), or
+    None when it has shots at a cell."""
+    found = session.ruleset.preview_cell_shot(session.state, unit.id, unit.pos, "")
+    return found.reason if isinstance(found, Rejected) and found.code == NO_CELL_SHOTS else None

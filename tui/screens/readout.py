@@ -93,15 +93,31 @@ def shot_info(session: Session, unit: Unit | None, target: Unit | None, index: i
               fire_mode: str) -> list[str]:
     if target is None or unit is None:
         return ["No target"]
+    lines = [f"{unit.name} → {target.glyph} {target.name} ({index + 1}/{count})",
+             f"{health(session, target)} · {_mode_words(session, unit, fire_mode)}"]
+    return lines + _odds(session.ruleset.preview_shot(session.state, unit.id, target.id, fire_mode))
+
+
+def cell_shot_info(session: Session, unit: Unit | None, cell: Pos, fire_mode: str) -> list[str]:
+    """The panel of a shot at a cell where nobody is seen: the ruleset's pool and odds, or why it cannot fire."""
+    if unit is None:
+        return []
+    lines = [f"{unit.name} → cell {cell[0]},{cell[1]}", _mode_words(session, unit, fire_mode)]
+    found = session.ruleset.preview_cell_shot(session.state, unit.id, cell, fire_mode)
+    return lines + _odds(found if isinstance(found, Rejected) else found.preview)
+
+
+def _mode_words(session: Session, unit: Unit, fire_mode: str) -> str:
     known = session.ruleset.shot_modes(session.state, unit)
     mode = next((m for m in known if m.id == fire_mode), None)
     modes = f" (m: {'/'.join(m.id for m in known)})" if len(known) > 1 else ""
-    lines = [f"{unit.name} → {target.glyph} {target.name} ({index + 1}/{count})",
-             f"{health(session, target)} · {mode.name if mode else fire_mode}{modes}"]
-    preview = session.ruleset.preview_shot(session.state, unit.id, target.id, fire_mode)
+    return f"{mode.name if mode else fire_mode}{modes}"
+
+
+def _odds(preview) -> list[str]:
     if isinstance(preview, Rejected):
-        return [*lines, f"✗ {preview.reason}"]
-    lines += [odds_line(row) for row in preview.lines]  # the ruleset's own words for its odds
+        return [f"✗ {preview.reason}"]
+    lines = [odds_line(row) for row in preview.lines]  # the ruleset's own words for its odds
     if preview.notes:
         lines.append("; ".join(preview.notes))
     return lines

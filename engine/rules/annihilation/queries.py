@@ -10,8 +10,8 @@ from engine.core.commands import Act, Command, Move, Rejected, Reload
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.map import levels
-from engine.core.ruleset import (Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable, ThrowPreview,
-                                 Turn, Walk)
+from engine.core.ruleset import (NO_CELL_SHOTS, Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable,
+                                 ThrowPreview, Turn, Walk)
 from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
 from engine.rules.annihilation import moves, sensor
 from engine.rules.annihilation import sheet as _sheet
@@ -344,6 +344,9 @@ class Queries:
             return None
         cells, zs = levels.split(best[1])
         return Move(unit=unit.id, path=cells, levels=zs)
+
+    def preview_cell_shot(self, state: State, shooter: str, cell, mode: str):
+        return Rejected(NO_CELL_SHOTS, f"{self.title} fires only at a target in sight")
 
     def suspects(self, state: State, side: str) -> tuple:
         return ()  # what it sees is seen: no unseen hostile's cell is known

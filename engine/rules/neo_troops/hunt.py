@@ -20,8 +20,8 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
-from engine.core.ruleset import Clues, Hunt, Option
-from engine.rules.neo_troops import actions, battle, damage, loadout, pools, senses, shooting
+from engine.core.ruleset import CellShot, Clues, Hunt, Option, Row, ShotPreview
+from engine.rules.neo_troops import actions, battle, damage, loadout, odds, pools, senses, shooting
 from engine.rules.neo_troops.movement import range_cells
 from engine.rules.neo_troops.unit import Trooper
 
@@ -123,6 +123,30 @@ def fire_at(rs, state: State, unit: Unit, cell: Pos | None, mode: str | None, di
             events.append(UnitChanged(unit=victim.id, changes=actions.frame_changes(victim, after[before.id]),
                                       cause="hit"))
     return events + battle.end_slot(rs, state, events, dice)
+
+
+def preview_cell(rs, state: State, shooter: str, cell: Pos, mode: str) -> CellShot | Rejected:
+    """The cursor's shot at a cell (N-3.3): the pool against AV 6 and the exact distribution of hits, should anyone
+    be there; the side knows nothing of who, so there is no save to count."""
+    unit = state.units.get(shooter)
+    if unit is None:
+        return Rejected("no_unit", f"No unit {shooter!r}")
+    if not rs.budget(state, unit).can_act:
+        return Rejected("not_your_slot", f"It is not {unit.name}'s slot")
+    found = aim_at(rs, state, unit, cell, mode)
+    if isinstance(found, Rejected):
+        return found
+    _, base, mods, av, _ = found
+    n, how = pools.count(mods)
+    hit = odds.hits(base, n, av)
+    cell = (int(cell[0]), int(cell[1]))
+    told = "suspected: an unseen enemy's cell" if cell in suspected(rs, state, unit) else "nobody seen there"
+    lines = (Row("Dice", f" {how}{' (2, the lower)' if n <= 0 else ''} vs AV {av} "),
+             Row("Hits", f" {odds.short(hit)} "))
+    preview = ShotPreview(p_hit=float(1 - hit.get(0, 0)), expected_damage=float(odds.mean(hit)),
+                          distance=range_cells(unit.pos, cell), reach=None, lines=lines,
+                          notes=(f"{told}; hits only if someone is there (N-3.3)",))
+    return CellShot(command=Act(unit=unit.id, action="fire_at", cell=cell, option=mode), preview=preview)
 
 
 def suspected(rs, state: State, unit: Unit) -> list[Pos]:

@@ -12,7 +12,7 @@ from engine.core.events import Event, Noted, PhaseStarted, SideStarted, UnitSpaw
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import (Budget, Hunt, Mode, Option, Sheet, ShotPreview, ThrowPreview, Throwable, Turn, answers,
+from engine.core.ruleset import (Budget, CellShot, Hunt, Mode, Option, Sheet, ShotPreview, ThrowPreview, Throwable, Turn, answers,
                                  register)
 from engine.rules.neo_troops import actions, aid, arms, battle, cover, fight, interrupt, movement, order, referee
 from engine.rules.neo_troops import hunt, loadout, mend, shooting, spray, throwing, views
@@ -194,6 +194,9 @@ class NeoTroops:
 
     def options(self, state: State, unit: Unit) -> list[Option]:
         return views.options(self, state, unit)
+
+    def preview_cell_shot(self, state: State, shooter: str, cell: Pos, mode: str) -> CellShot | Rejected:
+        return hunt.preview_cell(self, state, shooter, cell, mode)
 
     def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
         return throwing.preview(self, state, thrower, item, cell)

@@ -102,16 +102,11 @@ def preview_shot(rs, state: State, shooter: str, target: str, mode: str) -> Shot
     rows, p_any, mean = panel.odds_rows(found.base, found.mods, found.av, tt.save_now, w.save_mod, w.hits)
     hit = odds.hits(found.base, pools.count(found.mods)[0], found.av)
     through = odds.unsaved(hit, tt.save_now, w.save_mod, w.hits)
-    rows = (rows[0], Row("Hits", f" {_short(hit)} "), Row("Unsaved", f" {_short(through)} "))
+    rows = (rows[0], Row("Hits", f" {odds.short(hit)} "), Row("Unsaved", f" {odds.short(through)} "))
     save = f"{tt.save_now}+ {w.save_mod:+d}" if tt.save_now is not None else "none"
     lines = (*rows, Row("Save", f" {save} · {found.cells} cells "))
     notes = ("long range: -1 die",) if found.cells > w.long_range else ()
     return ShotPreview(p_hit=p_any, expected_damage=mean, distance=found.cells, reach=None, lines=lines, notes=notes)
-
-
-def _short(dist: odds.Dist) -> str:
-    """`0:3% 1:16% 2:31%`: an exact distribution in a line of the 80×24 panel (the log keeps the exact odds)."""
-    return " ".join(f"{k}:{float(p) * 100:.0f}%" for k, p in sorted(dist.items()) if p)
 
 
 def options(rs, state: State, unit: Unit) -> list[Option]:
