@@ -14,7 +14,7 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import (Budget, CellShot, Hunt, Mode, Option, Sheet, ShotPreview, ThrowPreview, Throwable, Turn, answers,
                                  register)
-from engine.rules.neo_troops import actions, aid, arms, battle, cover, fight, interrupt, movement, order, referee
+from engine.rules.neo_troops import actions, aid, arms, battle, brawl, cover, fight, interrupt, movement, order, referee
 from engine.rules.neo_troops import hunt, loadout, mend, shooting, spray, throwing, views
 from engine.rules.neo_troops import unit as units
 from engine.rules.neo_troops.schema import SCHEMA, Settings
@@ -109,6 +109,8 @@ class NeoTroops:
             events = spray.fire(self, state, up, command.targets, dice)
         elif isinstance(command, Act) and command.action == "first_aid":
             events = aid.give(self, state, up, command.target, dice)
+        elif isinstance(command, Act) and command.action == "melee" and command.targets:
+            events = brawl.attack(self, state, up, command.targets, dice)  # several targets (N-15.3)
         elif isinstance(command, Act) and command.action == "melee":
             events = fight.attack(self, state, up, command.target, dice)
         elif isinstance(command, Act) and command.action == "cover":

@@ -10,7 +10,7 @@ from engine.core.commands import Act, Reload, Rejected
 from engine.core.model import State, Unit
 from engine.core.ruleset import Budget, Hunt, Mode, Option, Row, Sheet, ShotPreview, Walk
 from engine.rules.neo_troops import actions, battle, fight, interrupt, loadout, movement, odds, panel, pools, shooting
-from engine.rules.neo_troops import aid, arms, hunt, mend, spray
+from engine.rules.neo_troops import aid, arms, brawl, hunt, mend, spray
 from engine.rules.neo_troops.unit import Trooper
 
 def walk(rs, state: State) -> Walk:
@@ -120,10 +120,12 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
         out.append(Option("Order", "Delay: hold the action", Act(unit=unit.id, action="delay"),
                           "act later this cycle, right after any other action"))
     if battle.up(state) is not None and battle.up(state).id == unit.id:
-        for blow in fight.targets(rs, state, unit):
+        single = fight.targets(rs, state, unit)
+        for blow in single:
             d = blow.defender
             out.append(Option("Melee", f"Strike {d.name} ({d.pos[0]},{d.pos[1]})",
                               Act(unit=unit.id, action="melee", target=d.id), blow.note()))
+        out += brawl.options(rs, state, unit, single)
     if battle.up(state) is not None and battle.up(state).id == unit.id:
         out += spray.options(rs, state, unit) + aid.options(rs, state, unit) + mend.options(rs, state, unit)
         out += arms.options(rs, state, unit) + hunt.options(rs, state, unit, _hunted(rs, state, unit))
@@ -175,7 +177,8 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
         return drawn
     blows = sorted(fight.targets(rs, state, unit), key=lambda b: (-_p_wound(b), b.defender.id))
     if blows and _p_wound(blows[0]) >= _best_shot(rs, state, unit, blows[0].defender):
-        return Act(unit=unit.id, action="melee", target=blows[0].defender.id)
+        shared = _best_shared(rs, state, unit, blows)  # several attacks: shared when that wounds more
+        return shared or Act(unit=unit.id, action="melee", target=blows[0].defender.id)
     clusters = spray.groups(rs, state, unit)  # a spray at a cluster spreads its dice, one per target first
     if clusters:
         return Act(unit=unit.id, action="spray", targets=max(clusters, key=len))
@@ -216,6 +219,18 @@ def _ai_delay(rs, state: State, unit: Unit, in_sight: list[Unit]) -> Act | None:
     if not any(u.side == unit.side for u in rest[1:]):
         return None
     return Act(unit=unit.id, action="delay")
+
+
+def _best_shared(rs, state: State, unit: Unit, blows: list) -> Act | None:
+    """The multi-target blow expected to wound the most targets, if more than the best single blow would."""
+    best = max(_p_wound(b) for b in blows)
+    pick = None
+    for option in brawl.options(rs, state, unit, sorted(blows, key=lambda b: b.defender.id)):
+        sweep, bs = brawl.blows(rs, state, unit, option.command.targets)
+        value = brawl.wounding(bs, sweep)
+        if value > best + 1e-9:
+            best, pick = value, option.command
+    return pick
 
 
 def _p_wound(b) -> float:
