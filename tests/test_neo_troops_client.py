@@ -1,10 +1,12 @@
 """neo-troops in the client at 80×24: firing at a cell picked with the cursor (N-3.3's AV 6, `d`), its odds in the
-panel, its refusals, and the key left out under a ruleset that has no such shot."""
+panel, its refusals, and the key left out under a ruleset that has no such shot; the side panel's 30 columns."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+
+import pytest
 
 from client_walk import VI_KEYS, free
 from engine.core.dice import seed_from_int
@@ -16,8 +18,8 @@ from tui.session import Session
 from tui.textshot import screen_text
 
 
-def _battle(content, tmp_path, ruleset_id: str, seed: int = 4):
-    session = Session.new(content, ruleset_id, "crash", seed_from_int(seed), tmp_path / f"{ruleset_id}.jsonl")
+def _battle(content, tmp_path, ruleset_id: str, seed: int = 4, mission: str = "crash"):
+    session = Session.new(content, ruleset_id, mission, seed_from_int(seed), tmp_path / f"{ruleset_id}.jsonl")
     return session, XenotacApp(content, tmp_path, session=session, alien_delay=0)
 
 
@@ -95,3 +97,23 @@ def test_a_ruleset_without_shots_in_the_dark_refuses_the_key_and_the_help_leaves
 
     assert "fire at cell" in asyncio.run(help_text())
     neo.close()
+
+
+@pytest.mark.parametrize("mission, objective", [("eliminate", ["· Kill or stun every hostile:", "  0/18 down"]),
+                                                ("crash", ["· Shut down the power source:", "  running"])])
+def test_the_side_panel_lines_fit_30_columns_and_an_objective_breaks_between_words(content, tmp_path, mission,
+                                                                                   objective):
+    session, app = _battle(content, tmp_path, "neo-troops", seed=5, mission=mission)
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _ready(pilot, app, session)
+            return screen_text(app)
+
+    text = asyncio.run(main())
+    session.close()
+    side = [line.split("▏", 1)[1] for line in text.splitlines()[1:16] if "▏" in line]
+    assert all(len(line.rstrip()) <= 31 for line in side)  # a space, then 30 columns
+    lines = [line.strip() for line in side]
+    at = lines.index(objective[0].strip())
+    assert side[at + 1].rstrip() == " " + objective[1]  # indented under the mark, the counter whole

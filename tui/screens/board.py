@@ -29,6 +29,7 @@ from tui.widgets.panels import (Card, InfoPanel, InSight, LogTail, Objectives, S
 
 ALWAYS = ("help", "quit", "full_log")  # every mode has them, and they always work
 SIDE = (31, 60)  # the side panel's least and most width: the map takes the rest, up to the whole map
+SIDE_FRAME = 2  # the side panel's border and padding (xenotac.tcss #side): its lines have 2 columns less
 LOGS = 5  # the logs' least height (a border and four lines); taller terminals give them what the map cannot use
 
 
@@ -54,6 +55,7 @@ class Board(Sized):
         self.selected = selected
         self.cursor = cursor
         self.origin = origin  # the map's top-left cell on screen
+        self.side_width = SIDE[0]  # set by lay_out
         self.level = 0  # the storey shown: it follows the selected unit, and the level keys look up and down
         self._followed: tuple[str, int] | None = None  # (unit, its storey) the level last followed
         self.mode_actions = {keys.action_of(k)[0] for k in keys.BATTLE if k.id in keys.BATTLE_MODES[self.keyset]}
@@ -87,6 +89,7 @@ class Board(Sized):
         """The map gets the room it can use (up to the whole map); the panels take the rest."""
         grid = self.session.state.grid
         side, logs = room(width, height, (grid.width, grid.height))
+        self.side_width = side
         self.query_one("#side").styles.width = side
         self.query_one("#logs").styles.height = logs
 
@@ -185,7 +188,8 @@ class Board(Sized):
         lost = {oid: missions.lost_if(o, names) for oid, o in missions.objectives(setup.mission).items()}
         state = self.session.state
         seen = self.session.ruleset.spotted(state, self.session.side)
-        return objective_lines(missions.statuses(content, setup.mission, setup.spawns, state, seen), lost)
+        return objective_lines(missions.statuses(content, setup.mission, setup.spawns, state, seen), lost,
+                               self.side_width - SIDE_FRAME)
 
     def say(self, text: str) -> None:
         self.query_one(StatusLine).message = text
