@@ -374,3 +374,13 @@ def test_the_ai_repairs_its_cloak_and_delays_to_act_after_an_enemy(played):
     assert played.ai_special(last, last.units["boris"], [], False) is None  # no ally's slot after the goon's
     goon = boris_up.units["goon"]
     assert played.ai_special(boris_up, boris_up.units["boris"], [goon], False) is None  # a hostile in sight
+
+
+def test_a_walk_passes_through_its_own_side_but_not_onto_it_nor_through_an_enemy(rs):
+    state = field(rs, {"anna": ("anna", "xcom", (2, 2)), "boris": ("boris", "xcom", (2, 3)),
+                       "goon": ("goon", "aliens", (3, 5))}, "anna")
+    through = decide(rs, state, Move(unit="anna", path=((2, 3), (2, 4))))  # 4 m: the action goes on
+    assert fold(state, through).units["anna"].pos == (2, 4)
+    assert decide(rs, state, Move(unit="anna", path=((2, 3),))) == Rejected("blocked", "Someone stands at 2,3")
+    assert decide(rs, state, Move(unit="anna", path=((3, 3), (3, 4), (3, 5), (3, 6)))) == Rejected(
+        "blocked", "Someone stands at 3,5")

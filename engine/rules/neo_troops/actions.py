@@ -52,7 +52,8 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rej
         if max(abs(cell[0] - here[0]), abs(cell[1] - here[1])) != 1 or not state.grid.inside(cell) \
                 or not state.grid.walkable[cell[1], cell[0]]:
             return Rejected("blocked", f"{cell[0]},{cell[1]} cannot be entered")
-        if state.units_at(cell):
+        there = state.units_at(cell)
+        if there and (cell == path[-1] or any(u.side != unit.side for u in there)):  # friends let it through
             return Rejected("blocked", f"Someone stands at {cell[0]},{cell[1]}")
         here = cell
     metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
