@@ -372,7 +372,7 @@ def test_a_delayed_varan_takes_its_held_action_after_the_next_one(game):
     assert not rs.budget(state, state.units[first]).can_act
     state = fold(state, rs.decide(state, Wait(unit=second), Dice(game.faces, state.dice)))
     turn = rs.turn(state)
-    assert turn.units == (third, first) and turn.label.endswith(f"(holding: {state.units[first].name})")
+    assert turn.units == (third, first) and f"(holding: {state.units[first].name}) ▸ " in turn.label  # and who is next
     assert rs.budget(state, state.units[first]).can_act
     path = _free_path(state, state.units[first], 1)
     state = fold(state, rs.decide(state, Move(unit=first, path=path), Dice(game.faces, state.dice)))
@@ -380,3 +380,12 @@ def test_a_delayed_varan_takes_its_held_action_after_the_next_one(game):
     state = fold(state, rs.decide(state, Wait(unit=first), Dice(game.faces, state.dice)))
     assert battle.battle(state).order.up == third and rs.turn(state).units == (third,)  # the slot up stays up
     assert battle.battle(state).order.slots.index(first) == battle.battle(state).order.slots.index(second) + 1
+
+
+def test_the_turn_label_says_who_is_next_by_name_or_as_a_foe(game):
+    state = game.state
+    b = battle.battle(state)
+    up = state.units[b.order.up]
+    label = game.ruleset.turn(state).label
+    after = next(state.units[u] for u in b.order.slots[1:] if state.units[u].conscious)
+    assert label.endswith(f" ▸ {after.name}" if after.side == up.side else " ▸ foe")

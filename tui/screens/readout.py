@@ -25,13 +25,15 @@ def top_line(session: Session, hostiles_seen: int, width: int = 80, level: int =
     mission = session.content.missions[state.mission].name
     limit = session.game.header["mission"]["max_phases"]
     turn = session.ruleset.turn(state).label or turn_name(state.side)  # "Initiative 3/8: Anna" in a slot ruleset
-    if session.players_turn:
-        turn += f" · {len(session.ready())}/{sum(u.conscious for u in session.squad())} ready"
-    line = f"{mission} · Phase {state.phase}/{limit} · {turn} · hostiles in sight {hostiles_seen}"
+    ready = f" · {len(session.ready())}/{sum(u.conscious for u in session.squad())} ready" if session.players_turn \
+        else ""
+    line = f"{mission} · Phase {state.phase}/{limit} · {turn}{ready} · hostiles in sight {hostiles_seen}"
     if state.grid.storeys:
         line = f"Level {level}/{state.grid.levels - 1} · " + line
     if len(line) > width:
         line = line.replace(" · hostiles in sight ", " · in sight ")
+    if len(line) > width and ready:  # a long turn label (a slot and who is next) before the count of the ready
+        line = line.replace(ready, "", 1)
     return line if len(line) <= width or not state.grid.storeys else line.replace("Level ", "L")
 
 

@@ -169,7 +169,7 @@ class NeoTroops:
             u for u in o.held if u in state.units and state.units[u].side == up.side and state.units[u].conscious)
         held = f" (holding: {', '.join(state.units[u].name for u in waiting)})" if waiting else ""
         return Turn(side=up.side, units=(up.id, *waiting),
-                    label=f"Initiative {o.at + 1}/{len(o.slots)}: {up.name}{held}")
+                    label=f"Initiative {o.at + 1}/{len(o.slots)}: {up.name}{held}{order.next_words(o, state, up)}")
 
     def sight_levels(self, state: State, side: str) -> np.ndarray:
         return self.visible(state, side)[np.newaxis]  # one level
