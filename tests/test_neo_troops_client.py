@@ -117,3 +117,38 @@ def test_the_side_panel_lines_fit_30_columns_and_an_objective_breaks_between_wor
     lines = [line.strip() for line in side]
     at = lines.index(objective[0].strip())
     assert side[at + 1].rstrip() == " " + objective[1]  # indented under the mark, the counter whole
+
+
+def test_the_cursor_lays_covering_fire_round_any_cell_in_sight(content, tmp_path):
+    session, app = _battle(content, tmp_path, "neo-troops")
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await _ready(pilot, app, session)
+            unit = app.screen.unit
+            state = session.state
+            key = next(k for k, (dx, dy) in VI_KEYS.items()
+                       if free(state, (unit.pos[0] + 3 * dx, unit.pos[1] + 3 * dy))
+                       and state.grid.sees(unit.pos, (unit.pos[0] + 3 * dx, unit.pos[1] + 3 * dy), battle.SIGHT))
+            dx, dy = VI_KEYS[key]
+            await pilot.press("d", key, key, key)
+            await pilot.pause()
+            modes = app.screen._modes()
+            assert modes == ["snap", "spray", "cover"]
+            while app.screen.fire_mode != "cover":
+                await pilot.press("m")
+                await pilot.pause()
+            text = screen_text(app)
+            cell = (unit.pos[0] + 3 * dx, unit.pos[1] + 3 * dy)
+            assert "Covering fire (m: 3 modes)" in text
+            assert "Dice  n=4, ROF 4 at most" in text  # min(4, 4 + Accuracy 1 + still 1): the log spells it out
+            assert f"Area  3×3 at {cell[0]},{cell[1]}: 0 foes" in text
+            await pilot.press("enter")
+            await pilot.pause()
+            return unit, cell
+
+    unit, cell = asyncio.run(main())
+    session.close()
+    fired = [json.loads(line) for line in session.path.read_text().splitlines()]
+    command = next(r["command"] for r in fired if r["kind"] == "command" and r["command"].get("action") == "cover")
+    assert command["unit"] == unit.id and tuple(command["cell"]) == cell

@@ -90,6 +90,7 @@ class CellShot:
 
     command: Command
     preview: ShotPreview
+    modes: tuple[Mode, ...] = ()  # every mode a shot at this cell may take now (neo-troops: snap, spray, cover)
 
 
 NO_CELL_SHOTS = "no_cell_shots"  # the code of `preview_cell_shot`'s refusal in a ruleset that has none

@@ -48,12 +48,14 @@ class FireModes:
             return f"{self.unit.name} has one fire mode ({modes[0].name})"
         return None
 
+    def _mode_names(self) -> dict[str, str]:
+        return {m.id: m.name for m in self.session.ruleset.shot_modes(self.session.state, self.unit)}
+
     def action_fire_mode(self) -> None:
-        modes = self._modes()
+        modes, names = self._modes(), self._mode_names()
         self.fire_mode = modes[(modes.index(self.fire_mode) + 1) % len(modes)] if self.fire_mode in modes else modes[0]
-        name = next(m.name for m in self.session.ruleset.shot_modes(self.session.state, self.unit)
-                    if m.id == self.fire_mode)
-        self.say(f"Fire mode: {name}" + (f" {self._why_not()}" if self._why_not() else ""))
+        self.say(f"Fire mode: {names.get(self.fire_mode, self.fire_mode)}"
+                 + (f" {self._why_not()}" if self._why_not() else ""))
         self.update_view()
 
 
@@ -143,6 +145,18 @@ class CellScreen(FireModes, Board):
     def on_mount(self) -> None:
         self.say(self.message or self.keys_said(self.HINT))
         self.update_view()
+
+    def _modes(self) -> list[str]:
+        """The modes a shot at a cell may take (the ruleset's, with its preview), else the held weapon's."""
+        found = self._preview()
+        if isinstance(found, Rejected) or not found.modes:
+            return super()._modes()
+        return [m.id for m in found.modes]
+
+    def _mode_names(self) -> dict[str, str]:
+        found = self._preview()
+        named = {m.id: m.name for m in self.session.ruleset.shot_modes(self.session.state, self.unit)}
+        return named | ({m.id: m.name for m in found.modes} if not isinstance(found, Rejected) else {})
 
     def suspected(self) -> list[Pos]:
         return sorted({tuple(c) for _, c in self.session.ruleset.suspects(self.session.state, self.session.side)})

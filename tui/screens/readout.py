@@ -104,16 +104,21 @@ def cell_shot_info(session: Session, unit: Unit | None, cell: Pos, fire_mode: st
     """The panel of a shot at a cell where nobody is seen: the ruleset's pool and odds, or why it cannot fire."""
     if unit is None:
         return []
-    lines = [f"{unit.name} → cell {cell[0]},{cell[1]}", _mode_words(session, unit, fire_mode)]
     found = session.ruleset.preview_cell_shot(session.state, unit.id, cell, fire_mode)
+    known = found.modes if not isinstance(found, Rejected) and found.modes else None
+    lines = [f"{unit.name} → cell {cell[0]},{cell[1]}", _mode_words(session, unit, fire_mode, known)]
     return lines + _odds(found if isinstance(found, Rejected) else found.preview)
 
 
-def _mode_words(session: Session, unit: Unit, fire_mode: str) -> str:
-    known = session.ruleset.shot_modes(session.state, unit)
+def _mode_words(session: Session, unit: Unit, fire_mode: str, known=None) -> str:
+    known = known or session.ruleset.shot_modes(session.state, unit)
     mode = next((m for m in known if m.id == fire_mode), None)
     modes = f" (m: {'/'.join(m.id for m in known)})" if len(known) > 1 else ""
-    return f"{mode.name if mode else fire_mode}{modes}"
+    name = mode.name if mode else fire_mode
+    return f"{name}{modes}" if len(name + modes) <= PANEL_MIN else f"{name} (m: {len(known)} modes)"
+
+
+PANEL_MIN = 30  # the side panel's least columns (80×24 beside a 48-cell map): a line within it never wraps
 
 
 def _odds(preview) -> list[str]:

@@ -20,7 +20,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
-from engine.core.ruleset import CellShot, Clues, Hunt, Option, Row, ShotPreview
+from engine.core.ruleset import CellShot, Clues, Hunt, Mode, Option, Row, ShotPreview
 from engine.rules.neo_troops import actions, battle, damage, loadout, odds, pools, senses, shooting
 from engine.rules.neo_troops.movement import range_cells
 from engine.rules.neo_troops.unit import Trooper
@@ -126,27 +126,60 @@ def fire_at(rs, state: State, unit: Unit, cell: Pos | None, mode: str | None, di
 
 
 def preview_cell(rs, state: State, shooter: str, cell: Pos, mode: str) -> CellShot | Rejected:
-    """The cursor's shot at a cell (N-3.3): the pool against AV 6 and the exact distribution of hits, should anyone
-    be there; the side knows nothing of who, so there is no save to count."""
+    """The cursor's shot at a cell where nobody is seen (N-3.3): the pool against AV 6 and the exact distribution of
+    hits, should anyone be there (the side knows nothing of who: no save to count); or covering fire round it
+    (§11, `mode = "cover"`): its dice and the enemies seen in the 3 × 3."""
     unit = state.units.get(shooter)
     if unit is None:
         return Rejected("no_unit", f"No unit {shooter!r}")
     if not rs.budget(state, unit).can_act:
         return Rejected("not_your_slot", f"It is not {unit.name}'s slot")
+    cell = (int(cell[0]), int(cell[1]))
+    if mode == "cover":
+        return _cover_preview(rs, state, unit, cell)
     found = aim_at(rs, state, unit, cell, mode)
     if isinstance(found, Rejected):
         return found
     _, base, mods, av, _ = found
     n, how = pools.count(mods)
     hit = odds.hits(base, n, av)
-    cell = (int(cell[0]), int(cell[1]))
     told = "suspected: an unseen enemy's cell" if cell in suspected(rs, state, unit) else "nobody seen there"
     lines = (Row("Dice", f" {how}{' (2, the lower)' if n <= 0 else ''} vs AV {av} "),
              Row("Hits", f" {odds.short(hit)} "))
     preview = ShotPreview(p_hit=float(1 - hit.get(0, 0)), expected_damage=float(odds.mean(hit)),
                           distance=range_cells(unit.pos, cell), reach=None, lines=lines,
                           notes=(f"{told}; hits only if someone is there (N-3.3)",))
-    return CellShot(command=Act(unit=unit.id, action="fire_at", cell=cell, option=mode), preview=preview)
+    return CellShot(command=Act(unit=unit.id, action="fire_at", cell=cell, option=mode), preview=preview,
+                    modes=cell_modes(rs, unit))
+
+
+def cell_modes(rs, unit: Unit) -> tuple[Mode, ...]:
+    """What a shot at a cell may be: the held weapon's modes, and covering fire when it can give it."""
+    t: Trooper = unit.record
+    w = rs.weapons[t.held[0]] if t.held else None
+    out = tuple(Mode(m, actions.MODES[m]) for m in ("snap", "spray") if w is not None and not w.melee
+                and not (m == "spray" and w.snap_only))
+    return out + ((Mode("cover", "Covering fire"),) if w is not None and not w.melee and not w.snap_only else ())
+
+
+def _cover_preview(rs, state: State, unit: Unit, cell: Pos) -> CellShot | Rejected:
+    from engine.rules.neo_troops import cover
+
+    found = cover.aimed(rs, state, unit, cell)
+    if isinstance(found, Rejected):
+        return found
+    wid, inside, targets = found
+    t: Trooper = unit.record
+    rofs = rs.weapons[wid].rof
+    n, _ = shooting.sustained_dice(t, rs.weapons[wid], targets, True, rs.settings,
+                                   shooting.weapon_mods(t, wid, rs.weapons, rs.settings))
+    foes = f"{len(inside)} foe{'s' if len(inside) != 1 else ''}"  # short: the panel's 30 columns; the log says how
+    lines = (Row("Dice", f" n={n}, ROF {rofs} at most " if n > 0 else " n≤0: 1 foe, 2d6 lower "),
+             Row("Area", f" 3×3 at {cell[0]},{cell[1]}: {foes} "))
+    preview = ShotPreview(p_hit=0.0, expected_damage=0.0, distance=range_cells(unit.pos, cell), reach=None,
+                          lines=lines, notes=("Stationary: a die at each foe in it now, then at each that enters or "
+                                              "ends an action in it until the next slot (N-11.3)",))
+    return CellShot(command=Act(unit=unit.id, action="cover", cell=cell), preview=preview, modes=cell_modes(rs, unit))
 
 
 def suspected(rs, state: State, unit: Unit) -> list[Pos]:
