@@ -23,6 +23,14 @@ def _battle(content, tmp_path, ruleset_id: str, seed: int = 4, mission: str = "c
     return session, XenotacApp(content, tmp_path, session=session, alien_delay=0)
 
 
+def _logged(session, unit, action: str, cell) -> None:
+    """⏎ was pressed: the log holds the command the mode returned."""
+    session.close()
+    fired = [json.loads(line) for line in session.path.read_text().splitlines()]
+    command = next(r["command"] for r in fired if r["kind"] == "command" and r["command"].get("action") == action)
+    assert command["unit"] == unit.id and tuple(command["cell"]) == cell
+
+
 async def _ready(pilot, app, session) -> None:
     for _ in range(30):
         await pilot.pause()
@@ -65,10 +73,7 @@ def test_the_cursor_fires_at_a_cell_in_the_dark_with_its_odds(content, tmp_path)
             return unit, cell
 
     unit, cell = asyncio.run(main())
-    session.close()
-    fired = [json.loads(line) for line in session.path.read_text().splitlines()]
-    command = next(r["command"] for r in fired if r["kind"] == "command" and r["command"].get("action") == "fire_at")
-    assert command["unit"] == unit.id and tuple(command["cell"]) == cell
+    _logged(session, unit, "fire_at", cell)
 
 
 def test_a_ruleset_without_shots_in_the_dark_refuses_the_key_and_the_help_leaves_it_out(content, tmp_path):
@@ -148,7 +153,4 @@ def test_the_cursor_lays_covering_fire_round_any_cell_in_sight(content, tmp_path
             return unit, cell
 
     unit, cell = asyncio.run(main())
-    session.close()
-    fired = [json.loads(line) for line in session.path.read_text().splitlines()]
-    command = next(r["command"] for r in fired if r["kind"] == "command" and r["command"].get("action") == "cover")
-    assert command["unit"] == unit.id and tuple(command["cell"]) == cell
+    _logged(session, unit, "cover", cell)
