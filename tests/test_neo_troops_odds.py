@@ -54,3 +54,15 @@ def test_the_panel_says_a_distribution_in_whole_percent_from_least_to_most():
     assert short({0: Fraction(996, 1000), 2: Fraction(4, 1000)}) == "0–2: 100 0 <1%"  # a gap says 0
     assert short({0: Fraction(1)}) == "0: 100%"
     assert len("Hits  " + short(odds.hits(6, 7, 4))) <= 30  # a heavy plasma gun's spray fits the 30 columns
+
+
+def test_a_long_pool_takes_two_rows_of_the_panel_and_neither_wraps():
+    from engine.rules.neo_troops.panel import dice_rows
+
+    short = dice_rows((("base", 4), ("accuracy", 1)), 4)
+    assert [(r.label, r.text) for r in short] == [("Dice", " n=4+1 accuracy=5 vs AV 4 ")]
+    long = dice_rows((("base", 4), ("accuracy", 1), ("combined", -1)), 6)
+    assert [(r.label, r.text) for r in long] == [("Dice", " n=4 vs AV 6 "), ("From", " 4+1 accuracy-1 combined ")]
+    zero = dice_rows((("base", 1), ("severe wound", -1), ("long range", -1)), 4)
+    assert [r.text for r in zero] == [" n=-1: 2d6, lower vs AV 4 ", " 1-1 severe wound-1 long ", " range "]
+    assert all(len(f"{r.label}  {r.text.strip()}") <= 30 for r in long + zero)

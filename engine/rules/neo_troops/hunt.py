@@ -21,7 +21,7 @@ from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.ruleset import CellShot, Clues, Hunt, Mode, Option, Row, ShotPreview
-from engine.rules.neo_troops import actions, battle, damage, loadout, odds, pools, senses, shooting
+from engine.rules.neo_troops import actions, battle, damage, loadout, odds, panel, pools, senses, shooting
 from engine.rules.neo_troops.movement import range_cells
 from engine.rules.neo_troops.unit import Trooper
 
@@ -144,8 +144,7 @@ def preview_cell(rs, state: State, shooter: str, cell: Pos, mode: str) -> CellSh
     n, how = pools.count(mods)
     hit = odds.hits(base, n, av)
     told = "suspected: an unseen enemy's cell" if cell in suspected(rs, state, unit) else "nobody seen there"
-    lines = (Row("Dice", f" {how}{' (2, the lower)' if n <= 0 else ''} vs AV {av} "),
-             Row("Hits", f" {odds.short(hit)} "))
+    lines = (*panel.dice_rows(mods, av), Row("Hits", f" {odds.short(hit)} "))
     preview = ShotPreview(p_hit=float(1 - hit.get(0, 0)), expected_damage=float(odds.mean(hit)),
                           distance=range_cells(unit.pos, cell), reach=None, lines=lines,
                           notes=(f"{told}; hits only if someone is there (N-3.3)",))

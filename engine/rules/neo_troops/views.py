@@ -102,7 +102,8 @@ def preview_shot(rs, state: State, shooter: str, target: str, mode: str) -> Shot
     rows, p_any, mean = panel.odds_rows(found.base, found.mods, found.av, tt.save_now, w.save_mod, w.hits)
     hit = odds.hits(found.base, pools.count(found.mods)[0], found.av)
     through = odds.unsaved(hit, tt.save_now, w.save_mod, w.hits)
-    rows = (rows[0], Row("Hits", f" {odds.short(hit)} "), Row("Unsaved", f" {odds.short(through)} "))
+    rows = (*panel.dice_rows(found.mods, found.av), Row("Hits", f" {odds.short(hit)} "),
+            Row("Unsaved", f" {odds.short(through)} "))
     save = f"{tt.save_now}+ {w.save_mod:+d}" if tt.save_now is not None else "none"
     lines = (*rows, Row("Save", f" {save} · {found.cells} cells "))
     notes = ("long range: -1 die",) if found.cells > w.long_range else ()
