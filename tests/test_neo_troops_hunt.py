@@ -104,9 +104,10 @@ def test_what_the_hunt_remembers_goes_through_the_checkpoint_and_back(played):  
 
 @pytest.fixture(scope="module")
 def hunted_log(content, tmp_path_factory):
-    """An AI-against-AI mission in which the goons hunt the cloaked varans (seed 3: leads and Searches)."""
+    """An AI-against-AI mission in which the goons hunt the cloaked varans (crash, seed 4: leads in both checkpoints,
+    Searches and shots at cells after the last)."""
     ref = tmp_path_factory.mktemp("hunt") / "ref.jsonl"
-    run(content, ID, "eliminate", seed_from_int(3), ref, public=3).close()
+    run(content, ID, "crash", seed_from_int(4), ref, public=4).close()
     recs = [json.loads(line) for line in ref.read_bytes().splitlines()]
     assert any(r["ai"]["aliens"].get("leads") for r in recs if r["kind"] == "checkpoint")
     assert any(r.get("command", {}).get("action") == "search" for r in recs)
