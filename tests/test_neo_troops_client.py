@@ -154,3 +154,20 @@ def test_the_cursor_lays_covering_fire_round_any_cell_in_sight(content, tmp_path
 
     unit, cell = asyncio.run(main())
     _logged(session, unit, "cover", cell)
+
+
+def test_the_top_bar_keeps_80_columns_and_the_count_in_sight_whole(content, tmp_path):
+    from types import SimpleNamespace
+
+    from engine.core.ruleset import Turn
+    from tui.screens.readout import top_line
+
+    session, _app = _battle(content, tmp_path, "neo-troops")
+    state = session.state
+    asked = "Kira may strike as Attack hound 2 runs past the corner of the old barn"
+    fake = SimpleNamespace(state=state, content=session.content, game=session.game, players_turn=True,
+                           ready=lambda: [], squad=lambda: [],
+                           ruleset=SimpleNamespace(turn=lambda s: Turn(side="xcom", units=(), label=asked)))
+    line = top_line(fake, 3, 80)
+    assert len(line) <= 80 and line.endswith(" · in sight 3") and "Kira may strike as" in line and "…" in line
+    session.close()
