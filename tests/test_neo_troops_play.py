@@ -389,3 +389,23 @@ def test_the_turn_label_says_who_is_next_by_name_or_as_a_foe(game):
     label = game.ruleset.turn(state).label
     after = next(state.units[u] for u in b.order.slots[1:] if state.units[u].conscious)
     assert label.endswith(f" ▸ {after.name}" if after.side == up.side else " ▸ foe")
+
+
+def test_audit_stats_tells_the_pools_kept_dice_from_the_rolled(content, tmp_path):
+    from engine.log.audit import stats
+
+    path = tmp_path / "neo.jsonl"
+    simulate.run(content, ID, "defend", seed_from_int(3), path, max_phases=3, public=3).close()
+    pools = [r for rec in _records(path) for e in rec.get("events", []) for r in e.get("rolls", [])
+             if re.fullmatch(r"\d+d6", r["expr"]) and len(r["faces"]) > 1]
+    xcom = {u for rec in _records(path) for e in rec.get("events", []) if e["kind"] == "spawned"
+            for u in [e["unit"]["id"]] if e["unit"]["side"] == "xcom"}
+    mine = [r for r in pools if r["actor"] in xcom]
+    rolled = [f for r in mine for f in r["faces"]]
+    kept = [r["faces"][i] for r in mine for i in (r.get("kept") or range(len(r["faces"])))]
+    assert len(kept) < len(rolled)  # some spray or snap discarded dice
+    out = list(stats(path))
+    at = out.index("Kept versus rolled (pools of several dice; a pool keeps its best, or the lower of two at zero dice)")
+    line = next(x for x in out[at:] if x.strip().startswith("xcom"))
+    assert line == (f"  xcom     rolled {len(rolled):>5} mean {sum(rolled) / len(rolled):.2f} · kept {len(kept):>5} "
+                    f"mean {sum(kept) / len(kept):.2f} · discarded {len(rolled) - len(kept)}")
