@@ -32,10 +32,10 @@ def top_line(session: Session, hostiles_seen: int, width: int = 80, level: int =
         line = f"Level {level}/{state.grid.levels - 1} · " + line
     if len(line) > width:
         line = line.replace(" · hostiles in sight ", " · in sight ")
-    if len(line) > width and ready:  # a long turn label (a slot and who is next) before the count of the ready
-        line = line.replace(ready, "", 1)
     if len(line) > width and state.grid.storeys:
         line = line.replace("Level ", "L", 1)
+    if len(line) > width and ready:  # a long turn label (a slot and who is next) before the count of the ready
+        line = line.replace(ready, "", 1)
     if len(line) > width and len(turn) > 12:  # an interrupt's question: its end gives way, the count stays whole
         line = line.replace(turn, turn[:max(11, len(turn) - (len(line) - width) - 1)] + "…", 1)
     return line
