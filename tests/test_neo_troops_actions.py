@@ -384,3 +384,32 @@ def test_a_walk_passes_through_its_own_side_but_not_onto_it_nor_through_an_enemy
     assert decide(rs, state, Move(unit="anna", path=((2, 3),))) == Rejected("blocked", "Someone stands at 2,3")
     assert decide(rs, state, Move(unit="anna", path=((3, 3), (3, 4), (3, 5), (3, 6)))) == Rejected(
         "blocked", "Someone stands at 3,5")
+
+
+def _fenced(rs):
+    made = referee.units(rs, referee.Scenario(ruleset=ID, units={
+        "anna": referee.ScUnit(template="anna", side="xcom", at=[2, 2]),
+        "goon": referee.ScUnit(template="goon", side="aliens", at=[8, 8])},
+        action=referee.ScAction(actor="anna", target="anna")))
+    return referee.stage(rs, made, referee.ScAction(actor="anna", target="anna"),
+                         cover=[referee.ScCover(at=[2, 3], tile="fence")], hidden=frozenset(made))
+
+
+def test_a_move_jumps_a_fence_at_an_agility_test_and_pays_double_metres(rs):
+    """N-5.3, N-6.3: 3 dice (Anna carries a third of her load, a 4+ suit, no BIG weapon) against Normal 4+."""
+    state = _fenced(rs)
+    assert decide(rs, state, Move(unit="anna", path=((2, 3),))).code == "blocked"  # nobody stands on a fence
+    events = decide(rs, state, Move(unit="anna", path=((2, 3), (2, 4))), [5, 2, 1])
+    assert formulas(events) == ["agility n=3: 3d6 [5 2 1] best 5 vs TN 4 ✓"]
+    assert told(events) == ["Anna gets over the fence at 2,3"]
+    after = fold(state, events).units["anna"]
+    assert after.pos == (2, 4) and after.record.spent_m == 4 + 2  # the fence's cell at double
+
+
+def test_a_failed_jump_stops_before_the_fence_with_the_metres_to_it_spent(rs):
+    state = _fenced(rs)
+    events = decide(rs, state, Move(unit="anna", path=((2, 3), (2, 4))), [3, 2, 1])
+    assert told(events) == ["Anna fails to get over the fence at 2,3"]
+    after = fold(state, events).units["anna"]
+    assert after.pos == (2, 2) and after.record.spent_m == 4 and after.record.moved
+    assert views.walk(rs, state).cost((2, 2), ((2, 3), (2, 4))) == 6  # the path preview and the AI price it so

@@ -10,7 +10,7 @@ from engine.core.commands import Act, Reload, Rejected
 from engine.core.model import State, Unit
 from engine.core.ruleset import Budget, Hunt, Mode, Option, Row, Sheet, ShotPreview, Walk
 from engine.rules.neo_troops import actions, battle, fight, interrupt, loadout, movement, odds, panel, pools, shooting
-from engine.rules.neo_troops import aid, arms, brawl, hunt, mend, spray
+from engine.rules.neo_troops import aid, arms, brawl, ground, hunt, mend, spray
 from engine.rules.neo_troops.unit import Trooper
 
 def walk(rs, state: State) -> Walk:
@@ -19,6 +19,8 @@ def walk(rs, state: State) -> Walk:
     kept = rs.priced
     if kept is None or kept[0] is not grid:
         price = np.where(grid.cost > 1, rs.settings.difficult_factor, (grid.cost > 0).astype(np.int16))
+        for x, y in ground.obstacles(grid, rs.settings):  # jumped over at double metres (N-6.3)
+            price[y, x] = rs.settings.difficult_factor
         kept = rs.priced = (grid, price.astype(np.int16))
     return Walk(cardinal=rs.settings.step_m, diagonal=rs.settings.diagonal_m, price=kept[1], currency="m")
 
