@@ -297,6 +297,13 @@ def played(content, tmp_path_factory):
     game.close()
 
 
+def clues(state, leads=(), searched=None):
+    import numpy as np
+
+    grid = np.full((state.grid.height, state.grid.width), -1, dtype=np.int32) if searched is None else searched
+    return ruleset.Clues(leads=tuple(leads), searched=grid)
+
+
 def _menu(rs, state, uid) -> dict[str, str]:
     return {o.label: o.note for o in rs.options(state, state.units[uid])}
 
@@ -327,16 +334,22 @@ def test_the_action_menu_offers_each_new_action_with_its_help_line(played):
 def test_the_ai_fires_at_a_known_cell_searches_every_other_action_and_draws_a_second_weapon(played):
     state = field(played, {"goon": ("goon", "aliens", (2, 2)), "anna": ("anna", "xcom", (2, 8))}, "goon")
     goon = state.units["goon"]
-    assert played.ai_special(state, goon, [], False) is None  # the first cycle: no search yet
+
+    def hunt(s):
+        h = played.ai_hunt(s, s.units["goon"], clues(s))
+        return h and h.command
+
+    assert played.ai_special(state, goon, [], False) is None
+    assert hunt(state) is None  # the first cycle: no search yet
     later = attrs.evolve(state, record=attrs.evolve(battle.battle(state), order=attrs.evolve(
         battle.battle(state).order, cycle=2)))
-    assert played.ai_special(later, goon, [], False) == Act(unit="goon", action="search")
+    assert hunt(later) == Act(unit="goon", action="search")
     searched = attrs.evolve(later, units={**later.units, "goon": attrs.evolve(goon, record=attrs.evolve(
         goon.record, searched=True))})
-    assert played.ai_special(searched, searched.units["goon"], [], False) is None  # every other action
+    assert hunt(searched) is None  # every other action
     known = attrs.evolve(later, record=attrs.evolve(battle.battle(later), known=(("aliens", "anna", (2, 8)),)))
-    assert played.ai_special(known, goon, [], False) == Act(unit="goon", action="fire_at", cell=(2, 8),
-                                                            option="spray")
+    assert played.suspects(known, "aliens") == (("anna", (2, 8)),)
+    assert hunt(known) == Act(unit="goon", action="fire_at", cell=(2, 8), option="spray")
     oleg = field(played, {"oleg": ("oleg", "xcom", (2, 2))}, "oleg", oleg={"held": ("smg",)})
     assert played.ai_special(oleg, oleg.units["oleg"], [], False) == Act(unit="oleg", action="draw",
                                                                         option="machine_pistol")
@@ -361,3 +374,42 @@ def test_the_ai_repairs_its_cloak_and_delays_to_act_after_an_enemy(played):
     assert played.ai_special(last, last.units["boris"], [], False) is None  # no ally's slot after the goon's
     goon = boris_up.units["goon"]
     assert played.ai_special(boris_up, boris_up.units["boris"], [goon], False) is None  # a hostile in sight
+
+
+def test_a_walk_passes_through_its_own_side_but_not_onto_it_nor_through_an_enemy(rs):
+    state = field(rs, {"anna": ("anna", "xcom", (2, 2)), "boris": ("boris", "xcom", (2, 3)),
+                       "goon": ("goon", "aliens", (3, 5))}, "anna")
+    through = decide(rs, state, Move(unit="anna", path=((2, 3), (2, 4))))  # 4 m: the action goes on
+    assert fold(state, through).units["anna"].pos == (2, 4)
+    assert decide(rs, state, Move(unit="anna", path=((2, 3),))) == Rejected("blocked", "Someone stands at 2,3")
+    assert decide(rs, state, Move(unit="anna", path=((3, 3), (3, 4), (3, 5), (3, 6)))) == Rejected(
+        "blocked", "Someone stands at 3,5")
+
+
+def _fenced(rs):
+    made = referee.units(rs, referee.Scenario(ruleset=ID, units={
+        "anna": referee.ScUnit(template="anna", side="xcom", at=[2, 2]),
+        "goon": referee.ScUnit(template="goon", side="aliens", at=[8, 8])},
+        action=referee.ScAction(actor="anna", target="anna")))
+    return referee.stage(rs, made, referee.ScAction(actor="anna", target="anna"),
+                         cover=[referee.ScCover(at=[2, 3], tile="fence")], hidden=frozenset(made))
+
+
+def test_a_move_jumps_a_fence_at_an_agility_test_and_pays_double_metres(rs):
+    """N-5.3, N-6.3: 3 dice (Anna carries a third of her load, a 4+ suit, no BIG weapon) against Normal 4+."""
+    state = _fenced(rs)
+    assert decide(rs, state, Move(unit="anna", path=((2, 3),))).code == "blocked"  # nobody stands on a fence
+    events = decide(rs, state, Move(unit="anna", path=((2, 3), (2, 4))), [5, 2, 1])
+    assert formulas(events) == ["agility n=3: 3d6 [5 2 1] best 5 vs TN 4 ✓"]
+    assert told(events) == ["Anna gets over the fence at 2,3"]
+    after = fold(state, events).units["anna"]
+    assert after.pos == (2, 4) and after.record.spent_m == 4 + 2  # the fence's cell at double
+
+
+def test_a_failed_jump_stops_before_the_fence_with_the_metres_to_it_spent(rs):
+    state = _fenced(rs)
+    events = decide(rs, state, Move(unit="anna", path=((2, 3), (2, 4))), [3, 2, 1])
+    assert told(events) == ["Anna fails to get over the fence at 2,3"]
+    after = fold(state, events).units["anna"]
+    assert after.pos == (2, 2) and after.record.spent_m == 4 and after.record.moved
+    assert views.walk(rs, state).cost((2, 2), ((2, 3), (2, 4))) == 6  # the path preview and the AI price it so

@@ -44,3 +44,25 @@ def test_unsaved_hits_follow_the_save():
     dist = odds.unsaved(odds.hits(1, 3, 4), 4, 0)
     assert odds.mean(dist) == Fraction(7, 16) and sum(dist.values()) == 1
     assert odds.shown({0: Fraction(1, 4), 1: Fraction(3, 4)}) == "0: 25.0% · 1: 75.0%"
+
+
+def test_the_panel_says_a_distribution_in_whole_percent_from_least_to_most():
+    from engine.rules.neo_troops.odds import short
+
+    assert short({0: Fraction(1, 32), 1: Fraction(5, 32), 2: Fraction(10, 32), 3: Fraction(10, 32),
+                  4: Fraction(6, 32)}) == "0–4: 3 16 31 31 19%"
+    assert short({0: Fraction(996, 1000), 2: Fraction(4, 1000)}) == "0–2: 100 0 <1%"  # a gap says 0
+    assert short({0: Fraction(1)}) == "0: 100%"
+    assert len("Hits  " + short(odds.hits(6, 7, 4))) <= 30  # a heavy plasma gun's spray fits the 30 columns
+
+
+def test_a_long_pool_takes_two_rows_of_the_panel_and_neither_wraps():
+    from engine.rules.neo_troops.panel import dice_rows
+
+    short = dice_rows((("base", 4), ("accuracy", 1)), 4)
+    assert [(r.label, r.text) for r in short] == [("Dice", " n=4+1 accuracy=5 vs AV 4 ")]
+    long = dice_rows((("base", 4), ("accuracy", 1), ("combined", -1)), 6)
+    assert [(r.label, r.text) for r in long] == [("Dice", " n=4 vs AV 6 "), ("From", " 4+1 accuracy-1 combined ")]
+    zero = dice_rows((("base", 1), ("severe wound", -1), ("long range", -1)), 4)
+    assert [r.text for r in zero] == [" n=-1: 2d6, lower vs AV 4 ", " 1-1 severe wound-1 long ", " range "]
+    assert all(len(f"{r.label}  {r.text.strip()}") <= 30 for r in long + zero)

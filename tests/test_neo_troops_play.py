@@ -23,7 +23,7 @@ from engine.rules.neo_troops import battle
 
 ID = "neo-troops"
 # a public seed per mission whose AI-vs-AI battle has both sides firing
-SEEDS = {"crash": 1, "defend": 3, "eliminate": 1, "terror": 1, "vip": 1}
+SEEDS = {"crash": 1, "defend": 6, "eliminate": 1, "terror": 1, "vip": 1}
 FIRING = ("shoot", "cover", "covering fire")  # a shot, a covering-fire volley, covering fire on a mover
 
 
@@ -63,16 +63,16 @@ def test_the_start_rolls_initiative_and_names_one_unit_per_slot(game):
     state = game.state
     b = battle.battle(state)
     fighters = [u for u in state.units.values() if u.side in ("xcom", "aliens")]
-    assert len(b.order.slots) == len(fighters) == 22  # 6 varans, 12 goons, 4 armoured goons
+    assert len(b.order.slots) == len(fighters) == 30  # 6 varans, 14 goons, 6 armoured goons, 4 attack hounds
     first = next(r for r in _records(game.path) if r.get("kind") == "command")
     start = next(e for e in first["events"] if e["kind"] == "noted")
-    assert sum(roll["purpose"] == "initiative" for roll in start["rolls"]) == 22
+    assert sum(roll["purpose"] == "initiative" for roll in start["rolls"]) == 30
     assert all(roll["expr"] == "1d6" and 1 <= roll["total"] <= 6 for roll in start["rolls"]
                if roll["purpose"] == "initiative")
     turn = game.ruleset.turn(state)
     up = state.units[b.order.up]
     assert turn.units == (up.id,) and turn.side == up.side
-    assert turn.label.startswith(f"Initiative 1/22: {up.name}")
+    assert turn.label.startswith(f"Initiative 1/30: {up.name}")
     assert [u.id for u in state.units.values() if u.record.actions] == [up.id]
 
 
@@ -203,7 +203,7 @@ def test_preview_shot_is_the_exact_distribution(game):
     assert p.p_hit == pytest.approx(float(p_hit))
     rows = {r.label: r.text for r in p.lines}
     assert rows["Dice"].strip() == "n=4+1 accuracy=5 vs AV 4"
-    assert rows["Hits"].strip() == "0:3% 1:16% 2:31% 3:31% 4:19%"  # 1/32, 5/32, 10/32, 10/32, (5 + 1)/32
+    assert rows["Hits"].strip() == "0–4: 3 16 31 31 19%"  # 1/32, 5/32, 10/32, 10/32, (5 + 1)/32
     assert rows["Unsaved"] == rows["Hits"]  # a goon has no armour to save with
     snap = rs.preview_shot(staged, varan.id, goon.id, "snap")
     assert snap.p_hit == pytest.approx(1 - 0.25)  # best of 2 dice ≥ 4
@@ -239,8 +239,8 @@ def test_cli_simulate_with_seed_3_runs(tmp_path, capsys):
     code = main(["simulate", "--ruleset", ID, "--seed", "3", "--out", str(out)])
     printed = capsys.readouterr().out
     assert code == 0
-    assert "winner:     xcom (all hostiles eliminated)" in printed and "phases:     9" in printed
-    assert "aliens:     0 standing, 0 unconscious, 16 dead" in printed
+    assert "winner:     xcom (all hostiles eliminated)" in printed and "phases:     5" in printed
+    assert "aliens:     0 standing, 0 unconscious, 24 dead" in printed  # 14 goons, 6 armoured, 4 hounds
     assert main(["replay", "--verify", str(out)]) == 0
 
 
@@ -253,7 +253,7 @@ def test_the_client_draws_the_varan_and_walks_it(content, tmp_path):
     assert panel[:6] == [f"[{unit.glyph}] {unit.name} Acc1 Fig1 Per1", "HP       3/3  ████████",
                          "AV       5 · save 4+", "Shot ≤10 m  move 20 m", "▶Rifle 40+1 · Pistol 12",
                          "Bio-scanner, Grapple launcher"]
-    assert f"Initiative 1/20: {unit.name}" in first
+    assert f"Initiative 1/22: {unit.name}" in first  # 6 varans, 10 goons, 4 armoured, 2 hounds
     assert unit.glyph.isdigit()  # the squad told apart on the map, as xcom-trpg's is
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1])
     assert moved.record.spent_m == (2 if 0 in step else 3)
@@ -372,7 +372,7 @@ def test_a_delayed_varan_takes_its_held_action_after_the_next_one(game):
     assert not rs.budget(state, state.units[first]).can_act
     state = fold(state, rs.decide(state, Wait(unit=second), Dice(game.faces, state.dice)))
     turn = rs.turn(state)
-    assert turn.units == (third, first) and turn.label.endswith(f"(holding: {state.units[first].name})")
+    assert turn.units == (third, first) and f"(holding: {state.units[first].name}) ▸ " in turn.label  # and who is next
     assert rs.budget(state, state.units[first]).can_act
     path = _free_path(state, state.units[first], 1)
     state = fold(state, rs.decide(state, Move(unit=first, path=path), Dice(game.faces, state.dice)))
@@ -380,3 +380,32 @@ def test_a_delayed_varan_takes_its_held_action_after_the_next_one(game):
     state = fold(state, rs.decide(state, Wait(unit=first), Dice(game.faces, state.dice)))
     assert battle.battle(state).order.up == third and rs.turn(state).units == (third,)  # the slot up stays up
     assert battle.battle(state).order.slots.index(first) == battle.battle(state).order.slots.index(second) + 1
+
+
+def test_the_turn_label_says_who_is_next_by_name_or_as_a_foe(game):
+    state = game.state
+    b = battle.battle(state)
+    up = state.units[b.order.up]
+    label = game.ruleset.turn(state).label
+    after = next(state.units[u] for u in b.order.slots[1:] if state.units[u].conscious)
+    assert label.endswith(f" ▸ {after.name}" if after.side == up.side else " ▸ foe")
+
+
+def test_audit_stats_tells_the_pools_kept_dice_from_the_rolled(content, tmp_path):
+    from engine.log.audit import stats
+
+    path = tmp_path / "neo.jsonl"
+    simulate.run(content, ID, "defend", seed_from_int(3), path, max_phases=3, public=3).close()
+    pools = [r for rec in _records(path) for e in rec.get("events", []) for r in e.get("rolls", [])
+             if re.fullmatch(r"\d+d6", r["expr"]) and len(r["faces"]) > 1]
+    xcom = {u for rec in _records(path) for e in rec.get("events", []) if e["kind"] == "spawned"
+            for u in [e["unit"]["id"]] if e["unit"]["side"] == "xcom"}
+    mine = [r for r in pools if r["actor"] in xcom]
+    rolled = [f for r in mine for f in r["faces"]]
+    kept = [r["faces"][i] for r in mine for i in (r.get("kept") or range(len(r["faces"])))]
+    assert len(kept) < len(rolled)  # some spray or snap discarded dice
+    out = list(stats(path))
+    at = out.index("Kept versus rolled (pools of several dice; a pool keeps its best, or the lower of two at zero dice)")
+    line = next(x for x in out[at:] if x.strip().startswith("xcom"))
+    assert line == (f"  xcom     rolled {len(rolled):>5} mean {sum(rolled) / len(rolled):.2f} · kept {len(kept):>5} "
+                    f"mean {sum(kept) / len(kept):.2f} · discarded {len(rolled) - len(kept)}")

@@ -74,3 +74,26 @@ def test_a_grenade_throws_a_die_at_each_in_the_blast(capsys):
     # no to-hit roll: one die each at AV 5 (Anna at the aimed cell first); her 4+ save at −1 needs 5: a 6 holds
     assert "blast on anna n=1: 1d6 [5] vs AV 5: hit" in out and "blast on boris n=1: 1d6 [2] vs AV 5: miss" in out
     assert "save 4+ needs 5: 1d6=6 ✓ saved" in out and "Armoured goon throws a grenade at 7,2: 1 of 2 hit" in out
+
+
+def test_a_snap_shot_keeps_the_best_of_its_three_dice_tv_n2(capsys):
+    code, out, _ = run(["resolve", str(DOCS / "snap.toml"), "--dice", "2,5,3"], capsys)
+    assert code == 0
+    assert "snap n=1+1 accuracy+1 still=3: 3d6 [2 5 3] best 5 vs AV 4: hit" in out
+    assert "Goon: HP 0/1, dead" in out
+
+
+def test_covering_fire_throws_a_die_at_each_goon_in_the_area(capsys):
+    code, out, _ = run(["resolve", str(DOCS / "cover.toml"), "--dice", "5,2"], capsys)
+    assert code == 0
+    # min(ROF 4, 4 + Accuracy 1 + still 1) = 4 dice, but two goons in the 3 × 3: two dice, one each (N-11.2)
+    assert "sustained n=min(4, 4+1 accuracy+1 still=6)=4: 2d6 [5 2] keep all goon 5 vs AV 4, other 2 vs AV 4: 1 hit" \
+        in out
+    assert "Goon (goon): HP 0/1, dead" in out and "Goon (other): HP 1/1" in out
+
+
+def test_a_hound_sweeps_two_alike_goons_in_one_throw(capsys):
+    code, out, _ = run(["resolve", str(DOCS / "melee-two.toml"), "--dice", "6,4,1"], capsys)
+    assert code == 0
+    assert "melee sweep n=2+1 fighter=3: 3d6 [6 4 1] keep 6,4 vs goon AV 4: 1 hit, other AV 4: 1 hit" in out
+    assert "Goon (goon): HP 0/1, dead" in out and "Goon (other): HP 0/1, dead" in out

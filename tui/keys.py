@@ -40,6 +40,7 @@ BATTLE: tuple[Key, ...] = (
     Key("soldiers", "S", "soldiers", "squad"),
     Key("spotted", "s", "spotted", "in sight", show=False),  # the in-sight bar names its key
     Key("fire", "f", "fire", "fire"),
+    Key("fire_cell", "d", "fire_cell", "fire at cell"),  # d: into the dark
     Key("throw", "t", "throw", "throw"),
     Key("reload", "r", "reload", "reload"),
     Key("operate", "o", "operate", "use"),
@@ -68,10 +69,11 @@ BATTLE: tuple[Key, ...] = (
 # know every battle key): moving is the battle screen, the others return to it.
 _ALWAYS = ("full_log", "help", "quit")
 BATTLE_MODES: dict[str, tuple[str, ...]] = {
-    "move": (*MOVES, "move", "next_soldier", "prev_soldier", "soldiers", "spotted", "fire", "throw", "reload",
-             "operate", "actions", "inventory", "combo", "wait", "end_turn", "undo", "look", "level_up", "level_down",
-             "cancel", *_ALWAYS),
+    "move": (*MOVES, "move", "next_soldier", "prev_soldier", "soldiers", "spotted", "fire", "fire_cell", "throw",
+             "reload", "operate", "actions", "inventory", "combo", "wait", "end_turn", "undo", "look", "level_up",
+             "level_down", "cancel", *_ALWAYS),
     "target": ("next_target", "prev_target", "fire_mode", "confirm_fire", "cancel", *_ALWAYS),
+    "cell": (*MOVES, "next_target", "prev_target", "fire_mode", "confirm_fire", "cancel", *_ALWAYS),
     "throw": (*MOVES, "next_target", "prev_target", "spotted", "throw_item", "confirm_throw", "cancel", *_ALWAYS),
     "look": (*MOVES, "next_target", "prev_target", "spotted", "level_up", "level_down", "cancel", *_ALWAYS),
 }

@@ -2,8 +2,8 @@
 
 What the AI decides must follow from the log alone: a resumed mission has to continue exactly as an
 uninterrupted one. Its memory (hostiles last seen, cells explored and when, the cell each unit walks to,
-ambushes held, this turn's skips and mark) is written into every checkpoint; a resume restores it and
-replays the AI's decisions over the few records after the checkpoint (`engine.play.minds`).
+ambushes held, this turn's skips and mark, the hunt's leads and searched cells) is written into every
+checkpoint; a resume restores it and replays the AI's decisions over the few records after the checkpoint (`engine.play.minds`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ class Memory:
     turn: tuple[int, str] | None
     mark: str | None
     looked: np.ndarray | None = attrs.field(eq=False)  # phase each cell was last seen in; -1 never
+    leads: dict[str, tuple[tuple[int, int], int]] = attrs.field(factory=dict)  # engine.ai.hunting
+    searched: np.ndarray | None = attrs.field(default=None, eq=False)  # phase each cell was searched in; -1 never
 
 
 def snapshot(ai: "Ai") -> dict[str, Any]:
@@ -40,7 +42,18 @@ def snapshot(ai: "Ai") -> dict[str, Any]:
             "explore": [[uid, x, y] for uid, (x, y) in sorted(ai._explore.items())],  # noqa: SLF001
             "held": [[uid, n] for uid, n in sorted(ai._held.items())],  # noqa: SLF001
             "turn": list(ai._turn) if ai._turn else None, "mark": ai._mark,  # noqa: SLF001
-            "looked": looked}
+            "looked": looked, **_hunt(ai)}
+
+
+def _hunt(ai: "Ai") -> dict[str, Any]:
+    """The hunt's leads and searched cells (engine.ai.hunting), left out while it has none: an AI that never
+    hunted writes its memory as before."""
+    out: dict[str, Any] = {}
+    if ai.leads:
+        out["leads"] = [[uid, x, y, phase] for uid, ((x, y), phase) in sorted(ai.leads.items())]
+    if ai.searched is not None:
+        out["searched"] = {"shape": list(ai.searched.shape), "runs": _runs(ai.searched)}
+    return out
 
 
 def decode(data: Any) -> Memory:
@@ -56,9 +69,11 @@ def decode(data: Any) -> Memory:
         turn = None if data["turn"] is None else (_int(data["turn"][0]), _str(data["turn"][1]))
         mark = None if data["mark"] is None else _str(data["mark"])
         looked = None if data["looked"] is None else _unruns(data["looked"])
-    except (KeyError, TypeError, IndexError) as exc:
+        leads = {_str(u): ((_int(x), _int(y)), _int(p)) for u, x, y, p in data.get("leads", [])}
+        searched = _unruns(data["searched"]) if "searched" in data else None
+    except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise ValueError(f"malformed AI memory ({exc!r})") from None
-    return Memory(memory, armed, skip, explore, held, turn, mark, looked)
+    return Memory(memory, armed, skip, explore, held, turn, mark, looked, leads, searched)
 
 
 def apply(ai: "Ai", m: Memory) -> None:
@@ -66,6 +81,8 @@ def apply(ai: "Ai", m: Memory) -> None:
     ai._armed, ai._skip = set(m.armed), set(m.skip)  # noqa: SLF001
     ai._explore, ai._held = dict(m.explore), dict(m.held)  # noqa: SLF001
     ai._turn, ai._mark = m.turn, m.mark  # noqa: SLF001
+    ai.leads = dict(m.leads)
+    ai.searched = None if m.searched is None else m.searched.astype(np.int32)
     if m.looked is not None:
         ai._explored = m.looked >= 0  # noqa: SLF001
         ai._looked = np.maximum(m.looked, 0).astype(np.int32)  # noqa: SLF001

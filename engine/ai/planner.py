@@ -12,7 +12,7 @@ import attrs
 import numpy as np
 
 from engine.content import missions
-from engine.ai import grenades
+from engine.ai import grenades, hunting
 from engine.ai.orders import Orders
 from engine.core.commands import Combo, Command, EndTurn, Move, Rejected, Shoot, Wait
 from engine.content.models import Behaviour
@@ -53,6 +53,8 @@ class Ai:
         self._fields: dict = {}
         self._explored: np.ndarray | None = None  # cells the side has ever seen
         self._looked = np.zeros((0, 0), dtype=np.int32)  # phase each cell was last seen in
+        self.leads: dict[str, tuple[Pos, int]] = {}  # hostile id -> (cell, phase) last seen or suspected at
+        self.searched: np.ndarray | None = None  # phase each cell was last searched in; -1 never (engine.ai.hunting)
 
     # -- knowledge -------------------------------------------------------------------------
 
@@ -63,10 +65,12 @@ class Ai:
             self._explored = np.zeros(shape, dtype=bool)
             self._looked = np.zeros(shape, dtype=np.int32)
         # the side's sight by the one rule the fog of war and the logs follow (engine.log.view)
+        before = dict(self.memory)
         seen, hostiles = look(self.ruleset, state, self.side, self._explored, self.memory,
                               lambda u: missions.hostile(self.side, u.side))
         self._looked[seen] = state.phase
         self._armed |= {h.id for h in hostiles if h.side != missions.CIVILIANS}
+        hunting.note(self, state, before, seen, hostiles)
         return seen, hostiles
 
     def knowledge(self, state: State) -> Knowledge:
@@ -141,6 +145,10 @@ class Ai:
         special = rs.ai_special(state, unit, list(k.targets), shot is not None)  # xcom-trpg: speeches, psionics
         if special is not None:
             return special
+        hunt = None if shot else rs.ai_hunt(state, unit, hunting.clues(self, state, k.targets))
+        if hunt is not None:  # neo-troops: fire at a cell, Search, close on where a cloaked varan was last seen
+            hunting.hunted(self, state, hunt)
+            return hunt.command
         if self._breaking(unit, p) and k.threats and budget.moves_left > 0:
             back = self._fall_back(state, unit, k, p, budget.moves_left)
             if back is not None:

@@ -85,6 +85,19 @@ class ShotPreview:
 
 
 @attrs.frozen(kw_only=True)
+class CellShot:
+    """A shot at a cell where the side sees nobody (neo-troops: at AV 6, N-3.3), as the cursor previews it: the
+    command that fires it and its odds."""
+
+    command: Command
+    preview: ShotPreview
+    modes: tuple[Mode, ...] = ()  # every mode a shot at this cell may take now (neo-troops: snap, spray, cover)
+
+
+NO_CELL_SHOTS = "no_cell_shots"  # the code of `preview_cell_shot`'s refusal in a ruleset that has none
+
+
+@attrs.frozen(kw_only=True)
 class ThrowPreview:
     """Before a throw: the chance it lands where aimed, where it goes if not, and each unit the blast would hit."""
 
@@ -171,6 +184,24 @@ class Mark:
 
 
 @attrs.frozen(kw_only=True)
+class Clues:
+    """What an AI knows of the hostiles it cannot see, for `Ruleset.ai_hunt`: where it last saw or suspected each
+    (cell, phase), freshest first, and the phase it last searched each cell in ([y, x], -1 never; read-only)."""
+
+    leads: tuple[tuple[Pos, int], ...] = ()
+    searched: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
+    in_sight: tuple[Unit, ...] = ()  # the hostiles it sees now
+
+
+@attrs.frozen
+class Hunt:
+    """The AI's hunting command, and the cells it searches (the AI remembers them, in the log's checkpoints)."""
+
+    command: Command
+    searched: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)  # [y, x] bool, None: none
+
+
+@attrs.frozen(kw_only=True)
 class Budget:
     """What a unit can still do this turn, in the ruleset's own currency."""
 
@@ -227,6 +258,10 @@ class Ruleset(Protocol):
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         """Chance to hit, expected damage and the conditions, without rolling."""
 
+    def preview_cell_shot(self, state: State, shooter: str, cell: Pos, mode: str) -> CellShot | Rejected:
+        """Firing `mode` at `cell` where the side sees nobody, with its odds; or why not. A ruleset without such
+        shots refuses every cell with the code NO_CELL_SHOTS (the client then hides the key)."""
+
     def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
         """The odds of a throw at `cell` without rolling, or why it cannot be thrown there."""
 
@@ -281,6 +316,14 @@ class Ruleset(Protocol):
         """The AI's use of the ruleset's own tools before it moves or shoots (xcom-trpg: psionics), or None. While
         `turn(state).choices` asks `unit` a question, its answer: one of those commands, or None for the decline
         (the first choice when there is no decline)."""
+
+    def suspects(self, state: State, side: str) -> tuple[tuple[str, Pos], ...]:
+        """(unit id, cell) of each hostile `side` cannot see but knows the cell of (neo-troops: an unnoticed
+        attacker, N-4.4), for the AI to remember; () for a ruleset where what is in sight is seen."""
+
+    def ai_hunt(self, state: State, unit: Unit, clues: Clues) -> Hunt | None:
+        """With no shot: the AI's hunt for hostiles it cannot see, from what it remembers (neo-troops: fire at a
+        cell, Search, close on a lead), or None to advance and explore as usual (the other rulesets)."""
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """Upkeep the AI does by the ruleset's rules, or None: at stage "first", what must come before any shot (a

@@ -36,6 +36,8 @@ class Tally:
     luck_checks: int = 0
     luck_passed: int = 0
     luck_expected: float = 0.0
+    pooled: list[int] = attrs.field(factory=list)  # every face of a pool of several dice (neo-troops' d6 pools)
+    kept: list[int] = attrs.field(factory=list)  # the faces of those the pools kept (`Roll.kept`; () kept all)
 
 
 def _branch(records: list[tuple[int, dict[str, Any]]]) -> set[int]:
@@ -145,7 +147,11 @@ def _count(t: Tally, r: dict[str, Any]) -> None:
     die = DIE.match(str(r.get("expr", "")))
     if die is None:
         return
-    t.faces.setdefault(int(die.group(2)), []).extend(r.get("faces", []))
+    faces = list(r.get("faces", []))
+    t.faces.setdefault(int(die.group(2)), []).extend(faces)
+    if len(faces) > 1:
+        t.pooled += faces
+        t.kept += [faces[i] for i in (r.get("kept") or range(len(faces))) if 0 <= i < len(faces)]
     if die.group(2) != "100":
         return
     if r.get("crit") == "success":
@@ -200,6 +206,14 @@ def stats(path: Path) -> Iterator[str]:
             if faces:
                 yield ""
                 yield from _distribution(side, sides_of_die, faces)
+    pools = {side: t for side, t in sorted(tallies.items()) if t.pooled}
+    if pools:
+        yield ""
+        yield "Kept versus rolled (pools of several dice; a pool keeps its best, or the lower of two at zero dice)"
+        for side, t in pools.items():
+            yield (f"  {side:<8} rolled {len(t.pooled):>5} mean {sum(t.pooled) / len(t.pooled):.2f} · "
+                   f"kept {len(t.kept):>5} mean {sum(t.kept) / len(t.kept) if t.kept else 0.0:.2f} · "
+                   f"discarded {len(t.pooled) - len(t.kept)}")
 
 
 def _audited(path: Path) -> tuple[int, ...]:

@@ -18,7 +18,7 @@ from engine.map.grid import NEIGHBOURS, Pos
 from tui import keys, scene
 from tui.alien_turn import AlienTurn
 from tui.screens import readout, walking
-from tui.screens.board import ALWAYS, Board
+from tui.screens.board import ALWAYS, Board, no_cell_shots
 from tui.session import Session
 
 ALIEN_DELAY = 0.35  # seconds between visible alien steps; any key skips
@@ -141,6 +141,9 @@ class BattleScreen(Board):
             return f"{unit.name} cannot act any more this turn"
         if action == "fire" and not self.visible_hostiles():
             return "No hostile in sight"
+        if action == "fire_cell":
+            modes = self.session.ruleset.shot_modes(self.session.state, unit)
+            return no_cell_shots(self.session, unit) or (None if modes else f"{unit.name} holds nothing to fire")
         if action == "throw" and not self._throwables():
             return f"{unit.name} carries nothing to throw"
         if action == "operate" and not self._uses():
@@ -236,6 +239,16 @@ class BattleScreen(Board):
 
         targets = [h.id for h in sorted(self.visible_hostiles(), key=order)]
         self._push(TargetScreen(self.session, unit.id, targets, mode, origin=self.origin, palette=self.palette))
+
+    def action_fire_cell(self) -> None:
+        """Fire at the cell under the cursor, or at a cell the squad knows an unseen enemy stands in."""
+        from tui.screens.modes import CellScreen
+
+        unit = self.unit
+        known = sorted({tuple(c) for _, c in self.session.ruleset.suspects(self.session.state, self.session.side)})
+        cursor = self.cursor if self.cursor != unit.pos or not known else known[0]
+        mode = self.session.ruleset.shot_modes(self.session.state, unit)[0].id
+        self._push(CellScreen(self.session, unit.id, cursor, mode, origin=self.origin, palette=self.palette))
 
     def action_throw(self) -> None:
         """With more than one thing to throw, the player picks it first."""

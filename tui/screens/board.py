@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical
 
 from engine.content import missions
 from engine.core.commands import Rejected
+from engine.core.ruleset import NO_CELL_SHOTS
 from engine.core.model import Unit
 from engine.map.grid import Pos
 from tui import keys, scene
@@ -28,6 +29,7 @@ from tui.widgets.panels import (Card, InfoPanel, InSight, LogTail, Objectives, S
 
 ALWAYS = ("help", "quit", "full_log")  # every mode has them, and they always work
 SIDE = (31, 60)  # the side panel's least and most width: the map takes the rest, up to the whole map
+SIDE_FRAME = 2  # the side panel's border and padding (xenotac.tcss #side): its lines have 2 columns less
 LOGS = 5  # the logs' least height (a border and four lines); taller terminals give them what the map cannot use
 
 
@@ -53,6 +55,7 @@ class Board(Sized):
         self.selected = selected
         self.cursor = cursor
         self.origin = origin  # the map's top-left cell on screen
+        self.side_width = SIDE[0]  # set by lay_out
         self.level = 0  # the storey shown: it follows the selected unit, and the level keys look up and down
         self._followed: tuple[str, int] | None = None  # (unit, its storey) the level last followed
         self.mode_actions = {keys.action_of(k)[0] for k in keys.BATTLE if k.id in keys.BATTLE_MODES[self.keyset]}
@@ -86,6 +89,7 @@ class Board(Sized):
         """The map gets the room it can use (up to the whole map); the panels take the rest."""
         grid = self.session.state.grid
         side, logs = room(width, height, (grid.width, grid.height))
+        self.side_width = side
         self.query_one("#side").styles.width = side
         self.query_one("#logs").styles.height = logs
 
@@ -116,7 +120,9 @@ class Board(Sized):
         state, side = self.session.state, self.session.side
         first = next(iter(state.side_units(side)), None)
         none = first is None or self.session.ruleset.inventory(state, first) is None
-        return (("level_up", "level_down") if state.grid.levels == 1 else ()) + (("inventory",) if none else ())
+        dark = first is None or no_cell_shots(self.session, first) is not None
+        return ((("level_up", "level_down") if state.grid.levels == 1 else ()) + (("inventory",) if none else ())
+                + (("fire_cell",) if dark else ()))
 
     def action_level(self, step: int) -> None:
         """Show the storey above (1) or below (-1) the one shown."""
@@ -182,7 +188,8 @@ class Board(Sized):
         lost = {oid: missions.lost_if(o, names) for oid, o in missions.objectives(setup.mission).items()}
         state = self.session.state
         seen = self.session.ruleset.spotted(state, self.session.side)
-        return objective_lines(missions.statuses(content, setup.mission, setup.spawns, state, seen), lost)
+        return objective_lines(missions.statuses(content, setup.mission, setup.spawns, state, seen), lost,
+                               self.side_width - SIDE_FRAME)
 
     def say(self, text: str) -> None:
         self.query_one(StatusLine).message = text
@@ -274,3 +281,10 @@ class Board(Sized):
         units = [u for u in self.session.state.units.values()
                  if missions.hostile(self.session.side, u.side) and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
         return sorted(units, key=lambda u: (u.pos[1], u.pos[0], u.id))  # the bar reads like the map
+
+
+def no_cell_shots(session: Session, unit: Unit) -> str | None:
+    """Why the ruleset fires only at targets in sight (the fire-at-a-cell key is refused, left out of the help), or
+    None when it has shots at a cell."""
+    found = session.ruleset.preview_cell_shot(session.state, unit.id, unit.pos, "")
+    return found.reason if isinstance(found, Rejected) and found.code == NO_CELL_SHOTS else None

@@ -33,8 +33,8 @@ INTRO = {
                "the full map once the mission has ended. {pan_north} {pan_west} {pan_south} {pan_east} pan the "
                "view. {next_roll} picks a roll of the record on show, {explain} shows why it fell as it did."),
 }
-MODE_WORDS = {"move": "moving", "target": "targeting", "throw": "throwing", "look": "looking",
-              "aliens": "the alien turn (any key skips the wait)", "over": "the mission is over"}
+MODE_WORDS = {"move": "moving", "target": "targeting", "cell": "firing at a cell", "throw": "throwing",
+              "look": "looking", "aliens": "the alien turn (any key skips the wait)", "over": "the mission is over"}
 
 
 class Help(ModalScreen[None]):

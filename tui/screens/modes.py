@@ -32,7 +32,34 @@ class Hostiles:
         return "No hostile in sight" if action == "cycle_target" and not self.visible_hostiles() else None
 
 
-class TargetScreen(Board):
+class FireModes:
+    """m steps through the fire modes of what the unit holds (targeting, firing at a cell)."""
+
+    fire_mode = ""
+
+    def _modes(self) -> list[str]:
+        return [m.id for m in self.session.ruleset.shot_modes(self.session.state, self.unit)]
+
+    def mode_availability(self, action: str) -> str | None:
+        if action == "fire_mode" and len(self._modes()) < 2:
+            modes = self.session.ruleset.shot_modes(self.session.state, self.unit)
+            if not modes:
+                return f"{self.unit.name} has no fire mode"
+            return f"{self.unit.name} has one fire mode ({modes[0].name})"
+        return None
+
+    def _mode_names(self) -> dict[str, str]:
+        return {m.id: m.name for m in self.session.ruleset.shot_modes(self.session.state, self.unit)}
+
+    def action_fire_mode(self) -> None:
+        modes, names = self._modes(), self._mode_names()
+        self.fire_mode = modes[(modes.index(self.fire_mode) + 1) % len(modes)] if self.fire_mode in modes else modes[0]
+        self.say(f"Fire mode: {names.get(self.fire_mode, self.fire_mode)}"
+                 + (f" {self._why_not()}" if self._why_not() else ""))
+        self.update_view()
+
+
+class TargetScreen(FireModes, Board):
     """Tab cycles the hostiles in sight (the ones that can be hit first), m the fire mode; ⏎ or f fires."""
 
     BINDINGS = keys.bindings("battle", keys.BATTLE_MODES["target"])
@@ -76,21 +103,13 @@ class TargetScreen(Board):
         return readout.shot_info(self.session, self.unit, self.target, self.index, len(self.targets), self.fire_mode)
 
     def availability(self, action: str) -> str | None:
-        general = super().availability(action)
+        general = super().availability(action) or self.mode_availability(action)
         if general:
             return general
-        if action == "fire_mode" and len(self._modes()) < 2:
-            modes = self.session.ruleset.shot_modes(self.session.state, self.unit)
-            if not modes:
-                return f"{self.unit.name} has no fire mode"
-            return f"{self.unit.name} has one fire mode ({modes[0].name})"
         if action == "shoot":
             preview = self._preview()
             return preview.reason if isinstance(preview, Rejected) else None
         return None
-
-    def _modes(self) -> list[str]:
-        return [m.id for m in self.session.ruleset.shot_modes(self.session.state, self.unit)]
 
     def action_cycle_target(self, step: int) -> None:
         self.index = (self.index + step) % len(self.targets)
@@ -98,16 +117,86 @@ class TargetScreen(Board):
         self.say(self._why_not() or f"{self.target.name}: {self.keys_said(self.HINT)}")
         self.update_view()
 
-    def action_fire_mode(self) -> None:
-        modes = self._modes()
-        self.fire_mode = modes[(modes.index(self.fire_mode) + 1) % len(modes)] if self.fire_mode in modes else modes[0]
-        name = next(m.name for m in self.session.ruleset.shot_modes(self.session.state, self.unit)
-                    if m.id == self.fire_mode)
-        self.say(f"Fire mode: {name}" + (f" {self._why_not()}" if self._why_not() else ""))
+    def action_shoot(self) -> None:
+        self.dismiss(Shoot(unit=self.selected or "", target=self.target.id, mode=self.fire_mode))
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class CellScreen(FireModes, Board):
+    """The cursor picks a cell where the squad sees nobody (Tab: the cells it knows an unseen enemy stands in), m
+    the fire mode; ⏎ or f fires there at the ruleset's odds for a shot in the dark (neo-troops: AV 6)."""
+
+    BINDINGS = keys.bindings("battle", keys.BATTLE_MODES["cell"])
+    keyset = mode = "cell"
+    HINT = "Cursor to the cell · {next_target}: next suspected · {fire_mode}: mode · {confirm_fire}: fire"
+
+    def __init__(self, session: Session, shooter: str, cursor: Pos, fire_mode: str, origin: Pos = (0, 0),
+                 palette: scene.Palette | None = None, message: str = "") -> None:
+        super().__init__(session, shooter, cursor, origin, palette)
+        self.fire_mode = fire_mode
+        self.message = message
+
+    def again(self, message: str) -> CellScreen:
+        return CellScreen(self.session, self.selected or "", self.cursor, self.fire_mode, self.origin, self.palette,
+                          message)
+
+    def on_mount(self) -> None:
+        self.say(self.message or self.keys_said(self.HINT))
+        self.update_view()
+
+    def _modes(self) -> list[str]:
+        """The modes a shot at a cell may take (the ruleset's, with its preview), else the held weapon's."""
+        found = self._preview()
+        if isinstance(found, Rejected) or not found.modes:
+            return super()._modes()
+        return [m.id for m in found.modes]
+
+    def _mode_names(self) -> dict[str, str]:
+        found = self._preview()
+        named = {m.id: m.name for m in self.session.ruleset.shot_modes(self.session.state, self.unit)}
+        return named | ({m.id: m.name for m in found.modes} if not isinstance(found, Rejected) else {})
+
+    def suspected(self) -> list[Pos]:
+        return sorted({tuple(c) for _, c in self.session.ruleset.suspects(self.session.state, self.session.side)})
+
+    def _preview(self):
+        return self.session.ruleset.preview_cell_shot(self.session.state, self.selected or "", self.cursor,
+                                                      self.fire_mode)
+
+    def _why_not(self) -> str:
+        found = self._preview()
+        return f"✗ {found.reason}" if isinstance(found, Rejected) else ""
+
+    def overlay(self) -> scene.Overlay:
+        return scene.Overlay(cursor=self.cursor, selected=self.selected, marked=tuple(self.suspected()),
+                             target=self.cursor)
+
+    def info(self) -> list:
+        return readout.cell_shot_info(self.session, self.unit, self.cursor, self.fire_mode)
+
+    def availability(self, action: str) -> str | None:
+        general = super().availability(action) or self.mode_availability(action)
+        if general:
+            return general
+        if action == "cycle_target" and not self.suspected():
+            return "No cell where an unseen enemy is known: move the cursor"
+        if action == "shoot":
+            found = self._preview()
+            return found.reason if isinstance(found, Rejected) else None
+        return None
+
+    def action_cycle_target(self, step: int) -> None:
+        cells = self.suspected()
+        at = cells.index(self.cursor) if self.cursor in cells else (-1 if step > 0 else 0)
+        self.cursor = cells[(at + step) % len(cells)]
+        self.say(self._why_not() or f"Suspected cell {self.cursor[0]},{self.cursor[1]}")
         self.update_view()
 
     def action_shoot(self) -> None:
-        self.dismiss(Shoot(unit=self.selected or "", target=self.target.id, mode=self.fire_mode))
+        found = self._preview()
+        self.dismiss(None if isinstance(found, Rejected) else found.command)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

@@ -25,14 +25,20 @@ def top_line(session: Session, hostiles_seen: int, width: int = 80, level: int =
     mission = session.content.missions[state.mission].name
     limit = session.game.header["mission"]["max_phases"]
     turn = session.ruleset.turn(state).label or turn_name(state.side)  # "Initiative 3/8: Anna" in a slot ruleset
-    if session.players_turn:
-        turn += f" · {len(session.ready())}/{sum(u.conscious for u in session.squad())} ready"
-    line = f"{mission} · Phase {state.phase}/{limit} · {turn} · hostiles in sight {hostiles_seen}"
+    ready = f" · {len(session.ready())}/{sum(u.conscious for u in session.squad())} ready" if session.players_turn \
+        else ""
+    line = f"{mission} · Phase {state.phase}/{limit} · {turn}{ready} · hostiles in sight {hostiles_seen}"
     if state.grid.storeys:
         line = f"Level {level}/{state.grid.levels - 1} · " + line
     if len(line) > width:
         line = line.replace(" · hostiles in sight ", " · in sight ")
-    return line if len(line) <= width or not state.grid.storeys else line.replace("Level ", "L")
+    if len(line) > width and state.grid.storeys:
+        line = line.replace("Level ", "L", 1)
+    if len(line) > width and ready:  # a long turn label (a slot and who is next) before the count of the ready
+        line = line.replace(ready, "", 1)
+    if len(line) > width and len(turn) > 12:  # an interrupt's question: its end gives way, the count stays whole
+        line = line.replace(turn, turn[:max(11, len(turn) - (len(line) - width) - 1)] + "…", 1)
+    return line
 
 
 def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos, ...],
@@ -94,15 +100,36 @@ def shot_info(session: Session, unit: Unit | None, target: Unit | None, index: i
               fire_mode: str) -> list[str]:
     if target is None or unit is None:
         return ["No target"]
-    known = session.ruleset.shot_modes(session.state, unit)
+    lines = [f"{unit.name} → {target.glyph} {target.name} ({index + 1}/{count})",
+             f"{health(session, target)} · {_mode_words(session, unit, fire_mode)}"]
+    return lines + _odds(session.ruleset.preview_shot(session.state, unit.id, target.id, fire_mode))
+
+
+def cell_shot_info(session: Session, unit: Unit | None, cell: Pos, fire_mode: str) -> list[str]:
+    """The panel of a shot at a cell where nobody is seen: the ruleset's pool and odds, or why it cannot fire."""
+    if unit is None:
+        return []
+    found = session.ruleset.preview_cell_shot(session.state, unit.id, cell, fire_mode)
+    known = found.modes if not isinstance(found, Rejected) and found.modes else None
+    lines = [f"{unit.name} → cell {cell[0]},{cell[1]}", _mode_words(session, unit, fire_mode, known)]
+    return lines + _odds(found if isinstance(found, Rejected) else found.preview)
+
+
+def _mode_words(session: Session, unit: Unit, fire_mode: str, known=None) -> str:
+    known = known or session.ruleset.shot_modes(session.state, unit)
     mode = next((m for m in known if m.id == fire_mode), None)
     modes = f" (m: {'/'.join(m.id for m in known)})" if len(known) > 1 else ""
-    lines = [f"{unit.name} → {target.glyph} {target.name} ({index + 1}/{count})",
-             f"{health(session, target)} · {mode.name if mode else fire_mode}{modes}"]
-    preview = session.ruleset.preview_shot(session.state, unit.id, target.id, fire_mode)
+    name = mode.name if mode else fire_mode
+    return f"{name}{modes}" if len(name + modes) <= PANEL_MIN else f"{name} (m: {len(known)} modes)"
+
+
+PANEL_MIN = 30  # the side panel's least columns (80×24 beside a 48-cell map): a line within it never wraps
+
+
+def _odds(preview) -> list[str]:
     if isinstance(preview, Rejected):
-        return [*lines, f"✗ {preview.reason}"]
-    lines += [odds_line(row) for row in preview.lines]  # the ruleset's own words for its odds
+        return [f"✗ {preview.reason}"]
+    lines = [odds_line(row) for row in preview.lines]  # the ruleset's own words for its odds
     if preview.notes:
         lines.append("; ".join(preview.notes))
     return lines

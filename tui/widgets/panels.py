@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 from typing import TYPE_CHECKING
 
 import attrs
@@ -67,15 +69,27 @@ def card_lines(content: Content, card: Card | None) -> list[Text]:
 MARK = {"done": "✓", "failed": "✗", "open": "·"}
 
 
-def objective_lines(statuses, lost: dict[str, str]) -> list[Text]:
+def objective_lines(statuses, lost: dict[str, str], width: int = 0) -> list[Text]:
     """One line per objective: its mark, its words up to any bracket, how far along it is, and how it is lost
-    (`lost`: by objective id)."""
+    (`lost`: by objective id). One that does not fit `width` columns (0: no limit) goes on between words, never
+    inside one, indented under its mark, and how far along it is stays together on one line."""
     out = []
     for s in statuses:
         words = s.objective.text.split(" (")[0]
         how = f" ({lost[s.id]})" if lost.get(s.id) and s.state == "open" else ""
-        out.append(Text.assemble((MARK[s.state], "bold"), f" {words}: {s.detail}{how}"))
+        line = f"{MARK[s.state]} {words}: {s.detail}{how}"
+        if not width or len(line) <= width:
+            out.append(Text.assemble((MARK[s.state], "bold"), line[1:]))
+            continue
+        fixed = f"{words}: {s.detail.replace(' ', NBSP)}{how}"  # the counter is not broken
+        rows = textwrap.wrap(f"{MARK[s.state]} {fixed}", width, subsequent_indent="  ", break_long_words=False)
+        rows = [r.replace(NBSP, " ") for r in rows]
+        out.append(Text.assemble((MARK[s.state], "bold"), rows[0][1:]))
+        out += [Text(r) for r in rows[1:]]
     return out
+
+
+NBSP = "\u00a0"
 
 
 class UnitPanel(Lines):

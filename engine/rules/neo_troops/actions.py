@@ -49,26 +49,60 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rej
     if not path:
         return Rejected("no_path", "Say where to walk")
     here = unit.pos
+    over = ground.obstacles(state.grid, rs.settings)
     for cell in path:
         if max(abs(cell[0] - here[0]), abs(cell[1] - here[1])) != 1 or not state.grid.inside(cell) \
-                or not state.grid.walkable[cell[1], cell[0]]:
+                or not (state.grid.walkable[cell[1], cell[0]] or (cell in over and cell != path[-1])):
             return Rejected("blocked", f"{cell[0]},{cell[1]} cannot be entered")
-        if state.units_at(cell):
+        there = state.units_at(cell)
+        if there and (cell == path[-1] or any(u.side != unit.side for u in there)):  # friends let it through
             return Rejected("blocked", f"Someone stands at {cell[0]},{cell[1]}")
         here = cell
-    metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
+    metres = movement.path_m((unit.pos, *path), rs.settings, ground.rough(state.grid, rs.settings))
     if spent + metres > run:
         return Rejected("too_far", f"{spent + metres} m is past {unit.name}'s run of {run} m (move {walk} m)")
+    jumps, path, tried = _jumps(rs, state, unit, tuple(path), over, dice)
+    if tried:  # it did not get over: the metres to the obstacle are spent, the walk ends before it (N-5.3)
+        jumps.append(UnitChanged(unit=unit.id, changes={"record": attrs.evolve(t, spent_m=spent + tried, moved=True)},
+                                 cause="stops before the obstacle"))
+    if not path:
+        return jumps
     from engine.rules.neo_troops import interrupt
 
-    asked = interrupt.questions(rs, state, unit, tuple(path), spent + metres > walk)
+    if jumps:  # the jumps' rolls come first; the walk goes on as far as it got
+        state = fold(state, jumps)
+        unit = state.units[unit.id]
+    metres = movement.path_m((unit.pos, *path), rs.settings, ground.rough(state.grid, rs.settings))
+    asked = interrupt.questions(rs, state, unit, tuple(path), unit.record.spent_m + metres > walk)
     if asked:  # the enemies it gives a melee chance answer first (N-7.4, N-7.5)
         b = battle.battle(state)
         who = ", ".join(dict.fromkeys(state.units[q.asker].name for q in asked))
-        return [Noted(record=attrs.evolve(b, asking=battle.Asking(mover=unit.id, path=tuple(path), questions=asked)),
-                      cause="gives a melee chance"),
-                UnitChanged(unit=unit.id, changes={}, cause=f"is held up: {who} may strike")]  # told as it is
-    return walked(rs, state, unit, tuple(path), dice)
+        return jumps + [
+            Noted(record=attrs.evolve(b, asking=battle.Asking(mover=unit.id, path=tuple(path), questions=asked)),
+                  cause="gives a melee chance"),
+            UnitChanged(unit=unit.id, changes={}, cause=f"is held up: {who} may strike")]  # told as it is
+    return jumps + walked(rs, state, unit, tuple(path), dice)
+
+
+def _jumps(rs, state: State, unit: Unit, path: tuple[Pos, ...], over: dict[Pos, bool],
+           dice: Dice) -> tuple[list[Event], tuple[Pos, ...], int]:
+    """N-5.3, N-6.3: an agility test at each obstacle on the way (Hard on a hard one); a failure ends the walk in the
+    cell before it. (the test's event, the path walked, the metres spent up to a failed obstacle)."""
+    events: list[Event] = []
+    for i, cell in enumerate(path):
+        if cell not in over:
+            continue
+        test = movement.agility(dice, unit.record, rs.tables, over[cell])
+        what = rs.content.terrain[state.grid.tile(cell)].name.lower()
+        ok = "gets over" if test.success else "fails to get over"
+        events.append(Resolved(actor=unit.id, action="jump", cell=cell, rolls=(test.roll,),
+                               outcome="over" if test.success else "stopped",
+                               text=f"{unit.name} {ok} the {what} at {cell[0]},{cell[1]}"))
+        if not test.success:
+            tried = movement.path_m((unit.pos, *path[:i + 1]), rs.settings, ground.rough(state.grid, rs.settings))
+            return events, path[:i], tried - movement.path_m((unit.pos, *path[:i]), rs.settings,
+                                                              ground.rough(state.grid, rs.settings))
+    return events, path, 0
 
 
 def walked(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice,
@@ -79,7 +113,7 @@ def walked(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice,
 
     walk, _ = movement.speeds(unit.record, rs.settings)
     spent = unit.record.spent_m
-    ran = spent + movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid)) > walk
+    ran = spent + movement.path_m((unit.pos, *path), rs.settings, ground.rough(state.grid, rs.settings)) > walk
     full = (unit.pos, *path)
     frame, struck, down = unit, [], None
     for at, striker in sorted(strikes):
@@ -100,7 +134,7 @@ def walked(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice,
     if fell is not None:
         path = path[:fell]
         down = fell
-    metres = movement.path_m((unit.pos, *path), rs.settings, ground.difficult(state.grid))
+    metres = movement.path_m((unit.pos, *path), rs.settings, ground.rough(state.grid, rs.settings))
     # the walk's bookkeeping goes on the record as the attacks on the way left it
     hit = next((e.changes["record"] for e in reversed(fired) if isinstance(e, UnitChanged) and "record" in e.changes),
                frame.record)

@@ -21,7 +21,9 @@ def area(rs, c: battle.Covering) -> shooting.Area:
                          weapon=c.weapon, firer_pos=c.firer_pos)
 
 
-def cover(rs, state: State, unit: Unit, cell: Pos, dice: Dice) -> Rejected | list[Event]:
+def aimed(rs, state: State, unit: Unit, cell: Pos) -> tuple[str, list[Unit], list[shooting.Target]] | Rejected:
+    """Whether `unit` may lay covering fire round `cell` now: (weapon id, the spotted enemies in the area it sees,
+    nearest the aim first, and them as targets)."""
     why = actions.stationary(unit)
     if why is not None:
         return why
@@ -44,6 +46,16 @@ def cover(rs, state: State, unit: Unit, cell: Pos, dice: Dice) -> Rejected | lis
                     key=lambda u: (shooting.range_cells(u.pos, cell), u.id))
     targets = [ground.target_of(state.grid, unit.pos, u.record, u.pos, rs.tables, stationary=battle.stationary(u))
                for u in inside]
+    return wid, inside, targets
+
+
+def cover(rs, state: State, unit: Unit, cell: Pos, dice: Dice) -> Rejected | list[Event]:
+    found = aimed(rs, state, unit, cell)
+    if isinstance(found, Rejected):
+        return found
+    wid, inside, targets = found
+    t = unit.record
+    w = rs.weapons[wid]
     fired = shooting.sustained(dice, t, w, cell, unit.pos, targets, True, rs.settings,
                                shooting.weapon_mods(t, wid, rs.weapons, rs.settings))
     if isinstance(fired, Rejected):

@@ -64,9 +64,10 @@ class Blow:
                 f"hit {float(1 - hit.get(0, 0)) * 100:.0f}% · unsaved {float(1 - through.get(0, 0)) * 100:.0f}%")
 
 
-def blow(rs, state: State, a: Unit, d: Unit) -> Blow | Rejected:
+def blow(rs, state: State, a: Unit, d: Unit, share: tuple[int, int] | None = None) -> Blow | Rejected:
     """Whether `a` may strike `d` where they stand now, and the pool (N-15.4): surprise when `d`'s side has not
-    spotted `a` (a cloaked varan unnoticed), and then `d` cannot defend."""
+    spotted `a` (a cloaked varan unnoticed), and then `d` cannot defend. `share`: (attacks, Fighter dice) of a
+    multi-target melee dealt to `d` (N-15.3, brawl.py)."""
     if d.side == a.side or not missions.hostile(a.side, d.side):
         return Rejected("own_side", f"{d.name} is on {a.name}'s side")
     if d.status == "dead":
@@ -82,7 +83,11 @@ def blow(rs, state: State, a: Unit, d: Unit) -> Blow | Rejected:
     wid = held_melee(rs, a.record)
     extra = shooting.weapon_mods(a.record, wid, rs.weapons, rs.settings) if wid else (
         (("switch", a.record.switch_dice),) if a.record.switch_dice else ())
-    base, mods = melee.attack_mods(a.record, w, d.record, rs.weapons, rs.settings, surprise=surprise,
+    t = a.record
+    if share is not None:
+        w = attrs.evolve(w, attacks=share[0]) if w is not None else None
+        t = attrs.evolve(t, attacks=share[0], fighter=share[1])
+    base, mods = melee.attack_mods(t, w, d.record, rs.weapons, rs.settings, surprise=surprise,
                                    defender_weapon=weapon_of(rs, d.record), extra=extra)
     return Blow(a, d, held_melee(rs, a.record), w, base, mods)
 
@@ -112,13 +117,21 @@ def strike(rs, b: Blow, dice: Dice, action: str = "melee", cell=None) -> tuple[l
     return events, attack.hits
 
 
+def may_strike(rs, unit: Unit) -> Rejected | None:
+    """Whether the unit's action still allows a melee attack."""
+    if unit.record.attacked:
+        return Rejected("acted", f"{unit.name} has attacked: the action is over")
+    if unit.record.ran and not rs.settings.run_melee:
+        return Rejected("ran", "A Run allows no melee at its end here (run_melee = false)")
+    return None
+
+
 def attack(rs, state: State, unit: Unit, target: str | None, dice: Dice) -> Rejected | list[Event]:
     """The melee attack of the unit's action; it ends the slot."""
     t: Trooper = unit.record
-    if t.attacked:
-        return Rejected("acted", f"{unit.name} has attacked: the action is over")
-    if t.ran and not rs.settings.run_melee:
-        return Rejected("ran", "A Run allows no melee at its end here (run_melee = false)")
+    why = may_strike(rs, unit)
+    if why is not None:
+        return why
     d = state.units.get(target or "")
     if d is None:
         return Rejected("no_target", "Say whom to strike")

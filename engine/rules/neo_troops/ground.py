@@ -38,6 +38,23 @@ def difficult(grid: Grid) -> frozenset[Pos]:
     return got
 
 
+def obstacles(grid: Grid, s: Settings) -> dict[Pos, bool]:
+    """The cells a move may jump or climb over (N-6.3): obstacle tiles, each with whether its test is Hard."""
+    hard, every = set(s.hard_obstacles), set(s.obstacles) | set(s.hard_obstacles)
+    ys, xs = np.nonzero(~grid.walkable)
+    out = {}
+    for x, y in zip(xs.tolist(), ys.tolist()):
+        tile = grid.tile((x, y))
+        if tile in every:
+            out[(x, y)] = tile in hard
+    return out
+
+
+def rough(grid: Grid, s: Settings) -> frozenset[Pos]:
+    """Cells that cost double metres: the difficult ones and the obstacles crossed."""
+    return difficult(grid) | frozenset(obstacles(grid, s))
+
+
 def metres_from(grid: Grid, start: Pos, s: Settings, blocked: Iterable[Pos] = ()) -> np.ndarray:
     """Metres of the cheapest path from `start` to every cell ([y, x]; huge where unreachable)."""
     cost = np.where(grid.cost > 1, s.difficult_factor, (grid.cost > 0).astype(np.int32)).astype(np.int32)

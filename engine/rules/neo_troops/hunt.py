@@ -12,15 +12,16 @@ sees the victim.
 from __future__ import annotations
 
 import attrs
+import numpy as np
 
 from engine.content import missions
-from engine.core.commands import Act, Rejected
+from engine.core.commands import Act, Move, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
-from engine.core.ruleset import Option
-from engine.rules.neo_troops import actions, battle, damage, loadout, pools, senses, shooting
+from engine.core.ruleset import CellShot, Clues, Hunt, Mode, Option, Row, ShotPreview
+from engine.rules.neo_troops import actions, battle, damage, loadout, odds, panel, pools, senses, shooting
 from engine.rules.neo_troops.movement import range_cells
 from engine.rules.neo_troops.unit import Trooper
 
@@ -124,6 +125,62 @@ def fire_at(rs, state: State, unit: Unit, cell: Pos | None, mode: str | None, di
     return events + battle.end_slot(rs, state, events, dice)
 
 
+def preview_cell(rs, state: State, shooter: str, cell: Pos, mode: str) -> CellShot | Rejected:
+    """The cursor's shot at a cell where nobody is seen (N-3.3): the pool against AV 6 and the exact distribution of
+    hits, should anyone be there (the side knows nothing of who: no save to count); or covering fire round it
+    (§11, `mode = "cover"`): its dice and the enemies seen in the 3 × 3."""
+    unit = state.units.get(shooter)
+    if unit is None:
+        return Rejected("no_unit", f"No unit {shooter!r}")
+    if not rs.budget(state, unit).can_act:
+        return Rejected("not_your_slot", f"It is not {unit.name}'s slot")
+    cell = (int(cell[0]), int(cell[1]))
+    if mode == "cover":
+        return _cover_preview(rs, state, unit, cell)
+    found = aim_at(rs, state, unit, cell, mode)
+    if isinstance(found, Rejected):
+        return found
+    _, base, mods, av, _ = found
+    n, how = pools.count(mods)
+    hit = odds.hits(base, n, av)
+    told = "suspected: an unseen enemy's cell" if cell in suspected(rs, state, unit) else "nobody seen there"
+    lines = (*panel.dice_rows(mods, av), Row("Hits", f" {odds.short(hit)} "))
+    preview = ShotPreview(p_hit=float(1 - hit.get(0, 0)), expected_damage=float(odds.mean(hit)),
+                          distance=range_cells(unit.pos, cell), reach=None, lines=lines,
+                          notes=(f"{told}; hits only if someone is there (N-3.3)",))
+    return CellShot(command=Act(unit=unit.id, action="fire_at", cell=cell, option=mode), preview=preview,
+                    modes=cell_modes(rs, unit))
+
+
+def cell_modes(rs, unit: Unit) -> tuple[Mode, ...]:
+    """What a shot at a cell may be: the held weapon's modes, and covering fire when it can give it."""
+    t: Trooper = unit.record
+    w = rs.weapons[t.held[0]] if t.held else None
+    out = tuple(Mode(m, actions.MODES[m]) for m in ("snap", "spray") if w is not None and not w.melee
+                and not (m == "spray" and w.snap_only))
+    return out + ((Mode("cover", "Covering fire"),) if w is not None and not w.melee and not w.snap_only else ())
+
+
+def _cover_preview(rs, state: State, unit: Unit, cell: Pos) -> CellShot | Rejected:
+    from engine.rules.neo_troops import cover
+
+    found = cover.aimed(rs, state, unit, cell)
+    if isinstance(found, Rejected):
+        return found
+    wid, inside, targets = found
+    t: Trooper = unit.record
+    rofs = rs.weapons[wid].rof
+    n, _ = shooting.sustained_dice(t, rs.weapons[wid], targets, True, rs.settings,
+                                   shooting.weapon_mods(t, wid, rs.weapons, rs.settings))
+    foes = f"{len(inside)} foe{'s' if len(inside) != 1 else ''}"  # short: the panel's 30 columns; the log says how
+    lines = (Row("Dice", f" n={n}, ROF {rofs} at most " if n > 0 else " n≤0: 1 foe, 2d6 lower "),
+             Row("Area", f" 3×3 at {cell[0]},{cell[1]}: {foes} "))
+    preview = ShotPreview(p_hit=0.0, expected_damage=0.0, distance=range_cells(unit.pos, cell), reach=None,
+                          lines=lines, notes=("Stationary: a die at each foe in it now, then at each that enters or "
+                                              "ends an action in it until the next slot (N-11.3)",))
+    return CellShot(command=Act(unit=unit.id, action="cover", cell=cell), preview=preview, modes=cell_modes(rs, unit))
+
+
 def suspected(rs, state: State, unit: Unit) -> list[Pos]:
     """The cells its side knows an unseen enemy stands in (an unnoticed attacker, N-4.4) that it sees."""
     b = battle.battle(state)
@@ -151,17 +208,71 @@ def options(rs, state: State, unit: Unit, hunted: bool = True) -> list[Option]:
     return out
 
 
-def ai_hunt(rs, state: State, unit: Unit, in_sight: list[Unit]) -> Act | None:
-    """Nothing in sight to shoot: fire at a cell where an unseen attacker stands, the better mode first; else
-    search every other action once the first cycle is over (the enemy is cloaked, and somewhere)."""
-    armed = [u for u in in_sight if u.conscious and u.side != missions.CIVILIANS]
-    if armed:
+def ai_hunt(rs, state: State, unit: Unit, clues: Clues) -> Hunt | None:
+    """Nothing in sight to shoot: fire at a cell where an unseen attacker stands (N-4.4), the better mode first;
+    else work the freshest lead (where a cloaked enemy was last seen or suspected): a shot at its cell while it is
+    fresh, a Search while cells round it that the unit sees are unsearched since, else a walk (a run when far) to
+    it; with no lead, a Search once the first cycle is over when some cell in sight is unsearched for two cycles."""
+    if any(u.conscious and u.side != missions.CIVILIANS for u in clues.in_sight):
         return None
     for cell in suspected(rs, state, unit):
-        for mode in ("spray", "snap"):
-            if not isinstance(aim_at(rs, state, unit, cell, mode), Rejected):
-                return Act(unit=unit.id, action="fire_at", cell=cell, option=mode)
+        shot = _shot(rs, state, unit, cell)
+        if shot is not None:
+            return Hunt(shot)
+    sees = state.grid.fov(unit.pos, battle.SIGHT) & state.grid.walkable
+    can_search = actions.stationary(unit) is None
+    for cell, phase in clues.leads:
+        zone = _zone(state, cell, state.phase - phase) & (clues.searched < phase)
+        if not zone.any():
+            continue  # searched all round since: a cold lead
+        if state.phase - phase <= 1 and clues.searched[cell[1], cell[0]] < phase and sees[cell[1], cell[0]]:
+            shot = _shot(rs, state, unit, cell)  # a varan whose notice lapsed is likeliest where it stood
+            if shot is not None:
+                return Hunt(shot, searched=_only(state, cell))
+        if can_search and (zone & sees).any():
+            return Hunt(Act(unit=unit.id, action="search"), searched=sees)
+        walk = _towards(rs, state, unit, cell)
+        if walk is not None:
+            return Hunt(walk)
     b = battle.battle(state)
-    if b.order.cycle > 1 and not unit.record.searched and actions.stationary(unit) is None:
-        return Act(unit=unit.id, action="search")
+    stale = sees & (clues.searched < state.phase - 1)
+    if b.order.cycle > 1 and can_search and not unit.record.searched and stale.any():
+        return Hunt(Act(unit=unit.id, action="search"), searched=sees)
     return None
+
+
+def _shot(rs, state: State, unit: Unit, cell: Pos) -> Act | None:
+    for mode in ("spray", "snap"):
+        if not isinstance(aim_at(rs, state, unit, cell, mode), Rejected):
+            return Act(unit=unit.id, action="fire_at", cell=tuple(cell), option=mode)
+    return None
+
+
+def _zone(state: State, cell: Pos, age: int):
+    """The walkable cells a lost enemy may have reached from `cell`: 2 cells, and a run (10) more each cycle."""
+    r = min(battle.SIGHT // 2, 2 + 10 * max(0, age))
+    ys, xs = np.ogrid[:state.grid.height, :state.grid.width]
+    return state.grid.walkable & (np.abs(xs - cell[0]) <= r) & (np.abs(ys - cell[1]) <= r)
+
+
+def _only(state: State, cell: Pos):
+    mask = np.zeros((state.grid.height, state.grid.width), dtype=bool)
+    mask[cell[1], cell[0]] = True
+    return mask
+
+
+def _towards(rs, state: State, unit: Unit, cell: Pos) -> Move | None:
+    """A Move along the way to `cell`: a walk when it is near, else as far as a run reaches; it stops short of the
+    cell itself and of anyone its side sees."""
+    if tuple(cell) == tuple(unit.pos):
+        return None
+    budget = rs.budget(state, unit)
+    seen = rs.spotted(state, unit.side)
+    blocked = [u.pos for u in state.units.values() if u.id != unit.id and u.status != "dead"
+               and (u.side == unit.side or u.id in seen)]
+    path = state.grid.path(unit.pos, tuple(cell), blocked, budget.walk)[:-1]
+    reach = budget.step if range_cells(unit.pos, cell) <= 10 else budget.moves_left
+    n = 0
+    while n < len(path) and budget.walk.cost(unit.pos, path[:n + 1]) <= reach:
+        n += 1
+    return Move(unit=unit.id, path=tuple(tuple(c) for c in path[:n])) if n else None

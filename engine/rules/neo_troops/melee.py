@@ -108,9 +108,12 @@ def sweep(dice: Dice, attacker: Trooper, weapon: Weapon | None, defenders: Seque
     if any(d.fighter for d in defenders) or len({d.av for d in defenders}) > 1:
         return Rejected("not_similar", "Only similar targets without melee skill share one throw")
     base, mods = attack_mods(attacker, weapon, defenders[0], weapons, s)
+    return thrown(dice, attacker.id, base, mods, [Target(id=d.id, av=d.av) for d in defenders])
+
+
+def thrown(dice: Dice, who: str, base: int, mods: pools.Mods, targets: Sequence[Target]) -> tuple[Roll, dict[str, int]]:
+    """The sweep's one throw: keep the B highest (N-2.3), each kept die to a target as spray fire's are."""
     n, how = pools.count(mods)
-    pool = pools.throw(dice, attacker.id, "melee sweep", base, n)
-    targets = [Target(id=d.id, av=d.av) for d in defenders]
+    pool = pools.throw(dice, who, "melee sweep", base, n)
     hits, _ = assign(pool.kept, targets)
-    return pools.record(pool, attacker.id, "melee sweep", how, f"vs {shown_hits(targets, hits)}",
-                        sum(hits.values())), hits
+    return pools.record(pool, who, "melee sweep", how, f"vs {shown_hits(targets, hits)}", sum(hits.values())), hits

@@ -52,3 +52,13 @@ def mean(dist: Dist) -> Fraction:
 def shown(dist: Dist) -> str:
     """`0: 25.0% · 1: 50.0% · 2: 25.0%` for the panel."""
     return " · ".join(f"{k}: {float(p) * 100:.1f}%" for k, p in sorted(dist.items()) if p)
+
+
+def short(dist: Dist) -> str:
+    """`0–4: 3 16 31 31 19%`: the chance of each count from the least to the most, in whole percent (`<1` for a
+    chance under one), short enough for the 30 columns of the panel at 80×24 (the log keeps the exact odds)."""
+    keys = [k for k, p in dist.items() if p]
+    lo, hi = min(keys), max(keys)
+    pct = [float(dist.get(k, 0)) * 100 for k in range(lo, hi + 1)]
+    said = " ".join("<1" if 0 < x < 0.5 else f"{x:.0f}" for x in pct)
+    return f"{lo}: {said}%" if lo == hi else f"{lo}–{hi}: {said}%"

@@ -207,3 +207,15 @@ def run_past(path: Sequence[Pos], foes: Sequence[Foe], s: Settings,
         if first is not None:
             out.append((f.id, first))
     return tuple(sorted(out, key=lambda o: o[1]))
+
+
+def next_words(o: Order, state, up) -> str:
+    """` ▸ Lev`: who acts after the slot up (the next in the order who can act, round into the next cycle), by name
+    when of the same side, else ` ▸ foe` (the order is known, not who the foe is)."""
+    n = len(o.slots)
+    for k in range(1, n):
+        uid = o.slots[(o.at + k) % n]
+        u = state.units.get(uid)
+        if u is not None and u.conscious and uid != up.id:
+            return f" ▸ {u.name}" if u.side == up.side else " ▸ foe"
+    return ""

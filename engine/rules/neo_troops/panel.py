@@ -3,6 +3,8 @@ targeting panel's exact distribution of hits and unsaved hits for the pool about
 
 from __future__ import annotations
 
+import textwrap
+
 from engine.core.ruleset import Row, Sheet
 from engine.rules.neo_troops import movement, odds, pools
 from engine.rules.neo_troops.schema import Settings
@@ -45,3 +47,19 @@ def odds_rows(base: int, mods: pools.Mods, av: int, save: int | None, save_mod: 
     rows = (Row("Dice", f" {how}{' (2, the lower)' if n <= 0 else ''} vs AV {av} "),
             Row("Hits", f" {odds.shown(hit)} "), Row("Unsaved", f" {odds.shown(through)} "))
     return rows, p_any, float(odds.mean(through))
+
+
+DICE_COLUMNS = 25  # a row's text (its leading space too) beside its label ("Dice ") in the panel's 30 columns
+
+
+def dice_rows(mods: pools.Mods, av: int) -> tuple[Row, ...]:
+    """`Dice n=4+1 accuracy=5 vs AV 4` when it fits the panel; else the count and the AV, then how it was reached
+    on a row of its own (`From 4+1 accuracy-1 combined`), so neither wraps."""
+    n, how = pools.count(mods)
+    low = " (2, the lower)" if n <= 0 else ""
+    whole = f" {how}{low} vs AV {av} "
+    if len(whole.rstrip()) <= DICE_COLUMNS or "=" not in how[2:]:
+        return (Row("Dice", whole),)
+    spelled = textwrap.wrap(how[2:].rsplit("=", 1)[0], DICE_COLUMNS - 1)  # between the modifiers' words
+    return (Row("Dice", f" n={n}{': 2d6, lower' if n <= 0 else ''} vs AV {av} "),
+            *(Row("From" if i == 0 else "    ", f" {part} ") for i, part in enumerate(spelled)))

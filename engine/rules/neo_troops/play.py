@@ -12,9 +12,9 @@ from engine.core.events import Event, Noted, PhaseStarted, SideStarted, UnitSpaw
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import (Budget, Mode, Option, Sheet, ShotPreview, ThrowPreview, Throwable, Turn, answers,
+from engine.core.ruleset import (Budget, CellShot, Hunt, Mode, Option, Sheet, ShotPreview, ThrowPreview, Throwable, Turn, answers,
                                  register)
-from engine.rules.neo_troops import actions, aid, arms, battle, cover, fight, interrupt, movement, order, referee
+from engine.rules.neo_troops import actions, aid, arms, battle, brawl, cover, fight, interrupt, movement, order, referee
 from engine.rules.neo_troops import hunt, loadout, mend, shooting, spray, throwing, views
 from engine.rules.neo_troops import unit as units
 from engine.rules.neo_troops.schema import SCHEMA, Settings
@@ -109,6 +109,8 @@ class NeoTroops:
             events = spray.fire(self, state, up, command.targets, dice)
         elif isinstance(command, Act) and command.action == "first_aid":
             events = aid.give(self, state, up, command.target, dice)
+        elif isinstance(command, Act) and command.action == "melee" and command.targets:
+            events = brawl.attack(self, state, up, command.targets, dice)  # several targets (N-15.3)
         elif isinstance(command, Act) and command.action == "melee":
             events = fight.attack(self, state, up, command.target, dice)
         elif isinstance(command, Act) and command.action == "cover":
@@ -167,7 +169,7 @@ class NeoTroops:
             u for u in o.held if u in state.units and state.units[u].side == up.side and state.units[u].conscious)
         held = f" (holding: {', '.join(state.units[u].name for u in waiting)})" if waiting else ""
         return Turn(side=up.side, units=(up.id, *waiting),
-                    label=f"Initiative {o.at + 1}/{len(o.slots)}: {up.name}{held}")
+                    label=f"Initiative {o.at + 1}/{len(o.slots)}: {up.name}{held}{order.next_words(o, state, up)}")
 
     def sight_levels(self, state: State, side: str) -> np.ndarray:
         return self.visible(state, side)[np.newaxis]  # one level
@@ -194,6 +196,9 @@ class NeoTroops:
 
     def options(self, state: State, unit: Unit) -> list[Option]:
         return views.options(self, state, unit)
+
+    def preview_cell_shot(self, state: State, shooter: str, cell: Pos, mode: str) -> CellShot | Rejected:
+        return hunt.preview_cell(self, state, shooter, cell, mode)
 
     def preview_throw(self, state: State, thrower: str, item: str, cell: Pos) -> ThrowPreview | Rejected:
         return throwing.preview(self, state, thrower, item, cell)
@@ -257,6 +262,13 @@ class NeoTroops:
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         return views.ai_special(self, state, unit, in_sight, has_shot)
+
+    def suspects(self, state: State, side: str) -> tuple[tuple[str, Pos], ...]:
+        b = battle.battle(state)  # an unnoticed attacker's cell, known until it moves (N-4.4)
+        return () if b is None else tuple(sorted((t, c) for s, t, c in b.known if s == side))
+
+    def ai_hunt(self, state: State, unit: Unit, clues) -> Hunt | None:
+        return views.ai_hunt(self, state, unit, clues)
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         return views.ai_chore(self, state, unit, in_sight, stage)

@@ -55,7 +55,7 @@ class ScAction:
     target: str  # for covering fire and a throw: the unit whose cell is aimed at
     item: str = "grenade"  # what a throw throws
     mode: Literal["snap", "spray"] = "snap"
-    also: list[str] = attrs.field(factory=list)  # spray fire's further targets, in declared order (N-10.3)
+    also: list[str] = attrs.field(factory=list)  # spray fire's or a melee's further targets, in declared order
 
 
 @attrs.frozen(kw_only=True)
@@ -84,8 +84,9 @@ def check(rs, sc: Scenario) -> list[str]:
             out.append(f"[action].{key}: no unit {getattr(sc.action, key)!r} in [units]")
     out += [f"[action].also[{i}]: no unit {uid!r} in [units]" for i, uid in enumerate(sc.action.also)
             if uid not in sc.units]
-    if sc.action.also and (sc.action.type, sc.action.mode) != ("shoot", "spray"):
-        out.append("[action].also: further targets are spray fire's (type = \"shoot\", mode = \"spray\")")
+    if sc.action.also and (sc.action.type, sc.action.mode) != ("shoot", "spray") and sc.action.type != "melee":
+        out.append("[action].also: further targets are spray fire's (type = \"shoot\", mode = \"spray\") or "
+                   "a melee's (type = \"melee\")")
     return out
 
 
@@ -125,6 +126,8 @@ def stage(rs, units_: dict[str, Unit], action: ScAction, cover=(), hidden=frozen
 
 def command(action: ScAction, state: State) -> Command:
     if action.type == "melee":
+        if action.also:  # several targets, the attacks shared (N-15.3)
+            return Act(unit=action.actor, action="melee", targets=(action.target, *action.also))
         return Act(unit=action.actor, action="melee", target=action.target)
     if action.type == "throw":
         return Throw(unit=action.actor, item=action.item, cell=state.units[action.target].pos)

@@ -140,6 +140,10 @@ class Settings:
     agility_dice: int = 3  # N-5.1
     agility: str = "normal"  # N-5.3: TN of an agility test
     agility_hard: str = "hard"
+    # N-6.3, N-5.3: tiles a move may jump or climb over (not stand on), each at an agility test (Normal; Hard for
+    # `hard_obstacles`), costing double metres like a difficult cell
+    obstacles: list[str] = attrs.field(factory=lambda: ["fence", "crate", "log", "hedge", "railing", "car", "wreck"])
+    hard_obstacles: list[str] = attrs.field(factory=lambda: ["car", "wreck"])
     big_penalty: int = 1  # N-5.2 ¹: agility and melee defence only
     combined_kg: float = 20.0  # N-14.1
     spray_spread: int = 2  # N-10.3: cells between declared targets
@@ -215,6 +219,10 @@ def check(own: Tables, shared: Tables) -> list[str]:
         out += [f"criticals.toml: [{key}].faces: unknown effect or table {f!r}"
                 for f in t.faces + ([t.repeat] if t.repeat else []) if f not in EFFECTS and f not in crits]
     out += [f"criticals.toml: [{key}].faces: the tables loop back to {key!r}" for key in crits if _loops(key, crits)]
+    if "terrain" in shared:
+        for key, st in own["settings"].items():
+            out += [f"settings.toml: [{key}].{f}: unknown terrain {tile!r}" for f in ("obstacles", "hard_obstacles")
+                    for tile in getattr(st, f) if tile not in shared["terrain"]]
     if "missions" in shared:  # a bundle may leave missions out: forces for those are idle, a misspelt id is not
         known = shared["missions"]
         for mid in own["forces"]:

@@ -168,6 +168,15 @@ def area_cells(aim: Pos, radius: int) -> frozenset[Pos]:
     return frozenset((aim[0] + dx, aim[1] + dy) for dx in span for dy in span)
 
 
+def sustained_dice(t: Trooper, weapon: Weapon, targets: Sequence[Target], stationary: bool, s: Settings,
+                   extra: pools.Mods = ()) -> tuple[int, str]:
+    """N-11.2's n = min(ROF, ROF + modifiers), and how it was reached."""
+    mods = (("base", weapon.rof),) + shot_mods(t, weapon, targets, stationary, extra)
+    raw = sum(d for _, d in mods)
+    n = min(weapon.rof, raw)
+    return n, f"n=min({weapon.rof}, {pools.spelled(mods)}={raw})={n}"
+
+
 def sustained(dice: Dice, t: Trooper, weapon: Weapon, aim: Pos, pos: Pos, targets: Sequence[Target],
               stationary: bool, s: Settings, extra: pools.Mods = ()) -> tuple[Fire, Area] | Rejected:
     """N-11.2: n = min(ROF, ROF + modifiers); one die against each of up to n targets in the area, the firer's
@@ -177,10 +186,7 @@ def sustained(dice: Dice, t: Trooper, weapon: Weapon, aim: Pos, pos: Pos, target
     cells = area_cells(aim, s.area_radius)
     if any(x.pos not in cells for x in targets):
         return Rejected("outside", "Every target of sustained fire stands in the area")
-    mods = (("base", weapon.rof),) + shot_mods(t, weapon, targets, stationary, extra)
-    raw = sum(d for _, d in mods)
-    n = min(weapon.rof, raw)
-    how = f"n=min({weapon.rof}, {pools.spelled(mods)}={raw})={n}"
+    n, how = sustained_dice(t, weapon, targets, stationary, s, extra)
     chosen = list(targets[:max(1, min(n, len(targets)))])
     area = Area(firer=t.id, side=t.side, cells=cells, weapon=weapon.name, firer_pos=pos)
     if not chosen:

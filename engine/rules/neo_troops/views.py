@@ -8,9 +8,9 @@ import numpy as np
 from engine.content import missions
 from engine.core.commands import Act, Reload, Rejected
 from engine.core.model import State, Unit
-from engine.core.ruleset import Budget, Mode, Option, Row, Sheet, ShotPreview, Walk
+from engine.core.ruleset import Budget, Hunt, Mode, Option, Row, Sheet, ShotPreview, Walk
 from engine.rules.neo_troops import actions, battle, fight, interrupt, loadout, movement, odds, panel, pools, shooting
-from engine.rules.neo_troops import aid, arms, hunt, mend, spray
+from engine.rules.neo_troops import aid, arms, brawl, ground, hunt, mend, spray
 from engine.rules.neo_troops.unit import Trooper
 
 def walk(rs, state: State) -> Walk:
@@ -19,6 +19,8 @@ def walk(rs, state: State) -> Walk:
     kept = rs.priced
     if kept is None or kept[0] is not grid:
         price = np.where(grid.cost > 1, rs.settings.difficult_factor, (grid.cost > 0).astype(np.int16))
+        for x, y in ground.obstacles(grid, rs.settings):  # jumped over at double metres (N-6.3)
+            price[y, x] = rs.settings.difficult_factor
         kept = rs.priced = (grid, price.astype(np.int16))
     return Walk(cardinal=rs.settings.step_m, diagonal=rs.settings.diagonal_m, price=kept[1], currency="m")
 
@@ -102,16 +104,12 @@ def preview_shot(rs, state: State, shooter: str, target: str, mode: str) -> Shot
     rows, p_any, mean = panel.odds_rows(found.base, found.mods, found.av, tt.save_now, w.save_mod, w.hits)
     hit = odds.hits(found.base, pools.count(found.mods)[0], found.av)
     through = odds.unsaved(hit, tt.save_now, w.save_mod, w.hits)
-    rows = (rows[0], Row("Hits", f" {_short(hit)} "), Row("Unsaved", f" {_short(through)} "))
+    rows = (*panel.dice_rows(found.mods, found.av), Row("Hits", f" {odds.short(hit)} "),
+            Row("Unsaved", f" {odds.short(through)} "))
     save = f"{tt.save_now}+ {w.save_mod:+d}" if tt.save_now is not None else "none"
     lines = (*rows, Row("Save", f" {save} · {found.cells} cells "))
     notes = ("long range: -1 die",) if found.cells > w.long_range else ()
     return ShotPreview(p_hit=p_any, expected_damage=mean, distance=found.cells, reach=None, lines=lines, notes=notes)
-
-
-def _short(dist: odds.Dist) -> str:
-    """`0:3% 1:16% 2:31%`: an exact distribution in a line of the 80×24 panel (the log keeps the exact odds)."""
-    return " ".join(f"{k}:{float(p) * 100:.0f}%" for k, p in sorted(dist.items()) if p)
 
 
 def options(rs, state: State, unit: Unit) -> list[Option]:
@@ -125,10 +123,12 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
         out.append(Option("Order", "Delay: hold the action", Act(unit=unit.id, action="delay"),
                           "act later this cycle, right after any other action"))
     if battle.up(state) is not None and battle.up(state).id == unit.id:
-        for blow in fight.targets(rs, state, unit):
+        single = fight.targets(rs, state, unit)
+        for blow in single:
             d = blow.defender
             out.append(Option("Melee", f"Strike {d.name} ({d.pos[0]},{d.pos[1]})",
                               Act(unit=unit.id, action="melee", target=d.id), blow.note()))
+        out += brawl.options(rs, state, unit, single)
     if battle.up(state) is not None and battle.up(state).id == unit.id:
         out += spray.options(rs, state, unit) + aid.options(rs, state, unit) + mend.options(rs, state, unit)
         out += arms.options(rs, state, unit) + hunt.options(rs, state, unit, _hunted(rs, state, unit))
@@ -168,8 +168,7 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
     """An interrupt's question answered (strike when the blow is worth it); else first aid; a free weapon switch;
     a melee blow at an adjacent hostile when it is likelier to wound than the best shot; a spray at a cluster;
     covering fire where two or more hostiles it sees stand within one 3 × 3 area. With no shot: a repair or rest
-    when nothing is in sight, a shot at a known cell or a Search when the enemy wears cloaks, else a delay to act
-    after an enemy whose slot comes next."""
+    when nothing is in sight, else a delay to act after an enemy whose slot comes next (then `ai_hunt`)."""
     asked = rs.turn(state)
     if asked.choices:
         return asked.choices[0].command if interrupt.worth(rs, state) else None
@@ -181,7 +180,8 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
         return drawn
     blows = sorted(fight.targets(rs, state, unit), key=lambda b: (-_p_wound(b), b.defender.id))
     if blows and _p_wound(blows[0]) >= _best_shot(rs, state, unit, blows[0].defender):
-        return Act(unit=unit.id, action="melee", target=blows[0].defender.id)
+        shared = _best_shared(rs, state, unit, blows)  # several attacks: shared when that wounds more
+        return shared or Act(unit=unit.id, action="melee", target=blows[0].defender.id)
     clusters = spray.groups(rs, state, unit)  # a spray at a cluster spreads its dice, one per target first
     if clusters:
         return Act(unit=unit.id, action="spray", targets=max(clusters, key=len))
@@ -195,9 +195,12 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
             return option.command
     if has_shot:
         return None
-    hunted = _hunted(rs, state, unit)
-    return (mend.ai_mend(rs, state, unit, in_sight) or (hunt.ai_hunt(rs, state, unit, in_sight) if hunted else None)
-            or _ai_delay(rs, state, unit, in_sight))
+    return mend.ai_mend(rs, state, unit, in_sight) or _ai_delay(rs, state, unit, in_sight)
+
+
+def ai_hunt(rs, state: State, unit: Unit, clues) -> Hunt | None:
+    """When its enemies wear cloaks: fire at a cell, Search or close on a lead (hunt.py); after a delay (above)."""
+    return hunt.ai_hunt(rs, state, unit, clues) if _hunted(rs, state, unit) else None
 
 
 def _hunted(rs, state: State, unit: Unit) -> bool:
@@ -219,6 +222,18 @@ def _ai_delay(rs, state: State, unit: Unit, in_sight: list[Unit]) -> Act | None:
     if not any(u.side == unit.side for u in rest[1:]):
         return None
     return Act(unit=unit.id, action="delay")
+
+
+def _best_shared(rs, state: State, unit: Unit, blows: list) -> Act | None:
+    """The multi-target blow expected to wound the most targets, if more than the best single blow would."""
+    best = max(_p_wound(b) for b in blows)
+    pick = None
+    for option in brawl.options(rs, state, unit, sorted(blows, key=lambda b: b.defender.id)):
+        sweep, bs = brawl.blows(rs, state, unit, option.command.targets)
+        value = brawl.wounding(bs, sweep)
+        if value > best + 1e-9:
+            best, pick = value, option.command
+    return pick
 
 
 def _p_wound(b) -> float:

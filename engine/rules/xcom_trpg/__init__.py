@@ -17,8 +17,8 @@ from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Reje
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved
 from engine.core.model import State, Unit
-from engine.core.ruleset import (Budget, Mode, Setup, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, actor, closed,
-                                 register)
+from engine.core.ruleset import (NO_CELL_SHOTS, Budget, Mode, Setup, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
+                                 actor, closed, register)
 from engine.log.story import turn_name
 from engine.map.grid import Pos, distance
 # The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order; the turn's
@@ -320,6 +320,15 @@ class XcomTrpg:
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         return ai_special.choose(self, state, unit, in_sight, has_shot)
+
+    def preview_cell_shot(self, state: State, shooter: str, cell, mode: str):
+        return Rejected(NO_CELL_SHOTS, f"{self.title} fires only at a target in sight")
+
+    def suspects(self, state: State, side: str) -> tuple:
+        return ()  # what it sees is seen: no unseen hostile's cell is known
+
+    def ai_hunt(self, state: State, unit: Unit, clues) -> None:
+        return None  # nothing to hunt: the AI advances and explores as usual
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         return ai_special.chore(self, state, unit, in_sight, stage)
