@@ -99,3 +99,20 @@ def test_the_documented_treatment_resolves_through_the_games_dose(tmp_path, caps
     bad.write_text(TREAT.read_text().replace('dose = "bandage:left_leg"', 'dose = "whisky"'))
     assert main(["resolve", str(bad)]) == 2
     assert "[action].dose: one of bandage, heal, stimulant, pain_killer" in capsys.readouterr().err
+
+
+CANNON = SHOT.with_name("cannon.toml")
+
+
+def test_the_documented_cannon_shot_fires_from_the_harness_and_is_refused_without_it(tmp_path, capsys):
+    assert main(["resolve", str(CANNON), "--dice", "20,10,1,1,1,1,1,1"]) == 0
+    out = capsys.readouterr().out
+    assert "d100 20 ≤ to-hit 36 (Acc 60×60% 36 + skill 6 − range 1×6 6) hit" in out  # Skilled, +10%
+    assert "65/10 = 6d4: 1+1+1+1+1+1 = 6 wounds" in out  # the AP shell's 65 (ammo.toml), loaded at deployment
+    assert "Sectoid: Health 60 → -5, TU 0 → 0, stun 0, wounds: Torso 6, unconscious" in out
+    assert "Boris: Health 58 → 58, TU 53 → 36" in out  # snap 33% of 53
+    bare = tmp_path / "bare.toml"
+    bare.write_text(CANNON.read_text().replace("harness = true", "harness = false"))
+    assert main(["resolve", str(bare), "--dice", "20,10,1,1,1,1,1,1"]) == 2
+    assert "refused (needs_harness): The Thunder HC (size I) fires only from the strap, gyro and pad system" \
+        in capsys.readouterr().err

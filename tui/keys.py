@@ -173,6 +173,7 @@ DISPUTE: tuple[Key, ...] = (
 ROSTER: tuple[Key, ...] = (
     Key("roster_new", "n", "create", "new character"),
     Key("roster_delete", "d", "delete", "delete"),
+    Key("roster_train", "t", "train", "train skills"),
     Key("back", "escape,backspace,q", "back", "back"),
     Key("help", "question_mark", "help", "help"),
 )

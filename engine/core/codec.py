@@ -160,6 +160,10 @@ def _plain(value: Any) -> Any:
     if hasattr(type(value), "record_kind"):
         return dump_record(value)
     if type(value) is Patch:
+        cls = lookup(value.kind)  # a patch that would read back as a whole record (`_record_change`) is refused
+        if _whole(cls, value.fields) and not set(later_fields(cls)) <= value.fields.keys():
+            raise CodecError(f"a patch of {value.kind!r} sets every field it had before its added ones: "
+                             "log the whole record")
         return {"kind": value.kind, **{k: _conv.unstructure(v) for k, v in value.fields.items()}}
     return value
 
@@ -207,7 +211,7 @@ def _typed_changes(changes: dict[str, Any]) -> dict[str, Any]:
 def _record_change(data: Any) -> Any:
     """A whole unit record, or a `Patch` of some of its fields (engine.core.records)."""
     cls = lookup(data.get("kind")) if isinstance(data, dict) else None
-    if cls is None or all(f.name in data for f in attrs.fields(cls)):
+    if cls is None or _whole(cls, data):
         return load_record(data)
     types = _record_types(cls)
     fields = {}
@@ -223,6 +227,18 @@ def _record_change(data: Any) -> Any:
     return Patch(data["kind"], fields)
 
 
+def _whole(cls: type | None, fields: Any) -> bool:
+    """Whether a record change holds the record whole: every field but the `added` ones, which its dump leaves out
+    while they hold their default (so a whole record at those defaults is no patch of the rest)."""
+    if cls is None:
+        return False
+    if cls not in _OLDER:
+        later = set(later_fields(cls))
+        _OLDER[cls] = tuple(f.name for f in attrs.fields(cls) if f.name not in later)
+    return all(name in fields for name in _OLDER[cls])
+
+
+_OLDER: dict[type, tuple[str, ...]] = {}  # class -> its fields that are not `added`
 _TYPES: dict[type, dict[str, Any]] = {}
 
 

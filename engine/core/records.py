@@ -12,7 +12,9 @@ which the log's upcaster calls for an older log, knowing nothing of the ruleset.
 
 A field a record gained after logs were written with it is declared `added(default)` on a `@lean` class: while it
 holds its default it is left out of the record's dump and repr (the state hash), so an older log verifies as
-written and a newer one keeps the same bytes until the field is used.
+written and a newer one keeps the same bytes until the field is used. So the log reader takes a record change
+holding every field but the `added` ones for a whole record (those missing at their default), and a patch that
+sets all those fields yet not every `added` one is refused when written: it would read back as a whole record.
 """
 
 from __future__ import annotations

@@ -23,7 +23,9 @@ INTRO = {
     "inventory": ("What the soldier carries, where and how big, and the encumbrance it gives. {choose} on a thing "
                   "lists the moves it can make now at their TU (hands, straps, belt, backpack, the floor, load and "
                   "unload, grip or let hang a strapped thing); {choose} again does it; {back} goes back."),
-    "roster": "The characters kept across missions: a new mission deploys them first, in this order.",
+    "roster": ("The characters kept across missions: a new mission deploys them first, in this order. "
+               "{roster_train} trains the highlighted one: type skill=level,... (annihilation buys skill levels with "
+               "the slots its Education gave, A-4.1), as `xenotac roster train` does."),
     "creation": ("Spend every point: {stat_prev} {stat_next} pick a row, {stat_less} {stat_more} change it. Caps "
                  "and points left show as you go, and a refused change says why. {save_character} saves the "
                  "character; its HP is rolled then, once."),

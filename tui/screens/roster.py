@@ -1,4 +1,6 @@
-"""The squad roster (saves/roster.toml): n creates a character, d deletes one (after a yes), esc goes back.
+"""The squad roster (saves/roster.toml): n creates a character, d deletes one (after a yes), t trains one (its
+ruleset's later numbers, typed `skill=level,...` in the status line as `xenotac roster train` takes them:
+annihilation's skill slots), esc goes back.
 
 In a new mission the first characters take the squad's places, in this order.
 """
@@ -6,6 +8,7 @@ In a new mission the first characters take the squad's places, in this order.
 from __future__ import annotations
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -17,6 +20,9 @@ from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
 
+MAX_TYPED = 60  # a training line: a few skill=level pairs
+
+
 class RosterScreen(Sized):
     BINDINGS = keys.bindings("roster")
 
@@ -25,6 +31,8 @@ class RosterScreen(Sized):
         self.seed = seed  # of the HP dice of the characters made here; None: a fresh secret each
         self.characters: list[roster.Character] = []
         self.problem: str | None = None  # why the roster file does not read
+        self.typed: str | None = None  # t: the numbers typed so far for `trainee`; None: not training
+        self.trainee: roster.Character | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="roster-head")
@@ -93,9 +101,11 @@ class RosterScreen(Sized):
         return f"{places[0]}–{places[-1]}" if len(places) > 1 else str(places[0])
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if self.typed is not None:
+            return False  # the keys are the line's
         if self.too_small and action not in ("back", "help"):
             return False
-        if action == "delete":
+        if action in ("delete", "train"):
             return bool(self.characters) and self.problem is None
         if action == "create":
             return self.problem is None
@@ -133,12 +143,75 @@ class RosterScreen(Sized):
         self.app.push_screen(Confirm(f"Delete {ch.name} from the roster? What was rolled for them is lost for good."),
                              answer)
 
-    def _delete(self, ch: roster.Character) -> None:
+    def _on_disk(self) -> list[roster.Character] | None:
+        """The roster as it is now on disk, or None (the problem shown)."""
         try:
-            characters = roster.load(self.path, self.app.content)  # as it is now on disk
+            return roster.load(self.path, self.app.content)
         except roster.RosterError as exc:
             self.reload()
             self.query_one(StatusLine).message = f"✗ {exc}"
+            return None
+
+    def on_key(self, event: events.Key) -> None:
+        # t opens the line here and not through its binding: bindings run later, in the App, so letters typed
+        # ahead ("tmedic=5⏎" in one packet) would reach the list (d: delete) before the line was open
+        keymap = self.app._keymap  # noqa: SLF001 - the keymap Textual applies
+        default = next(k.keys for k in keys.ROSTER if k.id == "roster_train")
+        opens = self.typed is None and event.key in keymap.get("roster_train", default).split(",") \
+            and self.check_action("train", ()) is True
+        if self.typed is None and not opens:
+            return
+        event.stop()
+        event.prevent_default()
+        if opens:
+            self.action_train()
+        else:
+            self._type(event.key, event.character)
+
+    def action_train(self) -> None:
+        at = self._chosen()
+        if at is None or not self.characters or self.typed is not None:
+            return
+        self.trainee, self.typed = self.characters[at], ""
+        self.refresh_bindings()
+        self._prompt()
+
+    def _prompt(self) -> None:
+        self.query_one(StatusLine).message = (f"Train {self.trainee.name}, skill=level,...: {self.typed}▏ · "
+                                              "⏎ trains, esc cancels")
+
+    def _type(self, key: str, character: str | None) -> None:
+        typed, ch = self.typed or "", self.trainee
+        if key in ("escape", "enter") or (key == "backspace" and not typed):
+            self.typed = self.trainee = None
+            self.refresh_bindings()
+            if key == "enter" and typed.strip():
+                self._train(ch, typed.strip())
+            else:
+                self.query_one(StatusLine).message = f"{ch.name} is not trained"
+            return
+        if key == "backspace":
+            self.typed = typed[:-1]
+        elif character and character.isprintable() and len(typed) < MAX_TYPED:
+            self.typed = typed + character
+        self._prompt()
+
+    def _train(self, ch: roster.Character, text: str) -> None:
+        characters = self._on_disk()
+        at = None if characters is None else roster.find(characters, ch.name)
+        if characters is None or at is None:
+            return
+        try:
+            characters[at] = roster.train(self.app.content, characters[at], text)
+        except roster.RosterError as exc:
+            self.query_one(StatusLine).message = f"✗ {exc}"
+            return
+        roster.save(self.path, characters)
+        self.reload(f"{ch.name} trained: {roster.describe(self.app.content, characters[at], wide=True)[1]}")
+
+    def _delete(self, ch: roster.Character) -> None:
+        characters = self._on_disk()
+        if characters is None:
             return
         at = roster.find(characters, ch.name)
         if at is not None:

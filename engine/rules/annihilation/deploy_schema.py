@@ -34,6 +34,8 @@ class Template:
     armour: str = ""  # armour.toml; "" = the race's
     weapon: str = ""  # weapons.toml, held ready; "" = unarmed
     clips: int = 0  # full spare clips on the belt
+    ammo: str = ""  # the weapon's loaded round when it is not clip-fed: ammo.toml (cannons, rockets), or a size-A
+    # explosive (grenade launchers); it deploys loaded to capacity. A clip-fed weapon loads its own clip.
     grenades: dict[str, int] = attrs.field(factory=dict)  # explosives.toml id -> how many, on the belt
     items: dict[str, int] = attrs.field(factory=dict)  # items.toml id -> how many, on the belt (a kit full)
     skills: dict[str, str] = attrs.field(factory=dict)  # skills.toml id -> levels.toml id, above the baseline
@@ -91,6 +93,7 @@ def check(t: Tables, shared: Tables) -> list[str]:
             out.append(f"units.toml: [{key}].armour: unknown armour {u.armour!r}")
         if u.weapon and u.weapon not in t["weapons"]:
             out.append(f"units.toml: [{key}].weapon: unknown weapon {u.weapon!r}")
+        out += _ammo(t, key, u)
         out += [f"units.toml: [{key}].grenades: unknown explosive {g!r}" for g in u.grenades if g not in t["explosives"]]
         out += [f"units.toml: [{key}].items: unknown item {i!r}" for i in u.items if i not in t["items"]]
         out += [f"units.toml: [{key}].skills: unknown skill {k!r} or level {v!r}" for k, v in u.skills.items()
@@ -107,6 +110,25 @@ def check(t: Tables, shared: Tables) -> list[str]:
         out += [f"difficulty.toml: [{key}]: no such level in the shared difficulty.toml" for key in t["difficulty"]
                 if key not in levels]
     return out
+
+
+def _ammo(t: Tables, key: str, u: Template) -> list[str]:
+    """A weapon fed by ammo.toml rounds or by grenades names what it deploys loaded with; a clip-fed one does not."""
+    w = t["weapons"].get(u.weapon)
+    where = f"units.toml: [{key}].ammo"
+    if w is None:
+        return [f"{where}: no weapon to load"] if u.ammo else []
+    if w.feed in ("clip", "charges"):
+        return [f"{where}: the {w.name} is {w.feed}-fed; it takes no ammo"] if u.ammo else []
+    if not u.ammo:
+        return [f"{where}: the {w.name} deploys loaded: name its round"]
+    if w.feed == "ammo":
+        a = t["ammo"].get(u.ammo)
+        return [] if a is not None and a.weapon == u.weapon else [
+            f"{where}: {u.ammo!r} is no ammo.toml round for the {w.name}"]
+    e = t["explosives"].get(u.ammo)
+    return [] if e is not None and e.size == "A" else [f"{where}: the {w.name} fires size-A grenades of "
+                                                       f"explosives.toml, not {u.ammo!r}"]
 
 
 LATER = ("difficulty.toml",)  # a bundle without it (an older one) plays every level with the aliens as rolled

@@ -3,8 +3,9 @@ put to the game's own handler (the one `decide` calls), so every check refuses w
 every consequence (opportunity fire first, the rounds, the scatter, the blast, armour by side, wounds) follows.
 
 A scenario file: `ruleset = "annihilation"`, `[units.<id>]` with a `template` of units.toml (its stats pre-made or
-rolled on the setup dice), a `side` ("a" the actor's, "b" the other), and optionally `tu_left`, `stance`; an
-`health` and `wounds` (open wounds by body part); an `[action]` with `type` ("shoot", "throw", "melee" or
+rolled on the setup dice), a `side` ("a" the actor's, "b" the other), and optionally `tu_left`, `stance`, `harness`
+(worn or not, whatever its template says: a size I or J weapon fires only from it, A-12.3), `health` and `wounds`
+(open wounds by body part); an `[action]` with `type` ("shoot", "throw", "melee" or
 "treat"), `actor`, `target`, `distance` (squares in a row) and `from_behind` (the target faces away: its rear
 armour); a shot names its `mode`, a throw its `item` (an explosives.toml id the actor carries), thrown at the
 target's square, a treatment its `dose` ("bandage:<body part>", "heal", "stimulant", "pain_killer"). A physical
@@ -41,6 +42,7 @@ class ScenarioUnit:
     stance: Literal["standing", "kneeling", "prone"] = "standing"
     health: int | None = None  # Health now (None: full); 0 or less: unconscious
     wounds: dict[str, int] = attrs.field(factory=dict)  # body.toml id -> open wounds
+    harness: bool | None = None  # wears the heavy-weapon harness; None: as its template says
 
 
 @attrs.frozen(kw_only=True)
@@ -96,6 +98,7 @@ def units_of(rs: Annihilation, sc: Scenario, setup: Dice) -> tuple[dict[str, Uni
     rolls: list = []
     for uid, su in sc.units.items():
         t = rs.units[su.template]
+        t = t if su.harness is None else attrs.evolve(t, harness=su.harness)
         side = mine if su.side == "a" else theirs
         unit, made = muster(rs.book, setup, t, missions.Member(side, su.template, uid, t.name, t.glyph), (0, 0))
         f = unit.record.fighter

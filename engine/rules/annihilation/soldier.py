@@ -72,7 +72,7 @@ def kit_of(book: Book, t: Template) -> tuple[Carried, ...]:
     if t.weapon:
         w = book.weapons[t.weapon]
         place = "both_hands" if w.hands == 2 else HANDS[0]
-        loaded = f"clip:{t.weapon}" if w.feed == "clip" else None
+        loaded = f"clip:{t.weapon}" if w.feed == "clip" else t.ammo or None
         if t.harness and w.size in ("I", "J"):  # on the harness, gripped ready to fire
             out.append(Carried(t.weapon, w.size, "both_straps", loaded=loaded, rounds=w.capacity, gripped=HANDS))
         else:
