@@ -357,3 +357,55 @@ def test_o_next_to_a_locked_door_says_it_is_locked_and_where_to_look(content, tm
     assert f"✗ The door at {lock[0]},{lock[1]} is locked: a lists what Anton can do" in text
     assert session.state.grid.tile(lock) == "door_locked"
     session.close()
+
+
+# -- xxxzone: the terminal is hacked, not interacted with (8; settings.toml's hack_only) ----------------------
+
+
+def _next_to(game, uid, zone):
+    state = game.state
+    (cell,) = game.ruleset.setup.spawns[zone][:1]
+    spot = next((cell[0] + dx, cell[1] + dy) for dx, dy in NEIGHBOURS
+                if state.grid.walkable[cell[1] + dy, cell[0] + dx] and not state.units_at((cell[0] + dx, cell[1] + dy)))
+    unit = state.units[uid]
+    unit = attrs.evolve(unit, pos=spot, record=attrs.evolve(unit.record, at=spot))
+    return attrs.evolve(state, units={**state.units, uid: unit}), cell
+
+
+def test_the_terminal_offers_hack_not_interact_and_interact_says_to_hack(content):
+    game = Game.new(content, ID, "infiltrate", seed_from_int(4), None)
+    rs = game.ruleset
+    state, terminal = _next_to(game, "dane", "terminal")
+    where = f"{terminal[0]},{terminal[1]}"
+    got = [(o.label, o.command.action, o.note) for o in rs.options(state, state.units["dane"])
+           if o.command.cell == terminal]
+    assert got == [(f"Hack the computer terminal at {where} (3d10! AP)", "hack", "Hack 50: 50% a try")]
+    refused = rs._command(state, state.units["dane"], Act(unit="dane", action="shut_down", cell=terminal), None)
+    assert (refused.code, refused.reason) == (
+        "hack_only", "The computer terminal is worked by Hack (a Hacker with a portable computer, 3d10! AP), not Interact")
+    state, _ = _next_to(game, "trevor", "terminal")  # no Hacker: the Hack entry says why, Interact is not offered
+    got = [(o.command.action, o.note) for o in rs.options(state, state.units["trevor"]) if o.command.cell == terminal]
+    assert got == [("hack", "Hacking needs Hacker; Trevor McDougal does not have it")]
+    game.close()
+
+
+def test_the_crash_sites_power_source_is_still_worked_by_interact(content):
+    game = Game.new(content, ID, "crash", seed_from_int(4), None)
+    rs = game.ruleset
+    zone = next(o.zone for o in missions.objectives(rs.setup.mission).values() if o.kind == "shut_down")
+    uid = next(u.id for u in game.state.side_units(missions.PLAYER) if "hacker" not in u.record.op.abilities)
+    state, power = _next_to(game, uid, zone)
+    assert [o.command.action for o in rs.options(state, state.units[uid]) if o.command.cell == power] == ["shut_down"]
+    events = rs._command(state, state.units[uid], Act(unit=uid, action="shut_down", cell=power), Dice.scripted([99]))
+    assert events[0].action == "shut_down" and events[0].outcome == "success"
+    game.close()
+
+
+def test_older_xxxzone_content_has_no_hack_only_machine():
+    from pathlib import Path
+
+    from engine.content import loader
+    from engine.core.ruleset import make
+
+    old = loader.load(Path(__file__).parent / "fixtures" / "logs" / "v3-content")
+    assert make(ID, old, None).book.settings.hack_only == ()

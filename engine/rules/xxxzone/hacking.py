@@ -4,6 +4,8 @@ cost is rolled when it starts and carried over as a continuing action when the A
 - Hack (Hacker, a portable computer on the belt or in hand, next to a machine of the mission: the crash mission's
   power source, the infiltrate mission's terminal): 3d10! AP, then `d100 + Hack − security > 100`. Success shuts
   the machine down as the Intelligence test of Interact would (acts.py).
+  Where settings.toml's `hack_only` names the machine's tile (the terminal), Hack is the only way to work it:
+  Interact's Intelligence test is refused there, naming Hack (the playtest; older content has no such tile).
 - Pick lock (Lockpicker, next to a locked door): 3d10 AP, then `d100 + Locksmith > 100`. Success leaves a closed
   door, unlocked (terrain.toml's `unlocks_to`). Interpretation: like opening a door, a Disoriented entity cannot."""
 
@@ -46,6 +48,16 @@ def unlocked(rs, state: State, cell) -> str | None:
     if cell is None or not state.grid.inside(cell):
         return None
     return rs.content.terrain[state.grid.tile(cell)].unlocks_to or None
+
+
+def hack_only(rs, state: State, cell) -> Rejected | None:
+    """Interact's refusal on a machine only Hack works (settings.toml's `hack_only`), None elsewhere."""
+    tile = state.grid.tile(cell)
+    if tile not in rs.book.settings.hack_only:
+        return None
+    name = rs.content.terrain[tile].name.lower()
+    return Rejected("hack_only", f"The {name} is worked by Hack (a Hacker with a portable computer, 3d10! AP), "
+                                 "not Interact")
 
 
 def _refused(rs, state: State, unit: Unit, job: str, cell) -> Rejected | None:
@@ -123,13 +135,16 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
         return []
     ops = unit.record.op
     out = []
-    if "hacker" in ops.abilities:
-        score = derive(ops, rs.book).hack
-        for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):
-            if action == "shut_down" and _refused(rs, state, unit, "hack", cell) is None:
-                name = rs.content.terrain[state.grid.tile(cell)].name.lower()
-                out.append(Option("Interact", f"Hack the {name} at {cell[0]},{cell[1]} (3d10! AP)",
-                                  Act(unit=unit.id, action="hack", cell=cell), note=f"Hack {score}: {score}% a try"))
+    score = derive(ops, rs.book).hack
+    for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):
+        if action != "shut_down":
+            continue
+        bad = _refused(rs, state, unit, "hack", cell)
+        if bad is None or hack_only(rs, state, cell) is not None:  # where only Hack works, say why it cannot
+            name = rs.content.terrain[state.grid.tile(cell)].name.lower()
+            out.append(Option("Interact", f"Hack the {name} at {cell[0]},{cell[1]} (3d10! AP)",
+                              Act(unit=unit.id, action="hack", cell=cell),
+                              note=bad.reason if bad is not None else f"Hack {score}: {score}% a try"))
     for dx, dy in NEIGHBOURS:  # every locked door next to the unit, with the reason when it cannot pick it
         cell = (unit.pos[0] + dx, unit.pos[1] + dy)
         if unlocked(rs, state, cell) is None:
