@@ -409,3 +409,22 @@ def test_older_xxxzone_content_has_no_hack_only_machine():
 
     old = loader.load(Path(__file__).parent / "fixtures" / "logs" / "v3-content")
     assert make(ID, old, None).book.settings.hack_only == ()
+
+
+def test_the_squads_ai_hacks_the_terminal_and_still_interacts_with_the_crash_sites_power_source(content):
+    from engine.ai.planner import Ai
+
+    game = Game.new(content, ID, "infiltrate", seed_from_int(4), None)
+    state, terminal = _next_to(game, "dane", "terminal")
+    ai = Ai(game.ruleset, missions.PLAYER)
+    (goal,) = ai.orders.of("shut_down")
+    assert ai.orders.engineer(state, goal) == "dane"  # the Hacker, the best at Intelligence
+    assert ai.orders.act(state, state.units["dane"]) == Act(unit="dane", action="hack", cell=terminal)
+    game.close()
+    game = Game.new(content, ID, "crash", seed_from_int(4), None)
+    ai = Ai(game.ruleset, missions.PLAYER)
+    (goal,) = ai.orders.of("shut_down")
+    uid = ai.orders.engineer(game.state, goal)
+    state, power = _next_to(game, uid, goal.zone)
+    assert ai.orders.act(state, state.units[uid]) == Act(unit=uid, action="shut_down", cell=power)
+    game.close()

@@ -17,9 +17,11 @@ from engine.core.model import State, Unit
 
 class Orders:
     def __init__(self, mission: Mission | None, zones: missions.Zones, side: str,
-                 aptitude: Callable[[Unit, tuple[str, ...]], int] | None = None) -> None:
+                 aptitude: Callable[[Unit, tuple[str, ...]], int] | None = None,
+                 options: Callable[[State, Unit], list] | None = None) -> None:
         self.mission = mission
         self.aptitude = aptitude  # the ruleset's (Ruleset.aptitude): needed only to pick an engineer
+        self.options = options  # the ruleset's menu (Ruleset.options): how its engineer works the machine
         self.zones = zones
         self.side = side
         self.squad = side == missions.PLAYER
@@ -85,8 +87,15 @@ class Orders:
                 continue
             for cell in self.zones.get(o.zone, ()):
                 if distance(unit.pos, cell) <= 1 and state.grid.tile(cell) != o.done_tile:
-                    return Act(unit=unit.id, action="shut_down", cell=cell)
+                    return self.work(state, unit, cell)
         return None
+
+    def work(self, state: State, unit: Unit, cell: Pos) -> Act:
+        """The `shut_down` interaction where the ruleset's menu offers it (or has no entry there), else the menu's
+        own entry on the machine (xxxzone's Hack of the terminal, where Interact is refused)."""
+        shut = Act(unit=unit.id, action="shut_down", cell=cell)
+        ways = [o.command for o in self.options(state, unit) if o.command.cell == cell] if self.options else []
+        return shut if not ways or any(w.action == "shut_down" for w in ways) else ways[0]
 
     def lead(self, state: State, unit: Unit, field: np.ndarray, threats: bool) -> int:
         """The least goal distance the VIP may move to: two steps behind the second escort nearest

@@ -37,7 +37,7 @@ class Ai:
         setup = ruleset.setup
         self.mission = setup.mission if setup is not None else None
         self.zones = setup.spawns if setup is not None else {}
-        self.orders = Orders(self.mission, self.zones, side, ruleset.aptitude)
+        self.orders = Orders(self.mission, self.zones, side, ruleset.aptitude, ruleset.options)
         level = missions.difficulty(self.content, self.mission) if self.mission and side != missions.PLAYER else None
         self.aggression = (level.aggression_percent if level else 100) / 100
         self.misjudge = level.misjudge_percent if level else 0
