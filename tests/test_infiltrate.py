@@ -58,6 +58,40 @@ def test_the_warehouse_has_a_terminal_inside_a_locked_door_on_the_short_way_and_
     assert len(zones["aliens"]) == 4 and not set(zones["aliens"]) & set(zones["exit"])
 
 
+@pytest.mark.parametrize("seed", [1, 4, 17])
+def test_every_guard_has_a_beat_on_its_own_ground_within_3_squares_of_its_post(content, seed):
+    bf = GENERATORS["warehouse"](40, 30, seed, content.terrain, {"xcom": 3, "aliens": 4})
+    posts, ends = bf.spawns["aliens"], bf.spawns["beat"]
+    assert len(ends) == len(posts) == 4
+    for post, end in zip(posts, ends):
+        assert bf.grid.walkable[end[1], end[0]] and end != post
+        assert max(abs(end[0] - post[0]), abs(end[1] - post[1])) <= 3
+        assert bf.grid.distances(post)[end[1], end[0]] <= 6  # a short walk, not round the building
+
+
+def test_calm_guards_walk_out_to_the_end_of_their_beat_and_back_then_hunt_once_they_meet_the_squad(content):
+    from engine.ai.planner import Ai
+
+    game = Game.new(content, ID, "infiltrate", seed_from_int(4), None)
+    rs = game.ruleset
+    posts, ends = rs.setup.spawns["aliens"], rs.setup.spawns["beat"]
+    ai = Ai(rs, missions.ALIENS)
+    state = fold(game.state, turns.end_turn(rs, game.state, missions.PLAYER, Dice.scripted([50] * 200)))
+    assert state.phase == 1
+    guards = state.side_units(missions.ALIENS)
+    assert [ai.orders.beat(state, u) for u in guards] == [[e] for e in ends]  # odd phases: out
+    back = attrs.evolve(state, phase=2)
+    assert [ai.orders.beat(back, u) for u in guards] == [[p] for p in posts]  # even phases: home
+    at_home = ai.next_command(back)
+    assert at_home.kind == "wait" and at_home.unit == "zhetan_1"  # already at its post: it stands
+    assert Ai(rs, missions.PLAYER).orders.beat(state, state.units["dane"]) is None  # the squad walks no beat
+    game.close()
+    crash = Game.new(content, ID, "crash", seed_from_int(4), None)
+    guard = crash.state.side_units(missions.ALIENS)[0]
+    assert Ai(crash.ruleset, missions.ALIENS).orders.beat(crash.state, guard) is None  # no beat: it stands
+    crash.close()
+
+
 def test_another_seed_gives_another_warehouse(content):
     gen = GENERATORS["warehouse"]
     a, b = (gen(40, 30, s, content.terrain, {"xcom": 3, "aliens": 4}) for s in (5, 6))
@@ -313,7 +347,7 @@ def test_a_shot_heard_within_20_squares_sends_the_guards_hunting_where_it_came_f
     their_turn = fold(state, turns.end_turn(rs, state, missions.PLAYER, Dice.scripted([50] * 200)))
     assert their_turn.side == missions.ALIENS and rs.heard(their_turn, missions.ALIENS) == ()
     calm = Ai(rs, missions.ALIENS).next_command(their_turn)
-    assert isinstance(calm, Wait)  # nobody seen, nothing heard: the guards keep their posts
+    assert (calm.unit, calm.path[-1]) == ("zhetan_1", (20, 5))  # nobody seen, nothing heard: out along its beat
     alarmed = fold(their_turn, [noted])
     assert rs.heard(alarmed, missions.ALIENS) == (spot,) and rs.heard(alarmed, missions.PLAYER) == ()
     hunt = Ai(rs, missions.ALIENS).next_command(alarmed)

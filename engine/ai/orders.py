@@ -43,6 +43,16 @@ class Orders:
             return None if contact else "wait"
         return next((o.zone for kind in ("hold", "extract") for o in self.of(kind)), None)
 
+    def beat(self, state: State, unit: Unit) -> list[Pos] | None:
+        """Where a guard walks while it waits for the squad, on a map with a `beat` zone (the warehouse: one far end
+        a guard, in the order of their posts): out to the far end in odd phases, back to its post in even ones."""
+        ends = self.zones.get("beat", ())
+        posts = self.zones.get(missions.deploy_zone(self.mission, self.side), ()) if self.mission else ()
+        if self.squad or not ends or not posts:
+            return None
+        i = [u.id for u in state.side_units(self.side)].index(unit.id)  # placed in this order (field.placements)
+        return [ends[i % len(ends)] if state.phase % 2 else posts[i % len(posts)]]
+
     def cells(self, state: State, unit: Unit, p: Behaviour) -> list[Pos] | None:
         """The squad's objective cells for this unit, before anything else: the VIP's extraction
         point, the power source for its engineer, the ground to hold."""

@@ -230,7 +230,7 @@ class Ai:
             return prey + list(k.threats)
         idle = self.orders.idle(contact=bool(self._armed))
         if idle == "wait":
-            return None
+            return self.orders.beat(state, unit)  # a guard walks its beat, if the map gives it one
         if idle and not (holding and unit.pos in self.zones.get(idle, ())):
             return list(self.zones.get(idle, ()))
         target = self._explore_target(state, unit, blocked)
