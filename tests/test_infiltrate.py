@@ -482,3 +482,61 @@ def test_shutting_down_names_the_tile_worked_the_terminal_here_the_power_source_
         assert said and all("power source" not in e.text for e in events if words != "power source"
                             and getattr(e, "text", ""))
         game.close()
+
+
+# -- the squad's AI plays the mission as a sneak ----------------------------------------------------------------
+
+
+def _ai_turn(game, side):
+    """The side's AI commands for one turn, each decided and folded with mid dice."""
+    from engine.ai.planner import Ai
+
+    rs, state, ai, out = game.ruleset, game.state, Ai(game.ruleset, side), []
+    while True:
+        cmd = ai.next_command(state)
+        out.append(cmd)
+        if cmd.kind == "end_turn":
+            return out, state
+        got = rs.decide(state, cmd, Dice.scripted([50] * 300))
+        assert not hasattr(got, "code"), got
+        state = fold(state, got)
+
+
+def test_the_unspotted_squad_creeps_its_lockpicker_to_the_lock_and_the_rest_keep_out_of_sight(content):
+    game = Game.new(content, ID, "infiltrate", seed_from_int(4), None)
+    commands, _ = _ai_turn(game, missions.PLAYER)
+    moves = [c for c in commands if c.kind in ("move", "combo")]
+    assert moves and all(c.kind == "combo" for c in moves)  # cautiously only, never a conspicuous quick step
+    assert {c.unit for c in moves} == {"dane", "locksmith"}  # the engineer and the Lockpicker; Trevor waits
+    assert [c.unit for c in commands if c.kind == "wait"] == ["dane", "trevor"]  # Dane's 1 AP left: no quick step
+    (lock,) = _cells(game.state.grid, "door_locked")
+    marcel = next(c for c in moves if c.unit == "locksmith")
+    walked = game.state.grid.distances(lock)
+    start, end = game.state.units["locksmith"].pos, marcel.path[-1]
+    assert walked[end[1], end[0]] < walked[start[1], start[0]]  # on the way to the locked door
+    game.close()
+
+
+def test_the_lockpicker_next_to_the_lock_picks_it_but_not_in_a_fight_nor_once_the_terminal_is_hacked(content):
+    from engine.rules.xxxzone import hacking
+
+    game, state, lock = _at_the_lock(content)
+    rs = game.ruleset
+    marcel = state.units["locksmith"]
+    assert hacking.ai_lock(rs, state, marcel, False) == Act(unit="locksmith", action="pick_lock", cell=lock)
+    assert hacking.ai_lock(rs, state, marcel, True) is None  # a hostile in sight: fight first
+    assert hacking.ai_lock(rs, state, state.units["dane"], False) is None  # no Lockpicker
+    (terminal,) = rs.setup.spawns["terminal"]
+    done = attrs.evolve(state, grid=state.grid.with_tiles({terminal: "terminal_hacked"}))
+    assert hacking.ai_lock(rs, done, done.units["locksmith"], False) is None  # nothing left to go in for
+    game.close()
+
+
+def test_sneaking_is_the_stealth_missions_squad_only(content):
+    from engine.ai.planner import Ai
+
+    for mission, side, sneaks in (("infiltrate", missions.PLAYER, True), ("infiltrate", missions.ALIENS, False),
+                                  ("crash", missions.PLAYER, False)):
+        game = Game.new(content, ID, mission, seed_from_int(4), None)
+        assert Ai(game.ruleset, side).orders.sneaking() is sneaks, (mission, side)
+        game.close()

@@ -37,11 +37,15 @@ class Orders:
         point; None: go looking."""
         if self.mission is None:
             return None
-        if self.squad:
-            return next((o.zone for o in self.of("extract")), None)
+        if self.squad:  # a stealth mission's squad keeps out of sight while its engineer works ("wait")
+            return next((o.zone for o in self.of("extract")), "wait" if self.sneaking() else None)
         if self.of("shut_down"):
             return None if contact else "wait"
         return next((o.zone for kind in ("hold", "extract") for o in self.of(kind)), None)
+
+    def sneaking(self) -> bool:
+        """The squad on a stealth mission (one it wins by leaving: an `escape` objective)."""
+        return self.squad and bool(self.of("escape"))
 
     def beat(self, state: State, unit: Unit) -> list[Pos] | None:
         """Where a guard walks while it waits for the squad, on a map with a `beat` zone (the warehouse: one far end

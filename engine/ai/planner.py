@@ -249,6 +249,9 @@ class Ai:
         field = self._field(state, goals, blocked)
         here = int(field[unit.pos[1], unit.pos[0]])
         reach = max(moves, dash if p.melee or not k.targets else 0)
+        budget = self.ruleset.budget(state, unit)
+        if budget.dash_prefer and self.orders.sneaking():
+            reach = dash  # a stealth mission's squad, unspotted, creeps: never a quick (conspicuous) step
         paths = self._reachable(state, unit, blocked, reach)
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         escort = self.orders.escorted(state, unit)
@@ -272,7 +275,6 @@ class Ai:
         if best is None:
             return None
         path = paths[best[1]]
-        budget = self.ruleset.budget(state, unit)
         step, cost = budget.step, budget.walk.cost(unit.pos, path)
         if budget.dash_fits(unit.pos, path) and (budget.dash_prefer or cost > moves
                                                  or (p.melee and moves > step and cost > step)):

@@ -12,16 +12,17 @@ cost is rolled when it starts and carried over as a continuing action when the A
 from __future__ import annotations
 
 import attrs
+import numpy as np
 
 from engine.content import missions
-from engine.core.commands import Act, Rejected
+from engine.core.commands import Act, Combo, Command, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged
 from engine.core.geometry import NEIGHBOURS, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Option
 from engine.rules.xxxzone import abilities as ab
-from engine.rules.xxxzone import actions
+from engine.rules.xxxzone import actions, moving
 from engine.rules.xxxzone.character import derive
 from engine.rules.xxxzone.units import changed
 
@@ -156,3 +157,28 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
                           note=bad.reason if bad is not None else f"Locksmith {score}: {score}% a try"))
     return out
 
+
+
+def ai_lock(rs, state: State, unit: Unit, hostile: bool) -> Command | None:
+    """The squad's Lockpicker, while no hostile is in sight and the mission's machine still runs, makes for the
+    nearest locked door it can reach (cautiously, as far as its AP go) and picks it: the short way in (10)."""
+    c = unit.record
+    if (rs.setup is None or hostile or unit.side != missions.PLAYER or "lockpicker" not in c.op.abilities
+            or c.turn.continuing is not None or not any(machine(rs, state, cell) for o in
+                                                         missions.objectives(rs.setup.mission).values()
+                                                         for cell in rs.setup.spawns.get(o.zone, ()))):
+        return None
+    locks = [(int(x), int(y)) for y, x in zip(*np.nonzero(state.grid.cells_of(
+        {t for t, v in rs.content.terrain.items() if v.unlocks_to})))]
+    for lock in locks:
+        if distance(unit.pos, lock) <= 1:
+            return Act(unit=unit.id, action="pick_lock", cell=lock) if _refused(rs, state, unit, "pick_lock", lock) \
+                is None and c.turn.ap > 0 else None
+    per = moving.step_cost(rs, unit, "cautiously")
+    steps = c.turn.ap // per if isinstance(per, int) and per > 0 else 0
+    others = [u.pos for u in state.units.values() if u.id != unit.id and u.status != "dead"]
+    ways = [state.grid.path(unit.pos, (lock[0] + dx, lock[1] + dy), others) for lock in locks for dx, dy in NEIGHBOURS]
+    ways = [w for w in ways if w]
+    if not steps or not ways:
+        return None
+    return Combo(unit=unit.id, path=tuple(min(ways, key=lambda w: (len(w), w))[:steps]))
