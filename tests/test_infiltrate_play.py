@@ -8,7 +8,7 @@ import attrs
 import pytest
 
 from engine.content import missions
-from engine.core.commands import Act
+from engine.core.commands import Act, Wait
 from engine.core.dice import Dice, seed_from_int
 from engine.core.geometry import NEIGHBOURS
 from engine.core.reducer import fold
@@ -151,11 +151,12 @@ def test_shutting_down_names_the_tile_worked_the_terminal_here_the_power_source_
 # -- the squad's AI plays the mission as a sneak ----------------------------------------------------------------
 
 
-def _ai_turn(game, side):
+def _ai_turn(game, side, state=None):
     """The side's AI commands for one turn, each decided and folded with mid dice."""
     from engine.ai.planner import Ai
 
-    rs, state, ai, out = game.ruleset, game.state, Ai(game.ruleset, side), []
+    rs, ai, out = game.ruleset, Ai(game.ruleset, side), []
+    state = state or game.state
     while True:
         cmd = ai.next_command(state)
         out.append(cmd)
@@ -171,8 +172,8 @@ def test_the_unspotted_squad_creeps_its_lockpicker_to_the_lock_and_the_rest_keep
     commands, _ = _ai_turn(game, missions.PLAYER)
     moves = [c for c in commands if c.kind in ("move", "combo")]
     assert moves and all(c.kind == "combo" for c in moves)  # cautiously only, never a conspicuous quick step
-    assert {c.unit for c in moves} == {"dane", "locksmith"}  # the engineer and the Lockpicker; Trevor waits
-    assert [c.unit for c in commands if c.kind == "wait"] == ["dane", "trevor"]  # Dane's 1 AP left: no quick step
+    assert {c.unit for c in moves} == {"locksmith"}  # the Lockpicker goes; the rest wait for the short way in
+    assert sorted(c.unit for c in commands if c.kind == "wait") == ["dane", "trevor"]
     (lock,) = _cells(game.state.grid, "door_locked")
     marcel = next(c for c in moves if c.unit == "locksmith")
     walked = game.state.grid.distances(lock)
@@ -189,7 +190,10 @@ def test_the_lockpicker_next_to_the_lock_picks_it_but_not_in_a_fight_nor_once_th
     marcel = state.units["locksmith"]
     assert hacking.ai_lock(rs, state, marcel, False) == Act(unit="locksmith", action="pick_lock", cell=lock)
     assert hacking.ai_lock(rs, state, marcel, True) is None  # a hostile in sight: fight first
-    assert hacking.ai_lock(rs, state, state.units["dane"], False) is None  # no Lockpicker
+    assert hacking.ai_lock(rs, state, state.units["dane"], False) == Wait(unit="dane")  # the door is not open yet
+    opened = attrs.evolve(state, grid=state.grid.with_tiles({lock: "door"}))
+    assert hacking.ai_lock(rs, opened, opened.units["dane"], False) is None  # open: Dane goes about his work
+    assert hacking.ai_lock(rs, opened, opened.units["locksmith"], False) is None  # no lock left to pick
     (terminal,) = rs.setup.spawns["terminal"]
     done = attrs.evolve(state, grid=state.grid.with_tiles({terminal: "terminal_hacked"}))
     assert hacking.ai_lock(rs, done, done.units["locksmith"], False) is None  # nothing left to go in for
@@ -204,3 +208,14 @@ def test_sneaking_is_the_stealth_missions_squad_only(content):
         game = Game.new(content, ID, mission, seed_from_int(4), None)
         assert Ai(game.ruleset, side).orders.sneaking() is sneaks, (mission, side)
         game.close()
+
+
+def test_the_unspotted_engineer_creeps_and_keeps_its_last_ap_rather_than_take_a_quick_step(content):
+    game = Game.new(content, ID, "infiltrate", seed_from_int(4), None)
+    state = game.state
+    marcel = state.units["locksmith"]  # out of the fight: nobody to pick the lock, so Dane goes the long way
+    state = attrs.evolve(state, units={**state.units, "locksmith": attrs.evolve(marcel, status="unconscious")})
+    commands, _ = _ai_turn(game, missions.PLAYER, state)
+    dane = [c for c in commands if getattr(c, "unit", "") == "dane"]
+    assert [c.kind for c in dane] == ["combo", "wait"] and len(dane[0].path) == 4  # 9 AP: 4 squares at 2, 1 kept
+    game.close()

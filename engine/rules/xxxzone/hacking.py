@@ -15,7 +15,7 @@ import attrs
 import numpy as np
 
 from engine.content import missions
-from engine.core.commands import Act, Combo, Command, Rejected
+from engine.core.commands import Act, Combo, Command, Rejected, Wait
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged
 from engine.core.geometry import NEIGHBOURS, distance
@@ -161,15 +161,19 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
 
 def ai_lock(rs, state: State, unit: Unit, hostile: bool) -> Command | None:
     """The squad's Lockpicker, while no hostile is in sight and the mission's machine still runs, makes for the
-    nearest locked door it can reach (cautiously, as far as its AP go) and picks it: the short way in (10)."""
+    nearest locked door it can reach (cautiously, as far as its AP go) and picks it: the short way in (10). The
+    rest of the squad waits out of sight until it is open, rather than take the long way past the guards."""
     c = unit.record
-    if (rs.setup is None or hostile or unit.side != missions.PLAYER or "lockpicker" not in c.op.abilities
-            or c.turn.continuing is not None or not any(machine(rs, state, cell) for o in
-                                                         missions.objectives(rs.setup.mission).values()
-                                                         for cell in rs.setup.spawns.get(o.zone, ()))):
+    if (rs.setup is None or hostile or unit.side != missions.PLAYER or c.turn.continuing is not None
+            or not any(machine(rs, state, cell) for o in missions.objectives(rs.setup.mission).values()
+                       for cell in rs.setup.spawns.get(o.zone, ()))):
         return None
     locks = [(int(x), int(y)) for y, x in zip(*np.nonzero(state.grid.cells_of(
         {t for t, v in rs.content.terrain.items() if v.unlocks_to})))]
+    if "lockpicker" not in c.op.abilities:
+        picker = any(u.conscious and u.id != unit.id and "lockpicker" in u.record.op.abilities
+                     for u in state.side_units(unit.side))
+        return Wait(unit=unit.id) if locks and picker else None
     for lock in locks:
         if distance(unit.pos, lock) <= 1:
             return Act(unit=unit.id, action="pick_lock", cell=lock) if _refused(rs, state, unit, "pick_lock", lock) \
