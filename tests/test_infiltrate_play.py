@@ -219,3 +219,19 @@ def test_the_unspotted_engineer_creeps_and_keeps_its_last_ap_rather_than_take_a_
     dane = [c for c in commands if getattr(c, "unit", "") == "dane"]
     assert [c.kind for c in dane] == ["combo", "wait"] and len(dane[0].path) == 4  # 9 AP: 4 squares at 2, 1 kept
     game.close()
+
+
+@pytest.mark.slow
+def test_the_xxxzone_ai_sneaks_in_hacks_and_gets_the_whole_squad_out_and_the_log_verifies(content, tmp_path):
+    from engine.play import simulate
+    from engine.play.verify import verify
+
+    path = tmp_path / "sneak.jsonl"  # seed 8 once stalled a square short of the exit, on a friend's square
+    game = simulate.run(content, ID, "infiltrate", seed_from_int(8), path)
+    state = game.state
+    game.close()
+    assert (state.winner, state.ended) == ("xcom", "the squad got out")
+    assert state.grid.tile(game.ruleset.setup.spawns["terminal"][0]) == "terminal_hacked"
+    assert all(u.status == "active" for u in state.side_units(missions.PLAYER))
+    report = verify(content, path)
+    assert report.failure is None, str(report.failure)

@@ -260,8 +260,8 @@ class Ai:
         best: tuple[float, Pos] | None = None
         onward: tuple[float, Pos] | None = None  # the best cell that gets closer to the goal
         for x, y in sorted(paths):
-            if field[y, x] >= UNREACHABLE or field[y, x] < lead:
-                continue
+            if field[y, x] >= UNREACHABLE or field[y, x] < lead or ((x, y) in friends and self.orders.sneaking()):
+                continue  # (a sneak's way out is crowded: it stops beside a friend, not on it)
             progress = here - int(field[y, x])
             score = position_score(grid, (x, y), p, k, progress, friends=friends, advance=self.aggression)
             if escort is not None and not k.threats and distance((x, y), escort) > 4:
@@ -271,7 +271,8 @@ class Ai:
             if progress > 0 and (onward is None or score > onward[0]):
                 onward = (score, (x, y))
         if best is None or best[0] <= current + 0.5:
-            best = None if p.hold or here == 0 else onward  # nothing better here: only press on
+            hold = p.hold and not self.orders.sneaking()  # a sneak's way out is no ground to hold
+            best = None if hold or here == 0 else onward  # nothing better here: only press on
         if best is None:
             return None
         path = paths[best[1]]
