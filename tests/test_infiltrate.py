@@ -296,7 +296,6 @@ def test_every_rulesets_ai_plays_the_mission_to_an_end_that_verifies(content, tm
 
 def test_a_shot_heard_within_20_squares_sends_the_guards_hunting_where_it_came_from(content):
     from engine.ai.planner import Ai
-    from engine.core.commands import Wait
     from engine.rules.xxxzone import seen
 
     game = Game.new(content, ID, "infiltrate", seed_from_int(4), None)
@@ -313,7 +312,7 @@ def test_a_shot_heard_within_20_squares_sends_the_guards_hunting_where_it_came_f
     their_turn = fold(state, turns.end_turn(rs, state, missions.PLAYER, Dice.scripted([50] * 200)))
     assert their_turn.side == missions.ALIENS and rs.heard(their_turn, missions.ALIENS) == ()
     calm = Ai(rs, missions.ALIENS).next_command(their_turn)
-    assert isinstance(calm, Wait)  # nobody seen, nothing heard: the guards keep their posts
+    assert (calm.unit, calm.path[-1]) == ("zhetan_1", (20, 5))  # nobody seen, nothing heard: out along its beat
     alarmed = fold(their_turn, [noted])
     assert rs.heard(alarmed, missions.ALIENS) == (spot,) and rs.heard(alarmed, missions.PLAYER) == ()
     hunt = Ai(rs, missions.ALIENS).next_command(alarmed)

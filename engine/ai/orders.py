@@ -17,9 +17,11 @@ from engine.core.model import State, Unit
 
 class Orders:
     def __init__(self, mission: Mission | None, zones: missions.Zones, side: str,
-                 aptitude: Callable[[Unit, tuple[str, ...]], int] | None = None) -> None:
+                 aptitude: Callable[[Unit, tuple[str, ...]], int] | None = None,
+                 options: Callable[[State, Unit], list] | None = None) -> None:
         self.mission = mission
         self.aptitude = aptitude  # the ruleset's (Ruleset.aptitude): needed only to pick an engineer
+        self.options = options  # the ruleset's menu (Ruleset.options): how its engineer works the machine
         self.zones = zones
         self.side = side
         self.squad = side == missions.PLAYER
@@ -35,11 +37,25 @@ class Orders:
         point; None: go looking."""
         if self.mission is None:
             return None
-        if self.squad:
-            return next((o.zone for o in self.of("extract")), None)
+        if self.squad:  # a stealth mission's squad keeps out of sight while its engineer works ("wait")
+            return next((o.zone for o in self.of("extract")), "wait" if self.sneaking() else None)
         if self.of("shut_down"):
             return None if contact else "wait"
         return next((o.zone for kind in ("hold", "extract") for o in self.of(kind)), None)
+
+    def sneaking(self) -> bool:
+        """The squad on a stealth mission (one it wins by leaving: an `escape` objective)."""
+        return self.squad and bool(self.of("escape"))
+
+    def beat(self, state: State, unit: Unit) -> list[Pos] | None:
+        """Where a guard walks while it waits for the squad, on a map with a `beat` zone (the warehouse: one far end
+        a guard, in the order of their posts): out to the far end in odd phases, back to its post in even ones."""
+        ends = self.zones.get("beat", ())
+        posts = self.zones.get(missions.deploy_zone(self.mission, self.side), ()) if self.mission else ()
+        if self.squad or not ends or not posts:
+            return None
+        i = [u.id for u in state.side_units(self.side)].index(unit.id)  # placed in this order (field.placements)
+        return [ends[i % len(ends)] if state.phase % 2 else posts[i % len(posts)]]
 
     def cells(self, state: State, unit: Unit, p: Behaviour) -> list[Pos] | None:
         """The squad's objective cells for this unit, before anything else: the VIP's extraction
@@ -85,8 +101,15 @@ class Orders:
                 continue
             for cell in self.zones.get(o.zone, ()):
                 if distance(unit.pos, cell) <= 1 and state.grid.tile(cell) != o.done_tile:
-                    return Act(unit=unit.id, action="shut_down", cell=cell)
+                    return self.work(state, unit, cell)
         return None
+
+    def work(self, state: State, unit: Unit, cell: Pos) -> Act:
+        """The `shut_down` interaction where the ruleset's menu offers it (or has no entry there), else the menu's
+        own entry on the machine (xxxzone's Hack of the terminal, where Interact is refused)."""
+        shut = Act(unit=unit.id, action="shut_down", cell=cell)
+        ways = [o.command for o in self.options(state, unit) if o.command.cell == cell] if self.options else []
+        return shut if not ways or any(w.action == "shut_down" for w in ways) else ways[0]
 
     def lead(self, state: State, unit: Unit, field: np.ndarray, threats: bool) -> int:
         """The least goal distance the VIP may move to: two steps behind the second escort nearest

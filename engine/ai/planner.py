@@ -38,7 +38,7 @@ class Ai:
         setup = ruleset.setup
         self.mission = setup.mission if setup is not None else None
         self.zones = setup.spawns if setup is not None else {}
-        self.orders = Orders(self.mission, self.zones, side, ruleset.aptitude)
+        self.orders = Orders(self.mission, self.zones, side, ruleset.aptitude, ruleset.options)
         level = missions.difficulty(self.content, self.mission) if self.mission and side != missions.PLAYER else None
         self.aggression = (level.aggression_percent if level else 100) / 100
         self.misjudge = level.misjudge_percent if level else 0
@@ -247,7 +247,7 @@ class Ai:
             return prey + list(k.threats)
         idle = self.orders.idle(contact=bool(self._armed))
         if idle == "wait":
-            return None
+            return self.orders.beat(state, unit)  # a guard walks its beat, if the map gives it one
         if idle and not (holding and unit.pos in self.zones.get(idle, ())):
             return list(self.zones.get(idle, ()))
         target = self._explore_target(state, unit, blocked)
@@ -266,6 +266,9 @@ class Ai:
         field = self._field(grid, goals, blocked)
         here = int(field[unit.pos[1], unit.pos[0]])
         reach = max(moves, dash if p.melee or not k.targets else 0)
+        budget = self.ruleset.budget(state, unit)
+        if budget.dash_prefer and self.orders.sneaking():
+            reach = dash  # a stealth mission's squad, unspotted, creeps: never a quick (conspicuous) step
         paths = self._reachable(state, unit, blocked, reach)
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         escort = self.orders.escorted(state, unit)
@@ -274,8 +277,8 @@ class Ai:
         best: tuple[float, Pos] | None = None
         onward: tuple[float, Pos] | None = None  # the best cell that gets closer to the goal
         for x, y in sorted(paths):
-            if field[y, x] >= UNREACHABLE or field[y, x] < lead:
-                continue
+            if field[y, x] >= UNREACHABLE or field[y, x] < lead or ((x, y) in friends and self.orders.sneaking()):
+                continue  # (a sneak's way out is crowded: it stops beside a friend, not on it)
             progress = here - int(field[y, x])
             score = position_score(grid, (x, y), p, k, progress, friends=friends, advance=self.aggression)
             if escort is not None and not k.threats and distance((x, y), escort) > 4:
@@ -285,11 +288,11 @@ class Ai:
             if progress > 0 and (onward is None or score > onward[0]):
                 onward = (score, (x, y))
         if best is None or best[0] <= current + 0.5:
-            best = None if p.hold or here == 0 else onward  # nothing better here: only press on
+            hold = p.hold and not self.orders.sneaking()  # a sneak's way out is no ground to hold
+            best = None if hold or here == 0 else onward  # nothing better here: only press on
         if best is None:
             return None
         path = paths[best[1]]
-        budget = self.ruleset.budget(state, unit)
         walk = self._walk(state, unit)
         step, cost = budget.step, walk.cost(unit.pos, path)
         if budget.dash_fits(unit.pos, path) and (budget.dash_prefer or cost > moves

@@ -186,7 +186,7 @@ GENERATORS: dict[str, Callable[..., Battlefield]] = {
 }
 ZONES: dict[str, set[str]] = {name: set(COMMON_ZONES) for name in GENERATORS}
 ZONES["alien_ship"].add("power")
-ZONES["warehouse"] |= {"terminal", "exit"}
+ZONES["warehouse"] |= {"terminal", "exit", "beat"}
 
 
 def reachable_from(grid: Grid, start: Pos) -> np.ndarray:

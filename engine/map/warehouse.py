@@ -2,7 +2,8 @@
 windows, a back door and a side door, and in one southern corner an office holding the computer terminal. The
 office opens on the hall by a door and on the outside by a locked door, the short way in for whoever can pick it.
 Brush, trees and crates on the open ground to the south give a sneaking squad cover on the way from the exit, where
-it deploys, to the building. Guards stand in the hall and round the back."""
+it deploys, to the building. Guards stand in the hall and round the back; each walks a beat between its post and
+the far end of it (the `beat` zone, one cell a guard in the order of their posts) until it meets the squad."""
 
 from __future__ import annotations
 
@@ -57,8 +58,16 @@ def generate(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
         "exit": exit_cells,
         "hold": nearest(hall, ((x0 + x1) // 2, (y0 + y1) // 2))[:24],
         "terminal": [terminal],
+        "beat": [_beat_end(post, hall if post in hall else outside) for post in guards],
     }
     return finish(cv, zones, "rubble")
+
+
+def _beat_end(post: Pos, ground: list[Pos], reach: int = 3) -> Pos:
+    """The far end of a guard's beat: the cell of its own ground (the hall, the yard) farthest from its post within
+    `reach`, ties to the north-west; no dice, so the map stays as it was."""
+    near = [c for c in ground if max(abs(c[0] - post[0]), abs(c[1] - post[1])) <= reach]
+    return max(near, key=lambda c: (abs(c[0] - post[0]) + abs(c[1] - post[1]), -c[1], -c[0]), default=post)
 
 
 def _exit(cv: Canvas, rng: MapRng, squad: int) -> list[Pos]:

@@ -23,8 +23,7 @@ if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
 
 STANCE_WORDS = {"standing": "Stand", "kneeling": "Kneel", "prone": "Lie prone"}
-DOING = {"stance": "changing stance", "open": "opening a door", "close": "closing a door",
-         "shut_down": "working the power source"}
+DOING = {"stance": "changing stance", "open": "opening a door", "close": "closing a door"}
 
 
 def price(rs: Annihilation, unit: Unit, cmd: Act) -> Rejected | Price:
@@ -75,16 +74,18 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
         if cmd.cell is None or tuple(cmd.cell) not in here:
             return Rejected("nothing_there", f"{unit.name} has nothing to {cmd.action.replace('_', ' ')} there")
     cell = tuple(cmd.cell) if cmd.cell is not None else unit.pos
+    thing = rs.content.terrain[state.grid.tile(cell)].name.lower()  # the tile's own words: a power source, a terminal
+    doing = f"working the {thing}" if cmd.action == "shut_down" else DOING[cmd.action]
     if cmd.action == "shut_down":
         tile = next(o.done_tile for o in missions.objectives(rs.setup.mission).values() if o.kind == "shut_down")
-        text = f"{unit.name} shuts down the power source ({cost.tu} TU)"
+        text = f"{unit.name} shuts down the {thing} ({cost.tu} TU)"
     elif cmd.action in ("open", "close"):
         try:
             tile = field.door(rs.content, state, cell, cmd.action, unit.z)
         except ValueError as exc:
             return Rejected("no_door", str(exc))
         text = f"{unit.name} {'opens' if cmd.action == 'open' else 'closes'} the door ({cost.tu} TU)"
-    done = paid_answered(rs, state, dice, unit, cost, cost.text.replace("_", " "), DOING[cmd.action],
+    done = paid_answered(rs, state, dice, unit, cost, cost.text.replace("_", " "), doing,
                          f"{cmd.action} cancelled: put down by opportunity fire")  # observers fire first
     if isinstance(done, Rejected):
         return done

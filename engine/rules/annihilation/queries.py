@@ -226,7 +226,8 @@ class Queries:
             out.append(Option("Stance", f"{STANCE_WORDS[to]} ({price.tu} TU)",
                               Act(unit=unit.id, action="stance", option=to), note=price.text.replace("_", " ")))
         for action, cell in missions.uses(self.content, self.setup.mission, self.setup.spawns, state, unit):
-            words = {"shut_down": "Shut down the power source", "open": "Open the door", "close": "Close the door"}
+            thing = self.content.terrain[state.grid.tile(cell)].name.lower()  # a power source, a terminal
+            words = {"shut_down": f"Shut down the {thing}", "open": "Open the door", "close": "Close the door"}
             tu = (self.book.cost("shut_down", f.tu_turn) if action == "shut_down"
                   else self.book.costs["open_door"].tu)
             out.append(Option("Mission" if action == "shut_down" else "Doors",

@@ -314,11 +314,12 @@ def _shut_down(rs, state: State, unit: Unit, cell: Pos, dice: Dice) -> Rejected 
     if unit.side != missions.PLAYER:
         return Rejected("not_yours", "Only the squad has reason to shut it down")
     t: Trooper = unit.record
+    name = rs.content.terrain[state.grid.tile(cell)].name.lower()  # the tile's own words: a power source, a terminal
     mods = (("base", 1),) + ((("perception", t.perception_now),) if t.perception_now else ())
     test = pools.check(dice, unit.id, "shut down", mods, pools.difficulty(rs.tables, rs.settings.agility))
     events: list[Event] = [
         Resolved(actor=unit.id, action="shut_down", cell=cell, rolls=(test.roll,),
                  outcome="success" if test.success else "failure",
-                 text=f"{unit.name} {'shuts down' if test.success else 'fails to shut down'} the power source"),
+                 text=f"{unit.name} {'shuts down' if test.success else 'fails to shut down'} the {name}"),
         *([TileChanged(pos=cell, tile=goal.done_tile)] if test.success else [])]
     return events + battle.end_slot(rs, state, events, dice)

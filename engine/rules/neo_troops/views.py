@@ -142,7 +142,7 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
                               Act(unit=unit.id, action="cover", cell=u.pos),
                               f"Stationary: {w.rof} dice now, then dice on every enemy entering the 3×3"))
     for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):
-        what = "power source" if action == "shut_down" else rs.content.terrain[state.grid.tile(cell)].name.lower()
+        what = rs.content.terrain[state.grid.tile(cell)].name.lower()
         note = "Stationary: 1d6 + Perception vs Normal" if action == "shut_down" else "ends the action"
         out.append(Option("Mission" if action == "shut_down" else "Doors",
                           f"{action.replace('_', ' ').capitalize()} the {what} at {cell[0]},{cell[1]}",

@@ -124,6 +124,8 @@ def _shut_down(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected |
         return Rejected("already_done", "It is already shut down")
     if unit.side != missions.PLAYER:
         return Rejected("not_yours", "Only the squad has reason to shut it down")
+    if (only := hacking.hack_only(rs, state, cmd.cell)) is not None:
+        return only
     paid = actions.do(book, c.turn, "interact", _abilities(c), bool(c.condition.disoriented))
     if isinstance(paid, Rejected):
         return paid
@@ -190,6 +192,8 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
     out = [o for o in out if moving.swimming(rs, state, unit, o.command.action) is None]  # not in the water
     if rs.setup is not None:
         for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):
+            if action == "shut_down" and hacking.hack_only(rs, state, cell) is not None:
+                continue  # Hack's entry (hacking.py) stands for it, with its reason when it cannot
             name = rs.content.terrain[state.grid.tile(cell)].name
             out.append(Option("Interact", f"{action.replace('_', ' ').capitalize()} {name} at {cell[0]},{cell[1]} "
                                           f"(1 AP)", Act(unit=unit.id, action=action, cell=cell)))

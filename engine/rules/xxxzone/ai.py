@@ -10,7 +10,7 @@ from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State, Unit
 from engine.core.ruleset import Mode, Row, Sheet, ShotPreview
-from engine.rules.xxxzone import inspire, moving, shooting, spraying
+from engine.rules.xxxzone import hacking, inspire, moving, shooting, spraying
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
 from engine.rules.xxxzone.geometry_words import cover_words
@@ -130,13 +130,16 @@ def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) 
         return None
     if inspire.ABILITY in c.op.abilities and c.turn.ap >= 4 and not c.turn.ended and inspire.allies(rs, state, unit):
         return Act(unit=unit.id, action=inspire.ABILITY)  # a friend down or stunned is worth more than a shot
+    hostile = [t for t in in_sight if missions.hostile(unit.side, t.side) and t.conscious
+               and t.side != missions.CIVILIANS]
+    lock = hacking.ai_lock(rs, state, unit, bool(hostile))
+    if lock is not None:
+        return lock
     usable = [m for m in shot_modes(rs, state, unit) if m.usable and not _spray(book, c, m.id)]  # aimed, watched
     if not usable:
         return None
     ap = c.turn.ap + c.turn.gun
     cost = min(book.weapons[w].modes[m].ap for w, m in (shooting.mode_of(book, c, u.id) for u in usable))
-    hostile = [t for t in in_sight if missions.hostile(unit.side, t.side) and t.conscious
-               and t.side != missions.CIVILIANS]
     if has_shot and hostile and cost + 2 <= ap < 2 * cost and c.aim is None:
         best = max(hostile, key=lambda t: (_odds(rs, state, unit, t, usable[0].id), t.id))
         if _odds(rs, state, unit, best, usable[0].id) > 0:

@@ -4,22 +4,25 @@ cost is rolled when it starts and carried over as a continuing action when the A
 - Hack (Hacker, a portable computer on the belt or in hand, next to a machine of the mission: the crash mission's
   power source, the infiltrate mission's terminal): 3d10! AP, then `d100 + Hack − security > 100`. Success shuts
   the machine down as the Intelligence test of Interact would (acts.py).
+  Where settings.toml's `hack_only` names the machine's tile (the terminal), Hack is the only way to work it:
+  Interact's Intelligence test is refused there, naming Hack (the playtest; older content has no such tile).
 - Pick lock (Lockpicker, next to a locked door): 3d10 AP, then `d100 + Locksmith > 100`. Success leaves a closed
   door, unlocked (terrain.toml's `unlocks_to`). Interpretation: like opening a door, a Disoriented entity cannot."""
 
 from __future__ import annotations
 
 import attrs
+import numpy as np
 
 from engine.content import missions
-from engine.core.commands import Act, Rejected
+from engine.core.commands import Act, Combo, Command, Rejected, Wait
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged
 from engine.core.geometry import NEIGHBOURS, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Option
 from engine.rules.xxxzone import abilities as ab
-from engine.rules.xxxzone import actions
+from engine.rules.xxxzone import actions, moving
 from engine.rules.xxxzone.character import derive
 from engine.rules.xxxzone.units import changed
 
@@ -46,6 +49,16 @@ def unlocked(rs, state: State, cell) -> str | None:
     if cell is None or not state.grid.inside(cell):
         return None
     return rs.content.terrain[state.grid.tile(cell)].unlocks_to or None
+
+
+def hack_only(rs, state: State, cell) -> Rejected | None:
+    """Interact's refusal on a machine only Hack works (settings.toml's `hack_only`), None elsewhere."""
+    tile = state.grid.tile(cell)
+    if tile not in rs.book.settings.hack_only:
+        return None
+    name = rs.content.terrain[tile].name.lower()
+    return Rejected("hack_only", f"The {name} is worked by Hack (a Hacker with a portable computer, 3d10! AP), "
+                                 "not Interact")
 
 
 def _refused(rs, state: State, unit: Unit, job: str, cell) -> Rejected | None:
@@ -123,13 +136,16 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
         return []
     ops = unit.record.op
     out = []
-    if "hacker" in ops.abilities:
-        score = derive(ops, rs.book).hack
-        for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):
-            if action == "shut_down" and _refused(rs, state, unit, "hack", cell) is None:
-                name = rs.content.terrain[state.grid.tile(cell)].name.lower()
-                out.append(Option("Interact", f"Hack the {name} at {cell[0]},{cell[1]} (3d10! AP)",
-                                  Act(unit=unit.id, action="hack", cell=cell), note=f"Hack {score}: {score}% a try"))
+    score = derive(ops, rs.book).hack
+    for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):
+        if action != "shut_down":
+            continue
+        bad = _refused(rs, state, unit, "hack", cell)
+        if bad is None or hack_only(rs, state, cell) is not None:  # where only Hack works, say why it cannot
+            name = rs.content.terrain[state.grid.tile(cell)].name.lower()
+            out.append(Option("Interact", f"Hack the {name} at {cell[0]},{cell[1]} (3d10! AP)",
+                              Act(unit=unit.id, action="hack", cell=cell),
+                              note=bad.reason if bad is not None else f"Hack {score}: {score}% a try"))
     for dx, dy in NEIGHBOURS:  # every locked door next to the unit, with the reason when it cannot pick it
         cell = (unit.pos[0] + dx, unit.pos[1] + dy)
         if unlocked(rs, state, cell) is None:
@@ -141,3 +157,32 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
                           note=bad.reason if bad is not None else f"Locksmith {score}: {score}% a try"))
     return out
 
+
+
+def ai_lock(rs, state: State, unit: Unit, hostile: bool) -> Command | None:
+    """The squad's Lockpicker, while no hostile is in sight and the mission's machine still runs, makes for the
+    nearest locked door it can reach (cautiously, as far as its AP go) and picks it: the short way in (10). The
+    rest of the squad waits out of sight until it is open, rather than take the long way past the guards."""
+    c = unit.record
+    if (rs.setup is None or hostile or unit.side != missions.PLAYER or c.turn.continuing is not None
+            or not any(machine(rs, state, cell) for o in missions.objectives(rs.setup.mission).values()
+                       for cell in rs.setup.spawns.get(o.zone, ()))):
+        return None
+    locks = [(int(x), int(y)) for y, x in zip(*np.nonzero(state.grid.cells_of(
+        {t for t, v in rs.content.terrain.items() if v.unlocks_to})))]
+    if "lockpicker" not in c.op.abilities:
+        picker = any(u.conscious and u.id != unit.id and "lockpicker" in u.record.op.abilities
+                     for u in state.side_units(unit.side))
+        return Wait(unit=unit.id) if locks and picker else None
+    for lock in locks:
+        if distance(unit.pos, lock) <= 1:
+            return Act(unit=unit.id, action="pick_lock", cell=lock) if _refused(rs, state, unit, "pick_lock", lock) \
+                is None and c.turn.ap > 0 else None
+    per = moving.step_cost(rs, unit, "cautiously")
+    steps = c.turn.ap // per if isinstance(per, int) and per > 0 else 0
+    others = [u.pos for u in state.units.values() if u.id != unit.id and u.status != "dead"]
+    ways = [state.grid.path(unit.pos, (lock[0] + dx, lock[1] + dy), others) for lock in locks for dx, dy in NEIGHBOURS]
+    ways = [w for w in ways if w]
+    if not steps or not ways:
+        return None
+    return Combo(unit=unit.id, path=tuple(min(ways, key=lambda w: (len(w), w))[:steps]))

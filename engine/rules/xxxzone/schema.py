@@ -100,6 +100,8 @@ class Settings:
     swim_tiles: tuple[str, ...] = ("water",)  # terrain ids that are swum (the forest's stream)
     inspire_reach: int = 4  # 13: Inspire Allies reaches allies within D <= 4 (a default for older content)
     shots_heard: bool = False  # 10: a shot heard within alert_radius (False: older content, whose logs have none)
+    # 8: the machines (terrain ids) worked only by Hack, never Interact's Intelligence test; () for older content
+    hack_only: tuple[str, ...] = ()
     smoke_radius: int
     smoke_concealed: int
     smoke_hidden: int
