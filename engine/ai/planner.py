@@ -13,16 +13,15 @@ import numpy as np
 
 from engine.content import missions
 from engine.ai import grenades, hunting
+from engine.ai.ground import Ground, affordable
 from engine.ai.orders import Orders
 from engine.core.commands import Combo, Command, EndTurn, Move, Rejected, Shoot, Wait
 from engine.content.models import Behaviour
-from engine.map import levels
-from engine.map.grid import Grid, Pos, distance
+from engine.map.grid import Pos, distance
 from engine.core.model import State, Unit
-from engine.core.ruleset import Ruleset, Walk
+from engine.core.ruleset import Ruleset
 from engine.log.view import look
-from engine.ai.tactics import (UNREACHABLE, Knowledge, goal_field, misjudgement, opens_fire, position_score, safety,
-                               shot_value)
+from engine.ai.tactics import UNREACHABLE, Knowledge, misjudgement, opens_fire, position_score, shot_value
 
 MIN_ODDS = 0.04  # below this a shot is a waste of the turn
 TRIED_CELLS = 12  # cells a unit tries to shoot from after a step: each try previews every shot
@@ -30,7 +29,7 @@ HOLD_TURNS = 2  # an ambush lasts this many turns without a shot before the unit
 DEFAULT = Behaviour(name="Soldier", description="")
 
 
-class Ai:
+class Ai(Ground):
     def __init__(self, ruleset: Ruleset, side: str) -> None:
         self.ruleset = ruleset
         self.side = side
@@ -214,25 +213,6 @@ class Ai:
             return None
         return min(live, key=lambda t: (t.hp / max(1, t.hp_max), t.id)).id
 
-    # -- moving ------------------------------------------------------------------------------
-
-    def _blocked(self, state: State, k: Knowledge) -> list[Pos]:
-        """Cells it knows it cannot enter: anyone not of its side whom it sees."""
-        return [u.pos for u in state.units.values() if u.side != self.side and u.status != "dead"
-                and k.seen[u.pos[1], u.pos[0]]]
-
-    def _grid(self, state: State, unit: Unit) -> Grid:
-        """The storey the unit stands on: it plans its walks and positions there (engine.map.levels); going up and
-        down is the ruleset's (`ai_special`)."""
-        return state.grid.level(unit.z)
-
-    def _walk(self, state: State, unit: Unit) -> Walk:
-        return levels.layer(self.ruleset.budget(state, unit).walk, unit.z)
-
-    def _open(self, state: State, unit: Unit, cell: Pos, blocked: list[Pos]) -> bool:
-        grid = self._grid(state, unit)
-        return grid.inside(cell) and bool(grid.walkable[cell[1], cell[0]]) and cell not in blocked
-
     def _goals(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, blocked: list[Pos]) -> list[Pos] | None:
         """Where the unit is heading: the mission's objective, the hostiles it knows of, or the
         unseen. None: nowhere (it waits). Ground to hold is fought over: a holder goes for the hostiles
@@ -298,7 +278,7 @@ class Ai:
         if budget.dash_fits(unit.pos, path) and (budget.dash_prefer or cost > moves
                                                  or (p.melee and moves > step and cost > step)):
             return Combo(unit=unit.id, path=path)  # a rush keeps an action to strike with
-        return Move(unit=unit.id, path=_affordable(walk, unit.pos, path, moves))
+        return Move(unit=unit.id, path=affordable(walk, unit.pos, path, moves))
 
     def _reposition(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, shot: Shoot, step: int) -> Command | None:
         """It has a shot: a better cell one move action away that keeps it, the other action left to fire."""
@@ -347,87 +327,11 @@ class Ai:
         cost = self._walk(state, unit).cost(unit.pos, path)
         return Move(unit=unit.id, path=path) if cost <= step else Combo(unit=unit.id, path=path)
 
-    def _moves(self, state: State, unit: Unit, blocked: list[Pos], step: int, dash: int) -> dict[Pos, tuple[Pos, ...]]:
-        """Cells one move action reaches, and those a combo reaches when stamina allows."""
-        spare = self.ruleset.budget(state, unit).dash_spare
-        return self._reachable(state, unit, blocked, max(step, dash if spare else 0))
-
-    def _reachable(self, state: State, unit: Unit, blocked: list[Pos], reach: int) -> dict[Pos, tuple[Pos, ...]]:
-        """Every open cell the unit can walk to within `reach` steps, with a path to it."""
-        if reach <= 0:
-            return {}
-        walk = self._walk(state, unit)
-        grid = self._grid(state, unit)
-        return {cell: path for cell, path in grid.paths_within(unit.pos, reach, blocked, walk).items()
-                if self._open(state, unit, cell, blocked)}
-
-    def _fall_back(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int) -> Move | None:
-        """Morale broken or badly hurt: the reachable cell farthest from the threats, in cover."""
-        blocked = self._blocked(state, k)
-        grid = self._grid(state, unit)
-        w = self._walk(state, unit)
-        steps = grid.distances(unit.pos, blocked, w)
-        near = min(distance(unit.pos, t) for t in k.threats)
-        best: tuple[float, Pos] | None = None
-        ys, xs = np.nonzero((steps <= moves) & (steps > 0))
-        for x, y in sorted(zip(xs.tolist(), ys.tolist())):
-            if not self._open(state, unit, (x, y), blocked):
-                continue
-            gain = min(distance((x, y), t) for t in k.threats) - near
-            score = 3 * gain + position_score(grid, (x, y), attrs.evolve(p, advance=0, flank=0, distance=0), k, 0)
-            if gain > 0 and (best is None or score > best[0]):
-                best = (score, (x, y))
-        if best is None:
-            return None
-        path = _affordable(w, unit.pos, tuple(grid.path(unit.pos, best[1], blocked, w)), moves)
-        return Move(unit=unit.id, path=path) if path else None
-
     def _breaking(self, unit: Unit, p: Behaviour) -> bool:
         morale = p.retreat_morale / self.aggression if p.retreat_morale else 0
         wounded = p.retreat_wounded / self.aggression if p.retreat_wounded else 0
         shaken = self.ruleset.shaken(unit, morale)
         return shaken or 100 * unit.hp < wounded * unit.hp_max
-
-    def _covered(self, state: State, unit: Unit, k: Knowledge, p: Behaviour) -> bool:
-        """Good enough to wait in: no known threat sees it without cover between."""
-        _cover, exposed = safety(self._grid(state, unit), unit.pos, k.threats, k.vision)
-        return exposed == 0
-
-    def _field(self, grid: Grid, goals: list[Pos], blocked: list[Pos]) -> np.ndarray:
-        key = (grid, tuple(goals), tuple(blocked))  # the grid object itself: a changed map is another key
-        if key not in self._fields:
-            self._fields[key] = goal_field(grid, goals, blocked)
-        return self._fields[key]
-
-    def _explore_target(self, state: State, unit: Unit, blocked: list[Pos]) -> Pos | None:
-        """The nearest cell the side has never seen — or, all seen, the one it has not seen for longest —
-        kept until it comes into view (no dithering)."""
-        target = self._explore.get(unit.id)
-        if target is not None and not self._seen[target[1], target[0]]:
-            return target
-        grid = self._grid(state, unit)
-        steps = grid.distances(unit.pos, blocked)
-        open_ = grid.walkable & (steps < UNREACHABLE) & ~self._seen
-        if not open_.any():
-            return None
-        fresh = open_ & ~self._explored
-        if fresh.any():
-            score = np.where(fresh, steps, UNREACHABLE)
-            y, x = np.unravel_index(int(np.argmin(score)), score.shape)
-        else:
-            stale = np.where(open_, 4 * (state.phase - self._looked) - steps, -UNREACHABLE)
-            y, x = np.unravel_index(int(np.argmax(stale)), stale.shape)
-        self._explore[unit.id] = (int(x), int(y))
-        return self._explore[unit.id]
-
-
-def _affordable(walk: Walk, start: Pos, path: tuple[Pos, ...], budget: int) -> tuple[Pos, ...]:
-    """The longest start of the path the budget pays for (a cell count: its first `budget` cells)."""
-    n = 0
-    while n < len(path) and walk.cost(start, path[:n + 1]) <= budget:
-        n += 1
-    return path[:n]
-
 
 def _moved_copy(state: State, unit: Unit, cell: Pos) -> State:
     units = dict(state.units)
