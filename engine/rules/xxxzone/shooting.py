@@ -88,9 +88,10 @@ def _teamwork(state: State, shooter: Unit, target: Unit) -> bool:
 
 
 def shot_for(rs, state: State, shooter: Unit, target: Unit, weapon: str, mode: str, reaction: bool = False) -> Shot:
-    """The attack as the state has it: awareness, concealment, a mark, Teamwork! and a charge. (The recoil of earlier attack
-    actions with the weapon this turn is not counted on the map: see docs/rules-notes.md.)"""
+    """The attack as the state has it: awareness, concealment, a mark, Teamwork!, a charge and (6.4, with
+    `repeat_recoil`) the attack actions made with the weapon earlier this turn; reaction fire counts none."""
     book, c = rs.book, shooter.record
+    earlier = c.turn.attacks_with(weapon) if book.settings.repeat_recoil and not reaction else 0
     t = book.roster.get(target.template)
     kind = book.enemies.get(t.enemy) if t is not None and t.enemy else None
     charge = not reaction and charging(book, c, weapon, mode)
@@ -98,7 +99,7 @@ def shot_for(rs, state: State, shooter: Unit, target: Unit, weapon: str, mode: s
                 vs_human=kind is None or kind.human, mechanical=kind is not None and kind.mechanical,
                 concealed=smoke.level(book, state, shooter.pos, target.pos) == "concealed",
                 marked=feats.marked(rs, state, shooter, target), teamwork=_teamwork(state, shooter, target),
-                full_charge=charge and ab.full_charge(c.turn, frozenset(c.op.abilities)))
+                earlier_actions=earlier, full_charge=charge and ab.full_charge(c.turn, frozenset(c.op.abilities)))
 
 
 def plan(book: Book, shooter, target, shot: Shot, pieces) -> tuple[tuple[Attack, ...], Defence] | Rejected:
