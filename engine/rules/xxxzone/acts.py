@@ -19,7 +19,7 @@ from engine.core.ruleset import Option
 from engine.rules.xxxzone import actions, battle, charges, feats, hacking, inspire, kit, moving, overwatch, panic
 from engine.rules.xxxzone.checks import check
 from engine.rules.xxxzone.lines import between
-from engine.rules.xxxzone.shooting import disabling, mode_of, modes
+from engine.rules.xxxzone.shooting import declared, mode_of, modes
 from engine.rules.xxxzone.units import changed
 
 ACTIONS = ("aim", "hunker", "overwatch", "draw", "stow", "open", "close", "shut_down", "medkit", "place_c4",
@@ -170,7 +170,7 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
             out.append(Option("Aim", f"Aim → {t.name} (2 AP, +{book.settings.aim_bonus})",
                               Act(unit=unit.id, action="aim", target=t.id), note=f"{ap} AP left"))
     for mid, w, m, cost in modes(book, c):
-        if w in drawn and not book.weapons[w].modes[m].cone and not disabling(mid):  # a spray is aimed at a square
+        if w in drawn and not book.weapons[w].modes[m].cone and not declared(mid):  # a spray is aimed at a square
             out.append(Option("Overwatch", f"Overwatch: {book.weapons[w].name} {m.replace('_', ' ')} "
                                            f"({ap} AP stored, {cost} a shot)",
                               Act(unit=unit.id, action="overwatch", option=mid), note="ends the turn"))

@@ -129,7 +129,7 @@ class XxxZone:
             paid = paid.attacked_with(which[0])
         if spec.cone:
             return spraying.spray(self, state, unit, target, *which, dice, paid)
-        got = shooting.attack(self, state, unit, target, *which, dice, paid, disabled=shooting.disabling(cmd.mode))
+        got = shooting.attack(self, state, unit, target, *which, dice, paid, mode_id=cmd.mode)
         return got if isinstance(got, Rejected) else got[0]
 
     def _target(self, state: State, unit: Unit, tid: str) -> Unit | Rejected:
