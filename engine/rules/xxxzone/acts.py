@@ -4,7 +4,8 @@ and Stow, Interact (doors, a mission's machine to shut down), and Reload and Wai
 `Act(action=..., target=..., option=..., cell=...)`: aim (target), hunker, overwatch (option = a mode id
 `weapon:mode`), draw / stow (option = an item), open / close / shut_down (cell), medkit (target, option = the
 treatment: kit.py), place_c4 (cell) and detonate (charges.py), hack and pick_lock (cell: hacking.py),
-mark_target, scout (target), chi_breath and put_out_fire (feats.py), inspire_allies (inspire.py), calming_aura (target: panic.py)."""
+mark_target, scout (target), chi_breath and put_out_fire (feats.py), inspire_allies (inspire.py), calming_aura
+(target) and authority_aura (target, option = a direction: panic.py)."""
 
 from __future__ import annotations
 
@@ -24,7 +25,7 @@ from engine.rules.xxxzone.units import changed
 
 ACTIONS = ("aim", "hunker", "overwatch", "draw", "stow", "open", "close", "shut_down", "medkit", "place_c4",
            "detonate", "hack", "pick_lock", *feats.ACTIONS, inspire.ABILITY,
-           panic.ABILITY)
+           panic.ABILITY, panic.DIRECT)
 
 
 def _abilities(c) -> frozenset[str]:
@@ -87,6 +88,8 @@ def act(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
         return inspire.act(rs, state, unit, dice)
     if cmd.action == panic.ABILITY:
         return panic.calm(rs, state, unit, cmd)
+    if cmd.action == panic.DIRECT:
+        return panic.direct(rs, state, unit, cmd, dice)
     if cmd.action == "place_c4":
         return charges.place(rs, state, unit, cmd)
     if cmd.action == "detonate":

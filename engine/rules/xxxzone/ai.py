@@ -3,7 +3,6 @@ the unit panel, and the AI's own uses of the rules (reloads and draws, Aim, Over
 
 from __future__ import annotations
 
-
 from engine.content import missions
 from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.geometry import NEIGHBOURS
