@@ -100,6 +100,7 @@ class Settings:
     swim_tiles: tuple[str, ...] = ("water",)  # terrain ids that are swum (the forest's stream)
     inspire_reach: int = 4  # 13: Inspire Allies reaches allies within D <= 4 (a default for older content)
     shots_heard: bool = False  # 10: a shot heard within alert_radius (False: older content, whose logs have none)
+    flare_radius: int = 3  # 6.7 (Interpretation): a flare fired at a square lights the squares within D <= 3
     repeat_recoil: bool = False  # 6.4: recoil for repeated attack actions on the map (False: older content's logs)
     smoke_radius: int
     smoke_concealed: int
