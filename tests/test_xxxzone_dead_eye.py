@@ -4,14 +4,14 @@ Dead Eye given, Aimed at d 3: with the scope 140 + 20 − 5×(10−3) = 125, wit
 
 from __future__ import annotations
 
-import attrs
 import pytest
 
 from engine.core import ruleset
 from engine.core.commands import Act, Shoot
 from engine.core.dice import Dice
 from engine.core.reducer import fold
-from test_xxxzone_field import stage
+from tests.test_xxxzone_feats import learn
+from tests.test_xxxzone_field import stage
 
 
 @pytest.fixture(scope="module")
@@ -19,15 +19,9 @@ def rs(content):
     return ruleset.make("xxxzone", content, None)
 
 
-def with_ability(state, uid, ability):
-    u = state.units[uid]
-    op = attrs.evolve(u.record.op, abilities=(*u.record.op.abilities, ability))
-    return attrs.evolve(state, units={**state.units, uid: attrs.evolve(u, record=attrs.evolve(u.record, op=op))})
-
-
 def aimed(rs, dead_eye=True):
     state = stage(rs, {"sam": ("sam", "xcom", (2, 2)), "drone": ("hover_drone", "aliens", (2, 6))})
-    state = with_ability(state, "sam", "dead_eye") if dead_eye else state
+    state = learn(state, "sam", "dead_eye") if dead_eye else state
     return fold(state, rs._command(state, state.units["sam"], Act(unit="sam", action="aim", target="drone"), None))
 
 

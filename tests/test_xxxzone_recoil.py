@@ -14,7 +14,7 @@ from engine.core.commands import Shoot
 from engine.core.dice import Dice
 from engine.core.reducer import fold
 from engine.rules.xxxzone import actions, shooting
-from test_xxxzone_field import stage
+from tests.test_xxxzone_field import stage
 
 
 @pytest.fixture(scope="module")
