@@ -65,12 +65,13 @@ def _flee(rs, state: State, civ: Unit, dice: Dice) -> list[Event]:
                   total=far, index=i),
              Roll(actor=civ.id, purpose="panic: direction", expr="1d8", faces=(way,),
                   formula=f"1d8: {way} (dx {dx}, dy {dy})", total=way, index=j))
-    return _run(rs, state, civ, far, (dx, dy), rolls, "panics and runs", "panics")
+    return _run(rs, state, civ, far, (dx, dy), rolls, "panics")
 
 
-def _run(rs, state: State, civ: Unit, far: int, step: tuple[int, int], rolls: tuple[Roll, ...], says: str,
-         cause: str, actor: str = "") -> list[Event]:
-    """The civilian runs up to `far` squares along `step`, stopping before a square it cannot enter or someone's."""
+def _run(rs, state: State, civ: Unit, far: int, step: tuple[int, int], rolls: tuple[Roll, ...], cause: str,
+         actor: str = "") -> list[Event]:
+    """The civilian runs up to `far` squares along `step`, stopping before a square it cannot enter or someone's;
+    `actor`: the Authority Aura holder who sent it (else it panicked)."""
     (dx, dy), path, here = step, [], civ.pos
     for _ in range(far):
         cell = (here[0] + dx, here[1] + dy)
@@ -80,7 +81,7 @@ def _run(rs, state: State, civ: Unit, far: int, step: tuple[int, int], rolls: tu
         path.append(cell)
         here = cell
     c = attrs.evolve(civ.record, panic="panicking", at=here, facing=(dx, dy) if path else civ.record.facing)
-    who = f"{state.units[actor].name} sends {civ.name} running" if actor else f"{civ.name} {says}"
+    who = f"{state.units[actor].name} sends {civ.name} running" if actor else f"{civ.name} panics and runs"
     text = (f"{who} {len(path)} square{'s' if len(path) != 1 else ''} to {here[0]},{here[1]}"
             if path else f"{civ.name} {cause} but cannot get away")
     out: list[Event] = [Resolved(actor=actor or civ.id, action=DIRECT if actor else "panic", target=civ.id if actor
@@ -134,8 +135,8 @@ def direct(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | lis
     rolls = (Roll(actor=civ.id, purpose="authority aura: squares run", expr="1d4", faces=(far,),
                   formula=f"1d4: {far} squares", total=far, index=i),)
     step = [changed(rs.book, unit, attrs.evolve(unit.record, turn=paid), f"directs {civ.name}")]
-    return step + _run(rs, fold(state, step), civ, far, NEIGHBOURS[WAYS.index(cmd.option)], rolls,
-                       f"runs {cmd.option}", "is directed", actor=unit.id)
+    return step + _run(rs, fold(state, step), civ, far, NEIGHBOURS[WAYS.index(cmd.option)], rolls, "is directed",
+                       actor=unit.id)
 
 
 def away(rs, state: State, civ: Unit) -> str | None:
