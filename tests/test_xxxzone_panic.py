@@ -73,3 +73,45 @@ def test_calming_aura_is_refused_with_a_reason(rs):
     assert (got.code, got.reason) == ("not_panicking", "Calming Aura needs a panicking civilian")
     plain = stage(rs, {"bruce": ("bruce", "xcom", (2, 5)), "zhetan": ("zhetan", "aliens", (5, 9))})
     assert rs.decide(plain, Act(unit="bruce", action="calming_aura", target="civ"), None).code == "needs_ability"
+
+
+# -- Authority Aura (13): a panicking civilian sent running the way the player names ------------------------------
+
+
+def directing(rs):
+    """The civilian at 5,5 panicked one square east to 6,5 (the Zhetan at 5,9 in its sight); Bruce at 2,5 has
+    Authority Aura and 9 AP in the squad's next turn."""
+    state = learn(town(rs), "bruce", "authority_aura")
+    state = fold(state, end_squad_turn(rs, state, [1, 3]))
+    return with_ap(attrs.evolve(state, side="xcom"), "bruce", 9)
+
+
+def test_authority_aura_sends_a_panicking_civilian_1d4_squares_away_from_the_danger_for_2_ap(rs):
+    state = directing(rs)
+    # the nearest hostile it sees is the Zhetan at 5,9: straight away from it is (+1, −1), north-east
+    options = [o for o in rs.options(state, state.units["bruce"]) if o.command.action == "authority_aura"]
+    (option,) = options
+    assert option.label == "Authority Aura → Civilian: run ne (2 AP)"
+    assert option.command == Act(unit="bruce", action="authority_aura", target="civ", option="ne")
+    events = rs.decide(state, option.command, Dice.scripted([3]))
+    head = next(e for e in events if getattr(e, "action", "") == "authority_aura")
+    assert [r.formula for r in head.rolls] == ["1d4: 3 squares"]
+    assert head.text == "Bruce Mitchel sends Civilian running 3 squares to 9,2" and head.target == "civ"
+    assert record(events, "bruce").turn.ap == 9 - 2
+    after = fold(state, events)
+    assert after.units["civ"].pos == (9, 2) and after.units["civ"].record.panic == "panicking"
+
+
+def test_a_directed_run_stops_before_someone_and_refusals_give_their_reason(rs):
+    state = directing(rs)
+    west = rs.decide(state, Act(unit="bruce", action="authority_aura", target="civ", option="w"), Dice.scripted([4]))
+    assert fold(state, west).units["civ"].pos == (3, 5)  # Bruce stands at 2,5: 6,5 → 3,5, three of the 4 squares
+    got = rs.decide(state, Act(unit="bruce", action="authority_aura", target="civ", option="up"), Dice.scripted([4]))
+    assert (got.code, got.reason) == ("no_direction", "Authority Aura needs a direction: one of n, ne, e, se, s, sw, "
+                                                      "w, nw")
+    calm = learn(town(rs), "bruce", "authority_aura")
+    got = rs.decide(calm, Act(unit="bruce", action="authority_aura", target="civ", option="n"), None)
+    assert (got.code, got.reason) == ("not_panicking", "Authority Aura needs a panicking civilian")
+    plain = town(rs)
+    assert rs.decide(plain, Act(unit="bruce", action="authority_aura", target="civ", option="n"), None).code == \
+        "needs_ability"

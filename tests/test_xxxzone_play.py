@@ -212,3 +212,12 @@ def test_the_throw_picker_counts_come_from_the_belt_not_unit_items(content, tmp_
     assert game.ruleset.throwables(game.state, johnny) == [
         Throwable("popcorn", '"Popcorn" Incendiary Grenade', 2), Throwable("frag", "Frag Grenade", 1)]
     game.close()
+
+
+def test_the_hive_queen_leads_the_boorus_on_the_terror_mission(content):
+    g = Game.new(content, ID, "terror", seed_from_int(5), None)
+    try:
+        aliens = sorted(u.template for u in g.state.units.values() if u.side == "aliens")
+    finally:
+        g.close()
+    assert aliens == ["boorus", "boorus", "boorus_queen", "hover_drone", "hover_drone", "zhetan", "zhetan"]

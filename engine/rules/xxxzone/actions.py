@@ -34,7 +34,7 @@ class Continuing:
     option: str = added("")  # what it does when it completes: the med-kit's treatment, the hacked or picked square
 
 
-@lean  # charged and teamwork_at came later: left out of the dump at their default
+@lean  # charged, teamwork_at and fired came later: left out of the dump at their default
 @attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step (every action pays)
 class TurnAp:
     ap: int  # normal AP left
@@ -56,10 +56,20 @@ class TurnAp:
     continuing: Continuing | None = None
     charged: bool = added(False)  # Melee Charge's free attack made this turn
     teamwork_at: str = added("")  # Teamwork!: the target it attacked this turn (its allies with it get +10 there)
+    fired: tuple[tuple[str, int], ...] = added(())  # weapon -> attack actions made with it this turn (6.4 recoil)
 
     @property
     def restricted(self) -> int:
         return self.move + self.gun + self.draw + self.reload + self.left + self.right
+
+    def attacks_with(self, weapon: str) -> int:
+        """Attack actions made with `weapon` this turn (6.4: each adds its recoil to the next)."""
+        return dict(self.fired).get(weapon, 0)
+
+    def attacked_with(self, weapon: str) -> "TurnAp":
+        counts = dict(self.fired)
+        counts[weapon] = counts.get(weapon, 0) + 1
+        return attrs.evolve(self, fired=tuple(sorted(counts.items())))
 
 
 def start(maximum: int, ap: int, cont: Continuing | None = None) -> tuple[TurnAp, Continuing | None]:

@@ -4,7 +4,8 @@ and Stow, Interact (doors, a mission's machine to shut down), and Reload and Wai
 `Act(action=..., target=..., option=..., cell=...)`: aim (target), hunker, overwatch (option = a mode id
 `weapon:mode`), draw / stow (option = an item), open / close / shut_down (cell), medkit (target, option = the
 treatment: kit.py), place_c4 (cell) and detonate (charges.py), hack and pick_lock (cell: hacking.py),
-mark_target, scout (target), chi_breath and put_out_fire (feats.py), inspire_allies (inspire.py), calming_aura (target: panic.py)."""
+mark_target, scout (target), chi_breath and put_out_fire (feats.py), inspire_allies (inspire.py), calming_aura
+(target) and authority_aura (target, option = a direction: panic.py), flare (cell: flare.py)."""
 
 from __future__ import annotations
 
@@ -17,15 +18,15 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import Option
-from engine.rules.xxxzone import actions, battle, charges, feats, hacking, inspire, kit, moving, overwatch, panic
+from engine.rules.xxxzone import actions, battle, charges, feats, flare, hacking, inspire, kit, moving, overwatch, panic
 from engine.rules.xxxzone.checks import check
 from engine.rules.xxxzone.lines import between
-from engine.rules.xxxzone.shooting import disabling, mode_of, modes
+from engine.rules.xxxzone.shooting import declared, mode_of, modes
 from engine.rules.xxxzone.units import changed
 
 ACTIONS = ("aim", "hunker", "overwatch", "draw", "stow", "open", "close", "shut_down", "medkit", "place_c4",
            "detonate", "hack", "pick_lock", *feats.ACTIONS, inspire.ABILITY,
-           panic.ABILITY)
+           panic.ABILITY, panic.DIRECT, flare.ACTION)
 
 
 def _abilities(c) -> frozenset[str]:
@@ -89,6 +90,10 @@ def act(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
         return inspire.act(rs, state, unit, dice)
     if cmd.action == panic.ABILITY:
         return panic.calm(rs, state, unit, cmd)
+    if cmd.action == panic.DIRECT:
+        return panic.direct(rs, state, unit, cmd, dice)
+    if cmd.action == flare.ACTION:
+        return flare.fire(rs, state, unit, cmd)
     if cmd.action == "place_c4":
         return charges.place(rs, state, unit, cmd)
     if cmd.action == "detonate":
@@ -174,7 +179,7 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
             out.append(Option("Aim", f"Aim → {t.name} (2 AP, +{book.settings.aim_bonus})",
                               Act(unit=unit.id, action="aim", target=t.id), note=f"{ap} AP left"))
     for mid, w, m, cost in modes(book, c):
-        if w in drawn and not book.weapons[w].modes[m].cone and not disabling(mid):  # a spray is aimed at a square
+        if w in drawn and not book.weapons[w].modes[m].cone and not declared(mid):  # a spray is aimed at a square
             out.append(Option("Overwatch", f"Overwatch: {book.weapons[w].name} {m.replace('_', ' ')} "
                                            f"({ap} AP stored, {cost} a shot)",
                               Act(unit=unit.id, action="overwatch", option=mid), note="ends the turn"))
@@ -189,6 +194,7 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
                                                                              option=h.item)))
     out += kit.options(rs, state, unit) + charges.options(rs, state, unit) + hacking.options(rs, state, unit)
     out += feats.options(rs, state, unit) + inspire.options(rs, state, unit) + panic.options(rs, state, unit)
+    out += flare.options(rs, state, unit)
     out = [o for o in out if moving.swimming(rs, state, unit, o.command.action) is None]  # not in the water
     if rs.setup is not None:
         for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):

@@ -3,8 +3,6 @@ the unit panel, and the AI's own uses of the rules (reloads and draws, Aim, Over
 
 from __future__ import annotations
 
-import attrs
-
 from engine.content import missions
 from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.geometry import NEIGHBOURS
@@ -32,7 +30,8 @@ def shot_modes(rs, state: State, unit: Unit) -> list[Mode]:
         spec = book.weapons[w].modes[m]
         usable = (not c.turn.ended and available(c.turn, _kind(book, w)) >= ap and w not in c.disabled
                   and (book.weapons[w].kind == "melee" or loaded.get(w, 0) >= spec.rounds) and not wet)
-        how = "Disabling Shot" if shooting.disabling(mid) else m.replace("_", " ")
+        how = ("Disabling Shot" if shooting.disabling(mid) else
+               f"{m.replace('_', ' ')} without the scope" if shooting.no_scope(mid) else m.replace("_", " "))
         out.append(Mode(mid, f"{book.weapons[w].name} {how} ({ap} AP)", usable))
     return out
 
@@ -52,7 +51,7 @@ def preview(rs, state: State, shooter: str, target: str, mode: str) -> ShotPrevi
     if spec.cone:
         return spraying.preview(rs, state, a, b, *which)
     pieces = shooting.cover(book, state, a.pos, b.pos)
-    shot = attrs.evolve(shooting.shot_for(rs, state, a, b, *which), disabling=shooting.disabling(mode))
+    shot = shooting.declare(shooting.shot_for(rs, state, a, b, *which), mode)
     planned = shooting.plan(book, a.record, b.record, shot, pieces)
     if isinstance(planned, Rejected):
         return planned

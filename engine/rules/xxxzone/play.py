@@ -125,9 +125,11 @@ class XxxZone:
             paid = attrs.evolve(paid, charged=True)
         if "teamwork" in c.op.abilities:  # its allies with Teamwork! get +10 at this target for the rest of the turn
             paid = attrs.evolve(paid, teamwork_at=cmd.target)
+        if self.book.settings.repeat_recoil:  # 6.4: the next attack action with this weapon takes its recoil again
+            paid = paid.attacked_with(which[0])
         if spec.cone:
             return spraying.spray(self, state, unit, target, *which, dice, paid)
-        got = shooting.attack(self, state, unit, target, *which, dice, paid, disabled=shooting.disabling(cmd.mode))
+        got = shooting.attack(self, state, unit, target, *which, dice, paid, mode_id=cmd.mode)
         return got if isinstance(got, Rejected) else got[0]
 
     def _target(self, state: State, unit: Unit, tid: str) -> Unit | Rejected:

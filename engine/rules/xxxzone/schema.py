@@ -102,6 +102,8 @@ class Settings:
     shots_heard: bool = False  # 10: a shot heard within alert_radius (False: older content, whose logs have none)
     # 8: the machines (terrain ids) worked only by Hack, never Interact's Intelligence test; () for older content
     hack_only: tuple[str, ...] = ()
+    flare_radius: int = 3  # 6.7 (Interpretation): a flare fired at a square lights the squares within D <= 3
+    repeat_recoil: bool = False  # 6.4: recoil for repeated attack actions on the map (False: older content's logs)
     smoke_radius: int
     smoke_concealed: int
     smoke_hidden: int

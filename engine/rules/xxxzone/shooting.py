@@ -29,13 +29,31 @@ WEIGHT = {"minor": 1, "severe": 2, "mortal": 4, "lethal": 8}  # the AI's worth o
 DISABLING = "+disabling"  # a mode id's suffix: Disabling Shot declared (13, Sam's: a single shot of a gun)
 
 
+NO_SCOPE = "+no_scope"  # a mode id's suffix: Dead Eye Aims without the scope and keeps the bonus (6.7, 13)
+
+
 def disabling(mode_id: str) -> bool:
     return mode_id.endswith(DISABLING)
 
 
+def no_scope(mode_id: str) -> bool:
+    return mode_id.endswith(NO_SCOPE)
+
+
+def declared(mode_id: str) -> bool:
+    """A mode id with a declaration (Disabling Shot, Dead Eye's no scope): not one overwatch stores."""
+    return disabling(mode_id) or no_scope(mode_id)
+
+
+def declare(shot: Shot, mode_id: str) -> Shot:
+    """The shot with what its mode id declares."""
+    return attrs.evolve(shot, disabling=disabling(mode_id), use_scope=not no_scope(mode_id))
+
+
 def modes(book: Book, c) -> list[tuple[str, str, str, int]]:
     """(mode id, weapon, mode, AP) for every mode of what it attacks with, the drawn weapon's first; with
-    Disabling Shot, each gun's single shot once more as `<id>+disabling`."""
+    Disabling Shot, each gun's single shot once more as `<id>+disabling`; with Dead Eye, each scoped weapon's
+    aimed mode once more as `<id>+no_scope`."""
     out = []
     weapons = battle.attacks_with(book, c)
     if len(weapons) > 1:  # bare hands only when nothing else is in hand
@@ -47,6 +65,8 @@ def modes(book: Book, c) -> list[tuple[str, str, str, int]]:
             if (c.op.has("disabling_shot") and book.weapons[w].kind != "melee" and spec.rounds == 1
                     and not spec.cone and not book.weapons[w].explosion):
                 out.append((mid + DISABLING, w, m, spec.ap))
+            if c.op.has("dead_eye") and book.weapons[w].scope and not spec.cone:
+                out.append((mid + NO_SCOPE, w, m, spec.ap))
     return out
 
 
@@ -89,9 +109,10 @@ def _teamwork(state: State, shooter: Unit, target: Unit) -> bool:
 
 
 def shot_for(rs, state: State, shooter: Unit, target: Unit, weapon: str, mode: str, reaction: bool = False) -> Shot:
-    """The attack as the state has it: awareness, concealment, a mark, Teamwork! and a charge. (The recoil of earlier attack
-    actions with the weapon this turn is not counted on the map: see docs/rules-notes.md.)"""
+    """The attack as the state has it: awareness, concealment, a mark, Teamwork!, a charge and (6.4, with
+    `repeat_recoil`) the attack actions made with the weapon earlier this turn; reaction fire counts none."""
     book, c = rs.book, shooter.record
+    earlier = c.turn.attacks_with(weapon) if book.settings.repeat_recoil and not reaction else 0
     t = book.roster.get(target.template)
     kind = book.enemies.get(t.enemy) if t is not None and t.enemy else None
     charge = not reaction and charging(book, c, weapon, mode)
@@ -99,7 +120,7 @@ def shot_for(rs, state: State, shooter: Unit, target: Unit, weapon: str, mode: s
                 vs_human=kind is None or kind.human, mechanical=kind is not None and kind.mechanical,
                 concealed=smoke.level(book, state, shooter.pos, target.pos) == "concealed",
                 marked=feats.marked(rs, state, shooter, target), teamwork=_teamwork(state, shooter, target),
-                full_charge=charge and ab.full_charge(c.turn, frozenset(c.op.abilities)))
+                earlier_actions=earlier, full_charge=charge and ab.full_charge(c.turn, frozenset(c.op.abilities)))
 
 
 def plan(book: Book, shooter, target, shot: Shot, pieces) -> tuple[tuple[Attack, ...], Defence] | Rejected:
@@ -134,13 +155,13 @@ def odds(attacks: tuple[Attack, ...], d: Defence) -> tuple[tuple[tuple[str, Frac
 
 
 def attack(rs, state: State, unit: Unit, target: Unit, weapon: str, mode: str, dice: Dice, turn,
-           reaction: bool = False, disabled: bool = False) -> Rejected | tuple[list[Event], object, object]:
+           reaction: bool = False, mode_id: str = "") -> Rejected | tuple[list[Event], object, object]:
     """One attack action, paid with `turn` already: its events, and the shooter's and target's records after;
-    `disabled`: a Disabling Shot declared."""
+    `mode_id`: the mode as the command names it, with what it declares (`declare`)."""
     book = rs.book
     c = records.evolve(unit.record, {"turn": turn, "facing": sight.facing(unit.pos, target.pos)})
     pieces = cover(book, state, unit.pos, target.pos)
-    shot = attrs.evolve(shot_for(rs, state, unit, target, weapon, mode, reaction), disabling=disabled)
+    shot = declare(shot_for(rs, state, unit, target, weapon, mode, reaction), mode_id)
     out = fire(dice, book, c, target.record, shot, pieces)
     if isinstance(out, Rejected):
         return out
