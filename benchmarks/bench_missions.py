@@ -70,8 +70,8 @@ def counting():
     path's arguments, so the reference replays the very calls made."""
     calls: dict[str, list] = {"fov": [], "dijkstra": [], "path": [], "hillclimb": []}
     roots: dict[int, tuple] = {}
-    fov, dijkstra, add_root, path_to, hillclimb = (tcod.map.compute_fov, tcod.path.dijkstra2d,
-                                                   tcod.path.Pathfinder.add_root, tcod.path.Pathfinder.path_to,
+    fov, dijkstra, add_root, resolve, hillclimb = (tcod.map.compute_fov, tcod.path.dijkstra2d,
+                                                   tcod.path.Pathfinder.add_root, tcod.path.Pathfinder.resolve,
                                                    tcod.path.hillclimb2d)
 
     def counted_fov(transparency, pov, radius=0, *a, **kw):
@@ -86,22 +86,23 @@ def counting():
         roots[id(self)] = (len(roots), tuple(index))  # which pathfinder, and its root
         return add_root(self, index, *a, **kw)
 
-    def counted_path(self, index, *a, **kw):
-        calls["path"].append((*roots.get(id(self), (-1, None)), tuple(index)))
-        return path_to(self, index, *a, **kw)
+    def counted_resolve(self, goal=None, *a, **kw):  # a search towards one cell: `path_to` runs one, and the
+        if goal is not None:  # reach search (Grid.paths_within) runs them without reading each path
+            calls["path"].append((*roots.get(id(self), (-1, None)), tuple(goal)))
+        return resolve(self, goal, *a, **kw)
 
     def counted_hillclimb(*a, **kw):
         calls["hillclimb"].append(None)
         return hillclimb(*a, **kw)
 
     tcod.map.compute_fov, tcod.path.dijkstra2d = counted_fov, counted_dijkstra
-    tcod.path.Pathfinder.add_root, tcod.path.Pathfinder.path_to = counted_root, counted_path
+    tcod.path.Pathfinder.add_root, tcod.path.Pathfinder.resolve = counted_root, counted_resolve
     tcod.path.hillclimb2d = counted_hillclimb
     try:
         yield calls
     finally:
         tcod.map.compute_fov, tcod.path.dijkstra2d = fov, dijkstra
-        tcod.path.Pathfinder.add_root, tcod.path.Pathfinder.path_to = add_root, path_to
+        tcod.path.Pathfinder.add_root, tcod.path.Pathfinder.resolve = add_root, resolve
         tcod.path.hillclimb2d = hillclimb
 
 

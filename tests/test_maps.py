@@ -214,6 +214,45 @@ def test_movement_priced_by_a_ruleset_walks_the_cheapest_metres(content):
     assert len(metres[(3, 2)]) == 3
 
 
+def test_paths_within_reads_the_paths_each_cell_search_finds(content):
+    """`paths_within` runs one search and reads every path from it at the end: the same paths, tie for tie, as
+    asking that search for each cell in turn (what it did before, and what the AI's recorded moves rest on),
+    for a plain, a priced and an additive walk, with blocked cells, on every generator's map."""
+    import random
+
+    from engine.core.ruleset import Walk
+
+    def one_by_one(grid, start, reach, blocked, walk):
+        pf, cost = grid._pathfinder(start, walk, list(blocked))
+        if walk.by_edges:
+            pf.resolve()
+            steps = pf.distance
+        else:
+            steps = grid.distances(start, blocked, walk)
+        ys, xs = np.nonzero((steps <= reach) & (steps > 0) & (cost > 0))
+        out = {}
+        for y, x in zip(ys.tolist(), xs.tolist()):
+            yx = pf.path_to((y, x))[1:].tolist()
+            if yx:
+                out[(x, y)] = tuple((px, py) for py, px in yx)
+        return out
+
+    checked = 0
+    for name, generate in GENERATORS.items():
+        field = generate(30, 30, 3, content.terrain, {"xcom": 4, "aliens": 4})
+        grid, rng = field.grid, random.Random(name)
+        walks = [(Walk(), 8), (Walk(cardinal=2, diagonal=3, price=np.where(grid.cost > 0, 1 + (grid.cost > 1), 0)
+                                   .astype(np.int16)), 14),
+                 (Walk(cardinal=4, diagonal=6, extra=(grid.cost > 1).astype(np.int32) * 2, currency="TU"), 30)]
+        for walk, reach in walks:
+            for start in field.spawns["xcom"] + field.spawns["aliens"]:
+                blocked = [(rng.randrange(30), rng.randrange(30)) for _ in range(6)]
+                expected = one_by_one(grid, start, reach, blocked, walk)
+                assert grid.paths_within(start, reach, blocked, walk) == expected, (name, start, walk)
+                checked += len(expected)
+    assert checked > 1000
+
+
 def test_sight_read_from_the_caches_is_the_field_of_view_itself(content):
     """`sees` (bytes per origin) and `seen_from` (a side's union) against the numpy field of view, on a map
     with walls, from 200 origins: the same answer for cells near and far, in sight and behind walls."""

@@ -197,12 +197,19 @@ class Grid:
         else:
             pf.resolve()
             steps = pf.distance
-        out: dict[Pos, tuple[Pos, ...]] = {}
         ys, xs = np.nonzero((steps <= reach) & (steps > 0) & (cost > 0))
-        for y, x in zip(ys.tolist(), xs.tolist()):
-            yx = pf.path_to((y, x))[1:].tolist()
-            if yx:
-                out[(x, y)] = tuple((px, py) for py, px in yx)
+        cells = list(zip(ys.tolist(), xs.tolist()))
+        for cell in cells:  # the searches `path_to` would run, in its order, so ties break as in `path`;
+            pf.resolve(cell)  # a cell once reached keeps its parent, so the paths are read after, in one go
+        travel = pf.traversal
+        width = travel.shape[1]
+        parent = (travel[..., 0] * width + travel[..., 1]).ravel().tolist()  # flat: a nested list is slow
+        known: dict[int, tuple[Pos, ...] | None] = {start[1] * width + start[0]: ()}
+        out: dict[Pos, tuple[Pos, ...]] = {}
+        for y, x in cells:
+            path = _walk_back(y * width + x, width, parent, known)
+            if path:
+                out[(x, y)] = path
         return out
 
     def distances(self, start: Pos, blocked: Iterable[Pos] = (), walk: Walk | None = None) -> np.ndarray:
@@ -238,6 +245,28 @@ class Grid:
         pf = tcod.path.Pathfinder(graph)
         pf.add_root((start[1], start[0]))
         return pf, cost
+
+
+def _walk_back(cell: int, width: int, parent: list[int], known: dict[int, tuple[Pos, ...] | None]
+               ) -> tuple[Pos, ...]:
+    """The path from the root to `cell` (y * width + x) along the search's parents, excluding the root, as
+    `path_to` reads it; () if the search never reached it. Known paths are reused: a cell costs about a step."""
+    chain = []
+    while cell not in known:
+        up = parent[cell]
+        if up == cell:  # its own parent and not the root: never reached
+            known[cell] = None
+            break
+        chain.append(cell)
+        cell = up
+    path = known[cell]
+    if path is None:
+        for c in chain:
+            known[c] = None
+        return ()
+    for c in reversed(chain):
+        path = known[c] = (*path, (c % width, c // width))
+    return path
 
 
 _PLAIN = Walk()

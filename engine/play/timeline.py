@@ -6,6 +6,7 @@ on n's branch folded forward, so any jump costs the same however long the log is
 
 from __future__ import annotations
 
+import gc
 import re
 from pathlib import Path
 from typing import Any
@@ -79,6 +80,10 @@ class Timeline:
             self.seed_file = Path(seed_file)
         if self.seed is not None and commitment(self.seed) != self.header["seed_commitment"]:
             raise log.LogError(f"the seed ({self.seed_source}) does not match the header's commitment", 1)
+        # Every record stays parsed while the log is open (JSON: no cycles, freed by reference counts when the
+        # timeline goes): set aside from the collector, whose full passes would otherwise walk them all and
+        # stall a jump for seconds on a long log.
+        gc.freeze()
 
     @property
     def ended(self) -> bool:
