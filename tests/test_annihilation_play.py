@@ -21,7 +21,7 @@ from engine.play.verify import verify
 from engine.rules.annihilation.soldier import clips_for, gun
 
 ID = "annihilation"
-SEEDS = {"eliminate": 3, "crash": 3, "defend": 2, "terror": 3, "vip": 3}
+SEEDS = {"eliminate": 3, "crash": 3, "defend": 4, "terror": 3, "vip": 3}
 
 
 def test_the_registry_finds_annihilation_and_its_tables(content):
