@@ -10,15 +10,13 @@ from __future__ import annotations
 from textual import events
 from textual.reactive import reactive
 
-from engine.content import missions
 from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Wait
-from engine.core.ruleset import Option, Throwable
 from engine.map import levels
-from engine.map.grid import NEIGHBOURS, Pos
+from engine.map.grid import Pos
 from tui import keys, scene
 from tui.alien_turn import AlienTurn
-from tui.screens import readout, walking
-from tui.screens.board import ALWAYS, Board, no_cell_shots
+from tui.screens import allowed, readout, walking
+from tui.screens.board import ALWAYS, Board
 from tui.session import Session
 
 ALIEN_DELAY = 0.35  # seconds between visible alien steps; any key skips
@@ -63,7 +61,7 @@ class BattleScreen(Board):
             shown, reach = walking.shown(self.session, unit, self._route(), self.level)
             return scene.Overlay(cursor=self.cursor, selected=self.selected, path=shown, reach=reach,
                                  area=walking.zone(self.session), marked=acted)
-        path = self._path()
+        path = self.path()
         reach = next((i for i in range(len(path)) if budget.walk.cost(unit.pos, path[:i + 1]) > budget.moves_left),
                      len(path))  # the cells of the path this turn pays for
         return scene.Overlay(cursor=self.cursor, selected=self.selected, path=path, reach=reach,
@@ -74,9 +72,10 @@ class BattleScreen(Board):
             return ["Aliens are moving…", "Any key skips the wait."]
         cost = walking.cost(self.session, self.unit, self._route()) if self.mode == "move" else None
         return readout.cell_info(self.session, self.cursor, self.unit if self.mode == "move" else None,
-                                 self._path() if self.mode == "move" else (), self.key_hint, self.level, cost)
+                                 self.path() if self.mode == "move" else (), self.key_hint, self.level, cost)
 
-    def _path(self) -> tuple[Pos, ...]:
+    def path(self) -> tuple[Pos, ...]:
+        """The cells of the path the cursor previews (tui/screens/allowed.py reads it too)."""
         if self.session.state.grid.storeys:
             return levels.split(self._route())[0]
         return walking.path(self.session, self.unit, self.cursor)
@@ -85,74 +84,13 @@ class BattleScreen(Board):
         """On a map with storeys: the previewed path as places (x, y, level)."""
         return walking.route(self.session, self.unit, self.cursor, self.level)
 
-    def _uses(self) -> list[tuple[str, Pos]]:
-        setup, unit = self.session.ruleset.setup, self.unit
-        if setup is None or unit is None:
-            return []
-        return missions.uses(self.session.content, setup.mission, setup.spawns, self.session.state, unit)
-
-    def _locked(self, unit) -> str:
-        """A locked door next to the unit opens only by the ruleset's own action (a picked lock), if it has one."""
-        grid, terrain = self.session.state.grid, self.session.content.terrain
-        cell = next((c for c in ((unit.pos[0] + dx, unit.pos[1] + dy) for dx, dy in NEIGHBOURS)
-                     if grid.inside(c) and terrain[grid.tile(c)].unlocks_to), None)
-        if cell is None:
-            return ""
-        return self.keys_said(f"The door at {cell[0]},{cell[1]} is locked: {{actions}} lists what {unit.name} can do")
-
-    def _options(self) -> list[Option]:
-        unit = self.unit
-        return self.session.ruleset.options(self.session.state, unit) if unit is not None else []
-
-    def _throwables(self) -> list[Throwable]:
-        unit = self.unit
-        return self.session.ruleset.throwables(self.session.state, unit) if unit is not None else []
-
-    # -- which keys work now: the footer shows these, a refused key says why ----------------------
+    # -- which keys work now: the footer shows these, a refused key says why (tui/screens/allowed.py) --
 
     def availability(self, action: str) -> str | None:
         general = super().availability(action)
         if general or action in ALWAYS:
             return general
-        if self.mode == "aliens":
-            return "The aliens are moving: any key skips the wait"
-        if self.mode == "over":
-            return "The mission is over"
-        unit = self.unit
-        if action in ("cursor", "look", "end_turn", "soldiers"):
-            return None
-        if action == "cycle":
-            return None if self.session.ready() else self.keys_said("Everyone has acted: {end_turn} ends the turn")
-        if action == "undo":
-            problem = self.session.game.undo_problem()
-            if problem:
-                return problem.reason
-            return None if self.session.game.history[-1].n > self.session.chronicle.turn_start \
-                else "Undo stops at the start of your turn"
-        if unit is None:
-            return "No soldier selected"
-        if action == "combo" and not self.session.ruleset.budget(self.session.state, unit).dash_label:
-            return f"{self.session.ruleset.title} has no second kind of move: {self.key_hint('move')} moves"
-        if action in ("go", "combo"):
-            return None if self._path() else walking.no_path(self.session, unit, self.cursor, self.level)
-        if action == "cancel":
-            return None if self.cursor != unit.pos else "Nothing to cancel: the cursor is on the soldier"
-        if not self.session.ruleset.budget(self.session.state, unit).can_act:
-            return f"{unit.name} cannot act any more this turn"
-        if action == "fire" and not self.visible_hostiles():
-            return "No hostile in sight"
-        if action == "fire_cell":
-            modes = self.session.ruleset.shot_modes(self.session.state, unit)
-            return no_cell_shots(self.session, unit) or (None if modes else f"{unit.name} holds nothing to fire")
-        if action == "throw" and not self._throwables():
-            return f"{unit.name} carries nothing to throw"
-        if action == "operate" and not self._uses():
-            return self._locked(unit) or f"Nothing next to {unit.name} to open, close or work on"
-        if action == "actions" and not self._options():
-            return f"{unit.name} has nothing else to do now"
-        if action == "inventory" and self.session.ruleset.inventory(self.session.state, unit) is None:
-            return f"{self.session.ruleset.title} has no inventory to manage in battle"
-        return None
+        return allowed.refusal(self, action)
 
     def on_key(self, event: events.Key) -> None:
         if self.mode == "aliens" and event.key not in self.keys_of("quit"):
@@ -195,10 +133,10 @@ class BattleScreen(Board):
             cells, zs = levels.split(self._route())
             self._do(Move(unit=self.selected or "", path=cells, levels=zs))
             return
-        self._do(Move(unit=self.selected or "", path=self._path()))
+        self._do(Move(unit=self.selected or "", path=self.path()))
 
     def action_combo(self) -> None:
-        self._do(Combo(unit=self.selected or "", path=self._path()))
+        self._do(Combo(unit=self.selected or "", path=self.path()))
 
     def action_reload(self) -> None:
         self._do(Reload(unit=self.selected or ""))
@@ -209,7 +147,7 @@ class BattleScreen(Board):
     def action_operate(self) -> None:
         """Open or close a door next to the soldier, or work on the objective: the one under the
         cursor if it can be used, else the first."""
-        uses = self._uses()
+        uses = allowed.uses(self.session, self.unit)
         action, cell = next(((a, c) for a, c in uses if c == self.cursor), uses[0])
         self._do(Act(unit=self.selected or "", action=action, cell=cell))
 
@@ -217,7 +155,8 @@ class BattleScreen(Board):
         """The action menu: psionics, speeches, items, melee... whatever the ruleset offers the soldier now."""
         from tui.screens.actions import ActionMenu
 
-        self.app.push_screen(ActionMenu(f"{self.unit.name}: actions", self._options()), self._chosen)
+        found = allowed.options(self.session, self.unit)
+        self.app.push_screen(ActionMenu(f"{self.unit.name}: actions", found), self._chosen)
 
     def action_inventory(self) -> None:
         """The inventory screen: it returns the chosen move's command, which is submitted here."""
@@ -252,7 +191,7 @@ class BattleScreen(Board):
 
     def action_throw(self) -> None:
         """With more than one thing to throw, the player picks it first."""
-        items = self._throwables()
+        items = allowed.throwables(self.session, self.unit)
         if len(items) == 1:
             self._throw_mode(items[0].item)
             return
