@@ -184,15 +184,54 @@ def _status(content: Content, oid: str, o: Objective, zones: Zones, state: State
     return Status(oid, o, "open", f"{alive} alive, {o.at_least} needed")
 
 
+_CLEAR: tuple = (None, None, None, None)  # the last state `ending` found no verdict on, with its content, mission
+# and zones: a command whose events touch nothing the verdict reads leaves the next state without one too.
+_READ = frozenset({"status", "side", "template"})  # the unit fields every verdict reads (and "pos", when watched)
+
+
 def ending(content: Content, setup, state: State, events: list) -> list:
-    """After a command's `events`: the `MissionEnded` the objectives call for, unless the events ended it already."""
+    """After a command's `events`: the `MissionEnded` the objectives call for, unless the events ended it already.
+    Runs after every command: when the state before had no verdict and the events cannot change one, it is
+    skipped (the same answer, without a look at every unit and objective)."""
     from engine.core.events import MissionEnded
     from engine.core.reducer import fold
 
+    global _CLEAR
     if any(isinstance(e, MissionEnded) for e in events):
         return []
-    found = verdict(content, setup.mission, setup.spawns, fold(state, events))
+    now = fold(state, events)  # the caller folds the same events next: reducer.fold keeps this one
+    key = (content, setup.mission, setup.spawns)
+    clear = _CLEAR  # one read: another game's thread may replace it meanwhile
+    if clear[0] is state and all(a is b for a, b in zip(clear[1:], key)) and not touches(setup.mission, events):
+        _CLEAR = (now, *key)
+        return []
+    found = verdict(content, setup.mission, setup.spawns, now)
+    if found is None:
+        _CLEAR = (now, *key)
     return [MissionEnded(winner=found[0], reason=found[1])] if found else []
+
+
+def touches(mission: Mission, events: list) -> bool:
+    """Whether the events may change the mission's verdict: a unit spawned, or a unit's status, side or template
+    changed; a move, a new phase or a tile when the objectives watch it (`watches`)."""
+    from engine.core.events import Moved, PhaseStarted, TileChanged, UnitChanged, UnitSpawned
+
+    watched: set[str] | None = None
+    for e in events:
+        if isinstance(e, UnitSpawned):
+            return True
+        if isinstance(e, UnitChanged):
+            if not _READ.isdisjoint(e.changes):
+                return True
+            kind = "move" if "pos" in e.changes else ""
+        else:
+            kind = ("move" if isinstance(e, Moved) else "phase" if isinstance(e, PhaseStarted)
+                    else "tile" if isinstance(e, TileChanged) else "")
+        if kind:
+            watched = watches(mission) if watched is None else watched
+            if kind in watched:
+                return True
+    return False
 
 
 def verdict(content: Content, mission: Mission, zones: Zones, state: State) -> tuple[str, str] | None:
