@@ -139,7 +139,7 @@ def test_register_play_drop_and_resume_exactly(tmp_path, content):
     async def scenario():
         async with Running(tmp_path) as r:
             conn, t = await r.register("anna")
-            assert "Welcome! n starts a mission" in t.text()
+            assert await t.wait_for("Welcome! n starts a mission"), t.text()  # the lobby paints it a frame later
             cell = await start_mission(t)
             assert "Actions 1/2" in t.text()
             [path] = log.list_logs(r.host.root / "players" / "anna")
