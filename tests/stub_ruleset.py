@@ -20,7 +20,7 @@ from engine.core.events import (Event, MissionEnded, Moved, Noted, PhaseStarted,
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.records import Patch, record
-from engine.core.ruleset import NO_CELL_SHOTS, Budget, Mode, Row, Sheet, ShotPreview, Turn, register
+from engine.core.ruleset import Plain, Budget, Mode, Row, Sheet, ShotPreview, Turn, register
 
 ID = "d6-stub"
 STEPS, WOUNDS, SIGHT = 4, 3, 12
@@ -57,7 +57,7 @@ class Tally:
 
 
 @register(ID)
-class D6Stub:
+class D6Stub(Plain):
     sight_range = SIGHT
     audit_dice = (6,)
     storeys = 1  # one level: its maps have raised floors, no storeys
@@ -229,20 +229,8 @@ class D6Stub:
     def marks(self, state: State, side: str) -> tuple:
         return ()  # nothing of its own drawn over the tiles
 
-    def heard(self, state: State, side: str) -> tuple:
-        return ()  # its units hear nothing they do not see
-
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words
-
-    def preview_cell_shot(self, state: State, shooter: str, cell, mode: str):
-        return Rejected(NO_CELL_SHOTS, f"{self.title} fires only at a target in sight")
-
-    def suspects(self, state: State, side: str) -> tuple:
-        return ()  # what it sees is seen: no unseen hostile's cell is known
-
-    def ai_hunt(self, state: State, unit: Unit, clues) -> None:
-        return None  # nothing to hunt: the AI advances and explores as usual
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list, stage: str) -> None:
         return None

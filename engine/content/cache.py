@@ -2,7 +2,7 @@
 
 Parsing TOML is pure Python; reading the same document back from JSON is not, which shortens the
 start of every command that loads the content. Only plain data is kept (what JSON round-trips
-exactly, never pickle), each entry names its file's sha256 and carries a digest of its document:
+exactly, never a serialised object), each entry names its file's sha256 and carries a digest of its document:
 an entry that is missing, corrupt, for other bytes or not plain data is ignored and rewritten.
 XENOTAC_CACHE=DIR puts it elsewhere, XENOTAC_CACHE=off turns it off.
 """

@@ -173,6 +173,25 @@ class Ruleset(Protocol):
         or None when the ruleset tells none there."""
 
 
+class Plain:
+    """The answers of a ruleset that has no shot at an unseen cell, no suspected cells, no hunt and no hearing: a
+    ruleset class inherits them and overrides what its rules have (neo-troops' cells and hunt, xxxzone's hearing)."""
+
+    title: str
+
+    def preview_cell_shot(self, state: State, shooter: str, cell: Pos, mode: str) -> CellShot | Rejected:
+        return Rejected(NO_CELL_SHOTS, f"{self.title} fires only at a target in sight")
+
+    def suspects(self, state: State, side: str) -> tuple[tuple[str, Pos], ...]:
+        return ()  # what it sees is seen: no unseen hostile's cell is known
+
+    def ai_hunt(self, state: State, unit: Unit, clues: Clues) -> Hunt | None:
+        return None  # nothing to hunt: the AI advances and explores as usual
+
+    def heard(self, state: State, side: str) -> tuple[Pos, ...]:
+        return ()  # its units hear nothing they do not see
+
+
 def answers(turn: Turn, command: Command) -> Rejected | None:
     """While a turn asks a question, the refusal of any command that is not one of its answers, or None."""
     if not turn.choices or any(command == o.command for o in turn.choices):

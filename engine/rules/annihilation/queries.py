@@ -9,7 +9,7 @@ from engine.content import missions
 from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
-from engine.core.ruleset import (NO_CELL_SHOTS, Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable,
+from engine.core.ruleset import (Plain, Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable,
                                  ThrowPreview, Turn, Walk)
 from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
 from engine.rules.annihilation import heights, moves, sensor
@@ -24,7 +24,7 @@ from engine.rules.annihilation.space import between, facing_towards, range_dista
 DEFAULT_MODES = ("snap", "aimed", "burst", "auto")  # the order the modes are offered in, the default first
 
 
-class Queries:
+class Queries(Plain):
     def turn(self, state: State) -> Turn:
         if state.winner is not None or not state.side:
             return Turn(side="")
@@ -279,9 +279,6 @@ class Queries:
 
         return stowing.screen(self, state, unit) if unit.record is not None else None
 
-    def heard(self, state: State, side: str) -> tuple:
-        return ()  # its units hear nothing they do not see
-
     def marks(self, state: State, side: str) -> tuple[Mark, ...]:
         """A smoke cloud of which the side sees a square, whole; the burning squares it sees; its own primed
         explosives lying about (the other side's stay hidden); its motion-sensor blips."""
@@ -324,15 +321,6 @@ class Queries:
         doses = [cmd for _label, cmd in medical.options(self, state, unit) if cmd.option == "stimulant"
                  or cmd.option.startswith("bandage:")]
         return min(doses, key=lambda c: (c.option != "stimulant", c.target != unit.id), default=None)
-
-    def preview_cell_shot(self, state: State, shooter: str, cell, mode: str):
-        return Rejected(NO_CELL_SHOTS, f"{self.title} fires only at a target in sight")
-
-    def suspects(self, state: State, side: str) -> tuple:
-        return ()  # what it sees is seen: no unseen hostile's cell is known
-
-    def ai_hunt(self, state: State, unit: Unit, clues) -> None:
-        return None  # nothing to hunt: the AI advances and explores as usual
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight

@@ -12,8 +12,8 @@ from engine.core.events import Event, Noted, PhaseStarted, SideStarted, UnitSpaw
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import (Budget, CellShot, Hunt, Mode, Option, Sheet, ShotPreview, ThrowPreview, Throwable, Turn, answers,
-                                 register)
+from engine.core.ruleset import (Budget, CellShot, Hunt, Mode, Option, Plain, Sheet, ShotPreview, ThrowPreview,
+                                 Throwable, Turn, answers, register)
 from engine.rules.neo_troops import actions, aid, arms, battle, brawl, cover, fight, interrupt, movement, order, referee
 from engine.rules.neo_troops import hunt, loadout, mend, shooting, spray, throwing, views
 from engine.rules.neo_troops import unit as units
@@ -23,7 +23,7 @@ ID = "neo-troops"
 
 
 @register(ID)
-class NeoTroops:
+class NeoTroops(Plain):
     title = "Neo-Troops"
     sight_range = battle.SIGHT
     audit_dice = (6,)
@@ -253,9 +253,6 @@ class NeoTroops:
 
     def marks(self, state: State, side: str) -> tuple:
         return ()  # nothing of its own drawn over the tiles
-
-    def heard(self, state: State, side: str) -> tuple:
-        return ()  # its units hear nothing they do not see
 
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         return None  # its unit changes are told by their events' own words

@@ -17,7 +17,7 @@ from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Reje
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved
 from engine.core.model import State, Unit
-from engine.core.ruleset import (NO_CELL_SHOTS, Budget, Mode, Setup, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
+from engine.core.ruleset import (Plain, Budget, Mode, Setup, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
                                  actor, closed, register)
 from engine.log.story import turn_name
 from engine.map.grid import Pos, distance
@@ -39,7 +39,7 @@ AI_COMBO_STAMINA = 2  # the AI plans a combo only with a point of stamina to spa
 
 
 @register("xcom-trpg")
-class XcomTrpg:
+class XcomTrpg(Plain):
     id = "xcom-trpg"
     audit_dice = (100,)  # every contest is stat×1d100; scatter and HP dice are not worth a table
     storeys = 1  # one level: its maps have raised floors, no storeys
@@ -290,9 +290,6 @@ class XcomTrpg:
     def marks(self, state: State, side: str) -> tuple:
         return ()  # nothing of its own drawn over the tiles
 
-    def heard(self, state: State, side: str) -> tuple:
-        return ()  # its units hear nothing they do not see
-
     def change_note(self, before: Unit, after: Unit, cause: str) -> str | None:
         old, new = soldier(before).morale, soldier(after).morale
         return None if old == new else f"morale {old} → {new} ({new - old:+d}, {cause})"
@@ -320,15 +317,6 @@ class XcomTrpg:
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         return ai_special.choose(self, state, unit, in_sight, has_shot)
-
-    def preview_cell_shot(self, state: State, shooter: str, cell, mode: str):
-        return Rejected(NO_CELL_SHOTS, f"{self.title} fires only at a target in sight")
-
-    def suspects(self, state: State, side: str) -> tuple:
-        return ()  # what it sees is seen: no unseen hostile's cell is known
-
-    def ai_hunt(self, state: State, unit: Unit, clues) -> None:
-        return None  # nothing to hunt: the AI advances and explores as usual
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         return ai_special.chore(self, state, unit, in_sight, stage)

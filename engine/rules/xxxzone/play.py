@@ -16,7 +16,7 @@ from engine.core.events import Event
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import (NO_CELL_SHOTS, Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk,
+from engine.core.ruleset import (Plain, Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk,
                                  actor, closed, register)
 from engine.rules.xxxzone import (acts, ai, blasts, feats, forces, marks, moving, referee, seen, shooting, smoke,
                                    spraying, throwing, turns, units)
@@ -30,7 +30,7 @@ ID = "xxxzone"
 
 
 @register(ID)
-class XxxZone:
+class XxxZone(Plain):
     id = ID
     title = "XXXzone"
     sight_range = seen.RADIUS
@@ -263,15 +263,6 @@ class XxxZone:
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         return ai.special(self, state, unit, in_sight, has_shot)
-
-    def preview_cell_shot(self, state: State, shooter: str, cell, mode: str):
-        return Rejected(NO_CELL_SHOTS, f"{self.title} fires only at a target in sight")
-
-    def suspects(self, state: State, side: str) -> tuple:
-        return ()  # what it sees is seen: no unseen hostile's cell is known
-
-    def ai_hunt(self, state: State, unit: Unit, clues) -> None:
-        return None  # nothing to hunt: the AI advances and explores as usual
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         return ai.chore(self, state, unit, stage)
