@@ -16,6 +16,7 @@ from engine.core.reducer import fold
 from engine.map.grid import distance
 from engine.rules.annihilation import actions, clouds, combat, fuses, hits, medical, melee, moves
 from engine.rules.annihilation.combat import answered, blast, paid_answered
+from engine.rules.annihilation.fighter import Fighter
 from engine.rules.annihilation.moves import Price, pay
 from engine.rules.annihilation.soldier import changes, fighter_of, grenades
 
@@ -85,21 +86,19 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
         except ValueError as exc:
             return Rejected("no_door", str(exc))
         text = f"{unit.name} {'opens' if cmd.action == 'open' else 'closes'} the door ({cost.tu} TU)"
-    done = paid_answered(rs, state, dice, unit, cost, cost.text.replace("_", " "), doing,
-                         f"{cmd.action} cancelled: put down by opportunity fire")  # observers fire first
-    if isinstance(done, Rejected):
-        return done
-    f, pre, down = done
-    if down:
-        return pre
-    new = attrs.evolve(unit.record, fighter=f)
-    if cmd.action == "stance":
-        f = attrs.evolve(f, stance=cmd.option)
-        return pre + [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(new, fighter=f)),
-                                  cause=f"{cmd.option} ({cost.tu} TU: {cost.text.replace('_', ' ')})")]
-    return pre + [Resolved(actor=unit.id, action=cmd.action, cell=cell, rolls=(), outcome="done", text=text),
-                  TileChanged(pos=cell, tile=tile, z=unit.z),
-                  UnitChanged(unit=unit.id, changes=changes(unit, new), cause=cmd.action)]
+
+    def then(f: Fighter) -> list[Event]:
+        new = attrs.evolve(unit.record, fighter=f)
+        if cmd.action == "stance":
+            f = attrs.evolve(f, stance=cmd.option)
+            return [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(new, fighter=f)),
+                                cause=f"{cmd.option} ({cost.tu} TU: {cost.text.replace('_', ' ')})")]
+        return [Resolved(actor=unit.id, action=cmd.action, cell=cell, rolls=(), outcome="done", text=text),
+                TileChanged(pos=cell, tile=tile, z=unit.z),
+                UnitChanged(unit=unit.id, changes=changes(unit, new), cause=cmd.action)]
+
+    return paid_answered(rs, state, dice, unit, cost, cost.text.replace("_", " "), doing,
+                         f"{cmd.action} cancelled: put down by opportunity fire", then)  # observers first
 
 
 def face(rs: Annihilation, state: State, unit: Unit, cmd: Face, dice: Dice) -> Rejected | list[Event]:

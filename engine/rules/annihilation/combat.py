@@ -4,6 +4,7 @@ everyone in their diamond (section 17). Every change is an event; every die is o
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import attrs
@@ -86,12 +87,14 @@ def answered(rs: Annihilation, state: State, dice: Dice, unit: Unit, paid: Fight
 
 
 def paid_answered(rs: Annihilation, state: State, dice: Dice, unit: Unit, cost: Price, what: str, doing: str,
-                  cancelled: str) -> Rejected | tuple[Fighter, list[Event], bool]:
-    """A-8.3 then A-14.9: the action's price paid (or why not), then `answered`."""
+                  cancelled: str, then: Callable[[Fighter], list[Event]]) -> Rejected | list[Event]:
+    """A-8.3 then A-14.9: the action's price paid (or why not), then `answered`; if the observers did not put the
+    unit down, the action's own events (`then`, given the fighter after the price and the shots) follow theirs."""
     f = pay(fighter_of(unit), cost, what)
     if isinstance(f, Rejected):
         return f
-    return answered(rs, state, dice, unit, f, doing, cancelled)
+    f, pre, down = answered(rs, state, dice, unit, f, doing, cancelled)
+    return pre if down else pre + then(f)
 
 
 def _height(watcher: Unit, mover: Unit) -> str:

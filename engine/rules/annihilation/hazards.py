@@ -23,6 +23,8 @@ from engine.core.reducer import fold
 from engine.rules.annihilation import clouds, hits, moving, sensor
 from engine.rules.annihilation.board import Lying, field_of, lying
 from engine.rules.annihilation.combat import blast, paid_answered
+from engine.rules.annihilation.fighter import Fighter
+from engine.rules.annihilation.inventory import Carried
 from engine.rules.annihilation.moves import Price
 from engine.rules.annihilation.soldier import changes, grenades
 
@@ -95,13 +97,14 @@ def lay(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
     if isinstance(fuse, Rejected):
         return fuse
     cost = lay_price(rs, unit)
-    done = paid_answered(rs, state, dice, unit, cost, f"Laying the {rs.name(item)}", "laying a charge",
-                         "laying cancelled: put down by opportunity fire")
-    if isinstance(done, Rejected):
-        return done
-    f, pre, down = done
-    if down:
-        return pre
+    return paid_answered(rs, state, dice, unit, cost, f"Laying the {rs.name(item)}", "laying a charge",
+                         "laying cancelled: put down by opportunity fire",
+                         lambda f: _laid(rs, state, unit, cost, g, fuse.turn, f))
+
+
+def _laid(rs: Annihilation, state: State, unit: Unit, cost: Price, g: Carried, turn: int, f: Fighter) -> list[Event]:
+    """The charge on the unit's square, once it paid for it and stood the observers' fire."""
+    item = g.id
     new = attrs.evolve(unit.record, fighter=f)
     trigger = rs.book.explosives[item].trigger
     when = {"mine": "it goes off when a unit steps on this square",
@@ -109,12 +112,12 @@ def lay(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
     if when is None:
         from engine.rules.annihilation.fuses import when as fuse_when
 
-        when = f"it {fuse_when(rs, unit.side, fuse.turn)}"
+        when = f"it {fuse_when(rs, unit.side, turn)}"
     kit = tuple(c for c in unit.record.kit if c is not g)
-    laid = Lying(item, unit.pos, unit.side, fuse.turn, unit.id, unit.z)
+    laid = Lying(item, unit.pos, unit.side, turn, unit.id, unit.z)
     x, y = unit.pos
-    return pre + [Resolved(actor=unit.id, action="lay", cell=unit.pos, weapon=item, rolls=(), outcome="laid",
-                           text=f"{unit.name} lays a {rs.name(item)} at {x},{y} ({cost.tu} TU): {when}"),
-                  Noted(record=attrs.evolve(field_of(state), lying=lying(state) + (laid,)), cause="a charge laid"),
-                  UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(new, kit=kit)),
-                              cause=f"lays a {rs.name(item)} ({cost.tu} TU)")]
+    return [Resolved(actor=unit.id, action="lay", cell=unit.pos, weapon=item, rolls=(), outcome="laid",
+                     text=f"{unit.name} lays a {rs.name(item)} at {x},{y} ({cost.tu} TU): {when}"),
+            Noted(record=attrs.evolve(field_of(state), lying=lying(state) + (laid,)), cause="a charge laid"),
+            UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(new, kit=kit)),
+                        cause=f"lays a {rs.name(item)} ({cost.tu} TU)")]

@@ -21,6 +21,7 @@ from engine.core.model import State, Unit
 from engine.rules.annihilation import hits
 from engine.rules.annihilation.board import Blip, field_of
 from engine.rules.annihilation.combat import paid_answered
+from engine.rules.annihilation.fighter import Fighter
 from engine.rules.annihilation.inventory import HANDS
 from engine.rules.annihilation.moves import Price
 from engine.rules.annihilation.soldier import changes
@@ -78,13 +79,13 @@ def sense(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> R
     cost = price(rs, unit)
     if isinstance(cost, Rejected):
         return cost
-    done = paid_answered(rs, state, dice, unit, cost, "Using the motion sensor", "using a motion sensor",
-                         "sensing cancelled: put down by opportunity fire")
-    if isinstance(done, Rejected):
-        return done
-    f, pre, down = done
-    if down:
-        return pre
+    return paid_answered(rs, state, dice, unit, cost, "Using the motion sensor", "using a motion sensor",
+                         "sensing cancelled: put down by opportunity fire",
+                         lambda f: _found(rs, state, unit, cost, f))
+
+
+def _found(rs: Annihilation, state: State, unit: Unit, cost: Price, f: Fighter) -> list[Event]:
+    """The blips the sensor shows, once the user paid for it and stood the observers' fire."""
     new = attrs.evolve(unit.record, fighter=f)
     since = stamp(state, unit.side, state.phase - 1)  # the holder's previous phase
     others = [(u.id, u.pos, u.record.moved > since) for u in state.units.values()
@@ -97,6 +98,6 @@ def sense(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> R
             f"{'' if len(cellsfound) == 1 else 's'} within {reach} spaces" + (f": {where}" if where else ""))
     field = field_of(state)
     blips = tuple(b for b in field.blips if b.side != unit.side) + tuple(Blip(unit.side, c) for c in cellsfound)
-    return pre + [Resolved(actor=unit.id, action="sense", rolls=(), outcome=f"{len(cellsfound)} blips", text=text),
-                  Noted(record=attrs.evolve(field, blips=blips), cause="motion sensor blips"),
-                  UnitChanged(unit=unit.id, changes=changes(unit, new), cause=f"motion sensor ({cost.tu} TU)")]
+    return [Resolved(actor=unit.id, action="sense", rolls=(), outcome=f"{len(cellsfound)} blips", text=text),
+            Noted(record=attrs.evolve(field, blips=blips), cause="motion sensor blips"),
+            UnitChanged(unit=unit.id, changes=changes(unit, new), cause=f"motion sensor ({cost.tu} TU)")]

@@ -136,19 +136,14 @@ def unload(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> 
 
 def _paid(rs: Annihilation, state: State, dice: Dice, unit: Unit, cost: Price, doing: str, new: Carried, n: int,
           text: str, extra: Carried | None = None) -> Rejected | list[Event]:
-    done = paid_answered(rs, state, dice, unit, cost, doing.capitalize(), doing,
-                         f"{doing} cancelled: put down by opportunity fire")
-    if isinstance(done, Rejected):
-        return done
-    f, pre, down = done
-    if down:
-        return pre
-    s = attrs.evolve(unit.record, fighter=f)
     kit = list(unit.record.kit)
     kit[n] = new
     kit += [extra] if extra is not None else []
-    return pre + [Resolved(actor=unit.id, action="stow", rolls=(), outcome="done", text=text),
-                  UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(s, kit=tuple(kit))), cause=doing)]
+    return paid_answered(rs, state, dice, unit, cost, doing.capitalize(), doing,
+                         f"{doing} cancelled: put down by opportunity fire", lambda f: [
+                             Resolved(actor=unit.id, action="stow", rolls=(), outcome="done", text=text),
+                             UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(
+                                 unit.record, fighter=f, kit=tuple(kit))), cause=doing)])
 
 
 def screen(rs: Annihilation, state: State, unit: Unit) -> Inventory:
