@@ -4,6 +4,8 @@ a unit on that floor; on a two-storey field of grass under one big upper floor, 
 
 from __future__ import annotations
 
+import copy
+
 import attrs
 import pytest
 
@@ -95,3 +97,31 @@ def test_a_mine_laid_upstairs_waits_for_a_unit_on_that_floor(game):
     assert moved.path[-1] == (5, 15) and moved.levels == ()  # cut short on the mine, on its own floor
     assert any(isinstance(e, Resolved) and e.action == "blast" for e in above)
     assert field_of(fold(walker(1), above)).lying == ()
+
+
+def test_the_motion_sensor_counts_each_level_as_a_space_and_shows_the_blip_on_the_units_storey(game):
+    """A-13.3 with A-7.4: Sectoid 1 upstairs 19 squares east is D = 19 + 1 = 20 away, found, its blip drawn on the
+    upper floor; Sectoid 2 upstairs 20 east is D = 21 (found on the level, without `sensor_storeys`)."""
+    rs = game.ruleset
+    state = _floors(game, anton=(5, 10, 0), sectoid_1=(24, 10, 1), sectoid_2=(25, 10, 1))
+    a = state.units["anton"]
+    sensor = Carried("motion_sensor", rs.book.items["motion_sensor"].size, "left_hand")
+    units = dict(state.units, anton=attrs.evolve(a, record=attrs.evolve(a.record, kit=a.record.kit + (sensor,))))
+    for uid in ("sectoid_1", "sectoid_2"):
+        u = units[uid]
+        units[uid] = attrs.evolve(u, record=attrs.evolve(u.record, moved=10 ** 6))  # walked since Anton's phase
+    state = attrs.evolve(state, units=units)
+    events = rs.decide(state, Act(unit="anton", action="sense"), Dice.scripted([]))
+    assert not isinstance(events, Rejected), events
+    told = next(e.text for e in events if isinstance(e, Resolved))
+    tu = rs.book.cost("motion_sensor", a.record.fighter.tu_turn)
+    assert told == f"Anton's motion sensor ({tu} TU): 1 blip within 20 spaces: 24,10 (+1 level)"
+    after = fold(state, events)
+    assert [(m.pos, m.z) for m in rs.marks(after, "xcom") if m.glyph == "◊"] == [((24, 10), 1)]
+    flat = copy.copy(rs)  # an older bundle: every blip on the ground, as its logs hold them
+    flat.book = attrs.evolve(rs.book, settings=attrs.evolve(rs.book.settings, sensor_storeys=False))
+    events = flat.decide(state, Act(unit="anton", action="sense"), Dice.scripted([]))
+    told = next(e.text for e in events if isinstance(e, Resolved))
+    assert told == f"Anton's motion sensor ({tu} TU): 2 blips within 20 spaces: 24,10; 25,10"
+    assert codec.dump_record(field_of(fold(state, events))) == {"kind": "annihilation.field", "lying": [], "blips": [
+        {"side": "xcom", "cell": [24, 10]}, {"side": "xcom", "cell": [25, 10]}]}

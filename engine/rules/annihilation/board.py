@@ -41,13 +41,15 @@ class Cloud:
     z: int = added(0)
 
 
+@lean
 @attrs.frozen
 class Blip:
     """A-13.3: a square where `side`'s motion sensor found a unit that had moved, shown to that side until its next
-    phase starts."""
+    phase starts, on the storey `z` the unit stood on (settings `sensor_storeys`; 0 without it)."""
 
     side: str
     cell: Pos
+    z: int = added(0)
 
 
 @record("annihilation.field")

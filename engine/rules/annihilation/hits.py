@@ -122,8 +122,10 @@ def goes_off(book: Book, primed: Primed, lies_at: Pos, *, entered: Pos | None = 
     return max(abs(entered[0] - lies_at[0]), abs(entered[1] - lies_at[1])) <= book.settings.proximity_reach
 
 
-def sensed(book: Book, user: Pos, others: list[tuple[str, Pos, bool]]) -> list[str]:
+def sensed(book: Book, user: Pos, others: list[tuple[str, Pos, bool]], dzs: tuple[int, ...] = ()) -> list[str]:
     """A-13.3: the units within range distance 20 that spent TUs on movement since the user's last phase;
-    no line of sight needed."""
-    return [uid for uid, pos, moved in others
-            if moved and between(book.settings.grid, user, pos) <= book.settings.motion_sensor_range]
+    no line of sight needed. `dzs`: each one's height above the user in levels (A-7.4; none: all level)."""
+    per = book.settings.height_adds_to_range
+    return [uid for i, (uid, pos, moved) in enumerate(others)
+            if moved and between(book.settings.grid, user, pos, dzs[i] if dzs else 0, per)
+            <= book.settings.motion_sensor_range]

@@ -301,7 +301,8 @@ class Queries(Plain):
                     self, g.side, g.turn, g.item)
                 out.append(Mark(g.cell, "¤" if trigger == "mine" else "•", "#ffd040",
                                 f"{self.name(g.item)}, primed: {when}", z=g.z))
-        out += [Mark(b.cell, "◊", "#60ff60", "Motion sensor: something moved here") for b in f.blips if b.side == side]
+        out += [Mark(b.cell, "◊", "#60ff60", "Motion sensor: something moved here", z=b.z) for b in f.blips
+                if b.side == side]
         return tuple(out)
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:

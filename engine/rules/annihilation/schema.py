@@ -82,6 +82,7 @@ class Settings:
     crawl_multiplier: int
     vision_range: int
     motion_sensor_range: int
+    sensor_storeys: bool = False  # with: height adds to the sensor's range, blips on the unit's storey
     smoke_stun: int
     smoke_turns: int
     smoke_sight_squares: int

@@ -88,16 +88,19 @@ def _found(rs: Annihilation, state: State, unit: Unit, cost: Price, f: Fighter) 
     """The blips the sensor shows, once the user paid for it and stood the observers' fire."""
     new = attrs.evolve(unit.record, fighter=f)
     since = stamp(state, unit.side, state.phase - 1)  # the holder's previous phase
-    others = [(u.id, u.pos, u.record.moved > since) for u in state.units.values()
-              if u.side != unit.side and u.record is not None and u.record.fighter.status != "dead"]
-    found = hits.sensed(rs.book, unit.pos, others)
-    cellsfound = sorted({state.units[uid].pos for uid in found})
-    where = "; ".join(f"{x},{y}" for x, y in cellsfound)
+    them = [u for u in state.units.values()
+            if u.side != unit.side and u.record is not None and u.record.fighter.status != "dead"]
+    storeys = rs.book.settings.sensor_storeys
+    found = hits.sensed(rs.book, unit.pos, [(u.id, u.pos, u.record.moved > since) for u in them],
+                        tuple(u.z - unit.z for u in them) if storeys else ())
+    at = sorted({(state.units[uid].pos, state.units[uid].z if storeys else 0) for uid in found})
+    cellsfound = [c for c, _z in at]
+    where = "; ".join(f"{x},{y}" + (f" ({z - unit.z:+d} level{'s' if abs(z - unit.z) > 1 else ''})" if z != unit.z else "") for (x, y), z in at)
     reach = rs.book.settings.motion_sensor_range
     text = (f"{unit.name}'s motion sensor ({cost.tu} TU): {len(cellsfound)} blip"
             f"{'' if len(cellsfound) == 1 else 's'} within {reach} spaces" + (f": {where}" if where else ""))
     field = field_of(state)
-    blips = tuple(b for b in field.blips if b.side != unit.side) + tuple(Blip(unit.side, c) for c in cellsfound)
+    blips = tuple(b for b in field.blips if b.side != unit.side) + tuple(Blip(unit.side, c, z) for c, z in at)
     return [Resolved(actor=unit.id, action="sense", rolls=(), outcome=f"{len(cellsfound)} blips", text=text),
             Noted(record=attrs.evolve(field, blips=blips), cause="motion sensor blips"),
             UnitChanged(unit=unit.id, changes=changes(unit, new), cause=f"motion sensor ({cost.tu} TU)")]
