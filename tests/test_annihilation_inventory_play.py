@@ -176,3 +176,59 @@ def test_without_the_harness_a_size_i_weapon_is_carried_in_both_hands_but_never_
     assert got.code == "needs_harness" and "strap, gyro and pad" in got.reason
     refused = rs.decide(state, Act(unit="anton", action="stow", option="0:both_straps"), Dice.scripted([]))
     assert refused == Rejected("too_big", "Larger items hang from the strap, gyro and pad system")
+
+
+def _cannoneer(content):
+    """Anton with a Mk. 5 AC on the harness, loaded with AP and 5 rounds left, one AP and one HE shell clip (size B,
+    20 rounds each) on his belt (units.toml `spares`)."""
+    units = dict(content.rules[ID]["units"])
+    units["anton"] = attrs.evolve(units["anton"], weapon="mk5_ac", ammo="mk5_ac_ap", clips=0, harness=True,
+                                  spares={"mk5_ac_ap": 1, "mk5_ac_he": 1})
+    rules = {**content.rules, ID: {**content.rules[ID], "units": units}}
+    g = Game.new(attrs.evolve(content, rules=rules), ID, "eliminate", seed_from_int(4), None)
+    a = g.state.units["anton"]
+    kit = (attrs.evolve(a.record.kit[0], rounds=5),) + a.record.kit[1:]
+    a = attrs.evolve(a, record=attrs.evolve(a.record, kit=kit))
+    return g.ruleset, _quiet(attrs.evolve(g.state, units={**g.state.units, "anton": a}))
+
+
+def test_a_cannon_on_the_harness_reloads_its_shell_clips_from_the_belt(content):
+    """A-12.5, A-15.4, section 16: belt → hand 4 + load 15 = 19 TU with the same type; another type is unloaded
+    first (A-16.2: + 8 = 27 TU); the clip taken out falls to the unit's square."""
+    rs, state = _cannoneer(content)
+    anton = state.units["anton"]
+    kit = anton.record.kit
+    assert [(c.id, c.size, c.place, c.rounds) for c in kit if c.id.startswith("mk5_ac_")] == [
+        ("mk5_ac_ap", "B", "belt", 20), ("mk5_ac_he", "B", "belt", 20)]
+    inv = rs.inventory(state, anton)
+    labels = [(t.place, t.label) for t in inv.items]
+    assert labels[:3] == [("Both straps", "Mk. 5 AC 5/20 (Mk. 5 AC AP)"), ("Belt", "Mk. 5 AC AP (20 rounds)"),
+                          ("Belt", "Mk. 5 AC HE (20 rounds)")]
+    gun_moves = [m.label for m in inv.items[0].moves]
+    assert "Load Mk. 5 AC AP (19 TU)" in gun_moves
+    he = {m.label: m.command for m in inv.items[2].moves}
+    assert he["Load into the Mk. 5 AC (27 TU)"] == Act(unit="anton", action="load", option="2")
+    assert "Mk. 5 AC 5/20 +2 spare" in rs.sheet(state, anton).kit
+    tu = anton.record.fighter.tu_left
+    events, same = _do(rs, state, Act(unit="anton", action="load"))
+    assert next(e.text for e in events if isinstance(e, Resolved)) == (
+        "Anton reloads the Mk. 5 AC (19 TU): 20 of Mk. 5 AC AP")
+    after = same.units["anton"].record
+    cannon = after.kit[[c.id for c in after.kit].index("mk5_ac")]
+    assert (cannon.place, cannon.gripped, cannon.loaded, cannon.rounds) == (
+        "both_straps", ("right_hand", "left_hand"), "mk5_ac_ap", 20)  # back on the harness, gripped
+    assert [(c.id, c.place, c.rounds) for c in after.kit if c.id.startswith("mk5_ac_")] == [
+        ("mk5_ac_he", "belt", 20), ("mk5_ac_ap", "floor", 5)]
+    assert after.fighter.tu_left == tu - 19
+    events, other = _do(rs, state, he["Load into the Mk. 5 AC (27 TU)"])
+    assert next(e.text for e in events if isinstance(e, Resolved)) == (
+        "Anton reloads the Mk. 5 AC (27 TU): 20 of Mk. 5 AC HE")
+    after = other.units["anton"].record
+    assert [(c.id, c.place, c.loaded, c.rounds) for c in after.kit if c.id.startswith("mk5_ac")] == [
+        ("mk5_ac_ap", "belt", None, 20), ("mk5_ac_ap", "floor", None, 5), ("mk5_ac", "both_straps", "mk5_ac_he", 20)]
+    assert after.fighter.tu_left == tu - 27
+    assert rs.decide(same, Act(unit="anton", action="load"), Dice.scripted([])) == Rejected(
+        "full", "The Mk. 5 AC is full (20/20)")  # full: it changes to HE only if the HE clip is chosen
+    grenade = [c.id for c in after.kit].index("hand_grenade")
+    assert rs.decide(other, Act(unit="anton", action="load", option=str(grenade)), Dice.scripted([])) == Rejected(
+        "wrong_ammo", "The Hand Grenade does not load the Mk. 5 AC")

@@ -29,8 +29,10 @@ def book():
 
 
 def test_the_heavy_gunner_deploys_with_his_cannon_loaded_on_the_harness(tables_, book):
-    (cannon,) = kit_of(book, tables_["units"]["boris"])
+    cannon, ap, he = kit_of(book, tables_["units"]["boris"])
     assert (cannon.id, cannon.loaded, cannon.rounds, cannon.place) == ("thunder_hc", "thunder_hc_ap", 6, "both_straps")
+    assert [(c.id, c.size, c.place, c.rounds) for c in (ap, he)] == [  # his spare shell clips (A-15.4: size B)
+        ("thunder_hc_ap", "B", "belt", 6), ("thunder_hc_he", "B", "belt", 6)]
     rnd = round_of(book, cannon.id, cannon.loaded)
     assert (rnd.damage, rnd.radius, rnd.type) == (65, -1, "armor_piercing")  # ammo.toml's AP shell
 
@@ -47,7 +49,10 @@ def bundle(tmp_path):
     return ruleset_folder.copy(tmp_path, FOLDER)
 
 
-def _problems(bundle, old, new):
+def _problems(bundle, old, new, spares=False):
+    """The problems after one edit of units.toml; Boris's spare rounds go first unless the edit is about them."""
+    if not spares and "spares" not in old:
+        ruleset_folder.edit(bundle, FOLDER, "units.toml", "spares = { thunder_hc_ap = 1, thunder_hc_he = 1 }\n", "")
     ruleset_folder.edit(bundle, FOLDER, "units.toml", old, new)
     return ruleset_folder.problems(bundle, FOLDER, deploy_schema.SCHEMA)
 
@@ -57,7 +62,16 @@ def _problems(bundle, old, new):
     ('ammo = "thunder_hc_ap"', 'ammo = "thor_hc_ap"', "[boris].ammo: 'thor_hc_ap' is no ammo.toml round for the Thunder HC"),
     ('weapon = "thunder_hc"', 'weapon = "air_powered_gl"', "[boris].ammo: the Air Powered GL fires size-A grenades of "
                                                            "explosives.toml, not 'thunder_hc_ap'"),
-    ('weapon = "thunder_hc"', 'weapon = "m_17"', "[boris].ammo: the M-17 is clip-fed; it takes no ammo"),
+    ('spares = { thunder_hc_ap = 1,', 'spares = { thor_hc_ap = 1,',
+     "[boris].spares: 'thor_hc_ap' is no ammo.toml round for the Thunder HC"),
+    ('spares = { thunder_hc_ap = 1, thunder_hc_he = 1 }', 'spares = { thunder_hc_ap = 1, thunder_hc_he = 0 }',
+     "[boris].spares: thunder_hc_he = 0: at least 1"),
 ])
 def test_a_templates_ammo_is_cross_checked(bundle, old, new, problem):
     assert _problems(bundle, old, new) == [f"{FOLDER}/units.toml: {problem}"]
+
+
+def test_spare_rounds_are_for_a_weapon_fed_by_rounds(bundle):
+    problems = _problems(bundle, 'weapon = "thunder_hc"\nammo = "thunder_hc_ap"\n', 'weapon = "m_17"\n', spares=True)
+    assert problems == [f"{FOLDER}/units.toml: [boris].spares: spare rounds are for a weapon fed by ammo.toml "
+                        "rounds (a cannon, a rocket launcher)"]

@@ -110,7 +110,7 @@ def test_the_documented_cannon_shot_fires_from_the_harness_and_is_refused_withou
     assert "d100 20 ≤ to-hit 36 (Acc 60×60% 36 + skill 6 − range 1×6 6) hit" in out  # Skilled, +10%
     assert "65/10 = 6d4: 1+1+1+1+1+1 = 6 wounds" in out  # the AP shell's 65 (ammo.toml), loaded at deployment
     assert "Sectoid: Health 60 → -5, TU 0 → 0, stun 0, wounds: Torso 6, unconscious" in out
-    assert "Boris: Health 58 → 58, TU 53 → 36" in out  # snap 33% of 53
+    assert "Boris: Health 58 → 58, TU 49 → 33" in out  # snap 33% of 49 (his two spare shell clips weigh 4 boxes)
     bare = tmp_path / "bare.toml"
     bare.write_text(CANNON.read_text().replace("harness = true", "harness = false"))
     assert main(["resolve", str(bare), "--dice", "20,10,1,1,1,1,1,1"]) == 2

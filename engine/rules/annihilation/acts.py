@@ -58,8 +58,11 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
     if cmd.action in ("stow", "unload", "load", "grip"):
         from engine.rules.annihilation import stowing
 
-        if cmd.action == "load":
-            return combat.reload(rs, state, unit, Reload(unit=unit.id), dice)
+        if cmd.action == "load":  # option: the n-th thing carried goes in (a round of another type), else the first
+            pick = stowing.thing(unit, cmd.option) if cmd.option else None
+            if isinstance(pick, Rejected):
+                return pick
+            return combat.reload(rs, state, unit, Reload(unit=unit.id), dice, pick[1] if pick else None)
         handler = {"stow": stowing.stow, "unload": stowing.unload, "grip": stowing.grip}[cmd.action]
         return handler(rs, state, unit, cmd, dice)
     if cmd.action == "sense":

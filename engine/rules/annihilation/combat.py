@@ -20,10 +20,10 @@ from engine.core.reducer import fold
 from engine.rules.annihilation import actions, clouds, fire, hits
 from engine.rules.annihilation.blast import cells, spaces_from
 from engine.rules.annihilation.fighter import Fighter
-from engine.rules.annihilation.inventory import Carried, harnessed
+from engine.rules.annihilation.inventory import HANDS, Carried, harnessed
 from engine.rules.annihilation.inventory import reload_price as reload_cost
 from engine.rules.annihilation.moves import Price, pay, turn_price
-from engine.rules.annihilation.soldier import Soldier, changes, clips_for, fighter_of, gun
+from engine.rules.annihilation.soldier import Soldier, changes, fighter_of, gun, loads
 from engine.rules.annihilation.space import facing_towards
 
 if TYPE_CHECKING:
@@ -197,21 +197,8 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
     return events
 
 
-def reload_price(rs: Annihilation, unit: Unit) -> Rejected | Price:
-    """What `Reload` costs now (A-12.5: the clip to the other hand, unloading another ammunition first, load)."""
-    s: Soldier = unit.record
-    g = gun(s)
-    if g is None or rs.book.weapons[g.id].feed != "clip" or g.rounds >= rs.book.weapons[g.id].capacity:
-        return Rejected("no_reload", "Nothing to load")
-    clips = clips_for(s, g.id)
-    if not clips:
-        return Rejected("no_clips", f"{unit.name} has no spare clip for the {rs.book.weapons[g.id].name}")
-    held = attrs.evolve(g, place="right_hand") if g.place == "both_hands" else g
-    return reload_cost(rs.book, [held if c is g else c for c in s.kit], held, clips[0])
-
-
-def reload(rs: Annihilation, state: State, unit: Unit, cmd: Reload, dice: Dice) -> Rejected | list[Event]:
-    """A-12.5: the weapon to one hand, a clip from the belt to the other, load (the grip back is free)."""
+def _load(rs: Annihilation, unit: Unit, pick: Carried | None) -> Rejected | tuple[Carried, Carried]:
+    """The weapon in its hands and what goes in (`pick`, or the first of soldier.loads), or why nothing can."""
     s: Soldier = unit.record
     g = gun(s)
     if g is None:
@@ -219,23 +206,62 @@ def reload(rs: Annihilation, state: State, unit: Unit, cmd: Reload, dice: Dice) 
     w = rs.book.weapons[g.id]
     if w.feed == "charges":
         return Rejected("no_reload", f"The {w.name} is not clip-fed; it recharges between missions")
-    clips = clips_for(s, g.id)
-    if not clips:
-        return Rejected("no_clips", f"{unit.name} has no spare clip for the {w.name}")
-    if g.rounds >= w.capacity:
+    spare = loads(rs.book, s, g)
+    if pick is not None and pick not in spare:
+        return Rejected("wrong_ammo", f"The {rs.name(pick.id)} does not load the {w.name}")
+    if not spare:
+        what = {"clip": "clip", "ammo": "rounds", "grenade": "size-A grenade"}[w.feed]
+        return Rejected("no_clips", f"{unit.name} has no spare {what} for the {w.name}")
+    load = pick or spare[0]
+    if g.rounds >= w.capacity and (pick is None or load.id == g.loaded):  # a full one changes type only if asked
         return Rejected("full", f"The {w.name} is full ({g.rounds}/{w.capacity})")
-    held = attrs.evolve(g, place="right_hand") if g.place == "both_hands" else g
+    return g, load
+
+
+def _in_hand(g: Carried) -> Carried:
+    """The weapon as it is loaded: held in one hand (of both, or of the hands gripping it on its strap or on the
+    harness), the other hand taking the clip (A-12.6); it goes back as it was at no cost."""
+    if g.place == "both_hands" or g.gripped:
+        return attrs.evolve(g, place=(g.gripped or HANDS)[0], gripped=())
+    return g
+
+
+def reload_price(rs: Annihilation, unit: Unit, pick: Carried | None = None) -> Rejected | Price:
+    """What `Reload` costs now (A-12.5: the clip to the other hand, unloading another ammunition first, load)."""
+    got = _load(rs, unit, pick)
+    if isinstance(got, Rejected):
+        return got
+    g, load = got
+    held = _in_hand(g)
+    return reload_cost(rs.book, [held if c is g else c for c in unit.record.kit], held, load)
+
+
+def reload(rs: Annihilation, state: State, unit: Unit, cmd: Reload, dice: Dice,
+           pick: Carried | None = None) -> Rejected | list[Event]:
+    """A-12.5: the weapon to one hand, a clip from the belt to the other (`pick`: that one), load (the grip back is
+    free). A cannon takes its shell clips and a rocket launcher its rockets (section 16) the same way."""
+    s: Soldier = unit.record
+    got = _load(rs, unit, pick)
+    if isinstance(got, Rejected):
+        return got
+    g, load = got
+    w = rs.book.weapons[g.id]
+    held = _in_hand(g)
     kit = [held if c is g else c for c in s.kit]
-    done = actions.reload(rs.book, fighter_of(unit), kit, held, clips[0])
+    done = actions.reload(rs.book, fighter_of(unit), kit, held, load)
     if isinstance(done, Rejected):
         return done
     f, after = done
     f, pre, down = answered(rs, state, dice, unit, f, "reloading", "reload cancelled: put down by opportunity fire")
     if down:  # A-14.9: observers fire first
         return pre
-    after = [attrs.evolve(c, place=g.place) if c.id == g.id and c.place == held.place else c for c in after]
+    after = [attrs.evolve(c, place=g.place, gripped=g.gripped) if c.id == g.id and c.place == held.place else c
+             for c in after]
     spent = unit.record.fighter.tu_left - f.tu_left
+    rounds = next(c.rounds for c in after if c.id == g.id and c.place == g.place)
+    what = "" if w.feed == "clip" else f" of {rs.name(load.id)}"
     return pre + [Resolved(actor=unit.id, action="reload", weapon=g.id, rolls=(), outcome="loaded",
-                     text=f"{unit.name} reloads the {w.name} ({spent} TU): {w.capacity} rounds"),
+                     text=f"{unit.name} reloads the {w.name} ({spent} TU): "
+                          + (f"{w.capacity} rounds" if w.feed == "clip" else f"{rounds}{what}")),
             UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(s, fighter=f, kit=tuple(after))),
                         cause="reload")]

@@ -36,6 +36,7 @@ class Template:
     clips: int = 0  # full spare clips on the belt
     ammo: str = ""  # the weapon's loaded round when it is not clip-fed: ammo.toml (cannons, rockets), or a size-A
     # explosive (grenade launchers); it deploys loaded to capacity. A clip-fed weapon loads its own clip.
+    spares: dict[str, int] = attrs.field(factory=dict)  # ammo.toml round -> how many full spare loads on the belt
     grenades: dict[str, int] = attrs.field(factory=dict)  # explosives.toml id -> how many, on the belt
     items: dict[str, int] = attrs.field(factory=dict)  # items.toml id -> how many, on the belt (a kit full)
     skills: dict[str, str] = attrs.field(factory=dict)  # skills.toml id -> levels.toml id, above the baseline
@@ -93,7 +94,7 @@ def check(t: Tables, shared: Tables) -> list[str]:
             out.append(f"units.toml: [{key}].armour: unknown armour {u.armour!r}")
         if u.weapon and u.weapon not in t["weapons"]:
             out.append(f"units.toml: [{key}].weapon: unknown weapon {u.weapon!r}")
-        out += _ammo(t, key, u)
+        out += _ammo(t, key, u) + _spares(t, key, u)
         out += [f"units.toml: [{key}].grenades: unknown explosive {g!r}" for g in u.grenades if g not in t["explosives"]]
         out += [f"units.toml: [{key}].items: unknown item {i!r}" for i in u.items if i not in t["items"]]
         out += [f"units.toml: [{key}].skills: unknown skill {k!r} or level {v!r}" for k, v in u.skills.items()
@@ -109,6 +110,21 @@ def check(t: Tables, shared: Tables) -> list[str]:
     if levels is not None:
         out += [f"difficulty.toml: [{key}]: no such level in the shared difficulty.toml" for key in t["difficulty"]
                 if key not in levels]
+    return out
+
+
+def _spares(t: Tables, key: str, u: Template) -> list[str]:
+    """Spare rounds are ammo.toml rounds for the template's own weapon, and at least one of each named."""
+    w = t["weapons"].get(u.weapon)
+    where = f"units.toml: [{key}].spares"
+    if u.spares and (w is None or w.feed != "ammo"):
+        return [f"{where}: spare rounds are for a weapon fed by ammo.toml rounds (a cannon, a rocket launcher)"]
+    out = []
+    for a, n in u.spares.items():
+        if a not in t["ammo"] or t["ammo"][a].weapon != u.weapon:
+            out.append(f"{where}: {a!r} is no ammo.toml round for the {w.name}")
+        elif n < 1:
+            out.append(f"{where}: {a} = {n}: at least 1")
     return out
 
 

@@ -16,9 +16,10 @@ from engine.rules.annihilation import heights, moves, sensor
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
+from engine.rules.annihilation import combat
 from engine.rules.annihilation.combat import shot_cost
 from engine.rules.annihilation.inventory import harnessed
-from engine.rules.annihilation.soldier import clips_for, fighter_of, grenades, gun
+from engine.rules.annihilation.soldier import fighter_of, grenades, gun, loads
 from engine.rules.annihilation.space import between, facing_towards, range_distance
 
 DEFAULT_MODES = ("snap", "aimed", "burst", "auto")  # the order the modes are offered in, the default first
@@ -177,7 +178,7 @@ class Queries(Plain):
     def name(self, thing: str) -> str:
         if thing.startswith("clip:"):
             return f"{self.name(thing[5:])} clip"
-        for table in (self.book.weapons, self.book.explosives, self.book.items, self.book.armour):
+        for table in (self.book.weapons, self.book.explosives, self.book.items, self.book.armour, self.book.ammo):
             if thing in table:
                 return table[thing].name
         return thing.replace("_", " ").capitalize()
@@ -189,8 +190,9 @@ class Queries(Plain):
         kit = []
         if g is not None:
             w = self.book.weapons[g.id]
-            kit.append(f"{w.name} {g.rounds}/{w.capacity}" + (f" +{len(clips_for(s, g.id))} clips"
-                                                               if w.feed == "clip" else ""))
+            spare = len(loads(self.book, s, g))
+            kit.append(f"{w.name} {g.rounds}/{w.capacity}" + (f" +{spare} clips" if w.feed == "clip" else
+                                                               f" +{spare} spare" if spare else ""))
         nades = [self.name(c.id) for c in grenades(s, self.book) + medical.kits(s)]
         if nades:
             kit.append("Belt: " + ", ".join(f"{n}×{nades.count(n)}" for n in sorted(set(nades))))
@@ -327,12 +329,11 @@ class Queries(Plain):
         """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight
         ("idle"), if the unit can pay for it."""
         g = gun(unit.record)
-        if g is None or not clips_for(unit.record, g.id) or self.book.weapons[g.id].feed != "clip":
+        if g is None or not loads(self.book, unit.record, g):
             return None
         w = self.book.weapons[g.id]
-        need = self.book.costs["load"].tu + self.book.costs["belt_to_hand"].tu + (
-            self.book.costs["unload"].tu if g.rounds else 0)
-        if need > unit.record.fighter.tu_left:
+        need = combat.reload_price(self, unit)
+        if isinstance(need, Rejected) or need.tu > unit.record.fighter.tu_left:
             return None
         if (stage == "first" and g.rounds == 0) or (stage == "idle" and not in_sight and g.rounds < w.capacity // 2):
             return Reload(unit=unit.id)

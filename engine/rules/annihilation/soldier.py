@@ -46,6 +46,24 @@ def clips_for(s: Soldier, weapon: str) -> list[Carried]:
     return sorted(found, key=lambda c: not hands_holding(c))
 
 
+def loads(book: Book, s: Soldier, g: Carried) -> list[Carried]:
+    """What it carries off the floor that loads the weapon `g`: its clips (A-15.4), the rounds of section 16 made
+    for it (a cannon's shell clip, a rocket), or unprimed size-A grenades for a launcher (A-15.9); the type
+    already loaded first (no unloading, A-16.2), then one already in a hand (the one to load)."""
+    w = book.weapons[g.id]
+    if w.feed == "clip":
+        found = clips_for(s, g.id)
+    elif w.feed == "ammo":
+        found = [c for c in s.kit if c.id in book.ammo and book.ammo[c.id].weapon == g.id and c.place != "floor"
+                 and c.rounds > 0]
+    elif w.feed == "grenade":
+        found = [c for c in s.kit if c.id in book.explosives and book.explosives[c.id].size == "A"
+                 and c.primed is None and c.place != "floor"]
+    else:
+        return []
+    return sorted(found, key=lambda c: (c.id != g.loaded, not hands_holding(c)))
+
+
 def grenades(s: Soldier, book: Book) -> list[Carried]:
     return [c for c in s.kit if c.id in book.explosives and c.place != "floor"]
 
@@ -79,6 +97,8 @@ def kit_of(book: Book, t: Template) -> tuple[Carried, ...]:
             out.append(Carried(t.weapon, w.size, place, loaded=loaded, rounds=w.capacity))
         if w.feed == "clip":
             out += [Carried(f"clip:{t.weapon}", w.clip_size, "belt", rounds=w.capacity) for _ in range(t.clips)]
+        for a, n in sorted(t.spares.items()):  # section 16: a cannon's shell clips, rockets (belt: size C at most)
+            out += [Carried(a, w.clip_size, "belt", rounds=w.capacity) for _ in range(n)]
     for g, n in sorted(t.grenades.items()):
         out += [Carried(g, book.explosives[g].size, "belt") for _ in range(n)]
     for i, n in sorted(t.items.items()):

@@ -4,7 +4,8 @@
   that are not hands: through a free hand, both moves paid); `floor` drops it (hand → floor 2), and a thing on the
   floor is picked up to a hand (floor → hand 8). Floor items are the unit's own square's and do not count in ENC.
 - `Act("unload", option="<n>")`: a clip-fed weapon in a hand gives its clip to the other, free hand (8 TU, two
-  hands, A-12.6); `Reload` loads (A-12.5).
+  hands, A-12.6); `Reload` loads (A-12.5), and `Act("load", option="<n>")` loads the n-th thing carried (a clip, a
+  cannon's shell clip of another type, a rocket: unloading first, A-16.2).
 Observers who beat the unit's reaction score fire first (A-14.9). ENC is counted again at the next phase's start
 (section 22, step 6)."""
 
@@ -23,7 +24,7 @@ from engine.rules.annihilation import combat, inventory
 from engine.rules.annihilation.combat import paid_answered
 from engine.rules.annihilation.inventory import HANDS, Carried
 from engine.rules.annihilation.moves import Price
-from engine.rules.annihilation.soldier import changes, gun
+from engine.rules.annihilation.soldier import changes, gun, loads
 
 if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
@@ -36,7 +37,7 @@ WORDS = {p: p.replace("_", " ").capitalize() for p in PLACES} | {"strap_1": "Str
                                                                  "bag": "Strap bag"}
 
 
-def _thing(unit: Unit, option: str) -> tuple[int, Carried] | Rejected:
+def thing(unit: Unit, option: str) -> tuple[int, Carried] | Rejected:
     number = option.partition(":")[0]
     kit = unit.record.kit
     if not number.isdigit() or int(number) >= len(kit):
@@ -54,7 +55,7 @@ def stow_price(rs: Annihilation, unit: Unit, item: Carried, to: str) -> Rejected
 
 
 def stow(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
-    found = _thing(unit, cmd.option or "")
+    found = thing(unit, cmd.option or "")
     if isinstance(found, Rejected):
         return found
     n, item = found
@@ -86,7 +87,7 @@ def grip_price(rs: Annihilation, unit: Unit, item: Carried) -> Rejected | tuple[
 
 
 def grip(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
-    found = _thing(unit, cmd.option or "")
+    found = thing(unit, cmd.option or "")
     if isinstance(found, Rejected):
         return found
     n, item = found
@@ -117,7 +118,7 @@ def unload_price(rs: Annihilation, unit: Unit, item: Carried) -> Rejected | Pric
 
 
 def unload(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
-    found = _thing(unit, cmd.option or "")
+    found = thing(unit, cmd.option or "")
     if isinstance(found, Rejected):
         return found
     n, item = found
@@ -177,8 +178,16 @@ def screen(rs: Annihilation, state: State, unit: Unit) -> Inventory:
         if mine and c is gun(s):
             load = combat.reload_price(rs, unit)
             if not isinstance(load, Rejected):
-                moves.append(Option("Weapon", f"Load a clip ({load.tu} TU{_short(load.tu, f.tu_left)})",
+                what = "a clip" if rs.book.weapons[c.id].feed == "clip" else rs.name(loads(rs.book, s, c)[0].id)
+                moves.append(Option("Weapon", f"Load {what} ({load.tu} TU{_short(load.tu, f.tu_left)})",
                                     Act(unit=unit.id, action="load"), note=load.text))
+        g = gun(s) if mine else None
+        if g is not None and c is not g and c in loads(rs.book, s, g):  # this round in particular (A-16.2)
+            load = combat.reload_price(rs, unit, c)
+            if not isinstance(load, Rejected):
+                moves.append(Option("Weapon", f"Load into the {rs.name(g.id)} ({load.tu} TU"
+                                              f"{_short(load.tu, f.tu_left)})",
+                                    Act(unit=unit.id, action="load", option=str(n)), note=load.text))
         things.append(Stowed(label=_label(rs, c), place=WORDS[c.place], size=c.size, moves=tuple(moves)))
     return Inventory(lines=lines, items=tuple(things))
 
@@ -191,9 +200,12 @@ def _label(rs: Annihilation, c: Carried) -> str:
     name = rs.name(c.id)
     if c.id in rs.book.weapons:
         w = rs.book.weapons[c.id]
-        return f"{name} {c.rounds}/{w.capacity}" if w.feed != "charges" else name
-    if c.id.startswith("clip:"):
-        return f"{name} ({c.rounds} rounds)"
+        if w.feed == "charges":
+            return name
+        return f"{name} {c.rounds}/{w.capacity}" + (f" ({rs.name(c.loaded)})" if c.rounds and w.feed != "clip"
+                                                     else "")
+    if c.id.startswith("clip:") or c.id in rs.book.ammo:
+        return f"{name} ({c.rounds} round{'s' if c.rounds != 1 else ''})"
     if c.doses:
         return f"{name} (" + ", ".join(f"{k.replace('_', ' ')} {v}" for k, v in c.doses) + ")"
     return name + (" (primed)" if c.primed is not None else "")
