@@ -279,3 +279,26 @@ def test_the_action_menu_next_to_a_ladder_upstairs_lists_what_is_there(game):
         state = _put(game.state, anton=place)
         labels = [o.label for o in rs.options(state, state.units["anton"])]
         assert any(label.startswith("Kneel") for label in labels)
+
+
+def test_a_fence_on_a_map_of_one_level_is_jumped_and_the_search_offers_the_jump(game):
+    """9.1 without storeys: a fence row across a field of grass with no gap; the walk's hop over it is the
+    only way, priced 30 TU as decide charges it."""
+    from engine.map.grid import Grid
+
+    rs = game.ruleset
+    rows = [["grass"] * 9 for _ in range(9)]
+    rows[4] = ["fence"] * 9
+    others = {uid: (i % 9, 8 * (i // 9), 0) for i, uid in enumerate(u for u in game.state.units if u != "anton")}
+    state = _put(attrs.evolve(game.state, grid=Grid.from_ids(rows, game.state.grid.terrain)), anton=(4, 3, 0),
+                 **others)
+    assert state.grid.levels == 1
+    walk = rs.walk(state, state.units["anton"])
+    assert {o for o, _a in walk.hops} == {(0, 2, 0), (0, -2, 0)}  # across the row, north or south
+    route = levels.path(state.grid, (4, 3, 0), (4, 6, 0), [], walk)
+    assert route == [(4, 5, 0), (4, 6, 0)] and levels.cost(state.grid, walk, (4, 3, 0), route) == 30 + 4
+    f = state.units["anton"].record.fighter
+    events = rs.decide(state, Move(unit="anton", path=tuple(p[:2] for p in route)), Dice.scripted([99] * 20))
+    after = fold(state, events).units["anton"]
+    assert after.pos == (4, 6) and f.tu_left - after.record.fighter.tu_left == 34
+    assert state.grid.path((4, 3), (4, 6), (), walk) == []  # cell by cell there is no way across

@@ -56,8 +56,7 @@ class BattleScreen(Board):
             return scene.Overlay(selected=self.selected if self.mode == "move" else None)
         budget = self.session.ruleset.budget(self.session.state, unit)
         acted = tuple(self.session.chronicle.acted.values())  # where the hostiles seen acting were last seen
-        grid = self.session.state.grid
-        if grid.storeys:  # the path's squares on the storey shown, those this turn pays for first
+        if walking.by_places(self.session, unit):  # the path's squares on the storey shown, those paid first
             shown, reach = walking.shown(self.session, unit, self._route(), self.level)
             return scene.Overlay(cursor=self.cursor, selected=self.selected, path=shown, reach=reach,
                                  area=walking.zone(self.session), marked=acted)
@@ -76,12 +75,12 @@ class BattleScreen(Board):
 
     def path(self) -> tuple[Pos, ...]:
         """The cells of the path the cursor previews (tui/screens/allowed.py reads it too)."""
-        if self.session.state.grid.storeys:
+        if walking.by_places(self.session, self.unit):
             return levels.split(self._route())[0]
         return walking.path(self.session, self.unit, self.cursor)
 
     def _route(self) -> tuple:
-        """On a map with storeys: the previewed path as places (x, y, level)."""
+        """On a map with storeys or jumps: the previewed path as places (x, y, level)."""
         return walking.route(self.session, self.unit, self.cursor, self.level)
 
     # -- which keys work now: the footer shows these, a refused key says why (tui/screens/allowed.py) --
@@ -129,9 +128,9 @@ class BattleScreen(Board):
         self.update_view()
 
     def action_go(self) -> None:
-        if self.session.state.grid.storeys:
+        if walking.by_places(self.session, self.unit):
             cells, zs = levels.split(self._route())
-            self._do(Move(unit=self.selected or "", path=cells, levels=zs))
+            self._do(Move(unit=self.selected or "", path=cells, levels=zs if self.session.state.grid.storeys else ()))
             return
         self._do(Move(unit=self.selected or "", path=self.path()))
 

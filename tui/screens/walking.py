@@ -28,9 +28,17 @@ def path(session: Session, unit: Unit | None, cursor: Pos) -> tuple[Pos, ...]:
     return tuple(state.grid.path(unit.pos, cursor, hostiles, walk))
 
 
+def by_places(session: Session, unit: Unit | None) -> bool:
+    """Whether a walk is planned over places (x, y, level): on a map with storeys, or where the ruleset's walk
+    jumps (a window, a fence) on a map of one level, since a jump is no step to a square beside."""
+    if session.state.grid.storeys:
+        return True
+    return unit is not None and bool(session.ruleset.budget(session.state, unit).walk.hops)
+
+
 def route(session: Session, unit: Unit | None, cursor: Pos, level: int) -> tuple[Place, ...]:
-    """On a map with storeys: the path the cursor on storey `level` previews, over every storey (stairs, ladders)
-    by the ruleset's walk, around the hostiles the squad sees."""
+    """On a map with storeys (or jumps, `by_places`): the path the cursor on storey `level` previews, over every
+    storey (stairs, ladders, jumps) by the ruleset's walk, around the hostiles the squad sees."""
     if unit is None or (cursor, level) == (unit.pos, unit.z):
         return ()
     state, chron = session.state, session.chronicle
@@ -38,7 +46,8 @@ def route(session: Session, unit: Unit | None, cursor: Pos, level: int) -> tuple
     walk = session.ruleset.budget(state, unit).walk
     if not levels.open_to(state.grid, walk, (x, y, level)):  # a floor, or open air for a flyer
         return ()
-    if not chron.explored_levels[level][y, x]:  # unseen up there: known only as the top of stairs seen below
+    explored = chron.explored_levels[level] if state.grid.storeys else chron.explored
+    if not explored[y, x]:  # unseen up there: known only as the top of stairs seen below
         stairs, ladders = levels.links(state.grid)
         if not (level and (stairs | ladders)[level - 1, y, x] and chron.explored_levels[level - 1][y, x]):
             return ()
@@ -59,8 +68,8 @@ def shown(session: Session, unit: Unit, route: tuple[Place, ...], level: int) ->
 
 
 def cost(session: Session, unit: Unit | None, route: tuple[Place, ...]) -> int | None:
-    """What the route costs by the ruleset's walk; None on a map of one level or without a route."""
-    if not route or unit is None or not session.state.grid.storeys:
+    """What the route costs by the ruleset's walk; None without a route or one planned cell by cell."""
+    if not route or unit is None or not by_places(session, unit):
         return None
     walk = session.ruleset.budget(session.state, unit).walk
     return levels.cost(session.state.grid, walk, (*unit.pos, unit.z), route)

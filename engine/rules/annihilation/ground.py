@@ -27,8 +27,10 @@ def walk(book: Book, ground: dict, grid: Grid, cache: dict, factor: int = 1, fly
     side, corner = ("hex_walk", "hex_walk") if hexes else ("walk", "walk_diagonal")
     cardinal, diagonal = factor * book.costs[side].tu, factor * book.costs[corner].tu
     extras = cache[factor]
-    if grid.levels == 1:
-        return Walk(cardinal=cardinal, diagonal=diagonal, currency="TU", extra=extras[0])
+    if grid.levels == 1:  # a window or a fence on the ground is jumped as on any storey (9.1)
+        if "hops" not in cache:
+            cache["hops"] = levels.jumps(grid, jumpable(ground, grid), book.costs["jump"].tu, flying=flying)
+        return Walk(cardinal=cardinal, diagonal=diagonal, currency="TU", extra=extras[0], hops=cache["hops"])
     if "links" not in cache:
         stairs, ladders = levels.links(grid)
         c = book.costs
