@@ -125,3 +125,45 @@ def test_the_motion_sensor_counts_each_level_as_a_space_and_shows_the_blip_on_th
     assert told == f"Anton's motion sensor ({tu} TU): 2 blips within 20 spaces: 24,10; 25,10"
     assert codec.dump_record(field_of(fold(state, events))) == {"kind": "annihilation.field", "lying": [], "blips": [
         {"side": "xcom", "cell": [24, 10]}, {"side": "xcom", "cell": [25, 10]}]}
+
+
+def _ledge(game):
+    """Grass; on the upper storey a loft over columns 0..5 and open air beyond it (engine.map.levels.AIR)."""
+    from engine.map.levels import AIR
+
+    state = game.state
+    terrain = state.grid.terrain
+    upper = Grid.from_ids([["loft"] * 6 + [AIR] * (SIZE - 6) for _ in range(SIZE)], terrain)
+    grid = attrs.evolve(Grid.from_ids([["grass"] * SIZE for _ in range(SIZE)], terrain), storeys=(upper,))
+    units = {}
+    for i, (uid, u) in enumerate(state.units.items()):
+        x, y, z = {"anton": (3, 10, 1), "julia": (15, 10, 0)}.get(uid, (SIZE - 1, i, 0))
+        units[uid] = attrs.evolve(u, pos=(x, y), z=z, facing=2)
+    return attrs.evolve(state, grid=grid, units=units)
+
+
+def test_smoke_cuts_a_line_between_two_storeys_counted_on_both(game):
+    """A-17.8 between storeys (docs/rules-notes.md, Storeys): Anton on the loft looks down at Julia on the grass. The
+    line runs along the loft, then down through the open air: two smoke squares on the loft's edge and one on
+    Julia's square make three, too many; either alone lets the line through. Julia looks up past the two on the loft
+    (her own square is not counted). Without `smoke_between_storeys` smoke never cuts a line between storeys."""
+    from engine.rules.annihilation.board import Cloud, Field
+
+    rs = game.ruleset
+    state = _ledge(game)
+    loft = Cloud("smoke", ((4, 10), (5, 10)), 1, 9, 1)
+    grass = Cloud("smoke", ((15, 10),), 1, 9, 0)
+    clear = attrs.evolve(state, record=Field(clouds=(loft,)))
+    both = attrs.evolve(state, record=Field(clouds=(loft, grass)))
+    assert clouds.sees(rs, state, (3, 10), (15, 10), 1, 0)
+    assert clouds.sees(rs, clear, (3, 10), (15, 10), 1, 0)  # 2 smoke squares: seen
+    assert clouds.sees(rs, attrs.evolve(state, record=Field(clouds=(grass,))), (3, 10), (15, 10), 1, 0)  # 1
+    assert not clouds.sees(rs, both, (3, 10), (15, 10), 1, 0)  # 2 + 1 = 3 > 2
+    assert clouds.sees(rs, both, (15, 10), (3, 10), 0, 1)  # looking up: the 2 on the loft; her own not counted
+    assert rs.sight_levels(both, "xcom")[0, 10, 15]  # Julia's own square: her side sees it from where she is
+    far = attrs.evolve(both, units={**both.units, "julia": attrs.evolve(both.units["julia"], pos=(SIZE - 2, 30))})
+    assert not clouds.side_sight(rs, far, "xcom")[0, 10, 15] and clouds.side_sight(rs, far, "xcom")[0, 11, 15]
+    flat = copy.copy(rs)  # an older bundle
+    flat.book = attrs.evolve(rs.book, settings=attrs.evolve(rs.book.settings, smoke_between_storeys=False))
+    flat._haze = {}
+    assert clouds.sees(flat, both, (3, 10), (15, 10), 1, 0) and clouds.side_sight(flat, far, "xcom")[0, 10, 15]

@@ -109,50 +109,92 @@ def _mask(rs: Annihilation, state: State, z: int) -> np.ndarray | None:
     return mask
 
 
-def seen_from(rs: Annihilation, state: State, origin: Pos, z: int = 0) -> np.ndarray:
-    """The squares of storey z seen from `origin` on it: its field of view, less those behind more than 2 smoke
-    squares of that storey."""
-    seen = state.grid.level(z).fov(origin, rs.sight_range)
+def _cached(rs: Annihilation, state: State) -> dict:
+    """The cache of sight through smoke, for this map and this set of clouds."""
     key = (state.grid, field_of(state).clouds)
     cache = rs._haze
     if cache.get("key") != key:
         cache.clear()
         cache["key"] = key
+    return cache
+
+
+def _smoke(rs: Annihilation, state: State, z: int) -> np.ndarray | None:
+    cache = _cached(rs, state)
     if ("mask", z) not in cache:
         cache["mask", z] = _mask(rs, state, z)
-    mask = cache["mask", z]
+    return cache["mask", z]
+
+
+def _counts(rs: Annihilation, state: State, origin: Pos, z: int) -> np.ndarray | None:
+    """[y, x]: the smoke squares of storey z on the line from `origin` (not counted) to each square (counted); None
+    while no smoke lies on that storey."""
+    mask = _smoke(rs, state, z)
     if mask is None:
-        return seen
-    if (origin, z) in cache:
-        return cache[origin, z]
-    ys, xs = np.nonzero(seen)
+        return None
+    cache = _cached(rs, state)
+    if ("count", origin, z) in cache:
+        return cache["count", origin, z]
+    ys, xs = np.indices(mask.shape)
     dx, dy = xs - origin[0], ys - origin[1]
     n = np.maximum(np.abs(dx), np.abs(dy))
-    count = np.zeros(len(xs), dtype=np.int16)
+    count = np.zeros(mask.shape, dtype=np.int16)
     steps = np.maximum(n, 1)
     for k in range(1, int(n.max(initial=0)) + 1):  # the k-th square of each line, the major axis a square a step
         on = n >= k
         px = origin[0] + (2 * dx * k + steps) // (2 * steps)
         py = origin[1] + (2 * dy * k + steps) // (2 * steps)
         count += np.where(on, mask[np.clip(py, 0, mask.shape[0] - 1), np.clip(px, 0, mask.shape[1] - 1)], 0)
-    out = np.zeros_like(seen)
-    keep = count <= rs.book.settings.smoke_sight_squares
-    out[ys[keep], xs[keep]] = True
-    out.setflags(write=False)
-    cache[origin, z] = out
-    return out
+    count.setflags(write=False)
+    cache["count", origin, z] = count
+    return count
+
+
+def seen_from(rs: Annihilation, state: State, origin: Pos, z: int = 0) -> np.ndarray:
+    """The squares of storey z seen from `origin` on it: its field of view, less those behind more than 2 smoke
+    squares of that storey."""
+    seen = state.grid.level(z).fov(origin, rs.sight_range)
+    count = _counts(rs, state, origin, z)
+    if count is None:
+        return seen
+    cache = _cached(rs, state)
+    if (origin, z) not in cache:
+        out = seen & (count <= rs.book.settings.smoke_sight_squares)
+        out.setflags(write=False)
+        cache[origin, z] = out
+    return cache[origin, z]
+
+
+def _across(rs: Annihilation, state: State, origin: Pos, z0: int, z: int) -> np.ndarray | None:
+    """[y, x]: the smoke squares a line from `origin` on storey z0 to each square of another storey z passes, as
+    engine.map.levels draws it: along the upper storey and straight down through the open air. Looking down: the
+    viewer's own storey's line to the square above, then the square seen; looking up: the line along the upper
+    storey from the square over the viewer. None: no smoke on the way."""
+    if z > z0:
+        return _counts(rs, state, origin, z)
+    line, below = _counts(rs, state, origin, z0), _smoke(rs, state, z)
+    if line is None or below is None:
+        return line if below is None else below
+    return line + below
 
 
 def sees(rs: Annihilation, state: State, a: Pos, b: Pos, za: int = 0, zb: int = 0) -> bool:
     """Sight from a on storey za to b on zb (engine.map.levels); smoke lies on its own storey and cuts a line along
-    that storey (docs/rules-notes.md, Storeys)."""
+    that storey, and, with settings `smoke_between_storeys`, a line between two storeys too (docs/rules-notes.md,
+    Storeys)."""
     if not levels.sees(state.grid, (*a, za), (*b, zb), rs.sight_range):
         return False
-    return za != zb or bool(seen_from(rs, state, a, za)[b[1], b[0]])
+    if za == zb:
+        return bool(seen_from(rs, state, a, za)[b[1], b[0]])
+    if not rs.book.settings.smoke_between_storeys:
+        return True
+    count = _across(rs, state, a, za, zb)
+    return count is None or int(count[b[1], b[0]]) <= rs.book.settings.smoke_sight_squares
 
 
 def side_sight(rs: Annihilation, state: State, side: str) -> np.ndarray:
-    """[z, y, x]: what the side's conscious units see on every storey, their own storey cut by its smoke."""
+    """[z, y, x]: what the side's conscious units see on every storey, cut by smoke (between storeys with
+    `smoke_between_storeys`)."""
     grid = state.grid
     seen = np.zeros((grid.levels, grid.height, grid.width), dtype=bool)
     for unit in state.side_units(side):
@@ -161,6 +203,10 @@ def side_sight(rs: Annihilation, state: State, side: str) -> np.ndarray:
         if grid.storeys:
             view = levels.fov(grid, (*unit.pos, unit.z), rs.sight_range)
             view[unit.z] &= seen_from(rs, state, unit.pos, unit.z)
+            for z in range(grid.levels) if rs.book.settings.smoke_between_storeys else ():
+                count = _across(rs, state, unit.pos, unit.z, z) if z != unit.z else None
+                if count is not None:
+                    view[z] &= count <= rs.book.settings.smoke_sight_squares
             seen |= view
         else:
             seen[0] |= seen_from(rs, state, unit.pos)

@@ -86,6 +86,7 @@ class Settings:
     smoke_stun: int
     smoke_turns: int
     smoke_sight_squares: int
+    smoke_between_storeys: bool = False  # across storeys: smoke cuts a line from one level to another too
     fire_damage: int
     fire_turns: int
     priming_delay_max: int
