@@ -30,18 +30,31 @@ class Sight:
     explored: np.ndarray
     last_seen: dict[str, Pos]  # hostile id -> where the side last saw it
     remembered: dict[Pos, str] = attrs.field(factory=dict)  # explored cells changed out of sight -> the tile it saw
+    # (a storey's under (x, y, z))
+    visible_levels: np.ndarray | None = None  # [z, y, x] on a map with storeys: each storey's fog, as drawn
+    explored_levels: np.ndarray | None = None
+
+    def level(self, z: int) -> tuple[np.ndarray, np.ndarray]:
+        """(visible, explored) of storey z; the union's on a map of one level."""
+        if self.visible_levels is None or self.explored_levels is None:
+            return self.visible, self.explored
+        return self.visible_levels[z], self.explored_levels[z]
 
 
-Memory = dict[str, tuple[np.ndarray, dict[str, Pos], dict[Pos, str]]]  # side -> (explored, last seen, remembered)
+# side -> (explored, last seen, remembered, each storey explored)
+Memory = dict[str, tuple[np.ndarray, dict[str, Pos], dict[Pos, str], np.ndarray]]
 
 
 class Fog:
     def __init__(self, timeline: Timeline) -> None:
         self.timeline = timeline
         self.sides = timeline.initial.sides
-        shape = (timeline.initial.grid.height, timeline.initial.grid.width)
+        grid = timeline.initial.grid
+        shape = (grid.height, grid.width)
+        self.storeys = bool(grid.storeys)
         # record -> memory after it; a record's branch back to the start is unique, so is its memory
-        self._memory: dict[int, Memory] = {1: {s: (np.zeros(shape, dtype=bool), {}, {}) for s in self.sides}}
+        self._memory: dict[int, Memory] = {1: {s: (np.zeros(shape, dtype=bool), {}, {},
+                                                  np.zeros((grid.levels, *shape), dtype=bool)) for s in self.sides}}
 
     def at(self, n: int, side: str) -> Sight:
         """What `side` saw after command record n (or 1, the start) and what it remembered."""
@@ -51,8 +64,12 @@ class Fog:
             path.append(k)
             k = self.timeline.base[k]
         state = self._walk(k, path[::-1])
-        explored, last_seen, remembered = self._memory[n][side]
-        return Sight(self.timeline.ruleset.visible(state, side), explored, last_seen, remembered)
+        explored, last_seen, remembered, levels = self._memory[n][side]
+        ruleset = self.timeline.ruleset
+        if not self.storeys:
+            return Sight(ruleset.visible(state, side), explored, last_seen, remembered)
+        return Sight(ruleset.visible(state, side), explored, last_seen, remembered,
+                     ruleset.sight_levels(state, side), levels)
 
     def near(self, n: int) -> bool:
         """Whether `at(n)` folds at most a couple of snapshots' worth of records (a fast jump)."""
@@ -84,26 +101,32 @@ class Fog:
         if not path:
             return state
         ruleset = self.timeline.ruleset
-        mine = {side: (explored.copy(), dict(seen), dict(kept)) for side, (explored, seen, kept) in memory.items()}
+        mine = {side: (explored.copy(), dict(seen), dict(kept), levels.copy())
+                for side, (explored, seen, kept, levels) in memory.items()}
         for i, m in enumerate(path, start=1):
             before, state = state, fold(state, self.timeline.events(m))
             changed = [p for p, t in state.tiles_changed.items() if before.tiles_changed.get(p) != t]
-            for side, (explored, seen, kept) in mine.items():
+            for side, (explored, seen, kept, levels) in mine.items():
                 visible, _spotted = look(ruleset, state, side, explored, seen)
-                for x, y in (p for p in changed if len(p) == 2):  # a change out of sight leaves the tile the
-                    # side last saw on its map (the ground's; a storey's shows as it is)
-                    if not visible[y, x] and explored[y, x]:
-                        kept.setdefault((x, y), before.grid.tile((x, y)))
-                for x, y in [p for p in kept if visible[p[1], p[0]]]:
-                    del kept[(x, y)]
+                each = ruleset.sight_levels(state, side) if self.storeys else visible[None]
+                levels |= each
+                for p in changed:  # a change out of sight leaves the tile the side last saw on its map
+                    x, y, z = p if len(p) == 3 else (*p, 0)
+                    unseen = not each[z, y, x] and levels[z, y, x] if len(p) == 3 else \
+                        not visible[y, x] and explored[y, x]
+                    if unseen:
+                        kept.setdefault(p, before.grid.level(z).tile((x, y)))
+                for p in [p for p in kept if (each[p[2]] if len(p) == 3 else visible)[p[1], p[0]]]:
+                    del kept[p]  # seen again: the map shows the tile as it is
             if i % EVERY == 0 or i == len(path):
                 self._keep(m, mine)
         return state
 
     def _keep(self, n: int, memory: Memory) -> None:
         kept = {}
-        for side, (explored, seen, remembered) in memory.items():
-            frozen = explored.copy()
+        for side, (explored, seen, remembered, levels) in memory.items():
+            frozen, storeys = explored.copy(), levels.copy()
             frozen.setflags(write=False)
-            kept[side] = (frozen, dict(seen), dict(remembered))
+            storeys.setflags(write=False)
+            kept[side] = (frozen, dict(seen), dict(remembered), storeys)
         self._memory[n] = kept

@@ -139,6 +139,8 @@ VIEWER: tuple[Key, ...] = (
     Key("view_squad", "s", "view('xcom')", "squad"),
     Key("view_aliens", "a", "view('aliens')", "aliens"),
     Key("view_full", "f", "view('full')", "full"),
+    Key("level_up", "greater_than_sign", "level(1)", "level up", show=False),  # the top bar names the level
+    Key("level_down", "less_than_sign", "level(-1)", "level down", show=False),
     Key("next_roll", "tab", "roll(1)", "roll"),
     Key("prev_roll", "shift+tab", "roll(-1)", "prev roll", show=False),
     Key("explain", "enter,e", "explain", "why"),

@@ -52,6 +52,7 @@ class Viewer(Sized):
         self.roll = 0  # the selected roll of record n
         self.origin: Pos = (0, 0)
         self.panned = False  # the player moved the view: it stays put until the next record
+        self.level = 0  # the storey drawn, on a map with storeys (< and > look down and up)
         self.jump = JumpBox(self.replay)  # g: go to a turn or a record
         self.filling = True  # the fog pass is still running: far jumps show current sight only
         self.partial = False  # the map on show is such a jump
@@ -137,7 +138,8 @@ class Viewer(Sized):
         side = SIDE_NAMES.get(state.side, state.side or "-")
         undone = " (undone)" if self.replay.undone(self.n) else ""
         view = VIEW_WORDS[self.view] + (" (memory loading)" if self.partial else "")
-        return f"Record {self.n}/{self.replay.last}{undone} · {turn}: phase {state.phase}, {side} · {view}"
+        level = f" · level {self.level}" if state.grid.storeys else ""
+        return f"Record {self.n}/{self.replay.last}{undone} · {turn}: phase {state.phase}, {side} · {view}{level}"
 
     def _record_lines(self, names: dict[str, str]) -> list[Text]:
         out = [Text(self.timeline.path.name, style="dim")]
@@ -172,14 +174,16 @@ class Viewer(Sized):
     def _sight(self, state: State) -> tuple[str, Sight]:
         """(side drawn as friends, what it sees and remembers) for the view."""
         self.partial = False
+        storeys = bool(state.grid.storeys)
         if self.view == FULL:
-            every = np.ones((state.grid.height, state.grid.width), dtype=bool)
-            return "xcom", Sight(every, every, {})
+            every = np.ones((state.grid.levels, state.grid.height, state.grid.width), dtype=bool)
+            return "xcom", Sight(every[0], every[0], {}, *((every, every) if storeys else ()))
         n = self.replay.state_record(self.n)
         self.partial = self.filling and not self.fog.near(n)
         if self.partial:  # for now, what the side sees; its memory comes when the pass is done
             visible = self.timeline.ruleset.visible(state, self.view)
-            return self.view, Sight(visible, visible, {})
+            each = self.timeline.ruleset.sight_levels(state, self.view) if storeys else None
+            return self.view, Sight(visible, visible, {}, *((each, each) if storeys else ()))
         return self.view, self.fog.at(n, self.view)
 
     def _draw_map(self, state: State) -> None:
@@ -210,8 +214,15 @@ class Viewer(Sized):
         for focus in focuses if not self.panned else ():
             if focus is not None:
                 self.origin = scene.follow(self.origin, focus, view, world)
-        frame = scene.draw(self.palette, state, side, visible, sight.explored, sight.last_seen, overlay,
-                           sight.remembered, self.timeline.ruleset.marks(state, side) if side in state.sides else ())
+        marks = self.timeline.ruleset.marks(state, side) if side in state.sides else ()
+        if state.grid.storeys:  # the storey on show, its own fog; the units on the others marked
+            seen, explored = sight.level(self.level)
+            spotted = frozenset(state.units) if self.view == FULL else self.timeline.ruleset.spotted(state, side)
+            frame = scene.draw(self.palette, state, side, seen, explored, sight.last_seen, overlay, sight.remembered,
+                               marks, self.level, spotted)
+        else:
+            frame = scene.draw(self.palette, state, side, visible, sight.explored, sight.last_seen, overlay,
+                               sight.remembered, marks)
         map_view.show(frame.window(*self.origin, width, height))
 
     @staticmethod
@@ -250,6 +261,12 @@ class Viewer(Sized):
             return "The aliens' view opens when the mission ends: until then it would show where they hide"
         if action in ("roll", "explain") and not self._rolls():
             return f"No dice were rolled in record {self.n}"
+        if action == "level":
+            levels = self.state.grid.levels
+            if levels == 1:
+                return "This map has one level"
+            if not 0 <= self.level + by < levels:
+                return "No level above: this is the top" if by > 0 else "No level below: this is the ground"
         return None
 
     def _target(self, action: str, by: int) -> int | None:
@@ -337,6 +354,15 @@ class Viewer(Sized):
         self.view = view
         self.update_view()
         self.say(f"Showing the {VIEW_WORDS[view]}" + ("" if view == FULL else ": what that side had seen by now"))
+
+    def action_level(self, by: int) -> None:
+        why = self._why("level", (by,))
+        if why:
+            self.say(f"✗ {why}")
+            return
+        self.level += by
+        self.update_view()
+        self.say(f"Level {self.level}" + (" (the ground)" if self.level == 0 else ""))
 
     def action_roll(self, by: int) -> None:
         rolls = self._rolls()
