@@ -23,7 +23,7 @@ from engine.rules.annihilation.fighter import Fighter
 from engine.rules.annihilation.inventory import HANDS, Carried, harnessed
 from engine.rules.annihilation.inventory import reload_price as reload_cost
 from engine.rules.annihilation.moves import Price, pay, turn_price
-from engine.rules.annihilation.soldier import Soldier, changes, fighter_of, gun, loads
+from engine.rules.annihilation.soldier import Soldier, changes, fighter_of, gun, loads, seen_firing
 from engine.rules.annihilation.space import facing_towards
 
 if TYPE_CHECKING:
@@ -68,7 +68,8 @@ def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighte
                             text=f"{u.name} reacts to {mover.name} {doing}{_height(u, mover)} (reaction "
                                  f"{answer.observer_score} > {answer.actor_score}): snap shot, {shot.hits} hit"
                                  + (f": {words}" if words else "")))
-        new = attrs.evolve(u.record, fighter=shot.actor, kit=_swap(u.record.kit, g, shot.gun))
+        new = seen_firing(rs.book, state, u, attrs.evolve(u.record, fighter=shot.actor, kit=_swap(u.record.kit, g,
+                                                                                                   shot.gun)))
         out.append(UnitChanged(unit=u.id, changes=changes(u, new), cause="reaction fire"))
     return actor, out
 
@@ -185,8 +186,8 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
                              outcome="hit" if out.hits else "miss",
                              text=f"{unit.name} fires the {w.name} ({mode}) at {target.name}: {out.hits} of {fired} "
                                   f"hit" + (f": {lines}" if lines else "")),
-                    UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(
-                        unit.record, fighter=out.actor, kit=_swap(unit.record.kit, g, out.gun))), cause=f"{mode} shot")]
+                    UnitChanged(unit=unit.id, changes=changes(unit, seen_firing(rs.book, state, unit, attrs.evolve(
+                        unit.record, fighter=out.actor, kit=_swap(unit.record.kit, g, out.gun)))), cause=f"{mode} shot")]
     if out.target != target.record.fighter:
         events.append(UnitChanged(unit=target.id, changes=changes(target, attrs.evolve(target.record, fighter=out.target)),
                                   cause="hit"))

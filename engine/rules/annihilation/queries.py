@@ -12,14 +12,14 @@ from engine.core.model import State, Unit
 from engine.core.ruleset import (Plain, Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable,
                                  ThrowPreview, Turn, Walk)
 from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
-from engine.rules.annihilation import heights, moves, sensor
+from engine.rules.annihilation import heights, moves, sensor, stalking
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
 from engine.rules.annihilation import combat
 from engine.rules.annihilation.combat import shot_cost
 from engine.rules.annihilation.inventory import harnessed
-from engine.rules.annihilation.soldier import fighter_of, grenades, gun, loads
+from engine.rules.annihilation.soldier import fighter_of, grenades, gun, loads, shooters
 from engine.rules.annihilation.space import between, facing_towards, range_distance
 
 DEFAULT_MODES = ("snap", "aimed", "burst", "auto")  # the order the modes are offered in, the default first
@@ -281,6 +281,11 @@ class Queries(Plain):
 
         return stowing.screen(self, state, unit) if unit.record is not None else None
 
+    def heard(self, state: State, side: str) -> tuple[Pos, ...]:
+        """Where its enemies have fired from since the side's last phase (settings `shots_seen`): its AI hunts
+        there, as OpenXcom's aliens go for a soldier who shot at them."""
+        return shooters(state, side)
+
     def marks(self, state: State, side: str) -> tuple[Mark, ...]:
         """A smoke cloud of which the side sees a square, whole; the burning squares it sees; its own primed
         explosives lying about (the other side's stay hidden); its motion-sensor blips."""
@@ -309,7 +314,8 @@ class Queries(Plain):
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         """With no shot, an enemy it knows of next to it is struck (A-14.10), the likeliest blow on the weakest first;
-        else a kit on its belt wakes a friend next to it or closes a bleeding wound (section 20).
+        else a kit on its belt wakes a friend next to it or closes a bleeding wound (section 20); with nobody in
+        sight, it closes on where its enemies fired from (stalking.py).
         Kneeling gives no to-hit bonus under this ruleset (A-10.2, kneel_bonus 0): the AI never pays for it."""
         if has_shot or not self._mine(state, unit):
             return None
@@ -323,7 +329,10 @@ class Queries(Plain):
             return Act(unit=unit.id, action="melee", target=best.target.id)
         doses = [cmd for _label, cmd in medical.options(self, state, unit) if cmd.option == "stimulant"
                  or cmd.option.startswith("bandage:")]
-        return min(doses, key=lambda c: (c.option != "stimulant", c.target != unit.id), default=None)
+        dose = min(doses, key=lambda c: (c.option != "stimulant", c.target != unit.id), default=None)
+        if dose is not None or in_sight:
+            return dose
+        return stalking.stalk(self, state, unit)  # shot at from out of sight: close in, a snap's TUs kept
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight

@@ -82,6 +82,7 @@ class Settings:
     crawl_multiplier: int
     vision_range: int
     motion_sensor_range: int
+    shots_seen: bool = False  # a shot gives the shooter's square away to its enemies' AI (Interpretation)
     sensor_storeys: bool = False  # A-13.3 with A-7.4: height adds to the sensor's range, blips on the unit's storey
     smoke_stun: int
     smoke_turns: int

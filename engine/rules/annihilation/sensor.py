@@ -4,7 +4,7 @@ needed. It costs 50% of the allowance (section 11) and must be in a hand: from t
 and put back as part of the action, as a medical kit is. The blips stay on the map for that side until its next
 phase starts. Observers who beat the user's reaction score fire first (A-14.9).
 
-A walk is stamped on the walker's record (`Soldier.moved`: the phase it walked in, `stamp`) only while a motion
+A walk is stamped on the walker's record (`Soldier.moved`: the phase it walked in, `soldier.stamp`) only while a motion
 sensor is on the battlefield, so a mission without one logs nothing more."""
 
 from __future__ import annotations
@@ -24,17 +24,12 @@ from engine.rules.annihilation.combat import paid_answered
 from engine.rules.annihilation.fighter import Fighter
 from engine.rules.annihilation.inventory import HANDS
 from engine.rules.annihilation.moves import Price
-from engine.rules.annihilation.soldier import changes
+from engine.rules.annihilation.soldier import changes, stamp
 
 if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
 
 SENSOR = "motion_sensor"
-
-
-def stamp(state: State, side: str, turn: int | None = None) -> int:
-    """A phase as one number, in the order phases come: the turn, then the side's place in the mission's sides."""
-    return (state.phase if turn is None else turn) * len(state.sides) + state.sides.index(side)
 
 
 def in_play(state: State) -> bool:

@@ -9,7 +9,7 @@ from engine.content import field, missions
 from engine.core import records
 from engine.core.dice import Dice, Roll
 from engine.core.geometry import Pos
-from engine.core.model import Unit
+from engine.core.model import State, Unit
 from engine.core.records import added, lean, record
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.character import ZERO, Character, Stats, baseline, recruit
@@ -33,6 +33,28 @@ class Soldier:
     moved: int = added(0)  # the phase (sensor.stamp) it last walked in, kept only while a motion sensor is about
     tally: Tally = added(Tally())  # this mission's uses (A-6.1), when the settings count them
     harness: bool = added(False)  # wears the strap, gyro and pad system, fitted before the mission (A-12.3)
+    fired: tuple[int, ...] = added(())  # (stamp, x, y, z) of its last shot, with settings `shots_seen` (seen_firing)
+
+
+def stamp(state: State, side: str, turn: int | None = None) -> int:
+    """A phase as one number, in the order phases come: the turn, then the side's place in the mission's sides."""
+    return (state.phase if turn is None else turn) * len(state.sides) + state.sides.index(side)
+
+
+def seen_firing(book: Book, state: State, unit: Unit, s: Soldier) -> Soldier:
+    """A shot gives its shooter's square away to its enemies until their next phase is over (settings `shots_seen`:
+    docs/rules-notes.md, after OpenXcom's exposure of a unit that fires); the record as it was without it."""
+    if not book.settings.shots_seen:
+        return s
+    return attrs.evolve(s, fired=(stamp(state, state.side), *unit.pos, unit.z))
+
+
+def shooters(state: State, side: str) -> tuple[Pos, ...]:
+    """The squares its enemies have fired from since the side's previous phase began (`Soldier.fired`)."""
+    since = stamp(state, side, state.phase - 1)
+    return tuple(sorted({(u.record.fired[1], u.record.fired[2]) for u in state.units.values()
+                         if missions.hostile(side, u.side) and isinstance(u.record, Soldier) and u.record.fired
+                         and u.record.fired[0] >= since}))
 
 
 def gun(s: Soldier) -> Carried | None:
