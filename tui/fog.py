@@ -15,6 +15,7 @@ import numpy as np
 
 from engine.map.grid import Pos
 from engine.core.model import State
+from engine.core.ruleset import Ruleset
 from engine.core.reducer import fold
 from engine.log.view import look
 from engine.play.timeline import Timeline
@@ -39,6 +40,21 @@ class Sight:
         if self.visible_levels is None or self.explored_levels is None:
             return self.visible, self.explored
         return self.visible_levels[z], self.explored_levels[z]
+
+
+def everything(state: State) -> Sight:
+    """The whole map, every storey, seen."""
+    every = np.ones((state.grid.levels, state.grid.height, state.grid.width), dtype=bool)
+    return Sight(every[0], every[0], {}, *((every, every) if state.grid.storeys else ()))
+
+
+def current(ruleset: Ruleset, state: State, side: str) -> Sight:
+    """What the side sees now, remembering nothing (a far jump before the memory pass is done)."""
+    visible = ruleset.visible(state, side)
+    if not state.grid.storeys:
+        return Sight(visible, visible, {})
+    each = ruleset.sight_levels(state, side)
+    return Sight(visible, visible, {}, each, each)
 
 
 # side -> (explored, last seen, remembered, each storey explored)

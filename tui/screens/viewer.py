@@ -7,7 +7,6 @@ once the screen opens.
 
 from __future__ import annotations
 
-import numpy as np
 from rich.text import Text
 from textual import events, work
 from textual.app import ComposeResult
@@ -19,7 +18,7 @@ from engine.core.model import State
 from engine.log.story import SIDE_NAMES
 from engine.log.view import hidden_line
 from engine.play.timeline import Timeline
-from tui import keys, scene
+from tui import fog, keys, scene
 from tui.fog import Fog, Sight
 from tui.replay import Replay, names_in
 from tui.screens.base import Sized
@@ -174,16 +173,12 @@ class Viewer(Sized):
     def _sight(self, state: State) -> tuple[str, Sight]:
         """(side drawn as friends, what it sees and remembers) for the view."""
         self.partial = False
-        storeys = bool(state.grid.storeys)
         if self.view == FULL:
-            every = np.ones((state.grid.levels, state.grid.height, state.grid.width), dtype=bool)
-            return "xcom", Sight(every[0], every[0], {}, *((every, every) if storeys else ()))
+            return "xcom", fog.everything(state)
         n = self.replay.state_record(self.n)
         self.partial = self.filling and not self.fog.near(n)
         if self.partial:  # for now, what the side sees; its memory comes when the pass is done
-            visible = self.timeline.ruleset.visible(state, self.view)
-            each = self.timeline.ruleset.sight_levels(state, self.view) if storeys else None
-            return self.view, Sight(visible, visible, {}, *((each, each) if storeys else ()))
+            return self.view, fog.current(self.timeline.ruleset, state, self.view)
         return self.view, self.fog.at(n, self.view)
 
     def _draw_map(self, state: State) -> None:
