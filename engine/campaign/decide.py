@@ -167,7 +167,7 @@ def deploy_refusal(c: Campaign, command: Deploy, rules: Rules) -> str | None:
     if posting is None:
         return f"there is no mission {command.offer!r} on offer"
     places = rules.places(posting.mission)
-    if not command.names and places and c.living():
+    if not command.names and places and c.records:
         return "pick at least one soldier"
     if len(command.names) > places:
         return f"{posting.mission} takes at most {places} of the roster"

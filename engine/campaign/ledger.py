@@ -48,6 +48,12 @@ def campaigns(saves: Path) -> list[str]:
     return sorted(p.name for p in root.iterdir() if (p / LOG).is_file() and NAME.match(p.name))
 
 
+def latest(saves: Path) -> str | None:
+    """The campaign whose log was written last, or None."""
+    names = campaigns(saves)
+    return max(names, key=lambda n: (folder_of(saves, n) / LOG).stat().st_mtime_ns) if names else None
+
+
 def check_name(name: str) -> None:
     if not NAME.match(name):
         raise log.LogError(f"{name[:40]!r}: a campaign's name is 1-32 letters, digits, - or _, starting with a "
