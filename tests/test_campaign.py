@@ -12,7 +12,7 @@ import pytest
 from engine.campaign import decide as d
 from engine.campaign.ledger import LOG, Ledger, mission_number
 from engine.campaign.seam import Order, Outcome, Standard, Timer
-from engine.campaign.state import MONTH, Applied, Campaign, Dawn, Missed, Offered, Posting, Running, Scheduled, fold
+from engine.campaign.state import MONTH, Campaign, Dawn, Missed, Offered, Posting, Running, Scheduled, fold
 from engine.campaign.verify import verify
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, seed_from_int

@@ -102,10 +102,9 @@ class Downtime(Protocol):
 
 def died(state: Any, deployed: tuple[str, ...]) -> tuple[str, ...]:
     """The deployed characters the mission's final kernel State holds dead, in `deployed` order: a squad unit
-    carries its character's name."""
-    from engine.content.missions import PLAYER
-
-    dead = {u.name for u in state.units.values() if u.side == PLAYER and u.status == "dead"}
+    carries its character's name, on the side that moves first (engine.content.missions.SIDES)."""
+    squad = state.sides[0]
+    dead = {u.name for u in state.units.values() if u.side == squad and u.status == "dead"}
     return tuple(name for name in deployed if name in dead)
 
 

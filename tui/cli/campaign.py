@@ -76,7 +76,10 @@ def open_book(args: argparse.Namespace, name: str):
     if finished is not None and not isinstance(finished, list):
         book.notes.append(f"the last mission could not be debriefed: {finished}")
     elif finished:
+        from engine.campaign.story import told
+
         book.notes.append("the last mission had ended before its debrief was written: debriefed now")
+        book.notes += told(finished)
     for note in book.notes:
         print(f"note: {note}", file=sys.stderr)
     return book
