@@ -11,7 +11,7 @@ import pytest
 
 from engine.campaign import decide as d
 from engine.campaign.ledger import LOG, Ledger, mission_number
-from engine.campaign.seam import Order, Outcome, Standard, Timer
+from engine.campaign.seam import Offer, Order, Outcome, Standard, Timer
 from engine.campaign.state import MONTH, Campaign, Dawn, Missed, Offered, Posting, Running, Scheduled, fold
 from engine.campaign.verify import verify
 from engine.core.commands import Rejected
@@ -31,10 +31,10 @@ class Fake(Standard):
         return Outcome(records=tuple(records), funding=50, timers=(Timer(4, "heal:ash", "Ash heals", "Ash"),))
 
     def due(self, records, base, timer, dice):
-        return Outcome(records=tuple(records), notes=(f"{timer.label}",))
+        return Outcome(records=tuple(records), base=base, notes=(f"{timer.label}",))
 
     def month(self, records, base, dice):
-        return Outcome(records=tuple(records), funding=100, notes=("income +100",))
+        return Outcome(records=tuple(records), base=base, funding=100, notes=("income +100",))
 
     def order(self, records, base, funding, busy, order, dice):
         if order.kind != "train":
@@ -248,3 +248,48 @@ def test_cli_new_advance_list(tmp_path, capsys):
     assert capsys.readouterr().out.startswith("one                  xcom-trpg")
     assert main(saves + ["campaign", "verify", "one"]) == 0
     assert "verified 3 campaign records and 0 missions" in capsys.readouterr().out
+
+
+# -- a ruleset with a base and no characters (the test stub), through the log and verify ------------------------
+
+
+@attrs.frozen
+class Base:
+    rooms: tuple[str, ...] = ()
+    built: int = 0
+
+
+class BaseFake(Fake):
+    def begin(self, records, dice):
+        return attrs.evolve(super().begin(records, dice), base=Base(("runway",)))
+
+    def offers(self, records, base, funding, busy):
+        return (Offer(Order("build", what="lab"), "Build a lab (3 days)", 20),) if "lab" not in base.rooms else ()
+
+    def order(self, records, base, funding, busy, order, dice):
+        if order.kind != "build" or funding < 20:
+            return Rejected("no_funds", "Not enough funding")
+        return Outcome(records=tuple(records), base=attrs.evolve(base, rooms=base.rooms + (order.what,)),
+                       funding=-20, timers=(Timer(3, f"build:{order.what}", f"The {order.what} is built"),))
+
+    def due(self, records, base, timer, dice):
+        return Outcome(records=tuple(records), base=attrs.evolve(base, built=base.built + 1), notes=(timer.label,))
+
+
+def test_a_base_round_trips_through_the_log_and_verifies(content, tmp_path, monkeypatch):
+    import stub_ruleset
+    from engine.campaign import simulate
+
+    monkeypatch.setattr(stub_ruleset.D6Stub, "downtime", lambda self: BaseFake(self))
+    folder = tmp_path / "based"
+    book = Ledger.new(content, folder, "based", stub_ruleset.ID, seed_from_int(2), 2, [])
+    assert book.state.records == () and book.state.base == Base(("runway",)) and book.state.funding == 50
+    summary = simulate.play(book, 1)  # builds the lab on day 0 (the stub has no missions of its own content)
+    book.close()
+    again = Ledger.open(content, folder)
+    assert again.state == book.state
+    assert again.state.base == Base(("runway", "lab"), 2)  # two timers came due: the lab built, Ash healed
+    assert again.state.funding == 50 - 20 + 100 and summary.funding == (30,) and summary.flown == 0
+    assert again.state.timers == () and again.state.day == MONTH
+    again.close()
+    assert verify(content, folder).failure is None

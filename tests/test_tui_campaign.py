@@ -57,7 +57,8 @@ def test_a_campaign_from_the_title_menu_advances_deploys_fights_and_debriefs(con
 
     seen, book = run_app(app, steps)
     assert "Campaign" in seen["title"]
-    assert "CAMPAIGN xcom-trpg-1 · X-COM TRPG · day 0" in seen["campaign"] and "Roster: 8 of 8 alive" in seen["campaign"]
+    assert "CAMPAIGN xcom-trpg-1 · X-COM TRPG · day 0" in seen["campaign"]
+    assert "Roster: 8 of 8 alive" in seen["campaign"]
     assert "Missions on offer" in seen["offer"] and "until day" in seen["offer"]
     assert "Squad for m1: up to 6" in seen["pick"] and "[x] Ash" in seen["pick"] and "[ ] Gale" in seen["pick"]
     assert seen["battle"] == "BattleScreen"
