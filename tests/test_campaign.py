@@ -293,3 +293,34 @@ def test_a_base_round_trips_through_the_log_and_verifies(content, tmp_path, monk
     assert again.state.timers == () and again.state.day == MONTH
     again.close()
     assert verify(content, folder).failure is None
+
+
+def test_a_mission_log_left_empty_by_a_kill_is_begun_again(content, tmp_path):
+    folder = tmp_path / "empty"
+    book = Ledger.new(content, folder, "empty", RULESET, seed_from_int(5), 5, [])
+    posting = _to_offer(book)
+    book.submit(d.Deploy(posting.id, _names(book)))
+    path = folder / book.state.flying.log
+    path.write_bytes(b"")  # created and locked, then the process died before its seed and header
+    game = book.mission()
+    assert game.state.phase >= 1 and log.read_header(path)["campaign"]["record"] == book.state.flying.record
+    game.close()
+    book.close()
+
+
+def test_a_header_whose_records_do_not_read_is_one_line(content, tmp_path, capsys):
+    folder = tmp_path / "campaigns" / "bent"
+    Ledger.new(content, folder, "bent", RULESET, seed_from_int(5), 5, []).close()
+    assert main(["--saves", str(tmp_path), "campaign", "advance", "bent"]) == 0
+    capsys.readouterr()
+    path = folder / LOG
+    lines = path.read_bytes().split(b"\n")
+    header = json.loads(lines[0])
+    header["records"] = [{"name": 3}]
+    lines[0] = json.dumps(header, separators=(",", ":")).encode()
+    path.write_bytes(b"\n".join(lines))
+    assert main(["--saves", str(tmp_path), "campaign", "advance", "bent"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and err.startswith("xenotac: ")
+    assert main(["--saves", str(tmp_path), "campaign", "verify", "bent"]) == 1
+    assert capsys.readouterr().err.startswith("FAILED at campaign log")

@@ -89,7 +89,10 @@ class Ledger:
                              lambda m: self.creation.places(m) if self.creation else 0,
                              self._recruit if self.creation else None)
         self.codec = Codec(self.creation.record if self.creation else None, None)
-        records = self.codec.load_records(header["records"])
+        try:
+            records = self.codec.load_records(header["records"])
+        except CodecError as exc:
+            raise log.LogError(f"the header's records: {exc}", 1) from None
         probe = self.downtime.begin(records, Dice(Faces(b"the class of the base")))
         self.codec.base = None if probe.base is None else type(probe.base)
         self.state = Campaign(self.ruleset_id, records=records)
@@ -197,6 +200,9 @@ class Ledger:
         path = self.folder / flight.log if self.folder is not None else None
         if path is not None and path.is_file() and path.stat().st_size > 0:
             return None if log.is_finished(path) else Game.resume(self.content, path)
+        if path is not None and path.is_file():  # the game stopped while creating it, before its header: begin again
+            path.unlink()
+            log.seed_path(path).unlink(missing_ok=True)  # the same seed is made again from the campaign's
         link = {"name": self.name, "record": flight.record, "hash": self.hashes.get(flight.record, "")}
         public = number if self.header["seed_public"] is not False else None
         return Game.new(self.content, self.ruleset_id, flight.offer.mission, seed_from_int(number), path,
