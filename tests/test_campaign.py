@@ -324,3 +324,21 @@ def test_a_header_whose_records_do_not_read_is_one_line(content, tmp_path, capsy
     assert "\n" not in err and err.startswith("xenotac: ")
     assert main(["--saves", str(tmp_path), "campaign", "verify", "bent"]) == 1
     assert capsys.readouterr().err.startswith("FAILED at campaign log")
+
+
+@pytest.mark.slow
+def test_cli_simulate_plays_a_month_that_verifies_and_trials_report_intervals(tmp_path, capsys):
+    saves = ["--saves", str(tmp_path)]
+    assert main(saves + ["campaign", "simulate", "--ruleset", "neo-troops", "--seed", "3", "--months", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "campaign sim-neo-troops-3:" in out and "missions flown" in out
+    assert main(saves + ["campaign", "verify", "sim-neo-troops-3"]) == 0
+    verified = capsys.readouterr().out
+    assert "verified" in verified and "missions" in verified
+    assert main(saves + ["campaign", "simulate", "--ruleset", "neo-troops", "--seed", "3", "--months", "1"]) == 2
+    assert "already exists" in capsys.readouterr().err
+    assert main(saves + ["campaign", "simulate", "--ruleset", "neo-troops", "--months", "1", "--trials", "2"]) == 0
+    report = capsys.readouterr().out.splitlines()
+    assert report[0] == "neo-troops: 2 campaigns of 1 month, seeds 1-2"
+    assert report[1].startswith("  squad survival") and "[" in report[1] and report[2].startswith("  missions won")
+    assert report[3].startswith("  funding, month 1") and report[-1].startswith("95% intervals")

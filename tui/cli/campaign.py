@@ -214,6 +214,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _trials(args: argparse.Namespace, rulesets: list[str]) -> int:
+    from rich.console import Console
     from rich.progress import Progress
 
     from engine.campaign import ledger, simulate
@@ -226,7 +227,7 @@ def _trials(args: argparse.Namespace, rulesets: list[str]) -> int:
     for rid in rulesets:
         check_playable(content, rid)
     rows = []
-    with Progress(transient=True) as bar:
+    with Progress(console=Console(stderr=True), transient=True) as bar:  # the report alone on stdout
         for rid in rulesets:
             task = bar.add_task(f"{rid}: campaigns", total=args.trials)
             results = []
