@@ -22,6 +22,14 @@ def run_app(app, steps):
     return asyncio.run(go())
 
 
+async def until(pilot, app, name: str) -> None:
+    """Pause until the screen `name` is up (a loaded machine may take more than one refresh)."""
+    for _ in range(50):
+        if type(app.screen).__name__ == name:
+            return
+        await pilot.pause(0.05)
+
+
 def test_a_campaign_from_the_title_menu_advances_deploys_fights_and_debriefs(content, tmp_path):
     app = XenotacApp(content, tmp_path, alien_delay=0)
 
@@ -32,27 +40,31 @@ def test_a_campaign_from_the_title_menu_advances_deploys_fights_and_debriefs(con
         for _ in range(picks.index(("new", "xcom-trpg"))):
             await pilot.press("down")
         await pilot.press("enter")
-        await pilot.pause()
+        await until(pilot, app, "CampaignScreen")
         seen["campaign"] = screen_text(app)
         book = app.screen.book
         while not book.state.offers:
             await pilot.press("space")
         seen["offer"] = screen_text(app)
         await pilot.press("d")
-        await pilot.pause()
+        await until(pilot, app, "SquadPick")
         seen["pick"] = screen_text(app)
         await pilot.press("enter")
-        await pilot.pause()
+        await until(pilot, app, "BattleScreen")
         seen["battle"] = type(app.screen).__name__
         session = app.screen.session
         play_out(session.game)
         session.catch_up()
         app.screen._finish()
-        await pilot.pause()
+        await until(pilot, app, "DebriefScreen")
         seen["debrief"] = screen_text(app)
         await pilot.press("enter")
-        await pilot.pause()
+        await until(pilot, app, "CampaignScreen")
         seen["after"] = type(app.screen).__name__
+        await pilot.press("L")
+        await until(pilot, app, "DebriefScreen")
+        await pilot.pause()
+        seen["log"] = screen_text(app)
         return seen, book
 
     seen, book = run_app(app, steps)
@@ -65,6 +77,7 @@ def test_a_campaign_from_the_title_menu_advances_deploys_fights_and_debriefs(con
     assert "DEBRIEF" in seen["debrief"] and ("mission won" in seen["debrief"] or "mission lost" in seen["debrief"])
     assert seen["after"] == "CampaignScreen" and len(book.state.flown) == 1
     assert book.state.flown[0].hash  # the debrief record holds the mission log's final hash
+    assert "CAMPAIGN LOG" in seen["log"] and ("mission won" in seen["log"] or "mission lost" in seen["log"])
 
 
 def test_the_campaign_screen_debriefs_a_mission_that_ended_before_its_debrief(content, tmp_path):
@@ -81,7 +94,7 @@ def test_the_campaign_screen_debriefs_a_mission_that_ended_before_its_debrief(co
     app = XenotacApp(content, tmp_path, alien_delay=0, campaign=again)
 
     async def steps(pilot):
-        await pilot.pause()
+        await until(pilot, app, "DebriefScreen")
         return type(app.screen).__name__, screen_text(app)
 
     screen, text = run_app(app, steps)

@@ -18,6 +18,7 @@ from typing import Any
 from engine.campaign import decide as d
 from engine.campaign.codec import Codec, CodecError
 from engine.campaign.state import Campaign, Event, fold
+from engine.campaign.story import told
 from engine.content import missions as mission_sides
 from engine.content.models import Content
 from engine.core.commands import Rejected
@@ -100,6 +101,7 @@ class Ledger:
         self.hashes: dict[int, str] = {}  # line -> sha256 of its bytes
         self.next_n = 2
         self.notes: list[str] = []
+        self.story: list[str] = []  # every event so far in words, with its rolls (the campaign screen's `L`)
 
     @property
     def path(self) -> Path | None:
@@ -150,7 +152,9 @@ class Ledger:
             for n, raw, record in lines:
                 book.hashes[n] = log.line_hash(raw)
                 if n > 1:
-                    book.state = fold(book.state, book.events_of(record, n))
+                    events = book.events_of(record, n)
+                    book.state = fold(book.state, events)
+                    book.story += told(events)
             book.next_n = lines[-1][0] + 1
             book.writer = log.Writer(path, book.hashes[lines[-1][0]], book.next_n, lock)
         except BaseException:
@@ -181,6 +185,7 @@ class Ledger:
             self.hashes[n] = self.writer.last_hash
         self.next_n += 1
         self.state = fold(self.state, events)
+        self.story += told(events)
         self._save_roster()
         return events
 

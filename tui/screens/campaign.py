@@ -19,7 +19,7 @@ from tui.screens.base import Sized
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
 
-NEWS = 200  # lines of the campaign's story kept for `L`
+STORY = 500  # the last lines of the campaign's story `L` shows
 
 
 class CampaignScreen(Sized):
@@ -28,7 +28,7 @@ class CampaignScreen(Sized):
     def __init__(self, book: Ledger) -> None:
         super().__init__()
         self.book = book
-        self.news: list[str] = list(book.notes)
+        self.notes: list[str] = list(book.notes)  # what opening it had to do: shown until something happens
 
     def compose(self) -> ComposeResult:
         yield Static(id="camp-head")
@@ -59,7 +59,7 @@ class CampaignScreen(Sized):
         offers = [f"{p.id:<4} {self._mission_name(p.mission):<18} until day {p.deadline}" for p in s.offers]
         self.query_one("#camp-offers", Static).update(Text("\n".join(["Missions on offer", *(offers or ["none"])])))
         self.query_one("#camp-roster", Static).update(self._roster())
-        self.query_one("#camp-news", Static).update(Text("\n".join(self.news[-3:])))
+        self.query_one("#camp-news", Static).update(Text("\n".join((self.notes or self.book.story)[-3:])))
 
     def _mission_name(self, mission_id: str) -> str:
         found = self.book.content.missions.get(mission_id)
@@ -83,9 +83,6 @@ class CampaignScreen(Sized):
     def say(self, message: str) -> None:
         self.query_one(StatusLine).message = message
 
-    def _told(self, lines: list[str]) -> None:
-        self.news = (self.news + lines)[-NEWS:]
-
     # -- actions --
 
     def action_advance(self) -> None:
@@ -93,7 +90,7 @@ class CampaignScreen(Sized):
         if isinstance(events, Rejected):
             self.say(f"✗ {events.reason}")
             return
-        self._told(told(events))
+        self.notes = []
         self.say(f"Day {self.book.state.day}")
         self.refresh_view()
 
@@ -115,7 +112,7 @@ class CampaignScreen(Sized):
         if isinstance(events, Rejected):
             self.say(f"✗ {events.reason}")
             return
-        self._told(told(events))
+        self.notes = []
         self.say("Order given")
         self.refresh_view()
 
@@ -144,7 +141,7 @@ class CampaignScreen(Sized):
         if isinstance(events, Rejected):
             self.say(f"✗ {events.reason}")
             return
-        self._told(told(events))
+        self.notes = []
         self.refresh_view()
         self._fly()
 
@@ -179,12 +176,13 @@ class CampaignScreen(Sized):
             self.say(f"✗ the debrief failed: {events}")
             return
         lines = told(events)
-        self._told(lines)
+        self.notes = []
         self.refresh_view()
         self.app.push_screen(DebriefScreen(lines))
 
     def action_news(self) -> None:
-        self.app.push_screen(DebriefScreen(self.news or ["nothing has happened yet"], "CAMPAIGN LOG"))
+        self.app.push_screen(DebriefScreen(self.book.story[-STORY:] or ["nothing has happened yet"], "CAMPAIGN LOG",
+                                           last=True))
 
     def action_help(self) -> None:
         from tui.screens.help import Help
@@ -282,10 +280,16 @@ class DebriefScreen(Sized):
 
     BINDINGS = keys.bindings("close")
 
-    def __init__(self, lines: list[str], title: str = "DEBRIEF") -> None:
+    def __init__(self, lines: list[str], title: str = "DEBRIEF", last: bool = False) -> None:
         super().__init__()
         self.lines = lines
         self.title_text = title
+        self.last = last  # opened at the end: the story so far, the latest last
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.last:
+            self.query_one(VerticalScroll).scroll_end(animate=False)
 
     def compose(self) -> ComposeResult:
         yield Static(self.title_text, id="camp-head")
