@@ -52,7 +52,8 @@ class XenotacApp(App[str]):
 
     def __init__(self, content: Content | Callable[[], Content], saves: Path, keymap: dict[str, str] | None = None,
                  session: Session | None = None, casual: bool = False, alien_delay: float | None = None,
-                 replay: Timeline | None = None, whole: Callable[[], Content] | None = None) -> None:
+                 replay: Timeline | None = None, whole: Callable[[], Content] | None = None,
+                 campaign=None) -> None:
         """`content` may be a function that loads it: then it is loaded on first use, or by `warm_up`. `whole`: how
         to load every ruleset's content when `content` holds one ruleset's (`play`, `resume`) and a menu opens."""
         super().__init__()
@@ -63,6 +64,7 @@ class XenotacApp(App[str]):
         self.casual = casual
         self.first_session = session
         self.first_replay = replay
+        self.first_campaign = campaign  # an engine.campaign.ledger.Ledger: `campaign resume` opens its screen
         self.alien_delay = alien_delay
         self.sessions: list[Session] = []
         if keymap:
@@ -111,7 +113,12 @@ class XenotacApp(App[str]):
             from tui.serve import watchcount
 
             watchcount.follow(self, Path(os.environ["XENOTAC_WATCHERS"]))
-        if self.first_replay is not None:
+        if self.first_campaign is not None:
+            from tui.screens.campaign import CampaignScreen
+
+            self.sessions.append(self.first_campaign)  # closed with the sessions when the app ends
+            self.push_screen(CampaignScreen(self.first_campaign))
+        elif self.first_replay is not None:
             from tui.screens.viewer import Viewer
 
             self.push_screen(Viewer(self.first_replay))

@@ -83,6 +83,7 @@ TITLE: tuple[Key, ...] = (
     Key("title_resume", "r", "pick('resume')", "resume"),
     Key("title_replays", "p", "pick('replays')", "replays"),
     Key("title_squad", "s", "pick('squad')", "squad"),
+    Key("title_campaign", "c", "pick('campaign')", "campaign"),
     Key("help", "question_mark", "help", "help"),
     Key("quit", "q", "pick('quit')", "quit"),
 )
@@ -190,10 +191,27 @@ CREATION: tuple[Key, ...] = (  # letters typed into the name field stay there: t
     Key("help", "question_mark,f1", "help", "help"),
 )
 
+CAMPAIGN: tuple[Key, ...] = (
+    Key("camp_advance", "space,t", "advance", "advance time"),
+    Key("camp_deploy", "d", "deploy", "deploy"),
+    Key("camp_orders", "o", "orders", "orders"),
+    Key("camp_news", "L", "news", "log"),
+    Key("help", "question_mark", "help", "help"),
+    Key("back", "escape,backspace,q", "back", "save+leave"),
+)
+
+SQUAD_PICK: tuple[Key, ...] = (
+    Key("menu_up", "up,k", "move(-1)", "up"),
+    Key("menu_down", "down,j", "move(1)", "down"),
+    Key("squad_toggle", "space,x", "toggle", "in/out"),
+    Key("choose", "enter", "choose", "deploy"),
+    Key("back", "escape,backspace", "back", "cancel"),
+)
+
 TABLES = {"battle": BATTLE, "title": TITLE, "form": FORM, "list": LIST, "summary": SUMMARY, "reader": READER,
           "close": CLOSE, "confirm": CONFIRM, "viewer": VIEWER, "dispute": DISPUTE, "menu": MENU,
           "inventory": INVENTORY,
-          "roster": ROSTER, "creation": CREATION}
+          "roster": ROSTER, "creation": CREATION, "campaign": CAMPAIGN, "squad_pick": SQUAD_PICK}
 CONFUSED = {"ctrl+i": "Tab", "ctrl+h": "Backspace", "ctrl+m": "Enter", "ctrl+j": "Enter",
             "ctrl+left_square_bracket": "Esc"}
 _NAMED = {k.value for k in Keys} | {"enter", "tab", "escape", "backspace", "space"}

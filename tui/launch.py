@@ -96,6 +96,19 @@ def run(args: argparse.Namespace) -> int:
     return app.return_code or 0
 
 
+def campaign(args: argparse.Namespace, book) -> int:
+    """`xenotac campaign resume`: the client on the campaign screen of a campaign already opened."""
+    from tui.app import XenotacApp
+    from tui.saves import saves_dir
+
+    keymap = _keymap(args)
+    app = XenotacApp(book.content, saves_dir(args.saves), keymap, campaign=book)
+    message = app.run()
+    if message:
+        print(message)
+    return app.return_code or 0
+
+
 def aside(make: Callable[[], T]) -> Callable[[], T]:
     """`make()` in a thread from now on; the function returned waits for it and gives what it gave or raises what it
     raised, so a problem is still one line before Textual starts. A new session writes its seed file and its log's

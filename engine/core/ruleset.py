@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # annotations only: the core never needs the content room at 
     from engine.content.missions import Member
     from engine.content.models import Content
     from engine.content.tables import Schema
+    from engine.campaign.seam import Downtime
     from engine.core.creation import Creation
     from engine.content.scenario import UnitReport, Verdict
 
@@ -172,6 +173,9 @@ class Ruleset(Protocol):
         """A unit change in the roll log's words, after the unit's name ("morale 28 → 38 (+10, killed Sectoid)"),
         or None when the ruleset tells none there."""
 
+    def downtime(self) -> Downtime:
+        """Its between-mission rules for a campaign (engine.campaign.seam); `Plain` gives the `Standard` ones."""
+
 
 class Plain:
     """The answers of a ruleset that has no shot at an unseen cell, no suspected cells, no hunt and no hearing: a
@@ -190,6 +194,11 @@ class Plain:
 
     def heard(self, state: State, side: str) -> tuple[Pos, ...]:
         return ()  # its units hear nothing they do not see
+
+    def downtime(self) -> Downtime:
+        from engine.campaign.seam import Standard
+
+        return Standard(self)  # no base, no funding, no orders: a mission's own debrief and the dead
 
 
 def answers(turn: Turn, command: Command) -> Rejected | None:

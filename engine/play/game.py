@@ -52,18 +52,22 @@ def map_seed(seed: bytes) -> int:
 
 def make_header(content: Content, ruleset_id: str, mission_id: str, seed: bytes, casual: bool,
                 max_phases: int | None = None, squad: list[roster.Character] | None = None,
-                public: int | None = None) -> dict[str, Any]:
+                public: int | None = None, campaign: dict[str, Any] | None = None) -> dict[str, Any]:
     """`public`: the number a reproducible seed was made from (`--seed N`); the header says so, so a
-    mission anyone could foresee never passes for a secret one. None: a secret seed."""
+    mission anyone could foresee never passes for a secret one. None: a secret seed. `campaign`: the campaign
+    and its record that launched the mission ({"name", "record", "hash"}: engine.campaign.ledger)."""
     if public is not None and seed != seed_from_int(public):
         raise ValueError(f"the seed is not the one public seed {public} makes")
     limit = max_phases if max_phases is not None else content.missions[mission_id].max_phases
     params = {"id": mission_id, "map_seed": map_seed(seed), "casual": casual, "max_phases": limit}
     if squad:  # roster characters: the header holds all a replay needs of them
         params["squad"] = roster.to_header(squad)
-    return {"kind": "header", "format": log.FORMAT, "version": log.VERSION, "ruleset": ruleset_id,
-            "content_sha256": content.sha_for(ruleset_id), "mission": params, "seed_commitment": commitment(seed),
-            "seed_public": False if public is None else public}
+    header = {"kind": "header", "format": log.FORMAT, "version": log.VERSION, "ruleset": ruleset_id,
+              "content_sha256": content.sha_for(ruleset_id), "mission": params, "seed_commitment": commitment(seed),
+              "seed_public": False if public is None else public}
+    if campaign is not None:
+        header["campaign"] = campaign
+    return header
 
 
 def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
@@ -150,11 +154,12 @@ class Game:
     @classmethod
     def new(cls, content: Content, ruleset_id: str, mission_id: str, seed: bytes, path: Path | None,
             casual: bool = False, max_phases: int | None = None,
-            squad: list[roster.Character] | None = None, public: int | None = None) -> "Game":
+            squad: list[roster.Character] | None = None, public: int | None = None,
+            campaign: dict[str, Any] | None = None) -> "Game":
         """A fresh mission; with `path` None it lives in memory only (tests, benchmarks). `squad`:
         roster characters deployed in the first squad places (the ruleset's `Creation.deploy`). `public`: the
         number of a reproducible seed (`--seed N`), written in the header; None for a secret seed."""
-        header = make_header(content, ruleset_id, mission_id, seed, casual, max_phases, squad, public)
+        header = make_header(content, ruleset_id, mission_id, seed, casual, max_phases, squad, public, campaign)
         writer = log.Writer.create(path, header, seed) if path is not None else None  # lock, seed, header
         game = cls(content, header, seed, writer)
         if writer is not None:

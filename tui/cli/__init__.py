@@ -11,12 +11,13 @@ import gc
 import sys
 from typing import Sequence
 
-from tui.cli import audit, content, play, preview, replay, resolve, roster, simulate
+from tui.cli import audit, campaign, content, play, preview, replay, resolve, roster, simulate
 from tui.cli.common import EXIT_BAD_INPUT, BadInput, Parser
 from tui.serve import command as serve
 
 SUBCOMMANDS = {"play": play, "resume": play, "simulate": simulate, "map": preview, "replay": replay,
-               "audit": audit, "resolve": resolve, "content": content, "roster": roster, "serve": serve}
+               "audit": audit, "resolve": resolve, "content": content, "roster": roster, "campaign": campaign,
+               "serve": serve}
 
 
 def build_parser() -> Parser:

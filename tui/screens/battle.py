@@ -369,6 +369,9 @@ class BattleScreen(Board):
         from tui.screens.summary import Summary, summary_lines
 
         self.mode = "over"
+        if self.session.game.header.get("campaign") is not None:  # the campaign screen below debriefs it
+            self.dismiss(self.session)
+            return
         path, content = self.session.path, self.session.content
         kept = squad.debrief(self.app.content, self.app.saves, self.session.game.header, self.session.state)
         self.app.switch_screen(Summary(path, content, summary_lines(path, content) + kept if kept else None))

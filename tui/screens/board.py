@@ -272,7 +272,9 @@ class Board(Sized):
         self.app.push_screen(Help("battle", self, words=self.key_words))
 
     def action_quit(self) -> None:
-        self.app.exit(f"Saved: {self.session.path}\nContinue with: xenotac resume")
+        link = self.session.game.header.get("campaign")
+        again = f"xenotac campaign resume {link['name']}" if isinstance(link, dict) else "xenotac resume"
+        self.app.exit(f"Saved: {self.session.path}\nContinue with: {again}")
 
     # -- what the squad sees ---------------------------------------------------------------------
 

@@ -29,6 +29,10 @@ INTRO = {
     "creation": ("Spend every point: {stat_prev} {stat_next} pick a row, {stat_less} {stat_more} change it. Caps "
                  "and points left show as you go, and a refused change says why. {save_character} saves the "
                  "character; its HP is rolled then, once."),
+    "campaign": ("Days go by with {camp_advance} to the next event (a mission offered, a deadline, a timer due, the "
+                 "first of a month) and stop there. {camp_deploy} picks a squad for a mission on offer and flies it "
+                 "on the battle screen; the debrief then lists every change with its roll. {camp_orders}: the "
+                 "ruleset's orders (train, build...). Ironman: every decision is saved at once, with no undo."),
     "summary": "The mission is over; its seed is revealed, so `xenotac audit LOG` can re-derive every die.",
     "viewer": ("A mission log replayed: step by record or by turn, or {jump} to go to a turn (#N: a record). "
                "{view_squad} and {view_aliens} show the map as the squad or the aliens saw it then; {view_full} "

@@ -19,8 +19,8 @@ LOGO = r"""
  /_/\_\\___|_| |_|\___/ \__\__,_|\___|
 """
 WARM_UP = 0.2  # seconds after the menu is mounted; a choice made sooner loads the content itself
-CHOICES = (("new", "New mission"), ("resume", "Resume"), ("replays", "Replays"), ("squad", "Squad"),
-           ("help", "Help"), ("quit", "Quit"))
+CHOICES = (("new", "New mission"), ("resume", "Resume"), ("campaign", "Campaign"), ("replays", "Replays"),
+           ("squad", "Squad"), ("help", "Help"), ("quit", "Quit"))
 
 
 class Title(Sized):
@@ -56,6 +56,10 @@ class Title(Sized):
             problem = app.open_log(path)
             if problem:
                 self.query_one(StatusLine).message = f"✗ {problem}"
+        elif choice == "campaign":
+            from tui.screens.campaigns import choose
+
+            choose(app)
         elif choice == "replays":
             from tui.screens.replays import Replays
 

@@ -1,0 +1,102 @@
+"""The client's campaign: the title menu's entry, the campaign screen, the squad pick, a battle and its debrief."""
+
+from __future__ import annotations
+
+import asyncio
+
+from engine.campaign import decide as d
+from engine.campaign.ledger import Ledger, folder_of
+from engine.core.dice import seed_from_int
+from engine.play.simulate import play_out
+from tui.app import XenotacApp
+from tui.screens.campaigns import entries
+from tui.textshot import screen_text
+
+
+def run_app(app, steps):
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return await steps(pilot)
+
+    return asyncio.run(go())
+
+
+async def until(pilot, app, name: str) -> None:
+    """Pause until the screen `name` is up (a loaded machine may take more than one refresh)."""
+    for _ in range(50):
+        if type(app.screen).__name__ == name:
+            return
+        await pilot.pause(0.05)
+
+
+def test_a_campaign_from_the_title_menu_advances_deploys_fights_and_debriefs(content, tmp_path):
+    app = XenotacApp(content, tmp_path, alien_delay=0)
+
+    async def steps(pilot):
+        seen = {"title": screen_text(app)}
+        await pilot.press("c")
+        picks = [value for _label, value in entries(app)]
+        for _ in range(picks.index(("new", "xcom-trpg"))):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await until(pilot, app, "CampaignScreen")
+        seen["campaign"] = screen_text(app)
+        book = app.screen.book
+        while not book.state.offers:
+            await pilot.press("space")
+        seen["offer"] = screen_text(app)
+        await pilot.press("d")
+        await until(pilot, app, "SquadPick")
+        seen["pick"] = screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, app, "BattleScreen")
+        seen["battle"] = type(app.screen).__name__
+        session = app.screen.session
+        play_out(session.game)
+        session.catch_up()
+        app.screen._finish()
+        await until(pilot, app, "DebriefScreen")
+        seen["debrief"] = screen_text(app)
+        await pilot.press("enter")
+        await until(pilot, app, "CampaignScreen")
+        seen["after"] = type(app.screen).__name__
+        await pilot.press("L")
+        await until(pilot, app, "DebriefScreen")
+        await pilot.pause()
+        seen["log"] = screen_text(app)
+        return seen, book
+
+    seen, book = run_app(app, steps)
+    assert "Campaign" in seen["title"]
+    assert "CAMPAIGN xcom-trpg-1 · X-COM TRPG · day 0" in seen["campaign"]
+    assert "Roster: 8 of 8 alive" in seen["campaign"]
+    assert "Missions on offer" in seen["offer"] and "until day" in seen["offer"]
+    assert "Squad for m1: up to 6" in seen["pick"] and "[x] Ash" in seen["pick"] and "[ ] Gale" in seen["pick"]
+    assert seen["battle"] == "BattleScreen"
+    assert "DEBRIEF" in seen["debrief"] and ("mission won" in seen["debrief"] or "mission lost" in seen["debrief"])
+    assert seen["after"] == "CampaignScreen" and len(book.state.flown) == 1
+    assert book.state.flown[0].hash  # the debrief record holds the mission log's final hash
+    assert "CAMPAIGN LOG" in seen["log"] and ("mission won" in seen["log"] or "mission lost" in seen["log"])
+
+
+def test_the_campaign_screen_debriefs_a_mission_that_ended_before_its_debrief(content, tmp_path):
+    folder = folder_of(tmp_path, "left")
+    book = Ledger.new(content, folder, "left", "xcom-trpg", seed_from_int(5), 5, [])
+    while not book.state.offers:
+        book.submit(d.Advance())
+    book.submit(d.Deploy(book.state.offers[0].id, tuple(r.name for r in book.state.records)[:6]))
+    game = book.mission()
+    play_out(game)
+    game.close()
+    book.close()
+    again = Ledger.open(content, folder)
+    app = XenotacApp(content, tmp_path, alien_delay=0, campaign=again)
+
+    async def steps(pilot):
+        await until(pilot, app, "DebriefScreen")
+        return type(app.screen).__name__, screen_text(app)
+
+    screen, text = run_app(app, steps)
+    assert screen == "DebriefScreen" and ("mission won" in text or "mission lost" in text)
+    assert again.state.flying is None and len(again.state.flown) == 1

@@ -1,0 +1,302 @@
+"""The campaign screen (80×24): the day, funding, the calendar's next events, the missions on offer and the roster
+as the ruleset describes it; keys advance time, give orders and deploy (squad pick → the ordinary battle screen →
+the debrief screen, every change with its roll). Only the `Ledger` submits: each decision is on disk at once."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from engine.campaign import decide as d
+from engine.campaign.ledger import Ledger
+from engine.campaign.story import told
+from engine.core.commands import Rejected
+from tui import keys
+from tui.screens.base import Sized
+from tui.widgets.keybar import KeyBar
+from tui.widgets.panels import StatusLine
+
+STORY = 500  # the last lines of the campaign's story `L` shows
+
+
+class CampaignScreen(Sized):
+    BINDINGS = keys.bindings("campaign")
+
+    def __init__(self, book: Ledger) -> None:
+        super().__init__()
+        self.book = book
+        self.notes: list[str] = list(book.notes)  # what opening it had to do: shown until something happens
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="camp-head")
+        with Horizontal(id="camp-top"):
+            yield Static(id="camp-calendar")
+            yield Static(id="camp-offers")
+        yield Static(id="camp-roster")
+        yield Static(id="camp-news")
+        yield StatusLine(id="status")
+        yield KeyBar()
+        yield from super().compose()
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.refresh_view()
+        if self.book.state.flying is not None:
+            self.call_later(self._fly)  # a mission under way when the campaign was left: back to it
+
+    # -- drawing --
+
+    def refresh_view(self) -> None:
+        book, s = self.book, self.book.state
+        flying = f" · mission {s.flying.offer.id} under way" if s.flying else ""
+        self.query_one("#camp-head", Static).update(
+            f"CAMPAIGN {book.name} · {book.title} · day {s.day} · funding {s.funding}{flying}")
+        events = [f"day {day:<4} {what}" for day, what in d.upcoming(s, 5)]
+        self.query_one("#camp-calendar", Static).update(Text("\n".join(["Calendar", *events])))
+        offers = [f"{p.id:<4} {self._mission_name(p.mission):<18} until day {p.deadline}" for p in s.offers]
+        self.query_one("#camp-offers", Static).update(Text("\n".join(["Missions on offer", *(offers or ["none"])])))
+        self.query_one("#camp-roster", Static).update(self._roster())
+        self.query_one("#camp-news", Static).update(Text("\n".join((self.notes or self.book.story)[-3:])))
+
+    def _mission_name(self, mission_id: str) -> str:
+        found = self.book.content.missions.get(mission_id)
+        return found.name if found is not None else mission_id
+
+    def _roster(self) -> Text:
+        s = self.book.state
+        rows = [Text(f"Roster: {len(s.living())} of {len(s.records)} alive", style="bold")]
+        busy = {r.timer.who: r for r in s.timers if r.timer.who}
+        for r in s.records:
+            if r.name in s.dead:
+                rows.append(Text(f"{r.name:<12} † dead", style="dim"))
+                continue
+            kind, numbers = self.book.creation.describe(r) if self.book.creation else ("", "")
+            why = self.book.downtime.deploy_refusal(r, s.base, s.busy)
+            note = f"  ✗ {why}" if why else (f"  · {busy[r.name].timer.label} (day {busy[r.name].due})"
+                                              if r.name in busy else "")
+            rows.append(Text(f"{r.name:<12} {kind:<10} {numbers}{note}"[:78]))
+        return Text("\n").join(rows)
+
+    def say(self, message: str) -> None:
+        self.query_one(StatusLine).message = message
+
+    # -- actions --
+
+    def action_advance(self) -> None:
+        events = self.book.submit(d.Advance())
+        if isinstance(events, Rejected):
+            self.say(f"✗ {events.reason}")
+            return
+        self.notes = []
+        self.say(f"Day {self.book.state.day}")
+        self.refresh_view()
+
+    def action_orders(self) -> None:
+        from tui.screens.picker import Picker
+
+        s = self.book.state
+        offers = self.book.downtime.offers(s.records, s.base, s.funding, s.busy)
+        if not offers:
+            self.say(f"✗ {self.book.title} has no orders to give now")
+            return
+        entries = [(f"{o.label}" + (f" ({o.cost} F)" if o.cost else ""), o.order) for o in offers]
+        self.app.push_screen(Picker("Orders", entries), self._give)
+
+    def _give(self, order) -> None:
+        if order is None:
+            return
+        events = self.book.submit(d.Give(order))
+        if isinstance(events, Rejected):
+            self.say(f"✗ {events.reason}")
+            return
+        self.notes = []
+        self.say("Order given")
+        self.refresh_view()
+
+    def action_deploy(self) -> None:
+        from tui.screens.picker import Picker
+
+        offers = self.book.state.offers
+        if not offers:
+            self.say("✗ No mission on offer: advance time until one comes")
+            return
+        if len(offers) == 1:
+            self._pick_squad(offers[0].id)
+            return
+        entries = [(f"{p.id} {self._mission_name(p.mission)} (until day {p.deadline})", p.id) for p in offers]
+        self.app.push_screen(Picker("Deploy to", entries), self._pick_squad)
+
+    def _pick_squad(self, offer: str | None) -> None:
+        if offer is None:
+            return
+        self.app.push_screen(SquadPick(self.book, offer), lambda names: self._deploy(offer, names))
+
+    def _deploy(self, offer: str, names: tuple[str, ...] | None) -> None:
+        if names is None:
+            return
+        events = self.book.submit(d.Deploy(offer, names))
+        if isinstance(events, Rejected):
+            self.say(f"✗ {events.reason}")
+            return
+        self.notes = []
+        self.refresh_view()
+        self._fly()
+
+    def _fly(self) -> None:
+        """The mission in flight on the ordinary battle screen; back here for its debrief when it ends."""
+        from engine.log import writer as log
+        from tui.screens.battle import ALIEN_DELAY, BattleScreen
+        from tui.session import Session
+
+        try:
+            game = self.book.mission()
+        except (log.LogError, OSError, ValueError) as exc:
+            self.say(f"✗ {exc}")
+            return
+        if game is None:  # it ended before its debrief was written
+            self._debrief(self.book.finish())
+            return
+        session = Session(game)
+        self.app.sessions.append(session)
+        delay = ALIEN_DELAY if self.app.alien_delay is None else self.app.alien_delay
+        self.app.push_screen(BattleScreen(session, alien_delay=delay), self._landed)
+
+    def _landed(self, session) -> None:
+        if session is None or not session.over:
+            return
+        events = self.book.land(session.game)
+        session.close()
+        self._debrief(events)
+
+    def _debrief(self, events) -> None:
+        if events is None or isinstance(events, Rejected):
+            self.say(f"✗ the debrief failed: {events}")
+            return
+        lines = told(events)
+        self.notes = []
+        self.refresh_view()
+        self.app.push_screen(DebriefScreen(lines))
+
+    def action_news(self) -> None:
+        self.app.push_screen(DebriefScreen(self.book.story[-STORY:] or ["nothing has happened yet"], "CAMPAIGN LOG",
+                                           last=True))
+
+    def action_help(self) -> None:
+        from tui.screens.help import Help
+
+        self.app.push_screen(Help("campaign", self))
+
+    def action_back(self) -> None:
+        from tui.screens.title import Title
+
+        self.book.close()
+        if len(self.app.screen_stack) > 1 and isinstance(self.app.screen_stack[-2], Title):
+            self.app.pop_screen()
+        else:
+            self.app.exit(f"Campaign saved: {self.book.folder}\n"
+                          f"Continue with: xenotac campaign resume {self.book.name}")
+
+
+class SquadPick(ModalScreen[tuple[str, ...] | None]):
+    """Who flies: the living characters, each in or out (the first ones in at first), the refused ones marked with
+    the reason; returns the names in roster order, or None."""
+
+    BINDINGS = keys.bindings("squad_pick")
+
+    def __init__(self, book: Ledger, offer: str) -> None:
+        super().__init__()
+        self.book = book
+        self.offer = offer
+        s = book.state
+        posting = s.offer(offer)
+        self.places = book.rules.places(posting.mission) if posting else 0
+        self.people = list(s.living())
+        self.refused = {r.name: book.downtime.deploy_refusal(r, s.base, s.busy) for r in self.people}
+        ready = [r.name for r in self.people if not self.refused[r.name]]
+        self.chosen = set(ready[:self.places])
+        self.index = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu-box"):
+            yield Static(f"Squad for {self.offer}: up to {self.places}", id="menu-title")
+            yield Static(self._body(), id="menu-body")
+            yield Static(id="menu-keys")
+
+    def _body(self) -> Text:
+        rows = []
+        for i, r in enumerate(self.people):
+            mark = "[x]" if r.name in self.chosen else "[ ]"
+            why = self.refused[r.name]
+            line = f"{'▶' if i == self.index else ' '} {mark} {r.name}" + (f"  ✗ {why}" if why else "")
+            rows.append(Text(line[:60], style="bold" if i == self.index else ("dim" if why else "")))
+        return Text("\n").join(rows) if rows else Text("nobody is alive to deploy")
+
+    def _update(self, message: str = "") -> None:
+        self.query_one("#menu-body", Static).update(self._body())
+        self.query_one("#menu-keys", Static).update(message or f"{len(self.chosen)} picked · space in/out · "
+                                                               "enter deploy · esc cancel")
+
+    def on_mount(self) -> None:
+        self._update()
+
+    def action_move(self, step: int) -> None:
+        if self.people:
+            self.index = (self.index + step) % len(self.people)
+            self._update()
+
+    def action_toggle(self) -> None:
+        if not self.people:
+            return
+        name = self.people[self.index].name
+        if name in self.chosen:
+            self.chosen.discard(name)
+        elif self.refused[name]:
+            self._update(f"✗ {self.refused[name]}")
+            return
+        elif len(self.chosen) >= self.places:
+            self._update(f"✗ at most {self.places}")
+            return
+        else:
+            self.chosen.add(name)
+        self._update()
+
+    def action_choose(self) -> None:
+        names = tuple(r.name for r in self.people if r.name in self.chosen)
+        why = d.deploy_refusal(self.book.state, d.Deploy(self.offer, names), self.book.rules)
+        if why:
+            self._update(f"✗ {why}")
+            return
+        self.dismiss(names)
+
+    def action_back(self) -> None:
+        self.dismiss(None)
+
+
+class DebriefScreen(Sized):
+    """What a mission (or the campaign so far) changed, a line each, with every roll."""
+
+    BINDINGS = keys.bindings("close")
+
+    def __init__(self, lines: list[str], title: str = "DEBRIEF", last: bool = False) -> None:
+        super().__init__()
+        self.lines = lines
+        self.title_text = title
+        self.last = last  # opened at the end: the story so far, the latest last
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        if self.last:
+            self.query_one(VerticalScroll).scroll_end(animate=False)
+
+    def compose(self) -> ComposeResult:
+        yield Static(self.title_text, id="camp-head")
+        with VerticalScroll(id="summary-box"):
+            yield Static(Text("\n".join(self.lines)))
+        yield KeyBar()
+        yield from super().compose()
+
+    def action_back(self) -> None:
+        self.dismiss(None)
