@@ -299,7 +299,7 @@ class Campaign:
     stranger_chance: int
     # The base (15): the site's squares a side on every layer, the deepest layer, the starting base, staff and
     # funding, what hiring costs. Defaults: a bundle from before the campaign still loads.
-    site: int = 13
+    site: int = 16
     deepest: int = 8
     start: list[Spot] = attrs.field(factory=list)
     start_staff: dict[str, int] = attrs.field(factory=dict)
