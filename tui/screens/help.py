@@ -29,6 +29,10 @@ INTRO = {
     "creation": ("Spend every point: {stat_prev} {stat_next} pick a row, {stat_less} {stat_more} change it. Caps "
                  "and points left show as you go, and a refused change says why. {save_character} saves the "
                  "character; its HP is rolled then, once."),
+    "basemap": ("The base, a layer at a time. {base_next} picks the facility to build, the arrow keys move its "
+                "footprint and {base_rotate} turns it (never mirrored); {base_higher} {base_deeper} change layer. "
+                "The footprint shows + where it fits and x where it is refused, with the reason below; "
+                "{base_place} orders it built. Lower-case letters are still being built."),
     "summary": "The mission is over; its seed is revealed, so `xenotac audit LOG` can re-derive every die.",
     "viewer": ("A mission log replayed: step by record or by turn, or {jump} to go to a turn (#N: a record). "
                "{view_squad} and {view_aliens} show the map as the squad or the aliens saw it then; {view_full} "

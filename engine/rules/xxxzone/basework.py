@@ -8,6 +8,7 @@ mirrored); an Elevator spans its layer and the one below, a Missile Silo six. Ev
 
 from __future__ import annotations
 
+import functools
 import math
 
 import attrs
@@ -62,9 +63,13 @@ class Base:
 
 def shape(book: Book, facility: str, rotation: int) -> frozenset[tuple[int, int]]:
     """The footprint turned `rotation` quarter turns clockwise, its top-left at (0, 0)."""
-    rows = book.facilities[facility].shape
+    return _turned(tuple(book.facilities[facility].shape), rotation % 4)
+
+
+@functools.lru_cache(maxsize=512)
+def _turned(rows: tuple[str, ...], rotation: int) -> frozenset[tuple[int, int]]:
     cells = {(x, y) for y, row in enumerate(rows) for x, ch in enumerate(row) if ch == "X"}
-    for _ in range(rotation % 4):
+    for _ in range(rotation):
         height = max(y for _, y in cells) + 1
         cells = {(height - 1 - y, x) for x, y in cells}
     return frozenset(cells)
@@ -72,8 +77,13 @@ def shape(book: Book, facility: str, rotation: int) -> frozenset[tuple[int, int]
 
 def cells(book: Book, facility: str, layer: int, x: int, y: int, rotation: int) -> frozenset[Cell]:
     """Every square it takes, on each layer it spans."""
-    span = book.facilities[facility].layers
-    return frozenset((layer + d, x + dx, y + dy) for d in range(span) for dx, dy in shape(book, facility, rotation))
+    fac = book.facilities[facility]
+    return _cells(tuple(fac.shape), fac.layers, layer, x, y, rotation % 4)
+
+
+@functools.lru_cache(maxsize=8192)  # offers try thousands of spots: the same few footprints again and again
+def _cells(rows: tuple[str, ...], span: int, layer: int, x: int, y: int, rotation: int) -> frozenset[Cell]:
+    return frozenset((layer + d, x + dx, y + dy) for d in range(span) for dx, dy in _turned(rows, rotation))
 
 
 def cells_of(book: Book, p: Placed) -> frozenset[Cell]:

@@ -210,13 +210,16 @@ class XxxzoneDowntime:
             return tuple(out)
         for fid, fac in self.book.facilities.items():
             for where in self._spots(base, fid):
+                if bw.placement(self.book, base, fid, where) is not None:
+                    continue
                 price = bw.price(self.book, base, fid, where)
-                if price.funding <= funding and bw.placement(self.book, base, fid, where) is None:
-                    days = bw.days(self.book, price.man_days, bw.free_engineers(base))
+                if price.funding <= funding:
+                    free = bw.free_engineers(base)
+                    days = bw.days(self.book, price.man_days, free)
                     out.append(Offer(Order("build", what=fid, where=where),
-                                     f"Build a {fac.name} at ({where[1]},{where[2]}) on layer {where[0]}, turned "
-                                     f"{where[3]} ({price.funding}F, {price.man_days} man-days: {days} days)",
-                                     price.funding))
+                                     f"Build {_a(fac.name)} at ({where[1]},{where[2]}) on layer {where[0]}, turned "
+                                     f"{where[3]} ({price.funding}F, {price.man_days} man-days by {free} "
+                                     f"engineers: {_days(days)})", price.funding))
         return tuple(out)
 
     def _spots(self, base, fid: str):
@@ -333,7 +336,7 @@ class XxxzoneDowntime:
             spend, man = 0, book.facilities[fid].man_days
         else:
             if funding < price.funding:
-                return Rejected("funding", f"a {book.facilities[fid].name} costs {price.funding}F; "
+                return Rejected("funding", f"{_a(book.facilities[fid].name)} costs {price.funding}F; "
                                            f"the base has {funding}F")
             after, placed = bw.build(book, base, fid, order.where[:4], engineers)
             spend, man = price.funding, placed.work
@@ -342,7 +345,7 @@ class XxxzoneDowntime:
         name = book.facilities[fid].name
         verb = "Moving" if moving else "Building"
         note = (f"{verb} the {name} at ({placed.x},{placed.y}) on layer {placed.layer}: {man} man-days by "
-                f"{engineers} engineers = {hours} hours, ready in {days} days" + (f" ({spend}F)" if spend else ""))
+                f"{engineers} engineers = {hours} hours, ready in {_days(days)}" + (f" ({spend}F)" if spend else ""))
         return Outcome(records=records, base=after, funding=-spend,
                        timers=(Timer(days, f"build:{placed.key}", f"The {name} is ready"),), notes=(note,))
 
@@ -355,3 +358,11 @@ class XxxzoneDowntime:
         if base is None:
             return "the campaign has no base yet"
         return bw.placement(self.book, base, facility, where)
+
+
+def _days(n: int) -> str:
+    return f"{n} day{'' if n == 1 else 's'}"
+
+
+def _a(name: str) -> str:
+    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"
