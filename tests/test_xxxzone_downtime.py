@@ -265,3 +265,32 @@ def test_plots_and_placement(dt, begun):
     assert [p.name for p in dt.plots(begun.base)] == ["Surface", "Excavation 1"]
     assert dt.plots(None) == ()
     assert dt.placement(begun.base, "firing_range", (0, 6, 9, 0)) is None
+
+
+def test_unhealed_minor_wounds_go_into_battle_and_come_back_once(content, dt, begun):
+    from engine.core.dice import seed_from_int
+    from engine.play.game import Game
+
+    r = attrs.evolve(recruit("Anna"), wounds=(Kept(tier="minor", key="heal:Anna:1"),
+                                              Kept(tier="minor", key="heal:Anna:2"),
+                                              Kept(tier="minor", key="heal:Anna:3", ignored=True)), serial=3)
+    game = Game.new(content, "xxxzone", "vip", seed_from_int(2), None, squad=[roster.Character("xxxzone", r)])
+    c = game.state.units["roster_anna"].record
+    assert c.condition.wounds == Wounds(minor=2)  # the ignored one carries nothing
+    out = dt.debrief((r,), begun.base, game.state, ("Anna",), True, Dice.scripted([]))
+    assert out.records[0] == r and out.timers == () and out.cancel == ()  # nothing new, nothing lost
+    # the same two at the end: nothing new; one at the end: the other was treated (its timer cancelled);
+    # three: one new Minor, 1d6 = 5 days
+    after = SimpleNamespace(units={"a": SimpleNamespace(record=attrs.evolve(
+        c, condition=attrs.evolve(c.condition, wounds=Wounds(minor=2))))})
+    out = dt.debrief((r,), begun.base, after, ("Anna",), True, Dice.scripted([]))
+    assert out.timers == () and out.cancel == ()
+    after = SimpleNamespace(units={"a": SimpleNamespace(record=attrs.evolve(
+        c, condition=attrs.evolve(c.condition, wounds=Wounds(minor=1))))})
+    out = dt.debrief((r,), begun.base, after, ("Anna",), True, Dice.scripted([]))
+    assert out.cancel == ("heal:Anna:1",)
+    assert [k.key for k in out.records[0].wounds] == ["heal:Anna:2", "heal:Anna:3"]
+    after = SimpleNamespace(units={"a": SimpleNamespace(record=attrs.evolve(
+        c, condition=attrs.evolve(c.condition, wounds=Wounds(minor=3))))})
+    out = dt.debrief((r,), begun.base, after, ("Anna",), True, Dice.scripted([5]))
+    assert [(t.days, t.key) for t in out.timers] == [(5, "heal:Anna:4")]

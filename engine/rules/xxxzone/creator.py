@@ -165,7 +165,8 @@ class XxxzoneCreation:
         kit = record.kit or tuple(start.items)
         guns = [e.item for e in kit if e.item in self.book.weapons]
         return Character(name=record.name, attributes=record.attributes, armour=start.armour,
-                         drawn=guns[0] if guns else "", abilities=list(record.abilities), kit=list(kit))
+                         drawn=guns[0] if guns else "", abilities=list(record.abilities), kit=list(kit),
+                         minor_wounds=sum(1 for w in record.wounds if w.tier == "minor" and not w.ignored))
 
     def deploy(self, mission_id: str, records: list[Recruit]):
         places = missions.squad_places(self.content, ID, mission_id)

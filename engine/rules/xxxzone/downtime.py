@@ -102,7 +102,9 @@ class XxxzoneDowntime:
                 notes.append(f"{r.name} died on the mission")
                 out.append(attrs.evolve(r, dead=True, wounds=()))
                 continue
-            r, more = self._wounds(r, c, dice)
+            r, more, treated = self._wounds(r, c, dice)
+            cancel += treated
+            notes += [f"{r.name}: a Minor Wound brought along was treated on the mission"] * len(treated)
             for timer, roll, note in more:
                 timers.append(timer)
                 rolls += [roll] if roll is not None else []
@@ -112,10 +114,15 @@ class XxxzoneDowntime:
                        rolls=tuple(rolls), notes=tuple(notes), dead=tuple(dead))
 
     def _wounds(self, r: Recruit, c: Combatant, dice: Dice):
+        """The mission's new wounds: its Minor ones less those the operative brought (a med-kit may have
+        treated some of those: they are healed)."""
         w = c.condition.wounds
-        kept, more, serial = list(r.wounds), [], r.serial
+        brought = [k for k in r.wounds if k.tier == "minor" and not k.ignored]
+        treated = {k.key for k in brought[:max(0, len(brought) - w.minor)]}
+        kept, more, serial = [k for k in r.wounds if k.key not in treated], [], r.serial
         op = self.op(r)
-        taken = [(t, False, False) for t in self.book.tiers() for _ in range(w.count(t))]
+        new = {t: w.count(t) - (len(brought) if t == "minor" else 0) for t in self.book.tiers()}
+        taken = [(t, False, False) for t in self.book.tiers() for _ in range(max(0, new[t]))]
         taken += [("severe", False, True)] * w.spared_severe + [("minor", True, False)] * w.ignored_minor
         for tier, ignored, spared in taken:
             serial += 1
@@ -133,7 +140,7 @@ class XxxzoneDowntime:
                 more.append((Timer(days, key, label, r.name), roll,
                              f"{r.name}: {name} heals in {roll.formula} days{fast}"))
             kept.append(Kept(tier=tier, key=key, ignored=ignored, spared=spared))
-        return attrs.evolve(r, wounds=tuple(kept), serial=serial), more
+        return attrs.evolve(r, wounds=tuple(kept), serial=serial), more, tuple(sorted(treated))
 
     # -- timers ---------------------------------------------------------------------------------------
 

@@ -243,6 +243,7 @@ class Character:
     drawn: str = ""
     abilities: list[str] = attrs.field(factory=list)
     kit: list[KitEntry] = attrs.field(factory=list)
+    minor_wounds: int = 0  # unhealed Minor wounds a campaign operative brings into battle (8.2), with their penalty
 
 
 @attrs.frozen(kw_only=True)
