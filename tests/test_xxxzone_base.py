@@ -188,3 +188,10 @@ def test_plots(book, start):
 
 def test_the_start_spots_parse(book):
     assert book.campaign.start[0] == Spot(facility="surface", x=4, y=4)
+
+
+def test_a_missile_silo_takes_six_layers(book, start):
+    # free 2x2 on the Surface at (6,9), but its shaft meets the Residence on layer 1
+    assert bw.placement(book, start, "missile_silo", (0, 6, 9, 0)) == "overlap: (7,9) on layer 1 is the Residence's"
+    assert bw.cells(book, "missile_silo", 0, 1, 1, 0) == {(d, x, y) for d in range(6) for x in (1, 2) for y in (1, 2)}
+    assert bw.placement(book, start, "elevator", (0, 6, 10, 0)) is None  # an elevator's shaft may go undug

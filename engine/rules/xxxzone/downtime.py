@@ -236,17 +236,16 @@ class XxxzoneDowntime:
         turns = {}
         for rot in range(4):
             turns.setdefault(bw.shape(book, fid, rot), rot)
+        target = book.facilities[fid]
         ground: set[bw.Cell] = set()
-        for p in base.placed:
-            fac = book.facilities[p.facility]
-            if (fac.area and not book.facilities[fid].area) or (book.facilities[fid].area and p.facility == "elevator"
-                                                                 or p.facility == book.facilities[fid].touches):
+        for p in base.placed:  # a facility stands in an area; an area touches what it must (an Elevator)
+            if (p.facility == target.touches) if target.area else book.facilities[p.facility].area:
                 ground |= bw.cells_of(book, p)
-        reach = 5 if book.facilities[fid].area else 2
+        reach = max(len(target.shape), len(target.shape[0]))
         seen = set()
         for layer, x, y in sorted(ground):
-            for dx in range(-reach, 1):
-                for dy in range(-reach, 1):
+            for dx in range(-reach, 2):
+                for dy in range(-reach, 2):
                     for rot in turns.values():
                         where = (layer, x + dx, y + dy, rot)
                         if where not in seen:
