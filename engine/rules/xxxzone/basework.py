@@ -144,8 +144,7 @@ def placement(book: Book, base: Base, facility: str, where: tuple[int, ...], mov
         if area.building:
             return f"the {_name(book, area.facility)} at ({c[1]},{c[2]}) on layer {layer} is still being built"
     if fac.adjacent:
-        near = set().union(*(cells_of(book, p) for p in others if p.facility == fac.adjacent)) \
-            if any(p.facility == fac.adjacent for p in others) else set()
+        near = {c for p in others if p.facility == fac.adjacent for c in cells_of(book, p)}
         if not any(_around(c) & near for c in top):
             return f"not adjacent to the {_name(book, fac.adjacent)}: the {fac.name} must touch it"
     return None
