@@ -208,10 +208,26 @@ SQUAD_PICK: tuple[Key, ...] = (
     Key("back", "escape,backspace", "back", "cancel"),
 )
 
+BASEMAP: tuple[Key, ...] = (  # the base screen: a facility's footprint moved over a layer of the base
+    Key("base_north", "up,k", "shift(0,-1)", "up", show=False),
+    Key("base_south", "down,j", "shift(0,1)", "down", show=False),
+    Key("base_west", "left,h", "shift(-1,0)", "left", show=False),
+    Key("base_east", "right,l", "shift(1,0)", "right", show=False),
+    Key("base_rotate", "r", "rotate", "rotate"),
+    Key("base_next", "tab", "facility(1)", "next facility"),
+    Key("base_prev", "shift+tab", "facility(-1)", "prev facility", show=False),
+    Key("base_deeper", "greater_than_sign", "layer(1)", "layer down"),
+    Key("base_higher", "less_than_sign", "layer(-1)", "layer up"),
+    Key("base_place", "enter", "place", "build here"),
+    Key("back", "escape,backspace,q", "back", "back"),
+    Key("help", "question_mark", "help", "help"),
+)
+
 TABLES = {"battle": BATTLE, "title": TITLE, "form": FORM, "list": LIST, "summary": SUMMARY, "reader": READER,
           "close": CLOSE, "confirm": CONFIRM, "viewer": VIEWER, "dispute": DISPUTE, "menu": MENU,
           "inventory": INVENTORY,
-          "roster": ROSTER, "creation": CREATION, "campaign": CAMPAIGN, "squad_pick": SQUAD_PICK}
+          "roster": ROSTER, "creation": CREATION, "campaign": CAMPAIGN, "squad_pick": SQUAD_PICK,
+          "basemap": BASEMAP}
 CONFUSED = {"ctrl+i": "Tab", "ctrl+h": "Backspace", "ctrl+m": "Enter", "ctrl+j": "Enter",
             "ctrl+left_square_bracket": "Esc"}
 _NAMED = {k.value for k in Keys} | {"enter", "tab", "escape", "backspace", "space"}

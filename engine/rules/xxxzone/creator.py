@@ -23,14 +23,31 @@ GENDERS = (("unstated", "Unstated"), ("female", "Female"), ("male", "Male"))
 
 
 @attrs.frozen(kw_only=True)
+class Kept:
+    """A wound the operative brought home (8.2: it persists until it heals); `key` names its heal timer."""
+
+    tier: str  # wounds.toml: minor, severe, mortal, lethal
+    key: str  # "heal:Sable:3"
+    ignored: bool = False  # a Minor wound Toughness ignored: no penalty, heals in a day
+    spared: bool = False  # a Severe wound Improved Toughness spared: no penalty, heals normally
+
+
+@attrs.frozen(kw_only=True)
 class Recruit:
-    """What the roster keeps of an xxxzone operative: its rolled attributes and the rolls, written out."""
+    """What the roster keeps of an xxxzone operative: its rolled attributes and the rolls, written out, and
+    what the campaign made of it since (abilities trained, wounds kept, the course it is on, death). The later
+    fields have defaults, so a roster.toml from before the campaign still loads."""
 
     name: str
     attributes: Attributes
     rolled: str  # "Str 1d4+1: 3+1=4, Per ..."
     kit: tuple[KitEntry, ...] = ()  # what it was issued (11.5)
     gender: str = ""  # 14.1: a name, gender and blurb ("" unstated)
+    abilities: tuple[str, ...] = ()  # trained (13); twice for a second rank
+    wounds: tuple[Kept, ...] = ()
+    course: str = ""  # the attribute or ability it is training, while its "train:" timer runs
+    serial: int = 0  # the last wound key number given
+    dead: bool = False
 
 
 class XxxzoneCreation:
@@ -148,7 +165,8 @@ class XxxzoneCreation:
         kit = record.kit or tuple(start.items)
         guns = [e.item for e in kit if e.item in self.book.weapons]
         return Character(name=record.name, attributes=record.attributes, armour=start.armour,
-                         drawn=guns[0] if guns else "", kit=list(kit))
+                         drawn=guns[0] if guns else "", abilities=list(record.abilities), kit=list(kit),
+                         minor_wounds=sum(1 for w in record.wounds if w.tier == "minor" and not w.ignored))
 
     def deploy(self, mission_id: str, records: list[Recruit]):
         places = missions.squad_places(self.content, ID, mission_id)

@@ -89,6 +89,7 @@ def check(own: Tables, shared: Tables) -> list[str]:
                 out.append(f"campaign.toml: [{cid}].new_base: unknown facility {fid!r}")
         if names_in(camp.attribute_days.tree) - {"current"}:
             out.append(f"campaign.toml: [{cid}].attribute_days: only 'current' may be named")
+        out += _start(own, cid, camp)
     for fid, fac in own["facilities"].items():
         if not fac.shape or any(set(row) - {"X", "."} for row in fac.shape):
             out.append(f"facilities.toml: [{fid}].shape: rows of X and . expected")
@@ -96,6 +97,22 @@ def check(own: Tables, shared: Tables) -> list[str]:
             if attr not in ATTRIBUTES:
                 out.append(f"facilities.toml: [{fid}].trains.{attr}: unknown attribute")
     return out
+
+
+def _start(own: Tables, cid: str, camp) -> list[str]:
+    """The starting base, placed spot by spot with the placement rule a build order uses."""
+    from engine.rules.xxxzone.basework import lay_out
+    from engine.rules.xxxzone.book import Book
+
+    unknown = [f"campaign.toml: [{cid}].start[{i}].facility: unknown facility {s.facility!r}"
+               for i, s in enumerate(camp.start) if s.facility not in own["facilities"]]
+    unknown += [f"campaign.toml: [{cid}].housing.{role}: unknown facility {fid!r}"
+                for role, fid in camp.housing.items() if fid not in own["facilities"]]
+    if unknown or not camp.start:
+        return unknown
+    book = Book.of({**own, "campaign": {"standard": camp}})
+    _, problems = lay_out(book, camp.start, camp.start_staff)
+    return [f"campaign.toml: [{cid}].start{p if p.startswith('[') else ': ' + p}" for p in problems]
 
 
 def _attributes(where: str, a: Attributes) -> list[str]:

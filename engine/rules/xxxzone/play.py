@@ -297,3 +297,8 @@ class XxxZone(Plain):
         from engine.rules.xxxzone.creator import XxxzoneCreation
 
         return XxxzoneCreation(self.content)
+
+    def downtime(self):
+        from engine.rules.xxxzone.downtime import XxxzoneDowntime
+
+        return XxxzoneDowntime(self.content)

@@ -243,6 +243,7 @@ class Character:
     drawn: str = ""
     abilities: list[str] = attrs.field(factory=list)
     kit: list[KitEntry] = attrs.field(factory=list)
+    minor_wounds: int = 0  # unhealed Minor wounds a campaign operative brings into battle (8.2), with their penalty
 
 
 @attrs.frozen(kw_only=True)
@@ -270,6 +271,17 @@ class Kit:
 
 
 @attrs.frozen(kw_only=True)
+class Spot:
+    """campaign.toml [[standard.start]]: one facility of the starting base, placed as an order would."""
+
+    facility: str
+    layer: int = 0
+    x: int = 0
+    y: int = 0
+    rotation: int = 0
+
+
+@attrs.frozen(kw_only=True)
 class Campaign:
     """campaign.toml: training, Luck and funding (14.2, 14.3, 15); the battle rules never read it."""
 
@@ -286,6 +298,17 @@ class Campaign:
     salvage_loot_drops: int
     salvage_more_loot: int
     stranger_chance: int
+    # The base (15): the site's squares a side on every layer, the deepest layer, the starting base, staff and
+    # funding, what hiring costs. Defaults: a bundle from before the campaign still loads.
+    site: int = 16
+    deepest: int = 8
+    start: list[Spot] = attrs.field(factory=list)
+    start_staff: dict[str, int] = attrs.field(factory=dict)
+    start_funding: int = 0
+    hire_cost: int = 1
+    housing: dict[str, str] = attrs.field(factory=dict)  # staff role -> the facility that houses it
+    gamble_days: int = 7
+    heal_ignored_days: int = 1  # Toughness: an ignored Minor wound heals in 1 day
 
 
 @attrs.frozen(kw_only=True)
@@ -301,6 +324,16 @@ class Facility:
     needs: str = ""  # staff it needs to train anyone
     unexcavated_man_days: int = 0
     unexcavated_funding: int = 0
+    # Placement limits (15's Limits column): "exactly"/"at_least" `count` per base; where it may stand; a facility
+    # it must touch; `area`: a build area (Surface, Excavation) rather than a facility standing in one.
+    limit: Literal["", "exactly", "at_least"] = ""
+    count: int = 1
+    layer: Literal["any", "surface", "underground"] = "any"
+    adjacent: str = ""  # a facility it must stand next to (Radar Tower: the Runway)
+    touches: str = ""  # an area must touch this facility on its layer (Excavation: an Elevator)
+    apart: bool = False  # an area that may not overlap or touch another of its kind on a layer
+    area: bool = False
+    houses: int = 0  # staff it houses (Residence: 10 scientists/engineers)
 
 
 @attrs.frozen(kw_only=True)

@@ -31,6 +31,10 @@ def start(rs, state: State, dice: Dice) -> Rejected | list[Event]:
         c = battle.deploy(book, op, m.side, cell)
         c = attrs.evolve(c, facing=NEIGHBOURS[field.FACING.get(m.side, 0)], inspirable=m.side in inspired)
         t = book.roster[m.template]
+        kept = book.characters[t.character].minor_wounds if t.character else 0
+        if kept:  # a campaign operative's unhealed Minor wounds, penalty and all (8.2)
+            c = attrs.evolve(c, condition=attrs.evolve(c.condition, wounds=attrs.evolve(c.condition.wounds,
+                                                                                        minor=kept)))
         race = "Human" if t.character or book.enemies[t.enemy].human else book.enemies[t.enemy].name
         events.append(UnitSpawned(unit=unit_of(book, c, m.template, m.glyph, race)))
     events.append(PhaseStarted(phase=1))

@@ -1,0 +1,374 @@
+"""xxxzone between missions (8.2, 13, 14, 15) through the campaign's `Downtime` seam: wounds kept and healed,
+training at the base's facilities, Luck by gambling, monthly Funding, building and moving facilities, hiring.
+
+Timer keys: "heal:NAME:N" (a kept wound), "train:NAME" (its course), "gamble:NAME" (its binge),
+"build:KEY" (a facility built or moved). The records are the roster's `Recruit`s; the base a `basework.Base`.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.campaign.seam import Offer, Order, Outcome, Plot, Timer
+from engine.core.commands import Rejected
+from engine.core.dice import Dice
+from engine.rules.xxxzone import basework as bw
+from engine.rules.xxxzone.battle import Combatant
+from engine.rules.xxxzone.book import Book
+from engine.rules.xxxzone.campaign import gamble, heal_days
+from engine.rules.xxxzone.character import SHORT, Operative
+from engine.rules.xxxzone.creator import ID, Kept, Recruit, _id
+from engine.rules.xxxzone.schema import ATTRIBUTES
+from engine.rules.xxxzone.training import Training, role_name
+
+SERIOUS = ("severe", "mortal", "lethal")  # 8.2 (Interpretation): any of these unhealed keeps one convalescing
+
+
+class XxxzoneDowntime:
+    def __init__(self, content) -> None:
+        self.content = content
+        self.book = Book.of(content.rules[ID])
+        self.training = Training(self.book, self.op)
+
+    # -- the operatives -------------------------------------------------------------------------------
+
+    def op(self, r: Recruit) -> Operative:
+        return Operative(id=_id(r.name), name=r.name, attributes=r.attributes, gender=r.gender,
+                         abilities=tuple(r.abilities), armour=self.book.kits["starting"].armour, kit=r.kit)
+
+    def _tier(self, tier: str) -> str:
+        return self.book.wounds[tier].name
+
+    def convalescing(self, r: Recruit) -> str | None:
+        serious = [w for w in r.wounds if w.tier in SERIOUS]
+        if not serious:
+            return None
+        counts = {t: sum(1 for w in serious if w.tier == t) for t in SERIOUS}
+        told = ", ".join(f"{n} {self._tier(t)}{'s' if n > 1 else ''}" for t, n in counts.items() if n)
+        return f"{r.name} is convalescing: {told} to heal"
+
+    def deploy_refusal(self, record: Recruit, base, busy: frozenset[str]) -> str | None:
+        if record.dead:
+            return f"{record.name} is dead"
+        if (why := self.convalescing(record)) is not None:
+            return why
+        if f"gamble:{record.name}" in busy:
+            return f"{record.name} is away on a gambling binge"
+        return None
+
+    # -- a new campaign, a month ------------------------------------------------------------------------
+
+    def begin(self, records: tuple, dice: Dice) -> Outcome:
+        camp = self.book.campaign
+        base, problems = bw.lay_out(self.book, camp.start, camp.start_staff)
+        if problems:  # `content check` refuses such content first
+            raise ValueError(f"campaign.toml: the starting base: {problems[0]}")
+        built = ", ".join(self.book.facilities[p.facility].name for p in base.placed)
+        return Outcome(records=tuple(records), base=base, funding=camp.start_funding,
+                       notes=(f"The starting base: {built}", f"Starting funding: {camp.start_funding}F"))
+
+    def month(self, records: tuple, base, dice: Dice) -> Outcome:
+        """15: the base income, +1F for each living operative with Poster Boy and again with Schmooze."""
+        camp = self.book.campaign
+        parts = [f"{camp.monthly_income}F"]
+        total = camp.monthly_income
+        for r in records:
+            for ability in ("poster_boy", "schmooze"):
+                if not r.dead and ability in r.abilities:
+                    total += camp.poster_income
+                    parts.append(f"{self.book.abilities[ability].name} ({r.name}) {camp.poster_income}F")
+        return Outcome(records=tuple(records), base=base, funding=total,
+                       notes=(f"Monthly funding: {' + '.join(parts)} = {total}F",))
+
+    # -- after a mission ------------------------------------------------------------------------------
+
+    def debrief(self, records: tuple, base, state, deployed: tuple[str, ...], won: bool, dice: Dice) -> Outcome:
+        """Wounds taken are kept, each with its heal timer rolled (Fast Healing's dice); the dead stay dead; a
+        course is broken off by going. A Dying operative carried home is stabilised (Interpretation)."""
+        units = {u.record.op.name: u.record for u in state.units.values() if isinstance(u.record, Combatant)}
+        out, timers, cancel, rolls, notes, dead = [], [], [], [], [], []
+        for r in records:
+            c = units.get(r.name)
+            if r.dead or r.name not in deployed or c is None:
+                out.append(r)
+                continue
+            if r.course:
+                cancel.append(f"train:{r.name}")
+                notes.append(f"{r.name}: the course in {self._course(r.course)} is broken off by the mission")
+                r = attrs.evolve(r, course="")
+            if c.condition.dead:
+                dead.append(r.name)
+                cancel += [w.key for w in r.wounds]
+                notes.append(f"{r.name} died on the mission")
+                out.append(attrs.evolve(r, dead=True, wounds=()))
+                continue
+            r, more, treated = self._wounds(r, c, dice)
+            cancel += treated
+            notes += [f"{r.name}: a Minor Wound brought along was treated on the mission"] * len(treated)
+            for timer, roll, note in more:
+                timers.append(timer)
+                rolls += [roll] if roll is not None else []
+                notes.append(note)
+            out.append(r)
+        return Outcome(records=tuple(out), base=base, timers=tuple(timers), cancel=tuple(cancel),
+                       rolls=tuple(rolls), notes=tuple(notes), dead=tuple(dead))
+
+    def _wounds(self, r: Recruit, c: Combatant, dice: Dice):
+        """The mission's new wounds: its Minor ones less those the operative brought (a med-kit may have
+        treated some of those: they are healed)."""
+        w = c.condition.wounds
+        brought = [k for k in r.wounds if k.tier == "minor" and not k.ignored]
+        treated = {k.key for k in brought[:max(0, len(brought) - w.minor)]}
+        kept, more, serial = [k for k in r.wounds if k.key not in treated], [], r.serial
+        op = self.op(r)
+        new = {t: w.count(t) - (len(brought) if t == "minor" else 0) for t in self.book.tiers()}
+        taken = [(t, False, False) for t in self.book.tiers() for _ in range(max(0, new[t]))]
+        taken += [("severe", False, True)] * w.spared_severe + [("minor", True, False)] * w.ignored_minor
+        for tier, ignored, spared in taken:
+            serial += 1
+            key = f"heal:{r.name}:{serial}"
+            name = self._tier(tier)
+            label = f"{r.name}'s {name} heals"
+            if ignored:
+                days = self.book.campaign.heal_ignored_days
+                more.append((Timer(days, key, label, r.name), None,
+                             f"{r.name}: {name} (ignored by Toughness) heals in {days} day{'s' if days > 1 else ''}"))
+            else:
+                roll = heal_days(dice, self.book, op, tier)
+                days = max(1, roll.total)
+                fast = " (Fast Healing)" if op.has("fast_healing") else ""
+                more.append((Timer(days, key, label, r.name), roll,
+                             f"{r.name}: {name} heals in {roll.formula} days{fast}"))
+            kept.append(Kept(tier=tier, key=key, ignored=ignored, spared=spared))
+        return attrs.evolve(r, wounds=tuple(kept), serial=serial), more, tuple(sorted(treated))
+
+    # -- timers ---------------------------------------------------------------------------------------
+
+    def due(self, records: tuple, base, timer: Timer, dice: Dice) -> Outcome:
+        kind, _, rest = timer.key.partition(":")
+        records = tuple(records)
+        if kind == "build":
+            p = base.get(rest) if base is not None else None
+            if p is None:
+                return Outcome(records=records, base=base, notes=(f"{timer.label}: no such facility any more",))
+            name = self.book.facilities[p.facility].name
+            return Outcome(records=records, base=bw.finish(base, rest),
+                           notes=(f"The {name} at ({p.x},{p.y}) on layer {p.layer} is ready",))
+        if kind == "heal":
+            return self._healed(records, base, timer)
+        who = next((i for i, r in enumerate(records) if r.name == rest and not r.dead), None)
+        if who is None:
+            return Outcome(records=records, base=base, notes=(f"{timer.label}: nobody to finish it",))
+        r = records[who]
+        if kind == "train" and r.course:
+            done, note = self.training.finish(r)
+            return Outcome(records=records[:who] + (done,) + records[who + 1:], base=base, notes=(note,))
+        if kind == "gamble":
+            op, refund, rolls = gamble(dice, self.book, self.op(r))
+            done = attrs.evolve(r, attributes=op.attributes)
+            luck = "Luck " + (f"{r.attributes.luck}→{op.attributes.luck}" if op.attributes.luck > r.attributes.luck
+                              else f"stays {r.attributes.luck}")
+            back = self.book.campaign.gamble_cost if refund else 0
+            notes = (f"{r.name} is back from the binge: {rolls[0].formula}: {luck}",
+                     f"{r.name}: {rolls[1].formula}: " + (f"{back}F won back" if refund else "the stake is lost"))
+            return Outcome(records=records[:who] + (done,) + records[who + 1:], base=base, funding=back,
+                           rolls=rolls, notes=notes)
+        return Outcome(records=records, base=base, notes=(f"{timer.label}: nothing to do",))
+
+    def _healed(self, records: tuple, base, timer: Timer) -> Outcome:
+        for i, r in enumerate(records):
+            wound = next((w for w in r.wounds if w.key == timer.key), None)
+            if wound is not None:
+                done = attrs.evolve(r, wounds=tuple(w for w in r.wounds if w.key != timer.key))
+                note = f"{r.name}'s {self._tier(wound.tier)} has healed"
+                if self.convalescing(r) and not self.convalescing(done):
+                    note += f": {r.name} may deploy again"
+                return Outcome(records=records[:i] + (done,) + records[i + 1:], base=base, notes=(note,))
+        return Outcome(records=records, base=base, notes=(f"{timer.label}: the wound is gone already",))
+
+    def _course(self, what: str) -> str:
+        return SHORT[what] if what in ATTRIBUTES else self.book.abilities[what].name
+
+    # -- orders ---------------------------------------------------------------------------------------
+
+    def offers(self, records: tuple, base, funding: int, busy: frozenset[str]) -> tuple[Offer, ...]:
+        """Every course and binge each free operative may start, every hire, and every fitting placement of each
+        facility on built ground (moves are ordered from the base screen, not offered)."""
+        out: list[Offer] = []
+        for r in records:
+            if self._unfit(r, busy) is not None:
+                continue
+            for what in (*ATTRIBUTES, *self.book.abilities):
+                plan = self.training.plan(r, base, what)
+                if not isinstance(plan, Rejected):
+                    out.append(Offer(Order("train", r.name, what), plan.label))
+            if funding >= self.book.campaign.gamble_cost and r.attributes.luck < self.book.campaign.luck_max:
+                out.append(Offer(Order("gamble", r.name), f"Send {r.name} gambling for a week "
+                                                           f"({self.book.campaign.gamble_cost}F)",
+                                 self.book.campaign.gamble_cost))
+        if base is None:
+            return tuple(out)
+        for role in self.book.campaign.housing:
+            if funding >= self.book.campaign.hire_cost and self._housing(base, role) is None:
+                out.append(Offer(Order("hire", what=role), f"Hire a {role_name(role)} "
+                                                           f"({self.book.campaign.hire_cost}F)",
+                                 self.book.campaign.hire_cost))
+        if bw.free_engineers(base) < 1:
+            return tuple(out)
+        for fid, fac in self.book.facilities.items():
+            for where in self._spots(base, fid):
+                if bw.placement(self.book, base, fid, where) is not None:
+                    continue
+                price = bw.price(self.book, base, fid, where)
+                if price.funding <= funding:
+                    free = bw.free_engineers(base)
+                    days = bw.days(self.book, price.man_days, free)
+                    out.append(Offer(Order("build", what=fid, where=where),
+                                     f"Build {_a(fac.name)} at ({where[1]},{where[2]}) on layer {where[0]}, turned "
+                                     f"{where[3]} ({price.funding}F, {price.man_days} man-days by {free} "
+                                     f"engineers: {_days(days)})", price.funding))
+        return tuple(out)
+
+    def _spots(self, base, fid: str):
+        """Origins worth trying: around built ground, and around Elevators for an Excavation; each distinct
+        rotation once."""
+        book = self.book
+        turns = {}
+        for rot in range(4):
+            turns.setdefault(bw.shape(book, fid, rot), rot)
+        target = book.facilities[fid]
+        ground: set[bw.Cell] = set()
+        for p in base.placed:  # a facility stands in an area; an area touches what it must (an Elevator)
+            if (p.facility == target.touches) if target.area else book.facilities[p.facility].area:
+                ground |= bw.cells_of(book, p)
+        reach = max(len(target.shape), len(target.shape[0]))
+        seen = set()
+        for layer, x, y in sorted(ground):
+            for dx in range(-reach, 2):
+                for dy in range(-reach, 2):
+                    for rot in turns.values():
+                        where = (layer, x + dx, y + dy, rot)
+                        if where not in seen:
+                            seen.add(where)
+                            yield where
+
+    def _unfit(self, r: Recruit, busy: frozenset[str]) -> str | None:
+        if r.dead:
+            return f"{r.name} is dead"
+        if (why := self.convalescing(r)) is not None:
+            return why
+        if f"train:{r.name}" in busy or r.course:
+            return f"{r.name} is already training {self._course(r.course) if r.course else ''}".rstrip()
+        if f"gamble:{r.name}" in busy:
+            return f"{r.name} is away on a gambling binge"
+        return None
+
+    def _housing(self, base, role: str) -> str | None:
+        """Why one more of `role` cannot be housed, or None."""
+        where = self.book.campaign.housing[role]
+        fac = self.book.facilities[where]
+        room = fac.houses * len(base.built(where))
+        housed = sum(base.staff_of(k) for k, v in self.book.campaign.housing.items() if v == where)
+        if housed >= room:
+            return f"no room: {len(base.built(where))} {fac.name} house {room}, and {housed} live there"
+        return None
+
+    def order(self, records: tuple, base, funding: int, busy: frozenset[str], order: Order,
+              dice: Dice) -> Outcome | Rejected:
+        records = tuple(records)
+        camp = self.book.campaign
+        if order.kind in ("train", "gamble"):
+            who = next((i for i, r in enumerate(records) if r.name == order.who), None)
+            if who is None:
+                return Rejected("unknown_operative", f"no operative {order.who!r} on the roster")
+            r = records[who]
+            if (why := self._unfit(r, busy)) is not None:
+                return Rejected("busy", why)
+            if order.kind == "gamble":
+                if funding < camp.gamble_cost:
+                    return Rejected("funding", f"a binge costs {camp.gamble_cost}F; the base has {funding}F")
+                if r.attributes.luck >= camp.luck_max:
+                    return Rejected("cap", f"{r.name}'s Luck is {r.attributes.luck}, the most it can be")
+                return Outcome(records=records, base=base, funding=-camp.gamble_cost,
+                               timers=(Timer(camp.gamble_days, f"gamble:{r.name}", f"{r.name} is back from the "
+                                                                                  f"binge", r.name),),
+                               notes=(f"{r.name} goes gambling for {camp.gamble_days} days ({camp.gamble_cost}F)",))
+            plan = self.training.plan(r, base, order.what)
+            if isinstance(plan, Rejected):
+                return plan
+            done = attrs.evolve(r, course=order.what)
+            return Outcome(records=records[:who] + (done,) + records[who + 1:], base=base,
+                           timers=(Timer(plan.days, f"train:{r.name}", plan.done, r.name),), notes=(plan.label,))
+        if base is None:
+            return Rejected("no_base", "the campaign has no base yet")
+        if order.kind == "hire":
+            if order.what not in camp.housing:
+                return Rejected("unknown_role", f"no staff to hire called {order.what!r}: one of "
+                                                f"{', '.join(camp.housing)}")
+            if (why := self._housing(base, order.what)) is not None:
+                return Rejected("no_room", why)
+            if funding < camp.hire_cost:
+                return Rejected("funding", f"hiring costs {camp.hire_cost}F; the base has {funding}F")
+            return Outcome(records=records, base=base.with_staff(order.what, base.staff_of(order.what) + 1),
+                           funding=-camp.hire_cost, notes=(f"Hired a {role_name(order.what)} ({camp.hire_cost}F)",))
+        if order.kind in ("build", "move"):
+            return self._build(records, base, funding, order)
+        return Rejected("unknown_order", f"xxxzone has no {order.kind!r} order: train, gamble, hire, build or move")
+
+    def _build(self, records: tuple, base, funding: int, order: Order) -> Outcome | Rejected:
+        book = self.book
+        moving = order.what if order.kind == "move" else ""
+        if moving:
+            p = base.get(moving)
+            if p is None:
+                return Rejected("unknown_facility", f"no facility {moving!r} in the base")
+            fid = p.facility
+            if book.facilities[fid].area or book.facilities[fid].layers == 2:
+                return Rejected("fixed", f"an {book.facilities[fid].name} cannot be moved: it holds the base together")
+            if p.building:
+                return Rejected("building", f"the {book.facilities[fid].name} is still being built")
+        else:
+            fid = order.what
+        why = bw.placement(book, base, fid, order.where[:4], moving=moving)
+        if why is not None:
+            return Rejected("placement", why)
+        free = bw.free_engineers(base)
+        engineers = order.where[4] if len(order.where) > 4 else free
+        if free < 1 or not 1 <= engineers <= free:
+            return Rejected("engineers", f"{free} of the base's {base.staff_of('engineer')} engineers are free")
+        price = bw.price(book, base, fid, order.where[:4])
+        if moving:
+            after, placed = bw.move(book, base, moving, order.where[:4], engineers)
+            spend, man = 0, book.facilities[fid].man_days
+        else:
+            if funding < price.funding:
+                return Rejected("funding", f"{_a(book.facilities[fid].name)} costs {price.funding}F; "
+                                           f"the base has {funding}F")
+            after, placed = bw.build(book, base, fid, order.where[:4], engineers)
+            spend, man = price.funding, placed.work
+        days = bw.days(book, man, engineers)
+        hours = -(-24 * man // engineers)
+        name = book.facilities[fid].name
+        verb = "Moving" if moving else "Building"
+        note = (f"{verb} the {name} at ({placed.x},{placed.y}) on layer {placed.layer}: {man} man-days by "
+                f"{engineers} engineers = {hours} hours, ready in {_days(days)}" + (f" ({spend}F)" if spend else ""))
+        return Outcome(records=records, base=after, funding=-spend,
+                       timers=(Timer(days, f"build:{placed.key}", f"The {name} is ready"),), notes=(note,))
+
+    # -- the base screen ------------------------------------------------------------------------------
+
+    def plots(self, base) -> tuple[Plot, ...]:
+        return () if base is None else bw.plots(self.book, base)
+
+    def placement(self, base, facility: str, where: tuple[int, ...]) -> str | None:
+        if base is None:
+            return "the campaign has no base yet"
+        return bw.placement(self.book, base, facility, where)
+
+
+def _days(n: int) -> str:
+    return f"{n} day{'' if n == 1 else 's'}"
+
+
+def _a(name: str) -> str:
+    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"
