@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-ROOMS = ("core", "map", "content", "log", "rules", "ai", "play")  # bottom to top
+ROOMS = ("core", "map", "content", "log", "rules", "ai", "play", "campaign")  # bottom to top
+SEAMS = ("engine.campaign.seam",)  # imports only core: what a ruleset returns to the campaign, as core/seam.py is
 
 
 def imports(source: str) -> list[tuple[int, str]]:
@@ -48,7 +49,8 @@ def violations(rel: Path, source: str) -> list[str]:
             continue
         if room == "rules" and mine != "rules" and module.count(".") >= 2:
             out.append(f"{rel}:{line}: imports the ruleset {module} (find it through the registry)")
-        elif mine in ROOMS and room in ROOMS and ROOMS.index(room) > ROOMS.index(mine):
+        elif mine in ROOMS and room in ROOMS and ROOMS.index(room) > ROOMS.index(mine) \
+                and not module.startswith(SEAMS):
             out.append(f"{rel}:{line}: engine/{mine}/ imports {module}, a room above it")
     return out
 

@@ -47,6 +47,13 @@ class Recruit:
     kills: int = 0
     uses: dict[str, int] = attrs.field(factory=dict)  # stat -> uses carried over, the non-zero ones
     skill_uses: dict[str, int] = attrs.field(factory=dict)
+    # kept by a campaign (downtime.py): Health and wounds still healing from the last mission, limbs to regrow,
+    # how many healing timers were set (the running one's key ends in it), and death
+    hurt: int = 0
+    wounds: int = 0
+    limbs: int = 0
+    heals: int = 0
+    dead: bool = False
 
 
 def _id(name: str) -> str:
@@ -64,7 +71,8 @@ class AnnihilationCreation:
         self.content = content
         tables = content.rules[ID]
         self.units = tables["units"]
-        self.book = Book.of({k: v for k, v in tables.items() if k not in ("units", "forces", "ground", "difficulty")})
+        self.book = Book.of({k: v for k, v in tables.items()
+                             if k not in ("units", "forces", "ground", "difficulty", "campaign")})
         self.order = sorted(self.book.levels, key=lambda k: self.book.levels[k].order)
 
     def _range(self) -> tuple[int, int]:
@@ -168,6 +176,9 @@ class AnnihilationCreation:
         out += [f".rank: unknown rank {record.rank!r}"] if record.rank not in self.book.ranks else []
         out += [f".uses.{k}: unknown stat" for k in record.uses if k not in STATS]
         out += [f".skill_uses.{k}: unknown skill" for k in record.skill_uses if k not in self.book.skills]
+        out += [f".{k}: {str(v)[:12]} is negative" for k, v in
+                (("hurt", record.hurt), ("wounds", record.wounds), ("limbs", record.limbs), ("heals", record.heals))
+                if v < 0]
         return out
 
     def describe(self, record: Recruit, wide: bool = False) -> tuple[str, str]:

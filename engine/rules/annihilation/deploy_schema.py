@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import attrs
 
+from engine.content.formula import Formula
 from engine.content.missions import check_forces
 from engine.content.models import Forces
 from engine.content.tables import Schema, Tables
@@ -131,7 +132,18 @@ def _ammo(t: Tables, key: str, u: Template) -> list[str]:
                                                        f"explosives.toml, not {u.ammo!r}"]
 
 
+@attrs.frozen(kw_only=True)
+class Campaign:
+    """campaign.toml `[standard]`: healing between missions (Interpretation, docs/rules-notes.md); the battle
+    rules never read it. `heal_days` may name `lost` (Health lost) and `wounds` (wounds taken this mission)."""
+
+    heal_days: Formula
+    limb_days: int  # on top, per limb blown off (A-19.5): a new one grafted
+    unfit_percent: int  # Health lost at least this % of Hth: too badly wounded to deploy until healed
+    unfit_wounds: int  # or this many wounds taken
+
+
 LATER = ("difficulty.toml",)  # a bundle without it (an older one) plays every level with the aliens as rolled
 FILES = {**s.SCHEMA.files, "units.toml": Template, "forces.toml": Forces, "ground.toml": Ground,
-         "difficulty.toml": Hardship}
-SCHEMA = Schema(files=FILES, optional=tuple(FILES), check=check)
+         "difficulty.toml": Hardship, "campaign.toml": Campaign}
+SCHEMA = Schema(files=FILES, optional=tuple(FILES), check=check, between=("campaign.toml",))

@@ -1,0 +1,100 @@
+"""What a ruleset tells the campaign: its between-mission rules, as pure functions of records and dice."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import attrs
+
+from engine.core.commands import Rejected
+from engine.core.dice import Dice, Roll
+
+
+@attrs.frozen
+class Timer:
+    """Something that finishes some days from now: a wound healed, a course done, a facility built."""
+
+    days: int        # from the day it is set, >= 1
+    key: str         # the ruleset's own id for it, unique in the campaign: "heal:sable:2", "train:sable:per"
+    label: str       # for the calendar: "Sable's Severe wound heals"
+    who: str = ""    # the character's name, or "" for the base
+
+
+@attrs.frozen
+class Order:
+    """A player's between-mission decision for the ruleset: train, gamble, build, move, buy, assign..."""
+
+    kind: str                    # "train", "gamble", "build", "move", "buy", "assign", "repair"...
+    who: str = ""                # a character's name, or ""
+    what: str = ""               # an attribute, ability, facility, item id...
+    where: tuple[int, ...] = ()  # e.g. (layer, x, y, rotation) for a placement
+
+
+@attrs.frozen
+class Offer:
+    """One thing the player may order now, for menus and the campaign AI."""
+
+    order: Order
+    label: str            # "Train Sable's Per 5→6 at the Firing Range (18 days)"
+    cost: int = 0         # funding it takes now
+
+
+@attrs.frozen
+class Outcome:
+    """What a between-mission rule did. The campaign writes it to its log as one event."""
+
+    records: tuple[Any, ...]          # the whole roster after, ruleset records in roster order
+    base: Any = None                  # the ruleset's base after (a frozen attrs value), or None if it has none
+    funding: int = 0                  # change in funding (F): + income/refund, - cost
+    timers: tuple[Timer, ...] = ()    # new timers
+    cancel: tuple[str, ...] = ()      # keys of timers this cancels (a course broken off by a deployment)
+    rolls: tuple[Roll, ...] = ()
+    notes: tuple[str, ...] = ()       # one line per change, for the debrief/campaign screen, with its numbers:
+                                      # "Sable: Severe wound heals in 4d8 = 3+5+1+7 = 16 days"
+    dead: tuple[str, ...] = ()        # names who died (they stay dead: the campaign keeps them, never deploys them)
+
+
+@attrs.frozen
+class Plot:
+    """One layer of a base drawn as a grid, for the base screen (ruleset-neutral)."""
+
+    name: str                                   # "Surface", "Excavation 1"
+    rows: tuple[str, ...]                       # a char per square: "." open floor, " " not buildable, a letter per facility
+    legend: tuple[tuple[str, str], ...] = ()    # (letter, "Runway" / "Firing Range (building: 3 days left)")
+
+
+class Downtime(Protocol):
+    """A ruleset's between-mission rules. Every method is pure: same arguments and dice, same Outcome."""
+
+    def begin(self, records: tuple[Any, ...], dice: Dice) -> Outcome:
+        """A new campaign: the starting base (or None), starting funding, any first timers."""
+
+    def deploy_refusal(self, record: Any, base: Any, busy: frozenset[str]) -> str | None:
+        """Why this character may not deploy now ("Sable is convalescing: Severe wound, 12 days"), or None.
+        `busy` = keys of the timers still running (a character in a course may deploy; that breaks the course)."""
+
+    def debrief(self, records: tuple[Any, ...], base: Any, state: Any, deployed: tuple[str, ...],
+                won: bool, dice: Dice) -> Outcome:
+        """After a mission: `state` is the mission's final kernel State, `deployed` the names who went.
+        Wounds kept, healing timers, experience, promotion, repairs, deaths, loot and funding."""
+
+    def due(self, records: tuple[Any, ...], base: Any, timer: Timer, dice: Dice) -> Outcome:
+        """A timer came due: a wound healed, a course ended (+1 Per), a facility finished, a binge ended."""
+
+    def month(self, records: tuple[Any, ...], base: Any, dice: Dice) -> Outcome:
+        """The first of each month: income, salaries, upkeep."""
+
+    def offers(self, records: tuple[Any, ...], base: Any, funding: int,
+               busy: frozenset[str]) -> tuple[Offer, ...]:
+        """What the player may order now (possibly long for placements: the campaign AI picks from it)."""
+
+    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: frozenset[str],
+              order: Order, dice: Dice) -> Outcome | Rejected:
+        """Carry out one order, or say why not (Rejected(code, one-line reason))."""
+
+    def plots(self, base: Any) -> tuple[Plot, ...]:
+        """The base's layers as grids; () for a ruleset without a base."""
+
+    def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
+        """Why placing `facility` at `where` (layer, x, y, rotation 0-3) is refused, or None if it fits.
+        The same pure function `order` uses for "build"/"move": the base screen previews with it."""
