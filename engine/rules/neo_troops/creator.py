@@ -24,6 +24,12 @@ class Recruit:
     name: str
     type: str
     held: str = ""  # "" = the type's first weapon
+    # kept by a campaign (downtime.py): severe wounds and severed limbs to regenerate at the next rest (N-19.4),
+    # how many rests were set (the running one's key ends in it), and death
+    severe: int = 0
+    severed: tuple[str, ...] = ()
+    rests: int = 0
+    dead: bool = False
 
 
 def _id(name: str) -> str:
@@ -103,7 +109,7 @@ class NeoCreation:
             return [f".type: unknown varan type {record.type!r}"]
         if record.held and record.held not in self.characters[record.type].weapons:
             return [f".held: a {self.characters[record.type].name} carries no {record.held!r}"]
-        return []
+        return [f".{k}: {v} is negative" for k, v in (("severe", record.severe), ("rests", record.rests)) if v < 0]
 
     def describe(self, record: Recruit, wide: bool = False) -> tuple[str, str]:
         c = self.characters[record.type]
