@@ -54,6 +54,7 @@ class AnnihilationDowntime:
         after = {r.name: r for r in kept}
         units = {u.template: u for u in state.units.values() if isinstance(u.record, Soldier)}
         out, notes, timers, cancel, dead = [], [], [], [], []
+        went = {_id(name) for name in deployed}
         for was in records:
             if was.dead:
                 out.append(was)
@@ -65,7 +66,7 @@ class AnnihilationDowntime:
                 continue
             now = after[was.name]
             notes += self._changes(was, now)
-            unit = units.get(_tid(was.name))
+            unit = units.get(_tid(was.name)) if _id(was.name) in went else None
             if unit is not None:
                 now, timer = self._wounds(now, unit.record.fighter)
                 if timer is not None:

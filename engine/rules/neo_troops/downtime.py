@@ -61,8 +61,9 @@ class NeoDowntime:
                 won: bool, dice: Dice) -> Outcome:
         units = {u.template: u for u in state.units.values() if isinstance(u.record, Trooper)}
         out, notes, rolls, timers, cancel, dead = [], [], [], [], [], []
+        went = {_id(name) for name in deployed}
         for r in records:
-            unit = None if r.dead else units.get(f"roster_{_id(r.name)}")
+            unit = units.get(f"roster_{_id(r.name)}") if _id(r.name) in went and not r.dead else None
             if unit is None:
                 out.append(r)
                 continue
