@@ -174,10 +174,12 @@ def test_no_base_and_no_timers(dt, episode):
 def test_an_older_roster_without_the_campaign_fields_loads(content, tmp_path):
     path = tmp_path / roster.FILE
     roster.save(path, [roster.Character(ID, ANTON)])
-    old = "\n".join(line for line in path.read_text(encoding="utf-8").splitlines() if line.split(" = ")[0] not in
-                    ("quest", "episodes", "quests_done", "missed", "sits_out", "bought", "dead"))
-    assert "sits_out" not in old
-    path.write_text(old, encoding="utf-8")
+    text = path.read_text(encoding="utf-8")
+    assert not any(f"{k} = " in text for k in ("quest", "episodes", "quests_done", "missed", "sits_out", "bought",
+                                               "dead"))  # written as before the campaign
     assert roster.load(path, content)[0].record == ANTON
+    kept = attrs.evolve(ANTON, quest="steady", episodes=3, missed=1, sits_out=1)
+    roster.save(path, [roster.Character(ID, kept)])
+    assert roster.load(path, content)[0].record == kept
     bad = roster.Character(ID, attrs.evolve(ANTON, quest="fly"))
     assert roster.validate(content, [bad]) == ["character[0].quest: unknown quest 'fly'"]

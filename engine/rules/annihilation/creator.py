@@ -13,6 +13,7 @@ from engine.content import missions
 from engine.core.commands import Rejected
 from engine.core.creation import Draft, Form, Number, Points
 from engine.core.dice import Dice
+from engine.core.records import added
 from engine.core.ruleset import Row
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.character import (Character, Stats, baseline, buy, level_of, roll_stats,
@@ -49,11 +50,11 @@ class Recruit:
     skill_uses: dict[str, int] = attrs.field(factory=dict)
     # kept by a campaign (downtime.py): Health and wounds still healing from the last mission, limbs to regrow,
     # how many healing timers were set (the running one's key ends in it), and death
-    hurt: int = 0
-    wounds: int = 0
-    limbs: int = 0
-    heals: int = 0
-    dead: bool = False
+    hurt: int = added(0)
+    wounds: int = added(0)
+    limbs: int = added(0)
+    heals: int = added(0)
+    dead: bool = added(False)
 
 
 def _id(name: str) -> str:

@@ -14,6 +14,7 @@ from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.rules.annihilation.character import baseline
 from engine.rules.annihilation.creator import SHORT, AnnihilationCreation, Recruit, _id, _tid
+from engine.rules.annihilation.deploy_schema import Campaign
 from engine.rules.annihilation.soldier import Soldier
 
 ID = "annihilation"
@@ -27,7 +28,7 @@ class AnnihilationDowntime:
     def __init__(self, content) -> None:
         self.creation = AnnihilationCreation(content)
         self.book = self.creation.book
-        self.rules = content.rules[ID]["campaign"]["standard"]
+        self.rules = content.rules[ID].get("campaign", {}).get("standard", Campaign())
 
     def begin(self, records: tuple[Any, ...], dice: Dice) -> Outcome:
         return Outcome(records=tuple(records))

@@ -12,6 +12,7 @@ import attrs
 from engine.content import missions
 from engine.core.creation import Choice, Draft, Form, unchanged
 from engine.core.dice import Dice
+from engine.core.records import added
 from engine.core.ruleset import Row
 
 ID = "neo-troops"
@@ -26,10 +27,10 @@ class Recruit:
     held: str = ""  # "" = the type's first weapon
     # kept by a campaign (downtime.py): severe wounds and severed limbs to regenerate at the next rest (N-19.4),
     # how many rests were set (the running one's key ends in it), and death
-    severe: int = 0
-    severed: tuple[str, ...] = ()
-    rests: int = 0
-    dead: bool = False
+    severe: int = added(0)
+    severed: tuple[str, ...] = added(())
+    rests: int = added(0)
+    dead: bool = added(False)
 
 
 def _id(name: str) -> str:

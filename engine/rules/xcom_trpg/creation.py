@@ -14,6 +14,7 @@ import attrs
 from engine.content.models import Content
 from engine.rules.xcom_trpg.models import Race
 from engine.core.dice import Dice, Roll
+from engine.core.records import added
 from engine.rules.xcom_trpg.tables import ID, xcom
 
 
@@ -30,13 +31,13 @@ class Recruit:
     weapon: str = ""  # "" = the weapon of the squad place it takes
     # kept by a campaign (downtime.py): the secret personal quest of its next episode (4.8, a quests.toml id),
     # episodes played, quests done, episodes missed (6.2) and still to miss, an epic paid for (2.4), death
-    quest: str = ""
-    episodes: int = 0
-    quests_done: int = 0
-    missed: int = 0
-    sits_out: int = 0
-    bought: bool = False
-    dead: bool = False
+    quest: str = added("")
+    episodes: int = added(0)
+    quests_done: int = added(0)
+    missed: int = added(0)
+    sits_out: int = added(0)
+    bought: bool = added(False)
+    dead: bool = added(False)
 
 
 class Refused(ValueError):

@@ -27,8 +27,8 @@ class XcomDowntime:
     def __init__(self, content) -> None:
         self.content = content
         own = xcom(content)
-        self.rules: Campaign = own.campaign["standard"]
-        self.quests: dict[str, Quest] = dict(own.quests)
+        self.rules: Campaign = getattr(own, "campaign", {}).get("standard", Campaign())
+        self.quests: dict[str, Quest] = dict(getattr(own, "quests", {}))
         self.races = own.races
 
     # -- the start of an episode: the secret quests --------------------------------------------------------

@@ -183,14 +183,15 @@ class Campaign:
     """campaign.toml `[standard]`: between episodes (2.4, 4.8, 6.2; docs/rules-notes.md). The battle rules never
     read it. Bonuses are the campaign's funding: the source's X-shop is missing, so its prices are these."""
 
-    start_bonuses: int  # bonuses a new campaign starts with (Interpretation)
-    win_bonuses: int  # per episode won (Interpretation)
-    quest_bonuses: int  # per personal quest done (Interpretation)
-    prices: dict[str, int]  # epic race id -> its price in bonuses (2.4: 384)
-    refund_percent: int  # 2.4: of the price, back when a bought epic dies (192 of 384)
-    convert_points: int  # 2.4: a converted character's points added, up to the epic total
-    converts: list[str]  # 2.4: the epic races a character may be converted into (mech-trooper, GMZ)
-    missed_episodes: int  # 6.2: episodes a character knocked out at HP -5...0 misses
+    # (a bundle without the file: no bonuses, nothing for sale, 6.2's one missed episode)
+    start_bonuses: int = 0  # bonuses a new campaign starts with (Interpretation)
+    win_bonuses: int = 0  # per episode won (Interpretation)
+    quest_bonuses: int = 0  # per personal quest done (Interpretation)
+    prices: dict[str, int] = attrs.field(factory=dict)  # epic race id -> its price in bonuses (2.4: 384)
+    refund_percent: int = 50  # 2.4: of the price, back when a bought epic dies (192 of 384)
+    convert_points: int = 6  # 2.4: a converted character's points added, up to the epic total
+    converts: list[str] = attrs.field(factory=list)  # 2.4: the epic races a human may be converted into
+    missed_episodes: int = 1  # 6.2: episodes a character knocked out at HP -5...0 misses
 
 
 Goal = Literal["unhurt", "standing", "won", "magazines", "morale", "calm"]
