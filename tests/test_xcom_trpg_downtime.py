@@ -142,7 +142,8 @@ def test_buying_an_epic_and_every_refusal_of_the_order(dt):
     assert refused(Order("buy", "Anton")) == (
         "not_epic", "Anton is a human: only an epic is bought (2.4); convert one with what = mech_trooper or gmz")
     assert refused(Order("buy", "Zed"), recs=out.records) == ("bought", "Zed is bought already")
-    assert refused(Order("buy", "Zed"), funding=383) == ("funding", "an epic Mech-trooper costs 384 bonuses; there are 383")
+    assert refused(Order("buy", "Zed"), funding=383) == (
+        "funding", "an epic Mech-trooper costs 384 bonuses; there are 383")
     assert refused(Order("buy", "Anton", "mechtoid")) == (
         "always_new", "a mechtoid is always new (2.4): make one in the roster, then buy it")
     assert refused(Order("buy", "Anton", "sectoid")) == (

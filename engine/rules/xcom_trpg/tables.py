@@ -102,7 +102,7 @@ def _campaign(own: dict[str, dict[str, Any]], t: SimpleNamespace, ids: SimpleNam
                 elif race in t.races and not t.races[race].epic:
                     out.append(f"campaign.toml: [{key}].{field}: {race!r} is not an epic race (2.4)")
         out += [f"campaign.toml: [{key}].converts: {race!r} has no price" for race in c.converts
-                if race not in c.prices]
+                if race not in c.prices and race in ids.races]  # an unknown one is said once, above
         out.extend(bounds.numbers("campaign.toml", key, c, LIMITS))
     for key, q in own.get("quests", {}).items():
         out.extend(bounds.numbers("quests.toml", key, q, LIMITS))
