@@ -34,7 +34,9 @@ def odds_of(content) -> tuple[int, int]:
 def test_the_registry_gives_each_rulesets_schema():
     assert ruleset.schema(stub_ruleset.ID) is stub_ruleset.D6Stub.schema
     assert set(ruleset.schema("xcom-trpg").files) == {"rulesets.toml", "races.toml", "armor.toml", "weapons.toml",
-                                                      "units.toml", "psionics.toml", "items.toml"}
+                                                      "units.toml", "psionics.toml", "items.toml",
+                                                      "campaign.toml", "quests.toml"}
+    assert ruleset.schema("xcom-trpg").between == ("campaign.toml", "quests.toml")  # outside the mission hash
 
 
 def test_without_its_folder_a_ruleset_has_empty_tables(content):

@@ -34,6 +34,9 @@ class Schema:
     # id declared in each file, own and shared, so one mistake is not ten; without, only on a clean load. Shared also holds "missions" and
     # "mission_files" (mission id -> its file, to locate a message about a mission).
     check: Callable[[Tables, Tables], list[str]] | None = None
+    # Files only the between-mission rules read (a campaign's numbers): left out of the ruleset's mission hash
+    # (`Content.sha_for`), so adding or changing them leaves every mission log of the ruleset verifying.
+    between: tuple[str, ...] = ()
 
 
 def of(content, ruleset_id: str) -> SimpleNamespace:

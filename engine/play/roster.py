@@ -15,6 +15,7 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+import attrs
 import tomli_w
 
 from engine.content.models import Content
@@ -22,6 +23,7 @@ from engine.core import files
 from engine.core.creation import Character, Creation, Draft
 from engine.core.dice import Dice, Faces, Roll
 from engine.core.model import State
+from engine.core.records import later_fields
 from engine.core.ruleset import make
 
 FILE = "roster.toml"
@@ -231,7 +233,13 @@ def load(path: Path, content: Content, only: str | None = None) -> list[Characte
 
 
 def _table(ch: Character) -> dict[str, Any]:
-    return _converter().unstructure(ch.record)
+    """The record's fields, less those it gained later (`records.added`) while at their default: an older
+    character's table, and a log header's squad, keep their bytes."""
+    table = _converter().unstructure(ch.record)
+    for name in later_fields(type(ch.record)):
+        if getattr(ch.record, name) == attrs.fields_dict(type(ch.record))[name].default:
+            del table[name]
+    return table
 
 
 def save(path: Path, characters: list[Character]) -> None:

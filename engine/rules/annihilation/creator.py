@@ -13,6 +13,7 @@ from engine.content import missions
 from engine.core.commands import Rejected
 from engine.core.creation import Draft, Form, Number, Points
 from engine.core.dice import Dice
+from engine.core.records import added
 from engine.core.ruleset import Row
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.character import (Character, Stats, baseline, buy, level_of, roll_stats,
@@ -47,6 +48,13 @@ class Recruit:
     kills: int = 0
     uses: dict[str, int] = attrs.field(factory=dict)  # stat -> uses carried over, the non-zero ones
     skill_uses: dict[str, int] = attrs.field(factory=dict)
+    # kept by a campaign (downtime.py): Health and wounds still healing from the last mission, limbs to regrow,
+    # how many healing timers were set (the running one's key ends in it), and death
+    hurt: int = added(0)
+    wounds: int = added(0)
+    limbs: int = added(0)
+    heals: int = added(0)
+    dead: bool = added(False)
 
 
 def _id(name: str) -> str:
@@ -64,7 +72,8 @@ class AnnihilationCreation:
         self.content = content
         tables = content.rules[ID]
         self.units = tables["units"]
-        self.book = Book.of({k: v for k, v in tables.items() if k not in ("units", "forces", "ground", "difficulty")})
+        self.book = Book.of({k: v for k, v in tables.items()
+                             if k not in ("units", "forces", "ground", "difficulty", "campaign")})
         self.order = sorted(self.book.levels, key=lambda k: self.book.levels[k].order)
 
     def _range(self) -> tuple[int, int]:
@@ -168,6 +177,9 @@ class AnnihilationCreation:
         out += [f".rank: unknown rank {record.rank!r}"] if record.rank not in self.book.ranks else []
         out += [f".uses.{k}: unknown stat" for k in record.uses if k not in STATS]
         out += [f".skill_uses.{k}: unknown skill" for k in record.skill_uses if k not in self.book.skills]
+        out += [f".{k}: {str(v)[:12]} is negative" for k, v in
+                (("hurt", record.hurt), ("wounds", record.wounds), ("limbs", record.limbs), ("heals", record.heals))
+                if v < 0]
         return out
 
     def describe(self, record: Recruit, wide: bool = False) -> tuple[str, str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import attrs
 
+from engine.content.formula import Formula
 from engine.content.missions import check_forces
 from engine.content.models import Forces
 from engine.content.tables import Schema, Tables
@@ -147,7 +148,19 @@ def _ammo(t: Tables, key: str, u: Template) -> list[str]:
                                                        f"explosives.toml, not {u.ammo!r}"]
 
 
-LATER = ("difficulty.toml",)  # a bundle without it (an older one) plays every level with the aliens as rolled
+@attrs.frozen(kw_only=True)
+class Campaign:
+    """campaign.toml `[standard]`: healing between missions (Interpretation, docs/rules-notes.md); the battle
+    rules never read it. `heal_days` may name `lost` (Health lost) and `wounds` (wounds taken this mission)."""
+
+    heal_days: Formula = Formula.parse("lost + 3 * wounds")  # a bundle without the file: campaign.toml's numbers
+    limb_days: int = 30  # on top, per limb blown off (A-19.5): a new one grafted
+    unfit_percent: int = 50  # Health lost at least this % of Hth: too badly wounded to deploy until healed
+    unfit_wounds: int = 4  # or this many wounds taken
+
+
+# a bundle without them (an older one) plays every level with the aliens as rolled, and has no campaign
+LATER = ("difficulty.toml", "campaign.toml")
 FILES = {**s.SCHEMA.files, "units.toml": Template, "forces.toml": Forces, "ground.toml": Ground,
-         "difficulty.toml": Hardship}
-SCHEMA = Schema(files=FILES, optional=tuple(FILES), check=check)
+         "difficulty.toml": Hardship, "campaign.toml": Campaign}
+SCHEMA = Schema(files=FILES, optional=tuple(FILES), check=check, between=("campaign.toml",))

@@ -24,7 +24,7 @@ from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
 
 ID = "annihilation"
-OWN = ("units", "forces", "ground", "difficulty")  # the tables deploy_schema adds to the rules' own
+OWN = ("units", "forces", "ground", "difficulty", "campaign")  # the tables deploy_schema adds to the rules' own
 
 
 @register(ID)
@@ -40,7 +40,7 @@ class Annihilation(queries.Queries):
         self.content = content
         self.setup = setup
         tables = content.rules.get(ID, {})
-        self.units, self.forces, self.ground, hardships = (tables.get(k, {}) for k in OWN)
+        self.units, self.forces, self.ground, hardships = (tables.get(k, {}) for k in OWN[:4])
         level = (setup.mission.difficulty or content.default_difficulty()) if setup is not None else None
         self.level = content.difficulty.get(level) if level else None  # the shared level: alien numbers, the AI
         self.hardship = hardships.get(level)  # what the level does to the aliens (deploy_schema.Hardship)
@@ -158,6 +158,11 @@ class Annihilation(queries.Queries):
         from engine.rules.annihilation.creator import AnnihilationCreation
 
         return AnnihilationCreation(self.content)
+
+    def downtime(self):
+        from engine.rules.annihilation.downtime import AnnihilationDowntime
+
+        return AnnihilationDowntime(self.content)
 
 
 def _wait(rs: Annihilation, state: State, unit: Unit, cmd: Wait, dice: Dice) -> list[Event]:

@@ -12,6 +12,7 @@ import attrs
 from engine.content import missions
 from engine.core.creation import Choice, Draft, Form, unchanged
 from engine.core.dice import Dice
+from engine.core.records import added
 from engine.core.ruleset import Row
 
 ID = "neo-troops"
@@ -24,6 +25,12 @@ class Recruit:
     name: str
     type: str
     held: str = ""  # "" = the type's first weapon
+    # kept by a campaign (downtime.py): severe wounds and severed limbs to regenerate at the next rest (N-19.4),
+    # how many rests were set (the running one's key ends in it), and death
+    severe: int = added(0)
+    severed: tuple[str, ...] = added(())
+    rests: int = added(0)
+    dead: bool = added(False)
 
 
 def _id(name: str) -> str:
@@ -103,7 +110,7 @@ class NeoCreation:
             return [f".type: unknown varan type {record.type!r}"]
         if record.held and record.held not in self.characters[record.type].weapons:
             return [f".held: a {self.characters[record.type].name} carries no {record.held!r}"]
-        return []
+        return [f".{k}: {v} is negative" for k, v in (("severe", record.severe), ("rests", record.rests)) if v < 0]
 
     def describe(self, record: Recruit, wide: bool = False) -> tuple[str, str]:
         c = self.characters[record.type]

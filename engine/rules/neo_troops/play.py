@@ -275,6 +275,11 @@ class NeoTroops(Plain):
 
         return NeoCreation(self.content)
 
+    def downtime(self):
+        from engine.rules.neo_troops.downtime import NeoDowntime
+
+        return NeoDowntime(self.content)
+
     # -- resolve: one action staged on an open field (referee.py) -------------------------------
 
     def check_scenario(self, scenario) -> list[str]:

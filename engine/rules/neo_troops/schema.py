@@ -163,9 +163,17 @@ class Settings:
     throw_reach: Formula = attrs.field(factory=lambda: Formula.parse("2 * long_range"))  # N-3.5, in cells
 
 
+@attrs.frozen(kw_only=True)
+class Campaign:
+    """campaign.toml `[default]`: between missions (N-19.4, Interpretation); the battle rules never read it."""
+
+    rest_days: int = 7  # the between-missions rest in which severe wounds and severed limbs regenerate
+
+
 FILES = {"settings.toml": Settings, "difficulties.toml": Difficulty, "cover.toml": Cover,
          "sighting.toml": Sighting, "weapons.toml": Weapon, "armour.toml": Armour, "items.toml": Item,
-         "characters.toml": Character, "criticals.toml": Criticals, "forces.toml": Forces}
+         "characters.toml": Character, "criticals.toml": Criticals, "forces.toml": Forces,
+         "campaign.toml": Campaign}
 FORMULA_NAMES = {"repair_actions": frozenset(), "throw_reach": frozenset({"long_range"})}
 DIFFICULTY_FIELDS = ("agility", "agility_hard", "observer_ran")
 
@@ -176,7 +184,8 @@ def check(own: Tables, shared: Tables) -> list[str]:
     any of its files needs them all."""
     if not any(own.values()):
         return []
-    out: list[str] = [f"{name}: missing file or an empty one" for name in FILES if not own[name.removesuffix(".toml")]]
+    out: list[str] = [f"{name}: missing file or an empty one" for name in FILES if not own[name.removesuffix(".toml")]
+                      and name not in SCHEMA.between]  # an older bundle has no campaign
     tns, weapons, items, crits = own["difficulties"], own["weapons"], own["items"], own["criticals"]
     for key, d in tns.items():
         if not 2 <= d.tn <= 6:
@@ -246,4 +255,4 @@ def _loops(start: str, crits: dict) -> bool:
     return False
 
 
-SCHEMA = Schema(files=FILES, optional=tuple(FILES), check=check)
+SCHEMA = Schema(files=FILES, optional=tuple(FILES), check=check, between=("campaign.toml",))

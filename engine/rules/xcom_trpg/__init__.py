@@ -351,6 +351,11 @@ class XcomTrpg(Plain):
 
         return XcomCreation(self.content)
 
+    def downtime(self):
+        from engine.rules.xcom_trpg.downtime import XcomDowntime
+
+        return XcomDowntime(self.content)
+
     def sight_levels(self, state: State, side: str) -> np.ndarray:
         return self.visible(state, side)[np.newaxis]  # one level
 

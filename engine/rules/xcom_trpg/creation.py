@@ -14,6 +14,7 @@ import attrs
 from engine.content.models import Content
 from engine.rules.xcom_trpg.models import Race
 from engine.core.dice import Dice, Roll
+from engine.core.records import added
 from engine.rules.xcom_trpg.tables import ID, xcom
 
 
@@ -28,6 +29,15 @@ class Recruit:
     initiation: str = ""  # the initiation roll, once made
     armor: str = ""  # "" = the armour of the squad place it takes
     weapon: str = ""  # "" = the weapon of the squad place it takes
+    # kept by a campaign (downtime.py): the secret personal quest of its next episode (4.8, a quests.toml id),
+    # episodes played, quests done, episodes missed (6.2) and still to miss, an epic paid for (2.4), death
+    quest: str = added("")
+    episodes: int = added(0)
+    quests_done: int = added(0)
+    missed: int = added(0)
+    sits_out: int = added(0)
+    bought: bool = added(False)
+    dead: bool = added(False)
 
 
 class Refused(ValueError):
@@ -208,6 +218,10 @@ def validate(content: Content, ch: Recruit) -> list[str]:
         out.append(f".armor: unknown armour {ch.armor!r}")
     if ch.weapon and ch.weapon not in own.weapons:
         out.append(f".weapon: unknown weapon {ch.weapon!r}")
+    if ch.quest and ch.quest not in getattr(own, "quests", {}):
+        out.append(f".quest: unknown quest {ch.quest!r}")
+    out += [f".{k}: {str(v)[:12]} is negative" for k, v in (("episodes", ch.episodes), ("quests_done", ch.quests_done),
+                                                            ("missed", ch.missed), ("sits_out", ch.sits_out)) if v < 0]
     return out
 
 

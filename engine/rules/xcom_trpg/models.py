@@ -176,3 +176,34 @@ class Item:
     morale_to_max: bool = False
     after_turns: int = 0  # after-effect at the end of the user's Nth turn after the use
     after_morale: int = 0
+
+
+@attrs.frozen(kw_only=True)
+class Campaign:
+    """campaign.toml `[standard]`: between episodes (2.4, 4.8, 6.2; docs/rules-notes.md). The battle rules never
+    read it. Bonuses are the campaign's funding: the source's X-shop is missing, so its prices are these."""
+
+    # (a bundle without the file: no bonuses, nothing for sale, 6.2's one missed episode)
+    start_bonuses: int = 0  # bonuses a new campaign starts with (Interpretation)
+    win_bonuses: int = 0  # per episode won (Interpretation)
+    quest_bonuses: int = 0  # per personal quest done (Interpretation)
+    prices: dict[str, int] = attrs.field(factory=dict)  # epic race id -> its price in bonuses (2.4: 384)
+    refund_percent: int = 50  # 2.4: of the price, back when a bought epic dies (192 of 384)
+    convert_points: int = 6  # 2.4: a converted character's points added, up to the epic total
+    converts: list[str] = attrs.field(factory=list)  # 2.4: the epic races a human may be converted into
+    missed_episodes: int = 1  # 6.2: episodes a character knocked out at HP -5...0 misses
+
+
+Goal = Literal["unhurt", "standing", "won", "magazines", "morale", "calm"]
+
+
+@attrs.frozen(kw_only=True)
+class Quest:
+    """quests.toml: a secret personal quest (4.8), judged on the soldier at the episode's end. `goal`: unhurt (HP
+    at its maximum), standing (conscious), won (the squad won, it conscious), magazines (at least `count` spare),
+    morale (at least `count`), calm (no concussion)."""
+
+    name: str
+    text: str
+    goal: Goal
+    count: int = 0

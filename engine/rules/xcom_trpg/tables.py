@@ -44,6 +44,10 @@ LIMITS: dict[tuple[type, str], tuple[int, int]] = {
     (xm.PsiAbility, "overload_gain"): (0, 100), (xm.Item, "actions"): (0, 20), (xm.Item, "reach"): (0, 20),
     (xm.Item, "stamina"): (-100, 100), (xm.Item, "hp"): bounds.SIGNED, (xm.Item, "after_turns"): (0, 100),
     (xm.Item, "after_morale"): bounds.SIGNED,
+    (xm.Campaign, "start_bonuses"): (0, 1_000_000), (xm.Campaign, "win_bonuses"): (0, 1_000_000),
+    (xm.Campaign, "quest_bonuses"): (0, 1_000_000), (xm.Campaign, "prices"): (0, 1_000_000),
+    (xm.Campaign, "refund_percent"): (0, 100), (xm.Campaign, "convert_points"): (0, 100),
+    (xm.Campaign, "missed_episodes"): (0, 100), (xm.Quest, "count"): (0, 10_000),
 }
 
 
@@ -84,7 +88,25 @@ def check(own: dict[str, dict[str, Any]], shared: dict[str, Any]) -> list[str]:
     stats = {st for r in t.rulesets.values() for st in r.stats} if set(t.rulesets) == ids.rulesets else _Any()
     out = _stat_system(t, ids, stats) + _weapons_and_units(t, ids, stats)
     out += check_psionics(t.psionics, ids.races) + _shared_uses(ids, stats, shared)
-    return out + _bounds(t, shared)
+    return out + _bounds(t, shared) + _campaign(own, t, ids)
+
+
+def _campaign(own: dict[str, dict[str, Any]], t: SimpleNamespace, ids: SimpleNamespace) -> list[str]:
+    """campaign.toml's prices and conversions name epic races (2.4); its numbers and quests.toml's in bounds."""
+    out: list[str] = []
+    for key, c in own.get("campaign", {}).items():
+        for field, races in (("prices", list(c.prices)), ("converts", c.converts)):
+            for race in races:
+                if race not in ids.races:
+                    out.append(f"campaign.toml: [{key}].{field}: unknown race {race!r}")
+                elif race in t.races and not t.races[race].epic:
+                    out.append(f"campaign.toml: [{key}].{field}: {race!r} is not an epic race (2.4)")
+        out += [f"campaign.toml: [{key}].converts: {race!r} has no price" for race in c.converts
+                if race not in c.prices and race in ids.races]  # an unknown one is said once, above
+        out.extend(bounds.numbers("campaign.toml", key, c, LIMITS))
+    for key, q in own.get("quests", {}).items():
+        out.extend(bounds.numbers("quests.toml", key, q, LIMITS))
+    return out
 
 
 def _stat_system(t: SimpleNamespace, ids: SimpleNamespace, all_stats: set[str]) -> list[str]:
@@ -253,8 +275,9 @@ def stat_ranges(rules: xm.RulesetDef, races: dict[str, xm.Race], units: dict[str
 
 SCHEMA = Schema(files={"rulesets.toml": xm.RulesetDef, "races.toml": xm.Race, "armor.toml": xm.Armor,
                        "weapons.toml": xm.Weapon, "units.toml": xm.UnitTemplate, "psionics.toml": xm.PsiAbility,
-                       "items.toml": xm.Item},
-                optional=("psionics.toml", "items.toml"), check=check, partial=True)
+                       "items.toml": xm.Item, "campaign.toml": xm.Campaign, "quests.toml": xm.Quest},
+                optional=("psionics.toml", "items.toml", "campaign.toml", "quests.toml"), check=check, partial=True,
+                between=("campaign.toml", "quests.toml"))
 
 
 def evolve(content, **kinds):

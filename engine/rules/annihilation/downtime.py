@@ -1,0 +1,133 @@
+"""annihilation between missions (the campaign seam, engine/campaign/seam.py): A-5 ranks and A-6.1 experience
+after each mission, through the one path the roster uses (practice.debrief in the mission, creator.debrief after
+it); wounds kept on the record and healed in days of rest (Interpretation: content/annihilation/campaign.toml,
+docs/rules-notes.md); the dead kept, never deployed. No base, no funding, no orders."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from engine.campaign.seam import Offer, Order, Outcome, Plot, Timer
+from engine.core.commands import Rejected
+from engine.core.dice import Dice
+from engine.rules.annihilation.character import baseline
+from engine.rules.annihilation.creator import SHORT, AnnihilationCreation, Recruit, _id, _tid
+from engine.rules.annihilation.deploy_schema import Campaign
+from engine.rules.annihilation.soldier import Soldier
+
+ID = "annihilation"
+
+
+def heal_key(r: Recruit) -> str:
+    return f"heal:{_id(r.name)}:{r.heals}"
+
+
+class AnnihilationDowntime:
+    def __init__(self, content) -> None:
+        self.creation = AnnihilationCreation(content)
+        self.book = self.creation.book
+        self.rules = content.rules[ID].get("campaign", {}).get("standard", Campaign())
+
+    def begin(self, records: tuple[Any, ...], dice: Dice) -> Outcome:
+        return Outcome(records=tuple(records))
+
+    def unfit(self, r: Recruit) -> bool:
+        """Interpretation: too badly wounded to deploy while healing: half Hth lost, 4 wounds, or a limb gone."""
+        hth = r.stats["health"]
+        return bool(r.limbs) or r.wounds >= self.rules.unfit_wounds or 100 * r.hurt >= self.rules.unfit_percent * hth
+
+    def deploy_refusal(self, record: Any, base: Any, busy: frozenset[str]) -> str | None:
+        if record.dead:
+            return f"{record.name} is dead"
+        if heal_key(record) in busy and self.unfit(record):
+            hth = record.stats["health"]
+            limbs = f", {record.limbs} limb{'s' if record.limbs > 1 else ''} to regrow" if record.limbs else ""
+            return (f"{record.name} is convalescing: Health {hth - record.hurt}/{hth}, {record.wounds} "
+                    f"wound{'' if record.wounds == 1 else 's'}{limbs}")
+        return None
+
+    def debrief(self, records: tuple[Any, ...], base: Any, state: Any, deployed: tuple[str, ...],
+                won: bool, dice: Dice) -> Outcome:
+        living = [r for r in records if not r.dead]
+        kept, rolls = self.creation.debrief(living, state, dice)  # experience, promotion, the dead gone
+        after = {r.name: r for r in kept}
+        units = {u.template: u for u in state.units.values() if isinstance(u.record, Soldier)}
+        out, notes, timers, cancel, dead = [], [], [], [], []
+        went = {_id(name) for name in deployed}
+        for was in records:
+            if was.dead:
+                out.append(was)
+                continue
+            if was.name not in after:
+                out.append(attrs.evolve(was, dead=True))
+                dead.append(was.name)
+                notes.append(f"{was.name} died on the mission")
+                continue
+            now = after[was.name]
+            notes += self._changes(was, now)
+            unit = units.get(_tid(was.name)) if _id(was.name) in went else None
+            if unit is not None:
+                now, timer = self._wounds(now, unit.record.fighter)
+                if timer is not None:
+                    if was.hurt or was.wounds or was.limbs:
+                        cancel.append(heal_key(was))
+                    timers.append(timer)
+                    notes.append(f"{now.name}: {timer.label.removeprefix(now.name + ' ')}")
+            out.append(now)
+        return Outcome(records=tuple(out), rolls=tuple(rolls), notes=tuple(notes), timers=tuple(timers),
+                       cancel=tuple(cancel), dead=tuple(dead))
+
+    def _changes(self, was: Recruit, now: Recruit) -> list[str]:
+        """The stats, skills and rank a mission changed, in words."""
+        risen = [f"{SHORT[k]} {v} → {now.stats[k]}" for k, v in was.stats.items() if now.stats[k] != v]
+        held = was.skills or dict(baseline(self.book))  # an empty record holds the military baseline
+        risen += [f"{self.book.skills[k].name} {held.get(k, 0)}% → {now.skills.get(k, 0)}%"
+                  for k in self.book.skills if now.skills and held.get(k, 0) != now.skills.get(k, 0)]
+        if now.rank != was.rank:
+            risen.append(f"{self.book.ranks[was.rank].name} → {self.book.ranks[now.rank].name}")
+        return [f"{was.name}: {', '.join(risen)}"] if risen else []
+
+    def _wounds(self, r: Recruit, fighter) -> tuple[Recruit, Timer | None]:
+        """The Health a mission took (it deployed at full Health) and its wounds, healing in days of rest."""
+        hth = r.stats["health"]
+        lost = max(0, hth - max(0, fighter.health))
+        wounds = sum(p.total for _, p in fighter.wounds)
+        limbs = len(fighter.lost)
+        if not (lost or wounds or limbs):
+            return r, None
+        days, shown, _ = self.rules.heal_days.evaluate({"lost": lost, "wounds": wounds}, rounding="down")
+        days = max(1, days) + limbs * self.rules.limb_days
+        r = attrs.evolve(r, hurt=lost, wounds=wounds, limbs=limbs, heals=r.heals + 1)
+        extra = f" + {limbs}×{self.rules.limb_days} for the limb{'s' if limbs > 1 else ''}" if limbs else ""
+        label = (f"{r.name} heals: Health {hth - lost}/{hth}, {wounds} wound{'' if wounds == 1 else 's'}, "
+                 f"{self.rules.heal_days.text} = {shown}{extra} → {days} days")
+        return r, Timer(days=days, key=heal_key(r), label=label, who=r.name)
+
+    def due(self, records: tuple[Any, ...], base: Any, timer: Timer, dice: Dice) -> Outcome:
+        out, notes = [], []
+        for r in records:
+            if timer.key == heal_key(r) and (r.hurt or r.wounds or r.limbs) and not r.dead:
+                notes.append(f"{r.name} is healed: Health {r.stats['health']}/{r.stats['health']}")
+                r = attrs.evolve(r, hurt=0, wounds=0, limbs=0)
+            out.append(r)
+        return Outcome(records=tuple(out), notes=tuple(notes))
+
+    def month(self, records: tuple[Any, ...], base: Any, dice: Dice) -> Outcome:
+        return Outcome(records=tuple(records))
+
+    def offers(self, records: tuple[Any, ...], base: Any, funding: int,
+               busy: frozenset[str]) -> tuple[Offer, ...]:
+        return ()
+
+    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: frozenset[str],
+              order: Order, dice: Dice) -> Outcome | Rejected:
+        return Rejected("no_orders", f"annihilation has no between-mission orders ({order.kind!r}): its soldiers "
+                                     "improve by use in missions (A-6.1); skills are bought with `roster train`")
+
+    def plots(self, base: Any) -> tuple[Plot, ...]:
+        return ()
+
+    def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
+        return "annihilation has no base"
