@@ -49,7 +49,9 @@ def _rules(content, downtime=None) -> d.Rules:
 
 
 def _names(book: Ledger, places: int = 6) -> tuple[str, ...]:
-    return tuple(r.name for r in book.state.living())[:places]
+    """The first living characters the ruleset lets deploy (one knocked out last time sits this one out)."""
+    s = book.state
+    return tuple(r.name for r in s.living() if book.downtime.deploy_refusal(r, s.base, s.busy) is None)[:places]
 
 
 def _to_offer(book: Ledger) -> Posting:

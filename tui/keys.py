@@ -195,6 +195,7 @@ CAMPAIGN: tuple[Key, ...] = (
     Key("camp_advance", "space,t", "advance", "advance time"),
     Key("camp_deploy", "d", "deploy", "deploy"),
     Key("camp_orders", "o", "orders", "orders"),
+    Key("camp_base", "b", "base", "base"),
     Key("camp_news", "L", "news", "log"),
     Key("help", "question_mark", "help", "help"),
     Key("back", "escape,backspace,q", "back", "save+leave"),

@@ -4,7 +4,8 @@ The base policy, at each stop of the calendar, is plain on purpose (for balance 
   1. spend: of the ruleset's offers (`Downtime.offers`), in their order, give the first one whose cost the funding
      covers; again, up to ORDERS a day, skipping an order the ruleset refuses;
   2. fly every mission on offer, in the order offered, with the first living characters nobody refuses (roster
-     order, up to the mission's places); a mission nobody can fly is left to its deadline;
+     order, up to the mission's places); a mission that fewer than half its places can fly is left to its
+     deadline (a squad of one or two is thrown away, and nobody comes back to heal);
   3. advance time to the next event.
 It stops at the first event on or after the last day of the months asked for.
 """
@@ -35,13 +36,15 @@ class Summary:
 
 
 def squad(book: Ledger, mission: str) -> tuple[str, ...] | None:
-    """The first living characters the ruleset does not refuse, up to the mission's places; None: nobody can go."""
+    """The first living characters the ruleset does not refuse, up to the mission's places; None: too few can go."""
     places = book.rules.places(mission)
     if not places or not book.state.records:
         return ()
     names = [r.name for r in book.state.living()
              if book.downtime.deploy_refusal(r, book.state.base, book.state.busy) is None]
-    return tuple(names[:places]) or None
+    if 2 * len(names) < places:
+        return None
+    return tuple(names[:places])
 
 
 def spend(book: Ledger) -> int:

@@ -73,10 +73,11 @@ def _quiet_stdout() -> None:
 
 def _dispatch(args: argparse.Namespace) -> int:
     from engine.log import writer as log
+    from engine.play.roster import RosterError
 
     try:
         return SUBCOMMANDS.get(args.cmd, play).run(args)  # no subcommand: the title menu
-    except log.LogError as exc:
+    except (log.LogError, RosterError) as exc:
         raise BadInput(str(exc)) from None
     except BrokenPipeError:
         raise

@@ -99,11 +99,23 @@ class CampaignScreen(Sized):
 
         s = self.book.state
         offers = self.book.downtime.offers(s.records, s.base, s.funding, s.busy)
+        if self.book.downtime.plots(s.base):  # placements are chosen on the base screen, not from a long list
+            offers = tuple(o for o in offers if o.order.kind != "build")
         if not offers:
             self.say(f"✗ {self.book.title} has no orders to give now")
             return
-        entries = [(f"{o.label}" + (f" ({o.cost} F)" if o.cost else ""), o.order) for o in offers]
+        entries = [(o.label + (f" ({o.cost} F)" if o.cost and f"{o.cost}F" not in o.label else ""), o.order)
+                   for o in offers]
         self.app.push_screen(Picker("Orders", entries), self._give)
+
+    def action_base(self) -> None:
+        from tui.screens.basemap import BaseScreen
+
+        s = self.book.state
+        if not self.book.downtime.plots(s.base):
+            self.say(f"✗ {self.book.title} has no base")
+            return
+        self.app.push_screen(BaseScreen(self.book.downtime, s.base, s.funding, s.busy), self._give)
 
     def _give(self, order) -> None:
         if order is None:

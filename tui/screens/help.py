@@ -32,7 +32,8 @@ INTRO = {
     "campaign": ("Days go by with {camp_advance} to the next event (a mission offered, a deadline, a timer due, the "
                  "first of a month) and stop there. {camp_deploy} picks a squad for a mission on offer and flies it "
                  "on the battle screen; the debrief then lists every change with its roll. {camp_orders}: the "
-                 "ruleset's orders (train, build...). Ironman: every decision is saved at once, with no undo."),
+                 "ruleset's orders (train, gamble...); {camp_base} the base, where facilities are built. Ironman: every "
+                 "decision is saved at once, with no undo."),
     "basemap": ("The base, a layer at a time. {base_next} picks the facility to build, the arrow keys move its "
                 "footprint and {base_rotate} turns it (never mirrored); {base_higher} {base_deeper} change layer. "
                 "The footprint shows + where it fits and x where it is refused, with the reason below; "

@@ -134,11 +134,17 @@ class XxxzoneCreation:
         made = Recruit(name=op.name, attributes=op.attributes, rolled=text, kit=op.kit, gender=op.gender)
         return made, tuple(rolls)
 
+    def _most(self, attribute: str, rolled: int) -> int:
+        """The highest value a kept operative may have: rolled, or raised by training (14.2) or gambling (14.3)."""
+        if attribute == "luck":
+            return max(rolled, self.book.campaign.luck_max)
+        return max([rolled, *(f.trains.get(attribute, 0) for f in self.book.facilities.values())])
+
     def validate(self, record: Recruit) -> list[str]:
         roll = self.book.settings.generation_roll
         low, high = roll.evaluate({}, lambda sides: 1)[0], roll.evaluate({}, lambda sides: sides)[0]
-        out = [f".attributes.{a}: {v} is outside {low} to {high}"
-               for a, v in record.attributes.as_dict().items() if not low <= v <= high]
+        out = [f".attributes.{a}: {v} is outside {low} to {self._most(a, high)}"
+               for a, v in record.attributes.as_dict().items() if not low <= v <= self._most(a, high)]
         out += [f".kit: unknown item {e.item!r}" for e in record.kit
                 if e.item not in self.book.weapons and e.item not in self.book.items]
         return out
