@@ -52,6 +52,10 @@ def begin_side(rs, state: State, side: str, dice: Dice) -> list[Event]:
         out.append(changed(book, u, c, "turn starts" + (f" ({ap} AP)" if ap != turn.maximum else "")))
         if done is not None:
             finished.append((u.id, done))
+    if side == missions.PLAYER and book.settings.panic_reacts:  # a civilian's run was conspicuous for one turn
+        out += [changed(book, u, attrs.evolve(u.record, conspicuous=False), "no longer conspicuous")
+                for u in state.side_units(missions.CIVILIANS) if u.record is not None and u.record.conspicuous
+                and not u.record.condition.on_fire]
     now = fold(state, out)
     for uid, done in finished:  # a continuing action paid in full now does what it was for
         step = kit.complete(rs, now, now.units[uid], now.units[uid].record, done, dice)
