@@ -424,3 +424,31 @@ def test_a_burning_unit_puts_itself_out_for_2_ap(rs):
         ["Put the fire out (2 AP)"]
     events = rs._command(state, state.units["johnny"], Act(unit="johnny", action="put_out_fire"), None)
     assert record(events, "johnny").condition.on_fire == 0 and record(events, "johnny").turn.ap == 10 - 2
+
+
+def test_a_stun_breaks_the_med_kit_still_to_pay_and_older_content_keeps_it(rs):
+    import copy
+
+    from engine.core.reducer import fold
+
+    state = medic_field(rs)
+    started = rs._command(state, state.units["helmut"], Act(unit="helmut", action="medkit", target="johnny",
+                                                            option="severe"), Dice.scripted([6, 5, 4]))
+    now = attrs.evolve(fold(state, started), side="aliens")
+    assert now.units["helmut"].record.turn.continuing.remaining == 7
+
+    def shot(ruleset):
+        # AdjAcc 110 − 2·6 = 98: d100 90 + 98 − Agi 4 = 184, − DR 35 = 149, − DT 44 (40 + End 4) = 105, 61: Severe;
+        # the Will test 10 + Will 39 = 49 fails: Stunned
+        return ruleset._command(now, now.units["zhetan"], Shoot(unit="zhetan", target="helmut",
+                                                                mode="zhetan_plasma_rifle:shoot"),
+                                Dice.scripted([90, 10] + [50] * 10))
+
+    events = shot(rs)
+    assert events[0].outcome == "severe" and events[0].rolls[1].formula == "d100 10 + Will 39 = 49 ≤ 100: fail"
+    helmut = record(events, "helmut")
+    assert helmut.condition.stunned == 1 and helmut.turn.continuing is None  # the treatment is lost
+    old = copy.copy(rs)
+    old.book = attrs.evolve(rs.book, settings=attrs.evolve(rs.book.settings, status_breaks=False))
+    kept = record(shot(old), "helmut")
+    assert kept.condition.stunned == 1 and kept.turn.continuing.remaining == 7

@@ -5,7 +5,8 @@ and Stow, Interact (doors, a mission's machine to shut down), and Reload and Wai
 `weapon:mode`), draw / stow (option = an item), open / close / shut_down (cell), medkit (target, option = the
 treatment: kit.py), place_c4 (cell) and detonate (charges.py), hack and pick_lock (cell: hacking.py),
 mark_target, scout (target), chi_breath and put_out_fire (feats.py), inspire_allies (inspire.py), calming_aura
-(target) and authority_aura (target, option = a direction: panic.py), flare (cell: flare.py)."""
+(target) and authority_aura (target, option = a direction: panic.py), flare (cell: flare.py), pin (option = a
+grenade: pins.py), give (target = an adjacent ally, option = the item in hand)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import Option
-from engine.rules.xxxzone import actions, battle, charges, feats, flare, hacking, inspire, kit, moving, overwatch, panic
+from engine.rules.xxxzone import (actions, battle, charges, feats, flare, hacking, inspire, kit, moving, overwatch,
+                                  panic, pins)
 from engine.rules.xxxzone.checks import check
 from engine.rules.xxxzone.lines import between
 from engine.rules.xxxzone.shooting import declared, mode_of, modes
@@ -26,7 +28,7 @@ from engine.rules.xxxzone.units import changed
 
 ACTIONS = ("aim", "hunker", "overwatch", "draw", "stow", "open", "close", "shut_down", "medkit", "place_c4",
            "detonate", "hack", "pick_lock", *feats.ACTIONS, inspire.ABILITY,
-           panic.ABILITY, panic.DIRECT, flare.ACTION)
+           panic.ABILITY, panic.DIRECT, flare.ACTION, pins.ACTION, "give")
 
 
 def _abilities(c) -> frozenset[str]:
@@ -94,6 +96,10 @@ def act(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
         return panic.direct(rs, state, unit, cmd, dice)
     if cmd.action == flare.ACTION:
         return flare.fire(rs, state, unit, cmd)
+    if cmd.action == pins.ACTION:
+        return pins.pull(rs, state, unit, cmd)
+    if cmd.action == "give":
+        return _give(rs, state, unit, cmd)
     if cmd.action == "place_c4":
         return charges.place(rs, state, unit, cmd)
     if cmd.action == "detonate":
@@ -141,6 +147,27 @@ def _shut_down(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected |
                      outcome="success" if test.passed else "failure", text=text),
             *([TileChanged(pos=cmd.cell, tile=goal.done_tile)] if test.passed else []),
             changed(book, unit, attrs.evolve(c, turn=paid), f"works on the {name}")]
+
+
+def _give(rs, state: State, unit: Unit, cmd: Act) -> Rejected | list[Event]:
+    """Interact (1 AP, 4: Interpretation): hand the item in hand to an adjacent ally with a hand free for it."""
+    book, c = rs.book, unit.record
+    taker = state.units.get(cmd.target or "")
+    if taker is None or taker.record is None or taker.status == "dead":
+        return Rejected("no_target", "Give needs an ally to take the item")
+    if cmd.option not in {h.item for h in c.hands}:
+        known = cmd.option in book.items or cmd.option in book.weapons
+        return Rejected("not_in_hand", f"{unit.name} holds no {book.gear(cmd.option).name if known else 'such item'}")
+    paid = actions.do(book, c.turn, "interact", _abilities(c), bool(c.condition.disoriented))
+    if isinstance(paid, Rejected):
+        return paid
+    got = battle.give(book, attrs.evolve(c, turn=paid), taker.record, cmd.option)
+    if isinstance(got, Rejected):
+        return got
+    giver, took = got
+    name = book.gear(cmd.option).name
+    return [changed(book, unit, giver, f"hands the {name} to {taker.name} (1 AP)"),
+            changed(book, taker, took, f"takes the {name} from {unit.name}")]
 
 
 def reload(rs, unit: Unit) -> Rejected | list[Event]:
@@ -192,9 +219,14 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
     for h in c.hands:
         out.append(Option("Items", f"Stow {book.gear(h.item).name} (1 AP)", Act(unit=unit.id, action="stow",
                                                                              option=h.item)))
+        for a in state.side_units(unit.side):
+            if a.id != unit.id and a.conscious and between(unit.pos, a.pos) == 0 and a.record is not None \
+                    and battle.can_hold(book, a.record, h.item) is None:
+                out.append(Option("Items", f"Give {book.gear(h.item).name} → {a.name} (1 AP)",
+                                  Act(unit=unit.id, action="give", target=a.id, option=h.item)))
     out += kit.options(rs, state, unit) + charges.options(rs, state, unit) + hacking.options(rs, state, unit)
     out += feats.options(rs, state, unit) + inspire.options(rs, state, unit) + panic.options(rs, state, unit)
-    out += flare.options(rs, state, unit)
+    out += flare.options(rs, state, unit) + pins.options(rs, state, unit)
     out = [o for o in out if moving.swimming(rs, state, unit, o.command.action) is None]  # not in the water
     if rs.setup is not None:
         for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):

@@ -14,7 +14,7 @@ from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideSta
 from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State
 from engine.core.reducer import fold
-from engine.rules.xxxzone import actions, battle, forces, kit, panic, seen, smoke, status, units
+from engine.rules.xxxzone import actions, battle, forces, kit, panic, pins, seen, smoke, status, units
 from engine.rules.xxxzone.units import changed, unit_of
 
 
@@ -86,6 +86,7 @@ def end_turn(rs, state: State, side: str, dice: Dice) -> Rejected | list[Event]:
         after = records.evolve(c, {"condition": got.condition, "turn": actions.end(c.turn)})
         if after != c:
             out.append(changed(book, u, after, "; ".join(got.notes) or "turn ends", got.rolls))
+    out += pins.explode(rs, fold(state, out), side, dice)  # a pin pulled and the grenade still in hand
     out += smoke.thinned(fold(state, out), side)
     if side == missions.PLAYER:
         out += panic.run(rs, fold(state, out), dice)

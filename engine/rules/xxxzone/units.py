@@ -80,7 +80,21 @@ def _counts(belt: tuple[str, ...]) -> dict[str, int]:
 
 
 def changed(book: Book, unit: Unit, c: Combatant, cause: str, rolls=()) -> UnitChanged:
+    c = _broken(book, unit.record, c)
     return UnitChanged(unit=unit.id, changes=derived(book, c, unit), cause=cause, rolls=tuple(rolls))
+
+
+def _broken(book: Book, was: Combatant | None, c: Combatant) -> Combatant:
+    """4 (Interpretation): becoming Stunned, Unconscious or Disoriented breaks a continuing action (a med-kit,
+    a hack, a lock); here, where every change of a record passes, so no cause of a status can miss it. Behind
+    settings.toml `status_breaks` (older content's logs kept the action)."""
+    if not book.settings.status_breaks or c.turn.continuing is None or not isinstance(was, Combatant):
+        return c
+    old, new = was.condition, c.condition
+    if new.stunned > old.stunned or new.disoriented > old.disoriented or (new.unconscious and not old.unconscious) \
+            or (new.dead and not old.dead):
+        return attrs.evolve(c, turn=attrs.evolve(c.turn, continuing=None))
+    return c
 
 
 def unit_of(book: Book, c: Combatant, template: str, glyph: str, race: str) -> Unit:
