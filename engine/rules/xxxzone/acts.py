@@ -127,8 +127,8 @@ def _interact(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | 
 def _shut_down(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     """Interpretation: Interact (1 AP) and an Intelligence test `d100 + 10×Int > 100` shut the mission's machine down."""
     book, c = rs.book, unit.record
-    goal = next((o for o in missions.objectives(rs.setup.mission).values()
-                 if o.kind == "shut_down" and cmd.cell in rs.setup.spawns.get(o.zone, ())), None)
+    goal = None if rs.setup is None else next((o for o in missions.objectives(rs.setup.mission).values()
+                 if o.kind == "shut_down" and cmd.cell in rs.setup.spawns.get(o.zone, ())), None)  # None: no mission
     if goal is None:
         return Rejected("nothing_to_shut_down", "Nothing of this mission's to shut down there")
     if state.grid.tile(cmd.cell) == goal.done_tile:
