@@ -6,7 +6,7 @@ and Stow, Interact (doors, a mission's machine to shut down), and Reload and Wai
 treatment: kit.py), place_c4 (cell) and detonate (charges.py), hack and pick_lock (cell: hacking.py),
 mark_target, scout (target), chi_breath and put_out_fire (feats.py), inspire_allies (inspire.py), calming_aura
 (target) and authority_aura (target, option = a direction: panic.py), flare (cell: flare.py), pin (option = a
-grenade: pins.py), give (target = an adjacent ally, option = the item in hand)."""
+grenade: pins.py), give (target = an adjacent ally, option = the item in hand), turn (option = a direction: n, ne ... nw)."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from engine.core import records
 from engine.core.commands import Act, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged
+from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State, Unit
 from engine.core.ruleset import Option
 from engine.rules.xxxzone import (actions, battle, charges, feats, flare, hacking, inspire, kit, moving, overwatch,
@@ -24,11 +25,11 @@ from engine.rules.xxxzone import (actions, battle, charges, feats, flare, hackin
 from engine.rules.xxxzone.checks import check
 from engine.rules.xxxzone.lines import between
 from engine.rules.xxxzone.shooting import declared, mode_of, modes
-from engine.rules.xxxzone.units import changed
+from engine.rules.xxxzone.units import changed, facing_index
 
 ACTIONS = ("aim", "hunker", "overwatch", "draw", "stow", "open", "close", "shut_down", "medkit", "place_c4",
            "detonate", "hack", "pick_lock", *feats.ACTIONS, inspire.ABILITY,
-           panic.ABILITY, panic.DIRECT, flare.ACTION, pins.ACTION, "give")
+           panic.ABILITY, panic.DIRECT, flare.ACTION, pins.ACTION, "give", "turn")
 
 
 def _abilities(c) -> frozenset[str]:
@@ -100,6 +101,8 @@ def act(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
         return pins.pull(rs, state, unit, cmd)
     if cmd.action == "give":
         return _give(rs, state, unit, cmd)
+    if cmd.action == "turn":
+        return _turn(rs, unit, cmd)
     if cmd.action == "place_c4":
         return charges.place(rs, state, unit, cmd)
     if cmd.action == "detonate":
@@ -170,6 +173,22 @@ def _give(rs, state: State, unit: Unit, cmd: Act) -> Rejected | list[Event]:
             changed(book, taker, took, f"takes the {name} from {unit.name}")]
 
 
+WAYS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")  # NEIGHBOURS' order
+
+
+def _turn(rs, unit: Unit, cmd: Act) -> Rejected | list[Event]:
+    """Turn (4, 0 AP, Interpretation): face one of the eight directions; the front arc (10) follows, and the spot
+    checks after the command look again."""
+    book, c = rs.book, unit.record
+    if cmd.option not in WAYS:
+        return Rejected("no_direction", f"Turn needs a direction: one of {', '.join(WAYS)}")
+    way = NEIGHBOURS[WAYS.index(cmd.option)]
+    if way == c.facing:
+        return Rejected("already_facing", f"{unit.name} already faces {cmd.option}")
+    ev = changed(book, unit, records.evolve(c, {"facing": way}), f"turns to face {cmd.option} (0 AP)")
+    return [attrs.evolve(ev, changes={**ev.changes, "facing": facing_index(way, unit.facing)})]
+
+
 def reload(rs, unit: Unit) -> Rejected | list[Event]:
     book, c = rs.book, unit.record
     gun = next((h for h in c.hands if h.item in book.weapons and book.weapons[h.item].ammo), None)
@@ -212,6 +231,8 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
                               Act(unit=unit.id, action="overwatch", option=mid), note="ends the turn"))
     out.append(Option("Defence", "Hunker down (2 AP): adjacent cover ×2", Act(unit=unit.id, action="hunker"),
                       note="ends the turn"))
+    out += [Option("Facing", f"Turn to face {w} (0 AP)", Act(unit=unit.id, action="turn", option=w),
+                   note="the front arc sees cautious enemies better") for w, v in zip(WAYS, NEIGHBOURS) if v != c.facing]
     for item in dict.fromkeys(c.belt):
         if battle.can_hold(book, c, item) is None:
             out.append(Option("Items", f"Draw {book.gear(item).name} (1 AP)", Act(unit=unit.id, action="draw",
