@@ -97,3 +97,45 @@ def test_an_item_in_hand_is_handed_to_an_adjacent_ally_for_1_ap(rs):
     assert (again.code, again.reason) == ("not_in_hand", "Helmut Hartmann holds no Med-kit")
     back = rs.decide(now, Act(unit="dane", action="give", target="zhetan", option="medkit"), None)
     assert back.code == "not_adjacent"  # only to an adjacent ally
+
+
+# -- items on the ground (4: pick up an item; ground.py) ------------------------------------------------------
+
+
+def test_a_dropped_gun_lies_on_the_square_and_an_ally_next_to_it_picks_it_up_with_its_rounds(rs):
+    from engine.rules.xxxzone.units import battle
+
+    state = stage(rs, {"dane": ("dane", "xcom", (5, 5)), "helmut": ("helmut", "xcom", (6, 6)),
+                       "zhetan": ("zhetan", "aliens", (5, 12))})
+    state = fold(state, rs.decide(state, Act(unit="helmut", action="stow", option="machine_pistol_9mm"), None))
+    dane = state.units["dane"]
+    assert dane.record.hands[0].rounds == 6
+    (drop,) = [o for o in rs.options(state, dane) if o.command.action == "drop"]
+    assert drop.label == "Drop Battle Shotgun (0 AP)"
+    dropped = rs.decide(state, drop.command, None)
+    assert record(dropped, "dane").hands == () and record(dropped, "dane").turn.ap == 9
+    now = fold(state, dropped)
+    assert [(tuple(at), h.item, h.rounds) for at, h in battle(now).ground] == [((5, 5), "battle_shotgun", 6)]
+    assert [m.label for m in rs.marks(now, "xcom") if m.pos == (5, 5)] == ["On the ground: Battle Shotgun"]
+    (pick,) = [o for o in rs.options(now, now.units["helmut"]) if o.command.action == "pick_up"]
+    assert pick.label == "Pick up Battle Shotgun at 5,5 (1 AP)"
+    took = rs.decide(now, pick.command, None)
+    helmut = record(took, "helmut")
+    assert [(h.item, h.rounds) for h in helmut.hands] == [("battle_shotgun", 6)] and helmut.turn.ap == 8 - 1 - 1
+    assert battle(fold(now, took)).ground == ()
+
+
+def test_dropping_and_picking_up_are_refused_with_their_reasons(rs):
+    state = field(rs)
+    got = rs.decide(state, Act(unit="dane", action="drop", option="frag"), None)
+    assert (got.code, got.reason) == ("not_in_hand", "Dane McKinnon holds no Frag Grenade")
+    _, primed = pulled(rs, state)
+    assert rs.decide(primed, Act(unit="dane", action="drop", option="frag"), None).reason == \
+        "A primed grenade is thrown, not dropped"
+    nothing = rs.decide(state, Act(unit="johnny", action="pick_up", option="frag", cell=(5, 5)), None)
+    assert (nothing.code, nothing.reason) == ("nothing_there", "No Frag Grenade lies at 5,5")
+    far = rs.decide(state, Act(unit="johnny", action="pick_up", option="frag", cell=(9, 9)), None)
+    assert far.code == "not_adjacent"
+    now = fold(state, rs.decide(state, Act(unit="dane", action="drop", option="battle_shotgun"), None))
+    full = rs.decide(now, Act(unit="johnny", action="pick_up", option="battle_shotgun", cell=(5, 5)), None)
+    assert full.code == "hands_full"  # Johnny holds his rifle

@@ -6,7 +6,8 @@ and Stow, Interact (doors, a mission's machine to shut down), and Reload and Wai
 treatment: kit.py), place_c4 (cell) and detonate (charges.py), hack and pick_lock (cell: hacking.py),
 mark_target, scout (target), chi_breath and put_out_fire (feats.py), inspire_allies (inspire.py), calming_aura
 (target) and authority_aura (target, option = a direction: panic.py), flare (cell: flare.py), pin (option = a
-grenade: pins.py), give (target = an adjacent ally, option = the item in hand), turn (option = a direction: n, ne ... nw)."""
+grenade: pins.py), give (target = an adjacent ally, option = the item in hand), turn (option = a direction: n, ne ... nw), drop
+(option = the item in hand) and pick_up (option = an item, cell = its square: ground.py)."""
 
 from __future__ import annotations
 
@@ -20,8 +21,8 @@ from engine.core.events import Event, Resolved, TileChanged
 from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State, Unit
 from engine.core.ruleset import Option
-from engine.rules.xxxzone import (actions, battle, charges, feats, flare, hacking, inspire, kit, moving, overwatch,
-                                  panic, pins)
+from engine.rules.xxxzone import (actions, battle, charges, feats, flare, ground, hacking, inspire, kit, moving,
+                                  overwatch, panic, pins)
 from engine.rules.xxxzone.checks import check
 from engine.rules.xxxzone.lines import between
 from engine.rules.xxxzone.shooting import declared, mode_of, modes
@@ -29,7 +30,8 @@ from engine.rules.xxxzone.units import changed, facing_index
 
 ACTIONS = ("aim", "hunker", "overwatch", "draw", "stow", "open", "close", "shut_down", "medkit", "place_c4",
            "detonate", "hack", "pick_lock", *feats.ACTIONS, inspire.ABILITY,
-           panic.ABILITY, panic.DIRECT, flare.ACTION, pins.ACTION, "give", "turn")
+           panic.ABILITY, panic.DIRECT, flare.ACTION, pins.ACTION, "give", "turn",
+           ground.DROP, ground.PICK)
 
 
 def _abilities(c) -> frozenset[str]:
@@ -103,6 +105,10 @@ def act(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
         return _give(rs, state, unit, cmd)
     if cmd.action == "turn":
         return _turn(rs, unit, cmd)
+    if cmd.action == ground.DROP:
+        return ground.drop(rs, state, unit, cmd)
+    if cmd.action == ground.PICK:
+        return ground.pick_up(rs, state, unit, cmd)
     if cmd.action == "place_c4":
         return charges.place(rs, state, unit, cmd)
     if cmd.action == "detonate":
@@ -247,7 +253,7 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
                                   Act(unit=unit.id, action="give", target=a.id, option=h.item)))
     out += kit.options(rs, state, unit) + charges.options(rs, state, unit) + hacking.options(rs, state, unit)
     out += feats.options(rs, state, unit) + inspire.options(rs, state, unit) + panic.options(rs, state, unit)
-    out += flare.options(rs, state, unit) + pins.options(rs, state, unit)
+    out += flare.options(rs, state, unit) + pins.options(rs, state, unit) + ground.options(rs, state, unit)
     out = [o for o in out if moving.swimming(rs, state, unit, o.command.action) is None]  # not in the water
     if rs.setup is not None:
         for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):

@@ -10,7 +10,7 @@ from engine.core.events import UnitChanged
 from engine.core.geometry import NEIGHBOURS, Pos
 from engine.core.model import Unit
 from engine.core.records import added, lean, record
-from engine.rules.xxxzone.battle import Combatant
+from engine.rules.xxxzone.battle import Combatant, Held
 from engine.rules.xxxzone.book import Book
 
 # The panel's health bar (Interpretation): 10 less the wounds weighted by tier, a summary only; the sheet and
@@ -24,13 +24,14 @@ HEALTH = 10
 @attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Battle:
     """State.record: cover HP left where shots wore it (a square absent is whole), each side's sightings, the
-    smoke clouds standing, the C4 placed and where each side last heard a shot."""
+    smoke clouds standing, the C4 placed, where each side last heard a shot and the items on the ground."""
 
     cover: tuple[tuple[Pos, int], ...] = ()
     seen: tuple[tuple[str, tuple[str, ...]], ...] = ()  # side -> ids of the other sides' units it has spotted
     smoke: tuple[tuple[Pos, int, int, str], ...] = added(())  # smoke clouds: centre, radius, turns left, thrower's side
     charges: tuple[tuple[Pos, str], ...] = added(())  # C4 placed: its square, who placed it (their Detonator sets it off)
     heard: tuple[tuple[str, Pos, int], ...] = added(())  # side -> the last unsuppressed shot it heard: where, phase
+    ground: tuple[tuple[Pos, Held], ...] = added(())  # items dropped: the square, the item as it was held (ground.py)
 
     def cover_hp(self) -> dict[Pos, int]:
         return {tuple(p): hp for p, hp in self.cover}  # type: ignore[misc]
