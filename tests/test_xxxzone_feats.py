@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections import Counter
 
 import attrs
@@ -274,3 +275,48 @@ def test_the_hive_queens_sting_leaves_a_wounded_target_lethal_toxic(rs):
     after = status.end_turn(Dice.scripted([99, 99, 1]), rs.book, vitals(rs.book, hit), hit.condition)
     assert after.condition.wounds.severe == hit.condition.wounds.severe + 1
     assert after.rolls[-1].purpose == "lethal toxic: Fort to end it" and after.condition.poison == "lethal_toxic"
+
+
+def wake_field(rs, inspire_wake=True):
+    """Helmut (MEDIC!, 8 AP) beside Johnny (Will 28), knocked out by a Mortal wound; Bruce (Inspire Allies) D 2 away."""
+    from tests.test_xxxzone_field import hurt
+
+    state = learn(stage(rs, {"helmut": ("helmut", "xcom", (5, 5)), "johnny": ("johnny", "xcom", (6, 5)),
+                             "bruce": ("bruce", "xcom", (5, 7)), "zhetan": ("zhetan", "aliens", (12, 12))}),
+                  "bruce", "inspire_allies")
+    state = hurt(state, "johnny", mortal=1, unconscious=True)
+    j = state.units["johnny"]
+    state = attrs.evolve(state, units={**state.units, "johnny": attrs.evolve(
+        j, record=attrs.evolve(j.record, inspirable=True))})
+    if not inspire_wake:
+        rs = copy.copy(rs)
+        rs.book = attrs.evolve(rs.book, settings=attrs.evolve(rs.book.settings, inspire_wake=False))
+    return rs, state
+
+
+def test_inspire_allies_re_rolls_the_med_kits_failed_wake_up_test(rs):
+    rs, state = wake_field(rs)
+    treat = Act(unit="helmut", action="medkit", target="johnny", option="mortal")
+    events = rs._command(state, state.units["helmut"], treat, Dice.scripted([1, 1, 1, 72]))
+    assert events[0].rolls[-1].formula == "d100 72 + Will 28 = 100 ≤ 100: fail"
+    johnny = record(events, "johnny")
+    assert johnny.condition.unconscious and johnny.condition.wounds.mortal == 0
+    assert johnny.condition.will_failed == (("unconscious", 0, False),)
+    now = fold(state, events)
+    (option,) = [o for o in rs.options(now, now.units["bruce"]) if o.command.action == "inspire_allies"]
+    assert option.label == "Inspire Allies (4 AP): Johnny Miller re-roll a failed Will test"
+    again = inspire(rs, now, [73])
+    assert again[0].rolls[0].formula == "d100 73 + Will 28 = 101 > 100: pass"
+    assert again[0].text == "Bruce Mitchel inspires 1 ally: Johnny Miller wakes"
+    woke = record(again, "johnny")
+    assert not woke.condition.unconscious and woke.condition.will_failed == ()
+    assert record(again, "bruce").turn.ap == 9 - 4
+
+
+def test_a_failed_wake_up_is_not_kept_for_inspire_under_older_content(rs):
+    old, state = wake_field(rs, inspire_wake=False)
+    treat = Act(unit="helmut", action="medkit", target="johnny", option="mortal")
+    events = old._command(state, state.units["helmut"], treat, Dice.scripted([1, 1, 1, 72]))
+    johnny = record(events, "johnny")
+    assert johnny.condition.unconscious and johnny.condition.will_failed == ()
+    assert inspire(old, fold(state, events), []).code == "nobody_to_inspire"

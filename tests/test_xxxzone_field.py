@@ -205,6 +205,9 @@ def test_concealment_takes_20_from_the_shot_and_the_preview(rs):
     adj = next(r.text for r in got.lines if r.label == "AdjAcc")
     assert next(r.text for r in clear.lines if r.label == "AdjAcc") == " 100 − Agi 4"  # 110 − 2×5
     assert adj == " 80 − Agi 4"  # the Zhetan's square is in the smoke: one square, concealed
+    # the targeting panel names the modifiers that made it, in the log's words
+    assert next(r.text for r in clear.lines if r.label == "From") == " Acc 110 − distance 10"
+    assert next(r.text for r in got.lines if r.label == "From") == " Acc 110 − distance 10 − concealment 20"
 
 
 # -- the missile launcher's blast, and cover worn by blasts (6.9, 6.2) --------------------------------
@@ -318,6 +321,10 @@ def test_dane_hacks_the_power_source_with_3d10_exploding_ap_and_d100_plus_hack_o
     assert any(o.label.startswith("Hack the power source") for o in rs.options(state, dane))
     johnny = state.units["johnny"]
     assert rs._command(state, johnny, A(unit="johnny", action="hack", cell=power), None).code == "needs_ability"
+    unplugged = attrs.evolve(dane, record=attrs.evolve(dane.record, belt=tuple(
+        i for i in dane.record.belt if i != "portable_computer")))  # 11.3: the field hack needs the computer
+    got = rs._command(state, unplugged, A(unit="dane", action="hack", cell=power), None)
+    assert (got.code, got.reason) == ("no_computer", "A field hack needs a portable computer connected to the machine")
     # 3d10!: 10 explodes into 4, then 3 and 2: 19 AP, more than Dane's 9; 10 carried over
     events = rs._command(state, dane, A(unit="dane", action="hack", cell=power), Dice.scripted([10, 4, 3, 2]))
     assert events[0].outcome == "continuing"
@@ -382,6 +389,8 @@ def test_mark_target_gives_allies_20_until_the_marker_loses_focus(rs):
     assert now.units["bruce"].record.marking == "zhetan" and now.units["bruce"].record.turn.ap == 9 - 4
     after = next(r.text for r in rs.preview_shot(now, "johnny", "zhetan", "shoot").lines if r.label == "AdjAcc")
     assert after == " 120 − Agi 4"
+    assert next(r.text for r in rs.preview_shot(now, "johnny", "zhetan", "shoot").lines if r.label == "From") == \
+        " Acc 110 − distance 10 + marked 20"
     shot = rs.decide(now, Shoot(unit="johnny", target="zhetan", mode="shoot"), Dice.scripted([50] * 10))
     assert shot[0].rolls[0].formula.startswith("d100 50 + AdjAcc 120 − Agi 4 = 166")
     own = next(r.text for r in rs.preview_shot(now, "bruce", "zhetan", "shoot").lines if r.label == "AdjAcc")
@@ -424,3 +433,31 @@ def test_a_burning_unit_puts_itself_out_for_2_ap(rs):
         ["Put the fire out (2 AP)"]
     events = rs._command(state, state.units["johnny"], Act(unit="johnny", action="put_out_fire"), None)
     assert record(events, "johnny").condition.on_fire == 0 and record(events, "johnny").turn.ap == 10 - 2
+
+
+def test_a_stun_breaks_the_med_kit_still_to_pay_and_older_content_keeps_it(rs):
+    import copy
+
+    from engine.core.reducer import fold
+
+    state = medic_field(rs)
+    started = rs._command(state, state.units["helmut"], Act(unit="helmut", action="medkit", target="johnny",
+                                                            option="severe"), Dice.scripted([6, 5, 4]))
+    now = attrs.evolve(fold(state, started), side="aliens")
+    assert now.units["helmut"].record.turn.continuing.remaining == 7
+
+    def shot(ruleset):
+        # AdjAcc 110 − 2·6 = 98: d100 90 + 98 − Agi 4 = 184, − DR 35 = 149, − DT 44 (40 + End 4) = 105, 61: Severe;
+        # the Will test 10 + Will 39 = 49 fails: Stunned
+        return ruleset._command(now, now.units["zhetan"], Shoot(unit="zhetan", target="helmut",
+                                                                mode="zhetan_plasma_rifle:shoot"),
+                                Dice.scripted([90, 10] + [50] * 10))
+
+    events = shot(rs)
+    assert events[0].outcome == "severe" and events[0].rolls[1].formula == "d100 10 + Will 39 = 49 ≤ 100: fail"
+    helmut = record(events, "helmut")
+    assert helmut.condition.stunned == 1 and helmut.turn.continuing is None  # the treatment is lost
+    old = copy.copy(rs)
+    old.book = attrs.evolve(rs.book, settings=attrs.evolve(rs.book.settings, status_breaks=False))
+    kept = record(shot(old), "helmut")
+    assert kept.condition.stunned == 1 and kept.turn.continuing.remaining == 7

@@ -115,3 +115,69 @@ def test_a_directed_run_stops_before_someone_and_refusals_give_their_reason(rs):
     plain = town(rs)
     assert rs.decide(plain, Act(unit="bruce", action="authority_aura", target="civ", option="n"), None).code == \
         "needs_ability"
+
+
+# -- the run is a quick move (panic_reacts: 10 and 6.8) ----------------------------------------------------------
+
+
+def watching(state, uid, stored):
+    """`uid` on overwatch with its drawn weapon's single shot and `stored` AP."""
+    from engine.rules.xxxzone.battle import Watch
+
+    u = state.units[uid]
+    c = u.record
+    c = attrs.evolve(c, watch=Watch(weapon=c.hands[0].item, mode="shoot"),
+                     turn=attrs.evolve(c.turn, overwatch=stored, ended=True))
+    return attrs.evolve(state, units={**state.units, uid: attrs.evolve(u, record=c)})
+
+
+def test_a_panicking_run_draws_the_aliens_overwatch_square_by_square(rs):
+    state = watching(town(rs), "zhetan", 5)  # enough for one plasma rifle shot
+    events = end_squad_turn(rs, state, [3, 3, 1])  # runs east 3 squares; the reaction shot rolls 1
+    moves = [e.path for e in events if type(e).__name__ == "Moved" and e.unit == "civ"]
+    assert moves == [((6, 5),), ((7, 5),), ((8, 5),)]  # square by square: the watcher could fire after each
+    (shot,) = [e for e in events if getattr(e, "action", "") == "shoot"]
+    # after the first square: Acc 110 − 2·3 (D 4 from 5,9 to 6,5) − overwatch 20 = 84
+    assert shot.actor == "zhetan" and shot.target == "civ"
+    assert shot.rolls[0].formula == "d100 1 + AdjAcc 84 − Agi 4 = 81 ≤ 100: miss"
+    assert shot.outcome == "miss" and events.index(shot) < len(events) - 1
+    after = fold(state, events)
+    civ = after.units["civ"]
+    assert civ.pos == (8, 5) and civ.record.conspicuous and civ.record.panic == "panicking"
+    assert after.units["zhetan"].record.turn.overwatch == 0
+
+
+def test_xcoms_overwatch_never_fires_at_a_civilian_and_the_conspicuous_run_lasts_one_round(rs):
+    state = watching(town(rs, alien_at=(12, 12)), "bruce", 9)  # the alien D 7 away: the civilian still panics
+    events = end_squad_turn(rs, state, [2, 3])
+    assert not [e for e in events if getattr(e, "action", "") == "shoot"]
+    after = fold(state, events)
+    assert after.units["civ"].pos == (7, 5) and after.units["civ"].record.conspicuous
+    squad = turns.begin_side(rs, attrs.evolve(after, side="xcom"), "xcom", Dice.scripted([50] * 20))
+    assert not fold(after, squad).units["civ"].record.conspicuous
+
+
+def test_the_run_ends_with_a_spot_check_and_a_conspicuous_civilian_in_front_is_seen(rs):
+    from engine.rules.xxxzone.units import battle
+
+    state = town(rs)
+    rec = battle(state)
+    unseen = attrs.evolve(state, record=attrs.evolve(rec, seen=tuple(
+        (side, tuple(u for u in ids if u != "civ")) for side, ids in rec.seen)))
+    assert "civ" not in battle(unseen).sightings("aliens")
+    events = end_squad_turn(rs, unseen, [1, 3])  # one square east, in the Zhetan's sight and front arc
+    moved = next(i for i, e in enumerate(events) if type(e).__name__ == "Moved" and e.unit == "civ")
+    spot = next(e for e in events[moved:] if getattr(e, "cause", "") == "spot checks")
+    assert "civ" in spot.record.sightings("aliens") and spot.rolls == ()  # conspicuous in front: no roll
+
+
+def test_older_content_runs_the_civilian_in_one_move_without_reactions(rs):
+    import copy
+
+    old = copy.copy(rs)
+    old.book = attrs.evolve(rs.book, settings=attrs.evolve(rs.book.settings, panic_reacts=False))
+    state = watching(town(old), "zhetan", 5)
+    events = end_squad_turn(old, state, [3, 3])
+    assert [e.path for e in events if type(e).__name__ == "Moved"] == [((6, 5), (7, 5), (8, 5))]
+    assert not [e for e in events if getattr(e, "action", "") == "shoot"]
+    assert not fold(state, events).units["civ"].record.conspicuous

@@ -60,3 +60,34 @@ def test_alert_radius(book):
     assert sight.alerted(book, (0, 0), enemies, suppressed=False) == ("near",)
     assert sight.alerted(book, (0, 0), enemies, suppressed=True) == ()
     assert sight.conspicuous(False, False, True) and not sight.conspicuous(False, False, False)
+
+
+def test_turning_costs_nothing_moves_the_front_arc_and_the_spot_check_looks_again(content):
+    import attrs
+
+    from engine.core import ruleset
+    from engine.core.commands import Act
+    from engine.core.reducer import fold
+    from engine.rules.xxxzone import seen
+    from engine.rules.xxxzone.units import battle
+    from tests.test_xxxzone_field import stage
+
+    rs = ruleset.make("xxxzone", content, None)
+    state = stage(rs, {"johnny": ("johnny", "xcom", (5, 3)), "zhetan": ("zhetan", "aliens", (5, 15))}, size=20)
+    state = attrs.evolve(state, record=attrs.evolve(battle(state), seen=()))  # nobody spotted yet
+    johnny, zhetan = state.units["johnny"], state.units["zhetan"]
+    # Johnny (Sight 10) faces north; the Zhetan (Sneak 20) stands D 12 south: 100 − 5·2 − 20 = 70, halved behind
+    assert johnny.record.facing == (0, -1) and seen.chance(rs.book, johnny, zhetan, state) == 35
+    turns = [o for o in rs.options(state, johnny) if o.command.action == "turn"]
+    assert len(turns) == 7 and turns[3].label == "Turn to face s (0 AP)"
+    events = rs.decide(state, Act(unit="johnny", action="turn", option="s"), Dice.scripted([31, 99]))
+    assert events[0].cause == "turns to face s (0 AP)" and events[0].changes["facing"] == 4
+    spot = events[-1]
+    assert spot.cause == "spot checks" and spot.rolls[0].formula == "d100 31 + spot 70 = 101 > 100: pass"
+    after = fold(state, events)
+    assert after.units["johnny"].record.turn.ap == johnny.record.turn.ap and after.units["johnny"].facing == 4
+    assert "zhetan" in battle(after).sightings("xcom")
+    assert rs.decide(after, Act(unit="johnny", action="turn", option="s"), None).reason == \
+        "Johnny Miller already faces s"
+    assert rs.decide(state, Act(unit="johnny", action="turn", option="up"), None).reason == \
+        "Turn needs a direction: one of n, ne, e, se, s, sw, w, nw"

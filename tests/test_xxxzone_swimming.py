@@ -117,3 +117,18 @@ def test_a_walk_without_water_keeps_the_stream_impassable_as_before(rs):
     assert grid.path((3, 5), (7, 5), walk=plain) == [] and grid.paths_within((3, 5), 20, walk=plain).keys().isdisjoint(
         set(STREAM) | {(7, 5)})
     assert not grid.passable(plain)[5, 5]
+
+
+def test_a_one_square_move_reads_1_square_but_older_content_keeps_its_logged_words(rs):
+    import copy
+
+    state = field(rs)
+    one = rs._command(state, state.units["dane"], Move(unit="dane", path=((4, 5),)), None)
+    assert one[-1].cause == "moves quickly (1 square)"
+    swum = rs._command(state, state.units["dane"], Combo(unit="dane", path=((4, 6), (5, 6))), None)
+    assert swum[-1].cause == "moves cautiously (2 squares, 1 swum)"
+    old = copy.copy(rs)
+    old.book = attrs.evolve(rs.book, settings=attrs.evolve(rs.book.settings, singular_squares=False))
+    # the words older logs hold (and hash): tests/fixtures/logs/v4-xxxzone.jsonl's "moves quickly (1 squares)"
+    assert old._command(state, state.units["dane"], Move(unit="dane", path=((4, 5),)), None)[-1].cause == \
+        "moves quickly (1 squares)"

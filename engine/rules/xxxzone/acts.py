@@ -5,7 +5,9 @@ and Stow, Interact (doors, a mission's machine to shut down), and Reload and Wai
 `weapon:mode`), draw / stow (option = an item), open / close / shut_down (cell), medkit (target, option = the
 treatment: kit.py), place_c4 (cell) and detonate (charges.py), hack and pick_lock (cell: hacking.py),
 mark_target, scout (target), chi_breath and put_out_fire (feats.py), inspire_allies (inspire.py), calming_aura
-(target) and authority_aura (target, option = a direction: panic.py), flare (cell: flare.py)."""
+(target) and authority_aura (target, option = a direction: panic.py), flare (cell: flare.py), pin (option = a
+grenade: pins.py), give (target = an adjacent ally, option = the item in hand), turn (option = a direction: n, ne ... nw), drop
+(option = the item in hand) and pick_up (option = an item, cell = its square: ground.py)."""
 
 from __future__ import annotations
 
@@ -16,17 +18,20 @@ from engine.core import records
 from engine.core.commands import Act, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged
+from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State, Unit
 from engine.core.ruleset import Option
-from engine.rules.xxxzone import actions, battle, charges, feats, flare, hacking, inspire, kit, moving, overwatch, panic
+from engine.rules.xxxzone import (actions, battle, charges, feats, flare, ground, hacking, inspire, kit, moving,
+                                  overwatch, panic, pins)
 from engine.rules.xxxzone.checks import check
 from engine.rules.xxxzone.lines import between
 from engine.rules.xxxzone.shooting import declared, mode_of, modes
-from engine.rules.xxxzone.units import changed
+from engine.rules.xxxzone.units import changed, facing_index
 
 ACTIONS = ("aim", "hunker", "overwatch", "draw", "stow", "open", "close", "shut_down", "medkit", "place_c4",
            "detonate", "hack", "pick_lock", *feats.ACTIONS, inspire.ABILITY,
-           panic.ABILITY, panic.DIRECT, flare.ACTION)
+           panic.ABILITY, panic.DIRECT, flare.ACTION, pins.ACTION, "give", "turn",
+           ground.DROP, ground.PICK)
 
 
 def _abilities(c) -> frozenset[str]:
@@ -94,6 +99,16 @@ def act(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[E
         return panic.direct(rs, state, unit, cmd, dice)
     if cmd.action == flare.ACTION:
         return flare.fire(rs, state, unit, cmd)
+    if cmd.action == pins.ACTION:
+        return pins.pull(rs, state, unit, cmd)
+    if cmd.action == "give":
+        return _give(rs, state, unit, cmd)
+    if cmd.action == "turn":
+        return _turn(rs, unit, cmd)
+    if cmd.action == ground.DROP:
+        return ground.drop(rs, state, unit, cmd)
+    if cmd.action == ground.PICK:
+        return ground.pick_up(rs, state, unit, cmd)
     if cmd.action == "place_c4":
         return charges.place(rs, state, unit, cmd)
     if cmd.action == "detonate":
@@ -121,8 +136,8 @@ def _interact(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | 
 def _shut_down(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     """Interpretation: Interact (1 AP) and an Intelligence test `d100 + 10×Int > 100` shut the mission's machine down."""
     book, c = rs.book, unit.record
-    goal = next((o for o in missions.objectives(rs.setup.mission).values()
-                 if o.kind == "shut_down" and cmd.cell in rs.setup.spawns.get(o.zone, ())), None)
+    goal = None if rs.setup is None else next((o for o in missions.objectives(rs.setup.mission).values()
+                 if o.kind == "shut_down" and cmd.cell in rs.setup.spawns.get(o.zone, ())), None)  # None: no mission
     if goal is None:
         return Rejected("nothing_to_shut_down", "Nothing of this mission's to shut down there")
     if state.grid.tile(cmd.cell) == goal.done_tile:
@@ -141,6 +156,43 @@ def _shut_down(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected |
                      outcome="success" if test.passed else "failure", text=text),
             *([TileChanged(pos=cmd.cell, tile=goal.done_tile)] if test.passed else []),
             changed(book, unit, attrs.evolve(c, turn=paid), f"works on the {name}")]
+
+
+def _give(rs, state: State, unit: Unit, cmd: Act) -> Rejected | list[Event]:
+    """Interact (1 AP, 4: Interpretation): hand the item in hand to an adjacent ally with a hand free for it."""
+    book, c = rs.book, unit.record
+    taker = state.units.get(cmd.target or "")
+    if taker is None or taker.record is None or taker.status == "dead":
+        return Rejected("no_target", "Give needs an ally to take the item")
+    if cmd.option not in {h.item for h in c.hands}:
+        known = cmd.option in book.items or cmd.option in book.weapons
+        return Rejected("not_in_hand", f"{unit.name} holds no {book.gear(cmd.option).name if known else 'such item'}")
+    paid = actions.do(book, c.turn, "interact", _abilities(c), bool(c.condition.disoriented))
+    if isinstance(paid, Rejected):
+        return paid
+    got = battle.give(book, attrs.evolve(c, turn=paid), taker.record, cmd.option)
+    if isinstance(got, Rejected):
+        return got
+    giver, took = got
+    name = book.gear(cmd.option).name
+    return [changed(book, unit, giver, f"hands the {name} to {taker.name} (1 AP)"),
+            changed(book, taker, took, f"takes the {name} from {unit.name}")]
+
+
+WAYS = ("n", "ne", "e", "se", "s", "sw", "w", "nw")  # NEIGHBOURS' order
+
+
+def _turn(rs, unit: Unit, cmd: Act) -> Rejected | list[Event]:
+    """Turn (4, 0 AP, Interpretation): face one of the eight directions; the front arc (10) follows, and the spot
+    checks after the command look again."""
+    book, c = rs.book, unit.record
+    if cmd.option not in WAYS:
+        return Rejected("no_direction", f"Turn needs a direction: one of {', '.join(WAYS)}")
+    way = NEIGHBOURS[WAYS.index(cmd.option)]
+    if way == c.facing:
+        return Rejected("already_facing", f"{unit.name} already faces {cmd.option}")
+    ev = changed(book, unit, records.evolve(c, {"facing": way}), f"turns to face {cmd.option} (0 AP)")
+    return [attrs.evolve(ev, changes={**ev.changes, "facing": facing_index(way, unit.facing)})]
 
 
 def reload(rs, unit: Unit) -> Rejected | list[Event]:
@@ -185,6 +237,8 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
                               Act(unit=unit.id, action="overwatch", option=mid), note="ends the turn"))
     out.append(Option("Defence", "Hunker down (2 AP): adjacent cover ×2", Act(unit=unit.id, action="hunker"),
                       note="ends the turn"))
+    out += [Option("Facing", f"Turn to face {w} (0 AP)", Act(unit=unit.id, action="turn", option=w),
+                   note="the front arc sees cautious enemies better") for w, v in zip(WAYS, NEIGHBOURS) if v != c.facing]
     for item in dict.fromkeys(c.belt):
         if battle.can_hold(book, c, item) is None:
             out.append(Option("Items", f"Draw {book.gear(item).name} (1 AP)", Act(unit=unit.id, action="draw",
@@ -192,9 +246,14 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
     for h in c.hands:
         out.append(Option("Items", f"Stow {book.gear(h.item).name} (1 AP)", Act(unit=unit.id, action="stow",
                                                                              option=h.item)))
+        for a in state.side_units(unit.side):
+            if a.id != unit.id and a.conscious and between(unit.pos, a.pos) == 0 and a.record is not None \
+                    and battle.can_hold(book, a.record, h.item) is None:
+                out.append(Option("Items", f"Give {book.gear(h.item).name} → {a.name} (1 AP)",
+                                  Act(unit=unit.id, action="give", target=a.id, option=h.item)))
     out += kit.options(rs, state, unit) + charges.options(rs, state, unit) + hacking.options(rs, state, unit)
     out += feats.options(rs, state, unit) + inspire.options(rs, state, unit) + panic.options(rs, state, unit)
-    out += flare.options(rs, state, unit)
+    out += flare.options(rs, state, unit) + pins.options(rs, state, unit) + ground.options(rs, state, unit)
     out = [o for o in out if moving.swimming(rs, state, unit, o.command.action) is None]  # not in the water
     if rs.setup is not None:
         for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):

@@ -62,6 +62,7 @@ def preview(rs, state: State, shooter: str, target: str, mode: str) -> ShotPrevi
     if len(attacks) > 1:
         lines.append(Row("Any wound", f" {float(wound) * 100:.1f}% over {len(attacks)} rolls"))
     lines.append(Row("AdjAcc", f" {' / '.join(str(x.adj_acc) for x in attacks)} − Agi {d.agility}"))
+    lines.append(Row("From", " " + shooting.reckoned(book, a.record, b.record, shot, pieces)))  # the modifiers
     if pieces:
         lines.append(Row("Cover", " " + cover_words(pieces, d.hunkered)))
     lines.append(Row("Armour", f" DR {d.armour_dr if d.armour_hp else 0} · HP {d.armour_hp}"

@@ -1,10 +1,12 @@
 """What the map shows a side over the tiles (`Ruleset.marks`): the smoke clouds of which it sees a square, whole,
-and the C4 its own units placed (the other side's charges stay hidden, as the fog of war hides them)."""
+and the C4 its own units placed (the other side's charges stay hidden, as the fog of war hides them), and the
+items on the ground where it sees the square."""
 
 from __future__ import annotations
 
 from engine.core.model import State
 from engine.core.ruleset import Mark
+from engine.rules.xxxzone import ground
 from engine.rules.xxxzone.smoke import cloud_cells
 from engine.rules.xxxzone.units import battle
 
@@ -25,4 +27,4 @@ def marks(rs, state: State, side: str) -> tuple[Mark, ...]:
         placer = state.units.get(who)
         if placer is not None and placer.side == side:
             out.append(Mark(tuple(cell), C4[0], C4[1], f"C4 placed by {placer.name}: its Detonator sets it off"))
-    return tuple(out)
+    return tuple(out + ground.marks(rs, state, side))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
+from engine.content import missions
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core import records
@@ -145,7 +146,13 @@ def _walked(rs, before: State, uid: str, path: tuple[Pos, ...], rec, how: str) -
     mover = before.units[uid]
     swum = sum(wet(rs, before, cell) for cell in path)
     return [Moved(unit=uid, path=path, facing=facing_index(rec.facing, mover.facing)),
-            changed(rs.book, mover, rec, f"moves {how} ({len(path)} squares" + (f", {swum} swum)" if swum else ")"))]
+            changed(rs.book, mover, rec, f"moves {how} ({len(path)} {_squares(rs, len(path))}"
+                    + (f", {swum} swum)" if swum else ")"))]
+
+
+def _squares(rs, n: int) -> str:
+    """Older content's logs hold "(1 squares)": the singular only where `singular_squares` is on."""
+    return "square" if n == 1 and rs.book.settings.singular_squares else "squares"
 
 
 def reactions(rs, state: State, mover: Unit, dice: Dice) -> list[Event]:
@@ -154,7 +161,7 @@ def reactions(rs, state: State, mover: Unit, dice: Dice) -> list[Event]:
     for watcher in list(state.units.values()):
         w = state.units[watcher.id]
         c = w.record
-        if c is None or c.watch is None or not w.conscious or w.side == mover.side:
+        if c is None or c.watch is None or not w.conscious or not missions.hostile(w.side, mover.side):
             continue
         while True:
             now = state.units[mover.id]

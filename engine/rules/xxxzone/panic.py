@@ -15,13 +15,14 @@ import attrs
 from engine.content import missions
 from engine.core.commands import Act, Rejected
 from engine.core.dice import Dice, Roll
-from engine.core.events import Event, Moved, Resolved
+from engine.core.events import Event, Moved, Noted, Resolved
 from engine.core.geometry import NEIGHBOURS, Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import Option
-from engine.rules.xxxzone import actions
+from engine.rules.xxxzone import actions, battle, moving, seen
 from engine.rules.xxxzone.character import derive
+from engine.rules.xxxzone.units import battle as battle_of
 from engine.rules.xxxzone.units import changed, facing_index
 
 ABILITY = "calming_aura"
@@ -65,11 +66,11 @@ def _flee(rs, state: State, civ: Unit, dice: Dice) -> list[Event]:
                   total=far, index=i),
              Roll(actor=civ.id, purpose="panic: direction", expr="1d8", faces=(way,),
                   formula=f"1d8: {way} (dx {dx}, dy {dy})", total=way, index=j))
-    return _run(rs, state, civ, far, (dx, dy), rolls, "panics")
+    return _run(rs, state, civ, far, (dx, dy), rolls, "panics", dice)
 
 
 def _run(rs, state: State, civ: Unit, far: int, step: tuple[int, int], rolls: tuple[Roll, ...], cause: str,
-         actor: str = "") -> list[Event]:
+         dice: Dice, actor: str = "") -> list[Event]:
     """The civilian runs up to `far` squares along `step`, stopping before a square it cannot enter or someone's;
     `actor`: the Authority Aura holder who sent it (else it panicked)."""
     (dx, dy), path, here = step, [], civ.pos
@@ -81,14 +82,40 @@ def _run(rs, state: State, civ: Unit, far: int, step: tuple[int, int], rolls: tu
         path.append(cell)
         here = cell
     c = attrs.evolve(civ.record, panic="panicking", at=here, facing=(dx, dy) if path else civ.record.facing)
+    if path and rs.book.settings.panic_reacts:
+        after, path = _watched(rs, state, civ, path, cause, dice)
+        here = path[-1]
+    else:
+        after = ([Moved(unit=civ.id, path=tuple(path), facing=facing_index(c.facing, civ.facing))] if path else []) \
+            + [changed(rs.book, civ, c, cause)]
     who = f"{state.units[actor].name} sends {civ.name} running" if actor else f"{civ.name} panics and runs"
     text = (f"{who} {len(path)} square{'s' if len(path) != 1 else ''} to {here[0]},{here[1]}"
             if path else f"{civ.name} {cause} but cannot get away")
-    out: list[Event] = [Resolved(actor=actor or civ.id, action=DIRECT if actor else "panic", target=civ.id if actor
-                                 else None, rolls=rolls, outcome="panicking", text=text)]
-    if path:
-        out.append(Moved(unit=civ.id, path=tuple(path), facing=facing_index(c.facing, civ.facing)))
-    return out + [changed(rs.book, civ, c, cause)]
+    return [Resolved(actor=actor or civ.id, action=DIRECT if actor else "panic", target=civ.id if actor else None,
+                     rolls=rolls, outcome="panicking", text=text), *after]
+
+
+def _watched(rs, state: State, civ: Unit, path: list[Pos], cause: str, dice: Dice) -> tuple[list[Event], list[Pos]]:
+    """The run as a quick move (`panic_reacts`, 10 and 6.8): square by square the civilian is conspicuous, hostile
+    overwatch that sees it fires (X-COM's never does: it is no hostile of theirs), and one put down stops where it
+    fell; then the spot checks a finished action calls for. Returns the events and the squares run."""
+    out: list[Event] = []
+    now, ran = state, []
+    for cell in path:
+        me = now.units[civ.id]
+        rec = attrs.evolve(battle.after_move(me.record, cell, True), panic="panicking")
+        step = [Moved(unit=civ.id, path=(cell,), facing=facing_index(rec.facing, me.facing)),
+                changed(rs.book, me, rec, cause)]
+        ran.append(cell)
+        shots = moving.reactions(rs, fold(now, step), fold(now, step).units[civ.id], dice)
+        out += step + shots
+        now = fold(now, step + shots)
+        if not now.units[civ.id].conscious or now.winner is not None:
+            break
+    rec, spots = seen.update(dice, rs.book, now, (civ.id,))
+    if rec != battle_of(now) or spots:
+        out.append(Noted(record=rec, cause="spot checks", rolls=tuple(spots)))
+    return out, ran
 
 
 def _reached(rs, state: State, unit: Unit, cmd: Act, name: str) -> Unit | Rejected:
@@ -136,7 +163,7 @@ def direct(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | lis
                   formula=f"1d4: {far} squares", total=far, index=i),)
     step = [changed(rs.book, unit, attrs.evolve(unit.record, turn=paid), f"directs {civ.name}")]
     return step + _run(rs, fold(state, step), civ, far, NEIGHBOURS[WAYS.index(cmd.option)], rolls, "is directed",
-                       actor=unit.id)
+                       dice, actor=unit.id)
 
 
 def away(rs, state: State, civ: Unit) -> str | None:

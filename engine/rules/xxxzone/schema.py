@@ -104,6 +104,11 @@ class Settings:
     hack_only: tuple[str, ...] = ()
     flare_radius: int = 3  # 6.7 (Interpretation): a flare fired at a square lights the squares within D <= 3
     repeat_recoil: bool = False  # 6.4: recoil for repeated attack actions on the map (False: older content's logs)
+    # False for older content, whose logs were written (and hashed) without them:
+    singular_squares: bool = False  # a one-square move's cause reads "(1 square)", not "(1 squares)"
+    inspire_wake: bool = False  # 13: a failed med-kit wake-up Will test can be re-rolled by Inspire Allies
+    status_breaks: bool = False  # 4: becoming Stunned, Unconscious or Disoriented breaks a continuing action
+    panic_reacts: bool = False  # 10, 6.8: a panicking civilian's run draws hostile overwatch and spot checks
     smoke_radius: int
     smoke_concealed: int
     smoke_hidden: int

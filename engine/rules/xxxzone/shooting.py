@@ -131,6 +131,16 @@ def plan(book: Book, shooter, target, shot: Shot, pieces) -> tuple[tuple[Attack,
     return tuple(a for a, _ in ready.planned), ready.defence
 
 
+def reckoned(book: Book, shooter, target, shot: Shot, pieces) -> str:
+    """What made the first roll's AdjAcc, for the targeting panel: `Acc 110 − distance 16 + aim 20` (fire's own
+    set-up and words, as the log writes them); "" when the shot is refused."""
+    ready = prepare(book, shooter, target, shot, pieces)
+    if isinstance(ready, Rejected) or not ready.planned:
+        return ""
+    words = ready.planned[0][1].removeprefix("AdjAcc = ")
+    return "Acc " + words.rsplit(" = ", 1)[0]
+
+
 @lru_cache(maxsize=4096)
 def odds(attacks: tuple[Attack, ...], d: Defence) -> tuple[tuple[tuple[str, Fraction], ...], Fraction, Fraction]:
     """Exactly, by following every d100 face: each outcome's chance on the first roll, the chance that at least

@@ -121,8 +121,14 @@ def wake(dice: Dice, book: Book, v: Vitals, c: Condition) -> tuple[Condition, Ro
     """After treatment an Unconscious entity wakes on a Will test, only while its penalty is under 100."""
     if not c.unconscious or c.dead or c.disabled:
         return c, None
-    t = will_test(dice, book, v, c, "waking: Will", penalty(book, c.wounds))
-    return (attrs.evolve(c, unconscious=False) if t.passed else c), t.roll
+    pen = penalty(book, c.wounds)
+    t = will_test(dice, book, v, c, "waking: Will", pen)
+    if t.passed:
+        return attrs.evolve(c, unconscious=False), t.roll
+    if book.settings.inspire_wake and v.notes_fails:  # Inspire Allies may re-roll it (13): the latest one counts
+        kept = tuple(f for f in c.will_failed if f[0] != "unconscious")
+        c = attrs.evolve(c, will_failed=kept + (("unconscious", pen, False),))
+    return c, t.roll
 
 
 def uses_left(kits: int, used: int, per_kit: int) -> int:

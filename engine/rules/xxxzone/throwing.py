@@ -17,16 +17,19 @@ from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Row, Throwable, ThrowPreview
 from engine.core.reducer import fold
-from engine.rules.xxxzone import actions, battle, blasts, explosions, moving, shooting, smoke
+from engine.rules.xxxzone import actions, battle, blasts, explosions, moving, pins, shooting, smoke
 from engine.rules.xxxzone.lines import between, blast_cover
 from engine.rules.xxxzone.units import changed
 
 COST = 4  # Draw 1 + Interact 1 + Throw 2
+THROW = 2
 EFFECTS = ("damage", "on_fire", "disorient", "smoke")
 
 
-def cost(book, item: str) -> int:
-    """A smoke bomb has no pin to pull: Draw 1 + Throw 2."""
+def cost(book, item: str, c=None) -> int:
+    """A smoke bomb has no pin to pull: Draw 1 + Throw 2; a grenade primed in hand already (pins.py): Throw 2."""
+    if c is not None and pins.primed_in_hand(c, item):
+        return THROW
     return COST - 1 if book.items[item].effect == "smoke" else COST
 
 
@@ -35,9 +38,10 @@ def throwables(rs, unit: Unit) -> list[Throwable]:
     book, c = rs.book, unit.record
     if c is None:
         return []
-    kinds = dict.fromkeys(i for i in c.belt if i in book.items and book.items[i].kind == "grenade"
+    primed = [h.item for h in c.hands if h.primed]
+    kinds = dict.fromkeys(i for i in primed + list(c.belt) if i in book.items and book.items[i].kind == "grenade"
                           and book.items[i].effect in EFFECTS)
-    return [Throwable(i, book.items[i].name, c.belt.count(i)) for i in kinds]
+    return [Throwable(i, book.items[i].name, c.belt.count(i) + primed.count(i)) for i in kinds]
 
 
 def _check(rs, state: State, unit: Unit, item: str, cell: Pos) -> Rejected | None:
@@ -45,7 +49,7 @@ def _check(rs, state: State, unit: Unit, item: str, cell: Pos) -> Rejected | Non
     wet = moving.swimming(rs, state, unit, "throw")
     if wet is not None:
         return wet
-    if item not in c.belt:
+    if item not in c.belt and not pins.primed_in_hand(c, item):
         return Rejected("not_carried", f"{unit.name} carries no {rs.name(item)}")
     if book.items[item].effect not in EFFECTS:
         return Rejected("not_yet", f"The {rs.name(item)} is not played yet under xxxzone")
@@ -54,9 +58,9 @@ def _check(rs, state: State, unit: Unit, item: str, cell: Pos) -> Rejected | Non
     reach = explosions.reach(book, c.op.effective("strength"))
     if between(unit.pos, cell) > reach:
         return Rejected("too_far", f"{between(unit.pos, cell)} squares between; {unit.name} throws at most {reach}")
-    need = cost(book, item)
+    need = cost(book, item, c)
     if actions.available(c.turn, "other") < need:
-        how = "draw 1, throw 2" if need < COST else "draw 1, pin 1, throw 2"
+        how = {THROW: "throw 2, the pin pulled", COST - 1: "draw 1, throw 2"}.get(need, "draw 1, pin 1, throw 2")
         return Rejected("no_ap", f"A throw costs {need} AP ({how}); {c.turn.ap} left")
     return None
 
@@ -73,7 +77,7 @@ def throw(rs, state: State, unit: Unit, cmd: Throw, dice: Dice) -> Rejected | li
     bad = _check(rs, state, unit, cmd.item, cmd.cell)
     if bad is not None:
         return bad
-    paid = actions.spend(c.turn, cost(book, cmd.item), "other", frozenset(c.op.abilities), what="The throw")
+    paid = actions.spend(c.turn, cost(book, cmd.item, c), "other", frozenset(c.op.abilities), what="The throw")
     if isinstance(paid, Rejected):
         return paid
     s = battle.shooter(book, c)
@@ -82,9 +86,14 @@ def throw(rs, state: State, unit: Unit, cmd: Throw, dice: Dice) -> Rejected | li
                                                                                              target.pos))
     landing = explosions.throw(dice, book, s, cmd.item, between(unit.pos, cmd.cell), cmd.cell, aimed)
     impact = blasts.clamp(state, landing.cell)
-    belt = list(c.belt)
-    belt.remove(cmd.item)
-    thrower = attrs.evolve(c, turn=paid, belt=tuple(belt), conspicuous=True)
+    if pins.primed_in_hand(c, cmd.item):  # the primed grenade in hand goes first
+        hands = list(c.hands)
+        hands.remove(next(h for h in c.hands if h.item == cmd.item and h.primed))
+        thrower = attrs.evolve(c, turn=paid, hands=tuple(hands), conspicuous=True)
+    else:
+        belt = list(c.belt)
+        belt.remove(cmd.item)
+        thrower = attrs.evolve(c, turn=paid, belt=tuple(belt), conspicuous=True)
     if book.items[cmd.item].effect == "smoke":
         return smoke.thrown(rs, state, unit, thrower, cmd, landing, impact, dice)
     events, rolls, words = blasts.blast_at(rs, fold(state, [changed(book, unit, thrower, "throws")]), s, cmd.item,
@@ -111,7 +120,7 @@ def preview(rs, state: State, thrower: str, item: str, cell: Pos) -> ThrowPrevie
     need = 100 - adj + agi  # lands when the face beats this
     p = Fraction(100 - max(0, min(100, need)), 100)
     lines = [Row("Lands", f" {float(p) * 100:.0f}% (AdjAcc {adj}" + (f" − Agi {agi}" if target else "") + ")"),
-             Row("Else", " scatters 1d3 squares, 1d8 direction"), Row("Cost", f" {cost(book, item)} AP: draw, " + ("throw" if cost(book, item) < COST else "pin, throw"))]
+             Row("Else", " scatters 1d3 squares, 1d8 direction"), Row("Cost", _cost_row(book, item, c))]
     attack = explosions.blast(book, s, item)
     hits = []
     if book.items[item].effect == "smoke":
@@ -123,3 +132,8 @@ def preview(rs, state: State, thrower: str, item: str, cell: Pos) -> ThrowPrevie
             hits.append((u.id, Row(u.name, f" {n} roll{'s' if n > 1 else ''}: wound {float(wound) * 100:.0f}%"
                                    if book.items[item].effect == "damage" else f" {n} roll{'s' if n > 1 else ''}")))
     return ThrowPreview(p_land=float(p), lines=tuple(lines), hits=tuple(hits))
+
+
+def _cost_row(book, item: str, c) -> str:
+    need = cost(book, item, c)
+    return f" {need} AP: " + {THROW: "throw (pin pulled)", COST - 1: "draw, throw"}.get(need, "draw, pin, throw")

@@ -14,7 +14,7 @@ from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideSta
 from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State
 from engine.core.reducer import fold
-from engine.rules.xxxzone import actions, battle, forces, kit, panic, seen, smoke, status, units
+from engine.rules.xxxzone import actions, battle, forces, kit, panic, pins, seen, smoke, status, units
 from engine.rules.xxxzone.units import changed, unit_of
 
 
@@ -56,6 +56,10 @@ def begin_side(rs, state: State, side: str, dice: Dice) -> list[Event]:
         out.append(changed(book, u, c, "turn starts" + (f" ({ap} AP)" if ap != turn.maximum else "")))
         if done is not None:
             finished.append((u.id, done))
+    if side == missions.PLAYER and book.settings.panic_reacts:  # a civilian's run was conspicuous for one turn
+        out += [changed(book, u, attrs.evolve(u.record, conspicuous=False), "no longer conspicuous")
+                for u in state.side_units(missions.CIVILIANS) if u.record is not None and u.record.conspicuous
+                and not u.record.condition.on_fire]
     now = fold(state, out)
     for uid, done in finished:  # a continuing action paid in full now does what it was for
         step = kit.complete(rs, now, now.units[uid], now.units[uid].record, done, dice)
@@ -86,6 +90,7 @@ def end_turn(rs, state: State, side: str, dice: Dice) -> Rejected | list[Event]:
         after = records.evolve(c, {"condition": got.condition, "turn": actions.end(c.turn)})
         if after != c:
             out.append(changed(book, u, after, "; ".join(got.notes) or "turn ends", got.rolls))
+    out += pins.explode(rs, fold(state, out), side, dice)  # a pin pulled and the grenade still in hand
     out += smoke.thinned(fold(state, out), side)
     if side == missions.PLAYER:
         out += panic.run(rs, fold(state, out), dice)

@@ -10,7 +10,7 @@ from engine.core.events import UnitChanged
 from engine.core.geometry import NEIGHBOURS, Pos
 from engine.core.model import Unit
 from engine.core.records import added, lean, record
-from engine.rules.xxxzone.battle import Combatant
+from engine.rules.xxxzone.battle import Combatant, Held
 from engine.rules.xxxzone.book import Book
 
 # The panel's health bar (Interpretation): 10 less the wounds weighted by tier, a summary only; the sheet and
@@ -24,13 +24,14 @@ HEALTH = 10
 @attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
 class Battle:
     """State.record: cover HP left where shots wore it (a square absent is whole), each side's sightings, the
-    smoke clouds standing, the C4 placed and where each side last heard a shot."""
+    smoke clouds standing, the C4 placed, where each side last heard a shot and the items on the ground."""
 
     cover: tuple[tuple[Pos, int], ...] = ()
     seen: tuple[tuple[str, tuple[str, ...]], ...] = ()  # side -> ids of the other sides' units it has spotted
     smoke: tuple[tuple[Pos, int, int, str], ...] = added(())  # smoke clouds: centre, radius, turns left, thrower's side
     charges: tuple[tuple[Pos, str], ...] = added(())  # C4 placed: its square, who placed it (their Detonator sets it off)
     heard: tuple[tuple[str, Pos, int], ...] = added(())  # side -> the last unsuppressed shot it heard: where, phase
+    ground: tuple[tuple[Pos, Held], ...] = added(())  # items dropped: the square, the item as it was held (ground.py)
 
     def cover_hp(self) -> dict[Pos, int]:
         return {tuple(p): hp for p, hp in self.cover}  # type: ignore[misc]
@@ -80,7 +81,21 @@ def _counts(belt: tuple[str, ...]) -> dict[str, int]:
 
 
 def changed(book: Book, unit: Unit, c: Combatant, cause: str, rolls=()) -> UnitChanged:
+    c = _broken(book, unit.record, c)
     return UnitChanged(unit=unit.id, changes=derived(book, c, unit), cause=cause, rolls=tuple(rolls))
+
+
+def _broken(book: Book, was: Combatant | None, c: Combatant) -> Combatant:
+    """4 (Interpretation): becoming Stunned, Unconscious or Disoriented breaks a continuing action (a med-kit,
+    a hack, a lock); here, where every change of a record passes, so no cause of a status can miss it. Behind
+    settings.toml `status_breaks` (older content's logs kept the action)."""
+    if not book.settings.status_breaks or c.turn.continuing is None or not isinstance(was, Combatant):
+        return c
+    old, new = was.condition, c.condition
+    if new.stunned > old.stunned or new.disoriented > old.disoriented or (new.unconscious and not old.unconscious) \
+            or (new.dead and not old.dead):
+        return attrs.evolve(c, turn=attrs.evolve(c.turn, continuing=None))
+    return c
 
 
 def unit_of(book: Book, c: Combatant, template: str, glyph: str, race: str) -> Unit:
