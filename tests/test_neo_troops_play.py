@@ -23,7 +23,7 @@ from engine.rules.neo_troops import battle
 
 ID = "neo-troops"
 # a public seed per mission whose AI-vs-AI battle has both sides firing
-SEEDS = {"crash": 1, "defend": 6, "eliminate": 1, "terror": 1, "vip": 1}
+SEEDS = {"crash": 1, "defend": 6, "eliminate": 1, "infiltrate": 1, "terror": 1, "vip": 1}
 FIRING = ("shoot", "cover", "covering fire")  # a shot, a covering-fire volley, covering fire on a mover
 
 
