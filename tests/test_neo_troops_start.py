@@ -117,7 +117,8 @@ def test_mistakes_in_the_new_tables_are_one_located_line_each(tmp_path):
     assert sorted(got.value.messages) == [
         "neo-troops/hardship.toml: [easyy]: no such level in difficulty.toml",
         "neo-troops/settings.toml: [default].ambush: 'infiltrat': expected the side 'xcom' or 'aliens', got 'goons'",
-        "neo-troops/settings.toml: [default].ambush: no such mission 'infiltrat' in missions/"]
+        "neo-troops/settings.toml: [default].ambush: no such mission 'infiltrat' in missions/ (did you mean "
+        "'infiltrate'?)"]
     shutil.rmtree(folder)
     shutil.copytree(loader.default_dir(), folder)
     (own / "hardship.toml").write_text("[normal]\nenemies_percent = 0\naccuracy = 4\n")

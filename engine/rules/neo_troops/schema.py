@@ -216,7 +216,7 @@ def check(own: Tables, shared: Tables) -> list[str]:
         if w.rof < 1 or w.hits < 1 or w.attacks < 1:
             out.append(f"weapons.toml: [{key}]: rof, hits and attacks are at least 1")
     for key, h in own["hardship"].items():
-        if "difficulty" in shared and key not in shared["difficulty"]:
+        if shared.get("difficulty") and key not in shared["difficulty"]:  # (a bundle from before the levels has none)
             out.append(f"hardship.toml: [{key}]: no such level in difficulty.toml")
         if not 1 <= h.enemies_percent <= 1000 or not all(-3 <= v <= 3 for v in (h.accuracy, h.fighter, h.perception)):
             out.append(f"hardship.toml: [{key}]: enemies_percent is 1 to 1000 and the skills -3 to 3")
@@ -249,9 +249,12 @@ def check(own: Tables, shared: Tables) -> list[str]:
     for key, st in own["settings"].items():
         out += [f"settings.toml: [{key}].ambush: {mid!r}: expected the side 'xcom' or 'aliens', got {side!r}"
                 for mid, side in st.ambush.items() if side not in ("xcom", "aliens")]
-        if "missions" in shared:
-            out += [f"settings.toml: [{key}].ambush: no such mission {mid!r} in missions/"
-                    for mid in st.ambush if mid not in shared["missions"]]
+        if "missions" in shared:  # as forces.toml's: a mission the bundle leaves out is idle, a misspelt one is not
+            known = list(shared["missions"])
+            for mid in st.ambush:
+                close = difflib.get_close_matches(mid, known, n=1, cutoff=0.8) if mid not in known else []
+                out += [f"settings.toml: [{key}].ambush: no such mission {mid!r} in missions/ (did you mean "
+                        f"{close[0]!r}?)"] if close else []
     if "missions" in shared:  # a bundle may leave missions out: forces for those are idle, a misspelt id is not
         known = shared["missions"]
         for mid in own["forces"]:
