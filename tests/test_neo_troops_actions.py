@@ -71,7 +71,7 @@ def test_two_weapons_in_hand_spray_together_tv_n18_style(rs):
 def test_a_pool_short_of_both_weapons_rof_keeps_all_and_the_rest_cannot_hit(rs):
     """TV-N17/N18 in play: a severe wound (−1) and the goon moving (no still): n = 4 + 1 + 1 − 1 = 5 < B = 7."""
     state = field(rs, {"oleg": ("oleg", "xcom", (2, 2)), "goon": ("goon", "aliens", (2, 8))}, "oleg",
-                  oleg={"severe_wounds": 1}, goon={"moved": True})
+                  oleg={"severe_wounds": 1}, goon={"moved": True, "perception": 0})  # the §20.1 goon
     events = decide(rs, state, Shoot(unit="oleg", target="goon", mode="spray"), [3, 3, 2, 1, 1, 2])  # the goon's
     # perception test of Oleg, who fired (TN 3): 2, unnoticed
     assert formulas(events)[0] == ("spray n=4+1 two weapons+1 accuracy-1 severe wound=5: 5d6 [3 3 2 1 1] keep all "
@@ -208,7 +208,7 @@ def test_an_interrupted_rest_starts_again_and_the_incapacitated_rest_at_their_sl
 
 def test_search_tests_every_cloaked_enemy_in_sight_at_tn_6_when_still(rs):
     state = field(rs, {"goon": ("goon", "aliens", (2, 2)), "anna": ("anna", "xcom", (2, 8)),
-                       "boris": ("boris", "xcom", (6, 8))}, "goon")
+                       "boris": ("boris", "xcom", (6, 8))}, "goon", goon={"perception": 0})  # the §20.1 goon
     assert "anna" not in rs.spotted(state, "aliens")
     events = decide(rs, state, Act(unit="goon", action="search"), [6, 5])
     assert told(events) == ["Goon searches: notices Anna"]
@@ -220,7 +220,8 @@ def test_search_tests_every_cloaked_enemy_in_sight_at_tn_6_when_still(rs):
 
 
 def test_a_noticed_varan_that_moves_must_be_noticed_again(rs):
-    state = field(rs, {"anna": ("anna", "xcom", (2, 8)), "goon": ("goon", "aliens", (2, 2))}, "anna")
+    state = field(rs, {"anna": ("anna", "xcom", (2, 8)), "goon": ("goon", "aliens", (2, 2))}, "anna",
+                  goon={"perception": 0})  # the §20.1 goon
     b = battle.battle(state)
     state = attrs.evolve(state, record=attrs.evolve(b, noticed=(("goon", "anna"),)))
     assert "anna" in rs.spotted(state, "aliens")
@@ -268,7 +269,7 @@ def test_the_fog_of_war_shows_the_shot_at_a_cell_but_not_what_it_hit(rs):
     from engine.log.view import Eyes
 
     state = field(rs, {"anna": ("anna", "xcom", (2, 2)), "brute": ("brute", "aliens", (2, 8))}, "anna",
-                  brute={"cloak": "working"})
+                  brute={"cloak": "working", "perception": 0})
     # 2d6 [3 6] vs AV 6: a hit; the flak vest's 5+ needs 6 against the rifle's −1: 2 ✗; HP 2 → 1; the generic
     # critical 1: a component, the first the logged pick offers; then the brute's perception test of Anna, who
     # fired (TN 3): 1, unnoticed

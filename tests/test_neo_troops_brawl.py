@@ -107,3 +107,50 @@ def test_resolve_stages_a_shared_melee(rs):
     assert not isinstance(verdict, Rejected)
     assert [r.formula for r in verdict.rolls][0].startswith("melee sweep n=2+1 fighter=3: 3d6 [6 4 1] keep 6,4")
     assert set(verdict.changes) >= {"g1", "g2"}
+
+
+def test_a_varan_of_the_squad_shares_its_claws_and_jaws_among_adjacent_foes(rs):
+    """Anna (two attacks bare-handed, Fighter 1), unnoticed by two goons: surprise gives the superior die, and the
+    alike unskilled goons share one throw, n = 2 + 1 + 1 = 4, keep 6, 4: g1 the 4, g2 the 6 (N-10.4)."""
+    state = field(rs, {"anna": ("anna", "xcom", (3, 3)), "g1": ("goon", "aliens", (3, 4)),
+                       "g2": ("goon", "aliens", (4, 4))}, "anna")
+    assert brawl.attacks(rs, state.units["anna"]) == 2
+    events = decide(rs, state, Act(unit="anna", action="melee", targets=("g1", "g2")), [6, 4, 2, 1])
+    assert formulas(events) == ["melee sweep n=2+1 fighter+1 superior=4: 4d6 [6 4 2 1] keep 6,4 vs g1 AV 4: 1 hit, "
+                                "g2 AV 4: 1 hit"]
+    assert told(events) == ["Anna strikes Goon (g1) + Goon (g2) (bare-handed), one throw: 2 hits, 2 unsaved "
+                            "(HP 1→0, dead; HP 1→0, dead)"]
+    three = field(rs, {"anna": ("anna", "xcom", (3, 3)), "g1": ("goon", "aliens", (3, 4)),
+                       "g2": ("goon", "aliens", (4, 4)), "g3": ("goon", "aliens", (2, 4))}, "anna")
+    assert decide(rs, three, Act(unit="anna", action="melee", targets=("g1", "g2", "g3"))).reason == \
+        "Anna has 2 melee attacks: at most 2 targets"
+
+
+def test_a_varan_divides_its_attacks_between_skilled_foes_before_the_throw(rs):
+    """Two armoured goons (Fighter 1) that have noticed Anna: b1 gets the first attack and her Fighter die,
+    n = 1 + 1 − 1 = 1; b2 the second attack alone, n = 1 − 1 = 0: two dice, the lower (N-15.3, N-15.4)."""
+    state = field(rs, {"anna": ("anna", "xcom", (3, 3)), "b1": ("brute", "aliens", (3, 4)),
+                       "b2": ("brute", "aliens", (4, 4))}, "anna")
+    state = attrs.evolve(state, record=attrs.evolve(battle.battle(state), noticed=(("b1", "anna"), ("b2", "anna"))))
+    events = decide(rs, state, Act(unit="anna", action="melee", targets=("b1", "b2")), [5, 2, 4, 3, 6])
+    assert formulas(events) == ["melee n=1+1 fighter-1 defence=1: 1d6 [5] vs AV 4: hit", "save 5+ needs 5: 1d6=2 ✗",
+                                "critical generic 1d6=4 → extra_damage",
+                                "melee n=1-1 defence=0: 2d6 [3 6] lower 3 vs AV 4: miss"]
+    assert told(events) == ["Anna strikes Armoured goon (b1) (bare-handed): 1 hit, 1 unsaved (HP 2→1; +1 damage: "
+                            "HP 1→0, dead)", "Anna strikes Armoured goon (b2) (bare-handed): 0 hits, 0 unsaved"]
+
+
+def test_the_menu_offers_a_varan_the_shared_blow_and_its_ai_takes_it(played):  # noqa: F811
+    state = field(played, {"anna": ("anna", "xcom", (3, 3)), "g1": ("goon", "aliens", (3, 4)),
+                           "g2": ("goon", "aliens", (4, 4))}, "anna")
+    anna = state.units["anna"]
+    menu = {o.label: (o.command, o.note) for o in played.options(state, anna)}
+    command, note = menu["Strike Goon (g1) + Goon (g2) (attacks shared)"]
+    assert command == Act(unit="anna", action="melee", targets=("g1", "g2"))
+    assert note == "one throw, n=2+1 fighter+1 superior=4 keep 2 vs AV 4: a die for each first (N-15.3)"
+    # the same rule as the hound's: with its guns empty (no better shot) it shares the blow
+    empty = field(played, {"anna": ("anna", "xcom", (3, 3)), "g1": ("goon", "aliens", (3, 4)),
+                           "g2": ("goon", "aliens", (4, 4))}, "anna", anna={"shots": (("plasma_rifle", 0), ("pistol", 0))})
+    assert views.ai_special(played, empty, empty.units["anna"], [], False) == command
+    alone = field(played, {"anna": ("anna", "xcom", (3, 3)), "g1": ("goon", "aliens", (3, 4))}, "anna")
+    assert not any(o.command.targets for o in played.options(alone, alone.units["anna"]))

@@ -104,7 +104,7 @@ def test_a_ruleset_without_shots_in_the_dark_refuses_the_key_and_the_help_leaves
     neo.close()
 
 
-@pytest.mark.parametrize("mission, objective", [("eliminate", ["· Kill or stun every hostile:", "  0/24 down"]),
+@pytest.mark.parametrize("mission, objective", [("eliminate", ["· Kill or stun every hostile:", "  0/31 down"]),
                                                 ("crash", ["· Shut down the power source:", "  running"])])
 def test_the_side_panel_lines_fit_30_columns_and_an_objective_breaks_between_words(content, tmp_path, mission,
                                                                                    objective):

@@ -38,7 +38,7 @@ def _open(state, w: int = 11, h: int = 3) -> tuple[int, int]:
 
 
 def _stage(game, at: dict[str, tuple[int, int]], fighter: int = 0):
-    """The first varans ("v", "v2": uncloaked, "v" with the given Fighter) and the first goons at `at` offsets from
+    """The first varans ("v", "v2": uncloaked, one melee attack, "v" with the given Fighter) and the first goons at `at` offsets from
     open ground, in the order given, the first one's slot up; nobody else on the map."""
     state = game.state
     x, y = _open(state)
@@ -51,6 +51,8 @@ def _stage(game, at: dict[str, tuple[int, int]], fighter: int = 0):
     for key, (dx, dy) in at.items():
         u = who[key]
         rec = attrs.evolve(u.record, cloak=None, actions=int(key == first), **({"fighter": fighter} if key == "v" else {}))
+        # the spec's own numbers: one melee attack (the squad's claws and jaws are content's), goons of Perception 0
+        rec = attrs.evolve(rec, **({"attacks": 1} if u.side == "xcom" else {"perception": 0}))
         units[u.id] = attrs.evolve(u, pos=(x + dx, y + dy), record=rec)
     ids = tuple(who[k].id for k in at)
     b = battle.Battle(order=order.Order(slots=ids, later=ids))

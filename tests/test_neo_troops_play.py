@@ -23,7 +23,7 @@ from engine.rules.neo_troops import battle
 
 ID = "neo-troops"
 # a public seed per mission whose AI-vs-AI battle has both sides firing
-SEEDS = {"crash": 1, "defend": 6, "eliminate": 1, "terror": 1, "vip": 1}
+SEEDS = {"crash": 1, "defend": 6, "eliminate": 1, "infiltrate": 1, "terror": 1, "vip": 1}
 FIRING = ("shoot", "cover", "covering fire")  # a shot, a covering-fire volley, covering fire on a mover
 
 
@@ -63,16 +63,16 @@ def test_the_start_rolls_initiative_and_names_one_unit_per_slot(game):
     state = game.state
     b = battle.battle(state)
     fighters = [u for u in state.units.values() if u.side in ("xcom", "aliens")]
-    assert len(b.order.slots) == len(fighters) == 30  # 6 varans, 14 goons, 6 armoured goons, 4 attack hounds
+    assert len(b.order.slots) == len(fighters) == 37  # 6 varans, 18 goons, 8 armoured goons, 5 attack hounds
     first = next(r for r in _records(game.path) if r.get("kind") == "command")
     start = next(e for e in first["events"] if e["kind"] == "noted")
-    assert sum(roll["purpose"] == "initiative" for roll in start["rolls"]) == 30
+    assert sum(roll["purpose"] == "initiative" for roll in start["rolls"]) == 37
     assert all(roll["expr"] == "1d6" and 1 <= roll["total"] <= 6 for roll in start["rolls"]
                if roll["purpose"] == "initiative")
     turn = game.ruleset.turn(state)
     up = state.units[b.order.up]
     assert turn.units == (up.id,) and turn.side == up.side
-    assert turn.label.startswith(f"Initiative 1/30: {up.name}")
+    assert turn.label.startswith(f"Initiative 1/37: {up.name}")
     assert [u.id for u in state.units.values() if u.record.actions] == [up.id]
 
 
@@ -239,8 +239,8 @@ def test_cli_simulate_with_seed_3_runs(tmp_path, capsys):
     code = main(["simulate", "--ruleset", ID, "--seed", "3", "--out", str(out)])
     printed = capsys.readouterr().out
     assert code == 0
-    assert "winner:     xcom (all hostiles eliminated)" in printed and "phases:     5" in printed
-    assert "aliens:     0 standing, 0 unconscious, 24 dead" in printed  # 14 goons, 6 armoured, 4 hounds
+    assert "winner:     aliens (the squad is down)" in printed and "phases:     6" in printed
+    assert "aliens:     14 standing, 0 unconscious, 17 dead" in printed  # of 18 goons, 8 armoured, 5 hounds
     assert main(["replay", "--verify", str(out)]) == 0
 
 
@@ -253,7 +253,7 @@ def test_the_client_draws_the_varan_and_walks_it(content, tmp_path):
     assert panel[:6] == [f"[{unit.glyph}] {unit.name} Acc1 Fig1 Per1", "HP       3/3  ████████",
                          "AV       5 · save 4+", "Shot ≤10 m  move 20 m", "▶Rifle 40+1 · Pistol 12",
                          "Bio-scanner, Grapple launcher"]
-    assert f"Initiative 1/22: {unit.name}" in first  # 6 varans, 10 goons, 4 armoured, 2 hounds
+    assert f"Initiative 1/30: {unit.name}" in first  # 6 varans, 15 goons, 6 armoured, 3 hounds
     assert unit.glyph.isdigit()  # the squad told apart on the map, as xcom-trpg's is
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1])
     assert moved.record.spent_m == (2 if 0 in step else 3)

@@ -28,7 +28,7 @@ def _check_bounds(state) -> None:
 
 @pytest.mark.parametrize("seed", [5, pytest.param(6, marks=pytest.mark.slow)])
 def test_each_combatant_acts_once_a_cycle_unless_delayed_hastened_or_out(content, seed):
-    game = Game.new(content, ID, "defend", seed_from_int(seed), None, public=seed)
+    game = Game.new(content, ID, "crash", seed_from_int(seed), None, public=seed)
     b = battle.battle(game.state)
     cycle, starts = b.order.cycle, Counter({b.order.up: 1})  # the first slot started with the mission
     excused: dict[int, set[str]] = {}  # cycle -> units that delayed, hastened (this cycle or the last) or fell

@@ -25,7 +25,8 @@ RIFLE = W["plasma_rifle"]
 
 
 def goon(name: str = "goon", **changes) -> unit.Trooper:
-    return unit.build(name, "goons", "goon", T, **changes)
+    """The §20.1 goon: Perception 0 (the content's goons carry a sensor visor, Perception 1)."""
+    return unit.build(name, "goons", "goon", T, **{"perception": 0, **changes})
 
 
 def varan(name: str = "varan", **changes) -> unit.Trooper:

@@ -14,11 +14,10 @@ from textual.widgets import Static
 from tui import keys
 
 INTRO = {
-    "battle": ("Move the cursor to preview a path; {move} walks it. {fire}: {next_target} picks a target, "
-               "{throw}: the cursor the blast cell; the panel shows the odds. {actions}: all else the unit can do "
-               "(psionics, items, melee, aim, overwatch, stances, kits, C4, hacking, locks, abilities...); a cone "
-               "hits friend and foe. "
-               "{next_soldier}: next soldier; {spotted}: next hostile in sight. Every command is saved."),
+    "battle": ("The cursor previews a path, {move} walks it. {fire} fires ({next_target}: the target), {throw} "
+               "throws (the cursor: the blast cell); the panel shows the odds. {actions}: all else (melee, shared "
+               "among adjacent foes with several attacks; items, aim, overwatch, stances, psionics...); a cone hits "
+               "all. {next_soldier}: next soldier; {spotted}: next hostile in sight. Every command is saved."),
     "title": "Pick with ↑↓ and ⏎, or press the letter.",
     "inventory": ("What the soldier carries, where and how big, and the encumbrance it gives. {choose} on a thing "
                   "lists the moves it can make now at their TU (hands, straps, belt, backpack, the floor, load and "
@@ -71,6 +70,9 @@ class Help(ModalScreen[None]):
             lines += textwrap.wrap(keys.fill(keymap, INTRO[self.table], self.table), 70)  # 70: the scroll bar
         lines.append("")
         table = keys.TABLES[self.table]
+        if self.table == "battle":  # one mode's keys at a time, so the help fits 80×24 (the others: their own help)
+            shown = keys.BATTLE_MODES.get(mode if mode in keys.BATTLE_MODES else "move")
+            table = tuple(k for k in table if k.id in shown)
         moves = [k for k in table if k.id in keys.MOVES]
         if moves:
             lines.append("cursor " + " ".join("/".join(self._names(k, keymap)) for k in moves))

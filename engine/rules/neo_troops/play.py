@@ -10,6 +10,7 @@ from engine.core.commands import Act, Command, EndTurn, Move, Rejected, Reload, 
 from engine.core.dice import Dice
 from engine.core.events import Event, Noted, PhaseStarted, SideStarted, UnitSpawned
 from engine.core.geometry import Pos
+from engine.content.models import scaled
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import (Budget, CellShot, Hunt, Mode, Option, Plain, Sheet, ShotPreview, ThrowPreview,
@@ -38,6 +39,7 @@ class NeoTroops(Plain):
         self.settings = self.tables.get("settings", {}).get("default", Settings())  # none: a bundle without us
         self.weapons = self.tables.get("weapons", {})
         self.characters = self.tables.get("characters", {})
+        self.hardship = self._hardship(setup.mission) if setup is not None else None
         self.priced = None  # (grid, [y, x] price of a step) for the Walk
         self.staged: tuple[list, frozenset[str]] = ([], frozenset())  # the last scenario's cover and unseen units
 
@@ -141,13 +143,39 @@ class NeoTroops(Plain):
         events: list[Event] = []
         for m, cell in field.placements(self.roster(self.setup.mission_id) or [], self.setup.mission,
                                         self.setup.spawns):
-            t = units.build(m.uid, m.side, m.template, self.tables)
+            t = units.build(m.uid, m.side, m.template, self.tables, **self._hardened(m.side, m.template))
             events.append(UnitSpawned(unit=frame(self, m.uid, m.name, m.template, m.side, cell, t)))
         fighters = [e.unit for e in events if e.unit.side in battle.SIDES]
-        rolled = order.roll_initiative(dice, [order.Combatant(id=u.id, av=u.record.av) for u in fighters])
+        caught = self._surprised(fold(state, events))
+        rolled = order.roll_initiative(dice, [order.Combatant(id=u.id, av=u.record.av, surprised=u.id in caught)
+                                              for u in fighters])
         first = next(e.unit for e in events if e.unit.id == rolled.order.up)
-        return events + [Noted(record=battle.Battle(order=rolled.order), cause="initiative", rolls=rolled.rolls),
+        return events + [Noted(record=battle.Battle(order=rolled.order), rolls=rolled.rolls,
+                               cause="initiative" + (" (an ambush: the surprised act last this cycle)" if caught else "")),
                          PhaseStarted(phase=1), SideStarted(side=first.side), battle.start_slot(first)]
+
+    def _surprised(self, state: State) -> frozenset[str]:
+        """N-7.2: on a mission `settings.toml` names in `ambush`, the ambushed side's combatants that see no enemy
+        as they deploy (the cloaked are not seen: nobody has noticed them yet) are surprised."""
+        side = self.settings.ambush.get(missions.base_id(self.setup.mission_id))
+        if side is None:
+            return frozenset()
+        aware = {u.id for u in state.side_units(side) if u.conscious and any(
+            state.grid.sees(u.pos, e.pos, battle.SIGHT) and not e.record.cloaked
+            for e in state.units.values() if e.side != side and e.side in battle.SIDES)}
+        return frozenset(u.id for u in state.side_units(side) if u.id not in aware)
+
+    def _hardship(self, mission):
+        """What the mission's level (`terror@veteran`, else the default one) does to the enemies: hardship.toml."""
+        level = (mission.difficulty if mission is not None else None) or self.content.default_difficulty()
+        return self.tables.get("hardship", {}).get(level)
+
+    def _hardened(self, side: str, template: str) -> dict[str, int]:
+        """The level's skill levels on top of an enemy's own (hardship.toml); nothing for the squad."""
+        h, c = self.hardship, self.characters[template]
+        if h is None or side != missions.ALIENS:
+            return {}
+        return {k: max(0, getattr(c, k) + getattr(h, k)) for k in ("accuracy", "fighter", "perception")}
 
     def _verdict(self, state: State, events: list[Event]) -> list[Event]:
         if self.setup is None:  # `resolve`: one action on a staged field, no mission to win
@@ -231,6 +259,10 @@ class NeoTroops(Plain):
         forces = self.tables.get("forces", {}).get(missions.base_id(mission_id))
         if forces is None:
             return None
+        h = self._hardship(self.content.missions.get(mission_id))
+        if h is not None and h.enemies_percent != 100:  # the level's enemy numbers
+            forces = attrs.evolve(forces, enemies={k: scaled(n, h.enemies_percent)
+                                                   for k, n in forces.enemies.items()})
 
         def looks(template: str) -> tuple[str, str, str]:
             c = self.characters[template]

@@ -121,6 +121,18 @@ class Criticals:
 
 
 @attrs.frozen(kw_only=True)
+class Hardship:
+    """hardship.toml: what a level of the shared difficulty.toml does to the squad's enemies under neo-troops (the
+    shared file's alien numbers are tuned for the d100 rulesets; this one's own are here). A level not listed, or
+    a bundle without the file (one from before it), leaves the forces as forces.toml and characters.toml say."""
+
+    enemies_percent: int = 100  # of each kind in forces.toml (halves round up, at least 1 of a kind there is)
+    accuracy: int = 0  # skill levels added to every enemy (N-1.3: one die each)
+    fighter: int = 0
+    perception: int = 0
+
+
+@attrs.frozen(kw_only=True)
 class Settings:
     """The spec's interpretations and GM's calls, with the spec's defaults (one table, `[default]`)."""
 
@@ -161,6 +173,9 @@ class Settings:
     repair_actions: Formula = attrs.field(factory=lambda: Formula.parse("1d6 * 10"))  # N-19.2
     regen_turns: int = 100  # N-19.4
     throw_reach: Formula = attrs.field(factory=lambda: Formula.parse("2 * long_range"))  # N-3.5, in cells
+    # N-7.2: mission id -> the side ambushed there; its combatants that see no enemy as they deploy start surprised
+    # (last in the first cycle). None by default, so logs from before it decide as they were written.
+    ambush: dict[str, str] = attrs.field(factory=dict)
 
 
 @attrs.frozen(kw_only=True)
@@ -173,9 +188,10 @@ class Campaign:
 FILES = {"settings.toml": Settings, "difficulties.toml": Difficulty, "cover.toml": Cover,
          "sighting.toml": Sighting, "weapons.toml": Weapon, "armour.toml": Armour, "items.toml": Item,
          "characters.toml": Character, "criticals.toml": Criticals, "forces.toml": Forces,
-         "campaign.toml": Campaign}
+         "campaign.toml": Campaign, "hardship.toml": Hardship}
 FORMULA_NAMES = {"repair_actions": frozenset(), "throw_reach": frozenset({"long_range"})}
 DIFFICULTY_FIELDS = ("agility", "agility_hard", "observer_ran")
+LATER = ("hardship.toml",)  # added after the first release: a bundle from before has none
 
 
 def check(own: Tables, shared: Tables) -> list[str]:
@@ -184,7 +200,8 @@ def check(own: Tables, shared: Tables) -> list[str]:
     any of its files needs them all."""
     if not any(own.values()):
         return []
-    out: list[str] = [f"{name}: missing file or an empty one" for name in FILES if not own[name.removesuffix(".toml")]
+    out: list[str] = [f"{name}: missing file or an empty one" for name in FILES
+                      if not own[name.removesuffix(".toml")] and name not in LATER
                       and name not in SCHEMA.between]  # an older bundle has no campaign
     tns, weapons, items, crits = own["difficulties"], own["weapons"], own["items"], own["criticals"]
     for key, d in tns.items():
@@ -206,6 +223,11 @@ def check(own: Tables, shared: Tables) -> list[str]:
     for key, w in weapons.items():
         if w.rof < 1 or w.hits < 1 or w.attacks < 1:
             out.append(f"weapons.toml: [{key}]: rof, hits and attacks are at least 1")
+    for key, h in own["hardship"].items():
+        if shared.get("difficulty") and key not in shared["difficulty"]:  # (a bundle from before the levels has none)
+            out.append(f"hardship.toml: [{key}]: no such level in difficulty.toml")
+        if not 1 <= h.enemies_percent <= 1000 or not all(-3 <= v <= 3 for v in (h.accuracy, h.fighter, h.perception)):
+            out.append(f"hardship.toml: [{key}]: enemies_percent is 1 to 1000 and the skills -3 to 3")
     for key, a in own["armour"].items():
         if not 2 <= a.save <= 6:
             out.append(f"armour.toml: [{key}].save: expected a face 2 to 6, got {a.save}")
@@ -232,6 +254,15 @@ def check(own: Tables, shared: Tables) -> list[str]:
         for key, st in own["settings"].items():
             out += [f"settings.toml: [{key}].{f}: unknown terrain {tile!r}" for f in ("obstacles", "hard_obstacles")
                     for tile in getattr(st, f) if tile not in shared["terrain"]]
+    for key, st in own["settings"].items():
+        out += [f"settings.toml: [{key}].ambush: {mid!r}: expected the side 'xcom' or 'aliens', got {side!r}"
+                for mid, side in st.ambush.items() if side not in ("xcom", "aliens")]
+        if "missions" in shared:  # as forces.toml's: a mission the bundle leaves out is idle, a misspelt one is not
+            known = list(shared["missions"])
+            for mid in st.ambush:
+                close = difflib.get_close_matches(mid, known, n=1, cutoff=0.8) if mid not in known else []
+                out += [f"settings.toml: [{key}].ambush: no such mission {mid!r} in missions/ (did you mean "
+                        f"{close[0]!r}?)"] if close else []
     if "missions" in shared:  # a bundle may leave missions out: forces for those are idle, a misspelt id is not
         known = shared["missions"]
         for mid in own["forces"]:
