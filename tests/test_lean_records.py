@@ -59,3 +59,19 @@ def test_a_patch_of_every_older_field_is_refused_when_written(state):
     patch = Patch(Soldier.record_kind, {"fighter": rec.fighter, "kit": rec.kit, "done": True})
     with pytest.raises(codec.CodecError, match="whole record"):
         codec.dump_event(UnitChanged(unit="anton", changes={"record": patch}, cause="x"))
+
+
+def test_the_state_hash_writes_a_lean_record_as_its_own_repr_through_every_change(state):
+    """`records.shown` writes only the fields changed since the record a record was made from (`records.evolve`);
+    a `@lean` record's added fields drop out while at their default, and come back when set."""
+    from engine.core import records
+
+    rec = state.units["anton"].record
+    assert records.shown(rec) == repr(rec) and "moved=" not in repr(rec)
+    walked = records.evolve(rec, {"moved": 3})
+    assert records.shown(walked) == repr(walked) and "moved=3" in records.shown(walked)
+    back = records.evolve(walked, {"moved": 0, "harness": True})
+    assert records.shown(back) == repr(back)
+    assert "moved=" not in records.shown(back) and "harness=True" in records.shown(back)
+    assert records.shown(rec) == repr(rec)  # the first one's own fields, as before
+    assert type(back.__dict__.get(records.SHOWN)) is list  # written from the kept field reprs, not repr'd whole

@@ -12,6 +12,7 @@ import attrs
 import cattrs
 import cattrs.gen
 
+from engine.core import tuples
 from engine.core.commands import COMMAND_TYPES, Command, EndTurn, Move
 from engine.core.dice import Roll
 from engine.core.events import EVENT_TYPES, Event, Noted, UnitChanged
@@ -68,6 +69,8 @@ def _strict_bool(v: Any, _t: Any) -> bool:
 _conv.register_structure_hook(int, _strict_int)
 _conv.register_structure_hook(bool, _strict_bool)
 _conv.register_structure_hook(str, _strict_str)
+
+tuples.quick(_conv)  # after the leaves' strict hooks, which its fallback uses
 
 
 def dump_record(rec: Any) -> dict[str, Any]:

@@ -49,6 +49,7 @@ def lean(cls: type) -> type:
                  if not (f.metadata.get(ADDED) and getattr(self, f.name) == f.default))
         return f"{type(self).__qualname__}({', '.join(shown)})"
 
+    __repr__.lean = True  # `shown` writes it as attrs would, less those fields at their default
     cls.__repr__ = __repr__
     return cls
 
@@ -105,7 +106,7 @@ def evolve(rec: Any, changes: dict[str, Any]) -> Any:
 
 _PLAIN: dict[type, frozenset[str]] = {}  # class -> its field names when `evolve` may copy it; empty: it may not
 SHOWN = "_shown"  # beside a record's fields, never one: "name=repr" per field, or (an older one's, names changed)
-_REPR: dict[type, tuple[str, tuple[str, ...], dict[str, int]] | None] = {}  # class -> how attrs writes its repr
+_REPR: dict[type, tuple | None] = {}  # class -> how attrs (or `lean`) writes its repr
 
 
 def shown(rec: Any) -> str:
@@ -117,19 +118,19 @@ def shown(rec: Any) -> str:
         how = _REPR[type(rec)] = _repr_of(type(rec))
     if how is None:
         return repr(rec)
-    head, names, at = how
+    head, names, at, later = how
     fields = rec.__dict__
     kept = fields.get(SHOWN)
     if type(kept) is not list:
         if kept is None:
-            kept = [f"{name}={fields[name]!r}" for name in names]
+            kept = [_one(name, fields[name], later) for name in names]
         else:
             old, changed = kept
             kept = list(old)
             for name in changed:
-                kept[at[name]] = f"{name}={fields[name]!r}"
+                kept[at[name]] = _one(name, fields[name], later)
         fields[SHOWN] = kept
-    text = f"{head}({', '.join(kept)})"
+    text = f"{head}({', '.join(kept if not later else [k for k in kept if k])})"
     if how is not _CHECKED.get(type(rec)):  # the first of a class: held to attrs' own repr once
         if text != repr(rec):
             _REPR[type(rec)] = None
@@ -141,15 +142,25 @@ def shown(rec: Any) -> str:
 _CHECKED: dict[type, tuple] = {}
 
 
-def _repr_of(cls: type) -> tuple[str, tuple[str, ...], dict[str, int]] | None:
+def _one(name: str, value: Any, later: dict[str, Any]) -> str:
+    """A field as the record's repr writes it; "" for a `lean` record's added field at its default."""
+    if name in later and value == later[name]:
+        return ""
+    return f"{name}={value!r}"
+
+
+def _repr_of(cls: type) -> tuple[str, tuple[str, ...], dict[str, int], dict[str, Any]] | None:
     if not hasattr(cls, "record_kind") or not _plain_fields(cls):
         return None
+    lean = getattr(cls.__repr__, "lean", False)
     code = getattr(cls.__repr__, "__code__", None)
-    if code is None or not code.co_filename.startswith("<attrs generated") or not all(
+    if code is None or not (lean or code.co_filename.startswith("<attrs generated")) or not all(
             a.repr is True for a in attrs.fields(cls)):
         return None
     names = tuple(a.name for a in attrs.fields(cls))
-    return cls.__qualname__.rsplit(">.", 1)[-1], names, {n: i for i, n in enumerate(names)}
+    later = {a.name: a.default for a in attrs.fields(cls) if lean and a.metadata.get(ADDED)}
+    head = cls.__qualname__ if lean else cls.__qualname__.rsplit(">.", 1)[-1]
+    return head, names, {n: i for i, n in enumerate(names)}, later
 
 
 def _plain_fields(cls: type) -> frozenset[str]:

@@ -10,7 +10,7 @@ from typing import Any, Iterator
 import attrs
 
 from engine.log import writer as log
-from engine.log import reading
+from engine.log import reading, skim
 from engine.log.chain import collector_paused
 from engine.log.view import View, everything, hidden_line
 
@@ -190,13 +190,19 @@ def _statistics(tallies: dict[str, Tally], dice: tuple[int, ...] = (100,)) -> It
 def stats(path: Path) -> Iterator[str]:
     """`audit --stats`: per side, the distribution of each die the ruleset names (`audit_dice`: d100 for xcom-trpg,
     d6 for a pool ruleset) with a χ² test, and luck checks against their odds."""
-    lines, _names, sides, note = read(path)
+    skimmed = skim.rolls(path)  # the common case, read only as far as the rolls
+    if skimmed is None:  # anything else read whole, which says what is wrong
+        lines, _names, sides, note = read(path)
+        rolled = [(line.n, line.rolls) for line in lines]
+        alive = {line.n for line in lines if not line.abandoned}
+    else:
+        (rolled, sides, alive), note = skimmed, None
     if note:
         yield f"warning: {note}; the rolls after it are not counted"
     tallies: dict[str, Tally] = {}
-    for line in lines:
-        if not line.abandoned:
-            for r in line.rolls:
+    for n, rolls in rolled:
+        if n in alive:
+            for r in rolls:
                 _count(tallies.setdefault(sides.get(r["actor"], GOD), Tally()), r)
     audited = _audited(path)
     yield from _statistics(tallies, audited)

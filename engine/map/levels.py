@@ -107,15 +107,26 @@ def jumps(grid: Grid, over: np.ndarray, tu: int, flying: bool = False
 
 
 def sky(grid: Grid, low: int, high: int) -> np.ndarray:
-    """[y, x]: open air on every storey above `low` up to `high`."""
-    out = np.ones((grid.height, grid.width), dtype=bool)
-    for k in range(low + 1, high + 1):
-        out &= open_air(grid, k)
+    """[y, x]: open air on every storey above `low` up to `high`. Read-only, kept with the grid (which never
+    changes: a changed tile is a new grid), beside its fields of view under a key of its own."""
+    key = ("sky", low, high)
+    out = grid._fov_cache.get(key)
+    if out is None:
+        out = np.ones((grid.height, grid.width), dtype=bool)
+        for k in range(low + 1, high + 1):
+            out &= open_air(grid, k)
+        out.setflags(write=False)
+        grid._fov_cache[key] = out
     return out
 
 
 def fov(grid: Grid, p: Place, radius: int) -> np.ndarray:
-    """[z, y, x]: the places seen from p (the rule in this module's docstring)."""
+    """[z, y, x]: the places seen from p (the rule in this module's docstring). Read-only, kept with the grid:
+    a side's sight asks it for every unit after every command, and most of them stand where they stood."""
+    key = ("levels", p, radius)
+    out = grid._fov_cache.get(key)
+    if out is not None:
+        return out
     x, y, z = p
     out = np.zeros((grid.levels, grid.height, grid.width), dtype=bool)
     out[z] = grid.level(z).fov((x, y), radius)
@@ -124,6 +135,10 @@ def fov(grid: Grid, p: Place, radius: int) -> np.ndarray:
             out[k] = grid.level(k).fov((x, y), radius)
         elif k < z:  # looking down: its own storey's line, onto cells open to the sky
             out[k] = out[z] & sky(grid, k, z)
+    out.setflags(write=False)
+    if len(grid._fov_cache) > 4096:
+        grid._fov_cache.clear()
+    grid._fov_cache[key] = out
     return out
 
 

@@ -194,14 +194,23 @@ def sees(rs: Annihilation, state: State, a: Pos, b: Pos, za: int = 0, zb: int = 
 
 def side_sight(rs: Annihilation, state: State, side: str) -> np.ndarray:
     """[z, y, x]: what the side's conscious units see on every storey, cut by smoke (between storeys with
-    `smoke_between_storeys`)."""
+    `smoke_between_storeys`). Read-only, kept for the map and clouds by where the eyes stand: a command moves one
+    unit, or none, and the rules ask before and after it."""
     grid = state.grid
+    eyes = [u for u in state.side_units(side) if u.conscious]
+    key = (grid, field_of(state).clouds)
+    cache = rs._haze
+    if cache.get("key") != key or len(cache) > 512:  # bounded: a long mission of moves stands in many places
+        cache.clear()
+        cache["key"] = key
+    places = ("side", side, tuple((u.pos, u.z) for u in eyes))
+    seen = cache.get(places)
+    if seen is not None:
+        return seen
     seen = np.zeros((grid.levels, grid.height, grid.width), dtype=bool)
-    for unit in state.side_units(side):
-        if not unit.conscious:
-            continue
+    for unit in eyes:
         if grid.storeys:
-            view = levels.fov(grid, (*unit.pos, unit.z), rs.sight_range)
+            view = levels.fov(grid, (*unit.pos, unit.z), rs.sight_range).copy()  # kept read-only with the grid
             view[unit.z] &= seen_from(rs, state, unit.pos, unit.z)
             for z in range(grid.levels) if rs.book.settings.smoke_between_storeys else ():
                 count = _across(rs, state, unit.pos, unit.z, z) if z != unit.z else None
@@ -210,4 +219,6 @@ def side_sight(rs: Annihilation, state: State, side: str) -> np.ndarray:
             seen |= view
         else:
             seen[0] |= seen_from(rs, state, unit.pos)
+    seen.setflags(write=False)
+    cache[places] = seen
     return seen

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from typing import Iterable
+from types import MappingProxyType
+from typing import Iterable, Mapping
 
 import numpy as np
 import tcod
@@ -38,21 +39,36 @@ def difficult(grid: Grid) -> frozenset[Pos]:
     return got
 
 
-def obstacles(grid: Grid, s: Settings) -> dict[Pos, bool]:
-    """The cells a move may jump or climb over (N-6.3): obstacle tiles, each with whether its test is Hard."""
-    hard, every = set(s.hard_obstacles), set(s.obstacles) | set(s.hard_obstacles)
-    ys, xs = np.nonzero(~grid.walkable)
-    out = {}
-    for x, y in zip(xs.tolist(), ys.tolist()):
-        tile = grid.tile((x, y))
-        if tile in every:
-            out[(x, y)] = tile in hard
-    return out
+_GROUND: dict[tuple, tuple[Mapping[Pos, bool], frozenset[Pos]]] = {}  # (grid, obstacle tiles) -> obstacles, rough
+
+
+def obstacles(grid: Grid, s: Settings) -> Mapping[Pos, bool]:
+    """The cells a move may jump or climb over (N-6.3): obstacle tiles, each with whether its test is Hard.
+    Read-only, kept per grid (immutable, hashed by identity): a move asks for them several times."""
+    return _ground(grid, s)[0]
 
 
 def rough(grid: Grid, s: Settings) -> frozenset[Pos]:
     """Cells that cost double metres: the difficult ones and the obstacles crossed."""
-    return difficult(grid) | frozenset(obstacles(grid, s))
+    return _ground(grid, s)[1]
+
+
+def _ground(grid: Grid, s: Settings) -> tuple[Mapping[Pos, bool], frozenset[Pos]]:
+    key = (grid, tuple(s.obstacles), tuple(s.hard_obstacles))
+    got = _GROUND.get(key)
+    if got is None:
+        if len(_GROUND) > 16:
+            _GROUND.clear()
+        hard, every = set(s.hard_obstacles), set(s.obstacles) | set(s.hard_obstacles)
+        ys, xs = np.nonzero(~grid.walkable)
+        ids, tiles = grid.tile_ids, grid.tiles
+        out = {}
+        for x, y in zip(xs.tolist(), ys.tolist()):
+            tile = ids[int(tiles[y, x])]  # grid.tile, inlined: every unwalkable cell of the map
+            if tile in every:
+                out[(x, y)] = tile in hard
+        got = _GROUND[key] = (MappingProxyType(out), difficult(grid) | frozenset(out))
+    return got
 
 
 def metres_from(grid: Grid, start: Pos, s: Settings, blocked: Iterable[Pos] = ()) -> np.ndarray:
