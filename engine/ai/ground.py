@@ -32,8 +32,11 @@ class Ground:
         return levels.layer(self.ruleset.budget(state, unit).walk, unit.z)
 
     def _open(self, state: State, unit: Unit, cell: Pos, blocked: list[Pos]) -> bool:
+        """A cell it may end a walk on: open ground, nobody known there, and no friend on it (a friend's square may
+        be walked through where the ruleset allows, never stopped on: the move would be refused, the turn lost)."""
         grid = self._grid(state, unit)
-        return grid.inside(cell) and bool(grid.walkable[cell[1], cell[0]]) and cell not in blocked
+        return (grid.inside(cell) and bool(grid.walkable[cell[1], cell[0]]) and cell not in blocked
+                and not any(u.side == self.side and u.id != unit.id for u in state.units_at(cell, unit.z)))
 
     def _moves(self, state: State, unit: Unit, blocked: list[Pos], step: int, dash: int) -> dict[Pos, tuple[Pos, ...]]:
         """Cells one move action reaches, and those a combo reaches when stamina allows."""

@@ -257,8 +257,8 @@ class Ai(Ground):
         best: tuple[float, Pos] | None = None
         onward: tuple[float, Pos] | None = None  # the best cell that gets closer to the goal
         for x, y in sorted(paths):
-            if field[y, x] >= UNREACHABLE or field[y, x] < lead or ((x, y) in friends and self.orders.sneaking()):
-                continue  # (a sneak's way out is crowded: it stops beside a friend, not on it)
+            if field[y, x] >= UNREACHABLE or field[y, x] < lead:
+                continue
             progress = here - int(field[y, x])
             score = position_score(grid, (x, y), p, k, progress, friends=friends, advance=self.aggression)
             if escort is not None and not k.threats and distance((x, y), escort) > 4:
