@@ -12,7 +12,7 @@ import attrs
 import numpy as np
 
 from engine.content import missions
-from engine.ai import grenades, hunting
+from engine.ai import grenades, hunting, stealth
 from engine.ai.ground import Ground, affordable
 from engine.ai.orders import Orders
 from engine.core.commands import Combo, Command, EndTurn, Move, Rejected, Shoot, Wait
@@ -247,13 +247,19 @@ class Ai(Ground):
         here = int(field[unit.pos[1], unit.pos[0]])
         reach = max(moves, dash if p.melee or not k.targets else 0)
         budget = self.ruleset.budget(state, unit)
-        if budget.dash_prefer and self.orders.sneaking():
+        sneak = budget.dash_prefer and self.orders.sneaking()
+        if sneak:
             reach = dash  # a stealth mission's squad, unspotted, creeps: never a quick (conspicuous) step
         paths = self._reachable(state, unit, blocked, reach)
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         escort = self.orders.escorted(state, unit)
         lead = self.orders.lead(state, unit, field, bool(k.threats))
-        current = position_score(grid, unit.pos, p, k, 0, friends=friends, advance=self.aggression)
+        watchers = stealth.watchers(k) if sneak else []
+
+        def unseen(cell: Pos) -> float:  # a sneak stops out of the known hostiles' eyes, on the straight way on
+            return stealth.score(self.ruleset, state, unit, cell, watchers, goals) if sneak else 0.0
+
+        current = position_score(grid, unit.pos, p, k, 0, friends=friends, advance=self.aggression) + unseen(unit.pos)
         best: tuple[float, Pos] | None = None
         onward: tuple[float, Pos] | None = None  # the best cell that gets closer to the goal
         for x, y in sorted(paths):
@@ -261,6 +267,7 @@ class Ai(Ground):
                 continue
             progress = here - int(field[y, x])
             score = position_score(grid, (x, y), p, k, progress, friends=friends, advance=self.aggression)
+            score += unseen((x, y))
             if escort is not None and not k.threats and distance((x, y), escort) > 4:
                 score -= 2 * (distance((x, y), escort) - 4)
             if best is None or score > best[0]:
