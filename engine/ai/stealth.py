@@ -16,7 +16,6 @@ from engine.core.ruleset import Ruleset
 from engine.map.grid import Pos
 
 RISK = 0.08  # score lost per percent of chance to be spotted: a sure spot outweighs eight steps of progress
-VIEW = 0.0  # per open square in view: a hostile it has not spotted may stand in any of them
 STRAIGHT = 0.01  # per square off the straight line: only ever a tie-break between otherwise equal cells
 
 
@@ -31,7 +30,5 @@ def score(ruleset: Ruleset, state: State, unit: Unit, cell: Pos, seen_by: list[t
           goals: Iterable[Pos]) -> float:
     """What a stop at `cell` costs the sneak: its chances of being spotted there, and how far it strays."""
     risk = sum(ruleset.spot_chance(state, unit, cell, pos, who) for pos, who in seen_by)
-    grid = state.grid.level(unit.z)
-    view = int((grid.fov(cell, ruleset.sight_range) & grid.walkable).sum())
     stray = min((math.hypot(cell[0] - g[0], cell[1] - g[1]) for g in goals), default=0.0)
-    return -RISK * risk - VIEW * view - STRAIGHT * stray
+    return -RISK * risk - STRAIGHT * stray
