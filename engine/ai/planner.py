@@ -26,6 +26,7 @@ from engine.ai.tactics import UNREACHABLE, Knowledge, misjudgement, opens_fire, 
 MIN_ODDS = 0.04  # below this a shot is a waste of the turn
 TRIED_CELLS = 12  # cells a unit tries to shoot from after a step: each try previews every shot
 HOLD_TURNS = 2  # an ambush lasts this many turns without a shot before the unit moves on
+LATE = 2 / 3  # the share of the phase limit after which every unit presses on (Ai._pressed)
 DEFAULT = Behaviour(name="Soldier", description="")
 
 
@@ -83,6 +84,15 @@ class Ai(Ground):
     def profile(self, unit: Unit) -> Behaviour:
         return self.content.behaviour.get(self.ruleset.behaviour(unit) or "default", DEFAULT)
 
+    def _pressed(self, state: State, p: Behaviour) -> Behaviour:
+        """Past LATE of the phase limit nobody hangs back or holds an ambush any more: two sides keeping their
+        distance would wait out the limit, and a mission should end by its rules (a win or a loss), not by the
+        clock."""
+        setup = self.ruleset.setup
+        if setup is None or not setup.max_phases or state.phase < LATE * setup.max_phases:
+            return p
+        return attrs.evolve(p, hold=False, distance=0)
+
     # -- deciding --------------------------------------------------------------------------
 
     def next_command(self, state: State) -> Command:
@@ -132,7 +142,7 @@ class Ai(Ground):
 
     def _plan(self, state: State, unit: Unit, k: Knowledge) -> Command | None:
         rs = self.ruleset
-        p = self.profile(unit)
+        p = self._pressed(state, self.profile(unit))
         budget = rs.budget(state, unit)
         objective = self.orders.act(state, unit)
         if objective is not None:
@@ -172,8 +182,9 @@ class Ai(Ground):
             if step is not None:
                 return step
         near = k.threats and min(distance(unit.pos, t) for t in k.threats) <= k.vision // 2
-        if p.objective and near and self._covered(state, unit, k, p):
-            return Wait(unit=unit.id)  # the VIP lets the escort deal with what is close
+        escort = any(u.conscious and u.id != unit.id for u in state.side_units(self.side))
+        if p.objective and near and escort and self._covered(state, unit, k, p):
+            return Wait(unit=unit.id)  # the VIP lets the escort deal with what is close (alone, it must go on)
         if p.hold and k.threats and self._held.get(unit.id, 0) < HOLD_TURNS and self._covered(state, unit, k, p):
             self._held[unit.id] = self._held.get(unit.id, 0) + 1
             return Wait(unit=unit.id)
@@ -275,7 +286,8 @@ class Ai(Ground):
             if progress > 0 and (onward is None or score > onward[0]):
                 onward = (score, (x, y))
         if best is None or best[0] <= current + 0.5:
-            hold = p.hold and not self.orders.sneaking()  # a sneak's way out is no ground to hold
+            # a sneak's way out is no ground to hold, and an ambush held HOLD_TURNS without a shot is over: press on
+            hold = p.hold and not self.orders.sneaking() and self._held.get(unit.id, 0) < HOLD_TURNS
             best = None if hold or here == 0 else onward  # nothing better here: only press on
         if best is None:
             return None
