@@ -3,11 +3,12 @@ the ruleset with seeded dice as the kernel would (`play`)."""
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from engine.ai.planner import Ai
 from engine.core import ruleset
-from engine.core.commands import EndTurn, Move, Rejected
+from engine.core.commands import Act, EndTurn, Move, Rejected
 from engine.core.dice import Dice, Faces, seed_from_int
 from engine.core.reducer import fold
 from tests.test_xxxzone_field import stage
@@ -50,3 +51,99 @@ def test_the_planner_never_plans_to_stop_on_a_friends_square(rs):
     assert moves and moves[0][0].unit == "boorus" and moves[0][0].path[-1] == (7, 10)
     for c, before in moves:
         assert not any(u.side == "aliens" and u.id != c.unit for u in before.units_at(c.path[-1]))
+
+
+# -- issue 11's AI list --------------------------------------------------------------------------------------
+
+
+def alone(state, side: str, seen_by: dict):
+    """The state with who has spotted whom set: side -> the ids it has spotted."""
+    from engine.rules.xxxzone.units import Battle
+
+    return attrs.evolve(state, record=Battle(seen=tuple(sorted((s, tuple(sorted(ids))) for s, ids in seen_by.items()))))
+
+
+WALL = {(x, 8): "wall" for x in range(0, 13)}  # a wall across the field, open at its east end
+
+
+def test_it_moves_cautiously_while_unspotted_and_quickly_once_spotted(rs):
+    """A Zhetan that remembers Johnny behind the wall closes in: a cautious walk (a Combo, 2 AP a square) while the
+    squad has not spotted it, a quick one (a Move) once it has."""
+    base = stage(rs, {"zhetan": ("zhetan", "aliens", (2, 4)), "johnny": ("johnny", "xcom", (2, 12))}, tiles=WALL,
+                 side="aliens")
+
+    def first_walk(state):
+        ai = Ai(rs, "aliens")
+        ai.memory, ai._armed = {"johnny": (2, 12)}, {"johnny"}  # seen there before the wall came between
+        return next(c for c, refused, _s in play(rs, ai, state) if c.kind in ("move", "combo") and refused is None)
+
+    unseen = first_walk(alone(base, "aliens", {"aliens": {"johnny"}, "xcom": set()}))
+    seen = first_walk(alone(base, "aliens", {"aliens": {"johnny"}, "xcom": {"zhetan"}}))
+    assert unseen.kind == "combo" and seen.kind == "move"
+    assert not rs.budget(alone(base, "aliens", {"xcom": {"zhetan"}}), base.units["zhetan"]).dash_prefer
+
+
+def test_it_aims_before_a_long_shot_it_has_the_ap_for_once(rs):
+    """Johnny 12 squares off: the Zhetan's AP pay one aimed shot, not two plain ones, so it aims first (Aim: better
+    odds in the preview) and then fires."""
+    state = stage(rs, {"zhetan": ("zhetan", "aliens", (2, 2)), "johnny": ("johnny", "xcom", (2, 14))}, side="aliens")
+    turn = play(rs, Ai(rs, "aliens"), state)
+    kinds = [(c.kind, getattr(c, "action", "")) for c, refused, _s in turn if refused is None]
+    assert kinds[:2] == [("act", "aim"), ("shoot", "")]
+    aimed = turn[1][2]  # the state the shot was fired from
+    shot = turn[1][0]
+    assert rs.preview_shot(aimed, "zhetan", "johnny", shot.mode).p_hit > \
+        rs.preview_shot(state, "zhetan", "johnny", shot.mode).p_hit
+
+
+def test_it_sets_overwatch_on_an_approach_it_has_no_shot_down(rs):
+    """A cautious unit that knows a hostile is in its weapon's reach but has no shot worth taking (he is out of its
+    sight behind the wall's end) watches the approach instead of walking into it."""
+    state = stage(rs, {"sam": ("sam", "xcom", (14, 4)), "zhetan": ("zhetan", "aliens", (3, 11))},
+                  tiles={**WALL, (13, 8): "wall", (14, 8): "wall", (15, 8): "wall"}, side="xcom")
+    state = alone(state, "xcom", {"xcom": set(), "aliens": set()})
+    ai = Ai(rs, "xcom")
+    ai.memory, ai._armed = {"zhetan": (3, 11)}, {"zhetan"}
+    sam = state.units["sam"]
+    assert rs.ai_special(state, sam, [], False) is None  # nobody in sight: nothing to watch for
+    sees = alone(state, "xcom", {"xcom": {"zhetan"}})
+    assert rs.ai_special(sees, sees.units["sam"], [sees.units["zhetan"]], False) == \
+        Act(unit="sam", action="overwatch", option=rs.shot_modes(sees, sees.units["sam"])[0].id)
+
+
+def test_it_throws_a_grenade_at_a_cluster_and_never_where_a_friend_stands(rs):
+    """Three hostiles in one blast: Johnny throws his frag there; with Trevor in the blast he does not."""
+    placed = {"johnny": ("johnny", "xcom", (2, 2)), "z1": ("zhetan", "aliens", (2, 9)),
+              "z2": ("zhetan", "aliens", (3, 9)), "z3": ("zhetan", "aliens", (2, 10))}
+    state = stage(rs, placed)
+    first = next(c for c, refused, _s in play(rs, Ai(rs, "xcom"), state) if refused is None)
+    assert first.kind == "throw" and first.cell in {(2, 9), (3, 9), (2, 10)}
+    crowded = stage(rs, {**placed, "trevor": ("trevor", "xcom", (3, 10))})
+    assert not any(c.kind == "throw" for c, _r, _s in play(rs, Ai(rs, "xcom"), crowded))
+
+
+def test_it_never_sprays_a_cone_that_catches_its_own_side(rs):
+    """Vadin's MG sprays the Zhetan when the cone is clear; with Johnny in it, the preview's odds are nil and the
+    AI picks another mode (or no shot)."""
+    placed = {"vadin": ("vadin", "xcom", (5, 2)), "zhetan": ("zhetan", "aliens", (5, 10))}
+    modes = {"spray"}
+
+    def shots(state):
+        return [c for c, refused, _s in play(rs, Ai(rs, "xcom"), state) if c.kind == "shoot" and refused is None]
+
+    clear = stage(rs, placed)
+    assert rs.preview_shot(clear, "vadin", "zhetan", "spray").p_hit > 0
+    crowded = stage(rs, {**placed, "johnny": ("johnny", "xcom", (5, 6))})
+    spray = rs.preview_shot(crowded, "vadin", "zhetan", "spray")
+    assert spray.p_hit == 0 and spray.notes == ("the cone catches your own side: Johnny Miller",)
+    assert all(c.mode not in modes for c in shots(crowded))
+
+
+def test_it_sees_only_what_its_side_has_spotted(rs):
+    """Johnny in plain sight but not spotted by the aliens: the Zhetan has no shot at him and does not shoot."""
+    state = stage(rs, {"zhetan": ("zhetan", "aliens", (2, 2)), "johnny": ("johnny", "xcom", (2, 10))}, side="aliens")
+    blind = alone(state, "aliens", {"aliens": set(), "xcom": {"zhetan"}})
+    assert rs.preview_shot(blind, "zhetan", "johnny", "shoot").code == "no_line_of_sight"
+    ai = Ai(rs, "aliens")
+    assert not any(c.kind == "shoot" for c, _r, _s in play(rs, ai, blind, steps=4))
+    assert "johnny" not in ai.memory

@@ -259,8 +259,8 @@ class Ai(Ground):
         reach = max(moves, dash if p.melee or not k.targets else 0)
         budget = self.ruleset.budget(state, unit)
         sneak = budget.dash_prefer and self.orders.sneaking()
-        if sneak:
-            reach = dash  # a stealth mission's squad, unspotted, creeps: never a quick (conspicuous) step
+        if sneak or (budget.dash_prefer and dash > 0 and not k.targets):
+            reach = dash  # unspotted it creeps (a stealth mission's squad always), never a quick, conspicuous step
         paths = self._reachable(state, unit, blocked, reach)
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         escort = self.orders.escorted(state, unit)
