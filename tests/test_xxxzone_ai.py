@@ -8,7 +8,7 @@ import pytest
 
 from engine.ai.planner import Ai
 from engine.core import ruleset
-from engine.core.commands import Act, EndTurn, Move, Rejected
+from engine.core.commands import Act, EndTurn, Move, Rejected, Wait
 from engine.core.dice import Dice, Faces, seed_from_int
 from engine.core.reducer import fold
 from tests.test_xxxzone_field import stage
@@ -147,3 +147,73 @@ def test_it_sees_only_what_its_side_has_spotted(rs):
     ai = Ai(rs, "aliens")
     assert not any(c.kind == "shoot" for c, _r, _s in play(rs, ai, blind, steps=4))
     assert "johnny" not in ai.memory
+
+
+# -- no waiting out the phase limit (crash and vip ended in draws) ----------------------------------------------
+
+
+def test_an_ambush_ends_after_hold_turns_and_the_cautious_unit_presses_on(rs):
+    """Sam, cautious, remembers a Zhetan behind the wall: he waits in ambush HOLD_TURNS turns, then goes for it
+    (he used to hold the cell for good when nothing scored better, and two such sides waited out the limit)."""
+    from engine.ai.planner import HOLD_TURNS
+
+    state = alone(stage(rs, {"sam": ("sam", "xcom", (2, 4)), "zhetan": ("zhetan", "aliens", (2, 12))}, tiles=WALL),
+                  "xcom", {"xcom": set(), "aliens": set()})
+    ai = Ai(rs, "xcom")
+    ai.memory, ai._armed = {"zhetan": (2, 12)}, {"zhetan"}
+    firsts = []
+    for turn in range(HOLD_TURNS + 1):
+        ai._turn = None  # a new turn of the side's
+        firsts.append(ai.next_command(state))
+    assert [c.kind for c in firsts[:HOLD_TURNS]] == ["wait"] * HOLD_TURNS
+    assert firsts[HOLD_TURNS].kind in ("move", "combo") and firsts[HOLD_TURNS].unit == "sam"
+
+
+def test_a_vip_waits_for_its_escort_but_goes_on_alone_when_none_stands(rs):
+    placed = {"vip": ("vip", "xcom", (2, 4)), "sam": ("sam", "xcom", (4, 4)), "zhetan": ("zhetan", "aliens", (2, 12))}
+    state = alone(stage(rs, placed, tiles=WALL), "xcom", {"xcom": set(), "aliens": set()})
+
+    def first(s):
+        ai = Ai(rs, "xcom")
+        ai.memory, ai._armed = {"zhetan": (2, 12)}, {"zhetan"}
+        ai._skip = {"sam"}  # only the VIP's choice is asked
+        ai._turn = (s.phase, s.side)
+        return ai.next_command(s)
+
+    assert first(state) == Wait(unit="vip")  # a threat near, in cover: the escort deals with it
+    sam = state.units["sam"]
+    down = attrs.evolve(state, units={**state.units, "sam": attrs.evolve(sam, status="unconscious")})
+    assert first(down).kind in ("move", "combo") and first(down).unit == "vip"
+
+
+def test_aliens_who_have_met_the_squad_hunt_it_instead_of_waiting_at_the_extraction_point(content):
+    from engine.ai.orders import Orders
+    from engine.content import missions
+    from engine.core.dice import seed_from_int
+    from engine.play.game import Game
+
+    game = Game.new(content, "xxxzone", "vip", seed_from_int(3), None)
+    setup = game.ruleset.setup
+    orders = Orders(setup.mission, setup.spawns, missions.ALIENS)
+    assert orders.idle(contact=False) == "extraction" and orders.idle(contact=True) is None
+    squad = Orders(setup.mission, setup.spawns, missions.PLAYER)
+    assert squad.idle(contact=True) == "extraction"  # the escorts still lead the way there
+    game.close()
+
+
+def test_late_in_a_mission_nobody_hangs_back_or_holds_an_ambush(content):
+    from engine.ai.planner import LATE
+    from engine.core.dice import seed_from_int
+    from engine.play.game import Game
+
+    game = Game.new(content, "xxxzone", "vip", seed_from_int(3), None)
+    ai = game.ai("xcom")
+    sam = game.state.units["sam"]
+    limit = game.ruleset.setup.max_phases
+    p = ai.profile(sam)
+    assert p.hold and p.distance == 7
+    early = attrs.evolve(game.state, phase=int(LATE * limit) - 1)
+    late = attrs.evolve(game.state, phase=-(-2 * limit // 3))
+    assert ai._pressed(early, p) == p
+    assert ai._pressed(late, p) == attrs.evolve(p, hold=False, distance=0)
+    game.close()
