@@ -217,3 +217,28 @@ def test_late_in_a_mission_nobody_hangs_back_or_holds_an_ambush(content):
     assert ai._pressed(early, p) == p
     assert ai._pressed(late, p) == attrs.evolve(p, hold=False, distance=0)
     game.close()
+
+
+def test_a_walk_never_goes_through_where_it_remembers_a_hostile_nor_is_cut_short_onto_a_friend(rs):
+    """A Zhetan lies senseless, unspotted, where the squad last saw it: the planner counts that square blocked (a
+    walk through it was refused every turn); and a walk refused at a square the side cannot see is cut short to
+    the squares before it, never ending on a friend's square (refused again, the turn lost)."""
+    from engine.core.commands import Combo
+
+    state = stage(rs, {"sam": ("sam", "xcom", (2, 4)), "johnny": ("johnny", "xcom", (3, 5)),
+                       "zhetan": ("zhetan", "aliens", (8, 4))}, tiles={(6, y): "wall" for y in range(16)})
+    z = state.units["zhetan"]
+    state = alone(attrs.evolve(state, units={**state.units, "zhetan": attrs.evolve(z, status="unconscious")}),
+                  "xcom", {"xcom": set()})
+    ai = Ai(rs, "xcom")
+    ai.memory = {"zhetan": (8, 4)}  # seen there before it fell behind the wall
+    assert (8, 4) in ai._blocked(state, ai.knowledge(state)) and ai.memory == {"zhetan": (8, 4)}
+    ai.next_command(state)  # it looks, and notes where its side stands
+    ai._seen = ai._seen.copy()
+    ai._seen[6, 4] = False  # (4, 6): a square it cannot see
+    blocked = Rejected("blocked", "Someone unseen stands at 4,6")
+    ai.rejected(Combo(unit="sam", path=((2, 5), (3, 6), (4, 6))), blocked)
+    assert ai._retry == Combo(unit="sam", path=((2, 5), (3, 6)))  # up to where it can see
+    ai._retry = None
+    ai.rejected(Combo(unit="sam", path=((2, 5), (3, 5), (4, 6))), blocked)
+    assert ai._retry == Combo(unit="sam", path=((2, 5),))  # not onto Johnny's square at (3, 5)

@@ -16,12 +16,14 @@ from engine.map.grid import Grid, Pos, distance
 
 
 class Ground:
-    """The walking half of `Ai`: it needs `ruleset`, `side` and the exploring memory `Ai.__init__` sets."""
+    """The walking half of `Ai`: it needs `ruleset`, `side`, `memory` and the exploring memory `Ai.__init__` sets."""
 
     def _blocked(self, state: State, k: Knowledge) -> list[Pos]:
-        """Cells it knows it cannot enter: anyone not of its side whom it sees."""
-        return [u.pos for u in state.units.values() if u.side != self.side and u.status != "dead"
+        """Cells it knows it cannot enter: anyone not of its side whom it sees, and where it remembers a hostile it
+        no longer sees (a senseless one lies there still; a walk planned through it would be refused every turn)."""
+        seen = [u.pos for u in state.units.values() if u.side != self.side and u.status != "dead"
                 and k.seen[u.pos[1], u.pos[0]]]
+        return seen + [pos for _uid, pos in sorted(self.memory.items()) if pos not in seen]
 
     def _grid(self, state: State, unit: Unit) -> Grid:
         """The storey the unit stands on: it plans its walks and positions there (engine.map.levels); going up and

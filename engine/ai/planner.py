@@ -46,6 +46,7 @@ class Ai(Ground):
         self._armed: set[str] = set()  # hostiles seen that fight back (not civilians)
         self._skip: set[str] = set()  # units that got a rejection this turn
         self._retry: Command | None = None  # a refused walk cut short, to give at once (never kept past it)
+        self._friends: set[Pos] = set()  # where its side stands, as it last planned (a walk cut short stops off them)
         self._explore: dict[str, Pos] = {}  # unit id -> unseen cell it is walking to
         self._held: dict[str, int] = {}  # unit id -> turns spent waiting in ambush
         self._turn: tuple[int, str] | None = None
@@ -103,7 +104,7 @@ class Ai(Ground):
             retry, self._retry = self._retry, None
             return retry
         k = self.knowledge(state)
-        self._seen = k.seen
+        self._seen, self._friends = k.seen, {u.pos for u in state.side_units(self.side) if u.status != "dead"}
         asked = self.ruleset.turn(state)
         if asked.choices:  # an interrupt's question: the ruleset's answer, else the decline, else the first
             unit = state.units[asked.units[0]] if asked.units else None
@@ -135,6 +136,8 @@ class Ai(Ground):
         if why.code == "blocked" and isinstance(command, (Move, Combo)):
             seen = [i for i, (x, y) in enumerate(command.path) if not self._seen[y, x]]
             shorter = command.path[:seen[0]] if seen else command.path[:-1]
+            while shorter and shorter[-1] in self._friends:  # never cut short onto a friend (refused again)
+                shorter = shorter[:-1]
             if shorter:
                 self._retry = type(command)(unit=uid, path=shorter)
                 return
