@@ -183,20 +183,68 @@ def test_the_unspotted_squad_creeps_its_lockpicker_to_the_lock_and_the_rest_keep
 
 
 def test_the_lockpicker_next_to_the_lock_picks_it_but_not_in_a_fight_nor_once_the_terminal_is_hacked(content):
-    from engine.rules.xxxzone import hacking
+    import numpy as np
+
+    from engine.rules.xxxzone import errands
 
     game, state, lock = _at_the_lock(content)
     rs = game.ruleset
     marcel = state.units["locksmith"]
-    assert hacking.ai_lock(rs, state, marcel, False) == Act(unit="locksmith", action="pick_lock", cell=lock)
-    assert hacking.ai_lock(rs, state, marcel, True) is None  # a hostile in sight: fight first
-    assert hacking.ai_lock(rs, state, state.units["dane"], False) == Wait(unit="dane")  # the door is not open yet
+    seen = np.ones((state.grid.height, state.grid.width), dtype=bool)  # the squad has seen the whole map
+    assert errands.ai_lock(rs, state, marcel, False, seen) == Act(unit="locksmith", action="pick_lock", cell=lock)
+    assert errands.ai_lock(rs, state, marcel, True, seen) is None  # a hostile in sight: fight first
+    assert errands.ai_lock(rs, state, state.units["dane"], False, seen) == Wait(unit="dane")  # not open yet
     opened = attrs.evolve(state, grid=state.grid.with_tiles({lock: "door"}))
-    assert hacking.ai_lock(rs, opened, opened.units["dane"], False) is None  # open: Dane goes about his work
-    assert hacking.ai_lock(rs, opened, opened.units["locksmith"], False) is None  # no lock left to pick
+    assert errands.ai_lock(rs, opened, opened.units["dane"], False, seen) is None  # open: Dane goes about his work
+    assert errands.ai_lock(rs, opened, opened.units["locksmith"], False, seen) is None  # no lock left to pick
     (terminal,) = rs.setup.spawns["terminal"]
     done = attrs.evolve(state, grid=state.grid.with_tiles({terminal: "terminal_hacked"}))
-    assert hacking.ai_lock(rs, done, done.units["locksmith"], False) is None  # nothing left to go in for
+    assert errands.ai_lock(rs, done, done.units["locksmith"], False, seen) is None  # nothing left to go in for
+    game.close()
+
+
+def test_the_lockpicker_looks_for_locked_doors_only_among_the_squares_its_side_has_seen(content):
+    import numpy as np
+
+    import math
+
+    from engine.core.geometry import distance
+    from engine.core.ruleset import Clues
+    from engine.rules.xxxzone import ai, errands
+
+    game = Game.new(content, ID, "infiltrate", seed_from_int(4), None)
+    state, rs = game.state, game.ruleset
+    (lock,) = _cells(state.grid, "door_locked")
+    marcel, dane = state.units["locksmith"], state.units["dane"]
+    everything = np.ones((state.grid.height, state.grid.width), dtype=bool)
+    walk = errands.ai_lock(rs, state, marcel, False, everything)
+    assert walk.kind == "combo" and state.grid.distances(lock)[walk.path[-1][1], walk.path[-1][0]] < \
+        state.grid.distances(lock)[marcel.pos[1], marcel.pos[0]]  # a lock seen: it goes for it
+    unseen = everything.copy()
+    unseen[lock[1], lock[0]] = False  # all but the lock's square: it scouts, closing in on the terminal; Dane waits
+    (terminal,) = rs.setup.spawns["terminal"]
+
+    def off(cell):
+        return math.hypot(cell[0] - terminal[0], cell[1] - terminal[1])
+
+    scout = errands.ai_lock(rs, state, marcel, False, unseen)
+    assert scout.kind == "combo" and scout != walk and len(scout.path) == 6  # 12 AP: 6 squares at 2
+    assert off(scout.path[-1]) < off(marcel.pos) - 1
+    assert errands.ai_lock(rs, state, dane, False, unseen) == Wait(unit="dane")
+    closer = state
+    for _ in range(8):  # walked on, turn by turn, it stops where it can get no nearer: the squad goes the long way
+        step = errands.ai_lock(rs, closer, closer.units["locksmith"], False, unseen)
+        if step is None:
+            break
+        m = closer.units["locksmith"]
+        closer = attrs.evolve(closer, units={**closer.units, "locksmith": attrs.evolve(
+            m, pos=step.path[-1], record=attrs.evolve(m.record, at=step.path[-1]))})
+    assert step is None and errands.ai_lock(rs, closer, closer.units["dane"], False, unseen) is None
+    assert distance(closer.units["locksmith"].pos, lock) > 1 and state.grid.tile(lock) == "door_locked"
+    # the ruleset's hunt hook is the errand, told the cells seen by the AI's memory (engine.ai.hunting.clues)
+    assert rs.ai_hunt(state, marcel, Clues(explored=everything)).command == walk
+    assert rs.ai_hunt(state, marcel, Clues(explored=unseen)).command == scout
+    assert ai.errand(rs, state, marcel, Clues()) is None  # not told what it has seen: no errand
     game.close()
 
 
@@ -226,8 +274,8 @@ def test_the_xxxzone_ai_sneaks_in_hacks_and_gets_the_whole_squad_out_and_the_log
     from engine.play import simulate
     from engine.play.verify import verify
 
-    path = tmp_path / "sneak.jsonl"  # seed 8 once stalled a square short of the exit, on a friend's square
-    game = simulate.run(content, ID, "infiltrate", seed_from_int(8), path)
+    path = tmp_path / "sneak.jsonl"  # seed 10: the lock unseen from the exit, so Marcel scouts for it first
+    game = simulate.run(content, ID, "infiltrate", seed_from_int(10), path)
     state = game.state
     game.close()
     assert (state.winner, state.ended) == ("xcom", "the squad got out")

@@ -460,6 +460,23 @@ def test_pace_medians_count_missions_without_an_attack_as_never():
     assert figures["end"]["median"] == 9 and figures["timeouts"]["met"]
 
 
+def test_a_stealth_missions_pace_wants_a_quiet_approach_not_an_early_attack(content):
+    from engine.content.models import Pace
+    from engine.play.balance import Outcome, pace
+
+    def outcome(first, phases=12):
+        return Outcome("m", "normal", 1, "xcom", phases, {}, first)
+
+    stealth = content.missions["infiltrate"].pace
+    assert stealth == Pace(first_attack=0, quiet_until=6, end=20) and content.missions["crash"].pace == Pace()
+    quiet = pace([outcome(8), outcome(None), outcome(11)], stealth)  # 8, 11, never: the median 11
+    assert quiet["first_attack"] == {"median": 11, "goal": None, "quiet_until": 6, "met": True}
+    assert pace([outcome(None), outcome(None), outcome(2)], stealth)["first_attack"]["met"]  # never is best
+    early = pace([outcome(2), outcome(5), outcome(None)], stealth)  # found on the way in: 5 < 6
+    assert early["first_attack"] == {"median": 5, "goal": None, "quiet_until": 6, "met": False}
+    assert pace([outcome(11)])["first_attack"] == {"median": 11, "goal": 3, "met": False}  # a fight's goal
+
+
 def test_trials_are_the_same_in_one_process_or_two(content):
     from engine.play.balance import run_trials
 

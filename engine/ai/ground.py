@@ -16,12 +16,14 @@ from engine.map.grid import Grid, Pos, distance
 
 
 class Ground:
-    """The walking half of `Ai`: it needs `ruleset`, `side` and the exploring memory `Ai.__init__` sets."""
+    """The walking half of `Ai`: it needs `ruleset`, `side`, `memory` and the exploring memory `Ai.__init__` sets."""
 
     def _blocked(self, state: State, k: Knowledge) -> list[Pos]:
-        """Cells it knows it cannot enter: anyone not of its side whom it sees."""
-        return [u.pos for u in state.units.values() if u.side != self.side and u.status != "dead"
+        """Cells it knows it cannot enter: anyone not of its side whom it sees, and where it remembers a hostile it
+        no longer sees (a senseless one lies there still; a walk planned through it would be refused every turn)."""
+        seen = [u.pos for u in state.units.values() if u.side != self.side and u.status != "dead"
                 and k.seen[u.pos[1], u.pos[0]]]
+        return seen + [pos for _uid, pos in sorted(self.memory.items()) if pos not in seen]
 
     def _grid(self, state: State, unit: Unit) -> Grid:
         """The storey the unit stands on: it plans its walks and positions there (engine.map.levels); going up and
@@ -32,8 +34,11 @@ class Ground:
         return levels.layer(self.ruleset.budget(state, unit).walk, unit.z)
 
     def _open(self, state: State, unit: Unit, cell: Pos, blocked: list[Pos]) -> bool:
+        """A cell it may end a walk on: open ground, nobody known there, and no friend on it (a friend's square may
+        be walked through where the ruleset allows, never stopped on: the move would be refused, the turn lost)."""
         grid = self._grid(state, unit)
-        return grid.inside(cell) and bool(grid.walkable[cell[1], cell[0]]) and cell not in blocked
+        return (grid.inside(cell) and bool(grid.walkable[cell[1], cell[0]]) and cell not in blocked
+                and not any(u.side == self.side and u.id != unit.id for u in state.units_at(cell, unit.z)))
 
     def _moves(self, state: State, unit: Unit, blocked: list[Pos], step: int, dash: int) -> dict[Pos, tuple[Pos, ...]]:
         """Cells one move action reaches, and those a combo reaches when stamina allows."""

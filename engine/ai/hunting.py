@@ -41,15 +41,19 @@ def note(ai: "Ai", state: State, before: dict[str, Pos], seen: np.ndarray, in_si
 
 
 def clues(ai: "Ai", state: State, in_sight: tuple[Unit, ...]) -> Clues:
-    """The leads freshest first (ties by cell), and the searched cells, for the ruleset's `ai_hunt`."""
+    """The leads freshest first (ties by cell), the searched cells and the cells ever seen, for the ruleset's
+    `ai_hunt`."""
     shape = (state.grid.height, state.grid.width)
     if ai.searched is not None and ai.searched.shape == shape:
         searched = ai.searched.view()
     else:
         searched = np.full(shape, -1, dtype=np.int32)  # nothing searched yet (made for good when it searches)
     searched.setflags(write=False)
+    explored = ai._explored.view() if ai._explored is not None else None  # noqa: SLF001 - the AI's own memory
+    if explored is not None:
+        explored.setflags(write=False)
     leads = sorted(set(ai.leads.values()), key=lambda lead: (-lead[1], lead[0]))
-    return Clues(leads=tuple(leads), searched=searched, in_sight=in_sight)
+    return Clues(leads=tuple(leads), searched=searched, in_sight=in_sight, explored=explored)
 
 
 def hunted(ai: "Ai", state: State, hunt: Hunt) -> None:

@@ -33,14 +33,16 @@ class Orders:
 
     def idle(self, contact: bool = False) -> str | None:
         """With no hostile known: aliens guard a ship ("wait") until they have met the squad, then hunt it;
-        they make for the ground the squad must hold or reach; escorts lead the way to the extraction
-        point; None: go looking."""
+        they make for the ground the squad must hold, and for the extraction point until they have met the
+        squad, then hunt it; escorts lead the way to the extraction point; None: go looking."""
         if self.mission is None:
             return None
         if self.squad:  # a stealth mission's squad keeps out of sight while its engineer works ("wait")
             return next((o.zone for o in self.of("extract")), "wait" if self.sneaking() else None)
         if self.of("shut_down"):
             return None if contact else "wait"
+        if self.of("extract") and contact:
+            return None  # the squad met and lost sight of: hunt it down rather than wait out the phase limit
         return next((o.zone for kind in ("hold", "extract") for o in self.of(kind)), None)
 
     def sneaking(self) -> bool:

@@ -12,7 +12,7 @@ import attrs
 import numpy as np
 
 from engine.content import missions
-from engine.ai import grenades, hunting
+from engine.ai import grenades, hunting, stealth
 from engine.ai.ground import Ground, affordable
 from engine.ai.orders import Orders
 from engine.core.commands import Combo, Command, EndTurn, Move, Rejected, Shoot, Wait
@@ -26,6 +26,7 @@ from engine.ai.tactics import UNREACHABLE, Knowledge, misjudgement, opens_fire, 
 MIN_ODDS = 0.04  # below this a shot is a waste of the turn
 TRIED_CELLS = 12  # cells a unit tries to shoot from after a step: each try previews every shot
 HOLD_TURNS = 2  # an ambush lasts this many turns without a shot before the unit moves on
+LATE = 2 / 3  # the share of the phase limit after which every unit presses on (Ai._pressed)
 DEFAULT = Behaviour(name="Soldier", description="")
 
 
@@ -45,6 +46,7 @@ class Ai(Ground):
         self._armed: set[str] = set()  # hostiles seen that fight back (not civilians)
         self._skip: set[str] = set()  # units that got a rejection this turn
         self._retry: Command | None = None  # a refused walk cut short, to give at once (never kept past it)
+        self._friends: set[Pos] = set()  # where its side stands, as it last planned (a walk cut short stops off them)
         self._explore: dict[str, Pos] = {}  # unit id -> unseen cell it is walking to
         self._held: dict[str, int] = {}  # unit id -> turns spent waiting in ambush
         self._turn: tuple[int, str] | None = None
@@ -83,6 +85,15 @@ class Ai(Ground):
     def profile(self, unit: Unit) -> Behaviour:
         return self.content.behaviour.get(self.ruleset.behaviour(unit) or "default", DEFAULT)
 
+    def _pressed(self, state: State, p: Behaviour) -> Behaviour:
+        """Past LATE of the phase limit nobody hangs back or holds an ambush any more: two sides keeping their
+        distance would wait out the limit, and a mission should end by its rules (a win or a loss), not by the
+        clock."""
+        setup = self.ruleset.setup
+        if setup is None or not setup.max_phases or state.phase < LATE * setup.max_phases:
+            return p
+        return attrs.evolve(p, hold=False, distance=0)
+
     # -- deciding --------------------------------------------------------------------------
 
     def next_command(self, state: State) -> Command:
@@ -93,7 +104,7 @@ class Ai(Ground):
             retry, self._retry = self._retry, None
             return retry
         k = self.knowledge(state)
-        self._seen = k.seen
+        self._seen, self._friends = k.seen, {u.pos for u in state.side_units(self.side) if u.status != "dead"}
         asked = self.ruleset.turn(state)
         if asked.choices:  # an interrupt's question: the ruleset's answer, else the decline, else the first
             unit = state.units[asked.units[0]] if asked.units else None
@@ -125,6 +136,8 @@ class Ai(Ground):
         if why.code == "blocked" and isinstance(command, (Move, Combo)):
             seen = [i for i, (x, y) in enumerate(command.path) if not self._seen[y, x]]
             shorter = command.path[:seen[0]] if seen else command.path[:-1]
+            while shorter and shorter[-1] in self._friends:  # never cut short onto a friend (refused again)
+                shorter = shorter[:-1]
             if shorter:
                 self._retry = type(command)(unit=uid, path=shorter)
                 return
@@ -132,7 +145,7 @@ class Ai(Ground):
 
     def _plan(self, state: State, unit: Unit, k: Knowledge) -> Command | None:
         rs = self.ruleset
-        p = self.profile(unit)
+        p = self._pressed(state, self.profile(unit))
         budget = rs.budget(state, unit)
         objective = self.orders.act(state, unit)
         if objective is not None:
@@ -172,8 +185,9 @@ class Ai(Ground):
             if step is not None:
                 return step
         near = k.threats and min(distance(unit.pos, t) for t in k.threats) <= k.vision // 2
-        if p.objective and near and self._covered(state, unit, k, p):
-            return Wait(unit=unit.id)  # the VIP lets the escort deal with what is close
+        escort = any(u.conscious and u.id != unit.id for u in state.side_units(self.side))
+        if p.objective and near and escort and self._covered(state, unit, k, p):
+            return Wait(unit=unit.id)  # the VIP lets the escort deal with what is close (alone, it must go on)
         if p.hold and k.threats and self._held.get(unit.id, 0) < HOLD_TURNS and self._covered(state, unit, k, p):
             self._held[unit.id] = self._held.get(unit.id, 0) + 1
             return Wait(unit=unit.id)
@@ -247,20 +261,27 @@ class Ai(Ground):
         here = int(field[unit.pos[1], unit.pos[0]])
         reach = max(moves, dash if p.melee or not k.targets else 0)
         budget = self.ruleset.budget(state, unit)
-        if budget.dash_prefer and self.orders.sneaking():
-            reach = dash  # a stealth mission's squad, unspotted, creeps: never a quick (conspicuous) step
+        sneak = budget.dash_prefer and self.orders.sneaking()
+        if sneak or (budget.dash_prefer and dash > 0 and not k.targets):
+            reach = dash  # unspotted it creeps (a stealth mission's squad always), never a quick, conspicuous step
         paths = self._reachable(state, unit, blocked, reach)
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         escort = self.orders.escorted(state, unit)
         lead = self.orders.lead(state, unit, field, bool(k.threats))
-        current = position_score(grid, unit.pos, p, k, 0, friends=friends, advance=self.aggression)
+        watchers = stealth.watchers(k) if sneak else []
+
+        def unseen(cell: Pos) -> float:  # a sneak stops out of the known hostiles' eyes, on the straight way on
+            return stealth.score(self.ruleset, state, unit, cell, watchers, goals) if sneak else 0.0
+
+        current = position_score(grid, unit.pos, p, k, 0, friends=friends, advance=self.aggression) + unseen(unit.pos)
         best: tuple[float, Pos] | None = None
         onward: tuple[float, Pos] | None = None  # the best cell that gets closer to the goal
         for x, y in sorted(paths):
-            if field[y, x] >= UNREACHABLE or field[y, x] < lead or ((x, y) in friends and self.orders.sneaking()):
-                continue  # (a sneak's way out is crowded: it stops beside a friend, not on it)
+            if field[y, x] >= UNREACHABLE or field[y, x] < lead:
+                continue
             progress = here - int(field[y, x])
             score = position_score(grid, (x, y), p, k, progress, friends=friends, advance=self.aggression)
+            score += unseen((x, y))
             if escort is not None and not k.threats and distance((x, y), escort) > 4:
                 score -= 2 * (distance((x, y), escort) - 4)
             if best is None or score > best[0]:
@@ -268,7 +289,8 @@ class Ai(Ground):
             if progress > 0 and (onward is None or score > onward[0]):
                 onward = (score, (x, y))
         if best is None or best[0] <= current + 0.5:
-            hold = p.hold and not self.orders.sneaking()  # a sneak's way out is no ground to hold
+            # a sneak's way out is no ground to hold, and an ambush held HOLD_TURNS without a shot is over: press on
+            hold = p.hold and not self.orders.sneaking() and self._held.get(unit.id, 0) < HOLD_TURNS
             best = None if hold or here == 0 else onward  # nothing better here: only press on
         if best is None:
             return None

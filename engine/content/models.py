@@ -98,6 +98,17 @@ class SpecialFormula:
 
 
 @attrs.frozen(kw_only=True)
+class Pace:
+    """What `simulate --trials` expects of a mission worth playing, as medians over the trials: the kind of mission
+    decides it (a fight wants contact soon; a stealth mission wants a quiet approach and few or no attacks)."""
+
+    first_attack: int = 3  # the first attack by this phase; 0: no such goal
+    quiet_until: int = 0  # no attack before this phase ("never" is best); 0: no such goal
+    end: int = 15  # the mission over by this phase
+    timeouts: float = 0.1  # at most this share of phase-limit draws
+
+
+@attrs.frozen(kw_only=True)
 class Mission:
     name: str
     description: str
@@ -117,6 +128,7 @@ class Mission:
     leader: str = ""  # the squad's commander (4.5, 6.5); "" = the first of `squad`
     search: dict[str, Search] = attrs.field(factory=dict)  # zone -> what can be found there (4.6)
     formulas: dict[str, SpecialFormula] = attrs.field(factory=dict)  # special formulas (4.7)
+    pace: Pace = attrs.field(factory=Pace)  # what simulate --trials expects of its pace (engine.play.balance)
 
 
 @attrs.frozen(kw_only=True)

@@ -130,7 +130,8 @@ class Ruleset(Protocol):
 
     def ai_hunt(self, state: State, unit: Unit, clues: Clues) -> Hunt | None:
         """With no shot: the AI's hunt for hostiles it cannot see, from what it remembers (neo-troops: fire at a
-        cell, Search, close on a lead), or None to advance and explore as usual (the other rulesets)."""
+        cell, Search, close on a lead), or its errand on the map as far as its side has seen it (xxxzone: the
+        Lockpicker's way to a locked door), or None to advance and explore as usual (the other rulesets)."""
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """Upkeep the AI does by the ruleset's rules, or None: at stage "first", what must come before any shot (a
@@ -165,6 +166,12 @@ class Ruleset(Protocol):
         """What the map shows `side` on top of the tiles beyond units (annihilation: smoke, fire, its own primed
         explosives, motion-sensor blips); () for a ruleset that keeps such things in tiles or has none."""
 
+    def spot_chance(self, state: State, unit: Unit, cell: Pos, watcher: Pos, spotter: Unit | None) -> int:
+        """The AI's estimate, in percent, that a hostile at `watcher` spots `unit` stopped at `cell`, moving as it
+        does when unspotted: `spotter` is that hostile when the unit's side sees it (its facing and eyes known), None
+        for one remembered or heard there (taken as facing the cell). For a stealth mission's sneak (engine.ai.stealth);
+        Plain: 100 in the watcher's line of sight, else 0."""
+
     def heard(self, state: State, side: str) -> tuple[Pos, ...]:
         """Where the side has lately heard its enemies without having to see them (xxxzone: an unsuppressed shot
         within its alert radius), for its AI to hunt there; () for a ruleset whose units hear nothing."""
@@ -182,6 +189,7 @@ class Plain:
     ruleset class inherits them and overrides what its rules have (neo-troops' cells and hunt, xxxzone's hearing)."""
 
     title: str
+    sight_range: int
 
     def preview_cell_shot(self, state: State, shooter: str, cell: Pos, mode: str) -> CellShot | Rejected:
         return Rejected(NO_CELL_SHOTS, f"{self.title} fires only at a target in sight")
@@ -199,6 +207,9 @@ class Plain:
         from engine.campaign.seam import Standard
 
         return Standard(self)  # no base, no funding, no orders: a mission's own debrief and the dead
+
+    def spot_chance(self, state: State, unit: Unit, cell: Pos, watcher: Pos, spotter: Unit | None) -> int:
+        return 100 if state.grid.sees(watcher, cell, self.sight_range) else 0  # in sight is seen
 
 
 def answers(turn: Turn, command: Command) -> Rejected | None:

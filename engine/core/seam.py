@@ -174,11 +174,13 @@ class Mark:
 @attrs.frozen(kw_only=True)
 class Clues:
     """What an AI knows of the hostiles it cannot see, for `Ruleset.ai_hunt`: where it last saw or suspected each
-    (cell, phase), freshest first, and the phase it last searched each cell in ([y, x], -1 never; read-only)."""
+    (cell, phase), freshest first, the phase it last searched each cell in ([y, x], -1 never; read-only), and the
+    cells its side has ever seen ([y, x] bool, read-only; None: not told): all it may know of the map's features."""
 
     leads: tuple[tuple[Pos, int], ...] = ()
     searched: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
     in_sight: tuple[Unit, ...] = ()  # the hostiles it sees now
+    explored: np.ndarray | None = attrs.field(default=None, eq=False, repr=False)
 
 
 @attrs.frozen

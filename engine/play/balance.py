@@ -1,7 +1,7 @@
 """`simulate --trials N`: N seeded AI-against-AI missions per mission and difficulty, in memory,
 reported as win rate, mean phases and casualties per side, each with a 95% confidence interval, and the
 pace: the median phase of the first attack and of the end, and the share of phase-limit draws, against
-the goals a mission worth playing meets (PACE).
+the goals of the mission's kind (its `pace` table; a fight's by default, models.Pace).
 
 Trial i of every mission and level plays seed `seed + i`, so levels are compared on the same dice
 seeds. Missions run in worker processes when asked (each loads the content itself; only ids and
@@ -17,14 +17,13 @@ from typing import Any, Callable, Iterable
 import attrs
 
 from engine.content import missions
-from engine.content.models import Content
+from engine.content.models import Content, Pace
 from engine.core.commands import Rejected
 from engine.core.dice import seed_from_int
 from engine.core.events import Event, Resolved
 from engine.core.model import State
 
 Z95 = 1.959964
-PACE = {"first_attack": 3, "end": 15, "timeouts": 0.1}  # medians by these phases; at most this share of draws
 ATTACKS = ("shoot", "throw")  # the interactions that count as an attack roll
 
 
@@ -81,16 +80,21 @@ def median(values: list[float]) -> float:
     return ordered[n // 2] if n % 2 else (ordered[n // 2 - 1] + ordered[n // 2]) / 2
 
 
-def pace(outcomes: list[Outcome]) -> dict[str, Any]:
-    """The three pace figures with their goals, and whether each is met. A mission with no attack counts as
-    never attacked (after every other), so the median says "never" when most had none."""
+def pace(outcomes: list[Outcome], goals: Pace = Pace()) -> dict[str, Any]:
+    """The three pace figures with the mission's goals, and whether each is met. A mission with no attack counts
+    as never attacked (after every other), so the median says "never" when most had none. The first attack's
+    goal is a phase it comes by (a fight), or one it does not come before (a stealth mission's quiet approach),
+    or both; None where the mission sets neither."""
     first = median([math.inf if o.first_attack is None else o.first_attack for o in outcomes])
     end = median([o.phases for o in outcomes])
     share = sum(o.timed_out for o in outcomes) / len(outcomes)
-    return {"first_attack": {"median": None if math.isinf(first) else first, "goal": PACE["first_attack"],
-                             "met": first <= PACE["first_attack"]},
-            "end": {"median": end, "goal": PACE["end"], "met": end <= PACE["end"]},
-            "timeouts": {"share": share, "goal": PACE["timeouts"], "met": share <= PACE["timeouts"]}}
+    attack = {"median": None if math.isinf(first) else first, "goal": goals.first_attack or None,
+              "met": (not goals.first_attack or first <= goals.first_attack) and first >= goals.quiet_until}
+    if goals.quiet_until:
+        attack["quiet_until"] = goals.quiet_until
+    return {"first_attack": attack,
+            "end": {"median": end, "goal": goals.end, "met": end <= goals.end},
+            "timeouts": {"share": share, "goal": goals.timeouts, "met": share <= goals.timeouts}}
 
 
 def wilson(hits: int, n: int) -> tuple[float, float]:
@@ -113,7 +117,7 @@ def mean_interval(values: list[float]) -> dict[str, float]:
     return {"mean": mean, "low": max(floor, mean - half) if floor >= 0 else mean - half, "high": mean + half}
 
 
-def tally(outcomes: list[Outcome], sides: Iterable[str]) -> dict[str, Any]:
+def tally(outcomes: list[Outcome], sides: Iterable[str], goals: Pace = Pace()) -> dict[str, Any]:
     n = len(outcomes)
     wins = {side: sum(o.winner == side for o in outcomes) for side in (*sides, "draw")}
     low, high = wilson(wins[missions.PLAYER], n)
@@ -121,7 +125,7 @@ def tally(outcomes: list[Outcome], sides: Iterable[str]) -> dict[str, Any]:
             "win_rate": {"value": wins[missions.PLAYER] / n, "low": low, "high": high},
             "phases": mean_interval([o.phases for o in outcomes]),
             "casualties": {side: mean_interval([o.lost.get(side, 0) for o in outcomes]) for side in sides},
-            "pace": pace(outcomes)}
+            "pace": pace(outcomes, goals)}
 
 
 _worker: Content | None = None
@@ -163,5 +167,6 @@ def run_trials(content: Content, ruleset: str, mission_ids: list[str], levels: l
     for m in mission_ids:
         sides = [missions.PLAYER, missions.ALIENS] + ([missions.CIVILIANS] if content.missions[m].civilians else [])
         for level in levels:
-            rows.append(tally([o for o in done if o.mission == m and o.level == level], sides))
+            rows.append(tally([o for o in done if o.mission == m and o.level == level], sides,
+                              content.missions[m].pace))
     return rows

@@ -160,18 +160,21 @@ def _trials_table(rows: list[dict]) -> list[str]:
 
 
 def _pace_table(rows: list[dict]) -> list[str]:
-    """The pace of each mission and level, each figure against its goal (✓ met, ✗ missed)."""
+    """The pace of each mission and level, each figure against its mission's goal (✓ met, ✗ missed): a fight's
+    goals in the heading, a mission of another kind's (a stealth mission's quiet approach) under the table."""
+    from engine.content.models import Pace  # here: the engine is imported only when trials have run
+
     if not rows:
         return []
-    goals = rows[0]["pace"]
+    fight = Pace()
 
     def mark(figure: dict) -> str:
         return "✓" if figure["met"] else "✗"
 
-    first, end, limit = goals["first_attack"]["goal"], goals["end"]["goal"], goals["timeouts"]["goal"]
-    out = ["", f"pace — goals: first attack by phase {first} and the end by phase {end} (medians), "
-               f"at most {100 * limit:.0f}% phase-limit draws",
+    out = ["", f"pace — goals: first attack by phase {fight.first_attack} and the end by phase {fight.end} "
+               f"(medians), at most {100 * fight.timeouts:.0f}% phase-limit draws",
            f"{'mission':<10} {'difficulty':<11} {'first attack':<13} {'end':<8} phase-limit draws"]
+    own: dict[str, str] = {}
     for r in rows:
         pace = r["pace"]
         attack = pace["first_attack"]["median"]
@@ -179,4 +182,20 @@ def _pace_table(rows: list[dict]) -> list[str]:
         end_text = f"{pace['end']['median']:g} " + mark(pace["end"])
         draws_text = f"{100 * pace['timeouts']['share']:.0f}% " + mark(pace["timeouts"])
         out.append(f"{r['mission']:<10} {r['difficulty']:<11} {attack_text:<13} {end_text:<8} {draws_text}")
-    return out
+        goals = _goals(pace)
+        if goals != _goals_of(fight):
+            own[r["mission"]] = goals
+    return out + [f"{mission}'s goals: {goals}" for mission, goals in own.items()]
+
+
+def _goals(pace: dict) -> str:
+    first = pace["first_attack"]
+    when = ([f"first attack by phase {first['goal']}"] if first["goal"] else []) + (
+        [f"no attack before phase {first['quiet_until']} (none at all is best)"] if first.get("quiet_until") else [])
+    return ", ".join(when + [f"the end by phase {pace['end']['goal']}",
+                             f"at most {100 * pace['timeouts']['goal']:.0f}% phase-limit draws"])
+
+
+def _goals_of(goals) -> str:
+    return _goals({"first_attack": {"goal": goals.first_attack or None, "quiet_until": goals.quiet_until},
+                   "end": {"goal": goals.end}, "timeouts": {"goal": goals.timeouts}})

@@ -1,5 +1,6 @@
 """What the client and the AI read of xxxzone: the firing modes, the exact odds of a shot in the spec's words,
-the unit panel, and the AI's own uses of the rules (reloads and draws, Aim, Overwatch, Hunker Down)."""
+the unit panel, and the AI's own uses of the rules (reloads and draws, Aim, Overwatch, Hunker Down, the
+Lockpicker's errand, a sneak's chance to be spotted)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,11 @@ from engine.content import missions
 from engine.core.commands import Act, Command, Rejected, Reload
 from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State, Unit
-from engine.core.ruleset import Mode, Row, Sheet, ShotPreview
-from engine.rules.xxxzone import hacking, inspire, moving, shooting, spraying
+from engine.core.ruleset import Clues, Hunt, Mode, Row, Sheet, ShotPreview
+from engine.rules.xxxzone import errands, inspire, moving, seen, shooting, sight, spraying
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
+from engine.rules.xxxzone.character import derive
 from engine.rules.xxxzone.geometry_words import cover_words
 from engine.rules.xxxzone.lines import between
 
@@ -120,6 +122,17 @@ def chore(rs, state: State, unit: Unit, stage: str) -> Command | None:
     return None
 
 
+def errand(rs, state: State, unit: Unit, clues: Clues) -> Hunt | None:
+    """With no shot: a stealth mission's Lockpicker goes for a locked door its side has seen, the rest wait for it
+    (errands.ai_lock); no hunt else (what it hears is a threat the planner closes on)."""
+    if unit.record is None or clues.explored is None:
+        return None
+    hostile = any(missions.hostile(unit.side, t.side) and t.conscious and t.side != missions.CIVILIANS
+                  for t in clues.in_sight)
+    lock = errands.ai_lock(rs, state, unit, hostile, clues.explored)
+    return Hunt(command=lock) if lock is not None else None
+
+
 def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
     """Inspire Allies when a friend in reach failed a Will test; aim when the AP allow one aimed shot but not two
     plain ones; overwatch when hostiles are known but there is no shot worth taking and it has not yet walked this
@@ -132,9 +145,6 @@ def special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) 
         return Act(unit=unit.id, action=inspire.ABILITY)  # a friend down or stunned is worth more than a shot
     hostile = [t for t in in_sight if missions.hostile(unit.side, t.side) and t.conscious
                and t.side != missions.CIVILIANS]
-    lock = hacking.ai_lock(rs, state, unit, bool(hostile))
-    if lock is not None:
-        return lock
     usable = [m for m in shot_modes(rs, state, unit) if m.usable and not _spray(book, c, m.id)]  # aimed, watched
     if not usable:
         return None
@@ -172,3 +182,18 @@ def _spray(book, c, mode_id: str) -> bool:
 def _odds(rs, state, unit, target, mode) -> float:
     got = preview(rs, state, unit.id, target.id, mode)
     return 0.0 if isinstance(got, Rejected) else got.p_hit
+
+
+def spot_chance(rs, state: State, unit: Unit, cell, watcher, spotter: Unit | None) -> int:
+    """Section 10's chance that a hostile at `watcher` spots the unit at `cell`, moving cautiously (not conspicuous):
+    the range fall-off from the spotter's Sight, the unit's Sneak, halved outside the spotter's front arc. A spotter
+    in sight is judged by its own Sight and facing; one only remembered or heard, by the unit's own Sight and as
+    facing the cell (the worst case)."""
+    if watcher == cell or not state.grid.sees(watcher, cell, seen.RADIUS):
+        return 0 if watcher != cell else 100
+    own = derive(unit.record.op, rs.book)
+    if spotter is not None and spotter.record is not None:
+        eyes, facing = derive(spotter.record.op, rs.book).sight, spotter.record.facing
+    else:
+        eyes, facing = own.sight, sight.facing(watcher, cell)
+    return sight.sees(rs.book, watcher, facing, eyes, cell, own.sneak)

@@ -12,17 +12,16 @@ cost is rolled when it starts and carried over as a continuing action when the A
 from __future__ import annotations
 
 import attrs
-import numpy as np
 
 from engine.content import missions
-from engine.core.commands import Act, Combo, Command, Rejected, Wait
+from engine.core.commands import Act, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged
 from engine.core.geometry import NEIGHBOURS, distance
 from engine.core.model import State, Unit
 from engine.core.ruleset import Option
 from engine.rules.xxxzone import abilities as ab
-from engine.rules.xxxzone import actions, moving
+from engine.rules.xxxzone import actions
 from engine.rules.xxxzone.character import derive
 from engine.rules.xxxzone.units import changed
 
@@ -61,7 +60,7 @@ def hack_only(rs, state: State, cell) -> Rejected | None:
                                  "not Interact")
 
 
-def _refused(rs, state: State, unit: Unit, job: str, cell) -> Rejected | None:
+def refused(rs, state: State, unit: Unit, job: str, cell) -> Rejected | None:
     c = unit.record
     if job == "hack":
         if "hacker" not in c.op.abilities:
@@ -83,7 +82,7 @@ def _refused(rs, state: State, unit: Unit, job: str, cell) -> Rejected | None:
 
 def start(rs, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
     book, c, job = rs.book, unit.record, cmd.action
-    bad = _refused(rs, state, unit, job, cmd.cell)
+    bad = refused(rs, state, unit, job, cmd.cell)
     if bad is not None:
         return bad
     cell = f"{cmd.cell[0]},{cmd.cell[1]}"
@@ -140,7 +139,7 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
     for action, cell in missions.uses(rs.content, rs.setup.mission, rs.setup.spawns, state, unit):
         if action != "shut_down":
             continue
-        bad = _refused(rs, state, unit, "hack", cell)
+        bad = refused(rs, state, unit, "hack", cell)
         if bad is None or hack_only(rs, state, cell) is not None:  # where only Hack works, say why it cannot
             name = rs.content.terrain[state.grid.tile(cell)].name.lower()
             out.append(Option("Interact", f"Hack the {name} at {cell[0]},{cell[1]} (3d10! AP)",
@@ -150,39 +149,9 @@ def options(rs, state: State, unit: Unit) -> list[Option]:
         cell = (unit.pos[0] + dx, unit.pos[1] + dy)
         if unlocked(rs, state, cell) is None:
             continue
-        bad = _refused(rs, state, unit, "pick_lock", cell)
+        bad = refused(rs, state, unit, "pick_lock", cell)
         score = derive(ops, rs.book).locksmith
         out.append(Option("Interact", f"Pick the lock at {cell[0]},{cell[1]} (3d10 AP)",
                           Act(unit=unit.id, action="pick_lock", cell=cell),
                           note=bad.reason if bad is not None else f"Locksmith {score}: {score}% a try"))
     return out
-
-
-
-def ai_lock(rs, state: State, unit: Unit, hostile: bool) -> Command | None:
-    """The squad's Lockpicker, while no hostile is in sight and the mission's machine still runs, makes for the
-    nearest locked door it can reach (cautiously, as far as its AP go) and picks it: the short way in (10). The
-    rest of the squad waits out of sight until it is open, rather than take the long way past the guards."""
-    c = unit.record
-    if (rs.setup is None or hostile or unit.side != missions.PLAYER or c.turn.continuing is not None
-            or not any(machine(rs, state, cell) for o in missions.objectives(rs.setup.mission).values()
-                       for cell in rs.setup.spawns.get(o.zone, ()))):
-        return None
-    locks = [(int(x), int(y)) for y, x in zip(*np.nonzero(state.grid.cells_of(
-        {t for t, v in rs.content.terrain.items() if v.unlocks_to})))]
-    if "lockpicker" not in c.op.abilities:
-        picker = any(u.conscious and u.id != unit.id and "lockpicker" in u.record.op.abilities
-                     for u in state.side_units(unit.side))
-        return Wait(unit=unit.id) if locks and picker else None
-    for lock in locks:
-        if distance(unit.pos, lock) <= 1:
-            return Act(unit=unit.id, action="pick_lock", cell=lock) if _refused(rs, state, unit, "pick_lock", lock) \
-                is None and c.turn.ap > 0 else None
-    per = moving.step_cost(rs, unit, "cautiously")
-    steps = c.turn.ap // per if isinstance(per, int) and per > 0 else 0
-    others = [u.pos for u in state.units.values() if u.id != unit.id and u.status != "dead"]
-    ways = [state.grid.path(unit.pos, (lock[0] + dx, lock[1] + dy), others) for lock in locks for dx, dy in NEIGHBOURS]
-    ways = [w for w in ways if w]
-    if not steps or not ways:
-        return None
-    return Combo(unit=unit.id, path=tuple(min(ways, key=lambda w: (len(w), w))[:steps]))

@@ -16,7 +16,7 @@ from engine.core.events import Event
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import (Plain, Budget, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk,
+from engine.core.ruleset import (Plain, Budget, Clues, Hunt, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk,
                                  actor, closed, register)
 from engine.rules.xxxzone import (acts, ai, blasts, feats, forces, marks, moving, referee, seen, shooting, smoke,
                                    spraying, throwing, turns, units)
@@ -255,6 +255,9 @@ class XxxZone(Plain):
     def marks(self, state: State, side: str) -> tuple:
         return marks.marks(self, state, side)
 
+    def spot_chance(self, state: State, unit: Unit, cell: Pos, watcher: Pos, spotter: Unit | None) -> int:
+        return ai.spot_chance(self, state, unit, cell, watcher, spotter)
+
     def heard(self, state: State, side: str) -> tuple:
         return battle_of(state).alarm(side, state.phase)  # an unsuppressed shot's alert radius (10)
 
@@ -263,6 +266,9 @@ class XxxZone(Plain):
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:
         return ai.special(self, state, unit, in_sight, has_shot)
+
+    def ai_hunt(self, state: State, unit: Unit, clues: Clues) -> Hunt | None:
+        return ai.errand(self, state, unit, clues)
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         return ai.chore(self, state, unit, stage)
