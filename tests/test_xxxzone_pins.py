@@ -139,3 +139,36 @@ def test_dropping_and_picking_up_are_refused_with_their_reasons(rs):
     now = fold(state, rs.decide(state, Act(unit="dane", action="drop", option="battle_shotgun"), None))
     full = rs.decide(now, Act(unit="johnny", action="pick_up", option="battle_shotgun", cell=(5, 5)), None)
     assert full.code == "hands_full"  # Johnny holds his rifle
+
+
+def test_what_is_dropped_lightens_the_load_and_what_is_picked_up_weighs(rs):
+    """Section 2: encumbrance weighs what the unit carries now, the kit less what it put down plus what it took."""
+    import attrs
+
+    from engine.core.records import evolve
+    from engine.rules.xxxzone.battle import burden
+    from engine.rules.xxxzone.character import derive, load
+
+    state = stage(rs, {"dane": ("dane", "xcom", (5, 5)), "helmut": ("helmut", "xcom", (6, 6)),
+                       "zhetan": ("zhetan", "aliens", (5, 12))})
+    book, dane = rs.book, state.units["dane"]
+    shotgun = book.gear("battle_shotgun").weight
+    assert shotgun > 0 and burden(book, dane.record) == "free"
+    # Loaded up to just over Carry: burdened, so only cautious moves and no weapon.
+    over = derive(dane.record.op, book).carry - load(dane.record.op, book) + shotgun / 2
+    heavy = attrs.evolve(dane, record=evolve(dane.record, {"shed": over}))
+    state = attrs.evolve(state, units={**state.units, "dane": heavy})
+    assert burden(book, heavy.record) == "burdened"
+    from engine.rules.xxxzone.moving import step_cost
+
+    refused = step_cost(rs, heavy, "quickly")
+    assert (refused.code, refused.reason) == ("burdened", "carrying more than Carry: only Move Cautiously")
+    dropped = rs.decide(state, Act(unit="dane", action="drop", option="battle_shotgun"), None)
+    assert record(dropped, "dane").shed == over - shotgun
+    assert burden(book, record(dropped, "dane")) == "free"  # the shotgun's weight was what tipped it
+    now = fold(state, dropped)
+    took = rs.decide(now, Act(unit="helmut", action="pick_up", option="battle_shotgun", cell=(5, 5)), None)
+    if isinstance(took, ruleset.Rejected):  # Helmut's hands are full: he stows first
+        now = fold(now, rs.decide(now, Act(unit="helmut", action="stow", option="machine_pistol_9mm"), None))
+        took = rs.decide(now, Act(unit="helmut", action="pick_up", option="battle_shotgun", cell=(5, 5)), None)
+    assert record(took, "helmut").shed == shotgun

@@ -16,7 +16,7 @@ from engine.core.records import added, lean, record
 from engine.rules.xxxzone.actions import TurnAp
 from engine.rules.xxxzone.attack import CoverPiece, Defence
 from engine.rules.xxxzone.book import Book
-from engine.rules.xxxzone.character import Operative, derive, weapons_of
+from engine.rules.xxxzone.character import Burden, Operative, derive, encumbrance, weapons_of
 from engine.rules.xxxzone.modifiers import Shooter, shooter_of
 from engine.rules.xxxzone.wounds import Condition, Vitals, penalty, vitals_of
 
@@ -67,6 +67,7 @@ class Combatant:
     panic: str = added("")  # a civilian's: "panicking" (it runs), "calm" (Calming Aura: for good), "" (panic.py)
     inspirable: bool = added(False)  # a unit of its side has Inspire Allies: its failed Will tests are kept
     marking: str = added("")  # Mark Target: the enemy it keeps marked for its allies (+20) until it loses focus
+    shed: float = added(0.0)  # kg its kit changed by in battle: items dropped or handed over (-), picked up (+)
 
     @property
     def id(self) -> str:
@@ -154,6 +155,15 @@ def stow(book: Book, c: Combatant, item: str) -> Combatant | Rejected:
     return attrs.evolve(c, hands=tuple(hands), belt=c.belt + (item,))
 
 
+def burden(book: Book, c: Combatant) -> Burden:
+    """Section 2's encumbrance of what it carries now: its kit, less what it put down, plus what it took."""
+    return encumbrance(c.op, book, c.shed)
+
+
+def weight(book: Book, item: str) -> float:
+    return book.gear(item).weight if item in book.items or item in book.weapons else 0.0
+
+
 def give(book: Book, giver: Combatant, taker: Combatant, item: str) -> tuple[Combatant, Combatant] | Rejected:
     """Interact (Interpretation): hand the item in hand to an adjacent ally, who must have a hand free for it."""
     held = next((h for h in giver.hands if h.item == item), None)
@@ -166,7 +176,9 @@ def give(book: Book, giver: Combatant, taker: Combatant, item: str) -> tuple[Com
         return refused
     hands = list(giver.hands)
     hands.remove(held)
-    return attrs.evolve(giver, hands=tuple(hands)), attrs.evolve(taker, hands=taker.hands + (held,))
+    kg = weight(book, item)
+    return (attrs.evolve(giver, hands=tuple(hands), shed=giver.shed - kg),
+            attrs.evolve(taker, hands=taker.hands + (held,), shed=taker.shed + kg))
 
 
 def prime(book: Book, c: Combatant, item: str) -> Combatant | Rejected:

@@ -16,7 +16,7 @@ from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.core.ruleset import Option
 from engine.rules.xxxzone import actions, seen, sight
-from engine.rules.xxxzone.character import encumbrance
+from engine.rules.xxxzone.battle import burden
 from engine.rules.xxxzone.firing import check_square
 from engine.rules.xxxzone.lines import between
 from engine.rules.xxxzone.units import battle, changed
@@ -51,7 +51,7 @@ def fire(rs, state: State, unit: Unit, cmd: Act) -> Rejected | list[Event]:
     held = next(h for h in c.hands if h.item == weapon)
     if weapon in c.disabled:
         return Rejected("disabled", f"the {w.name} is disabled until {w.reload} AP are spent on it")
-    if encumbrance(c.op, book) != "free":
+    if burden(book, c) != "free":
         return Rejected("burdened", "carrying more than Carry: no weapon can be used until something is dropped")
     if held.rounds < mode.rounds:
         return Rejected("no_ammo", f"the {w.name} is empty: reload it ({w.reload} AP)")

@@ -2,8 +2,8 @@
 hand fall on the unit's square (0 AP: letting go takes no time; a primed grenade is thrown, not dropped);
 `Act("pick_up", option=item, cell=square)` takes an item from the unit's square or one next to it into a free hand
 (Interact, 1 AP), a gun with the rounds it had. The battle record keeps what lies where (`Battle.ground`), and the
-map marks it where the side sees the square. Encumbrance still weighs the operative's kit (character.py): a
-dropped item does not lighten it."""
+map marks it where the side sees the square. Encumbrance weighs what the unit carries now (`battle.burden`): a
+dropped item lightens it, one picked up weighs on it."""
 
 from __future__ import annotations
 
@@ -36,7 +36,8 @@ def drop(rs, state: State, unit: Unit, cmd: Act) -> Rejected | list[Event]:
     hands = list(c.hands)
     hands.remove(held)
     rec = record_of(state)
-    return [changed(book, unit, attrs.evolve(c, hands=tuple(hands)), f"drops the {_name(book, held.item)} (0 AP)"),
+    lighter = attrs.evolve(c, hands=tuple(hands), shed=c.shed - battle.weight(book, held.item))
+    return [changed(book, unit, lighter, f"drops the {_name(book, held.item)} (0 AP)"),
             Noted(record=attrs.evolve(rec, ground=rec.ground + ((unit.pos, held),)),
                   cause=f"{_name(book, held.item)} on the ground at {unit.pos[0]},{unit.pos[1]}")]
 
@@ -58,7 +59,8 @@ def pick_up(rs, state: State, unit: Unit, cmd: Act) -> Rejected | list[Event]:
     if isinstance(paid, Rejected):
         return paid
     left = rec.ground[:lying] + rec.ground[lying + 1:]
-    return [changed(book, unit, attrs.evolve(c, turn=paid, hands=c.hands + (held,)),
+    heavier = attrs.evolve(c, turn=paid, hands=c.hands + (held,), shed=c.shed + battle.weight(book, held.item))
+    return [changed(book, unit, heavier,
                     f"picks up the {_name(book, held.item)} (1 AP)"),
             Noted(record=attrs.evolve(rec, ground=left), cause=f"{_name(book, held.item)} picked up")]
 

@@ -19,7 +19,6 @@ from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.rules.xxxzone import actions, battle, overwatch
-from engine.rules.xxxzone.character import encumbrance
 from engine.rules.xxxzone.seen import chance
 from engine.rules.xxxzone.shooting import attack
 from engine.rules.xxxzone.units import changed, facing_index
@@ -35,7 +34,7 @@ def step_cost(rs, unit: Unit, how: str) -> int | Rejected:
     """AP for one square moving `how` ("quickly", "cautiously", "swim")."""
     c = unit.record
     return actions.move_cost(rs.book, how, frozenset(c.op.abilities), disoriented=bool(c.condition.disoriented),
-                             burden=encumbrance(c.op, rs.book))
+                             burden=battle.burden(rs.book, c))
 
 
 _WATER: dict[int, tuple[object, np.ndarray]] = {}  # id(grid) -> (grid, its water squares): grids never change

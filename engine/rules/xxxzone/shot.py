@@ -7,7 +7,6 @@ and refunds a kill's AP with Grim Reaper's Sprint (actions.killed). This is what
 """
 
 from __future__ import annotations
-
 from typing import Sequence
 
 import attrs
@@ -21,7 +20,6 @@ from engine.rules.xxxzone import battle, firing, status
 from engine.rules.xxxzone.attack import Attack, CoverPiece, Defence, Hit, volley
 from engine.rules.xxxzone.battle import Combatant
 from engine.rules.xxxzone.book import Book
-from engine.rules.xxxzone.character import encumbrance
 from engine.rules.xxxzone.lines import between, in_cone
 from engine.rules.xxxzone.modifiers import Shooter, Situation, weapon_dt
 from engine.rules.xxxzone.wounds import wound
@@ -86,7 +84,7 @@ def prepare(book: Book, shooter: Combatant, target: Combatant, shot: Shot,
     d = between(shooter.at, target.at)
     loaded = {h.item: h.rounds for h in shooter.hands}
     ready = firing.Readiness(drawn=tuple(h.item for h in shooter.hands), loaded=loaded,
-                             burdened=encumbrance(shooter.op, book) != "free", disabled=shooter.disabled)
+                             burdened=battle.burden(book, shooter) != "free", disabled=shooter.disabled)
     s = battle.shooter(book, shooter)
     refused = firing.check(book, s, shot.weapon, shot.mode, d, ready)
     if refused is not None:
