@@ -467,8 +467,10 @@ def test_a_stealth_missions_pace_wants_a_quiet_approach_not_an_early_attack(cont
     def outcome(first, phases=12):
         return Outcome("m", "normal", 1, "xcom", phases, {}, first)
 
-    stealth = content.missions["infiltrate"].pace
-    assert stealth == Pace(first_attack=0, quiet_until=6, end=20) and content.missions["crash"].pace == Pace()
+    # A stealth mission's goals (a mission file's `pace` table). infiltrate.toml does not carry them: any byte of a
+    # mission file is in the content hash of its logs, and a log played before would no longer verify.
+    stealth = Pace(first_attack=0, quiet_until=6, end=20)
+    assert content.missions["crash"].pace == Pace()
     quiet = pace([outcome(8), outcome(None), outcome(11)], stealth)  # 8, 11, never: the median 11
     assert quiet["first_attack"] == {"median": 11, "goal": None, "quiet_until": 6, "met": True}
     assert pace([outcome(None), outcome(None), outcome(2)], stealth)["first_attack"]["met"]  # never is best
