@@ -108,12 +108,40 @@ def died(state: Any, deployed: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(name for name in deployed if name in dead)
 
 
-class Standard:
+class Baseless:
+    """The answers of a downtime with no base, no monthly funding and no orders: a ruleset's downtime inherits
+    what its rules lack, with its `title` and, for a refused order, its `refuse_order` words."""
+
+    title: str
+
+    def refuse_order(self, order: Order) -> str:
+        return f"{self.title} has no orders between missions yet"
+
+    def month(self, records: tuple[Any, ...], base: Any, dice: Dice) -> Outcome:
+        return Outcome(records=tuple(records), base=base)
+
+    def offers(self, records: tuple[Any, ...], base: Any, funding: int,
+               busy: frozenset[str]) -> tuple[Offer, ...]:
+        return ()
+
+    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: frozenset[str],
+              order: Order, dice: Dice) -> Outcome | Rejected:
+        return Rejected("no_orders", self.refuse_order(order))
+
+    def plots(self, base: Any) -> tuple[Plot, ...]:
+        return ()
+
+    def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
+        return f"{self.title} has no base"
+
+
+class Standard(Baseless):
     """The downtime of a ruleset that has none of its own yet: no base, no funding, no orders; nobody is refused;
     after a mission its `Creation.debrief` (annihilation's experience and promotion) and the dead kept dead."""
 
     def __init__(self, ruleset: Any) -> None:
         self.ruleset = ruleset
+        self.title = ruleset.title
 
     def begin(self, records: tuple[Any, ...], dice: Dice) -> Outcome:
         return Outcome(records=tuple(records))
@@ -134,20 +162,3 @@ class Standard:
 
     def due(self, records: tuple[Any, ...], base: Any, timer: Timer, dice: Dice) -> Outcome:
         return Outcome(records=tuple(records), base=base)
-
-    def month(self, records: tuple[Any, ...], base: Any, dice: Dice) -> Outcome:
-        return Outcome(records=tuple(records), base=base)
-
-    def offers(self, records: tuple[Any, ...], base: Any, funding: int,
-               busy: frozenset[str]) -> tuple[Offer, ...]:
-        return ()
-
-    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: frozenset[str],
-              order: Order, dice: Dice) -> Outcome | Rejected:
-        return Rejected("no_orders", f"{self.ruleset.title} has no orders between missions yet")
-
-    def plots(self, base: Any) -> tuple[Plot, ...]:
-        return ()
-
-    def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
-        return "this ruleset has no base"

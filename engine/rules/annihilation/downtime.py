@@ -9,8 +9,7 @@ from typing import Any
 
 import attrs
 
-from engine.campaign.seam import Offer, Order, Outcome, Plot, Timer
-from engine.core.commands import Rejected
+from engine.campaign.seam import Baseless, Order, Outcome, Timer
 from engine.core.dice import Dice
 from engine.rules.annihilation.character import baseline
 from engine.rules.annihilation.creator import SHORT, AnnihilationCreation, Recruit, _id, _tid
@@ -24,7 +23,9 @@ def heal_key(r: Recruit) -> str:
     return f"heal:{_id(r.name)}:{r.heals}"
 
 
-class AnnihilationDowntime:
+class AnnihilationDowntime(Baseless):
+    title = "annihilation"
+
     def __init__(self, content) -> None:
         self.creation = AnnihilationCreation(content)
         self.book = self.creation.book
@@ -114,20 +115,6 @@ class AnnihilationDowntime:
             out.append(r)
         return Outcome(records=tuple(out), notes=tuple(notes))
 
-    def month(self, records: tuple[Any, ...], base: Any, dice: Dice) -> Outcome:
-        return Outcome(records=tuple(records))
-
-    def offers(self, records: tuple[Any, ...], base: Any, funding: int,
-               busy: frozenset[str]) -> tuple[Offer, ...]:
-        return ()
-
-    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: frozenset[str],
-              order: Order, dice: Dice) -> Outcome | Rejected:
-        return Rejected("no_orders", f"annihilation has no between-mission orders ({order.kind!r}): its soldiers "
-                                     "improve by use in missions (A-6.1); skills are bought with `roster train`")
-
-    def plots(self, base: Any) -> tuple[Plot, ...]:
-        return ()
-
-    def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
-        return "annihilation has no base"
+    def refuse_order(self, order: Order) -> str:
+        return (f"annihilation has no between-mission orders ({order.kind!r}): its soldiers "
+                "improve by use in missions (A-6.1); skills are bought with `roster train`")

@@ -10,7 +10,7 @@ from typing import Any
 
 import attrs
 
-from engine.campaign.seam import Offer, Order, Outcome, Plot, Timer
+from engine.campaign.seam import Baseless, Order, Outcome, Timer
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
 from engine.rules.neo_troops import care, mend
@@ -33,7 +33,9 @@ def destroyed(t: Trooper) -> list[str]:
     return out + [p.id for p in t.parts if p.state == "destroyed"]
 
 
-class NeoDowntime:
+class NeoDowntime(Baseless):
+    title = "neo-troops"
+
     def __init__(self, content) -> None:
         tables = content.rules[ID]
         self.settings: Settings = tables.get("settings", {}).get("default", Settings())
@@ -114,20 +116,6 @@ class NeoDowntime:
             out.append(r)
         return Outcome(records=tuple(out), notes=tuple(notes))
 
-    def month(self, records: tuple[Any, ...], base: Any, dice: Dice) -> Outcome:
-        return Outcome(records=tuple(records))
-
-    def offers(self, records: tuple[Any, ...], base: Any, funding: int,
-               busy: frozenset[str]) -> tuple[Offer, ...]:
-        return ()
-
-    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: frozenset[str],
-              order: Order, dice: Dice) -> Outcome | Rejected:
-        return Rejected("no_orders", f"neo-troops has no between-mission orders ({order.kind!r}): repairs and "
-                                     "regeneration happen by themselves (N-19)")
-
-    def plots(self, base: Any) -> tuple[Plot, ...]:
-        return ()
-
-    def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
-        return "neo-troops has no base"
+    def refuse_order(self, order: Order) -> str:
+        return (f"neo-troops has no between-mission orders ({order.kind!r}): repairs and "
+                "regeneration happen by themselves (N-19)")

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from engine.campaign.seam import Offer, Order, Outcome, Plot, Timer
+from engine.campaign.seam import Baseless, Offer, Order, Outcome, Timer
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
 from engine.rules.xcom_trpg import creation as c
@@ -23,7 +23,9 @@ from engine.rules.xcom_trpg.tables import xcom
 ID = c.ID
 
 
-class XcomDowntime:
+class XcomDowntime(Baseless):
+    title = "xcom-trpg"
+
     def __init__(self, content) -> None:
         self.content = content
         own = xcom(content)
@@ -137,9 +139,6 @@ class XcomDowntime:
     def due(self, records: tuple[Any, ...], base: Any, timer: Timer, dice: Dice) -> Outcome:
         return Outcome(records=tuple(records))  # it sets no timers: episodes are not days
 
-    def month(self, records: tuple[Any, ...], base: Any, dice: Dice) -> Outcome:
-        return Outcome(records=tuple(records))
-
     # -- buying epics (2.4) ----------------------------------------------------------------------------------
 
     def offers(self, records: tuple[Any, ...], base: Any, funding: int,
@@ -212,9 +211,3 @@ class XcomDowntime:
         new = attrs.evolve(r, race=into, stats=stats, bought=True)
         total, shown, _ = hp.evaluate(c.final_stats(self.content, new), lambda sides: die)
         return attrs.evolve(new, hp=total, hp_roll=f"{r.hp_roll}; converted (2.4): hp {shown}")
-
-    def plots(self, base: Any) -> tuple[Plot, ...]:
-        return ()
-
-    def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
-        return "xcom-trpg has no base"
