@@ -44,9 +44,10 @@ def test_a_whole_ai_mission_plays_to_its_end_and_verifies(content, tmp_path, mis
     shooters = {state.units[e["actor"]].side for e in events if e["kind"] == "resolved" and e["action"] in FIRING}
     assert shooters == {"xcom", "aliens"}
     rolls = [roll for e in events for roll in e.get("rolls", [])]
-    # every test and attack is a pool of d6; only the logged random picks (a tie, a component) are 1dk
+    # every test and attack is a pool of d6; only the logged random picks (a tie, a component, a severed limb) are 1dk
     picks = [roll for roll in rolls if not roll["expr"].endswith("d6")]
-    assert rolls and all(roll["purpose"] == "initiative tie" or roll["purpose"].startswith("random ") for roll in picks)
+    assert rolls and all(roll["purpose"] in ("initiative tie", "which limb") or roll["purpose"].startswith("random ")
+                         for roll in picks)
     assert all(roll["expr"] == f"1d{len(roll['formula'].split(' among ')[1].split(':')[0].split(', '))}"
                for roll in picks if roll["purpose"] == "initiative tie")
     assert verify(content, path).failure is None
@@ -239,8 +240,9 @@ def test_cli_simulate_with_seed_3_runs(tmp_path, capsys):
     code = main(["simulate", "--ruleset", ID, "--seed", "3", "--out", str(out)])
     printed = capsys.readouterr().out
     assert code == 0
-    assert "winner:     aliens (the squad is down)" in printed and "phases:     6" in printed
-    assert "aliens:     14 standing, 0 unconscious, 17 dead" in printed  # of 18 goons, 8 armoured, 5 hounds
+    assert "winner:     xcom (all hostiles eliminated)" in printed and "phases:     9" in printed
+    assert "xcom:       2 standing, 3 unconscious, 1 dead" in printed
+    assert "aliens:     0 standing, 0 unconscious, 31 dead" in printed  # 18 goons, 8 armoured, 5 hounds
     assert main(["replay", "--verify", str(out)]) == 0
 
 

@@ -25,10 +25,9 @@ def records(path: Path) -> tuple[list[tuple[int, dict[str, Any]]], Failure | Non
     if header.get("format") != log.FORMAT:
         raise log.LogError("not a xenotac mission log", 1)
     check_header(header)
-    for n, _raw, record in lines[1:]:
-        problem = _shape(record)
-        if problem:
-            raise log.LogError(f"malformed record: {problem}", n)
+    bad = first_malformed(lines)
+    if bad is not None:
+        raise log.LogError(f"malformed record: {bad[1]}", bad[0])
     reveals = [n for n, _raw, record in lines if record.get("kind") == "reveal"]
     if len(reveals) > 1:
         raise log.LogError(f"a second reveal (the seed was revealed on line {reveals[0]})", reveals[1])
@@ -84,6 +83,15 @@ def seed_note(header: dict[str, Any]) -> str:
     if public is False:
         return "secret seed: committed to on line 1, revealed when the mission ends"
     return "seed: this log is older than the record of whether its seed was public (log format 2)"
+
+
+def first_malformed(lines) -> tuple[int, str] | None:
+    """(line, problem) of the first record after the header that is not a record's shape, or None."""
+    for n, _raw, record in lines[1:]:
+        problem = _shape(record)
+        if problem:
+            return n, problem
+    return None
 
 
 def _shape(record: dict[str, Any]) -> str | None:

@@ -23,7 +23,7 @@ from engine.log.chain import Failure, chain
 from engine.core.commands import Rejected
 from engine.content.models import Content
 from engine.core.dice import Dice, Faces, commitment, seed_from_int
-from engine.log.reading import seed_note
+from engine.log.reading import first_malformed, seed_note
 from engine.play import verify_fast
 from engine.play.game import build, check_header
 from engine.core.model import State
@@ -177,6 +177,9 @@ def _seed(lines, header, seed_file: Path | None, path: Path,
         try:
             companion = log.read_companion(candidate)
         except log.LogError as exc:
+            bad = first_malformed(lines)  # a reveal tampered out of shape is that line's fault, not a missing seed's
+            if bad is not None:
+                return None, "", Failure(bad[0], f"malformed record: {bad[1]}")
             return None, "", Failure(None, f"the seed is not revealed yet and {exc}; pass --seed-file")
     if commitment(companion.seed) != header.get("seed_commitment"):
         return None, "", Failure(None, f"{candidate} is not the seed this log committed to")

@@ -108,11 +108,17 @@ def delay(order: Order, unit: str) -> Order | Rejected:
     return _settle(attrs.evolve(order, at=order.at + 1, held=order.held + (unit,), last=None))
 
 
-def _move_after(seq: tuple[str, ...], unit: str, anchor: str | None) -> tuple[str, ...]:
+def _move_after(seq: tuple[str, ...], unit: str, anchor: str | None, fallback: int | None = None) -> tuple[str, ...]:
+    """`seq` with `unit` moved right after `anchor`; if the anchor has left it (fallen), to `fallback`, or nowhere."""
     rest = [u for u in seq if u != unit]
     if unit not in seq:
         return seq
-    where = rest.index(anchor) + 1 if anchor in rest else 0
+    if anchor in rest:
+        where = rest.index(anchor) + 1
+    elif fallback is not None:
+        where = min(fallback, len(rest))
+    else:
+        return seq
     return tuple(rest[:where] + [unit] + rest[where:])
 
 
@@ -124,7 +130,9 @@ def take_held(order: Order, unit: str) -> Order | Rejected:
     anchor = order.last
     if anchor is None:
         return Rejected("no_action_yet", "A held action follows another character's action since the delay")
-    slots = _move_after(order.slots, unit, anchor)
+    # The action just finished sat before the slot that is up: if its unit fell since, the held one goes there.
+    here = order.at - (1 if unit in order.slots and order.slots.index(unit) < order.at else 0)
+    slots = _move_after(order.slots, unit, anchor, here)
     later = _move_after(order.later, unit, anchor)
     held = tuple(u for u in order.held if u != unit)
     return _settle(attrs.evolve(order, slots=slots, later=later, held=held, at=slots.index(unit) + 1, last=unit))
