@@ -114,4 +114,22 @@ def test_a_bad_extra_turns_in_a_header_is_one_line(content, tmp_path):
 
 
 def test_the_campaign_passes_campaign_toml_s_extra_turns(content):
+    from engine.campaign import decide as d
+    from engine.campaign.ledger import Ledger
+
     assert XcomDowntime(content).mission_params() == {"extra_turns": 2}
+    book = Ledger.new(content, None, "ep", "xcom-trpg", seed_from_int(5), 5, [])
+    for _ in range(10):
+        if book.state.offers:
+            break
+        assert not isinstance(book.submit(d.Advance()), Rejected)
+    names = tuple(r.name for r in book.state.living())[:6]
+    assert not isinstance(book.submit(d.Deploy(book.state.offers[0].id, names)), Rejected)
+    game = book.mission()
+    assert game.header["mission"]["extra_turns"] == 2 and game.ruleset.setup.extra_turns == 2
+
+
+def test_a_ruleset_without_its_own_downtime_adds_nothing_to_a_mission(content):
+    from engine.core.ruleset import make
+
+    assert make("xxxzone", content, None).downtime().mission_params() == {}
