@@ -52,8 +52,9 @@ def test_two_extra_turns_go_on_after_the_objectives_then_end_the_episode(content
     assert (ep.met, ep.last, ep.reason) == (9, 10, "held to the end of phase 8")  # phases 9 and 10: 2 squad turns
     assert (game.state.winner, game.state.side) == (None, missions.PLAYER)
     a, b, *_ = _squad(game)
-    labels = [o.label for o in game.ruleset.options(game.state, game.state.units[a])]
-    assert "Confirm the episode's end" in labels
+    entry = [o for o in game.ruleset.options(game.state, game.state.units[a]) if o.command.action == "end_episode"]
+    assert [(o.group, o.label) for o in entry] == [("Episode", "Confirm the episode's end")]
+    assert entry[0].note.endswith("or after this phase and 1 more")
     assert not isinstance(game.submit(Wait(unit=a)), Rejected)  # the squad still acts
     assert not isinstance(game.submit(Act(unit=a, action="end_episode")), Rejected)
     refused = game.submit(Wait(unit=a))

@@ -116,6 +116,7 @@ def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
     if episode is None or unit.side != missions.PLAYER or unit.id in episode.confirmed:
         return []
     left = episode.last - state.phase
+    when = "at this phase's end" if left <= 0 else f"after this phase and {left} more"
     return [Option("Episode", "Confirm the episode's end", Act(unit=unit.id, action=ACTION),
                    f"4.8: the main objectives are done; this soldier stops acting. The episode ends when every "
-                   f"soldier has, or after this turn and {left} more")]
+                   f"soldier has, or {when}")]
