@@ -166,6 +166,7 @@ def test_a_campaign_of_three_missions_verifies(content, flown):
     assert header["campaign"] == {"name": "three", "record": first.record, "hash": book.hashes[first.record]}
     assert header["seed_public"] == mission_number(book.seed, first.offer.id)  # a public campaign: public missions
     assert len(first.squad) == 6 and header["mission"]["squad"][0]["name"] == first.squad[0]
+    assert header["mission"]["extra_turns"] == 2  # campaign.toml's (4.8), through Downtime.mission_params
     book.close()
 
 

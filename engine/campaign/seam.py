@@ -95,6 +95,10 @@ class Downtime(Protocol):
     def plots(self, base: Any) -> tuple[Plot, ...]:
         """The base's layers as grids; () for a ruleset without a base."""
 
+    def mission_params(self) -> dict[str, Any]:
+        """What the campaign adds to each mission it launches, as `Game.new` keywords (xcom-trpg's
+        `extra_turns`, 4.8); {} for none. It goes into the mission's header, never its content hash."""
+
     def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
         """Why placing `facility` at `where` (layer, x, y, rotation 0-3) is refused, or None if it fits.
         The same pure function `order` uses for "build"/"move": the base screen previews with it."""
@@ -130,6 +134,9 @@ class Baseless:
 
     def plots(self, base: Any) -> tuple[Plot, ...]:
         return ()
+
+    def mission_params(self) -> dict[str, Any]:
+        return {}
 
     def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
         return f"{self.title} has no base"

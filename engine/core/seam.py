@@ -25,6 +25,7 @@ class Setup:
     mission: Mission
     spawns: dict[str, tuple[Pos, ...]]
     max_phases: int  # the mission's limit, or the one `simulate --max-turns` set
+    extra_turns: int = 0  # phases the squad may go on after its main objectives (the header's; xcom-trpg 4.8)
 
 
 @attrs.frozen

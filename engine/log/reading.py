@@ -55,6 +55,9 @@ def check_header(header: dict[str, Any], squad_first: bool = False) -> dict[str,
         raise log.LogError(f"the header's map seed {str(mission['map_seed'])[:20]} is not a 32-bit number", 1)
     if not 1 <= mission["max_phases"] <= LONGEST:
         raise log.LogError(f"the header's phase limit {str(mission['max_phases'])[:20]} is not 1 to {LONGEST}", 1)
+    extra = mission.get("extra_turns", 0)
+    if not _int(extra) or not 0 <= extra <= LONGEST:
+        raise log.LogError(f"the header's extra turns {str(extra)[:20]} is not 0 to {LONGEST}", 1)
     if squad_first:
         return mission
     check_ruleset(header)

@@ -52,16 +52,20 @@ def map_seed(seed: bytes) -> int:
 
 def make_header(content: Content, ruleset_id: str, mission_id: str, seed: bytes, casual: bool,
                 max_phases: int | None = None, squad: list[roster.Character] | None = None,
-                public: int | None = None, campaign: dict[str, Any] | None = None) -> dict[str, Any]:
+                public: int | None = None, campaign: dict[str, Any] | None = None,
+                extra_turns: int = 0) -> dict[str, Any]:
     """`public`: the number a reproducible seed was made from (`--seed N`); the header says so, so a
     mission anyone could foresee never passes for a secret one. None: a secret seed. `campaign`: the campaign
-    and its record that launched the mission ({"name", "record", "hash"}: engine.campaign.ledger)."""
+    and its record that launched the mission ({"name", "record", "hash"}: engine.campaign.ledger). `extra_turns`:
+    phases the squad may go on after its main objectives (written only when > 0: older headers stay as they were)."""
     if public is not None and seed != seed_from_int(public):
         raise ValueError(f"the seed is not the one public seed {public} makes")
     limit = max_phases if max_phases is not None else content.missions[mission_id].max_phases
     params = {"id": mission_id, "map_seed": map_seed(seed), "casual": casual, "max_phases": limit}
     if squad:  # roster characters: the header holds all a replay needs of them
         params["squad"] = roster.to_header(squad)
+    if extra_turns:
+        params["extra_turns"] = extra_turns
     header = {"kind": "header", "format": log.FORMAT, "version": log.VERSION, "ruleset": ruleset_id,
               "content_sha256": content.sha_for(ruleset_id), "mission": params, "seed_commitment": commitment(seed),
               "seed_public": False if public is None else public}
@@ -81,7 +85,8 @@ def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
     counts = {side: sum(m.side == side for m in deployed) for side in (missions.PLAYER, missions.ALIENS)}
     field = battlefield(mission.generator, mission.width, mission.height, params["map_seed"], content.terrain, counts,
                         plain.storeys)
-    setup = Setup(mission_id=params["id"], mission=mission, spawns=field.spawns, max_phases=params["max_phases"])
+    setup = Setup(mission_id=params["id"], mission=mission, spawns=field.spawns, max_phases=params["max_phases"],
+                  extra_turns=params.get("extra_turns", 0))
     ruleset = make(header["ruleset"], content, setup)
     return ruleset, State(ruleset=header["ruleset"], mission=params["id"], grid=field.grid, units={},
                            sides=missions.SIDES)
@@ -155,11 +160,13 @@ class Game:
     def new(cls, content: Content, ruleset_id: str, mission_id: str, seed: bytes, path: Path | None,
             casual: bool = False, max_phases: int | None = None,
             squad: list[roster.Character] | None = None, public: int | None = None,
-            campaign: dict[str, Any] | None = None) -> "Game":
+            campaign: dict[str, Any] | None = None, extra_turns: int = 0) -> "Game":
         """A fresh mission; with `path` None it lives in memory only (tests, benchmarks). `squad`:
         roster characters deployed in the first squad places (the ruleset's `Creation.deploy`). `public`: the
-        number of a reproducible seed (`--seed N`), written in the header; None for a secret seed."""
-        header = make_header(content, ruleset_id, mission_id, seed, casual, max_phases, squad, public, campaign)
+        number of a reproducible seed (`--seed N`), written in the header; None for a secret seed. `extra_turns`:
+        phases after the main objectives (xcom-trpg 4.8), 0 for none."""
+        header = make_header(content, ruleset_id, mission_id, seed, casual, max_phases, squad, public, campaign,
+                             extra_turns)
         writer = log.Writer.create(path, header, seed) if path is not None else None  # lock, seed, header
         game = cls(content, header, seed, writer)
         if writer is not None:

@@ -23,7 +23,7 @@ from engine.log.story import turn_name
 from engine.map.grid import Pos, distance
 # The rule table (`hooks`) lists every rule module's actions, options, turn hooks and referees in order; the turn's
 # flow, shooting and explosives are modules of their own, which the class's methods call.
-from engine.rules.xcom_trpg import (ai_special, explosives, flow, hooks, scale, shooting, tables, throw_preview,
+from engine.rules.xcom_trpg import (ai_special, episode, explosives, flow, hooks, scale, shooting, tables, throw_preview,
                                     tranquilizer)
 from engine.rules.xcom_trpg import scenario as _scenario
 from engine.rules.xcom_trpg import sheet as _sheet  # what the client reads: the unit sheet, odds lines, throwables
@@ -97,7 +97,8 @@ class XcomTrpg(Plain):
 
     def options(self, state: State, unit: Unit) -> list[hooks.Option]:
         """What the unit could do now beyond moving and shooting: the client's action menu, the AI's choices."""
-        if not (unit.conscious and unit.side == state.side and state.winner is None):
+        if not (unit.conscious and unit.side == state.side and state.winner is None) \
+                or episode.stopped(self, state, Act(unit=unit.id, action=episode.ACTION)) is not None:
             return []
         return [o for provider in hooks.OPTIONS for o in provider(self, state, unit)]
 

@@ -55,6 +55,10 @@ class XcomDowntime(Baseless):
         out, rolls, notes = self._draw(list(records), dice)
         return Outcome(records=tuple(out), funding=self.rules.start_bonuses, rolls=tuple(rolls), notes=tuple(notes))
 
+    def mission_params(self) -> dict[str, Any]:
+        """4.8: the extra turns after the main objectives, from campaign.toml (outside the mission hash)."""
+        return {"extra_turns": self.rules.extra_turns} if self.rules.extra_turns else {}
+
     def quest(self, record: Any) -> Quest | None:
         """The soldier's secret quest, for its player's eyes (the client shows it on that soldier alone)."""
         return self.quests.get(record.quest)

@@ -17,6 +17,7 @@ from engine.map.grid import NEIGHBOURS, Pos, distance
 from engine.core.model import State, Unit
 from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, versus_god
+from engine.rules.xcom_trpg import episode
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.rules.xcom_trpg.record import soldier
 from engine.rules.xcom_trpg.units import final_stats, spawn
@@ -117,10 +118,12 @@ def _shut_down(rs: "XcomTrpg", state: State, unit: Unit, cell: Pos, dice: Dice) 
 
 
 def after(rs: "XcomTrpg", state: State, events: list[Event]) -> list[Event]:
-    """Smoke from blasts and smoke thinning at a phase's start, the dead rising, then the verdict (shared)."""
+    """Smoke from blasts and smoke thinning at a phase's start, the dead rising, then the verdict (shared), held
+    for the extra turns of the episode's end (episode.py)."""
     mission, spawns = (rs.setup.mission, rs.setup.spawns) if rs.setup else (None, {})
-    return shared.after(rs.content, mission, spawns, state, events, lambda now, e: _smoke_of(rs, now, e),
-                        lambda *who: _zombie(rs, *who), lambda template: _kin(rs, template))
+    found = shared.after(rs.content, mission, spawns, state, events, lambda now, e: _smoke_of(rs, now, e),
+                         lambda *who: _zombie(rs, *who), lambda template: _kin(rs, template))
+    return episode.held(rs, state, events, found)  # 4.8: extra turns after the main objectives
 
 
 def _kin(rs: "XcomTrpg", template: str) -> tuple[str, str] | None:

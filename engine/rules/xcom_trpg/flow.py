@@ -14,7 +14,7 @@ from engine.core.events import Event, MissionEnded, Moved, PhaseStarted, Resolve
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.map.grid import NEIGHBOURS
-from engine.rules.xcom_trpg import field, hooks
+from engine.rules.xcom_trpg import episode, field, hooks
 from engine.rules.xcom_trpg.checks import plain_roll
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.tables import xcom
@@ -120,6 +120,9 @@ def end_turn(rs: XcomTrpg, state: State, cmd: EndTurn, dice: Dice) -> Rejected |
     events: list[Event] = ledger.take()
     for hook in hooks.PHASE_END:
         events += hook(rs, ledger, dice) + ledger.take()
+    ending = episode.over(rs, state)  # 4.8: the extra turns after the main objectives ran out
+    if ending is not None:
+        return events + [ending]
     limit = rs.setup.max_phases if rs.setup else 0
     if limit and state.phase >= limit:
         return events + [MissionEnded(winner="draw", reason=f"phase limit {limit} reached")]

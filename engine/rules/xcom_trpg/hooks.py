@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from engine.rules.xcom_trpg import (charisma, consumables, field, melee, morale, psi_abilities, psi_menu, psi_referee,
+from engine.rules.xcom_trpg import (charisma, consumables, episode, field, melee, morale, psi_abilities, psi_menu, psi_referee,
                                     psi_turns, scenery, search, sniper, tokens, tranquilizer)
 
 ACTS: dict[str, Callable[..., Any]] = {
@@ -47,6 +47,7 @@ ACTS: dict[str, Callable[..., Any]] = {
     "reload_careful": tranquilizer.reload,
     "snipe": sniper.act,
     "prone": sniper.act,
+    episode.ACTION: episode.confirm,  # end_episode (4.8)
 }
 
 OPTIONS: tuple[Callable[..., list], ...] = (
@@ -59,6 +60,7 @@ OPTIONS: tuple[Callable[..., list], ...] = (
     charisma.menu,
     tranquilizer.menu,
     sniper.menu,
+    episode.menu,
 )
 
 TURN_START: tuple[Callable[..., list], ...] = (
@@ -84,6 +86,7 @@ AFTER: tuple[Callable[..., list], ...] = (
 )
 
 GUARDS: tuple[Callable[..., Any], ...] = (
+    episode.stopped,  # a soldier that confirmed its episode end does nothing more (4.8)
     psi_abilities.compelled_and_risen,
     melee.held_cannot_move,
     charisma.bound,

@@ -192,6 +192,7 @@ class Campaign:
     convert_points: int = 6  # 2.4: a converted character's points added, up to the epic total
     converts: list[str] = attrs.field(factory=list)  # 2.4: the epic races a human may be converted into
     missed_episodes: int = 1  # 6.2: episodes a character knocked out at HP -5...0 misses
+    extra_turns: int = 0  # 4.8: phases the squad may go on after the main objectives (Interpretation)
 
 
 Goal = Literal["unhurt", "standing", "won", "magazines", "morale", "calm"]

@@ -47,7 +47,8 @@ LIMITS: dict[tuple[type, str], tuple[int, int]] = {
     (xm.Campaign, "start_bonuses"): (0, 1_000_000), (xm.Campaign, "win_bonuses"): (0, 1_000_000),
     (xm.Campaign, "quest_bonuses"): (0, 1_000_000), (xm.Campaign, "prices"): (0, 1_000_000),
     (xm.Campaign, "refund_percent"): (0, 100), (xm.Campaign, "convert_points"): (0, 100),
-    (xm.Campaign, "missed_episodes"): (0, 100), (xm.Quest, "count"): (0, 10_000),
+    (xm.Campaign, "missed_episodes"): (0, 100), (xm.Campaign, "extra_turns"): (0, 100),
+    (xm.Quest, "count"): (0, 10_000),
 }
 
 

@@ -360,6 +360,9 @@ class XxxzoneDowntime:
     def plots(self, base) -> tuple[Plot, ...]:
         return () if base is None else bw.plots(self.book, base)
 
+    def mission_params(self) -> dict:
+        return {}  # nothing of its campaign goes into a mission's header
+
     def placement(self, base, facility: str, where: tuple[int, ...]) -> str | None:
         if base is None:
             return "the campaign has no base yet"
