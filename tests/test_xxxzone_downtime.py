@@ -253,7 +253,7 @@ def test_offers_are_all_accepted(dt, begun):
     rs = (recruit(perception=5),)
     offers = dt.offers(rs, begun.base, 10, NONE)
     kinds = {o.order.kind for o in offers}
-    assert kinds == {"gamble", "hire", "build"}  # nothing to train at before a facility stands
+    assert kinds == {"recruit", "gamble", "hire", "build"}  # nothing to train at before a facility stands
     builds = [o for o in offers if o.order.kind == "build"]
     assert {o.order.what for o in builds} >= {"firing_range", "class_room", "training_gym", "elevator"}
     for o in builds[::7]:

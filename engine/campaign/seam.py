@@ -9,6 +9,10 @@ import attrs
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
 
+# Names for recruits, in the order they are given (the campaign's first squad, a ruleset's recruit order).
+NAMES = ("Ash", "Bishop", "Cole", "Dana", "Ezra", "Flint", "Gale", "Hale", "Iris", "Jett", "Kane", "Lark",
+         "Mace", "Nell", "Orin", "Pike")
+
 
 @attrs.frozen
 class Timer:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import attrs
 
-from engine.campaign.seam import Offer, Order, Outcome, Plot, Timer
+from engine.campaign.seam import NAMES, Offer, Order, Outcome, Plot, Timer
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.rules.xxxzone import basework as bw
@@ -17,7 +17,7 @@ from engine.rules.xxxzone.battle import Combatant
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.campaign import gamble, heal_days
 from engine.rules.xxxzone.character import SHORT, Operative
-from engine.rules.xxxzone.creator import ID, Kept, Recruit, _id
+from engine.rules.xxxzone.creator import ID, Kept, Recruit, XxxzoneCreation, _id
 from engine.rules.xxxzone.schema import ATTRIBUTES
 from engine.rules.xxxzone.training import Training, role_name
 
@@ -29,6 +29,7 @@ class XxxzoneDowntime:
         self.content = content
         self.book = Book.of(content.rules[ID])
         self.training = Training(self.book, self.op)
+        self.creation = XxxzoneCreation(content)
 
     # -- the operatives -------------------------------------------------------------------------------
 
@@ -192,9 +193,13 @@ class XxxzoneDowntime:
     # -- orders ---------------------------------------------------------------------------------------
 
     def offers(self, records: tuple, base, funding: int, busy: frozenset[str]) -> tuple[Offer, ...]:
-        """Every course and binge each free operative may start, every hire, and every fitting placement of each
-        facility on built ground (moves are ordered from the base screen, not offered)."""
+        """A recruit while a Barracks has room, every course and binge each free operative may start, every hire,
+        and every fitting placement of each facility on built ground (moves are ordered from the base screen)."""
         out: list[Offer] = []
+        if base is not None and funding >= self.book.campaign.recruit_cost and self._barracks(records, base) is None:
+            name = _free_name(records)  # first: the campaign AI takes the first offer, and a squad needs its people
+            out.append(Offer(Order("recruit", name), f"Recruit {name} ({self.book.campaign.recruit_cost}F)",
+                             self.book.campaign.recruit_cost))
         for r in records:
             if self._unfit(r, busy) is not None:
                 continue
@@ -273,6 +278,32 @@ class XxxzoneDowntime:
             return f"no room: {len(base.built(where))} {fac.name} house {room}, and {housed} live there"
         return None
 
+    def _barracks(self, records: tuple, base) -> str | None:
+        """Why one more operative cannot be housed, or None: each Barracks houses `houses` living operatives."""
+        fac = self.book.facilities["barracks"]
+        built = len(base.built("barracks"))
+        living = sum(1 for r in records if not r.dead)
+        if living >= fac.houses * built:
+            return f"no room: {built} {fac.name} house {fac.houses * built}, and {living} operatives live there"
+        return None
+
+    def _recruit(self, records: tuple, base, funding: int, order: Order, dice: Dice) -> Outcome | Rejected:
+        """14.1: a new operative, its attributes rolled with the campaign's dice, joins the roster."""
+        camp = self.book.campaign
+        name = order.who.strip()
+        if not name or len(name) > 24 or not name.isprintable():
+            return Rejected("no_name", "a recruit needs a name of 1 to 24 printable characters")
+        if any(r.name == name for r in records):
+            return Rejected("name_taken", f"{name} is on the roster already")
+        if (why := self._barracks(records, base)) is not None:
+            return Rejected("no_room", why)
+        if funding < camp.recruit_cost:
+            return Rejected("funding", f"a recruit costs {camp.recruit_cost}F; the base has {funding}F")
+        draft = attrs.evolve(self.creation.draft(), name=name)
+        made, rolls = self.creation.create(draft, dice)
+        return Outcome(records=records + (made,), base=base, funding=-camp.recruit_cost, rolls=rolls,
+                       notes=(f"{name} joins the squad ({camp.recruit_cost}F): {made.rolled}",))
+
     def order(self, records: tuple, base, funding: int, busy: frozenset[str], order: Order,
               dice: Dice) -> Outcome | Rejected:
         records = tuple(records)
@@ -311,9 +342,12 @@ class XxxzoneDowntime:
                 return Rejected("funding", f"hiring costs {camp.hire_cost}F; the base has {funding}F")
             return Outcome(records=records, base=base.with_staff(order.what, base.staff_of(order.what) + 1),
                            funding=-camp.hire_cost, notes=(f"Hired a {role_name(order.what)} ({camp.hire_cost}F)",))
+        if order.kind == "recruit":
+            return self._recruit(records, base, funding, order, dice)
         if order.kind in ("build", "move"):
             return self._build(records, base, funding, order)
-        return Rejected("unknown_order", f"xxxzone has no {order.kind!r} order: train, gamble, hire, build or move")
+        return Rejected("unknown_order", f"xxxzone has no {order.kind!r} order: train, gamble, hire, recruit, "
+                                         f"build or move")
 
     def _build(self, records: tuple, base, funding: int, order: Order) -> Outcome | Rejected:
         book = self.book
@@ -364,6 +398,12 @@ class XxxzoneDowntime:
         if base is None:
             return "the campaign has no base yet"
         return bw.placement(self.book, base, facility, where)
+
+
+def _free_name(records: tuple) -> str:
+    taken = {r.name for r in records}
+    return next((n for n in NAMES if n not in taken),
+                next(f"Recruit {i}" for i in range(len(taken) + 1, 2 * len(taken) + 2) if f"Recruit {i}" not in taken))
 
 
 def _days(n: int) -> str:

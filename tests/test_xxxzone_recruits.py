@@ -1,0 +1,105 @@
+"""xxxzone campaign: recruits (14.1 through a Barracks), salvage pay at a won debrief (13), the days a
+convalescing operative has left; scripted dice, every number checked."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from engine.campaign import decide as d
+from engine.campaign.ledger import Ledger
+from engine.campaign.seam import Order, Outcome
+from engine.campaign.verify import verify
+from engine.content import loader
+from engine.core.commands import Rejected
+from engine.core.dice import Dice, seed_from_int
+from engine.rules.xxxzone import basework as bw
+from engine.rules.xxxzone.creator import Recruit
+from engine.rules.xxxzone.downtime import XxxzoneDowntime
+from engine.rules.xxxzone.schema import Attributes
+
+NONE = frozenset()
+
+
+@pytest.fixture(scope="module")
+def content():
+    return loader.load()
+
+
+@pytest.fixture(scope="module")
+def dt(content):
+    return XxxzoneDowntime(content)
+
+
+@pytest.fixture(scope="module")
+def begun(dt):
+    return dt.begin((), Dice.scripted([]))
+
+
+def recruit(name="Sable", abilities=(), **values):
+    a = dict(strength=3, perception=3, endurance=3, charisma=3, intelligence=3, agility=3, luck=3)
+    a.update(values)
+    return Recruit(name=name, attributes=Attributes(**a), rolled="", abilities=tuple(abilities))
+
+
+# -- recruits ---------------------------------------------------------------------------------------------
+
+
+def test_a_recruit_is_rolled_with_the_campaign_dice_and_joins(dt, begun):
+    rs = (recruit(),)
+    dice = Dice.scripted([1, 2, 3, 4, 4, 3, 2])  # 1d4+1 each, in 14.1's order: Str Per End Cha Int Agi Lck
+    out = dt.order(rs, begun.base, 5, NONE, Order("recruit", "Ash"), dice)
+    assert isinstance(out, Outcome) and dice.scripted_left == 0
+    assert out.funding == -2 and len(out.records) == 2 and out.records[0] == rs[0]
+    ash = out.records[1]
+    assert ash.name == "Ash" and ash.attributes == Attributes(strength=2, perception=3, endurance=4, charisma=5,
+                                                              intelligence=5, agility=4, luck=3)
+    assert [r.total for r in out.rolls] == [2, 3, 4, 5, 5, 4, 3]
+    assert out.notes == ("Ash joins the squad (2F): Str 1d4+1: 1+1=2, Per 1d4+1: 2+1=3, End 1d4+1: 3+1=4, "
+                         "Cha 1d4+1: 4+1=5, Int 1d4+1: 4+1=5, Agi 1d4+1: 3+1=4, Lck 1d4+1: 2+1=3",)
+    assert ash.kit  # the starting kit of 11.5
+    assert dt.deploy_refusal(ash, begun.base, NONE) is None
+
+
+def test_recruit_refusals(dt, begun):
+    rs = (recruit(),)
+    assert dt.order(rs, begun.base, 1, NONE, Order("recruit", "Ash"), Dice.scripted([])) == Rejected(
+        "funding", "a recruit costs 2F; the base has 1F")
+    assert dt.order(rs, begun.base, 5, NONE, Order("recruit", "Sable"), Dice.scripted([])).code == "name_taken"
+    assert dt.order(rs, begun.base, 5, NONE, Order("recruit", " "), Dice.scripted([])).code == "no_name"
+    assert dt.order(rs, None, 5, NONE, Order("recruit", "Ash"), Dice.scripted([])).code == "no_base"
+    full = tuple(recruit(f"R{i}") for i in range(30)) + (attrs.evolve(recruit("Gone"), dead=True),)
+    assert dt.order(full, begun.base, 5, NONE, Order("recruit", "Ash"), Dice.scripted([])) == Rejected(
+        "no_room", "no room: 1 Barracks house 30, and 30 operatives live there")
+    assert not any(o.order.kind == "recruit" for o in dt.offers(full, begun.base, 5, NONE))
+    # a second Barracks makes room for 30 more (the dead free their beds)
+    two = bw.build(dt.book, begun.base, "barracks", next(o.order.where for o in dt.offers((), begun.base, 9, NONE)
+                                                            if o.order.what == "barracks"), 5)[0]
+    two = bw.finish(two, two.placed[-1].key)
+    (offer,) = [o for o in dt.offers(full, two, 5, NONE) if o.order.kind == "recruit"]
+    assert offer.order == Order("recruit", "Ash") and offer.cost == 2 and offer.label == "Recruit Ash (2F)"
+
+
+def test_the_recruit_offer_comes_first_with_the_next_free_name(dt, begun):
+    rs = (recruit("Ash"), recruit("Bishop"))
+    offers = dt.offers(rs, begun.base, 2, NONE)
+    assert offers[0].order == Order("recruit", "Cole")
+    assert not any(o.order.kind == "recruit" for o in dt.offers(rs, begun.base, 1, NONE))
+
+
+def test_a_recruit_is_kept_folded_saved_and_verified(content, tmp_path):
+    folder = tmp_path / "rec"
+    book = Ledger.new(content, folder, "rec", "xxxzone", seed_from_int(4), 4, [])
+    before = len(book.state.records)
+    name = next(o.order.who for o in book.downtime.offers(book.state.records, book.state.base, book.state.funding,
+                                                          book.state.busy) if o.order.kind == "recruit")
+    assert not isinstance(book.submit(d.Give(Order("recruit", name))), Rejected)
+    state = book.state
+    assert len(state.records) == before + 1 and state.records[-1].name == name
+    assert name in [c.record.name for c in book.characters()]
+    book.close()
+    again = Ledger.open(content, folder)
+    assert again.state == state
+    again.close()
+    assert name in (folder / "roster.toml").read_text()
+    assert verify(content, folder).failure is None
