@@ -3,6 +3,8 @@ convalescing operative has left; scripted dice, every number checked."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import attrs
 import pytest
 
@@ -14,9 +16,12 @@ from engine.content import loader
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, seed_from_int
 from engine.rules.xxxzone import basework as bw
+from engine.rules.xxxzone.battle import Combatant, Held
+from engine.rules.xxxzone.character import Operative
 from engine.rules.xxxzone.creator import Recruit
 from engine.rules.xxxzone.downtime import XxxzoneDowntime
 from engine.rules.xxxzone.schema import Attributes
+from engine.rules.xxxzone.wounds import Condition
 
 NONE = frozenset()
 
@@ -103,3 +108,59 @@ def test_a_recruit_is_kept_folded_saved_and_verified(content, tmp_path):
     again.close()
     assert name in (folder / "roster.toml").read_text()
     assert verify(content, folder).failure is None
+
+
+# -- salvage ----------------------------------------------------------------------------------------------
+
+
+def battle(*enemies, squad=()):
+    """A final state: the squad's Sable fit, then `enemies` as (name, side, hands, belt, condition)."""
+    units = {"sable": SimpleNamespace(side="xcom", record=_combatant("Sable", "xcom", (), (), Condition()))}
+    for name, side, hands, belt, cond in enemies:
+        units[name.lower()] = SimpleNamespace(side=side, record=_combatant(name, side, hands, belt, cond))
+    return SimpleNamespace(sides=("xcom", "aliens"), units=units)
+
+
+def _combatant(name, side, hands, belt, cond):
+    op = Operative(id=name.lower(), name=name, attributes=recruit().attributes, armour="type1")
+    return Combatant(op=op, side=side, at=(0, 0), armour_hp=1, condition=cond,
+                     hands=tuple(Held(item=i) for i in hands), belt=tuple(belt))
+
+
+TAKEN = battle(("Grey", "aliens", ["assault_rifle"], ["frag"], Condition(dead=True)),
+               ("Drone", "aliens", ["pistol_9mm"], [], Condition(stunned=2)),
+               ("Husk", "aliens", ["revolver"], [], Condition(unconscious=True)),
+               ("Runner", "aliens", ["battle_shotgun"], ["frag"], Condition()),  # got away fit: nothing to take
+               ("Joe", "civilians", ["revolver"], [], Condition(dead=True)))  # not an enemy
+
+
+def test_a_won_mission_salvages_each_item_of_the_enemies_taken_down(dt, begun):
+    dice = Dice.scripted([50, 51, 3, 99])  # Grey's rifle, Grey's frag, Drone's pistol, Husk's revolver
+    out = dt.debrief((recruit(),), begun.base, TAKEN, ("Sable",), True, dice)
+    assert dice.scripted_left == 0
+    assert out.funding == 2 and [r.total for r in out.rolls] == [50, 51, 3, 99]
+    assert [r.actor for r in out.rolls] == ["grey", "grey", "drone", "husk"]
+    assert out.notes == ("Salvage: Grey's 7mm Assault Rifle: d100 50 ≤ 50: salvaged",
+                         "Salvage: Grey's Frag Grenade: d100 51 > 50: lost",
+                         "Salvage: Drone's 9mm Semi-Automatic Pistol: d100 3 ≤ 50: salvaged",
+                         "Salvage: Husk's 12mm Revolver Pistol: d100 99 > 50: lost",
+                         "Salvage: 2 of 4 enemy items, 2 × 1F = 2F")
+
+
+@pytest.mark.parametrize("abilities, chance, note", [
+    (("loot_drops",), 70, " (Loot Drops: Sable)"), (("loot_drops", "more_loot"), 85, " (More Loot: Sable)")])
+def test_loot_drops_and_more_loot_raise_the_chance(dt, begun, abilities, chance, note):
+    dice = Dice.scripted([chance, chance + 1, 1, 100])
+    out = dt.debrief((recruit(abilities=abilities),), begun.base, TAKEN, ("Sable",), True, dice)
+    assert out.funding == 2
+    assert out.notes[0] == f"Salvage: Grey's 7mm Assault Rifle: d100 {chance} ≤ {chance}{note}: salvaged"
+    assert out.notes[1] == f"Salvage: Grey's Frag Grenade: d100 {chance + 1} > {chance}{note}: lost"
+
+
+def test_a_lost_mission_salvages_nothing_and_the_dead_bring_no_luck(dt, begun):
+    out = dt.debrief((recruit(),), begun.base, TAKEN, ("Sable",), False, Dice.scripted([]))
+    assert out.funding == 0 and out.rolls == () and out.notes == ()
+    # Loot Drops counts only for one who came home: Vex stayed at the base
+    out = dt.debrief((recruit(), recruit("Vex", ["loot_drops"])), begun.base, TAKEN, ("Sable",), True,
+                     Dice.scripted([60, 60, 60, 60]))
+    assert out.funding == 0 and out.notes[-1] == "Salvage: 0 of 4 enemy items, 0 × 1F = 0F"

@@ -18,6 +18,7 @@ from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.campaign import gamble, heal_days
 from engine.rules.xxxzone.character import SHORT, Operative
 from engine.rules.xxxzone.creator import ID, Kept, Recruit, XxxzoneCreation, _id
+from engine.rules.xxxzone.salvage import salvage
 from engine.rules.xxxzone.schema import ATTRIBUTES
 from engine.rules.xxxzone.training import Training, role_name
 
@@ -111,7 +112,13 @@ class XxxzoneDowntime:
                 rolls += [roll] if roll is not None else []
                 notes.append(note)
             out.append(r)
-        return Outcome(records=tuple(out), base=base, timers=tuple(timers), cancel=tuple(cancel),
+        funding = 0
+        if won:
+            home = [r for r in out if r.name in deployed and not r.dead]
+            funding, more_rolls, more_notes = salvage(self.book, state, home, dice)
+            rolls += more_rolls
+            notes += more_notes
+        return Outcome(records=tuple(out), base=base, funding=funding, timers=tuple(timers), cancel=tuple(cancel),
                        rolls=tuple(rolls), notes=tuple(notes), dead=tuple(dead))
 
     def _wounds(self, r: Recruit, c: Combatant, dice: Dice):
