@@ -11,6 +11,7 @@ import pytest
 from engine.campaign import decide as d
 from engine.campaign.ledger import Ledger
 from engine.campaign.seam import Order, Outcome
+from engine.campaign.state import Campaign, Posting, Running
 from engine.campaign.verify import verify
 from engine.content import loader
 from engine.core.commands import Rejected
@@ -18,10 +19,10 @@ from engine.core.dice import Dice, seed_from_int
 from engine.rules.xxxzone import basework as bw
 from engine.rules.xxxzone.battle import Combatant, Held
 from engine.rules.xxxzone.character import Operative
-from engine.rules.xxxzone.creator import Recruit
+from engine.rules.xxxzone.creator import Kept, Recruit
 from engine.rules.xxxzone.downtime import XxxzoneDowntime
 from engine.rules.xxxzone.schema import Attributes
-from engine.rules.xxxzone.wounds import Condition
+from engine.rules.xxxzone.wounds import Condition, Wounds
 
 NONE = frozenset()
 
@@ -164,3 +165,30 @@ def test_a_lost_mission_salvages_nothing_and_the_dead_bring_no_luck(dt, begun):
     out = dt.debrief((recruit(), recruit("Vex", ["loot_drops"])), begun.base, TAKEN, ("Sable",), True,
                      Dice.scripted([60, 60, 60, 60]))
     assert out.funding == 0 and out.notes[-1] == "Salvage: 0 of 4 enemy items, 0 × 1F = 0F"
+
+
+# -- days left ----------------------------------------------------------------------------------------------
+
+
+def test_a_convalescing_refusal_says_the_days_left(content, dt, begun):
+    state = battle()
+    wounded = SimpleNamespace(sides=state.sides, units={"sable": SimpleNamespace(side="xcom", record=attrs.evolve(
+        state.units["sable"].record, condition=Condition(wounds=Wounds(minor=1, severe=1))))})
+    dice = Dice.scripted([4, 3, 5, 1, 7])  # Minor 1d6 = 4; Severe 4d8 = 3+5+1+7 = 16
+    out = dt.debrief((recruit(),), begun.base, wounded, ("Sable",), False, dice)
+    # the campaign sets the timers on day 5: the Severe comes due on day 21; on day 9 it has 12 days left
+    c = Campaign(ruleset="xxxzone", day=9, records=out.records, base=begun.base, begun=True,
+                 timers=tuple(Running(t, 5 + t.days) for t in out.timers),
+                 offers=(Posting("m1", "eliminate", 8, 12),))
+    assert c.busy == {"heal:Sable:1": 0, "heal:Sable:2": 12}
+    rules = d.Rules(dt, ("eliminate",), lambda m: 6)
+    assert d.deploy_refusal(c, d.Deploy("m1", ("Sable",)), rules) == \
+        "Sable is convalescing: 1 Severe Wound to heal, 12 days left"
+    assert dt.deploy_refusal(out.records[0], begun.base, {"heal:Sable:2": 1}) == \
+        "Sable is convalescing: 1 Severe Wound to heal, 1 day left"
+    # the longest of two serious wounds is the one to wait for
+    two = attrs.evolve(out.records[0], wounds=out.records[0].wounds + (Kept(tier="mortal", key="heal:Sable:9"),))
+    assert dt.deploy_refusal(two, begun.base, {"heal:Sable:2": 12, "heal:Sable:9": 20}) == \
+        "Sable is convalescing: 1 Severe Wound, 1 Mortal Wound to heal, 20 days left"
+    assert dt.deploy_refusal(two, begun.base, NONE) == "Sable is convalescing: 1 Severe Wound, 1 Mortal Wound to heal"
+

@@ -7,6 +7,8 @@ Timer keys: "heal:NAME:N" (a kept wound), "train:NAME" (its course), "gamble:NAM
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import attrs
 
 from engine.campaign.seam import NAMES, Offer, Order, Outcome, Plot, Timer
@@ -41,18 +43,21 @@ class XxxzoneDowntime:
     def _tier(self, tier: str) -> str:
         return self.book.wounds[tier].name
 
-    def convalescing(self, r: Recruit) -> str | None:
+    def convalescing(self, r: Recruit, busy: Mapping[str, int] | None = None) -> str | None:
+        """Why `r` is convalescing, or None; with the running timers, also the days until the last serious wound
+        heals (the campaign knows the day, the record only its wounds' timer keys)."""
         serious = [w for w in r.wounds if w.tier in SERIOUS]
         if not serious:
             return None
         counts = {t: sum(1 for w in serious if w.tier == t) for t in SERIOUS}
         told = ", ".join(f"{n} {self._tier(t)}{'s' if n > 1 else ''}" for t, n in counts.items() if n)
-        return f"{r.name} is convalescing: {told} to heal"
+        left = [busy[w.key] for w in serious if isinstance(busy, Mapping) and w.key in busy]
+        return f"{r.name} is convalescing: {told} to heal" + (f", {_days(max(left))} left" if left else "")
 
-    def deploy_refusal(self, record: Recruit, base, busy: frozenset[str]) -> str | None:
+    def deploy_refusal(self, record: Recruit, base, busy: Mapping[str, int]) -> str | None:
         if record.dead:
             return f"{record.name} is dead"
-        if (why := self.convalescing(record)) is not None:
+        if (why := self.convalescing(record, busy)) is not None:
             return why
         if f"gamble:{record.name}" in busy:
             return f"{record.name} is away on a gambling binge"
@@ -199,7 +204,7 @@ class XxxzoneDowntime:
 
     # -- orders ---------------------------------------------------------------------------------------
 
-    def offers(self, records: tuple, base, funding: int, busy: frozenset[str]) -> tuple[Offer, ...]:
+    def offers(self, records: tuple, base, funding: int, busy: Mapping[str, int]) -> tuple[Offer, ...]:
         """A recruit while a Barracks has room, every course and binge each free operative may start, every hire,
         and every fitting placement of each facility on built ground (moves are ordered from the base screen)."""
         out: list[Offer] = []
@@ -264,10 +269,10 @@ class XxxzoneDowntime:
                             seen.add(where)
                             yield where
 
-    def _unfit(self, r: Recruit, busy: frozenset[str]) -> str | None:
+    def _unfit(self, r: Recruit, busy: Mapping[str, int]) -> str | None:
         if r.dead:
             return f"{r.name} is dead"
-        if (why := self.convalescing(r)) is not None:
+        if (why := self.convalescing(r, busy)) is not None:
             return why
         if f"train:{r.name}" in busy or r.course:
             return f"{r.name} is already training {self._course(r.course) if r.course else ''}".rstrip()
@@ -311,7 +316,7 @@ class XxxzoneDowntime:
         return Outcome(records=records + (made,), base=base, funding=-camp.recruit_cost, rolls=rolls,
                        notes=(f"{name} joins the squad ({camp.recruit_cost}F): {made.rolled}",))
 
-    def order(self, records: tuple, base, funding: int, busy: frozenset[str], order: Order,
+    def order(self, records: tuple, base, funding: int, busy: Mapping[str, int], order: Order,
               dice: Dice) -> Outcome | Rejected:
         records = tuple(records)
         camp = self.book.campaign
