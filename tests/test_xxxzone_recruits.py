@@ -10,7 +10,7 @@ import pytest
 
 from engine.campaign import decide as d
 from engine.campaign.ledger import Ledger
-from engine.campaign.seam import Order, Outcome
+from engine.campaign.seam import NAMES, Order, Outcome
 from engine.campaign.state import Campaign, Posting, Running
 from engine.campaign.verify import verify
 from engine.content import loader
@@ -83,7 +83,8 @@ def test_recruit_refusals(dt, begun):
                                                             if o.order.what == "barracks"), 5)[0]
     two = bw.finish(two, two.placed[-1].key)
     (offer,) = [o for o in dt.offers(full, two, 5, NONE) if o.order.kind == "recruit"]
-    assert offer.order == Order("recruit", "Ash") and offer.cost == 2 and offer.label == "Recruit Ash (2F)"
+    assert offer.order == Order("recruit", "Ash") and offer.cost == 2
+    assert offer.label == "Recruit a new operative: Ash (2F)"
 
 
 def test_the_recruit_offer_comes_first_with_the_next_free_name(dt, begun):
@@ -91,6 +92,8 @@ def test_the_recruit_offer_comes_first_with_the_next_free_name(dt, begun):
     offers = dt.offers(rs, begun.base, 2, NONE)
     assert offers[0].order == Order("recruit", "Cole")
     assert not any(o.order.kind == "recruit" for o in dt.offers(rs, begun.base, 1, NONE))
+    every = tuple(recruit(n) for n in NAMES) + (recruit("Ash 2"),)
+    assert dt.offers(every, begun.base, 2, NONE)[0].order == Order("recruit", "Bishop 2")
 
 
 def test_a_recruit_is_kept_folded_saved_and_verified(content, tmp_path):
@@ -183,12 +186,12 @@ def test_a_convalescing_refusal_says_the_days_left(content, dt, begun):
     assert c.busy == {"heal:Sable:1": 0, "heal:Sable:2": 12}
     rules = d.Rules(dt, ("eliminate",), lambda m: 6)
     assert d.deploy_refusal(c, d.Deploy("m1", ("Sable",)), rules) == \
-        "Sable is convalescing: 1 Severe Wound to heal, 12 days left"
+        "Sable is convalescing, 12 days left: 1 Severe Wound to heal"
     assert dt.deploy_refusal(out.records[0], begun.base, {"heal:Sable:2": 1}) == \
-        "Sable is convalescing: 1 Severe Wound to heal, 1 day left"
+        "Sable is convalescing, 1 day left: 1 Severe Wound to heal"
     # the longest of two serious wounds is the one to wait for
     two = attrs.evolve(out.records[0], wounds=out.records[0].wounds + (Kept(tier="mortal", key="heal:Sable:9"),))
     assert dt.deploy_refusal(two, begun.base, {"heal:Sable:2": 12, "heal:Sable:9": 20}) == \
-        "Sable is convalescing: 1 Severe Wound, 1 Mortal Wound to heal, 20 days left"
+        "Sable is convalescing, 20 days left: 1 Severe Wound, 1 Mortal Wound to heal"
     assert dt.deploy_refusal(two, begun.base, NONE) == "Sable is convalescing: 1 Severe Wound, 1 Mortal Wound to heal"
 

@@ -75,9 +75,9 @@ class Downtime(Protocol):
         """A new campaign: the starting base (or None), starting funding, any first timers."""
 
     def deploy_refusal(self, record: Any, base: Any, busy: Mapping[str, int]) -> str | None:
-        """Why this character may not deploy now ("Sable is convalescing: Severe wound, 12 days left"), or None.
-        `busy` = keys of the timers still running, each with its days left (a character in a course may deploy;
-        that breaks the course)."""
+        """Why this character may not deploy now ("Sable is convalescing, 12 days left: 1 Severe Wound to heal"),
+        or None. `busy` = keys of the timers still running, each with its days left (a character in a course
+        may deploy; that breaks the course)."""
 
     def debrief(self, records: tuple[Any, ...], base: Any, state: Any, deployed: tuple[str, ...],
                 won: bool, dice: Dice) -> Outcome:

@@ -7,6 +7,7 @@ Timer keys: "heal:NAME:N" (a kept wound), "train:NAME" (its course), "gamble:NAM
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 
 import attrs
@@ -52,7 +53,8 @@ class XxxzoneDowntime:
         counts = {t: sum(1 for w in serious if w.tier == t) for t in SERIOUS}
         told = ", ".join(f"{n} {self._tier(t)}{'s' if n > 1 else ''}" for t, n in counts.items() if n)
         left = [busy[w.key] for w in serious if isinstance(busy, Mapping) and w.key in busy]
-        return f"{r.name} is convalescing: {told} to heal" + (f", {_days(max(left))} left" if left else "")
+        when = f", {_days(max(left))} left" if left else ""  # before the wounds: a narrow list cuts the end off
+        return f"{r.name} is convalescing{when}: {told} to heal"
 
     def deploy_refusal(self, record: Recruit, base, busy: Mapping[str, int]) -> str | None:
         if record.dead:
@@ -210,7 +212,8 @@ class XxxzoneDowntime:
         out: list[Offer] = []
         if base is not None and funding >= self.book.campaign.recruit_cost and self._barracks(records, base) is None:
             name = _free_name(records)  # first: the campaign AI takes the first offer, and a squad needs its people
-            out.append(Offer(Order("recruit", name), f"Recruit {name} ({self.book.campaign.recruit_cost}F)",
+            out.append(Offer(Order("recruit", name), f"Recruit a new operative: {name} "
+                                                         f"({self.book.campaign.recruit_cost}F)",
                              self.book.campaign.recruit_cost))
         for r in records:
             if self._unfit(r, busy) is not None:
@@ -413,9 +416,13 @@ class XxxzoneDowntime:
 
 
 def _free_name(records: tuple) -> str:
+    """The first name of the shared list nobody on the roster has; past it, "Ash 2", "Bishop 2", ..."""
     taken = {r.name for r in records}
-    return next((n for n in NAMES if n not in taken),
-                next(f"Recruit {i}" for i in range(len(taken) + 1, 2 * len(taken) + 2) if f"Recruit {i}" not in taken))
+    for k in itertools.count(1):
+        for n in NAMES:
+            if (name := n if k == 1 else f"{n} {k}") not in taken:
+                return name
+    raise AssertionError("unreachable")
 
 
 def _days(n: int) -> str:
