@@ -67,7 +67,7 @@ def dead_or_wounded(name, **wounds):
     dead = wounds.pop("dead", False)
     op = Operative(id="sable", name=name, attributes=recruit().attributes, armour="type1")
     c = Combatant(op=op, side="squad", at=(0, 0), armour_hp=1, condition=Condition(wounds=Wounds(**wounds), dead=dead))
-    return SimpleNamespace(units={"sable": SimpleNamespace(record=c)})
+    return SimpleNamespace(sides=("squad", "aliens"), units={"sable": SimpleNamespace(side="squad", record=c)})
 
 
 def test_wounds_are_kept_with_their_heal_rolls(dt, begun):
@@ -253,7 +253,7 @@ def test_offers_are_all_accepted(dt, begun):
     rs = (recruit(perception=5),)
     offers = dt.offers(rs, begun.base, 10, NONE)
     kinds = {o.order.kind for o in offers}
-    assert kinds == {"gamble", "hire", "build"}  # nothing to train at before a facility stands
+    assert kinds == {"recruit", "gamble", "hire", "build"}  # nothing to train at before a facility stands
     builds = [o for o in offers if o.order.kind == "build"]
     assert {o.order.what for o in builds} >= {"firing_range", "class_room", "training_gym", "elevator"}
     for o in builds[::7]:
@@ -281,16 +281,16 @@ def test_unhealed_minor_wounds_go_into_battle_and_come_back_once(content, dt, be
     assert out.records[0] == r and out.timers == () and out.cancel == ()  # nothing new, nothing lost
     # the same two at the end: nothing new; one at the end: the other was treated (its timer cancelled);
     # three: one new Minor, 1d6 = 5 days
-    after = SimpleNamespace(units={"a": SimpleNamespace(record=attrs.evolve(
+    after = SimpleNamespace(sides=("xcom", "aliens"), units={"a": SimpleNamespace(side="xcom", record=attrs.evolve(
         c, condition=attrs.evolve(c.condition, wounds=Wounds(minor=2))))})
     out = dt.debrief((r,), begun.base, after, ("Anna",), True, Dice.scripted([]))
     assert out.timers == () and out.cancel == ()
-    after = SimpleNamespace(units={"a": SimpleNamespace(record=attrs.evolve(
+    after = SimpleNamespace(sides=("xcom", "aliens"), units={"a": SimpleNamespace(side="xcom", record=attrs.evolve(
         c, condition=attrs.evolve(c.condition, wounds=Wounds(minor=1))))})
     out = dt.debrief((r,), begun.base, after, ("Anna",), True, Dice.scripted([]))
     assert out.cancel == ("heal:Anna:1",)
     assert [k.key for k in out.records[0].wounds] == ["heal:Anna:2", "heal:Anna:3"]
-    after = SimpleNamespace(units={"a": SimpleNamespace(record=attrs.evolve(
+    after = SimpleNamespace(sides=("xcom", "aliens"), units={"a": SimpleNamespace(side="xcom", record=attrs.evolve(
         c, condition=attrs.evolve(c.condition, wounds=Wounds(minor=3))))})
     out = dt.debrief((r,), begun.base, after, ("Anna",), True, Dice.scripted([5]))
     assert [(t.days, t.key) for t in out.timers] == [(5, "heal:Anna:4")]

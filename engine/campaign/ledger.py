@@ -17,6 +17,7 @@ from typing import Any
 
 from engine.campaign import decide as d
 from engine.campaign.codec import Codec, CodecError
+from engine.campaign.seam import NAMES
 from engine.campaign.state import Campaign, Event, fold
 from engine.campaign.story import told
 from engine.content import missions as mission_sides
@@ -33,8 +34,6 @@ VERSION = 1
 LOG = "campaign.jsonl"
 ROSTER = "roster.toml"
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{0,31}$")
-NAMES = ("Ash", "Bishop", "Cole", "Dana", "Ezra", "Flint", "Gale", "Hale", "Iris", "Jett", "Kane", "Lark",
-         "Mace", "Nell", "Orin", "Pike")
 
 
 def folder_of(saves: Path, name: str) -> Path:

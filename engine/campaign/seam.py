@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 import attrs
 
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
+
+# Names for recruits, in the order they are given (the campaign's first squad, a ruleset's recruit order).
+NAMES = ("Ash", "Bishop", "Cole", "Dana", "Ezra", "Flint", "Gale", "Hale", "Iris", "Jett", "Kane", "Lark",
+         "Mace", "Nell", "Orin", "Pike")
 
 
 @attrs.frozen
@@ -69,9 +74,10 @@ class Downtime(Protocol):
     def begin(self, records: tuple[Any, ...], dice: Dice) -> Outcome:
         """A new campaign: the starting base (or None), starting funding, any first timers."""
 
-    def deploy_refusal(self, record: Any, base: Any, busy: frozenset[str]) -> str | None:
-        """Why this character may not deploy now ("Sable is convalescing: Severe wound, 12 days"), or None.
-        `busy` = keys of the timers still running (a character in a course may deploy; that breaks the course)."""
+    def deploy_refusal(self, record: Any, base: Any, busy: Mapping[str, int]) -> str | None:
+        """Why this character may not deploy now ("Sable is convalescing, 12 days left: 1 Severe Wound to heal"),
+        or None. `busy` = keys of the timers still running, each with its days left (a character in a course
+        may deploy; that breaks the course)."""
 
     def debrief(self, records: tuple[Any, ...], base: Any, state: Any, deployed: tuple[str, ...],
                 won: bool, dice: Dice) -> Outcome:
@@ -85,10 +91,10 @@ class Downtime(Protocol):
         """The first of each month: income, salaries, upkeep."""
 
     def offers(self, records: tuple[Any, ...], base: Any, funding: int,
-               busy: frozenset[str]) -> tuple[Offer, ...]:
+               busy: Mapping[str, int]) -> tuple[Offer, ...]:
         """What the player may order now (possibly long for placements: the campaign AI picks from it)."""
 
-    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: frozenset[str],
+    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: Mapping[str, int],
               order: Order, dice: Dice) -> Outcome | Rejected:
         """Carry out one order, or say why not (Rejected(code, one-line reason))."""
 
@@ -125,10 +131,10 @@ class Baseless:
         return Outcome(records=tuple(records), base=base)
 
     def offers(self, records: tuple[Any, ...], base: Any, funding: int,
-               busy: frozenset[str]) -> tuple[Offer, ...]:
+               busy: Mapping[str, int]) -> tuple[Offer, ...]:
         return ()
 
-    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: frozenset[str],
+    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: Mapping[str, int],
               order: Order, dice: Dice) -> Outcome | Rejected:
         return Rejected("no_orders", self.refuse_order(order))
 
@@ -153,7 +159,7 @@ class Standard(Baseless):
     def begin(self, records: tuple[Any, ...], dice: Dice) -> Outcome:
         return Outcome(records=tuple(records))
 
-    def deploy_refusal(self, record: Any, base: Any, busy: frozenset[str]) -> str | None:
+    def deploy_refusal(self, record: Any, base: Any, busy: Mapping[str, int]) -> str | None:
         return None
 
     def debrief(self, records: tuple[Any, ...], base: Any, state: Any, deployed: tuple[str, ...],

@@ -30,7 +30,7 @@ class Summary:
     flown: int
     won: int
     missed: int
-    recruits: int  # characters at the start
+    recruits: int  # every character the campaign had: the first squad and any recruited since
     alive: int
     funding: tuple[int, ...]  # at the end of each month (before the next month's income)
 
@@ -83,7 +83,6 @@ def fly(book: Ledger, on_mission: Callable[[Ledger], None] | None = None) -> Non
 def play(book: Ledger, months: int, on_mission: Callable[[Ledger], None] | None = None) -> Summary:
     end = months * MONTH
     funding: list[int] = []
-    recruits = len(book.state.records)
     if book.state.flying is not None:
         fly(book, on_mission)
     while book.state.day < end:
@@ -98,5 +97,5 @@ def play(book: Ledger, months: int, on_mission: Callable[[Ledger], None] | None 
         if book.state.day // MONTH > before.day // MONTH:
             funding.append(before.funding)
     s = book.state
-    return Summary(s.day, len(s.flown), sum(f.won for f in s.flown), len(s.missed), recruits, len(s.living()),
+    return Summary(s.day, len(s.flown), sum(f.won for f in s.flown), len(s.missed), len(s.records), len(s.living()),
                    tuple(funding))

@@ -66,8 +66,9 @@ class Campaign:
     begun: bool = False
 
     @property
-    def busy(self) -> frozenset[str]:
-        return frozenset(r.timer.key for r in self.timers)
+    def busy(self) -> dict[str, int]:
+        """The running timers' keys, each with the days left until it comes due (a refusal can say how long)."""
+        return {r.timer.key: r.due - self.day for r in self.timers}
 
     def living(self) -> tuple[Any, ...]:
         return tuple(r for r in self.records if r.name not in self.dead)

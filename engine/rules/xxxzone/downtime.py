@@ -7,9 +7,12 @@ Timer keys: "heal:NAME:N" (a kept wound), "train:NAME" (its course), "gamble:NAM
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Mapping
+
 import attrs
 
-from engine.campaign.seam import Offer, Order, Outcome, Plot, Timer
+from engine.campaign.seam import NAMES, Offer, Order, Outcome, Plot, Timer
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.rules.xxxzone import basework as bw
@@ -17,7 +20,8 @@ from engine.rules.xxxzone.battle import Combatant
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.campaign import gamble, heal_days
 from engine.rules.xxxzone.character import SHORT, Operative
-from engine.rules.xxxzone.creator import ID, Kept, Recruit, _id
+from engine.rules.xxxzone.creator import ID, Kept, Recruit, XxxzoneCreation, _id
+from engine.rules.xxxzone.salvage import salvage
 from engine.rules.xxxzone.schema import ATTRIBUTES
 from engine.rules.xxxzone.training import Training, role_name
 
@@ -29,6 +33,7 @@ class XxxzoneDowntime:
         self.content = content
         self.book = Book.of(content.rules[ID])
         self.training = Training(self.book, self.op)
+        self.creation = XxxzoneCreation(content)
 
     # -- the operatives -------------------------------------------------------------------------------
 
@@ -39,18 +44,22 @@ class XxxzoneDowntime:
     def _tier(self, tier: str) -> str:
         return self.book.wounds[tier].name
 
-    def convalescing(self, r: Recruit) -> str | None:
+    def convalescing(self, r: Recruit, busy: Mapping[str, int] | None = None) -> str | None:
+        """Why `r` is convalescing, or None; with the running timers, also the days until the last serious wound
+        heals (the campaign knows the day, the record only its wounds' timer keys)."""
         serious = [w for w in r.wounds if w.tier in SERIOUS]
         if not serious:
             return None
         counts = {t: sum(1 for w in serious if w.tier == t) for t in SERIOUS}
         told = ", ".join(f"{n} {self._tier(t)}{'s' if n > 1 else ''}" for t, n in counts.items() if n)
-        return f"{r.name} is convalescing: {told} to heal"
+        left = [busy[w.key] for w in serious if isinstance(busy, Mapping) and w.key in busy]
+        when = f", {_days(max(left))} left" if left else ""  # before the wounds: a narrow list cuts the end off
+        return f"{r.name} is convalescing{when}: {told} to heal"
 
-    def deploy_refusal(self, record: Recruit, base, busy: frozenset[str]) -> str | None:
+    def deploy_refusal(self, record: Recruit, base, busy: Mapping[str, int]) -> str | None:
         if record.dead:
             return f"{record.name} is dead"
-        if (why := self.convalescing(record)) is not None:
+        if (why := self.convalescing(record, busy)) is not None:
             return why
         if f"gamble:{record.name}" in busy:
             return f"{record.name} is away on a gambling binge"
@@ -110,7 +119,13 @@ class XxxzoneDowntime:
                 rolls += [roll] if roll is not None else []
                 notes.append(note)
             out.append(r)
-        return Outcome(records=tuple(out), base=base, timers=tuple(timers), cancel=tuple(cancel),
+        funding = 0
+        if won:
+            home = [r for r in out if r.name in deployed and not r.dead]
+            funding, more_rolls, more_notes = salvage(self.book, state, home, dice)
+            rolls += more_rolls
+            notes += more_notes
+        return Outcome(records=tuple(out), base=base, funding=funding, timers=tuple(timers), cancel=tuple(cancel),
                        rolls=tuple(rolls), notes=tuple(notes), dead=tuple(dead))
 
     def _wounds(self, r: Recruit, c: Combatant, dice: Dice):
@@ -191,10 +206,15 @@ class XxxzoneDowntime:
 
     # -- orders ---------------------------------------------------------------------------------------
 
-    def offers(self, records: tuple, base, funding: int, busy: frozenset[str]) -> tuple[Offer, ...]:
-        """Every course and binge each free operative may start, every hire, and every fitting placement of each
-        facility on built ground (moves are ordered from the base screen, not offered)."""
+    def offers(self, records: tuple, base, funding: int, busy: Mapping[str, int]) -> tuple[Offer, ...]:
+        """A recruit while a Barracks has room, every course and binge each free operative may start, every hire,
+        and every fitting placement of each facility on built ground (moves are ordered from the base screen)."""
         out: list[Offer] = []
+        if base is not None and funding >= self.book.campaign.recruit_cost and self._barracks(records, base) is None:
+            name = _free_name(records)  # first: the campaign AI takes the first offer, and a squad needs its people
+            out.append(Offer(Order("recruit", name), f"Recruit a new operative: {name} "
+                                                         f"({self.book.campaign.recruit_cost}F)",
+                             self.book.campaign.recruit_cost))
         for r in records:
             if self._unfit(r, busy) is not None:
                 continue
@@ -252,10 +272,10 @@ class XxxzoneDowntime:
                             seen.add(where)
                             yield where
 
-    def _unfit(self, r: Recruit, busy: frozenset[str]) -> str | None:
+    def _unfit(self, r: Recruit, busy: Mapping[str, int]) -> str | None:
         if r.dead:
             return f"{r.name} is dead"
-        if (why := self.convalescing(r)) is not None:
+        if (why := self.convalescing(r, busy)) is not None:
             return why
         if f"train:{r.name}" in busy or r.course:
             return f"{r.name} is already training {self._course(r.course) if r.course else ''}".rstrip()
@@ -273,7 +293,33 @@ class XxxzoneDowntime:
             return f"no room: {len(base.built(where))} {fac.name} house {room}, and {housed} live there"
         return None
 
-    def order(self, records: tuple, base, funding: int, busy: frozenset[str], order: Order,
+    def _barracks(self, records: tuple, base) -> str | None:
+        """Why one more operative cannot be housed, or None: each Barracks houses `houses` living operatives."""
+        fac = self.book.facilities["barracks"]
+        built = len(base.built("barracks"))
+        living = sum(1 for r in records if not r.dead)
+        if living >= fac.houses * built:
+            return f"no room: {built} {fac.name} house {fac.houses * built}, and {living} operatives live there"
+        return None
+
+    def _recruit(self, records: tuple, base, funding: int, order: Order, dice: Dice) -> Outcome | Rejected:
+        """14.1: a new operative, its attributes rolled with the campaign's dice, joins the roster."""
+        camp = self.book.campaign
+        name = order.who.strip()
+        if not name or len(name) > 24 or not name.isprintable():
+            return Rejected("no_name", "a recruit needs a name of 1 to 24 printable characters")
+        if any(r.name == name for r in records):
+            return Rejected("name_taken", f"{name} is on the roster already")
+        if (why := self._barracks(records, base)) is not None:
+            return Rejected("no_room", why)
+        if funding < camp.recruit_cost:
+            return Rejected("funding", f"a recruit costs {camp.recruit_cost}F; the base has {funding}F")
+        draft = attrs.evolve(self.creation.draft(), name=name)
+        made, rolls = self.creation.create(draft, dice)
+        return Outcome(records=records + (made,), base=base, funding=-camp.recruit_cost, rolls=rolls,
+                       notes=(f"{name} joins the squad ({camp.recruit_cost}F): {made.rolled}",))
+
+    def order(self, records: tuple, base, funding: int, busy: Mapping[str, int], order: Order,
               dice: Dice) -> Outcome | Rejected:
         records = tuple(records)
         camp = self.book.campaign
@@ -311,9 +357,12 @@ class XxxzoneDowntime:
                 return Rejected("funding", f"hiring costs {camp.hire_cost}F; the base has {funding}F")
             return Outcome(records=records, base=base.with_staff(order.what, base.staff_of(order.what) + 1),
                            funding=-camp.hire_cost, notes=(f"Hired a {role_name(order.what)} ({camp.hire_cost}F)",))
+        if order.kind == "recruit":
+            return self._recruit(records, base, funding, order, dice)
         if order.kind in ("build", "move"):
             return self._build(records, base, funding, order)
-        return Rejected("unknown_order", f"xxxzone has no {order.kind!r} order: train, gamble, hire, build or move")
+        return Rejected("unknown_order", f"xxxzone has no {order.kind!r} order: train, gamble, hire, recruit, "
+                                         f"build or move")
 
     def _build(self, records: tuple, base, funding: int, order: Order) -> Outcome | Rejected:
         book = self.book
@@ -367,6 +416,16 @@ class XxxzoneDowntime:
         if base is None:
             return "the campaign has no base yet"
         return bw.placement(self.book, base, facility, where)
+
+
+def _free_name(records: tuple) -> str:
+    """The first name of the shared list nobody on the roster has; past it, "Ash 2", "Bishop 2", ..."""
+    taken = {r.name for r in records}
+    for k in itertools.count(1):
+        for n in NAMES:
+            if (name := n if k == 1 else f"{n} {k}") not in taken:
+                return name
+    raise AssertionError("unreachable")
 
 
 def _days(n: int) -> str:

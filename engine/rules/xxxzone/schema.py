@@ -314,6 +314,8 @@ class Campaign:
     housing: dict[str, str] = attrs.field(factory=dict)  # staff role -> the facility that houses it
     gamble_days: int = 7
     heal_ignored_days: int = 1  # Toughness: an ignored Minor wound heals in 1 day
+    salvage_worth: int = 1  # F per enemy item salvaged at a won mission's debrief
+    recruit_cost: int = 2  # F per operative recruited (it needs room in a Barracks)
 
 
 @attrs.frozen(kw_only=True)
