@@ -13,39 +13,19 @@ from engine.campaign.ledger import Ledger
 from engine.campaign.seam import NAMES, Order, Outcome
 from engine.campaign.state import Campaign, Posting, Running
 from engine.campaign.verify import verify
-from engine.content import loader
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, seed_from_int
 from engine.rules.xxxzone import basework as bw
 from engine.rules.xxxzone.battle import Combatant, Held
 from engine.rules.xxxzone.character import Operative
-from engine.rules.xxxzone.creator import Kept, Recruit
-from engine.rules.xxxzone.downtime import XxxzoneDowntime
+from engine.rules.xxxzone.creator import Kept
 from engine.rules.xxxzone.schema import Attributes
 from engine.rules.xxxzone.wounds import Condition, Wounds
 
-NONE = frozenset()
+from tests import test_xxxzone_downtime as downtime_tests
 
-
-@pytest.fixture(scope="module")
-def content():
-    return loader.load()
-
-
-@pytest.fixture(scope="module")
-def dt(content):
-    return XxxzoneDowntime(content)
-
-
-@pytest.fixture(scope="module")
-def begun(dt):
-    return dt.begin((), Dice.scripted([]))
-
-
-def recruit(name="Sable", abilities=(), **values):
-    a = dict(strength=3, perception=3, endurance=3, charisma=3, intelligence=3, agility=3, luck=3)
-    a.update(values)
-    return Recruit(name=name, attributes=Attributes(**a), rolled="", abilities=tuple(abilities))
+content, dt, begun = downtime_tests.content, downtime_tests.dt, downtime_tests.begun  # the same module fixtures
+NONE, recruit = downtime_tests.NONE, downtime_tests.recruit
 
 
 # -- recruits ---------------------------------------------------------------------------------------------
