@@ -7,6 +7,7 @@ The screen submits nothing: the campaign screen pushes it and submits the Order 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rich.text import Text
@@ -29,7 +30,7 @@ LIST_ROWS = 5  # facilities shown around the chosen one
 class BaseScreen(Sized):
     BINDINGS = keys.bindings("basemap")
 
-    def __init__(self, downtime: Downtime, base: Any, funding: int, busy: frozenset[str]) -> None:
+    def __init__(self, downtime: Downtime, base: Any, funding: int, busy: Mapping[str, int]) -> None:
         super().__init__()
         self.downtime, self.base, self.funding, self.busy = downtime, base, funding, busy
         self.plots = downtime.plots(base)

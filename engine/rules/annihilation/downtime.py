@@ -5,6 +5,7 @@ docs/rules-notes.md); the dead kept, never deployed. No base, no funding, no ord
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -39,7 +40,7 @@ class AnnihilationDowntime(Baseless):
         hth = r.stats["health"]
         return bool(r.limbs) or r.wounds >= self.rules.unfit_wounds or 100 * r.hurt >= self.rules.unfit_percent * hth
 
-    def deploy_refusal(self, record: Any, base: Any, busy: frozenset[str]) -> str | None:
+    def deploy_refusal(self, record: Any, base: Any, busy: Mapping[str, int]) -> str | None:
         if record.dead:
             return f"{record.name} is dead"
         if heal_key(record) in busy and self.unfit(record):

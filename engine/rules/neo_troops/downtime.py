@@ -6,6 +6,7 @@ rest (campaign.toml `rest_days`), and until then it may not deploy. The dead sta
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -48,7 +49,7 @@ class NeoDowntime(Baseless):
     def begin(self, records: tuple[Any, ...], dice: Dice) -> Outcome:
         return Outcome(records=tuple(records))
 
-    def deploy_refusal(self, record: Any, base: Any, busy: frozenset[str]) -> str | None:
+    def deploy_refusal(self, record: Any, base: Any, busy: Mapping[str, int]) -> str | None:
         if record.dead:
             return f"{record.name} is dead"
         if record.severe or record.severed:

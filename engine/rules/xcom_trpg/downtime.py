@@ -7,6 +7,7 @@ price back when one dies. No base. Content: campaign.toml, quests.toml (docs/rul
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
@@ -68,7 +69,7 @@ class XcomDowntime(Baseless):
     def _price(self, race: str) -> int:
         return self.rules.prices.get(race, 0)
 
-    def deploy_refusal(self, record: Any, base: Any, busy: frozenset[str]) -> str | None:
+    def deploy_refusal(self, record: Any, base: Any, busy: Mapping[str, int]) -> str | None:
         if record.dead:
             return f"{record.name} is dead"
         if record.sits_out:
@@ -146,14 +147,14 @@ class XcomDowntime(Baseless):
     # -- buying epics (2.4) ----------------------------------------------------------------------------------
 
     def offers(self, records: tuple[Any, ...], base: Any, funding: int,
-               busy: frozenset[str]) -> tuple[Offer, ...]:
+               busy: Mapping[str, int]) -> tuple[Offer, ...]:
         """Buying each epic of the roster not paid for yet (a conversion needs its points placed: see `order`)."""
         return tuple(Offer(Order("buy", r.name), f"Buy {r.name}, an epic {self.races[r.race].name} "
                                                  f"({self._price(r.race)} bonuses)", self._price(r.race))
                      for r in records if not r.dead and self.races[r.race].epic and not r.bought
                      and self._price(r.race) <= funding)
 
-    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: frozenset[str],
+    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: Mapping[str, int],
               order: Order, dice: Dice) -> Outcome | Rejected:
         """`buy` NAME: pay for an epic made in the roster; `buy` NAME `what`=mech_trooper|gmz `where`=points: convert a
         human into that epic, all stats kept, Psionics refunded, the 6 points and the refund placed by `where`
