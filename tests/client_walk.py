@@ -12,6 +12,16 @@ def free(state, cell) -> bool:
     return state.grid.inside(cell) and bool(state.grid.walkable[cell[1], cell[0]]) and not state.units_at(cell)
 
 
+async def players_turn(pilot, app, session) -> None:
+    """Wait out the title frame and the battle's opening (an initiative may open with the aliens' slots)."""
+    from tui.screens.battle import BattleScreen
+
+    for _ in range(20):
+        await pilot.pause()
+        if isinstance(app.screen, BattleScreen) and session.players_turn:
+            return
+
+
 def draw_and_walk(content, ruleset_id: str, folder, mission: str = "eliminate", seed: int = 2):
     """(the first screen's text, the selected unit before, the step walked, the unit after, the session)."""
     from engine.core.dice import seed_from_int
@@ -25,10 +35,7 @@ def draw_and_walk(content, ruleset_id: str, folder, mission: str = "eliminate", 
 
     async def main():
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(20):  # the title frame, then the battle; an initiative may open with the aliens' slots
-                await pilot.pause()
-                if isinstance(app.screen, BattleScreen) and session.players_turn:
-                    break
+            await players_turn(pilot, app, session)
             first = screen_text(app)
             assert isinstance(app.screen, BattleScreen)
             top = first.splitlines()[0].rstrip()

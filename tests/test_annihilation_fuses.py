@@ -12,6 +12,7 @@ from engine.core.events import Noted, Resolved
 from engine.core.reducer import fold
 from engine.play.game import Game
 from engine.rules.annihilation.board import Field, Lying
+from client_walk import players_turn
 
 ID = "annihilation"
 
@@ -143,7 +144,6 @@ def test_the_client_primes_with_a_delay_and_throws_at_80x24(content, tmp_path):
     import json
 
     from tui.app import XenotacApp
-    from tui.screens.battle import BattleScreen
     from tui.session import Session
     from tui.textshot import screen_text
 
@@ -152,10 +152,7 @@ def test_the_client_primes_with_a_delay_and_throws_at_80x24(content, tmp_path):
 
     async def main():
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(20):
-                await pilot.pause()
-                if isinstance(app.screen, BattleScreen) and session.players_turn:
-                    break
+            await players_turn(pilot, app, session)
             await pilot.press("a")
             while not app.screen.options[app.screen.index].label.startswith("Prime a Hand Grenade"):
                 await pilot.press("down")

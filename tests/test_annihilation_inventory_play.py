@@ -11,6 +11,7 @@ from engine.core.dice import Dice, seed_from_int
 from engine.core.events import Resolved
 from engine.core.reducer import fold
 from engine.play.game import Game
+from client_walk import players_turn
 
 ID = "annihilation"
 
@@ -93,7 +94,6 @@ def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, t
     import json
 
     from tui.app import XenotacApp
-    from tui.screens.battle import BattleScreen
     from tui.session import Session
     from tui.textshot import screen_text
 
@@ -102,10 +102,7 @@ def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, t
 
     async def main():
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(20):
-                await pilot.pause()
-                if isinstance(app.screen, BattleScreen) and session.players_turn:
-                    break
+            await players_turn(pilot, app, session)
             await pilot.press("I")
             listed = screen_text(app)
             await pilot.press("enter", "down")

@@ -6,12 +6,12 @@ from __future__ import annotations
 import asyncio
 
 from engine.core.dice import seed_from_int
+from client_walk import players_turn
 
 
 def _screens(content, folder, ruleset_id: str) -> tuple[str, str, object]:
     """(the battle screen with the cursor one cell north of the first soldier, the help over it, the session)."""
     from tui.app import XenotacApp
-    from tui.screens.battle import BattleScreen
     from tui.session import Session
     from tui.textshot import screen_text
 
@@ -20,10 +20,7 @@ def _screens(content, folder, ruleset_id: str) -> tuple[str, str, object]:
 
     async def main():
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(20):
-                await pilot.pause()
-                if isinstance(app.screen, BattleScreen) and session.players_turn:
-                    break
+            await players_turn(pilot, app, session)
             await pilot.press("k", "k")
             await pilot.pause()
             battle = screen_text(app)

@@ -14,6 +14,7 @@ from engine.play.simulate import play_out
 from tui.app import XenotacApp
 from tui.session import Session
 from tui.testing import advance_to_contact, new_session
+from client_walk import players_turn
 
 
 @pytest.fixture
@@ -56,7 +57,6 @@ def _help_box(content, session: Session, press: tuple[str, ...] = ()):
     """The help box over the session's battle screen at 80×24: (its text, how far it scrolls)."""
     import asyncio
 
-    from tui.screens.battle import BattleScreen
     from tui.textshot import screen_text
 
     folder = session.path.parent
@@ -64,10 +64,7 @@ def _help_box(content, session: Session, press: tuple[str, ...] = ()):
 
     async def main():
         async with app.run_test(size=(80, 24)) as pilot:
-            for _ in range(20):
-                await pilot.pause()
-                if isinstance(app.screen, BattleScreen) and session.players_turn:
-                    break
+            await players_turn(pilot, app, session)
             await pilot.press(*press, "question_mark")
             await pilot.pause()
             box = app.screen.query_one("#help-box")
