@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import attrs
 import pytest
 
 from engine.ai.planner import Ai
@@ -16,7 +15,7 @@ from engine.map.grid import Grid
 from engine.core.model import State
 from engine.core.reducer import fold
 from engine.core.ruleset import make
-from engine.rules.xcom_trpg import charisma, melee, odds, sniper, tranquilizer
+from engine.rules.xcom_trpg import melee, odds
 from engine.rules.xcom_trpg.units import spawn
 from engine.rules.xcom_trpg.scenario import Action, Scenario, ScenarioUnit, make_units
 from engine.rules.xcom_trpg.tables import xcom

@@ -3,7 +3,6 @@ their checks, cooldowns, lasting effects, the referee, and the AI's use of them.
 
 from __future__ import annotations
 
-import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

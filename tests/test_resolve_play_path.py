@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import json
 
-import attrs
 import pytest
 
 from engine.content import loader
-from engine.rules.xcom_trpg.scenario import Action, Scenario, make_units
+from engine.rules.xcom_trpg.scenario import Scenario, make_units
 from engine.core.commands import Rejected, Shoot
 from engine.core.dice import Dice
 from engine.core.ruleset import make

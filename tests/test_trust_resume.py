@@ -17,7 +17,7 @@ import pytest
 from engine.core.dice import seed_from_int
 from engine.log import writer as log
 from engine.play.game import CHECKPOINT_EVERY, Game
-from engine.play.simulate import play_out, run
+from engine.play.simulate import run
 from engine.play.verify import verify
 
 

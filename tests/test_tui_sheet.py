@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 
-import attrs
 
 from engine.core.ruleset import Budget, Row, Sheet
 from engine.rules.xcom_trpg.sheet import effect_words

@@ -123,7 +123,6 @@ def test_decide_refuses_with_codes(game):
 def test_overwatch_stores_the_ap_left_and_fires_inside_the_movers_command(game):
     """A watcher with its AP stored fires at an enemy moving in its sight, as events of the mover's Move."""
     rs = game.ruleset
-    state = game.state
     got = game.submit(Act(unit="johnny", action="overwatch", option="assault_rifle:shoot"))
     johnny = game.state.units["johnny"]
     assert johnny.record.turn.overwatch == 10 and johnny.record.watch.mode == "shoot"
