@@ -67,7 +67,9 @@ class CampaignScreen(Sized):
         offers = [f"{p.id:<4} {self._mission_name(p.mission):<18} until day {p.deadline}" for p in s.offers]
         self.query_one("#camp-offers", Static).update(Text("\n".join(["Missions on offer", *(offers or ["none"])])))
         self.query_one("#camp-roster", Static).update(self._roster())
-        self.query_one("#camp-news", Static).update(Text("\n".join((self.notes or self.book.story)[-3:])))
+        news = self.query_one("#camp-news", Static)
+        wide = news.content_region.width or 78  # a line each, cut: `L` shows them whole
+        news.update(Text("\n".join(cut(line, wide) for line in (self.notes or self.book.story)[-3:])))
 
     def _mission_name(self, mission_id: str) -> str:
         found = self.book.content.missions.get(mission_id)
