@@ -68,3 +68,13 @@ def test_the_battle_help_says_how_to_end_the_episode():
     from tui.screens.help import INTRO
 
     assert "Episode confirms a soldier's end" in INTRO["battle"] and "extra turns left" in INTRO["battle"]
+
+
+def test_the_battle_screen_s_top_bar_counts_the_extra_turns_at_80_columns(content, tmp_path):
+    from tui.screens import readout
+    from tui.session import Session
+
+    game = _held(content, tmp_path)
+    line = readout.top_line(Session(game), 0, 80)
+    assert line == "Defend · Phase 9/14 · X-COM turn, 1 extra turn left · 6/6 ready · in sight 0"
+    game.close()
