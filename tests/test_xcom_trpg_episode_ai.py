@@ -67,7 +67,7 @@ def test_without_extra_turns_the_label_is_the_side_s_turn(content, tmp_path):
 def test_the_battle_help_says_how_to_end_the_episode():
     from tui.screens.help import INTRO
 
-    assert "Episode confirms a soldier's end" in INTRO["battle"] and "extra turns left" in INTRO["battle"]
+    assert "{actions}: all else" in INTRO["battle"] and "psionics, episode end" in INTRO["battle"]
 
 
 def test_the_battle_screen_s_top_bar_counts_the_extra_turns_at_80_columns(content, tmp_path):

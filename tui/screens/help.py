@@ -16,11 +16,8 @@ from tui import keys
 INTRO = {
     "battle": ("The cursor previews a path, {move} walks it. {fire} fires ({next_target}: the target), {throw} "
                "throws (the cursor: the blast cell); the panel shows the odds. {actions}: all else (melee, shared "
-               "among adjacent foes with several attacks; items, aim, overwatch, stances, psionics...); a cone hits "
-               "all. {next_soldier}: next soldier; {spotted}: next hostile in sight. Every command is saved. With extra "
-               "turns (an xcom-trpg campaign, 4.8) the mission goes on after its main objectives, the top bar "
-               "counting the extra turns left: {actions} → Episode confirms a soldier's end of the episode; it "
-               "ends when every standing soldier has, or the extra turns run out."),
+               "among adjacent foes with several attacks; items, aim, overwatch, stances, psionics, episode "
+               "end...); a cone hits all. {next_soldier}: next soldier; {spotted}: next hostile in sight. Every command is saved."),
     "title": "Pick with ↑↓ and ⏎, or press the letter.",
     "inventory": ("What the soldier carries, where and how big, and the encumbrance it gives. {choose} on a thing "
                   "lists the moves it can make now at their TU (hands, straps, belt, backpack, the floor, load and "
