@@ -89,7 +89,14 @@ def test_healing_days_and_who_may_deploy_while_healing(mission):
     busy = frozenset({"heal:kurt:1"})
     assert dt.deploy_refusal(kurt, None, busy) == "Kurt is convalescing: Health 7/19, 2 wounds"  # 12 ≥ half of 19
     assert dt.deploy_refusal(kurt, None, frozenset()) is None  # the timer is done
-    light = attrs.evolve(kurt, hurt=9, wounds=3)  # 9 < 9.5, 3 wounds < 4: lightly wounded, may fight
+    light = attrs.evolve(kurt, hurt=9, wounds=3)  # 9 < 9.5, 3 wounds < 4: lightly wounded
+    # campaign.toml's healed_only: still healing, however lightly, stays home, with the days its timer has left
+    assert dt.rules.healed_only
+    assert dt.deploy_refusal(light, None, {"heal:kurt:1": 4}) == "Kurt is convalescing: Health 10/19, 3 wounds, " \
+        "4 days left"
+    assert dt.deploy_refusal(light, None, {"heal:kurt:1": 1}).endswith("3 wounds, 1 day left")
+    assert dt.deploy_refusal(light, None, {}) is None  # healed
+    dt.rules = attrs.evolve(dt.rules, healed_only=False)  # a bundle without it: the lightly wounded may fight
     assert dt.deploy_refusal(light, None, busy) is None
     assert dt.deploy_refusal(attrs.evolve(light, wounds=4), None, busy) == \
         "Kurt is convalescing: Health 10/19, 4 wounds"

@@ -197,6 +197,8 @@ CAMPAIGN: tuple[Key, ...] = (
     Key("camp_orders", "o", "orders", "orders"),
     Key("camp_base", "b", "base", "base"),
     Key("camp_news", "L", "news", "log"),
+    Key("camp_up", "up,k", "pick(-1)", "roster up", show=False),
+    Key("camp_down", "down,j", "pick(1)", "roster down", show=False),
     Key("help", "question_mark", "help", "help"),
     Key("back", "escape,backspace,q", "back", "save+leave"),
 )

@@ -287,7 +287,8 @@ def make_header(content: Content, name: str, ruleset_id: str, seed: bytes, publi
     if public is not None and seed != seed_from_int(public):
         raise ValueError(f"the seed is not the one public seed {public} makes")
     return {"kind": "header", "format": FORMAT, "campaign_version": VERSION, "name": name, "ruleset": ruleset_id,
-            "content_sha256": content.sha_for(ruleset_id), "records": roster.to_header(records),
+            "content_sha256": content.sha_for(ruleset_id), "content_files": content.files_for(ruleset_id),
+            "records": roster.to_header(records),
             "seed_commitment": commitment(seed), "seed_public": False if public is None else public}
 
 
@@ -303,10 +304,18 @@ def check_header(content: Content, header: dict[str, Any]) -> None:
         raise log.LogError(f"unknown ruleset {str(header.get('ruleset'))[:40]!r}", 1)
     if not isinstance(header.get("name"), str) or not NAME.match(header["name"]):
         raise log.LogError("the header has no valid campaign name", 1)
+    files = header.get("content_files")  # a campaign begun before it was kept has none: its content hash alone
+    if files is not None:
+        if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+            raise log.LogError("the header's content files are not file names with their hashes", 1)
+        if (changed := changes(files, content.files_for(header["ruleset"]))):
+            raise log.LogError(f"the content changed since this campaign began: {changed}; put it back as it was "
+                               "(or start a new campaign)", 1)
     sha = content.sha_for(header["ruleset"])
     if header.get("content_sha256") != sha:
         raise log.LogError(f"this campaign was played with content sha {str(header.get('content_sha256'))[:12]}; "
-                           f"you have {sha[:12]}", 1)
+                           f"you have {sha[:12]} (a file of the shared tables or of content/{header['ruleset']}/ "
+                           "changed)", 1)
     if not isinstance(header.get("records"), list):
         raise log.LogError("the header has no records", 1)
     promised = header.get("seed_commitment")
@@ -317,3 +326,12 @@ def check_header(content: Content, header: dict[str, Any]) -> None:
         raise log.LogError("the header does not say whether its seed is public", 1)
     if public is not False and commitment(seed_from_int(public)) != promised:
         raise log.LogError(f"the header says its seed is public seed {public}, but commits to another", 1)
+
+
+def changes(was: dict[str, str], now: dict[str, str], most: int = 3) -> str:
+    """The content files that differ, in words ("xxxzone/campaign.toml changed, mods/x.toml is new"), or ""."""
+    said = [f"{name[:60]} changed" if name in now and name in was else
+            f"{name[:60]} is new" if name in now else f"{name[:60]} is gone"
+            for name in sorted(set(was) | set(now)) if was.get(name) != now.get(name)]
+    more = f" and {len(said) - most} more" if len(said) > most else ""
+    return ", ".join(said[:most]) + more

@@ -12,6 +12,7 @@ It stops at the first event on or after the last day of the months asked for.
 
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 import attrs
@@ -22,6 +23,9 @@ from engine.campaign.state import MONTH
 from engine.core.commands import Rejected
 
 ORDERS = 5  # orders a day at most: a ruleset that keeps offering something affordable cannot stall the calendar
+# Student's t at 97.5% for 1-30 degrees of freedom (a 95% two-sided interval); past 30, Cornish-Fisher's expansion
+T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
+        2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
 
 
 @attrs.frozen
@@ -99,3 +103,25 @@ def play(book: Ledger, months: int, on_mission: Callable[[Ledger], None] | None 
     s = book.state
     return Summary(s.day, len(s.flown), sum(f.won for f in s.flown), len(s.missed), len(s.records), len(s.living()),
                    tuple(funding))
+
+
+def t975(df: int) -> float:
+    """Student's t quantile at 97.5% for `df` >= 1 degrees of freedom."""
+    if df <= len(T975):
+        return T975[df - 1]
+    z = 1.959964
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df**2)
+
+
+def survival(summaries: list[Summary]) -> dict[str, float]:
+    """Squad survival over trials, each campaign one observation: the share of its characters alive at the end,
+    averaged, with a 95% Student-t interval over the trials (clipped to 0-1). The characters of one campaign share
+    its missions, so they are not counted as independent. One trial gives no interval (0-1). No dice are drawn."""
+    shares = [s.alive / s.recruits for s in summaries if s.recruits]
+    n = len(shares)
+    mean = sum(shares) / n if n else 0.0
+    if n < 2:
+        return {"mean": mean, "low": 0.0, "high": 1.0, "trials": n}
+    sd = math.sqrt(sum((x - mean) ** 2 for x in shares) / (n - 1))
+    half = t975(n - 1) * sd / math.sqrt(n)
+    return {"mean": mean, "low": max(0.0, mean - half), "high": min(1.0, mean + half), "trials": n}

@@ -137,20 +137,23 @@ def load(directory: Path | str | Sequence[Path | str] | None = None, rulesets: S
                         f"({' or '.join(f'{layer.label}{rid}/{name}' for rid in owners[name])})"
                         for name in MOVED if (layer.base / layer.label / name).is_file()
                         and not (flat and not layer.label))
-    own, files_of, apart = {}, {}, set()
+    own, files_of, apart, between_of = {}, {}, set(), {}
     for rid, schema in schemas:
         before = set(raw)
         own[rid] = tables_.read(stack, rid, schema, shared, raw, messages, top_level=rid in flat)
         between = tuple(f"/{name}" for name in schema.between)
         apart |= {k for k in raw if k not in before and between and k.endswith(between)}
         files_of[rid] = {k: raw[k] for k in raw if k not in before and k not in apart}
+        between_of[rid] = {k: raw[k] for k in raw if k not in before and k in apart}
     if messages:
         raise ContentError(messages)
     fields = {k: v for k, v in shared.items() if k not in ("mission_files", "known")}
     fields["missions"] = c.Missions(missions, fields.get("difficulty", {}))
     common = {k: v for k, v in raw.items() if k not in apart and not any(k in f for f in files_of.values())}
     hashes = {rid: bundle_hash({**common, **f}) for rid, f in files_of.items() if f}
-    return c.Content(sha256=bundle_hash(common), hashes=hashes, rules=own, rulesets=tuple(read),
+    files = {rid: {k: hashlib.sha256(v).hexdigest() for k, v in sorted({**common, **f, **between_of[rid]}.items())}
+             for rid, f in files_of.items()}
+    return c.Content(sha256=bundle_hash(common), hashes=hashes, rules=own, rulesets=tuple(read), files=files,
                      **fields)
 
 

@@ -204,6 +204,12 @@ class Content:
     # read, so a change to another ruleset's tables leaves it valid (`sha256` alone: a ruleset with no folder)
     hashes: dict[str, str] = attrs.field(factory=dict)
     rulesets: tuple[str, ...] | None = None  # the rulesets whose tables were read (loader.load); None: every one
+    # ruleset id -> {file: sha256 of its bytes} of every file it read, its between files too (`Schema.between`,
+    # outside `hashes`): a campaign's header commits to them, and names the one that changed
+    files: dict[str, dict[str, str]] = attrs.field(factory=dict)
+
+    def files_for(self, ruleset_id: str) -> dict[str, str]:
+        return self.files.get(ruleset_id, {})
 
     def sha_for(self, ruleset_id: str) -> str:
         return self.hashes.get(ruleset_id, self.sha256)

@@ -237,22 +237,21 @@ def _trials(args: argparse.Namespace, rulesets: list[str]) -> int:
                 bar.advance(task)
             rows.append((rid, results))
     for rid, results in rows:
-        alive = sum(r.alive for r in results)
-        recruits = sum(r.recruits for r in results)
-        low, high = wilson(alive, recruits)
+        alive = simulate.survival(results)
         flown = sum(r.flown for r in results)
         won = sum(r.won for r in results)
         wlow, whigh = wilson(won, flown)
         print(f"{rid}: {args.trials} campaigns of {args.months} month{'s' if args.months > 1 else ''}, "
               f"seeds {args.seed}-{args.seed + args.trials - 1}")
-        print(f"  squad survival  {100 * alive / max(1, recruits):.0f}% [{100 * low:.0f}–{100 * high:.0f}%] "
-              f"of {recruits} characters")
+        print(f"  squad survival  {100 * alive['mean']:.0f}% [{100 * alive['low']:.0f}–{100 * alive['high']:.0f}%] "
+              f"alive at the end, mean of {alive['trials']} campaigns ({sum(r.recruits for r in results)} characters)")
         print(f"  missions won    {100 * won / max(1, flown):.0f}% [{100 * wlow:.0f}–{100 * whigh:.0f}%] of {flown} "
               f"flown; {_mean(mean_interval([float(r.won) for r in results]))} per campaign")
         for m in range(args.months):
             values = [float(r.funding[m]) for r in results if len(r.funding) > m]
             print(f"  funding, month {m + 1:<2} {_mean(mean_interval(values))}")
-    print("95% intervals: Wilson for shares, ±1.96 standard errors for means.")
+    print("95% intervals: survival a Student-t over the campaigns (each its share alive), Wilson for missions won, "
+          "±1.96 standard errors for means.")
     return 0
 
 

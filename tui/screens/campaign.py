@@ -4,10 +4,11 @@ the debrief screen, every change with its roll). Only the `Ledger` submits: each
 
 from __future__ import annotations
 
+import textwrap
+
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Static
 
 from engine.campaign import decide as d
@@ -16,10 +17,12 @@ from engine.campaign.story import told
 from engine.core.commands import Rejected
 from tui import keys
 from tui.screens.base import Sized
+from tui.screens.squadpick import DETAIL, SquadPick, busy_with, cut
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
 
 STORY = 500  # the last lines of the campaign's story `L` shows
+ROSTER_ROWS = 8  # the roster's rows before the screen is laid out (80×24 gives it room for 8 and its heading)
 
 
 class CampaignScreen(Sized):
@@ -29,6 +32,8 @@ class CampaignScreen(Sized):
         super().__init__()
         self.book = book
         self.notes: list[str] = list(book.notes)  # what opening it had to do: shown until something happens
+        self.cursor = 0  # the highlighted character, an index into the roster
+        self.top = 0  # the first roster row shown: a roster longer than the screen scrolls with the cursor
 
     def compose(self) -> ComposeResult:
         yield Static(id="camp-head")
@@ -44,6 +49,7 @@ class CampaignScreen(Sized):
     def on_mount(self) -> None:
         super().on_mount()
         self.refresh_view()
+        self.call_after_refresh(self.refresh_view)  # again once laid out: the roster's rows fit its height
         if self.book.state.flying is not None:
             self.call_later(self._fly)  # a mission under way when the campaign was left: back to it
 
@@ -54,31 +60,68 @@ class CampaignScreen(Sized):
         flying = f" · mission {s.flying.offer.id} under way" if s.flying else ""
         self.query_one("#camp-head", Static).update(
             f"CAMPAIGN {book.name} · {book.title} · day {s.day} · funding {s.funding}{flying}")
-        events = [f"day {day:<4} {what}" for day, what in d.upcoming(s, 5)]
-        self.query_one("#camp-calendar", Static).update(Text("\n".join(["Calendar", *events])))
+        calendar = self.query_one("#camp-calendar", Static)
+        width = calendar.content_region.width or 38
+        events = [cut(f"day {day:<4} {what}", width) for day, what in d.upcoming(s, 5)]  # a line each
+        calendar.update(Text("\n".join(["Calendar", *events])))
         offers = [f"{p.id:<4} {self._mission_name(p.mission):<18} until day {p.deadline}" for p in s.offers]
         self.query_one("#camp-offers", Static).update(Text("\n".join(["Missions on offer", *(offers or ["none"])])))
         self.query_one("#camp-roster", Static).update(self._roster())
-        self.query_one("#camp-news", Static).update(Text("\n".join((self.notes or self.book.story)[-3:])))
+        news = self.query_one("#camp-news", Static)
+        wide = news.content_region.width or 78  # a line each, cut: `L` shows them whole
+        news.update(Text("\n".join(cut(line, wide) for line in (self.notes or self.book.story)[-3:])))
 
     def _mission_name(self, mission_id: str) -> str:
         found = self.book.content.missions.get(mission_id)
         return found.name if found is not None else mission_id
 
-    def _roster(self) -> Text:
+    def on_resize(self, event) -> None:
+        super().on_resize(event)
+        self.call_after_refresh(self.refresh_view)
+
+    def _note(self, r) -> str:
+        """What keeps a character home, or the timer of theirs running, or ""."""
         s = self.book.state
-        rows = [Text(f"Roster: {len(s.living())} of {len(s.records)} alive", style="bold")]
-        busy = {r.timer.who: r for r in s.timers if r.timer.who}
-        for r in s.records:
+        if r.name in s.dead:
+            return "† dead"
+        why = self.book.downtime.deploy_refusal(r, s.base, s.busy)
+        return f"✗ {why}" if why else busy_with(s).get(r.name, "")
+
+    def _roster(self) -> Text:
+        """The heading, the rows that fit (scrolled to keep the cursor in sight, ▶ on it) and, under them, the
+        highlighted character's note whole, wrapped: a row is cut at the screen's edge, its note never lost."""
+        s = self.book.state
+        box = self.query_one("#camp-roster", Static).content_region if self.is_mounted else None
+        width = box.width if box and box.width else 76
+        height = box.height if box and box.height else ROSTER_ROWS + 1 + DETAIL
+        records = s.records
+        self.cursor = min(self.cursor, max(0, len(records) - 1))
+        chosen = records[self.cursor] if records else None
+        detail = textwrap.wrap(f"{chosen.name}: {self._note(chosen)}", width)[:DETAIL] \
+            if chosen is not None and self._note(chosen) else []
+        fit = max(1, height - 1 - len(detail))
+        self.top = min(max(self.top, self.cursor - fit + 1), self.cursor, max(0, len(records) - fit))
+        shown = records[self.top:self.top + fit]
+        more = f" · {self.top + 1}-{self.top + len(shown)} of {len(records)}, ↑↓" if len(shown) < len(records) else ""
+        rows = [Text(f"Roster: {len(s.living())} of {len(records)} alive{more}", style="bold")]
+        for i, r in enumerate(shown, start=self.top):
+            mark = "▶" if i == self.cursor else " "
             if r.name in s.dead:
-                rows.append(Text(f"{r.name:<12} † dead", style="dim"))
+                rows.append(Text(f"{mark}{r.name:<11} † dead", style="bold dim" if i == self.cursor else "dim"))
                 continue
             kind, numbers = self.book.creation.describe(r) if self.book.creation else ("", "")
-            why = self.book.downtime.deploy_refusal(r, s.base, s.busy)
-            note = f"  ✗ {why}" if why else (f"  · {busy[r.name].timer.label} (day {busy[r.name].due})"
-                                              if r.name in busy else "")
-            rows.append(Text(f"{r.name:<12} {kind:<10} {numbers}{note}"[:78]))
+            note = self._note(r)
+            line = f"{mark}{r.name:<11} {kind:<10} {numbers}" + (f"  {note}" if note else "")
+            rows.append(Text(cut(line, width), style="bold" if i == self.cursor else ""))
+        rows += [Text(line, style="italic #a0b0c8") for line in detail]
         return Text("\n").join(rows)
+
+    def action_pick(self, step: int) -> None:
+        """Move the roster's cursor (it scrolls a roster longer than the screen)."""
+        count = len(self.book.state.records)
+        if count:
+            self.cursor = (self.cursor + step) % count
+            self.refresh_view()
 
     def say(self, message: str) -> None:
         self.query_one(StatusLine).message = message
@@ -210,81 +253,6 @@ class CampaignScreen(Sized):
         else:
             self.app.exit(f"Campaign saved: {self.book.folder}\n"
                           f"Continue with: xenotac campaign resume {self.book.name}")
-
-
-class SquadPick(ModalScreen[tuple[str, ...] | None]):
-    """Who flies: the living characters, each in or out (the first ones in at first), the refused ones marked with
-    the reason; returns the names in roster order, or None."""
-
-    BINDINGS = keys.bindings("squad_pick")
-
-    def __init__(self, book: Ledger, offer: str) -> None:
-        super().__init__()
-        self.book = book
-        self.offer = offer
-        s = book.state
-        posting = s.offer(offer)
-        self.places = book.rules.places(posting.mission) if posting else 0
-        self.people = list(s.living())
-        self.refused = {r.name: book.downtime.deploy_refusal(r, s.base, s.busy) for r in self.people}
-        ready = [r.name for r in self.people if not self.refused[r.name]]
-        self.chosen = set(ready[:self.places])
-        self.index = 0
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="menu-box"):
-            yield Static(f"Squad for {self.offer}: up to {self.places}", id="menu-title")
-            yield Static(self._body(), id="menu-body")
-            yield Static(id="menu-keys")
-
-    def _body(self) -> Text:
-        rows = []
-        for i, r in enumerate(self.people):
-            mark = "[x]" if r.name in self.chosen else "[ ]"
-            why = self.refused[r.name]
-            line = f"{'▶' if i == self.index else ' '} {mark} {r.name}" + (f"  ✗ {why}" if why else "")
-            rows.append(Text(line[:60], style="bold" if i == self.index else ("dim" if why else "")))
-        return Text("\n").join(rows) if rows else Text("nobody is alive to deploy")
-
-    def _update(self, message: str = "") -> None:
-        self.query_one("#menu-body", Static).update(self._body())
-        self.query_one("#menu-keys", Static).update(message or f"{len(self.chosen)} picked · space in/out · "
-                                                               "enter deploy · esc cancel")
-
-    def on_mount(self) -> None:
-        self._update()
-
-    def action_move(self, step: int) -> None:
-        if self.people:
-            self.index = (self.index + step) % len(self.people)
-            self._update()
-
-    def action_toggle(self) -> None:
-        if not self.people:
-            return
-        name = self.people[self.index].name
-        if name in self.chosen:
-            self.chosen.discard(name)
-        elif self.refused[name]:
-            self._update(f"✗ {self.refused[name]}")
-            return
-        elif len(self.chosen) >= self.places:
-            self._update(f"✗ at most {self.places}")
-            return
-        else:
-            self.chosen.add(name)
-        self._update()
-
-    def action_choose(self) -> None:
-        names = tuple(r.name for r in self.people if r.name in self.chosen)
-        why = d.deploy_refusal(self.book.state, d.Deploy(self.offer, names), self.book.rules)
-        if why:
-            self._update(f"✗ {why}")
-            return
-        self.dismiss(names)
-
-    def action_back(self) -> None:
-        self.dismiss(None)
 
 
 class DebriefScreen(Sized):

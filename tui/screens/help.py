@@ -16,8 +16,8 @@ from tui import keys
 INTRO = {
     "battle": ("The cursor previews a path, {move} walks it. {fire} fires ({next_target}: the target), {throw} "
                "throws (the cursor: the blast cell); the panel shows the odds. {actions}: all else (melee, shared "
-               "among adjacent foes with several attacks; items, aim, overwatch, stances, psionics...); a cone hits "
-               "all. {next_soldier}: next soldier; {spotted}: next hostile in sight. Every command is saved."),
+               "among adjacent foes with several attacks; items, aim, overwatch, stances, psionics, episode "
+               "end...); a cone hits all. {next_soldier}: next soldier; {spotted}: next hostile in sight. Every command is saved."),
     "title": "Pick with ↑↓ and ⏎, or press the letter.",
     "inventory": ("What the soldier carries, where and how big, and the encumbrance it gives. {choose} on a thing "
                   "lists the moves it can make now at their TU (hands, straps, belt, backpack, the floor, load and "
@@ -28,11 +28,13 @@ INTRO = {
     "creation": ("Spend every point: {stat_prev} {stat_next} pick a row, {stat_less} {stat_more} change it. Caps "
                  "and points left show as you go, and a refused change says why. {save_character} saves the "
                  "character; its HP is rolled then, once."),
-    "campaign": ("Days go by with {camp_advance} to the next event (a mission offered, a deadline, a timer due, the "
-                 "first of a month) and stop there. {camp_deploy} picks a squad for a mission on offer and flies it "
-                 "on the battle screen; the debrief then lists every change with its roll. {camp_orders}: the "
-                 "ruleset's orders (train, gamble...); {camp_base} the base, where facilities are built. Ironman: every "
-                 "decision is saved at once, with no undo."),
+    "campaign": ("{camp_up} {camp_down} move the roster's cursor (a long roster scrolls; the highlighted one's "
+                 "note is written out whole below it). Days go by with {camp_advance} to the next event (a mission "
+                 "offered, a deadline, a timer due, the first of a month) and stop there. {camp_deploy} picks a "
+                 "squad for a mission on offer (one busy with a course is left out at first, and asked about) and "
+                 "flies it on the battle screen; the debrief then lists every change with its roll. {camp_orders}: "
+                 "the ruleset's orders (train, gamble...); {camp_base} the base, where facilities are built. "
+                 "Ironman: every decision is saved at once, with no undo."),
     "basemap": ("The base, a layer at a time. {base_next} picks the facility to build, the arrow keys move its "
                 "footprint and {base_rotate} turns it (never mirrored); {base_higher} {base_deeper} change layer. "
                 "The footprint shows + where it fits and x where it is refused, with the reason below; "

@@ -157,6 +157,8 @@ class Campaign:
     limb_days: int = 30  # on top, per limb blown off: a new one grafted
     unfit_percent: int = 50  # Health lost at least this % of Hth: too badly wounded to deploy until healed
     unfit_wounds: int = 4  # or this many wounds taken
+    healed_only: bool = False  # every soldier still healing stays home (X-COM's hospital); False (a bundle
+    # without it): only the unfit above, the others fighting at full Health
 
 
 # a bundle without them (an older one) plays every level with the aliens as rolled, and has no campaign

@@ -41,13 +41,18 @@ class AnnihilationDowntime(Baseless):
         return bool(r.limbs) or r.wounds >= self.rules.unfit_wounds or 100 * r.hurt >= self.rules.unfit_percent * hth
 
     def deploy_refusal(self, record: Any, base: Any, busy: Mapping[str, int]) -> str | None:
+        """The dead; the unfit while healing; with `healed_only` (Interpretation) anyone still healing: the
+        source has no carried damage, and a soldier deployed at full Health while wounded would heal by flying."""
         if record.dead:
             return f"{record.name} is dead"
-        if heal_key(record) in busy and self.unfit(record):
+        key = heal_key(record)
+        if key in busy and (self.unfit(record) or self.rules.healed_only):
             hth = record.stats["health"]
             limbs = f", {record.limbs} limb{'s' if record.limbs > 1 else ''} to regrow" if record.limbs else ""
+            left = busy[key] if isinstance(busy, Mapping) else 0
+            days = f", {left} day{'' if left == 1 else 's'} left" if left > 0 else ""
             return (f"{record.name} is convalescing: Health {hth - record.hurt}/{hth}, {record.wounds} "
-                    f"wound{'' if record.wounds == 1 else 's'}{limbs}")
+                    f"wound{'' if record.wounds == 1 else 's'}{limbs}{days}")
         return None
 
     def debrief(self, records: tuple[Any, ...], base: Any, state: Any, deployed: tuple[str, ...],

@@ -259,7 +259,7 @@ class XcomTrpg(Plain):
         """Side turns (4.1): the side's player picks any of its units."""
         if state.winner is not None:
             return Turn(side="")
-        return Turn(side=state.side, label=turn_name(state.side))
+        return Turn(side=state.side, label=episode.label(self, state, turn_name(state.side)))
 
     def spotted(self, state: State, side: str) -> frozenset[str]:
         """Sight is by cell in xcom-trpg: a unit standing in a cell the side sees is seen."""
@@ -267,7 +267,8 @@ class XcomTrpg(Plain):
 
     def budget(self, state: State, unit: Unit) -> Budget:
         full = self.rules.actions_per_turn
-        can = unit.conscious and unit.side == state.side and soldier(unit).actions > 0 and state.winner is None
+        can = unit.conscious and unit.side == state.side and soldier(unit).actions > 0 and state.winner is None \
+            and unit.id not in episode.confirmed(state)  # one that confirmed its episode end acts no more (4.8)
         combo = 0
         if can and soldier(unit).actions >= full and not soldier(unit).moved and (  # >=: inspiration's 3 (3.5)
                 soldier(unit).infinite_stamina or soldier(unit).stamina >= self.rules.combo_stamina):

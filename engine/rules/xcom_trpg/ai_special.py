@@ -14,7 +14,7 @@ from engine.core.commands import Command
 from engine.core.model import State, Unit
 from engine.core.ruleset import Mode
 from engine.map.grid import distance
-from engine.rules.xcom_trpg import scale
+from engine.rules.xcom_trpg import episode, scale
 from engine.rules.xcom_trpg.tables import xcom
 from engine.rules.xcom_trpg.record import soldier
 
@@ -78,7 +78,8 @@ def psi(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> A
 
 def chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
     """The AI's upkeep (`Ruleset.ai_chore`): "first", a reload when the magazine holds too few for any mode (and a
-    grenade has no magazine); "idle", with no shot, break a melee grip (8.11), or top up a magazine out of sight."""
+    grenade has no magazine); "idle", with no shot, break a melee grip (8.11), or top up a magazine out of sight,
+    or, the main objectives done and nothing in sight, confirm the episode's end (4.8)."""
     weapon = xcom(rs.content).weapons[soldier(unit).weapon]
     if stage == "first":
         rec = soldier(unit)
@@ -89,7 +90,7 @@ def chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Com
         return Act(unit=unit.id, action="escape")
     if weapon.blast is False and soldier(unit).ammo < weapon.ammo and soldier(unit).magazines > 0 and not in_sight:
         return Reload(unit=unit.id)
-    return None
+    return episode.ai_confirm(rs, state, unit, in_sight)  # the objectives done, nothing in sight: the episode ends
 
 
 def shot_modes(rs, unit: Unit) -> list[Mode]:

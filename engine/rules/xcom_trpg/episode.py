@@ -8,6 +8,9 @@ episode, so that the squad gets `extra_turns` turns begun after the objectives w
 or the aliens': the rest of that phase, then that many phases; met as its turn began: that turn is the first).
 The episode ends at the end of its last phase, or as soon as no soldier of the squad is left standing who has not
 confirmed its end (`Act(unit, "end_episode")`). The verdict stays the win.
+
+The AI (`ai_confirm`, through `Ruleset.ai_chore`'s "idle" stage) confirms a soldier's end when it has nothing
+better to do: no shot, no objective, no hostile in sight. The top bar says the extra turns left (`label`).
 """
 
 from __future__ import annotations
@@ -42,6 +45,12 @@ class Episode:
 
 def of(state: State) -> Episode | None:
     return state.record if isinstance(state.record, Episode) else None
+
+
+def confirmed(state: State) -> tuple[str, ...]:
+    """The squad's units that confirmed their episode end (none while the episode is not held)."""
+    episode = of(state)
+    return episode.confirmed if episode is not None else ()
 
 
 def extra_turns(rs: "XcomTrpg") -> int:
@@ -109,6 +118,28 @@ def stopped(rs: "XcomTrpg", state: State, cmd: Command) -> Rejected | None:
     if episode is None or uid not in episode.confirmed:
         return None
     return Rejected("episode_ended", f"{state.units[uid].name} confirmed the episode's end and acts no more (4.8)")
+
+
+def label(rs: "XcomTrpg", state: State, name: str) -> str:
+    """The turn's words for the top bar: with the episode held, how many extra turns are left after this phase
+    ("X-COM turn, 2 extra turns left"; "last extra turn" in its last phase)."""
+    episode = of(state) if extra_turns(rs) else None
+    if episode is None:
+        return name
+    left = episode.last - state.phase
+    return f"{name}, last extra turn" if left <= 0 else f"{name}, {left} extra turn{'s' if left > 1 else ''} left"
+
+
+def ai_confirm(rs: "XcomTrpg", state: State, unit: Unit, in_sight: list[Unit]) -> Act | None:
+    """The AI's squad soldier confirms its episode end when it has nothing better to do (`ai_chore` "idle": no
+    shot, no objective, no other chore) and no conscious hostile is in sight: the win is held, and walking on
+    only spends the extra turns (4.8). One with a hostile in sight goes on fighting."""
+    episode = of(state) if extra_turns(rs) else None
+    if episode is None or unit.side != missions.PLAYER or unit.id in episode.confirmed:
+        return None
+    if any(u.conscious for u in in_sight):
+        return None
+    return Act(unit=unit.id, action=ACTION)
 
 
 def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:
