@@ -180,9 +180,11 @@ def test_a_shot_writes_the_to_hit_formula_and_pays_its_tu(game):
     state, col = _face_off(game, sectoid_tu=0)  # it spent its TUs: no opportunity fire before the shot
     preview = rs.preview_shot(state, "anton", "sectoid_1", "snap")
     # Acc 58 × 60% = 34, skill (rifles Skilled, the baseline, +10%) 5, range 1 × 6 = 6 → 33
-    assert preview.lines[0].text == " 33% ×1 · 13 TU → 40 " and preview.distance == 6  # 25% of 53, no turn
-    assert preview.lines[1].text == " Acc 58×60% 34 + skill 5 − range 1×6 6 "
-    assert preview.lines[2].text == " front AV 0: 35 → 35 a hit, D 6 "  # the sectoid faces south, at Anton
+    rows = {r.label: r.text for r in preview.lines}  # every mode at once (issue 12), the chosen one marked
+    assert rows["▸Snap "] == "  33% ×1 13 → 40 " and preview.distance == 6  # 25% of 53, no turn
+    assert rows[" Aimed"] == "  62% ×1 42 → 11 " and rows[" Burst"] == "  19% ×3 18 → 35 "
+    assert rows[""] == " Acc 58×60% 34 + skill 5 − range 1×6 6 "
+    assert rows["Side"] == " front AV 0: 35 → 35 a hit, D 6 "  # the sectoid faces south, at Anton
     assert preview.p_hit == pytest.approx(0.33) and preview.expected_damage == pytest.approx(0.33 * 35)
     from engine.core.dice import Dice
 

@@ -8,8 +8,9 @@ rolled on the setup dice), a `side` ("a" the actor's, "b" the other), and option
 (open wounds by body part); an `[action]` with `type` ("shoot", "throw", "melee" or
 "treat"), `actor`, `target`, `distance` (squares in a row) and `from_behind` (the target faces away: its rear
 armour); a shot names its `mode`, a throw its `item` (an explosives.toml id the actor carries), thrown at the
-target's square, a treatment its `dose` ("bandage:<body part>", "heal", "stimulant", "pain_killer"). A physical
-attack and a dose reach 1 square."""
+target's square, a treatment its `dose` ("bandage:<body part>", "heal", "stimulant", "pain_killer"). A shot may
+use `sights` (1 or 2: the laser and telescopic sights of A-14.7, fitted to the weapon if its template has none).
+A physical attack and a dose reach 1 square."""
 
 from __future__ import annotations
 
@@ -25,9 +26,9 @@ from engine.core.events import Resolved
 from engine.core.model import State, Unit, replace
 from engine.core.reducer import fold
 from engine.map.grid import Grid
-from engine.rules.annihilation import acts, combat, medical
+from engine.rules.annihilation import acts, combat, medical, sights
 from engine.rules.annihilation.fighter import Part
-from engine.rules.annihilation.soldier import STATUS, muster
+from engine.rules.annihilation.soldier import STATUS, gun, muster
 from engine.rules.annihilation.space import facing_towards
 
 if TYPE_CHECKING:
@@ -51,6 +52,7 @@ class Action:
     actor: str
     target: str
     mode: str = "snap"  # a shot's firing mode
+    sights: int = 0  # laser and telescopic sights the shot uses (A-14.7): 1 (+10 TU, range /2) or 2 (+15, /4)
     item: str = ""  # a throw's explosive
     dose: str = ""  # a treatment's dose
     distance: int = 5  # squares along a row: the range distance (A-7.4)
@@ -86,7 +88,25 @@ def check(rs: Annihilation, sc: Scenario) -> list[str]:
         elif a.mode not in rs.book.weapons[weapon].modes:
             out.append(f"[action].mode: the {rs.book.weapons[weapon].name} has no {a.mode!r} mode; it fires "
                        f"{', '.join(rs.modes_of(weapon))}")
+        elif not 0 <= a.sights <= 2:
+            out.append(f"[action].sights: 0, 1 or 2 sights, got {a.sights}")
+        elif a.sights and not sights.helps(rs.book, weapon, a.mode):
+            out.append(f"[action].sights: sights do nothing for the {rs.book.weapons[weapon].name}'s {a.mode} shot "
+                       "(A-14.5, A-14.8)")
+    if a.type != "shoot" and a.sights:
+        out.append("[action].sights: only a shot uses sights")
     return out
+
+
+def _sighted(rs: Annihilation, unit: Unit, used: int) -> Unit:
+    """The shooter's weapon with at least `used` sights fitted (the scenario says it has them: A-14.7)."""
+    g = gun(unit.record)
+    if g is None or len(g.sights) >= used:
+        return unit
+    kinds = tuple(k for k, item in rs.book.items.items() if item.sight)
+    fitted = g.sights + tuple(k for k in kinds if k not in g.sights)[:used - len(g.sights)]
+    kit = tuple(attrs.evolve(c, sights=fitted) if c is g else c for c in unit.record.kit)
+    return replace(unit, {"record": attrs.evolve(unit.record, kit=kit)})
 
 
 def units_of(rs: Annihilation, sc: Scenario, setup: Dice) -> tuple[dict[str, Unit], list]:
@@ -110,6 +130,8 @@ def units_of(rs: Annihilation, sc: Scenario, setup: Dice) -> tuple[dict[str, Uni
                              status="unconscious" if su.health <= 0 else f.status)
         out[uid] = replace(unit, {"record": attrs.evolve(unit.record, fighter=f), "hp": f.health,
                                   "status": STATUS[f.status]})
+        if uid == sc.action.actor and sc.action.sights:
+            out[uid] = _sighted(rs, out[uid], sc.action.sights)
         rolls += made
     return out, rolls
 
@@ -148,7 +170,8 @@ def referee(rs: Annihilation, units: dict[str, Unit], a: Action, dice: Dice) -> 
         events = acts.act(rs, state, actor, Act(unit=a.actor, action=a.type, target=a.target,
                                                 option=a.dose or None), dice)
     else:
-        events = combat.shoot(rs, state, actor, Shoot(unit=a.actor, target=a.target, mode=a.mode), dice)
+        events = combat.shoot(rs, state, actor, Shoot(unit=a.actor, target=a.target,
+                                                      mode=sights.joined(a.mode, a.sights)), dice)
     if isinstance(events, Rejected):
         return events
     after = fold(state, events)

@@ -264,6 +264,7 @@ class Item:
     medic_tu: int = 0
     percent: int = 0
     holds: int = 0  # boxes a strapped bag holds
+    sight: bool = False  # a laser or telescopic sight: fitted to a weapon (units.toml `sights`), no boxes
 
 
 @attrs.frozen(kw_only=True)

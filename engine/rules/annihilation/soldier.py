@@ -113,10 +113,12 @@ def kit_of(book: Book, t: Template) -> tuple[Carried, ...]:
         w = book.weapons[t.weapon]
         place = "both_hands" if w.hands == 2 else HANDS[0]
         loaded = f"clip:{t.weapon}" if w.feed == "clip" else t.ammo or None
+        fitted = tuple(t.sights)  # laser and telescopic sights ride on the weapon
         if t.harness and w.size in ("I", "J"):  # on the harness, gripped ready to fire
-            out.append(Carried(t.weapon, w.size, "both_straps", loaded=loaded, rounds=w.capacity, gripped=HANDS))
+            out.append(Carried(t.weapon, w.size, "both_straps", loaded=loaded, rounds=w.capacity, gripped=HANDS,
+                               sights=fitted))
         else:
-            out.append(Carried(t.weapon, w.size, place, loaded=loaded, rounds=w.capacity))
+            out.append(Carried(t.weapon, w.size, place, loaded=loaded, rounds=w.capacity, sights=fitted))
         if w.feed == "clip":
             out += [Carried(f"clip:{t.weapon}", w.clip_size, "belt", rounds=w.capacity) for _ in range(t.clips)]
         for a, n in sorted(t.spares.items()):  # section 16: a cannon's shell clips, rockets (belt: size C at most)
