@@ -181,10 +181,10 @@ def test_a_shot_writes_the_to_hit_formula_and_pays_its_tu(game):
     preview = rs.preview_shot(state, "anton", "sectoid_1", "snap")
     # Acc 58 × 60% = 34, skill (rifles Skilled, the baseline, +10%) 5, range 1 × 6 = 6 → 33
     rows = {r.label: r.text for r in preview.lines}  # every mode at once (issue 12), the chosen one marked
-    assert rows["▸Snap "] == "  33% ×1 13 → 40 " and preview.distance == 6  # 25% of 53, no turn
-    assert rows[" Aimed"] == "  62% ×1 42 → 11 " and rows[" Burst"] == "  19% ×3 18 → 35 "
+    assert rows["▸Snap "] == "  33% ×1 13 TU → 40 " and preview.distance == 6  # 25% of 53, no turn
+    assert rows[" Aimed"] == "  62% ×1 42 TU → 11 " and rows[" Burst"] == "  19% ×3 18 TU → 35 "
     assert rows[""] == " Acc 58×60% 34 + skill 5 − range 1×6 6 "
-    assert rows["Side"] == " front AV 0: 35 → 35 a hit, D 6 "  # the sectoid faces south, at Anton
+    assert rows["Side"] == " front AV 0: 35 → 35, D 6 "  # the sectoid faces south, at Anton
     assert preview.p_hit == pytest.approx(0.33) and preview.expected_damage == pytest.approx(0.33 * 35)
     from engine.core.dice import Dice
 
@@ -229,7 +229,7 @@ def test_range_distance_and_diamond_blasts(game):
     assert rs.name("clip:mk2v_assault_rifle") == "Mk. IIV Assault Rifle clip"
     modes = rs.shot_modes(state, state.units["anton"])
     assert [m.id for m in modes] == ["snap", "aimed", "burst", "auto"] and all(m.usable for m in modes[:1])
-    assert modes[1].name == "Aimed ×1 110% 42TU"  # 80% of 53
+    assert modes[1].name == "Aimed"  # its numbers are the targeting panel's
 
 
 def test_the_sheet_shows_tu_energy_and_the_kit(game):

@@ -102,8 +102,9 @@ def test_a_sighted_shot_in_play_pays_the_sight_and_halves_the_range(game):
     state = _fitted(state, "anton", "laser_sight")
     preview = rs.preview_shot(state, "anton", "sectoid_1", "aimed+sight")
     rows = {r.label: r.text for r in preview.lines}
-    assert rows["▸Aimed"] == "  65% ×1 52 → 1 "  # 63 + 5 − floor(6 / 2); 42 + 10 of 53
-    assert rows[" Snap "] == "  36% ×1 23 → 30 " and rows["Sights"] == " 1 of 1: +10 TU, range /2 "
+    assert rows["▸Aimed"] == "  65% ×1 52 TU → 1 "  # 63 + 5 − floor(6 / 2); 42 + 10 of 53
+    assert rows[" Snap "] == "  36% ×1 23 TU → 30 " and "Sights" not in rows  # the "/2" says it
+    assert rs.preview_shot(state, "anton", "sectoid_1", "aimed").lines[-2].text == " 1 fitted, unused (m: use them) "
     events = rs.decide(state, Shoot(unit="anton", target="sectoid_1", mode="aimed+sight"),
                        Dice.scripted([65, 10, 2, 3, 1] + [99] * 20))
     shot = next(e for e in events if isinstance(e, Resolved) and e.action == "shoot")

@@ -87,9 +87,8 @@ class Queries(Plain):
             for m in self.modes_of(g.id):
                 if used > sights.usable(self.book, g, m):
                     continue
-                tu = fire.shot_tu(self.book, f, g.id, m, used)
-                out.append(Mode(sights.joined(m, used), f"{m.capitalize()}{sights.SUFFIX.get(used, '')} ×"
-                                f"{self.book.modes[m].rounds} {w.modes[m].accuracy}% {tu}TU",
+                tu = fire.shot_tu(self.book, f, g.id, m, used)  # the name is short: the panel has every number
+                out.append(Mode(sights.joined(m, used), f"{m.capitalize()}{sights.SUFFIX.get(used, '')}",
                                 self._mine(state, unit) and g.rounds > 0 and tu <= f.tu_left))
         return out
 
@@ -125,19 +124,18 @@ class Queries(Plain):
         p = max(0, min(100, odds.chance)) / 100
         p_any = 1 - (1 - p) ** odds.rounds
         spaces = between(self.book.settings.grid, a.pos, b.pos, b.z - a.z, self.book.settings.height_adds_to_range)
-        lines = [Row("Mode  ", " Hit  × TU → left" + (f" ({turn} to turn)" if turn else "") + " ")]
+        lines = []
         for o in table:  # the label padded so the columns line up in the panel
             label = ("▸" if o.mode == plain else " ") + f"{o.mode.capitalize():<5}"
-            lines.append(Row(label, f" {o.chance:>3}% ×{o.rounds} {turn + o.tu:>2} → "
-                                    + (f"{o.tu_after} " if o.paid else f"✗ ({f.tu_left + turn} left) ")))
+            lines.append(Row(label, f" {o.chance:>3}% ×{o.rounds} {turn + o.tu:>2} TU → "
+                                    + (f"{o.tu_after} " if o.paid else f"✗ {f.tu_left + turn} left ")))
         lines.append(Row("", f" {odds.text} "))
         fitted = sights.usable(self.book, g, plain)
-        if used or fitted:
-            lines.append(Row("Sights", f" {used} of {fitted}" + (
-                f": +{fire.sight_tu(self.book, g.id, plain, used)} TU, range /{fire.sight_divisor(self.book, g.id, plain, used)}"
-                if used else " used (m: use them)") + " "))
-        lines.append(Row("Side", f" {side} AV {av}: {dmg} → {through} a hit, D {spaces}"
-                                 + (f" ({b.z - a.z:+d} lvl)" if b.z != a.z else "") + " "))
+        if fitted and not used:  # in use, the mode's name and the formula's "/2" say so (24 rows: no room)
+            lines.append(Row("Sights", f" {fitted} fitted, unused (m: use them) "))
+        lines.append(Row("Side", f" {side} AV {av}: {dmg} → {through}, D {spaces}"
+                                 + (f" ({b.z - a.z:+d} lvl)" if b.z != a.z else "")
+                                 + (f", turn {turn} TU" if turn else "") + " "))
         return ShotPreview(p_hit=p_any, expected_damage=p * odds.rounds * through,
                            p_headshot=p_any * (1.0 if through >= tf.health + tf.character.stats.bravery else 0.0),
                            distance=spaces, reach=None, lines=tuple(lines))
