@@ -46,7 +46,8 @@ def test_the_inventory_lists_each_thing_its_place_and_its_moves_at_their_cost(ga
         ("Harness", " none · size I/J fire only from it · on: 18 turns ")]
     assert [(t.place, t.label, t.size) for t in inv.items] == [
         ("Both hands", "Mk. IIV Assault Rifle 20/20", "D"), ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"),
-        ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"), ("Belt", "Hand Grenade", "A")]
+        ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"), ("Belt", "Hand Grenade", "A"),
+        ("Not worn", "Strap, gyro and pad system", "")]  # put on in battle a turn at a time (harness.py)
     grenade = {m.label: m.command for m in inv.items[3].moves}
     # belt → hand 4; belt → backpack through a free hand... none is free (the rifle is in both)
     assert "→ Right hand (4 TU)" not in grenade and "→ Backpack (22 TU)" not in grenade

@@ -34,6 +34,7 @@ class Soldier:
     tally: Tally = added(Tally())  # this mission's uses, when the settings count them
     harness: bool = added(False)  # wears the strap, gyro and pad system, fitted before the mission
     fired: tuple[int, ...] = added(())  # (stamp, x, y, z) of its last shot, with settings `shots_seen` (seen_firing)
+    harness_work: int = added(0)  # full turns spent putting the harness on (or off, if worn) so far (harness.py)
 
 
 def stamp(state: State, side: str, turn: int | None = None) -> int:
