@@ -240,7 +240,8 @@ def test_the_sheet_shows_tu_energy_and_the_kit(game):
     assert rows["Armour"] == " AV 15 · F50 L40 R40 B30 U30 " and "Stun" not in rows  # section 18's five sides
     assert state.units["anton"].items == {"hand_grenade": 1}
     assert sheet.kind == "Human" and sheet.kit[0] == "Mk. IIV Assault Rifle 20/20 +2 clips"
-    assert sheet.kit == ("Mk. IIV Assault Rifle 20/20 +2 clips", "Belt: Hand Grenade×1")
+    assert sheet.kit == ("Mk. IIV Assault Rifle 20/20 +2 clips", "Fire TU: Snap 13 Aimed 42 Burst 18 Auto 23",
+                         "Belt: Hand Grenade×1")  # A-8.2: each mode's share of 53
     assert rs.budget(state, state.units["anton"]).label == "TU 53/53"
 
 

@@ -210,6 +210,8 @@ class Queries(Plain):
             spare = len(loads(self.book, s, g))
             kit.append(f"{w.name} {g.rounds}/{w.capacity}" + (f" +{spare} clips" if w.feed == "clip" else
                                                                f" +{spare} spare" if spare else ""))
+            kit.append("Fire TU: " + " ".join(f"{m.capitalize()} {fire.shot_tu(self.book, f, g.id, m)}"
+                                              for m in self.modes_of(g.id)))  # issue 12: each mode's cost
         nades = [self.name(c.id) for c in grenades(s, self.book) + medical.kits(s)]
         if nades:
             kit.append("Belt: " + ", ".join(f"{n}×{nades.count(n)}" for n in sorted(set(nades))))
