@@ -146,8 +146,13 @@ def bundle(tmp_path):
     ('sights = ["medi_kit"]', "[stephen].sights: 'medi_kit' is no items.toml sight"),
     ('sights = ["laser_sight", "laser_sight"]', "[stephen].sights: a laser and a telescopic sight at most, each once"),
     ('items = { laser_sight = 1 }', "[stephen].items: 'laser_sight' is a sight: fit it to the weapon with `sights`"),
+    ('sights = ["laser_sight"]\nweapon = "pump_action_shot_gun"',
+     "[stephen].sights: sights give the Pump action Shot Gun nothing (A-14.5)"),
 ])
 def test_a_templates_sights_are_checked(bundle, new, problem):
+    if "pump" in new:  # TV-A18: a shotgun takes no sights
+        ruleset_folder.edit(bundle, "annihilation", "units.toml", 'weapon = "smg_9mm"\n', "")
+        ruleset_folder.edit(bundle, "annihilation", "units.toml", "clips = 3\n", "")
     ruleset_folder.edit(bundle, "annihilation", "units.toml", 'sights = ["laser_sight"]', new)
     assert ruleset_folder.problems(bundle, "annihilation", deploy_schema.SCHEMA) == [
         f"annihilation/units.toml: {problem}"]
