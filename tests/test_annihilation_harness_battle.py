@@ -3,17 +3,15 @@ whole allowance of each, through the inventory screen `I`; the turns done are ke
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import attrs
 
-from client_walk import players_turn
 from engine.core.commands import Act, Rejected, Shoot
-from engine.core.dice import Dice, seed_from_int
+from engine.core.dice import Dice
 from engine.core.events import Resolved
 from engine.core.reducer import fold
-from test_annihilation_inventory_play import _gunner
+from test_annihilation_inventory_play import _gunner, inventory_keys
 
 HARNESS = Act(unit="anton", action="harness")
 
@@ -90,26 +88,7 @@ def test_two_full_turns_take_it_off_once_the_cannon_is_off_it(content):
 
 def test_the_inventory_screen_puts_it_on_a_turn_at_a_time_at_80x24(content, tmp_path):
     """`I`, ↑ to the harness (the last thing listed), ⏎, ⏎: the battle screen submits a turn's work at it."""
-    from tui.app import XenotacApp
-    from tui.session import Session
-    from tui.textshot import screen_text
-
-    session = Session.new(content, "annihilation", "eliminate", seed_from_int(4), tmp_path / "h.jsonl")
-    app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
-
-    async def main():
-        async with app.run_test(size=(80, 24)) as pilot:
-            await players_turn(pilot, app, session)
-            await pilot.press("I", "up")
-            listed = screen_text(app)
-            await pilot.press("enter")
-            picking = screen_text(app)
-            await pilot.press("enter")
-            await pilot.pause()
-            return listed, picking
-
-    listed, picking = asyncio.run(main())
-    session.close()
+    session, listed, picking = inventory_keys(content, tmp_path, ("up",), ("enter",))
     assert "Harness none · size I/J fire only from it · on: 18 turns" in listed
     assert "▶ Not worn   Strap, gyro and pad system" in listed
     assert "▶ Put it on: a turn's work, 1 of 18 (53 TU)" in picking and "18 full turns" in picking

@@ -89,10 +89,10 @@ def test_moving_unloading_and_loading_are_paid_and_decided_by_the_ruleset(game):
         Rejected("same_place", "It is already there: backpack")
 
 
-def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, tmp_path):
-    """`I`, ⏎ on the rifle, ↓ to `→ Left hand`, ⏎: the battle screen submits the move."""
+def inventory_keys(content, tmp_path, to_thing: tuple[str, ...], to_move: tuple[str, ...]):
+    """`I` and `to_thing` on the squad's first turn, then `to_move`, then ⏎: (the session, the screen listing the
+    things, the screen listing the chosen thing's moves); the battle screen has submitted the move."""
     import asyncio
-    import json
 
     from tui.app import XenotacApp
     from tui.session import Session
@@ -104,9 +104,9 @@ def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, t
     async def main():
         async with app.run_test(size=(80, 24)) as pilot:
             await players_turn(pilot, app, session)
-            await pilot.press("I")
+            await pilot.press("I", *to_thing)
             listed = screen_text(app)
-            await pilot.press("enter", "down")
+            await pilot.press(*to_move)
             picking = screen_text(app)
             await pilot.press("enter")
             await pilot.pause()
@@ -114,6 +114,14 @@ def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, t
 
     listed, picking = asyncio.run(main())
     session.close()
+    return session, listed, picking
+
+
+def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, tmp_path):
+    """`I`, ⏎ on the rifle, ↓ to `→ Left hand`, ⏎: the battle screen submits the move."""
+    import json
+
+    session, listed, picking = inventory_keys(content, tmp_path, (), ("enter", "down"))
     assert "Anton: inventory" in listed and "ENC 11 boxes (armour 4) − relief 8 = 3: TU 53 a turn" in listed
     assert "▶ Both hands Mk. IIV Assault Rifle 20/20 (D)" in listed
     assert "  Belt       Mk. IIV Assault Rifle clip (20 rounds) (A) ·" in listed  # one line, not wrapped

@@ -31,11 +31,16 @@ def test_the_documented_sighted_shot_is_tv_a16_with_antons_accuracy(capsys):
     assert "Sectoid: Health 60 → 25" in out
 
 
+def _resolved(tmp_path, capsys, old: str, new: str, dice: str) -> tuple[str, Path]:
+    """The documented scenario with `old` put as `new`, resolved on `dice`: its output and the file."""
+    path = tmp_path / "scene.toml"
+    path.write_text(SCENE.read_text().replace(old, new))
+    assert main(["resolve", str(path), "--dice", dice]) == 0
+    return capsys.readouterr().out, path
+
+
 def test_both_sights_quarter_the_range_penalty_for_15_tu(tmp_path, capsys):
-    both = tmp_path / "both.toml"
-    both.write_text(SCENE.read_text().replace('mode = "aimed"\nsights = 1', 'mode = "snap"\nsights = 2'))
-    assert main(["resolve", str(both), "--dice", "37,10,2,3,1"]) == 0
-    out = capsys.readouterr().out
+    out, both = _resolved(tmp_path, capsys, 'mode = "aimed"\nsights = 1', 'mode = "snap"\nsights = 2', "37,10,2,3,1")
     # Acc 58 × 60% = 34, skill 5, floor(1 × 12 / 4) = 3 → 36: a 37 misses
     assert "d100 37 > to-hit 36 (Acc 58×60% 34 + skill 5 − range 1×12/4 3) miss" in out
     assert "(snap, laser and telescopic sights +15 TU)" in out
@@ -45,10 +50,7 @@ def test_both_sights_quarter_the_range_penalty_for_15_tu(tmp_path, capsys):
 
 
 def test_without_sights_the_same_shot_takes_the_whole_range_penalty(tmp_path, capsys):
-    bare = tmp_path / "bare.toml"
-    bare.write_text(SCENE.read_text().replace("sights = 1\n", ""))
-    assert main(["resolve", str(bare), "--dice", "60,10,2,3,1"]) == 0
-    out = capsys.readouterr().out
+    out, _ = _resolved(tmp_path, capsys, "sights = 1\n", "", "60,10,2,3,1")
     assert "d100 60 > to-hit 56 (Acc 58×110% 63 + skill 5 − range 1×12 12) miss" in out
     assert "Anton: Health 48 → 48, TU 53 → 11" in out
 

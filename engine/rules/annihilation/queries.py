@@ -81,7 +81,6 @@ class Queries(Plain):
         if g is None:
             return []
         f = unit.record.fighter
-        w = self.book.weapons[g.id]
         out = []
         for used in (0, 1, 2):
             for m in self.modes_of(g.id):
