@@ -12,7 +12,7 @@ from engine.core.model import State, Unit
 from engine.core.ruleset import (Plain, Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable,
                                  ThrowPreview, Turn, Walk)
 from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
-from engine.rules.annihilation import heights, moves, sensor, sights, stalking
+from engine.rules.annihilation import heights, hits, moves, sensor, sights, stalking
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
@@ -115,8 +115,9 @@ class Queries(Plain):
         if odds is None:
             return Rejected("no_mode", f"{mode} cannot be fired now")
         tf = b.record.fighter
-        dmg = self.book.weapons[g.id].damage
-        side = odds.side
+        rnd = hits.round_of(self.book, g.id, g.loaded)  # a cannon's or launcher's damage is its round's (16)
+        dmg = 0 if isinstance(rnd, Rejected) else rnd.damage
+        side = "under" if not isinstance(rnd, Rejected) and rnd.delivery == "grenade" else odds.side
         av = tf.armour.av
         side_left = getattr(tf.armour, side)
         through = dmg if side_left <= 0 else max(0, dmg - av)
