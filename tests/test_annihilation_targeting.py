@@ -78,3 +78,15 @@ def test_the_sights_are_a_mode_the_panel_reckons_with(content, tmp_path):
     sighted = shots[4]  # snap, aimed, burst, auto, then snap with the sight
     assert "▸Snap    36% ×1 23 TU → 30" in sighted and " Aimed   65% ×1 52 TU → 1" in sighted
     assert "Health 60/60 · Snap+sight (m: 8 modes)" in sighted and "1×6/2 3" in sighted  # the formula wraps
+
+
+def test_a_cannons_damage_is_its_rounds(content):
+    """Section 16: the Mk. 5 AC's AP shell does 50; the panel said the weapon row's 0."""
+    from test_annihilation_inventory_play import _gunner
+
+    rs, state = _gunner(content, harness=True)
+    x, y = state.units["anton"].pos
+    near = attrs.evolve(state, units={**state.units, "sectoid_1": attrs.evolve(state.units["sectoid_1"],
+                                                                                pos=(x, y - 2))})
+    rows = {r.label: r.text for r in rs.preview_shot(near, "anton", "sectoid_1", "snap").lines}
+    assert rows["Side"] == " front AV 0: 50 → 50, D 2 "
