@@ -46,7 +46,8 @@ def test_the_inventory_lists_each_thing_its_place_and_its_moves_at_their_cost(ga
         ("Harness", " none · size I/J fire only from it · on: 18 turns ")]
     assert [(t.place, t.label, t.size) for t in inv.items] == [
         ("Both hands", "Mk. IIV Assault Rifle 20/20", "D"), ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"),
-        ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"), ("Belt", "Hand Grenade", "A")]
+        ("Belt", "Mk. IIV Assault Rifle clip (20 rounds)", "A"), ("Belt", "Hand Grenade", "A"),
+        ("Not worn", "Strap, gyro and pad system", "")]  # put on in battle a turn at a time (harness.py)
     grenade = {m.label: m.command for m in inv.items[3].moves}
     # A-12.5: belt → hand 4; belt → backpack through a free hand... none is free (the rifle is in both)
     assert "→ Right hand (4 TU)" not in grenade and "→ Backpack (22 TU)" not in grenade
@@ -88,10 +89,10 @@ def test_moving_unloading_and_loading_are_paid_and_decided_by_the_ruleset(game):
         Rejected("same_place", "It is already there: backpack")
 
 
-def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, tmp_path):
-    """`I`, ⏎ on the rifle, ↓ to `→ Left hand`, ⏎: the battle screen submits the move."""
+def inventory_keys(content, tmp_path, to_thing: tuple[str, ...], to_move: tuple[str, ...]):
+    """`I` and `to_thing` on the squad's first turn, then `to_move`, then ⏎: (the session, the screen listing the
+    things, the screen listing the chosen thing's moves); the battle screen has submitted the move."""
     import asyncio
-    import json
 
     from tui.app import XenotacApp
     from tui.session import Session
@@ -103,9 +104,9 @@ def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, t
     async def main():
         async with app.run_test(size=(80, 24)) as pilot:
             await players_turn(pilot, app, session)
-            await pilot.press("I")
+            await pilot.press("I", *to_thing)
             listed = screen_text(app)
-            await pilot.press("enter", "down")
+            await pilot.press(*to_move)
             picking = screen_text(app)
             await pilot.press("enter")
             await pilot.pause()
@@ -113,6 +114,14 @@ def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, t
 
     listed, picking = asyncio.run(main())
     session.close()
+    return session, listed, picking
+
+
+def test_the_client_inventory_screen_returns_the_chosen_move_at_80x24(content, tmp_path):
+    """`I`, ⏎ on the rifle, ↓ to `→ Left hand`, ⏎: the battle screen submits the move."""
+    import json
+
+    session, listed, picking = inventory_keys(content, tmp_path, (), ("enter", "down"))
     assert "Anton: inventory" in listed and "ENC 11 boxes (armour 4) − relief 8 = 3: TU 53 a turn" in listed
     assert "▶ Both hands Mk. IIV Assault Rifle 20/20 (D)" in listed
     assert "  Belt       Mk. IIV Assault Rifle clip (20 rounds) (A) ·" in listed  # one line, not wrapped

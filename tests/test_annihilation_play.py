@@ -180,9 +180,11 @@ def test_a_shot_writes_the_to_hit_formula_and_pays_its_tu(game):
     state, col = _face_off(game, sectoid_tu=0)  # it spent its TUs: no opportunity fire before the shot
     preview = rs.preview_shot(state, "anton", "sectoid_1", "snap")
     # A-14.2: Acc 58 × 60% = 34, skill (rifles Skilled, the A-4.4 baseline, +10%) 5, range 1 × 6 = 6 → 33
-    assert preview.lines[0].text == " 33% ×1 · 13 TU → 40 " and preview.distance == 6  # 25% of 53, no turn
-    assert preview.lines[1].text == " Acc 58×60% 34 + skill 5 − range 1×6 6 "
-    assert preview.lines[2].text == " front AV 0: 35 → 35 a hit, D 6 "  # the sectoid faces south, at Anton
+    rows = {r.label: r.text for r in preview.lines}  # every mode at once (issue 12), the chosen one marked
+    assert rows["▸Snap "] == "  33% ×1 13 TU → 40 " and preview.distance == 6  # 25% of 53, no turn
+    assert rows[" Aimed"] == "  62% ×1 42 TU → 11 " and rows[" Burst"] == "  19% ×3 18 TU → 35 "
+    assert rows[""] == " Acc 58×60% 34 + skill 5 − range 1×6 6 "
+    assert rows["Side"] == " front AV 0: 35 → 35, D 6 "  # the sectoid faces south, at Anton
     assert preview.p_hit == pytest.approx(0.33) and preview.expected_damage == pytest.approx(0.33 * 35)
     from engine.core.dice import Dice
 
@@ -227,7 +229,7 @@ def test_range_distance_and_diamond_blasts(game):
     assert rs.name("clip:mk2v_assault_rifle") == "Mk. IIV Assault Rifle clip"
     modes = rs.shot_modes(state, state.units["anton"])
     assert [m.id for m in modes] == ["snap", "aimed", "burst", "auto"] and all(m.usable for m in modes[:1])
-    assert modes[1].name == "Aimed ×1 110% 42TU"  # 80% of 53
+    assert modes[1].name == "Aimed"  # its numbers are the targeting panel's
 
 
 def test_the_sheet_shows_tu_energy_and_the_kit(game):
@@ -238,7 +240,8 @@ def test_the_sheet_shows_tu_energy_and_the_kit(game):
     assert rows["Armour"] == " AV 15 · F50 L40 R40 B30 U30 " and "Stun" not in rows  # section 18's five sides
     assert state.units["anton"].items == {"hand_grenade": 1}
     assert sheet.kind == "Human" and sheet.kit[0] == "Mk. IIV Assault Rifle 20/20 +2 clips"
-    assert sheet.kit == ("Mk. IIV Assault Rifle 20/20 +2 clips", "Belt: Hand Grenade×1")
+    assert sheet.kit == ("Mk. IIV Assault Rifle 20/20 +2 clips", "Fire TU: Snap 13 Aimed 42 Burst 18 Auto 23",
+                         "Belt: Hand Grenade×1")  # A-8.2: each mode's share of 53
     assert rs.budget(state, state.units["anton"]).label == "TU 53/53"
 
 

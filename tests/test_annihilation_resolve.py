@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tui.cli import main
 
 SHOT = Path(__file__).resolve().parent.parent / "docs" / "scenarios" / "annihilation" / "shoot.toml"
@@ -116,3 +118,53 @@ def test_the_documented_cannon_shot_fires_from_the_harness_and_is_refused_withou
     assert main(["resolve", str(bare), "--dice", "20,10,1,1,1,1,1,1"]) == 2
     assert "refused (needs_harness): The Thunder HC (size I) fires only from the strap, gyro and pad system" \
         in capsys.readouterr().err
+
+
+SIDES = SHOT.with_name("sides.toml")
+
+
+def test_the_documented_side_shot_sets_stats_skills_armour_and_the_side_hit(capsys):
+    assert main(["resolve", str(SIDES), "--dice", "30,13,2,1"]) == 0
+    out = capsys.readouterr().out
+    assert "d100 30 ≤ to-hit 41 (Acc 60×60% 36 + skill 9 − range 1×4 4) hit" in out  # Proficient: 15% of 60
+    assert ("35 on right: 35 − AV 15 = 20; wear SV 25 − 15 = 10, right 5 → 0, AV10 150 → 140; excess 5 → 25"
+            in out)
+    assert "d20 13 → Left arm" in out and "25/10 = 2d4: 2+1 = 3 wounds" in out
+    assert "Sectoid: Health 60 → 35, TU 0 → 0, stun 0, wounds: Left arm 3, awake" in out
+
+
+@pytest.mark.parametrize("side, total", [("front", 50), ("left", 40), ("rear", 30)])
+def test_each_side_the_target_shows_takes_the_hit(tmp_path, capsys, side, total):
+    turned = tmp_path / "turned.toml"
+    turned.write_text(SIDES.read_text().replace('side = "right"', f'side = "{side}"')
+                      .replace("armour_left = { right = 5 }\n", ""))
+    assert main(["resolve", str(turned), "--dice", "30,13,2,1"]) == 0
+    assert f"35 on {side}: 35 − AV 15 = 20; wear SV 25 − 15 = 10, {side} {total} → {total - 10}" in \
+        capsys.readouterr().out
+
+
+@pytest.mark.parametrize("old, new, problem", [
+    ("stats = { accuracy = 60 }", "stats = { acuracy = 60 }", "[units.anton].stats: unknown stat 'acuracy'"),
+    ('skills = { rifles = "proficient" }', 'skills = { rifles = "pro" }',
+     "[units.anton].skills: unknown skill 'rifles' or level 'pro'"),
+    ("armour_left = { right = 5 }", "armour_left = { side = 5 }",
+     "[units.sectoid].armour_left: 'side' is none of av, front, left, right, rear, under"),
+    ('armour = "light_body_armor"', 'armour = "tin_foil"', "[units.sectoid].armour: unknown armour 'tin_foil'"),
+    ('side = "right"', 'side = "right"\nfrom_behind = true', "[action].side: give `side` or `from_behind`, not both"),
+    ('template = "anton"', 'template = "anton"\nweapon = "thor_hc"',
+     "[units.anton].weapon: a clip-fed or charged weapons.toml id, got 'thor_hc'"),
+])
+def test_a_units_kit_and_the_side_are_located_lines(tmp_path, capsys, old, new, problem):
+    bad = tmp_path / "bad.toml"
+    bad.write_text(SIDES.read_text().replace(old, new))
+    assert main(["resolve", str(bad)]) == 2
+    assert problem in capsys.readouterr().err
+
+
+def test_another_weapon_is_carried_loaded(tmp_path, capsys):
+    pistol = tmp_path / "pistol.toml"
+    pistol.write_text(SIDES.read_text().replace('template = "anton"', 'template = "anton"\nweapon = "pistol_9mm"'))
+    assert main(["resolve", str(pistol), "--dice", "30,13,2,1"]) == 0
+    out = capsys.readouterr().out  # A-14.5: a pistol's range penalty is 3 a space; skill: pistols, Skilled 10%
+    assert "d100 30 ≤ to-hit 30 (Acc 60×60% 36 + skill 6 − range 3×4 12) hit" in out
+    assert "fires the 9mm semi auto pistol (snap)" in out

@@ -147,7 +147,7 @@ def test_range_adds_the_height_and_sight_reaches_a_roof_only_from_open_ground(ga
     state = _put(game.state, anton=(*roof, 2), sectoid_1=(*below, 0))
     preview = rs.preview_shot(state, "anton", "sectoid_1", "snap")
     assert preview.distance == range_distance(roof, below) + 2  # two levels down
-    assert "(-2 lvl)" in preview.lines[2].text
+    assert "(-2 lvl)" in preview.lines[-1].text  # the Side row, last
     assert "sectoid_1" in rs.spotted(state, "xcom") and "anton" in rs.spotted(state, "aliens")
     seen = rs.sight_levels(state, "aliens")
     assert seen.shape[0] == 3 and seen[2, roof[1], roof[0]]

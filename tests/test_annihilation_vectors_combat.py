@@ -156,6 +156,21 @@ def test_tv_a33_stun_recovery(book):
     assert [s.name for s in steps][:2] == ["stun", "wakes"]
 
 
+def test_bleeding_to_zero_at_the_phase_start_knocks_the_unit_out(book):
+    """Section 22 step 4 with A-19.4: Health 5 and 7 open wounds bleed to −2, and the unit falls with no TUs; an
+    older bundle (no `bleeding_fells`) kept it on its feet, and its logs still replay so."""
+    f = attrs.evolve(fighter(book, bravery=45).with_part("torso", Part(7, 7)), health=5)
+    down, steps = phase.start(book, f, encumbrance=0)
+    assert (down.health, down.status, down.tu_left) == (-2, "unconscious", 0)
+    assert [(s.name, s.text) for s in steps][:2] == [("bleeding", "Health −7 → -2"), ("faints", "Health -2 ≤ 0: unconscious")]
+    stunned, steps = phase.start(book, attrs.evolve(f, health=30, stun=40), encumbrance=0)  # Stm_eff 50 − 35: −3
+    assert stunned.status == "unconscious" and ("faints", "Stun 37 ≥ Health 23: unconscious") in [
+        (s.name, s.text) for s in steps]
+    older = attrs.evolve(book, settings=attrs.evolve(book.settings, bleeding_fells=False))
+    kept, _ = phase.start(older, f, encumbrance=0)
+    assert (kept.health, kept.status) == (-2, "awake")
+
+
 def test_tv_a34_smoke(book):
     f = fighter(book)
     f, _ = phase.smoke_contact(book, f)  # walks into smoke

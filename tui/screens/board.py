@@ -9,6 +9,8 @@ None. The footer shows the keys with None; a refused key says the reason.
 
 from __future__ import annotations
 
+import attrs
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
@@ -25,7 +27,7 @@ from tui.session import Session
 from tui.widgets.keybar import KeyBar
 from tui.widgets.mapview import MapView
 from tui.widgets.panels import (Card, InfoPanel, InSight, LogTail, Objectives, StatusLine, TopBar, UnitPanel,
-                                objective_lines)
+                                card_lines, objective_lines)
 
 ALWAYS = ("help", "quit", "full_log")  # every mode has them, and they always work
 SIDE = (31, 60)  # the side panel's least and most width: the map takes the rest, up to the whole map
@@ -46,6 +48,10 @@ class Board(Sized):
 
     mode = ""
     """The mode's name, for the help's heading."""
+
+    card_gives_way = False
+    """Whether the soldier's sheet shrinks to its name and budget when the info box would not fit beside it
+    (targeting: the odds of every mode come before the shooter's wounds and kit)."""
 
     def __init__(self, session: Session, selected: str | None, cursor: Pos = (0, 0), origin: Pos = (0, 0),
                  palette: scene.Palette | None = None) -> None:
@@ -168,16 +174,29 @@ class Board(Sized):
                                    chron.last_seen, self.overlay(), chron.remembered, marks)
             map_view.show(frame.window(*self.origin, width, height))
         unit, ruleset = self.unit, self.session.ruleset
-        self.query_one(UnitPanel).card = Card(unit, ruleset.sheet(state, unit), ruleset.budget(state, unit)) \
-            if unit else None
-        self.query_one(InfoPanel).set_lines(self.info())
-        self.query_one(Objectives).set_lines(self._objectives())
+        card = Card(unit, ruleset.sheet(state, unit), ruleset.budget(state, unit)) if unit else None
+        info, goals = self.info(), self._objectives()
+        if card is not None and self.card_gives_way and not self._fits(card, info, goals):
+            card = attrs.evolve(card, compact=True)
+        self.query_one(UnitPanel).card = card
+        self.query_one(InfoPanel).set_lines(info)
+        self.query_one(Objectives).set_lines(goals)
         spotted = self.visible_hostiles()
         self.query_one(InSight).show(spotted, self.cursor, self.key_hint("spotted"))
         self.query_one(TopBar).set_lines([readout.top_line(self.session, len(spotted), self.size.width, self.level)])
         self.query_one("#rolls", LogTail).show(chron.rolls)
         self.query_one("#messages", LogTail).show(chron.messages)
         self.refresh_bindings()
+
+    def _fits(self, card: Card, info: list, goals: list) -> bool:
+        """Whether the whole sheet, the in-sight line, the info box and the objectives fit the side panel's rows."""
+        side = self.query_one("#side")
+        width, height = max(1, self.side_width - SIDE_FRAME), side.content_region.height
+        if not height:
+            return True
+        lines = card_lines(self.session.content, card) + [Text(str(x)) if not isinstance(x, Text) else x
+                                                          for x in info] + list(goals)
+        return 1 + sum(max(1, -(-line.cell_len // width)) for line in lines) <= height
 
     def _objectives(self) -> list:
         setup = self.session.ruleset.setup

@@ -64,6 +64,7 @@ class TargetScreen(FireModes, Board):
 
     BINDINGS = keys.bindings("battle", keys.BATTLE_MODES["target"])
     keyset = mode = "target"
+    card_gives_way = True
     HINT = "{next_target}: next target · {fire_mode}: fire mode · {confirm_fire}: fire · {cancel}: cancel"
 
     def __init__(self, session: Session, shooter: str, targets: list[str], fire_mode: str, index: int = 0,
@@ -130,6 +131,7 @@ class CellScreen(FireModes, Board):
 
     BINDINGS = keys.bindings("battle", keys.BATTLE_MODES["cell"])
     keyset = mode = "cell"
+    card_gives_way = True
     HINT = "Cursor to the cell · {next_target}: next suspected · {fire_mode}: mode · {confirm_fire}: fire"
 
     def __init__(self, session: Session, shooter: str, cursor: Pos, fire_mode: str, origin: Pos = (0, 0),

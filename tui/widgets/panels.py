@@ -44,6 +44,7 @@ class Card:
     unit: Unit
     sheet: Sheet
     budget: Budget
+    compact: bool = False  # only who it is and what is left of its turn: a mode's info box needs the rows
 
 
 def card_lines(content: Content, card: Card | None) -> list[Text]:
@@ -54,12 +55,14 @@ def card_lines(content: Content, card: Card | None) -> list[Text]:
     level = f" · L{unit.z}" if budget.walk.layers else ""  # the storey it stands on, on a map with storeys
     rows = [Text.assemble((f"[{unit.glyph}] {unit.name}", "bold"), f" {card.sheet.kind}" if card.sheet.kind else "",
                           level)]
-    rows += [row_text(r) for r in card.sheet.rows]
+    rows += [] if card.compact else [row_text(r) for r in card.sheet.rows]
     unit_word = "" if budget.walk.currency == "cells" else f" {budget.walk.currency}"  # "move 20 m", "move 37 TU"
     dash = f" {budget.dash_label} {budget.dash_moves}" if budget.dash_moves and budget.dash_label else ""
     moves = f"  move {budget.moves_left}{unit_word}{dash}"  # "move 10 combo 10", "move 6 AP cautious 3"
     rows.append(Text.assemble((budget.label[0].upper() + budget.label[1:], "bold" if budget.can_act else "dim"),
                               moves))
+    if card.compact:
+        return rows
     rows += [Text(line) for line in card.sheet.kit]
     if card.sheet.effects:  # an empty line would only push the panels below off a 24-row screen
         rows.append(Text(f"Effects: {', '.join(card.sheet.effects)}"))

@@ -144,11 +144,13 @@ class ModeOdds:
     side: str  # the armour side the shot will hit
     expected_hits: float
     text: str
+    paid: bool = True  # the shooter's TUs pay for it now
 
 
 def preview(book: Book, shooter: Fighter, gun: Carried, target: Fighter, at: Pos, target_at: Pos, *,
-            sights: int = 0, harness: bool = False, dz: int = 0) -> list[ModeOdds]:
-    """Every mode of the weapon the shooter can pay for now, without rolling (issue 12: the targeting panel)."""
+            sights: int = 0, harness: bool = False, dz: int = 0, every: bool = False) -> list[ModeOdds]:
+    """Every mode of the weapon the shooter can pay for now (`every`: the others too, `paid` False), without
+    rolling (issue 12: the targeting panel). Sights count where the mode can use them (A-14.7, A-14.8)."""
     arms = tuple(ARM_OF[h] for h in hands_holding(gun))[:book.weapons[gun.id].hands]
     if not arms:
         return []
@@ -161,12 +163,12 @@ def preview(book: Book, shooter: Fighter, gun: Carried, target: Fighter, at: Pos
         if isinstance(odds, Rejected):
             continue
         tu = fire.shot_tu(book, shooter, gun.id, mode, sights)
-        if tu > shooter.tu_left:
+        if tu > shooter.tu_left and not every:
             continue
         chance = max(0, min(100, odds.chance))
         rounds = min(book.modes[mode].rounds, gun.rounds)
         out.append(ModeOdds(mode, odds.chance, rounds, tu, shooter.tu_left - tu, side, rounds * chance / 100,
-                            odds.text))
+                            odds.text, tu <= shooter.tu_left))
     return out
 
 

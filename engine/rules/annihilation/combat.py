@@ -17,7 +17,7 @@ from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.rules.annihilation import actions, clouds, fire, hits
+from engine.rules.annihilation import actions, clouds, fire, hits, sights
 from engine.rules.annihilation.blast import cells, spaces_from
 from engine.rules.annihilation.fighter import Fighter
 from engine.rules.annihilation.inventory import HANDS, Carried, harnessed
@@ -131,10 +131,11 @@ def blast(rs: Annihilation, state: State, dice: Dice, actor: str, centre: Pos, r
 
 
 def shot_cost(rs: Annihilation, unit: Unit, target: Unit, mode: str) -> tuple[int, int]:
-    """(TU to turn to the target, TU of the shot): A-9.4 and A-8.2."""
+    """(TU to turn to the target, TU of the shot): A-9.4, A-8.2 and the sights the mode id names (A-14.7)."""
     g = gun(unit.record)
     turn = turn_price(rs.book, unit.facing, facing_towards(unit.pos, target.pos)).tu
-    return turn, fire.shot_tu(rs.book, fighter_of(unit), g.id, mode)
+    mode, used = sights.split(mode)
+    return turn, fire.shot_tu(rs.book, fighter_of(unit), g.id, mode, used)
 
 
 def check_shot(rs: Annihilation, state: State, unit: Unit, target_id: str, mode: str) -> Rejected | Unit:
@@ -147,14 +148,18 @@ def check_shot(rs: Annihilation, state: State, unit: Unit, target_id: str, mode:
         return Rejected("no_target", "No target there")
     if not clouds.sees(rs, state, unit.pos, target.pos, unit.z, target.z):
         return Rejected("no_line_of_sight", f"{unit.name} cannot see {target.name}")
-    if mode not in w.modes:
-        return Rejected("no_mode", f"The {w.name} has no {mode} mode: it fires {', '.join(rs.modes_of(g.id))}")
+    plain, used = sights.split(mode)
+    if plain not in w.modes:
+        return Rejected("no_mode", f"The {w.name} has no {plain} mode: it fires {', '.join(rs.modes_of(g.id))}")
+    unsighted = sights.check(rs.book, g, plain, used)
+    if unsighted is not None:
+        return unsighted
     if g.rounds < 1:
         return Rejected("empty", f"The {w.name} is empty: reload it (r)")
     turn, tu = shot_cost(rs, unit, target, mode)
     left = unit.record.fighter.tu_left
     if turn + tu > left:
-        return Rejected("no_tu", f"The {mode} shot costs {tu} TU" + (f" and {turn} to turn" if turn else "")
+        return Rejected("no_tu", f"The {sights.named(mode)} costs {tu} TU" + (f" and {turn} to turn" if turn else "")
                         + f"; {unit.name} has {left} left")
     return target
 
@@ -175,16 +180,18 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
     now = fold(state, pre) if pre else state
     target = now.units[target.id]
     g = gun(unit.record)
-    out = actions.shoot(rs.book, dice, f, g, fighter_of(target), unit.pos, target.pos, mode, dz=target.z - unit.z,
-                        harness=harnessed(g, unit.record.harness))
+    plain, used = sights.split(mode)
+    out = actions.shoot(rs.book, dice, f, g, fighter_of(target), unit.pos, target.pos, plain, sights=used,
+                        dz=target.z - unit.z, harness=harnessed(g, unit.record.harness))
     if isinstance(out, Rejected):
         return out
     w = rs.book.weapons[g.id]
     fired = g.rounds - out.gun.rounds
     lines = "; ".join(out.lines)
+    how = plain + (f", {sights.words(rs.book, g, used)} +{fire.sight_tu(rs.book, g.id, plain, used)} TU" if used else "")
     events = pre + [Resolved(actor=unit.id, action="shoot", target=target.id, weapon=g.id, mode=mode, rolls=out.rolls,
                              outcome="hit" if out.hits else "miss",
-                             text=f"{unit.name} fires the {w.name} ({mode}) at {target.name}: {out.hits} of {fired} "
+                             text=f"{unit.name} fires the {w.name} ({how}) at {target.name}: {out.hits} of {fired} "
                                   f"hit" + (f": {lines}" if lines else "")),
                     UnitChanged(unit=unit.id, changes=changes(unit, seen_firing(rs.book, state, unit, attrs.evolve(
                         unit.record, fighter=out.actor, kit=_swap(unit.record.kit, g, out.gun)))), cause=f"{mode} shot")]

@@ -44,6 +44,7 @@ class Template:
     stats: dict[str, int] = attrs.field(factory=dict)  # pre-made: all fourteen of A-3.2
     behaviour: str = "default"  # behaviour.toml
     harness: bool = False  # the strap, gyro and pad system, fitted before the mission (A-12.3); weight 0
+    sights: list[str] = attrs.field(factory=list)  # items.toml sights fitted to the weapon (A-14.7), at most two
     kept: Kept | None = None  # a roster character's skills, rank and carried uses (creator.deploy)
 
 
@@ -95,7 +96,7 @@ def check(t: Tables, shared: Tables) -> list[str]:
             out.append(f"units.toml: [{key}].armour: unknown armour {u.armour!r}")
         if u.weapon and u.weapon not in t["weapons"]:
             out.append(f"units.toml: [{key}].weapon: unknown weapon {u.weapon!r}")
-        out += _ammo(t, key, u) + _spares(t, key, u)
+        out += _ammo(t, key, u) + _spares(t, key, u) + _sights(t, key, u)
         out += [f"units.toml: [{key}].grenades: unknown explosive {g!r}" for g in u.grenades if g not in t["explosives"]]
         out += [f"units.toml: [{key}].items: unknown item {i!r}" for i in u.items if i not in t["items"]]
         out += [f"units.toml: [{key}].skills: unknown skill {k!r} or level {v!r}" for k, v in u.skills.items()
@@ -112,6 +113,27 @@ def check(t: Tables, shared: Tables) -> list[str]:
         out += [f"difficulty.toml: [{key}]: no such level in the shared difficulty.toml" for key in t["difficulty"]
                 if key not in levels]
     return out
+
+
+def _sights(t: Tables, key: str, u: Template) -> list[str]:
+    """Sights are items.toml sights, each once, at most two, on a weapon whose class can use them (A-14.5)."""
+    where = f"units.toml: [{key}].sights"
+    spare = [i for i in u.items if i in t["items"] and t["items"][i].sight]
+    if spare:
+        return [f"units.toml: [{key}].items: {spare[0]!r} is a sight: fit it to the weapon with `sights`"]
+    if not u.sights:
+        return []
+    w = t["weapons"].get(u.weapon)
+    if w is None:
+        return [f"{where}: no weapon to fit them to"]
+    bad = [x for x in u.sights if x not in t["items"] or not t["items"][x].sight]
+    if bad:
+        return [f"{where}: {bad[0]!r} is no items.toml sight"]
+    if len(set(u.sights)) != len(u.sights) or len(u.sights) > 2:
+        return [f"{where}: a laser and a telescopic sight at most, each once"]
+    if not t["classes"][w.category].sights:
+        return [f"{where}: sights give the {w.name} nothing (A-14.5)"]
+    return []
 
 
 def _spares(t: Tables, key: str, u: Template) -> list[str]:

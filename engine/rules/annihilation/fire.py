@@ -29,7 +29,7 @@ class Odds:
     text: str  # "Acc 60×110% 66 + skill 6 − range 1×12 12"
 
 
-def _sight_divisor(book: Book, weapon_id: str, mode: str, sights: int) -> int:
+def sight_divisor(book: Book, weapon_id: str, mode: str, sights: int) -> int:
     st, w = book.settings, book.weapons[weapon_id]
     if w.sniper and mode == "aimed":
         return st.sniper_divisor  # both sights, free
@@ -75,7 +75,7 @@ def to_hit(book: Book, f: Fighter, weapon_id: str, mode: str, distance: int, *, 
     base = acc * line.accuracy // 100
     bonus = weapon_bonus(book, f.character, w.family)
     skill = acc * bonus // 100
-    divisor = _sight_divisor(book, weapon_id, mode, sights)
+    divisor = sight_divisor(book, weapon_id, mode, sights)
     range_pen = cls.range_penalty * distance // divisor
     one_hand = cls.one_hand_penalty if one_handed and w.hands == 2 else 0
     kneel = acc * book.settings.kneel_bonus // 100 if f.stance == "kneeling" else 0

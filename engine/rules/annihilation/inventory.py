@@ -36,6 +36,7 @@ class Carried:
     gripped: tuple[str, ...] = ()  # the hands holding a strapped item; () while it hangs
     doses: tuple[tuple[str, int], ...] = added(())  # a medical kit's doses left, by kind (section 13)
     primed: int | None = added(None)  # a primed grenade held ready: the turn it goes off at its side's phase end
+    sights: tuple[str, ...] = added(())  # items.toml sights fitted to a weapon: no boxes of their own
 
 
 def hands_holding(item: Carried) -> tuple[str, ...]:

@@ -43,6 +43,10 @@ def start(book: Book, f: Fighter, encumbrance: int, *, in_smoke: bool = False) -
     if f.status == "unconscious" and f.health > 0 and f.stun < f.health:
         f = attrs.evolve(f, status="awake")
         out.append(Step("wakes", f"Health {f.health} > 0 and Stun {f.stun} < Health: wakes"))
+    elif st.bleeding_fells and f.status == "awake" and (f.health <= 0 or f.stun >= f.health):
+        f = attrs.evolve(f, status="unconscious")  # bleeding brought it down (no TUs below)
+        out.append(Step("faints", f"Health {f.health} ≤ 0: unconscious" if f.health <= 0
+                        else f"Stun {f.stun} ≥ Health {f.health}: unconscious"))
     energy = energy_regen(book, f)
     if energy != f.energy:
         out.append(Step("energy", f"Energy {f.energy} → {energy}"))

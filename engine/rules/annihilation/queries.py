@@ -12,7 +12,7 @@ from engine.core.model import State, Unit
 from engine.core.ruleset import (Plain, Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable,
                                  ThrowPreview, Turn, Walk)
 from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
-from engine.rules.annihilation import heights, moves, sensor, stalking
+from engine.rules.annihilation import heights, hits, moves, sensor, sights, stalking
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
@@ -75,19 +75,26 @@ class Queries(Plain):
         return self.modes_of(g.id)[0] if mode == "single" else mode
 
     def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
+        """The weapon's modes, then each again with one sight and with both where its fitted sights help
+        (A-14.7: "aimed+sight", "aimed+sights"); the plain modes first, the default the first of them."""
         g = gun(unit.record)
         if g is None:
             return []
         f = unit.record.fighter
-        w = self.book.weapons[g.id]
         out = []
-        for m in self.modes_of(g.id):
-            tu = fire.shot_tu(self.book, f, g.id, m)
-            out.append(Mode(m, f"{m.capitalize()} ×{self.book.modes[m].rounds} {w.modes[m].accuracy}% {tu}TU",
-                            self._mine(state, unit) and g.rounds > 0 and tu <= f.tu_left))
+        for used in (0, 1, 2):
+            for m in self.modes_of(g.id):
+                if used > sights.usable(self.book, g, m):
+                    continue
+                tu = fire.shot_tu(self.book, f, g.id, m, used)  # the name is short: the panel has every number
+                out.append(Mode(sights.joined(m, used), f"{m.capitalize()}{sights.SUFFIX.get(used, '')}",
+                                self._mine(state, unit) and g.rounds > 0 and tu <= f.tu_left))
         return out
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+        """The targeting panel (issue 12): every mode of the weapon at once, at the sights the chosen mode uses,
+        each with its chance per round, its rounds, its TU (the turn to face included) and the TU left after; the
+        chosen one's formula; the armour side the shot hits and a hit's damage through it."""
         from engine.rules.annihilation.combat import check_shot
 
         a, b = state.units.get(shooter), state.units.get(target)
@@ -98,30 +105,40 @@ class Queries(Plain):
         if isinstance(checked, Rejected):
             return checked
         g = gun(a.record)
+        plain, used = sights.split(mode)
         turn, tu = shot_cost(self, a, b, mode)
         f = attrs.evolve(fighter_of(a), tu_left=a.record.fighter.tu_left - turn,
                          facing=facing_towards(a.pos, b.pos))
-        odds = next((o for o in actions.preview(self.book, f, g, fighter_of(b), a.pos, b.pos, dz=b.z - a.z,
-                                                harness=harnessed(g, a.record.harness)) if o.mode == mode), None)
+        table = actions.preview(self.book, f, g, fighter_of(b), a.pos, b.pos, dz=b.z - a.z, sights=used,
+                                harness=harnessed(g, a.record.harness), every=True)
+        odds = next((o for o in table if o.mode == plain), None)
         if odds is None:
             return Rejected("no_mode", f"{mode} cannot be fired now")
         tf = b.record.fighter
-        dmg = self.book.weapons[g.id].damage
-        side = odds.side
+        rnd = hits.round_of(self.book, g.id, g.loaded)  # a cannon's or launcher's damage is its round's (16)
+        dmg = 0 if isinstance(rnd, Rejected) else rnd.damage
+        side = "under" if not isinstance(rnd, Rejected) and rnd.delivery == "grenade" else odds.side  # A-17.4
         av = tf.armour.av
         side_left = getattr(tf.armour, side)
         through = dmg if side_left <= 0 else max(0, dmg - av)
         p = max(0, min(100, odds.chance)) / 100
         p_any = 1 - (1 - p) ** odds.rounds
         spaces = between(self.book.settings.grid, a.pos, b.pos, b.z - a.z, self.book.settings.height_adds_to_range)
-        lines = (Row("Hit", f" {odds.chance}% ×{odds.rounds} · {turn + tu} TU" + (f" ({turn} to turn)" if turn else "")
-                     + f" → {odds.tu_after} "),
-                 Row("", f" {odds.text} "),
-                 Row("Dmg", f" {side} AV {av}: {dmg} → {through} a hit, D {spaces}"
-                     + (f" ({b.z - a.z:+d} lvl)" if b.z != a.z else "") + " "))
+        lines = []
+        for o in table:  # the label padded so the columns line up in the panel
+            label = ("▸" if o.mode == plain else " ") + f"{o.mode.capitalize():<5}"
+            lines.append(Row(label, f" {o.chance:>3}% ×{o.rounds} {turn + o.tu:>2} TU → "
+                                    + (f"{o.tu_after} " if o.paid else f"✗ {f.tu_left + turn} left ")))
+        lines.append(Row("", f" {odds.text} "))
+        fitted = sights.usable(self.book, g, plain)
+        if fitted and not used:  # in use, the mode's name and the formula's "/2" say so (24 rows: no room)
+            lines.append(Row("Sights", f" {fitted} fitted, unused (m: use them) "))
+        lines.append(Row("Side", f" {side} AV {av}: {dmg} → {through}, D {spaces}"
+                                 + (f" ({b.z - a.z:+d} lvl)" if b.z != a.z else "")
+                                 + (f", turn {turn} TU" if turn else "") + " "))
         return ShotPreview(p_hit=p_any, expected_damage=p * odds.rounds * through,
                            p_headshot=p_any * (1.0 if through >= tf.health + tf.character.stats.bravery else 0.0),
-                           distance=spaces, reach=None, lines=lines)
+                           distance=spaces, reach=None, lines=tuple(lines))
 
     def throwables(self, state: State, unit: Unit) -> list[Throwable]:
         if unit.record is None:
@@ -193,6 +210,8 @@ class Queries(Plain):
             spare = len(loads(self.book, s, g))
             kit.append(f"{w.name} {g.rounds}/{w.capacity}" + (f" +{spare} clips" if w.feed == "clip" else
                                                                f" +{spare} spare" if spare else ""))
+            kit.append("Fire TU: " + " ".join(f"{m.capitalize()} {fire.shot_tu(self.book, f, g.id, m)}"
+                                              for m in self.modes_of(g.id)))  # issue 12: each mode's cost
         nades = [self.name(c.id) for c in grenades(s, self.book) + medical.kits(s)]
         if nades:
             kit.append("Belt: " + ", ".join(f"{n}×{nades.count(n)}" for n in sorted(set(nades))))

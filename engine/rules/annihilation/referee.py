@@ -8,8 +8,11 @@ rolled on the setup dice), a `side` ("a" the actor's, "b" the other), and option
 (open wounds by body part); an `[action]` with `type` ("shoot", "throw", "melee" or
 "treat"), `actor`, `target`, `distance` (squares in a row) and `from_behind` (the target faces away: its rear
 armour); a shot names its `mode`, a throw its `item` (an explosives.toml id the actor carries), thrown at the
-target's square, a treatment its `dose` ("bandage:<body part>", "heal", "stimulant", "pain_killer"). A physical
-attack and a dose reach 1 square."""
+target's square, a treatment its `dose` ("bandage:<body part>", "heal", "stimulant", "pain_killer"). A shot may
+use `sights` (1 or 2: the laser and telescopic sights of A-14.7, fitted to the weapon if its template has none).
+A unit may also set `stats` and `skills` over its template's, carry another clip-fed `weapon`, wear another
+`armour` and start with `armour_left` (its AV and side totals, as worn down); the target shows the actor a `side`
+("front", "left", "right", "rear"). A physical attack and a dose reach 1 square."""
 
 from __future__ import annotations
 
@@ -25,9 +28,11 @@ from engine.core.events import Resolved
 from engine.core.model import State, Unit, replace
 from engine.core.reducer import fold
 from engine.map.grid import Grid
-from engine.rules.annihilation import acts, combat, medical
-from engine.rules.annihilation.fighter import Part
-from engine.rules.annihilation.soldier import STATUS, muster
+from engine.rules.annihilation import acts, combat, medical, sights
+from engine.rules.annihilation.armour import SIDES
+from engine.rules.annihilation.character import Stats
+from engine.rules.annihilation.fighter import Part, deploy
+from engine.rules.annihilation.soldier import STATUS, enc, gun, muster
 from engine.rules.annihilation.space import facing_towards
 
 if TYPE_CHECKING:
@@ -43,6 +48,11 @@ class ScenarioUnit:
     health: int | None = None  # Health now (None: full); 0 or less: unconscious
     wounds: dict[str, int] = attrs.field(factory=dict)  # body.toml id -> open wounds
     harness: bool | None = None  # wears the heavy-weapon harness (A-12.3); None: as its template says
+    stats: dict[str, int] = attrs.field(factory=dict)  # A-3.2 stats set over the template's (or its rolls)
+    skills: dict[str, str] = attrs.field(factory=dict)  # skills.toml id -> levels.toml id, over the template's
+    weapon: str = ""  # weapons.toml, clip-fed or charged, held loaded in place of the template's ("": its own)
+    armour: str = ""  # armour.toml, in place of the template's
+    armour_left: dict[str, int] = attrs.field(factory=dict)  # what is left: "av" and side totals ("front", ...)
 
 
 @attrs.frozen(kw_only=True)
@@ -51,10 +61,12 @@ class Action:
     actor: str
     target: str
     mode: str = "snap"  # a shot's firing mode
+    sights: int = 0  # laser and telescopic sights the shot uses (A-14.7): 1 (+10 TU, range /2) or 2 (+15, /4)
     item: str = ""  # a throw's explosive
     dose: str = ""  # a treatment's dose
     distance: int = 5  # squares along a row: the range distance (A-7.4)
     from_behind: bool = False  # the target faces away from the shooter
+    side: Literal["", "front", "left", "right", "rear"] = ""  # the target's side the actor faces (A-7.7)
 
 
 @attrs.frozen(kw_only=True)
@@ -62,6 +74,9 @@ class Scenario:
     ruleset: str
     units: dict[str, ScenarioUnit]
     action: Action
+
+
+TURNS = {"front": 0, "right": -2, "left": 2, "rear": 4}  # the target's facing from facing the actor, in 45° steps
 
 
 def check(rs: Annihilation, sc: Scenario) -> list[str]:
@@ -75,6 +90,9 @@ def check(rs: Annihilation, sc: Scenario) -> list[str]:
         out.append(f"[action].distance: expected 1 to {rs.sight_range} squares, got {a.distance}")
     out += [f"[units.{uid}].wounds: unknown body part {k!r}" for uid, u in sc.units.items() for k in u.wounds
             if k not in rs.book.body]
+    out += [line for uid, u in sc.units.items() for line in _kit_lines(rs, uid, u)]
+    if a.side and a.from_behind:
+        out.append("[action].side: give `side` or `from_behind`, not both")
     if not out and a.type == "treat" and a.dose.partition(":")[0] not in medical.WORDS:
         out.append(f"[action].dose: one of {', '.join(medical.WORDS)} (bandage:<body part>), got {a.dose!r}")
     if not out and a.type == "throw" and a.item not in rs.book.explosives:
@@ -86,7 +104,59 @@ def check(rs: Annihilation, sc: Scenario) -> list[str]:
         elif a.mode not in rs.book.weapons[weapon].modes:
             out.append(f"[action].mode: the {rs.book.weapons[weapon].name} has no {a.mode!r} mode; it fires "
                        f"{', '.join(rs.modes_of(weapon))}")
+        elif not 0 <= a.sights <= 2:
+            out.append(f"[action].sights: 0, 1 or 2 sights, got {a.sights}")
+        elif a.sights and not sights.helps(rs.book, weapon, a.mode):
+            out.append(f"[action].sights: sights do nothing for the {rs.book.weapons[weapon].name}'s {a.mode} shot "
+                       "(A-14.5, A-14.8)")
+    if a.type != "shoot" and a.sights:
+        out.append("[action].sights: only a shot uses sights")
     return out
+
+
+def _kit_lines(rs: Annihilation, uid: str, u: ScenarioUnit) -> list[str]:
+    """The stats, skills, weapon and armour a scenario sets on a unit, each checked against the tables."""
+    at, book = f"[units.{uid}]", rs.book
+    out = [f"{at}.stats: unknown stat {k!r}" for k in u.stats if k not in Stats.__annotations__]
+    out += [f"{at}.stats: {k} = {v}: a stat is 1 to 200" for k, v in u.stats.items() if not 1 <= v <= 200]
+    out += [f"{at}.skills: unknown skill {k!r} or level {v!r}" for k, v in u.skills.items()
+            if k not in book.skills or v not in book.levels]
+    if u.weapon and (u.weapon not in book.weapons or book.weapons[u.weapon].feed not in ("clip", "charges")):
+        out.append(f"{at}.weapon: a clip-fed or charged weapons.toml id, got {u.weapon!r}")
+    if u.armour and u.armour not in book.armour:
+        out.append(f"{at}.armour: unknown armour {u.armour!r}")
+    out += [f"{at}.armour_left: {k!r} is none of av, {', '.join(SIDES)}" for k in u.armour_left
+            if k not in ("av",) + SIDES]
+    out += [f"{at}.armour_left: {k} = {v}: at least 0" for k, v in u.armour_left.items() if v < 0]
+    return out
+
+
+def _made(rs: Annihilation, unit: Unit, su: ScenarioUnit) -> Unit:
+    """The unit with the scenario's stats, skills and worn armour, deployed again (TU, Energy, Health follow)."""
+    if not (su.stats or su.skills or su.armour_left):
+        return unit
+    f = unit.record.fighter
+    c = f.character
+    skills = dict(c.skills) | {k: rs.book.levels[v].chance for k, v in su.skills.items()}
+    c = attrs.evolve(c, stats=attrs.evolve(c.stats, **su.stats), skills=tuple(sorted(skills.items())))
+    f = deploy(rs.book, c, enc(rs.book, attrs.evolve(unit.record, fighter=attrs.evolve(f, character=c))),
+               unit.facing)
+    left = dict(su.armour_left)
+    if left:
+        av = left.pop("av", None)
+        f = attrs.evolve(f, armour=attrs.evolve(f.armour, **left, **({} if av is None else {"av10": 10 * av})))
+    return replace(unit, {"record": attrs.evolve(unit.record, fighter=f), "hp": f.health, "hp_max": c.stats.health})
+
+
+def _sighted(rs: Annihilation, unit: Unit, used: int) -> Unit:
+    """The shooter's weapon with at least `used` sights fitted (the scenario says it has them: A-14.7)."""
+    g = gun(unit.record)
+    if g is None or len(g.sights) >= used:
+        return unit
+    kinds = tuple(k for k, item in rs.book.items.items() if item.sight)
+    fitted = g.sights + tuple(k for k in kinds if k not in g.sights)[:used - len(g.sights)]
+    kit = tuple(attrs.evolve(c, sights=fitted) if c is g else c for c in unit.record.kit)
+    return replace(unit, {"record": attrs.evolve(unit.record, kit=kit)})
 
 
 def units_of(rs: Annihilation, sc: Scenario, setup: Dice) -> tuple[dict[str, Unit], list]:
@@ -99,8 +169,12 @@ def units_of(rs: Annihilation, sc: Scenario, setup: Dice) -> tuple[dict[str, Uni
     for uid, su in sc.units.items():
         t = rs.units[su.template]
         t = t if su.harness is None else attrs.evolve(t, harness=su.harness)
+        if su.weapon:
+            t = attrs.evolve(t, weapon=su.weapon, ammo="", spares={}, sights=[], clips=1)
+        t = attrs.evolve(t, armour=su.armour) if su.armour else t
         side = mine if su.side == "a" else theirs
         unit, made = muster(rs.book, setup, t, missions.Member(side, su.template, uid, t.name, t.glyph), (0, 0))
+        unit = _made(rs, unit, su)
         f = unit.record.fighter
         f = attrs.evolve(f, stance=su.stance, tu_left=f.tu_left if su.tu_left is None else min(su.tu_left, f.tu_turn))
         for part, n in sorted(su.wounds.items()):
@@ -110,6 +184,8 @@ def units_of(rs: Annihilation, sc: Scenario, setup: Dice) -> tuple[dict[str, Uni
                              status="unconscious" if su.health <= 0 else f.status)
         out[uid] = replace(unit, {"record": attrs.evolve(unit.record, fighter=f), "hp": f.health,
                                   "status": STATUS[f.status]})
+        if uid == sc.action.actor and sc.action.sights:
+            out[uid] = _sighted(rs, out[uid], sc.action.sights)
         rolls += made
     return out, rolls
 
@@ -122,9 +198,10 @@ def stage(rs: Annihilation, units: dict[str, Unit], a: Action) -> State:
     for uid, u in units.items():
         if uid == a.actor:
             pos, facing = actor_at, facing_towards(actor_at, target_at)
-        elif uid == a.target:
+        elif uid == a.target:  # A-7.7 with x east, y south: the shooter is on its right when it faces 90° left
             towards = facing_towards(target_at, actor_at)
-            pos, facing = target_at, (towards + 4) % 8 if a.from_behind else towards
+            turn = TURNS["rear" if a.from_behind else a.side or "front"]
+            pos, facing = target_at, (towards + turn) % 8
         else:
             pos, facing = (1 + others.index(uid), 3), 0
         placed[uid] = replace(u, {"pos": pos, "facing": facing,
@@ -148,7 +225,8 @@ def referee(rs: Annihilation, units: dict[str, Unit], a: Action, dice: Dice) -> 
         events = acts.act(rs, state, actor, Act(unit=a.actor, action=a.type, target=a.target,
                                                 option=a.dose or None), dice)
     else:
-        events = combat.shoot(rs, state, actor, Shoot(unit=a.actor, target=a.target, mode=a.mode), dice)
+        events = combat.shoot(rs, state, actor, Shoot(unit=a.actor, target=a.target,
+                                                      mode=sights.joined(a.mode, a.sights)), dice)
     if isinstance(events, Rejected):
         return events
     after = fold(state, events)

@@ -88,6 +88,8 @@ class Settings:
     smoke_turns: int
     smoke_sight_squares: int
     smoke_between_storeys: bool = False  # across storeys: smoke cuts a line from one level to another too
+    bleeding_fells: bool = False  # section 22 step 4: bled to Health ≤ 0 (or under its Stun), a unit falls unconscious
+    drops_held: bool = False  # an unconscious unit's hands, a lost arm's hand, let go (letgo.py)
     fire_damage: int
     fire_turns: int
     priming_delay_max: int
@@ -264,6 +266,7 @@ class Item:
     medic_tu: int = 0
     percent: int = 0
     holds: int = 0  # boxes a strapped bag holds
+    sight: bool = False  # a laser or telescopic sight: fitted to a weapon (units.toml `sights`), no boxes
 
 
 @attrs.frozen(kw_only=True)

@@ -34,6 +34,7 @@ class Soldier:
     tally: Tally = added(Tally())  # this mission's uses, when the settings count them
     harness: bool = added(False)  # wears the strap, gyro and pad system, fitted before the mission
     fired: tuple[int, ...] = added(())  # (stamp, x, y, z) of its last shot, with settings `shots_seen` (seen_firing)
+    harness_work: int = added(0)  # full turns spent putting the harness on (or off, if worn) so far (harness.py)
 
 
 def stamp(state: State, side: str, turn: int | None = None) -> int:
@@ -113,10 +114,12 @@ def kit_of(book: Book, t: Template) -> tuple[Carried, ...]:
         w = book.weapons[t.weapon]
         place = "both_hands" if w.hands == 2 else HANDS[0]
         loaded = f"clip:{t.weapon}" if w.feed == "clip" else t.ammo or None
+        fitted = tuple(t.sights)  # laser and telescopic sights ride on the weapon
         if t.harness and w.size in ("I", "J"):  # on the harness, gripped ready to fire
-            out.append(Carried(t.weapon, w.size, "both_straps", loaded=loaded, rounds=w.capacity, gripped=HANDS))
+            out.append(Carried(t.weapon, w.size, "both_straps", loaded=loaded, rounds=w.capacity, gripped=HANDS,
+                               sights=fitted))
         else:
-            out.append(Carried(t.weapon, w.size, place, loaded=loaded, rounds=w.capacity))
+            out.append(Carried(t.weapon, w.size, place, loaded=loaded, rounds=w.capacity, sights=fitted))
         if w.feed == "clip":
             out += [Carried(f"clip:{t.weapon}", w.clip_size, "belt", rounds=w.capacity) for _ in range(t.clips)]
         for a, n in sorted(t.spares.items()):  # section 16: a cannon's shell clips, rockets (belt: size C at most)

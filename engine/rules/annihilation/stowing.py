@@ -20,7 +20,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import Inventory, Option, Row, Stowed
-from engine.rules.annihilation import combat, inventory
+from engine.rules.annihilation import combat, harness, inventory
 from engine.rules.annihilation.combat import paid_answered
 from engine.rules.annihilation.inventory import HANDS, Carried
 from engine.rules.annihilation.moves import Price
@@ -31,8 +31,6 @@ if TYPE_CHECKING:
 
 PLACES = ("right_hand", "left_hand", "both_hands", "strap_1", "strap_2", "both_straps", "shoulder_left",
           "shoulder_right", "leg_left", "leg_right", "belt", "backpack", "bag", "floor")
-HARNESS = {False: " none · size I/J fire only from it · on: {on} turns ",  # A-12.3: of full TU, before the mission
-           True: " worn · both straps, any size, gripped · off: {off} turns "}
 WORDS = {p: p.replace("_", " ").capitalize() for p in PLACES} | {"strap_1": "Strap 1", "strap_2": "Strap 2",
                                                                  "bag": "Strap bag"}
 
@@ -154,8 +152,7 @@ def screen(rs: Annihilation, state: State, unit: Unit) -> Inventory:
     armour = rs.book.armour[f.character.armour]
     lines = (Row("ENC", f" {total} boxes (armour {armour.weight}) − relief {relief} = {enc}: TU {f.tu_turn} a turn "),
              Row("TU", f" {f.tu_left}/{f.tu_turn} "),
-             Row("Harness", HARNESS[s.harness].format(on=rs.book.costs["harness_on"].turns,
-                                                      off=rs.book.costs["harness_off"].turns)))
+             Row("Harness", harness.words(rs, unit)))
     mine = rs._mine(state, unit)
     things = []
     for n, c in enumerate(s.kit):
@@ -189,7 +186,21 @@ def screen(rs: Annihilation, state: State, unit: Unit) -> Inventory:
                                               f"{_short(load.tu, f.tu_left)})",
                                     Act(unit=unit.id, action="load", option=str(n)), note=load.text))
         things.append(Stowed(label=_label(rs, c), place=WORDS[c.place], size=c.size, moves=tuple(moves)))
-    return Inventory(lines=lines, items=tuple(things))
+    return Inventory(lines=lines, items=tuple(things) + (_harness(rs, unit, mine),))
+
+
+def _harness(rs: Annihilation, unit: Unit, mine: bool) -> Stowed:
+    """The strap, gyro and pad system as a thing of its own: a turn's work at putting it on or taking it off."""
+    s = unit.record
+    need = harness.turns(rs, unit)
+    verb = "Take it off" if s.harness else "Put it on"
+    cost = harness.price(rs, unit) if mine else None
+    moves = () if cost is None or isinstance(cost, Rejected) else (Option(
+        "Harness", f"{verb}: a turn's work, {s.harness_work + 1} of {need} ({cost.tu} TU)",
+        Act(unit=unit.id, action="harness"),
+        note=f"A-12.3, section 11: {need} full turns, the whole allowance of each; the turns done are kept"),)
+    return Stowed(label=f"Strap, gyro and pad system ({s.harness_work} of {need} turns done)" if s.harness_work
+                  else "Strap, gyro and pad system", place="Worn" if s.harness else "Not worn", moves=moves)
 
 
 def _short(tu: int, left: int) -> str:

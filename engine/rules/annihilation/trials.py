@@ -18,7 +18,7 @@ from engine.core.bare import Steps, Words, count
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, DiceExhausted, Faces
 from engine.core.model import Unit
-from engine.rules.annihilation import armour, combat, fire, hits, referee, wounds
+from engine.rules.annihilation import armour, combat, fire, hits, referee, sights, wounds
 from engine.rules.annihilation.wounds import wound_roll
 from engine.rules.annihilation.inventory import ARM_OF, hands_holding
 from engine.rules.annihilation.soldier import fighter_of, gun
@@ -102,7 +102,7 @@ def plan(rs, units: dict[str, Unit], a) -> ShotPlan | None:
     unit = rs._actor(state, a.actor)
     if isinstance(unit, Rejected):
         return None
-    mode = rs.mode_id(unit, a.mode)
+    mode = rs.mode_id(unit, sights.joined(a.mode, a.sights))
     target = combat.check_shot(rs, state, unit, a.target, mode)
     if isinstance(target, Rejected):
         return None
@@ -121,7 +121,8 @@ def plan(rs, units: dict[str, Unit], a) -> ShotPlan | None:
         return None
     arms = tuple(ARM_OF[h] for h in hands_holding(g))[:book.weapons[g.id].hands]
     spaces = between(book.settings.grid, unit.pos, target.pos, 0, book.settings.height_adds_to_range)
-    odds = fire.to_hit(book, f, g.id, mode, spaces, one_handed=len(arms) == 1, arms=arms)
+    mode, used = sights.split(mode)
+    odds = fire.to_hit(book, f, g.id, mode, spaces, sights=used, one_handed=len(arms) == 1, arms=arms)
     if isinstance(odds, Rejected) or not arms:
         return None
     fired = min(book.modes[mode].rounds, g.rounds)
