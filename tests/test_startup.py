@@ -106,3 +106,25 @@ def test_a_new_session_imports_nothing_while_the_main_thread_imports_textual(tmp
                            timeout=120)
     assert child.returncode == 0, child.stderr
     assert child.stdout.strip() == "[]"
+
+
+TITLE = """
+import sys
+from tui.app import XenotacApp
+from tui.cli import main
+from tui.screens.title import Title  # noqa: F401 - the menu's own modules count too
+
+heavy = ("engine", "tcod", "numpy")
+XenotacApp.run = lambda self: print(sorted(m for m in sys.modules if m.partition(".")[0] in heavy)) or None
+sys.exit(main(["--saves", sys.argv[1]]))
+"""
+
+
+def test_the_title_menu_starts_without_the_engine_tcod_or_numpy(tmp_path):
+    """The menu's first frame needs none of them: they load in its warm-up, after it is drawn."""
+    import subprocess
+    import sys
+
+    child = subprocess.run([sys.executable, "-c", TITLE, str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "[]"
