@@ -73,19 +73,15 @@ class Watch:
 
 
 sys.meta_path.insert(0, Watch())
-real_aside = launch.aside
 
 
-def aside(make):
-    wait = real_aside(make)
-
-    def result():
-        wait()
-        raise SystemExit(0)
-    return result
+def run(app):  # the client waits for its session, as its worker thread does, and stops there
+    app.first_session()
+    raise SystemExit(0)
 
 
-launch.aside = aside
+import tui.app
+tui.app.XenotacApp.run = run
 try:
     launch.run(build_parser().parse_args(["--saves", sys.argv[1], "play", "--seed", "1", "--ruleset", sys.argv[2]]))
 except SystemExit:
@@ -97,8 +93,9 @@ print(sorted(found.get("xenotac-start", [])))
 
 @pytest.mark.parametrize("ruleset", ["xcom-trpg", "annihilation"])
 def test_a_new_session_imports_nothing_while_the_main_thread_imports_textual(tmp_path, ruleset):
-    """`play` makes its session in a thread while the main thread imports Textual's app: two threads importing
-    modules that import each other could deadlock, so the session's thread must find every module it needs loaded."""
+    """`play` makes its session in a thread while the main thread imports Textual's app and starts it: two threads
+    importing modules that import each other could deadlock, so the session's thread must find every module it needs
+    loaded."""
     import subprocess
     import sys
 

@@ -51,7 +51,7 @@ class XenotacApp(App[str]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, content: Content | Callable[[], Content], saves: Path, keymap: dict[str, str] | None = None,
-                 session: Session | None = None, casual: bool = False, alien_delay: float | None = None,
+                 session: Session | Callable[[], Session] | None = None, casual: bool = False, alien_delay: float | None = None,
                  replay: Timeline | None = None, whole: Callable[[], Content] | None = None,
                  campaign=None) -> None:
         """`content` may be a function that loads it: then it is loaded on first use, or by `warm_up`. `whole`: how
@@ -62,7 +62,8 @@ class XenotacApp(App[str]):
         self._content_lock = threading.Lock()
         self.saves = saves
         self.casual = casual
-        self.first_session = session
+        self.first_session = session  # or the function that waits for a new one (tui.launch)
+        self.start_error: Exception | None = None
         self.first_replay = replay
         self.first_campaign = campaign  # an engine.campaign.ledger.Ledger: `campaign resume` opens its screen
         self.alien_delay = alien_delay
@@ -108,7 +109,8 @@ class XenotacApp(App[str]):
             self.run_worker(lambda: self.content, thread=True, exit_on_error=False)
 
     def on_mount(self) -> None:
-        self.call_after_refresh(_collect_again)
+        if not callable(self.first_session):  # a session still being made: after its battle's first frame
+            self.call_after_refresh(_collect_again)
         if os.environ.get("XENOTAC_WATCHERS"):  # a game on a host (xenotac serve): say who watches it
             from tui.serve import watchcount
 
@@ -126,10 +128,29 @@ class XenotacApp(App[str]):
             from tui.screens.title import Title
 
             self.push_screen(Title())
+        elif callable(self.first_session):  # `play`: the new log's first records may still be going to disk
+            self.run_worker(self._first_battle, thread=True, exit_on_error=False)
         elif self.first_session.over:
             self._summary(self.first_session.path)
         else:
             self.battle(self.first_session)
+
+    def _first_battle(self) -> None:
+        """In a worker thread: waits for the session `play` began before Textual started (tui.launch.aside), so
+        Textual starts while its log is fsynced, then opens its battle. A session that could not be made ends the
+        client with exit 2; tui.launch raises its error once the terminal is back, one line as before."""
+        try:
+            session = self.first_session()
+        except Exception as exc:  # noqa: BLE001 - raised again by tui.launch
+            self.start_error = exc
+            self.call_from_thread(self.exit, None, 2)
+            return
+        self.first_session = session
+        self.call_from_thread(self._open_first, session)
+
+    def _open_first(self, session: Session) -> None:
+        self.battle(session)
+        self.call_after_refresh(_collect_again)
 
     def battle(self, session: Session) -> None:
         from tui.screens.battle import ALIEN_DELAY, BattleScreen
