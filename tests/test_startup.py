@@ -125,3 +125,41 @@ def test_the_title_menu_starts_without_the_engine_tcod_or_numpy(tmp_path):
     child = subprocess.run([sys.executable, "-c", TITLE, str(tmp_path)], capture_output=True, text=True, timeout=120)
     assert child.returncode == 0, child.stderr
     assert child.stdout.strip() == "[]"
+
+
+def test_a_session_that_could_not_be_made_ends_the_client_with_its_error(content, tmp_path):
+    """`play` hands the app the function that waits for its new session; a failure there opens no screen and comes
+    back to tui.launch, which raises it once the terminal is restored (one line, exit 2)."""
+    from engine.log.errors import LogError
+    from tui.screens.battle import BattleScreen
+
+    def made():
+        raise LogError("cannot write a log in /nowhere")
+
+    app = XenotacApp(content, tmp_path, session=made)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return [type(s) for s in app.screen_stack]
+
+    screens = asyncio.run(go())
+    assert BattleScreen not in screens
+    assert app.return_code == 2 and isinstance(app.start_error, LogError)
+
+
+def test_a_session_made_meanwhile_is_the_first_screen(content, tmp_path):
+    from engine.core.dice import seed_from_int
+    from tui.screens.battle import BattleScreen
+    from tui.session import Session
+
+    session = Session.new(content, "xcom-trpg", "eliminate", seed_from_int(1), tmp_path / "a.jsonl", public=1)
+    app = XenotacApp(content, tmp_path, session=lambda: session)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return type(app.screen), app.first_session
+
+    first, kept = asyncio.run(go())
+    assert first is BattleScreen and kept is session

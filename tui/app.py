@@ -62,7 +62,7 @@ class XenotacApp(App[str]):
         self._content_lock = threading.Lock()
         self.saves = saves
         self.casual = casual
-        self.first_session = session  # or the function that waits for a new one (tui.launch)
+        self.first_session = session  # or the function that waits for a new one (tui.launch.aside)
         self.start_error: Exception | None = None
         self.first_replay = replay
         self.first_campaign = campaign  # an engine.campaign.ledger.Ledger: `campaign resume` opens its screen
@@ -109,8 +109,7 @@ class XenotacApp(App[str]):
             self.run_worker(lambda: self.content, thread=True, exit_on_error=False)
 
     def on_mount(self) -> None:
-        if not callable(self.first_session):  # a session still being made: after its battle's first frame
-            self.call_after_refresh(_collect_again)
+        self.call_after_refresh(_collect_again)
         if os.environ.get("XENOTAC_WATCHERS"):  # a game on a host (xenotac serve): say who watches it
             from tui.serve import watchcount
 
@@ -128,29 +127,22 @@ class XenotacApp(App[str]):
             from tui.screens.title import Title
 
             self.push_screen(Title())
-        elif callable(self.first_session):  # `play`: the new log's first records may still be going to disk
-            self.run_worker(self._first_battle, thread=True, exit_on_error=False)
+        elif callable(self.first_session) and not self._await_session():
+            self.exit(None, 2)  # tui.launch raises the session's problem once the terminal is back
         elif self.first_session.over:
             self._summary(self.first_session.path)
         else:
             self.battle(self.first_session)
 
-    def _first_battle(self) -> None:
-        """In a worker thread: waits for the session `play` began before Textual started (tui.launch.aside), so
-        Textual starts while its log is fsynced, then opens its battle. A session that could not be made ends the
-        client with exit 2; tui.launch raises its error once the terminal is back, one line as before."""
+    def _await_session(self) -> bool:
+        """`play`'s new session, made in a thread while Textual started (tui.launch.aside): waited for here, before
+        the first frame, so the battle is still the first screen drawn; False (its error kept) if it failed."""
         try:
-            session = self.first_session()
+            self.first_session = self.first_session()
         except Exception as exc:  # noqa: BLE001 - raised again by tui.launch
             self.start_error = exc
-            self.call_from_thread(self.exit, None, 2)
-            return
-        self.first_session = session
-        self.call_from_thread(self._open_first, session)
-
-    def _open_first(self, session: Session) -> None:
-        self.battle(session)
-        self.call_after_refresh(_collect_again)
+            return False
+        return True
 
     def battle(self, session: Session) -> None:
         from tui.screens.battle import ALIEN_DELAY, BattleScreen

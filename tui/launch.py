@@ -85,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
                                          public=public))
     from tui.app import XenotacApp  # Textual's app and its start-up run while a new log's first records go to disk
 
-    session = made  # the app waits for it in a thread of its own
+    session = made  # waited for as the app mounts: Textual starts meanwhile
     if args.cmd == "resume":
         session = Session.resume(content, resumed, recover=args.recover)
     app = XenotacApp(content, saves, keymap, session=session, casual=bool(getattr(args, "casual", False)),
@@ -114,8 +114,8 @@ def campaign(args: argparse.Namespace, book) -> int:
 def aside(make: Callable[[], T]) -> Callable[[], T]:
     """`make()` in a thread from now on; the function returned waits for it and gives what it gave or raises what it
     raised. A new session writes its seed file and its log's first records, each fsynced, while the main thread
-    imports Textual's app and starts it; the app waits in a worker and hands a problem back to `run`, which raises it
-    once the terminal is restored: still one line. No module is imported by both (tests/test_startup.py)."""
+    imports Textual's app and starts it; the app waits for it as it mounts, before its first frame, and hands a
+    problem back to `run`, which raises it once the terminal is restored: still one line. No module is imported by both (tests/test_startup.py)."""
     done: dict[str, Any] = {}
 
     def work() -> None:
