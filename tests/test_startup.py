@@ -75,8 +75,8 @@ class Watch:
 sys.meta_path.insert(0, Watch())
 
 
-def run(app):  # the client waits for its session, as its worker thread does, and stops there
-    app.first_session()
+def run(app):  # the client waits for its session, as it does when it mounts, and stops there
+    app.first_session
     raise SystemExit(0)
 
 

@@ -115,7 +115,8 @@ def aside(make: Callable[[], T]) -> Callable[[], T]:
     """`make()` in a thread from now on; the function returned waits for it and gives what it gave or raises what it
     raised. A new session writes its seed file and its log's first records, each fsynced, while the main thread
     imports Textual's app and starts it; the app waits for it as it mounts, before its first frame, and hands a
-    problem back to `run`, which raises it once the terminal is restored: still one line. No module is imported by both (tests/test_startup.py)."""
+    problem back to `run`, which raises it once the terminal is restored: still one line. No module is imported by
+    both (tests/test_startup.py)."""
     done: dict[str, Any] = {}
 
     def work() -> None:
