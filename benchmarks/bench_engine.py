@@ -94,7 +94,9 @@ def trials_figures(content) -> list:
                          "engine": engine_dice}, rounds=rounds(5))
         rate = shots / t["trials"]
         what = TRIAL_SCENARIOS[ruleset].stem
-        out.append(at_least(f"resolve --trials {shots:,} ({ruleset}, {what})", rate, "shots/s", 20_000))
+        out.append(at_least(f"resolve --trials {shots:,} ({ruleset}, {what})", rate, "shots/s", 20_000,
+                            reference=f"× the shots/s of drawing the same dice bare ({shots / t['bare']:,.0f}/s)",
+                            ratio=t["bare"] / t["trials"]))
         out.append(at_most(f"resolve --trials ÷ its {count / shots:.1f} dice drawn bare ({ruleset})",
                            t["trials"] / t["bare"], "×", 10,
                            reference=f"× the engine's own Dice drawing them ({count / t['bare']:,.0f} d100/s bare, "

@@ -73,19 +73,15 @@ class Watch:
 
 
 sys.meta_path.insert(0, Watch())
-real_aside = launch.aside
 
 
-def aside(make):
-    wait = real_aside(make)
-
-    def result():
-        wait()
-        raise SystemExit(0)
-    return result
+def run(app):  # the client waits for its session, as it does when it mounts, and stops there
+    app.first_session
+    raise SystemExit(0)
 
 
-launch.aside = aside
+import tui.app
+tui.app.XenotacApp.run = run
 try:
     launch.run(build_parser().parse_args(["--saves", sys.argv[1], "play", "--seed", "1", "--ruleset", sys.argv[2]]))
 except SystemExit:
@@ -97,8 +93,9 @@ print(sorted(found.get("xenotac-start", [])))
 
 @pytest.mark.parametrize("ruleset", ["xcom-trpg", "annihilation"])
 def test_a_new_session_imports_nothing_while_the_main_thread_imports_textual(tmp_path, ruleset):
-    """`play` makes its session in a thread while the main thread imports Textual's app: two threads importing
-    modules that import each other could deadlock, so the session's thread must find every module it needs loaded."""
+    """`play` makes its session in a thread while the main thread imports Textual's app and starts it: two threads
+    importing modules that import each other could deadlock, so the session's thread must find every module it needs
+    loaded."""
     import subprocess
     import sys
 
@@ -106,3 +103,63 @@ def test_a_new_session_imports_nothing_while_the_main_thread_imports_textual(tmp
                            timeout=120)
     assert child.returncode == 0, child.stderr
     assert child.stdout.strip() == "[]"
+
+
+TITLE = """
+import sys
+from tui.app import XenotacApp
+from tui.cli import main
+from tui.screens.title import Title  # noqa: F401 - the menu's own modules count too
+
+heavy = ("engine", "tcod", "numpy")
+XenotacApp.run = lambda self: print(sorted(m for m in sys.modules if m.partition(".")[0] in heavy)) or None
+sys.exit(main(["--saves", sys.argv[1]]))
+"""
+
+
+def test_the_title_menu_starts_without_the_engine_tcod_or_numpy(tmp_path):
+    """The menu's first frame needs none of them: they load in its warm-up, after it is drawn."""
+    import subprocess
+    import sys
+
+    child = subprocess.run([sys.executable, "-c", TITLE, str(tmp_path)], capture_output=True, text=True, timeout=120)
+    assert child.returncode == 0, child.stderr
+    assert child.stdout.strip() == "[]"
+
+
+def test_a_session_that_could_not_be_made_ends_the_client_with_its_error(content, tmp_path):
+    """`play` hands the app the function that waits for its new session; a failure there opens no screen and comes
+    back to tui.launch, which raises it once the terminal is restored (one line, exit 2)."""
+    from engine.log.errors import LogError
+    from tui.screens.battle import BattleScreen
+
+    def made():
+        raise LogError("cannot write a log in /nowhere")
+
+    app = XenotacApp(content, tmp_path, session=made)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return [type(s) for s in app.screen_stack]
+
+    screens = asyncio.run(go())
+    assert BattleScreen not in screens
+    assert app.return_code == 2 and isinstance(app.start_error, LogError)
+
+
+def test_a_session_made_meanwhile_is_the_first_screen(content, tmp_path):
+    from engine.core.dice import seed_from_int
+    from tui.screens.battle import BattleScreen
+    from tui.session import Session
+
+    session = Session.new(content, "xcom-trpg", "eliminate", seed_from_int(1), tmp_path / "a.jsonl", public=1)
+    app = XenotacApp(content, tmp_path, session=lambda: session)
+
+    async def go():
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            return type(app.screen), app.first_session
+
+    first, kept = asyncio.run(go())
+    assert first is BattleScreen and kept is session

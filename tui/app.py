@@ -51,7 +51,8 @@ class XenotacApp(App[str]):
     ENABLE_COMMAND_PALETTE = False
 
     def __init__(self, content: Content | Callable[[], Content], saves: Path, keymap: dict[str, str] | None = None,
-                 session: Session | None = None, casual: bool = False, alien_delay: float | None = None,
+                 session: Session | Callable[[], Session] | None = None, casual: bool = False,
+                 alien_delay: float | None = None,
                  replay: Timeline | None = None, whole: Callable[[], Content] | None = None,
                  campaign=None) -> None:
         """`content` may be a function that loads it: then it is loaded on first use, or by `warm_up`. `whole`: how
@@ -62,7 +63,8 @@ class XenotacApp(App[str]):
         self._content_lock = threading.Lock()
         self.saves = saves
         self.casual = casual
-        self.first_session = session
+        self._first_session = session  # or the function that waits for a new one: see `first_session`
+        self.start_error: Exception | None = None
         self.first_replay = replay
         self.first_campaign = campaign  # an engine.campaign.ledger.Ledger: `campaign resume` opens its screen
         self.alien_delay = alien_delay
@@ -122,14 +124,29 @@ class XenotacApp(App[str]):
             from tui.screens.viewer import Viewer
 
             self.push_screen(Viewer(self.first_replay))
-        elif self.first_session is None:
+        elif self._first_session is None:
             from tui.screens.title import Title
 
             self.push_screen(Title())
-        elif self.first_session.over:
-            self._summary(self.first_session.path)
         else:
-            self.battle(self.first_session)
+            try:
+                session = self.first_session  # before the first frame: the battle is still the first screen drawn
+            except Exception as exc:  # noqa: BLE001 - tui.launch raises it once the terminal is back
+                self.start_error = exc
+                self.exit(None, 2)
+                return
+            if session.over:
+                self._summary(session.path)
+            else:
+                self.battle(session)
+
+    @property
+    def first_session(self) -> Session | None:
+        """The session the client opens with. A new one `play` is still making (tui.launch.aside: its log is fsynced
+        while Textual starts) is waited for here, and a problem making it is raised here."""
+        if callable(self._first_session):
+            self._first_session = self._first_session()
+        return self._first_session
 
     def battle(self, session: Session) -> None:
         from tui.screens.battle import ALIEN_DELAY, BattleScreen

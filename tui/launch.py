@@ -83,14 +83,16 @@ def run(args: argparse.Namespace) -> int:
         path = _out_path(args.out, BadInput) if args.out else log_path(saves, mission, tag)
         made = aside(lambda: Session.new(content, args.ruleset, mission, seed, path, casual=args.casual, squad=squad,
                                          public=public))
-    from tui.app import XenotacApp  # Textual's app module loads while a new log's first records go to disk
+    from tui.app import XenotacApp  # Textual's app and its start-up run while a new log's first records go to disk
 
-    session = made() if made is not None else None
+    session = made  # waited for as the app mounts: Textual starts meanwhile
     if args.cmd == "resume":
         session = Session.resume(content, resumed, recover=args.recover)
     app = XenotacApp(content, saves, keymap, session=session, casual=bool(getattr(args, "casual", False)),
                      whole=(lambda: load_content(args.content)) if args.cmd in ("play", "resume") else None)
     message = app.run()
+    if app.start_error is not None:
+        raise app.start_error
     if message:
         print(message)
     return app.return_code or 0
@@ -111,9 +113,10 @@ def campaign(args: argparse.Namespace, book) -> int:
 
 def aside(make: Callable[[], T]) -> Callable[[], T]:
     """`make()` in a thread from now on; the function returned waits for it and gives what it gave or raises what it
-    raised, so a problem is still one line before Textual starts. A new session writes its seed file and its log's
-    first records, each fsynced, while the main thread imports Textual's app (no module is imported by both:
-    tests/test_startup.py)."""
+    raised. A new session writes its seed file and its log's first records, each fsynced, while the main thread
+    imports Textual's app and starts it; the app waits for it as it mounts, before its first frame, and hands a
+    problem back to `run`, which raises it once the terminal is restored: still one line. No module is imported by
+    both (tests/test_startup.py)."""
     done: dict[str, Any] = {}
 
     def work() -> None:

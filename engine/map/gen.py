@@ -149,10 +149,12 @@ def _spawn(grid: Grid, rng: MapRng, counts: Mapping[str, int],
         chosen.append(north.pop(rng.below(len(north))))
     spawns["aliens"] = tuple(chosen)
     anchor = spawns["xcom"][0] if spawns["xcom"] else (w // 2, h - 1)
+    dist = grid.distances(anchor)  # searched again only when a carve changed the grid
     for cell in [c for cells in spawns.values() for c in cells]:
-        if grid.distances(anchor)[cell[1], cell[0]] < 10**6:
+        if dist[cell[1], cell[0]] < 10**6:
             continue
         grid = grid.with_tiles(_carve(grid, cell, anchor, terrain))
+        dist = grid.distances(anchor)
     return grid, spawns
 
 

@@ -72,14 +72,25 @@ def _quiet_stdout() -> None:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    from engine.log import writer as log
-    from engine.play.roster import RosterError
-
     try:
         return SUBCOMMANDS.get(args.cmd, play).run(args)  # no subcommand: the title menu
-    except (log.LogError, RosterError) as exc:
-        raise BadInput(str(exc)) from None
     except BrokenPipeError:
         raise
-    except OSError as exc:
-        raise BadInput(f"{exc.filename or ''}: {exc.strerror}".lstrip(": ")) from None
+    except Exception as exc:
+        problem = _one_line(exc)
+        if problem is None:
+            raise
+        raise problem from None
+
+
+def _one_line(exc: Exception) -> BadInput | None:
+    """The problem a player can act on as a BadInput, None for any other. The error classes are imported here,
+    once something went wrong: the roster's module brings the engine, which the title menu's first frame never needs."""
+    from engine.log.errors import LogError
+    from engine.play.roster import RosterError
+
+    if isinstance(exc, (LogError, RosterError)):
+        return BadInput(str(exc))
+    if isinstance(exc, OSError):
+        return BadInput(f"{exc.filename or ''}: {exc.strerror}".lstrip(": "))
+    return None
