@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.campaign import decide as d
 from engine.campaign import state as s
-from engine.campaign.seam import Outcome, Timer
+from engine.campaign.seam import UNCHANGED, Outcome, Timer
 from engine.content.strict import make_converter
 from engine.core.dice import Roll
 
@@ -49,7 +49,7 @@ class Codec:
 
     def dump_outcome(self, o: Outcome) -> dict[str, Any]:
         return {"records": self.dump_records(o.records),
-                "base": None if o.base is None else self.conv.unstructure(o.base), "funding": o.funding,
+                "base": None if o.base is UNCHANGED else self.conv.unstructure(o.base), "funding": o.funding,
                 "timers": [self.conv.unstructure(t) for t in o.timers], "cancel": list(o.cancel),
                 "rolls": [self.conv.unstructure(r) for r in o.rolls], "notes": list(o.notes), "dead": list(o.dead)}
 
@@ -61,7 +61,7 @@ class Codec:
         if base is not None and self.base is None:
             raise CodecError("a base for a ruleset whose campaign has none")
         return Outcome(records=self.load_records(data["records"]),
-                       base=None if base is None else self._structure(base, self.base, "the base"),
+                       base=UNCHANGED if base is None else self._structure(base, self.base, "the base"),
                        funding=self._structure(data["funding"], int, "its funding"),
                        timers=self._structure(data["timers"], tuple[Timer, ...], "a timer"),
                        cancel=self._structure(data["cancel"], tuple[str, ...], "its cancelled timers"),

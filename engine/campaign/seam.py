@@ -44,12 +44,35 @@ class Offer:
     cost: int = 0         # funding it takes now
 
 
+class Unchanged:
+    """The type of `UNCHANGED`: an Outcome that leaves the campaign's base as it is."""
+
+    _one: "Unchanged | None" = None
+
+    def __new__(cls) -> "Unchanged":
+        if cls._one is None:
+            cls._one = super().__new__(cls)
+        return cls._one
+
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+UNCHANGED = Unchanged()
+
+
+def _kept(base: Any) -> Any:
+    """None is no base to set: a base is never taken away (an Outcome once erased it with its default None)."""
+    return UNCHANGED if base is None else base
+
+
 @attrs.frozen
 class Outcome:
     """What a between-mission rule did. The campaign writes it to its log as one event."""
 
     records: tuple[Any, ...]          # the whole roster after, ruleset records in roster order
-    base: Any = None                  # the ruleset's base after (a frozen attrs value), or None if it has none
+    base: Any = attrs.field(default=UNCHANGED, converter=_kept)  # the base after (a frozen attrs value), or
+                                      # UNCHANGED (None reads as UNCHANGED): the campaign keeps the one it has
     funding: int = 0                  # change in funding (F): + income/refund, - cost
     timers: tuple[Timer, ...] = ()    # new timers
     cancel: tuple[str, ...] = ()      # keys of timers this cancels (a course broken off by a deployment)
