@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import cattrs
+import cattrs.gen
+
 from engine.campaign import decide as d
 from engine.campaign import state as s
 from engine.campaign.seam import UNCHANGED, Outcome, Timer
 from engine.content.strict import make_converter
+from engine.core.records import later_fields
 from engine.core.dice import Roll
 
 COMMANDS: dict[str, type] = {"begin": d.Begin, "advance": d.Advance, "give": d.Give, "deploy": d.Deploy,
@@ -28,6 +32,14 @@ class Codec:
         self.record = record
         self.base = base
         self.conv = make_converter()
+        # a field added later (`engine.core.records.added`: an Order's site, a facility's) is left out while it
+        # holds its default, so an older campaign log's events are dumped again byte for byte
+        self.conv.register_unstructure_hook_factory(lambda t: isinstance(t, type) and bool(later_fields(t)),
+                                                    self._lean)
+
+    def _lean(self, cls: type) -> Any:
+        return cattrs.gen.make_dict_unstructure_fn(
+            cls, self.conv, **{name: cattrs.gen.override(omit_if_default=True) for name in later_fields(cls)})
 
     # -- records and the base --
 

@@ -9,6 +9,7 @@ import attrs
 
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
+from engine.core.records import added
 
 # Names for recruits, in the order they are given (the campaign's first squad, a ruleset's recruit order).
 NAMES = ("Ash", "Bishop", "Cole", "Dana", "Ezra", "Flint", "Gale", "Hale", "Iris", "Jett", "Kane", "Lark",
@@ -33,6 +34,7 @@ class Order:
     who: str = ""                # a character's name, or ""
     what: str = ""               # an attribute, ability, facility, item id...
     where: tuple[int, ...] = ()  # e.g. (layer, x, y, rotation) for a placement
+    site: int = added(0)         # which of the ruleset's bases (0: the first); left out of the log while 0
 
 
 @attrs.frozen
@@ -121,16 +123,24 @@ class Downtime(Protocol):
               order: Order, dice: Dice) -> Outcome | Rejected:
         """Carry out one order, or say why not (Rejected(code, one-line reason))."""
 
-    def plots(self, base: Any) -> tuple[Plot, ...]:
-        """The base's layers as grids; () for a ruleset without a base."""
+    def plots(self, base: Any, site: int = 0) -> tuple[Plot, ...]:
+        """Base `site`'s layers as grids; () for a ruleset without a base."""
+
+    def sites(self, base: Any) -> tuple[str, ...]:
+        """The names of the campaign's bases, the first first ("Base 1", "Base 2"); () without a base."""
 
     def mission_params(self) -> dict[str, Any]:
         """What the campaign adds to each mission it launches, as `Game.new` keywords (xcom-trpg's
         `extra_turns`, 4.8); {} for none. It goes into the mission's header, never its content hash."""
 
-    def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
-        """Why placing `facility` at `where` (layer, x, y, rotation 0-3) is refused, or None if it fits.
-        The same pure function `order` uses for "build"/"move": the base screen previews with it."""
+    def placement(self, base: Any, facility: str, where: tuple[int, ...], moving: str = "",
+                  site: int = 0) -> str | None:
+        """Why placing `facility` at `where` (layer, x, y, rotation 0-3) in base `site` is refused, or None if it
+        fits; `moving`: the key of a facility moved there. The same pure function `order` uses for "build"/"move":
+        the base screen previews with it."""
+
+    def footprint(self, facility: str, where: tuple[int, ...]) -> frozenset[tuple[int, int, int]]:
+        """The squares (layer, x, y) `facility` takes at `where`, for the base screen's preview."""
 
 
 def died(state: Any, deployed: tuple[str, ...]) -> tuple[str, ...]:
@@ -161,14 +171,21 @@ class Baseless:
               order: Order, dice: Dice) -> Outcome | Rejected:
         return Rejected("no_orders", self.refuse_order(order))
 
-    def plots(self, base: Any) -> tuple[Plot, ...]:
+    def plots(self, base: Any, site: int = 0) -> tuple[Plot, ...]:
+        return ()
+
+    def sites(self, base: Any) -> tuple[str, ...]:
         return ()
 
     def mission_params(self) -> dict[str, Any]:
         return {}
 
-    def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
+    def placement(self, base: Any, facility: str, where: tuple[int, ...], moving: str = "",
+                  site: int = 0) -> str | None:
         return f"{self.title} has no base"
+
+    def footprint(self, facility: str, where: tuple[int, ...]) -> frozenset[tuple[int, int, int]]:
+        return frozenset()
 
 
 class Standard(Baseless):
