@@ -117,10 +117,26 @@ def test_move_costs_its_man_days_again_and_no_funding(dt, start):
         "an Elevator cannot be moved: it holds the base together"
 
 
-def test_footprint_is_the_rotated_shape(dt):
-    assert dt.footprint("firing_range", (0, 6, 9, 0)) == {(0, 8, 9), (0, 6, 10), (0, 7, 10), (0, 8, 10)}
-    assert dt.footprint("firing_range", (0, 6, 9, 1)) == {(0, 6, 9), (0, 6, 10), (0, 6, 11), (0, 7, 11)}
-    assert len(dt.footprint("elevator", (0, 5, 5, 0))) == 2 and dt.footprint("nothing", (0, 1, 1)) == frozenset()
+def test_footprint_is_the_rotated_shape(dt, start):
+    def feet(facility, where, kind="build"):
+        return dt.footprint(start, Order(kind, what=facility, where=where))
+
+    assert feet("firing_range", (0, 6, 9, 0)) == {(0, 8, 9), (0, 6, 10), (0, 7, 10), (0, 8, 10)}
+    assert feet("firing_range", (0, 6, 9, 1)) == {(0, 6, 9), (0, 6, 10), (0, 6, 11), (0, 7, 11)}
+    assert len(feet("elevator", (0, 5, 5, 0))) == 2 and feet("nothing", (0, 1, 1)) == frozenset()
+    hangar = next(p.key for p in start.placed if p.facility == "aircraft_hangar")
+    assert feet(hangar, (0, 6, 9, 1), "move") == {(0, 6, 9), (0, 6, 10)}
+    assert feet("firing_range", (0, 6, 9, 0), "train") == frozenset()
+
+
+def test_moves_start_where_each_movable_facility_stands(dt, start):
+    moves = dt.moves(start)
+    names = [o.label for o in moves]
+    assert names[:2] == ["Runway (at E5 on the Surface)", "Radar Tower (at E6 on the Surface)"]
+    assert not any("Elevator" in n or "Surface" in n.split(" (")[0] or "Excavation" in n for n in names)
+    assert len(moves) == 9 and all(o.cost == 0 and o.order.kind == "move" for o in moves)
+    assert all(dt.placement(start, "", o.order.where, moving=o.order.what) is None for o in moves)
+    assert not [o for o in dt.offers((), start, 10, NONE) if o.order.kind == "move"]
 
 
 def test_an_orders_site_is_left_out_of_the_log_at_0():

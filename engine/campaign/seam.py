@@ -84,6 +84,15 @@ class Outcome:
     dead: tuple[str, ...] = ()        # names who died (they stay dead: the campaign keeps them, never deploys them)
 
 
+COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def square(x: int, y: int) -> str:
+    """A square of a base's grid as the base screen labels it and refusals name it: its column letter and row
+    number from 1 ("E5" is x 4, y 4)."""
+    return f"{COLUMNS[x] if 0 <= x < len(COLUMNS) else '?'}{y + 1}"
+
+
 @attrs.frozen
 class Plot:
     """One layer of a base drawn as a grid, for the base screen (ruleset-neutral)."""
@@ -136,11 +145,17 @@ class Downtime(Protocol):
     def placement(self, base: Any, facility: str, where: tuple[int, ...], moving: str = "",
                   site: int = 0) -> str | None:
         """Why placing `facility` at `where` (layer, x, y, rotation 0-3) in base `site` is refused, or None if it
-        fits; `moving`: the key of a facility moved there. The same pure function `order` uses for "build"/"move":
+        fits; `moving`: the key of a facility moved there (then `facility` is the one it is, or ""). The same pure function `order` uses for "build"/"move":
         the base screen previews with it."""
 
-    def footprint(self, facility: str, where: tuple[int, ...]) -> frozenset[tuple[int, int, int]]:
-        """The squares (layer, x, y) `facility` takes at `where`, for the base screen's preview."""
+    def footprint(self, base: Any, order: Order) -> frozenset[tuple[int, int, int]]:
+        """The squares (layer, x, y) a build or move order's facility takes at its `where`, for the base screen's
+        preview (frozenset() for anything else)."""
+
+    def moves(self, base: Any, site: int = 0) -> tuple[Offer, ...]:
+        """A move order for each facility of base `site` that may be moved, at the spot where it stands, labelled
+        with its name: where the base screen starts moving it from (never among `offers`: moving a facility to where
+        it stands is no plan the campaign AI should take)."""
 
 
 def died(state: Any, deployed: tuple[str, ...]) -> tuple[str, ...]:
@@ -184,8 +199,11 @@ class Baseless:
                   site: int = 0) -> str | None:
         return f"{self.title} has no base"
 
-    def footprint(self, facility: str, where: tuple[int, ...]) -> frozenset[tuple[int, int, int]]:
+    def footprint(self, base: Any, order: Order) -> frozenset[tuple[int, int, int]]:
         return frozenset()
+
+    def moves(self, base: Any, site: int = 0) -> tuple[Offer, ...]:
+        return ()
 
 
 class Standard(Baseless):

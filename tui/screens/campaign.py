@@ -52,8 +52,10 @@ class CampaignScreen(Sized):
     def refresh_view(self) -> None:
         book, s = self.book, self.book.state
         flying = f" · mission {s.flying.offer.id} under way" if s.flying else ""
+        sites = book.downtime.sites(s.base)
+        bases = f" · {len(sites)} bases" if len(sites) > 1 else ""
         self.query_one("#camp-head", Static).update(
-            f"CAMPAIGN {book.name} · {book.title} · day {s.day} · funding {s.funding}{flying}")
+            f"CAMPAIGN {book.name} · {book.title} · day {s.day} · funding {s.funding}{bases}{flying}")
         events = [f"day {day:<4} {what}" for day, what in d.upcoming(s, 5)]
         self.query_one("#camp-calendar", Static).update(Text("\n".join(["Calendar", *events])))
         offers = [f"{p.id:<4} {self._mission_name(p.mission):<18} until day {p.deadline}" for p in s.offers]

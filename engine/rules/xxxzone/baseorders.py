@@ -95,6 +95,16 @@ def movable(book: Book, base: bw.Base, key: str) -> Rejected | None:
     return None
 
 
+def moves(book: Book, base: bw.Base, site: int) -> tuple[Offer, ...]:
+    """Each facility of base `site` that may be moved, as a move to where it stands now."""
+    out = []
+    for p in base.at(site).placed:
+        if movable(book, base, p.key) is None:
+            out.append(Offer(Order("move", what=p.key, where=(p.layer, p.x, p.y, p.rotation), site=site),
+                             f"{book.facilities[p.facility].name} (at {bw.spot(p.layer, p.x, p.y)})"))
+    return tuple(out)
+
+
 def _crew(base: bw.Base, where: tuple[int, ...]) -> int | Rejected:
     """The engineers an order takes: `where`'s extra number, else every free one."""
     free = bw.free_engineers(base)
@@ -114,6 +124,8 @@ def build(book: Book, records: tuple, base: bw.Base, funding: int, order: Order)
         p = base.get(moving)
         assert p is not None
         fid, site = p.facility, p.site
+        if tuple(order.where[:4]) == (p.layer, p.x, p.y, p.rotation):
+            return Rejected("same_spot", f"the {book.facilities[fid].name} stands there already")
     else:
         fid = order.what
     why = bw.placement(book, base, fid, order.where[:4], moving=moving, site=site)

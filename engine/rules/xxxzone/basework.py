@@ -18,7 +18,7 @@ import math
 
 import attrs
 
-from engine.campaign.seam import Plot
+from engine.campaign.seam import COLUMNS, Plot, square
 from engine.core.records import added
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.campaign import Cost, build_hours, cost
@@ -76,11 +76,6 @@ class Base:
     def at(self, site: int) -> "Base":
         """The base `site` alone: its facilities, the shared staff (what a placement in it is checked against)."""
         return attrs.evolve(self, placed=tuple(p for p in self.placed if p.site == site))
-
-
-def square(x: int, y: int) -> str:
-    """A square as the base screen labels it: column letter, row number from 1 ("E5" is x 4, y 4)."""
-    return f"{LETTERS[x] if 0 <= x < len(LETTERS) else '?'}{y + 1}"
 
 
 def spot(layer: int, x: int, y: int) -> str:
@@ -156,7 +151,7 @@ def placement(book: Book, base: Base, facility: str, where: tuple[int, ...], mov
     outside = sorted(c for c in mine if not (0 <= c[1] < camp.site and 0 <= c[2] < camp.site))
     if outside:
         return (f"out of bounds: the footprint leaves the {camp.site}×{camp.site} site (columns A-"
-                f"{LETTERS[camp.site - 1]}, rows 1-{camp.site})")
+                f"{COLUMNS[camp.site - 1]}, rows 1-{camp.site})")
     if fac.area:
         return _area(book, facility, mine, others)
     for p in others:

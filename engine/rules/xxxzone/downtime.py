@@ -353,13 +353,21 @@ class XxxzoneDowntime:
         if moving:
             if (refused := bo.movable(self.book, base, moving)) is not None:
                 return refused.reason
-            site = base.get(moving).site
+            p = base.get(moving)
+            facility, site = p.facility, p.site  # it moves within its own base, as itself
         return bw.placement(self.book, base, facility, where, moving=moving, site=site)
 
-    def footprint(self, facility: str, where: tuple[int, ...]) -> frozenset[tuple[int, int, int]]:
-        if facility not in self.book.facilities or len(where) < 3:
+    def footprint(self, base, order: Order) -> frozenset[tuple[int, int, int]]:
+        fid = order.what
+        if order.kind == "move":
+            fid = p.facility if base is not None and (p := base.get(order.what)) is not None else ""
+        if order.kind not in ("build", "move") or fid not in self.book.facilities or len(order.where) < 3:
             return frozenset()
-        return bw.cells(self.book, facility, *where[:3], where[3] if len(where) > 3 else 0)
+        w = order.where
+        return bw.cells(self.book, fid, w[0], w[1], w[2], w[3] if len(w) > 3 else 0)
+
+    def moves(self, base, site: int = 0) -> tuple[Offer, ...]:
+        return () if base is None else bo.moves(self.book, base, site)
 
 
 def _free_name(records: tuple) -> str:
