@@ -150,3 +150,25 @@ def test_an_orders_site_is_left_out_of_the_log_at_0():
 
 def test_squares_are_named_as_the_screen_labels_them():
     assert bw.square(4, 4) == "E5" and bw.spot(0, 4, 4) == "E5 on the Surface" and bw.spot(2, 0, 15) == "A16 on layer 2"
+
+
+def test_a_campaign_founds_base_2_builds_in_it_and_verifies(tmp_path):
+    from engine.campaign.ledger import Ledger
+    from engine.campaign.verify import verify
+    from engine.core.dice import seed_from_int
+
+    content = loader.load()
+    book = Ledger.new(content, tmp_path / "two", "two", "xxxzone", seed_from_int(4), 4, [])
+    assert book.state.funding == 10
+    assert [e for e in book.submit(d.Give(Order("found")))]
+    assert book.state.funding == 0 and book.state.base.sites == 2
+    while "found:1" in book.state.busy:
+        book.submit(d.Advance())
+    assert book.state.day == 64 and not any(p.building for p in book.state.base.placed)
+    assert "Base 2 is ready: Surface, Runway" in "\n".join(book.story)
+    done = book.submit(d.Give(Order("build", what="class_room", where=(0, 6, 9, 0), site=1)))
+    assert not isinstance(done, Rejected)
+    assert [p.site for p in book.state.base.placed if p.facility == "class_room"] == [1]
+    book.close()
+    report = verify(content, tmp_path / "two")
+    assert report.failure is None, report.failure
