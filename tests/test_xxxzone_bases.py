@@ -43,7 +43,13 @@ def test_a_new_base_costs_10F_and_320_man_days(dt, start, founded):
     assert founded.funding == -10
     assert founded.timers == (Timer(64, "found:1", "Base 2 is ready"),)  # 24*320/5 = 1536 h = 64 days
     assert founded.notes == ("Founding Base 2 (10F, not its parts' 8F): 320 man-days by 5 engineers = 1536 hours, "
-                             "ready in 64 days",)
+                             "ready in 64 days: Surface, Elevator, Excavation, Command Center, Runway, Radar Tower, "
+                             "Aircraft Hangar",)
+    (plot, under) = dt.plots(founded.base, 1)
+    assert dict(plot.legend)[","] == "Surface (building: 10 man-days, 5 engineers)"
+    assert dict(under.legend)[","] == "Excavation (digging: 150 man-days)"
+    offer = next(o for o in dt.offers((), start, 10, NONE) if o.order.kind == "found")
+    assert offer.label == "Found Base 2, a new base (10F, 320 man-days by 5 engineers: 64 days)" and offer.cost == 10
     base = founded.base
     assert base.sites == 2 and dt.sites(base) == ("Base 1", "Base 2")
     new = base.at(1).placed

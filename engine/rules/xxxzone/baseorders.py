@@ -35,8 +35,8 @@ def offers(book: Book, base: bw.Base, funding: int) -> list[Offer]:
     flat, _parts = new_base(book)
     if funding >= flat.funding:
         days = bw.days(book, flat.man_days, free)
-        label = (f"Found {site_name(base.sites)}: {', '.join(book.facilities[f].name for f in book.campaign.new_base)}"
-                 f" ({flat.funding}F, {flat.man_days} man-days by {free} engineers: {days_text(days)})")
+        label = (f"Found {site_name(base.sites)}, a new base ({flat.funding}F, {flat.man_days} man-days by {free} "
+                 f"engineers: {days_text(days)})")
         offer = Offer(Order("found"), label, flat.funding)
         rich = funding >= RICH * flat.funding and base.sites == 1
         out = [offer] + out if rich else out + [offer]
@@ -168,8 +168,9 @@ def found(book: Book, records: tuple, base: bw.Base, funding: int, order: Order)
     after, site = bw.found(book, base, engineers)
     days = bw.days(book, flat.man_days, engineers)
     hours = -(-24 * flat.man_days // engineers)
+    built = ", ".join(book.facilities[f].name for f in book.campaign.new_base)
     note = (f"Founding {site_name(site)} ({flat.funding}F, not its parts' {parts.funding}F): {flat.man_days} "
-            f"man-days by {engineers} engineers = {hours} hours, ready in {days_text(days)}")
+            f"man-days by {engineers} engineers = {hours} hours, ready in {days_text(days)}: {built}")
     return Outcome(records=records, base=after, funding=-flat.funding,
                    timers=(Timer(days, f"found:{site}", f"{site_name(site)} is ready"),), notes=(note,))
 

@@ -332,9 +332,10 @@ def plots(book: Book, base: Base, site: int = 0) -> tuple[Plot, ...]:
             fac = book.facilities[p.facility]
             ch = letters.get(p.key, "," if p.building else ".")
             crew = f", {p.engineers} engineers" if p.engineers else ""  # a new base's parts: its Surface's crew
+            here = any(c[0] == layer for c in cells_of(book, p))
             if fac.area:
-                if p.building:
-                    legend[","] = f"{fac.name} (digging: {p.work} man-days{crew})"
+                if p.building and here:
+                    legend[","] = f"{fac.name} ({'digging' if layer else 'building'}: {p.work} man-days{crew})"
             else:
                 ch = ch.lower() if p.building else ch
                 state = f" (building: {p.work} man-days{crew})" if p.building else ""

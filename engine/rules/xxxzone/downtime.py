@@ -19,7 +19,7 @@ from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.rules.xxxzone import basework as bw
 from engine.rules.xxxzone import baseorders as bo
-from engine.rules.xxxzone.baseorders import days_text
+from engine.rules.xxxzone.baseorders import article, days_text
 from engine.rules.xxxzone.battle import Combatant
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.campaign import gamble, heal_days
@@ -236,7 +236,7 @@ class XxxzoneDowntime:
             return tuple(out)
         for role in self.book.campaign.housing:
             if funding >= self.book.campaign.hire_cost and self._housing(base, role) is None:
-                out.append(Offer(Order("hire", what=role), f"Hire a {role_name(role)} "
+                out.append(Offer(Order("hire", what=role), f"Hire {article(role_name(role))} "
                                                            f"({self.book.campaign.hire_cost}F)",
                                  self.book.campaign.hire_cost))
         return tuple(out + bo.offers(self.book, base, funding))
@@ -325,7 +325,7 @@ class XxxzoneDowntime:
             if funding < camp.hire_cost:
                 return Rejected("funding", f"hiring costs {camp.hire_cost}F; the base has {funding}F")
             return Outcome(records=records, base=base.with_staff(order.what, base.staff_of(order.what) + 1),
-                           funding=-camp.hire_cost, notes=(f"Hired a {role_name(order.what)} ({camp.hire_cost}F)",))
+                           funding=-camp.hire_cost, notes=(f"Hired {article(role_name(order.what))} ({camp.hire_cost}F)",))
         if order.kind == "recruit":
             return self._recruit(records, base, funding, order, dice)
         if order.kind in ("build", "move"):
