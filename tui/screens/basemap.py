@@ -100,7 +100,7 @@ class BaseScreen(Sized):
 
     def _title_of(self, offer: Offer) -> str:
         if self.moving:
-            return offer.label.split(" (at ")[0]
+            return offer.label  # "Aircraft Hangar (at F6 on the Surface)": the three Hangars told apart
         return offer.label.split(" in ")[0].split(" at ")[0].removeprefix("Build an ").removeprefix("Build a ")
 
     def _show(self) -> None:
