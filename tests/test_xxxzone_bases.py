@@ -100,6 +100,8 @@ def test_the_ai_founds_a_second_base_only_when_rich(dt, start, founded):
     poor = kinds(start, 10)
     assert poor[-1] == "found" and poor[0] == "build"
     assert kinds(start, 20)[0] == "found"
+    assert dt.offers((), start, 20, NONE)[0].order.kind == "found"  # before the recruit, the binges and the hires
+    assert dt.offers((), start, 19, NONE)[0].order.kind == "recruit"
     ready = dt.due((), founded.base, Timer(64, "found:1", ""), Dice.scripted([])).base
     assert kinds(ready, 40)[-1] == "found" and kinds(ready, 40)[0] == "build"  # a third base: never first
     assert {o.order.site for o in dt.offers((), ready, 10, NONE) if o.order.kind == "build"} == {0, 1}
@@ -178,3 +180,18 @@ def test_a_campaign_founds_base_2_builds_in_it_and_verifies(tmp_path):
     book.close()
     report = verify(content, tmp_path / "two")
     assert report.failure is None, report.failure
+
+
+def test_campaign_simulates_founding_when_rich():
+    """`campaign simulate`'s policy takes the first offer it can pay: with 20F and one base, the new base."""
+    import attrs
+
+    from engine.campaign.ledger import Ledger
+    from engine.campaign.simulate import spend
+    from engine.core.dice import seed_from_int
+
+    book = Ledger.new(loader.load(), None, "rich", "xxxzone", seed_from_int(6), 6, [])
+    book.state = attrs.evolve(book.state, funding=20)
+    spend(book)
+    assert book.state.base.sites == 2 and "found:1" in book.state.busy
+    assert any(line.startswith("order: Founding Base 2") for line in book.story)

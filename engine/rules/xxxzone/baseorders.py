@@ -24,8 +24,9 @@ def site_name(site: int) -> str:
 
 def offers(book: Book, base: bw.Base, funding: int) -> list[Offer]:
     """A new base, and every fitting placement of each facility on built ground in every base. The new base comes
-    before the placements once the funding is RICH times its price and the campaign has one base (the campaign AI
-    takes the first offer it can pay: it founds a second base when rich, never a third), else after them."""
+    first once the funding is RICH times its price and the campaign has one base (the downtime then puts it before
+    every other order: the campaign AI takes the first offer it can pay, so it founds a second base when rich, never
+    a third), else after the placements."""
     free = bw.free_engineers(base)
     if free < 1:
         return []

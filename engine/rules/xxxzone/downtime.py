@@ -239,7 +239,10 @@ class XxxzoneDowntime:
                 out.append(Offer(Order("hire", what=role), f"Hire {article(role_name(role))} "
                                                            f"({self.book.campaign.hire_cost}F)",
                                  self.book.campaign.hire_cost))
-        return tuple(out + bo.offers(self.book, base, funding))
+        more = bo.offers(self.book, base, funding)
+        if more and more[0].order.kind == "found":  # rich: the campaign AI founds a second base before anything else
+            return tuple(more[:1] + out + more[1:])
+        return tuple(out + more)
 
     def _unfit(self, r: Recruit, busy: Mapping[str, int]) -> str | None:
         if r.dead:
