@@ -195,3 +195,12 @@ def test_campaign_simulates_founding_when_rich():
     spend(book)
     assert book.state.base.sites == 2 and "found:1" in book.state.busy
     assert any(line.startswith("order: Founding Base 2") for line in book.story)
+
+
+def test_a_new_base_needs_its_parts_in_the_starting_base(dt):
+    import attrs
+
+    book = dt.book
+    camp = attrs.evolve(book.campaign, start=[s for s in book.campaign.start if s.facility != "aircraft_hangar"])
+    with pytest.raises(ValueError, match="the new base's aircraft_hangar has no place in the starting base to copy"):
+        bw.found(attrs.evolve(book, campaign=camp), bw.Base(), 1)

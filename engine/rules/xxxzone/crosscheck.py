@@ -113,6 +113,8 @@ def _start(own: Tables, cid: str, camp) -> list[str]:
     book = Book.of({**own, "campaign": {"standard": camp}})
     _, problems = lay_out(book, camp.start, camp.start_staff)
     out = [f"campaign.toml: [{cid}].start{p if p.startswith('[') else ': ' + p}" for p in problems]
+    if any(fid not in own["facilities"] for fid in camp.new_base):  # said above
+        return out
     try:  # a new base is laid out as the start lays its first Surface, Elevator, Excavation... (15)
         found(book, Base(), 1)
     except (ValueError, KeyError) as exc:
