@@ -8,7 +8,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from engine.campaign.seam import Order, Timer
+from engine.campaign.seam import UNCHANGED, Order, Timer
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, seed_from_int
 from engine.core.reducer import fold
@@ -71,7 +71,7 @@ def test_the_debrief_keeps_experience_promotes_by_quota_keeps_the_wounds_and_the
     assert out.notes == ("Kurt: Acc %d → %d, Squaddie → Sergeant" % (acc, acc + 1),
                          "Kurt: heals: Health 7/19, 2 wounds, lost + 3 * wounds = 12+3*2=18 → 18 days",
                          "Ed died on the mission")
-    assert out.cancel == () and out.funding == 0 and out.base is None
+    assert out.cancel == () and out.funding == 0 and out.base is UNCHANGED
 
 
 def test_the_dead_stay_dead_and_out_of_the_quotas_of_the_next_debrief(mission):

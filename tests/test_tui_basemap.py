@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 
-from engine.campaign.seam import Order
+from engine.campaign.seam import Order, Timer
 from engine.core.dice import Dice
 from engine.rules.xxxzone.downtime import XxxzoneDowntime
 from tui.app import XenotacApp
@@ -43,7 +43,8 @@ def test_choose_move_rotate_and_build(content, tmp_path):
     dt, base, screen, shots, got = run(content, tmp_path, [
         (), (), ("up",), ("down",), ("enter",)])
     first = shots[0]
-    assert "Base · Surface (layer 0 of 0-2) · funding 10F" in first
+    assert "Build · Base 1 · Surface (layer 0 of 0-2) · funding 10F" in first
+    assert "A B C D E F G H I J K L M N O P" in first and " 5         A A A A A A A" in first  # E5: the Surface's corner
     assert "A A A A A A A" in first  # the Runway
     assert "+" in first and "✗" not in first.splitlines()[-3]
     moved = shots[2]  # one square up from a fitting spot: over something, refused with its reason
@@ -85,5 +86,46 @@ def test_layers_and_help(content, tmp_path):
 def test_no_colour_still_tells_fit_from_refused(content, tmp_path, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     dt, base, screen, shots, got = run(content, tmp_path, [(), ("up",)])
-    assert "+" in shots[0] and "+ Build a" in shots[0]
+    assert "+" in shots[0] and "+ Building the" in shots[0]
     assert " x " in shots[1] or "x " in shots[1]
+
+
+def test_move_a_hangar_then_back_to_building(content, tmp_path):
+    dt, base, screen, shots, got = run(content, tmp_path, [
+        ("m",), ("tab", "tab", "tab"), ("enter",), ("down", "down", "down", "down", "right"), ("enter",)])
+    assert "Move · Base 1 · Surface" in shots[0] and "▸ Runway" in shots[0] and "at E5" in shots[0]
+    assert "✗ the Runway stands there already" in shots[0]
+    assert "▸ Aircraft Hangar" in shots[1] and "at F6" in shots[1]
+    assert "✗ the Aircraft Hangar stands there already" in shots[2]  # refused: only the last enter returns
+    moved = shots[3]  # four squares down and one right: G10, by the Elevator
+    assert "at G10" in moved and "+ Moving the Aircraft Hangar to G10 on the Surface, turned 0: 30 man-days by 5" \
+        in moved and "(no funding)" in moved
+    (order,) = got
+    hangar = next(p for p in base.placed if p.facility == "aircraft_hangar")
+    assert order == Order("move", what=hangar.key, where=(0, 6, 9, 0))
+    assert dt.placement(base, "", order.where, moving=order.what) is None
+
+
+def test_the_second_base_is_a_b_away(content, tmp_path):
+    dt = XxxzoneDowntime(content)
+    base = dt.begin((), Dice.scripted([])).base
+    founded = dt.order((), base, 10, frozenset(), Order("found"), Dice.scripted([])).base
+    ready = dt.due((), founded, Timer(64, "found:1", ""), Dice.scripted([])).base
+    app = XenotacApp(content, tmp_path)
+    got, shots = [], []
+
+    async def main():
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.push_screen(BaseScreen(dt, ready, 10, frozenset()), got.append)
+            await pilot.pause()
+            for keys in [(), ("b",), ("enter",)]:
+                await pilot.press(*keys)
+                await pilot.pause()
+                shots.append(screen_text(app))
+
+    asyncio.run(main())
+    assert "Build · Base 1 (1 of 2, b: next) · Surface" in shots[0] and "I Barracks" in shots[0]
+    assert "Build · Base 2 (2 of 2, b: next) · Surface" in shots[1]
+    assert "Barracks" not in shots[1].split("A Runway")[1]  # Base 2 has only the new base's parts
+    (order,) = got
+    assert order.kind == "build" and order.site == 1 and dt.placement(ready, order.what, order.where, site=1) is None

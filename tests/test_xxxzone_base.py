@@ -54,10 +54,10 @@ def test_a_free_square_fits(book, start):
 
 def test_refusals(book, start):
     said = {
-        ("firing_range", (0, 14, 1, 0)): "out of bounds: (16,1) is off the 16×16 site",
-        ("firing_range", (0, 4, 4, 0)): "overlap: (6,4) on layer 0 is the Runway's",
-        ("firing_range", (0, 0, 0, 0)): "not on built ground: (0,1) on layer 0 is outside the Surface",
-        ("firing_range", (2, 5, 5, 0)): "not on built ground: (5,6) on layer 2 is outside every Excavation",
+        ("firing_range", (0, 14, 1, 0)): "out of bounds: the footprint leaves the 16×16 site (columns A-P, rows 1-16)",
+        ("firing_range", (0, 4, 4, 0)): "overlap: G5 on the Surface is the Runway's",
+        ("firing_range", (0, 0, 0, 0)): "not on built ground: A2 on the Surface is outside the Surface",
+        ("firing_range", (2, 5, 5, 0)): "not on built ground: F7 on layer 2 is outside every Excavation",
         ("sam_battery", (1, 6, 6, 0)): "not on the Surface: the SAM Battery stands on the Surface (layer 0)",
         ("runway", (1, 5, 5, 0)): "limit reached: exactly 1 Runway per base",
         ("command_center", (0, 6, 9, 0)): "limit reached: exactly 1 Command Center per base",
@@ -65,11 +65,11 @@ def test_refusals(book, start):
         ("excavation", (0, 1, 1, 0)): "wrong layer: an Excavation is dug underground (layer 1 or deeper)",
         ("elevator", (8, 5, 5, 0)): "wrong layer: the base reaches layers 0 to 8",
         ("missile_silo", (1, 5, 5, 0)): "not on the Surface: the Missile Silo stands on the Surface (layer 0)",
-        ("excavation", (1, 9, 5, 0)): "touches the Excavation at (5,5) on layer 1: Excavations may not overlap "
+        ("excavation", (1, 9, 5, 0)): "touches the Excavation at F6 on layer 1: Excavations may not overlap "
                                       "or touch",
-        ("excavation", (1, 10, 5, 0)): "touches the Excavation at (5,5) on layer 1: Excavations may not overlap "
+        ("excavation", (1, 10, 5, 0)): "touches the Excavation at F6 on layer 1: Excavations may not overlap "
                                        "or touch",
-        ("excavation", (1, 1, 2, 0)): "touches the Excavation at (5,5) on layer 1: Excavations may not overlap "
+        ("excavation", (1, 1, 2, 0)): "touches the Excavation at F6 on layer 1: Excavations may not overlap "
                                       "or touch",
         ("excavation", (2, 5, 5, 0)): "disconnected: an Excavation must touch a built Elevator reaching layer 2",
         ("excavation", (1, 11, 5, 0)): "disconnected: an Excavation must touch a built Elevator reaching layer 1",
@@ -101,7 +101,7 @@ def test_a_bad_start_is_one_line(book):
 
 
 def test_elevators_stack_to_reach_deeper(book, start):
-    # the first elevator's bottom is (5,9) on layer 1: a second one may start there and reach layer 2
+    # the first elevator's bottom is F10 on layer 1: a second one may start there and reach layer 2
     assert bw.placement(book, start, "elevator", (1, 5, 9, 0)) is None
     base, p = bw.build(book, start, "elevator", (1, 5, 9, 0), 5)
     assert bw.placement(book, base, "excavation", (2, 5, 5, 0)) == \
@@ -111,10 +111,10 @@ def test_elevators_stack_to_reach_deeper(book, start):
     # an excavation still being dug is no ground to build on
     base, ex = bw.build(book, base, "excavation", (2, 5, 5, 0), 5)
     assert bw.placement(book, base, "class_room", (2, 6, 6, 0)) == \
-        "the Excavation at (6,6) on layer 2 is still being built"
+        "the Excavation at G7 on layer 2 is still being built"
     assert bw.placement(book, bw.finish(base, ex.key), "class_room", (2, 6, 6, 0)) is None
     # but an elevator may not share any other square
-    assert bw.placement(book, start, "elevator", (0, 5, 9, 0)) == "overlap: (5,9) on layer 0 is the Elevator's"
+    assert bw.placement(book, start, "elevator", (0, 5, 9, 0)) == "overlap: F10 on the Surface is the Elevator's"
 
 
 def test_shapes_rotate_clockwise_never_mirrored(book):
@@ -137,7 +137,7 @@ def test_a_rotated_footprint_is_placed_rotated(book, start):
     # the Automobile Depot (3x1) fits at x=4, y=7..9 only when turned upright
     assert bw.placement(book, start, "automobile_depot", (0, 4, 7, 1)) is None
     assert bw.placement(book, start, "automobile_depot", (0, 4, 7, 0)) == \
-        "overlap: (5,7) on layer 0 is the Barracks's"
+        "overlap: F8 on the Surface is the Barracks's"
 
 
 def test_costs(book, start):
@@ -192,6 +192,6 @@ def test_the_start_spots_parse(book):
 
 def test_a_missile_silo_takes_six_layers(book, start):
     # free 2x2 on the Surface at (6,9), but its shaft meets the Residence on layer 1
-    assert bw.placement(book, start, "missile_silo", (0, 6, 9, 0)) == "overlap: (7,9) on layer 1 is the Residence's"
+    assert bw.placement(book, start, "missile_silo", (0, 6, 9, 0)) == "overlap: H10 on layer 1 is the Residence's"
     assert bw.cells(book, "missile_silo", 0, 1, 1, 0) == {(d, x, y) for d in range(6) for x in (1, 2) for y in (1, 2)}
     assert bw.placement(book, start, "elevator", (0, 6, 10, 0)) is None  # an elevator's shaft may go undug

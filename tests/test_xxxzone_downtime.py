@@ -140,14 +140,14 @@ def test_build_a_firing_range_then_train_at_it(dt, begun):
     assert isinstance(built, Outcome) and built.funding == -1
     (timer,) = built.timers
     assert (timer.days, timer.key) == (6, "build:firing_range.14")  # 30 man-days by 5 engineers = 144 h
-    assert built.notes == ("Building the Firing Range at (6,9) on layer 0: 30 man-days by 5 engineers = 144 hours, "
-                           "ready in 6 days (1F)",)
+    assert built.notes == ("Building the Firing Range at G10 on the Surface, turned 0: 30 man-days by 5 engineers = "
+                           "144 hours, ready in 6 days (1F)",)
     # still being built: no course yet, and every engineer is busy
     assert order(dt, rs, built.base, Order("train", "Sable", "perception")).code == "no_facility"
     assert order(dt, rs, built.base, Order("build", what="class_room", where=(1, 5, 7, 0))) == Rejected(
         "engineers", "0 of the base's 5 engineers are free")
     done = dt.due(rs, built.base, timer, Dice.scripted([]))
-    assert done.notes == ("The Firing Range at (6,9) on layer 0 is ready",)
+    assert done.notes == ("The Firing Range at G10 on the Surface is ready",)
     course = order(dt, rs, done.base, Order("train", "Sable", "perception"))
     assert course.records[0].course == "perception"
     assert course.timers == (Timer(18, "train:Sable", "Sable finishes training Per 5→6", "Sable"),)
@@ -234,7 +234,7 @@ def test_moving_costs_man_days_and_no_funding(dt, begun):
     ex = next(p.key for p in begun.base.placed if p.facility == "excavation")
     assert order(dt, (), begun.base, Order("move", what=ex, where=(1, 5, 5, 0))).code == "fixed"
     assert order(dt, (), begun.base, Order("move", what=hangar, where=(0, 4, 4, 0))) == Rejected(
-        "placement", "overlap: (4,4) on layer 0 is the Runway's")
+        "placement", "overlap: E5 on the Surface is the Runway's")
 
 
 def test_build_refusals(dt, begun):
@@ -253,7 +253,7 @@ def test_offers_are_all_accepted(dt, begun):
     rs = (recruit(perception=5),)
     offers = dt.offers(rs, begun.base, 10, NONE)
     kinds = {o.order.kind for o in offers}
-    assert kinds == {"recruit", "gamble", "hire", "build"}  # nothing to train at before a facility stands
+    assert kinds == {"recruit", "gamble", "hire", "build", "found"}  # nothing to train at before a facility stands
     builds = [o for o in offers if o.order.kind == "build"]
     assert {o.order.what for o in builds} >= {"firing_range", "class_room", "training_gym", "elevator"}
     for o in builds[::7]:

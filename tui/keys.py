@@ -221,7 +221,9 @@ BASEMAP: tuple[Key, ...] = (  # the base screen: a facility's footprint moved ov
     Key("base_prev", "shift+tab", "facility(-1)", "prev facility", show=False),
     Key("base_deeper", "greater_than_sign", "layer(1)", "layer down"),
     Key("base_higher", "less_than_sign", "layer(-1)", "layer up"),
-    Key("base_place", "enter", "place", "build here"),
+    Key("base_mode", "m", "mode", "build/move"),
+    Key("base_site", "b", "site", "next base"),
+    Key("base_place", "enter", "place", "place here"),
     Key("back", "escape,backspace,q", "back", "back"),
     Key("help", "question_mark", "help", "help"),
 )

@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import cattrs
+import cattrs.gen
+
 from engine.campaign import decide as d
 from engine.campaign import state as s
-from engine.campaign.seam import Outcome, Timer
+from engine.campaign.seam import UNCHANGED, Outcome, Timer
 from engine.content.strict import make_converter
+from engine.core.records import later_fields
 from engine.core.dice import Roll
 
 COMMANDS: dict[str, type] = {"begin": d.Begin, "advance": d.Advance, "give": d.Give, "deploy": d.Deploy,
@@ -28,6 +32,14 @@ class Codec:
         self.record = record
         self.base = base
         self.conv = make_converter()
+        # a field added later (`engine.core.records.added`: an Order's site, a facility's) is left out while it
+        # holds its default, so an older campaign log's events are dumped again byte for byte
+        self.conv.register_unstructure_hook_factory(lambda t: isinstance(t, type) and bool(later_fields(t)),
+                                                    self._lean)
+
+    def _lean(self, cls: type) -> Any:
+        return cattrs.gen.make_dict_unstructure_fn(
+            cls, self.conv, **{name: cattrs.gen.override(omit_if_default=True) for name in later_fields(cls)})
 
     # -- records and the base --
 
@@ -49,7 +61,7 @@ class Codec:
 
     def dump_outcome(self, o: Outcome) -> dict[str, Any]:
         return {"records": self.dump_records(o.records),
-                "base": None if o.base is None else self.conv.unstructure(o.base), "funding": o.funding,
+                "base": None if o.base is UNCHANGED else self.conv.unstructure(o.base), "funding": o.funding,
                 "timers": [self.conv.unstructure(t) for t in o.timers], "cancel": list(o.cancel),
                 "rolls": [self.conv.unstructure(r) for r in o.rolls], "notes": list(o.notes), "dead": list(o.dead)}
 
@@ -61,7 +73,7 @@ class Codec:
         if base is not None and self.base is None:
             raise CodecError("a base for a ruleset whose campaign has none")
         return Outcome(records=self.load_records(data["records"]),
-                       base=None if base is None else self._structure(base, self.base, "the base"),
+                       base=UNCHANGED if base is None else self._structure(base, self.base, "the base"),
                        funding=self._structure(data["funding"], int, "its funding"),
                        timers=self._structure(data["timers"], tuple[Timer, ...], "a timer"),
                        cancel=self._structure(data["cancel"], tuple[str, ...], "its cancelled timers"),

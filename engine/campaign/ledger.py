@@ -17,7 +17,7 @@ from typing import Any
 
 from engine.campaign import decide as d
 from engine.campaign.codec import Codec, CodecError
-from engine.campaign.seam import NAMES
+from engine.campaign.seam import NAMES, UNCHANGED
 from engine.campaign.state import Campaign, Event, fold
 from engine.campaign.story import told
 from engine.content import missions as mission_sides
@@ -94,7 +94,7 @@ class Ledger:
         except CodecError as exc:
             raise log.LogError(f"the header's records: {exc}", 1) from None
         probe = self.downtime.begin(records, Dice(Faces(b"the class of the base")))
-        self.codec.base = None if probe.base is None else type(probe.base)
+        self.codec.base = None if probe.base is UNCHANGED else type(probe.base)
         self.state = Campaign(self.ruleset_id, records=records)
         self.writer: log.Writer | None = None
         self.hashes: dict[int, str] = {}  # line -> sha256 of its bytes

@@ -9,6 +9,7 @@ import attrs
 
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
+from engine.core.records import added
 
 # Names for recruits, in the order they are given (the campaign's first squad, a ruleset's recruit order).
 NAMES = ("Ash", "Bishop", "Cole", "Dana", "Ezra", "Flint", "Gale", "Hale", "Iris", "Jett", "Kane", "Lark",
@@ -33,6 +34,7 @@ class Order:
     who: str = ""                # a character's name, or ""
     what: str = ""               # an attribute, ability, facility, item id...
     where: tuple[int, ...] = ()  # e.g. (layer, x, y, rotation) for a placement
+    site: int = added(0)         # which of the ruleset's bases (0: the first); left out of the log while 0
 
 
 @attrs.frozen
@@ -44,12 +46,35 @@ class Offer:
     cost: int = 0         # funding it takes now
 
 
+class Unchanged:
+    """The type of `UNCHANGED`: an Outcome that leaves the campaign's base as it is."""
+
+    _one: "Unchanged | None" = None
+
+    def __new__(cls) -> "Unchanged":
+        if cls._one is None:
+            cls._one = super().__new__(cls)
+        return cls._one
+
+    def __repr__(self) -> str:
+        return "UNCHANGED"
+
+
+UNCHANGED = Unchanged()
+
+
+def _kept(base: Any) -> Any:
+    """None is no base to set: a base is never taken away (an Outcome once erased it with its default None)."""
+    return UNCHANGED if base is None else base
+
+
 @attrs.frozen
 class Outcome:
     """What a between-mission rule did. The campaign writes it to its log as one event."""
 
     records: tuple[Any, ...]          # the whole roster after, ruleset records in roster order
-    base: Any = None                  # the ruleset's base after (a frozen attrs value), or None if it has none
+    base: Any = attrs.field(default=UNCHANGED, converter=_kept)  # the base after (a frozen attrs value), or
+                                      # UNCHANGED (None reads as UNCHANGED): the campaign keeps the one it has
     funding: int = 0                  # change in funding (F): + income/refund, - cost
     timers: tuple[Timer, ...] = ()    # new timers
     cancel: tuple[str, ...] = ()      # keys of timers this cancels (a course broken off by a deployment)
@@ -57,6 +82,15 @@ class Outcome:
     notes: tuple[str, ...] = ()       # one line per change, for the debrief/campaign screen, with its numbers:
                                       # "Sable: Severe wound heals in 4d8 = 3+5+1+7 = 16 days"
     dead: tuple[str, ...] = ()        # names who died (they stay dead: the campaign keeps them, never deploys them)
+
+
+COLUMNS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def square(x: int, y: int) -> str:
+    """A square of a base's grid as the base screen labels it and refusals name it: its column letter and row
+    number from 1 ("E5" is x 4, y 4)."""
+    return f"{COLUMNS[x] if 0 <= x < len(COLUMNS) else '?'}{y + 1}"
 
 
 @attrs.frozen
@@ -98,16 +132,30 @@ class Downtime(Protocol):
               order: Order, dice: Dice) -> Outcome | Rejected:
         """Carry out one order, or say why not (Rejected(code, one-line reason))."""
 
-    def plots(self, base: Any) -> tuple[Plot, ...]:
-        """The base's layers as grids; () for a ruleset without a base."""
+    def plots(self, base: Any, site: int = 0) -> tuple[Plot, ...]:
+        """Base `site`'s layers as grids; () for a ruleset without a base."""
+
+    def sites(self, base: Any) -> tuple[str, ...]:
+        """The names of the campaign's bases, the first first ("Base 1", "Base 2"); () without a base."""
 
     def mission_params(self) -> dict[str, Any]:
         """What the campaign adds to each mission it launches, as `Game.new` keywords (xcom-trpg's
         `extra_turns`, 4.8); {} for none. It goes into the mission's header, never its content hash."""
 
-    def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
-        """Why placing `facility` at `where` (layer, x, y, rotation 0-3) is refused, or None if it fits.
-        The same pure function `order` uses for "build"/"move": the base screen previews with it."""
+    def placement(self, base: Any, facility: str, where: tuple[int, ...], moving: str = "",
+                  site: int = 0) -> str | None:
+        """Why placing `facility` at `where` (layer, x, y, rotation 0-3) in base `site` is refused, or None if it
+        fits; `moving`: the key of a facility moved there (then `facility` is the one it is, or ""). The same pure function `order` uses for "build"/"move":
+        the base screen previews with it."""
+
+    def footprint(self, base: Any, order: Order) -> frozenset[tuple[int, int, int]]:
+        """The squares (layer, x, y) a build or move order's facility takes at its `where`, for the base screen's
+        preview (frozenset() for anything else)."""
+
+    def moves(self, base: Any, site: int = 0) -> tuple[Offer, ...]:
+        """A move order for each facility of base `site` that may be moved, at the spot where it stands, labelled
+        with its name: where the base screen starts moving it from (never among `offers`: moving a facility to where
+        it stands is no plan the campaign AI should take)."""
 
 
 def died(state: Any, deployed: tuple[str, ...]) -> tuple[str, ...]:
@@ -138,14 +186,24 @@ class Baseless:
               order: Order, dice: Dice) -> Outcome | Rejected:
         return Rejected("no_orders", self.refuse_order(order))
 
-    def plots(self, base: Any) -> tuple[Plot, ...]:
+    def plots(self, base: Any, site: int = 0) -> tuple[Plot, ...]:
+        return ()
+
+    def sites(self, base: Any) -> tuple[str, ...]:
         return ()
 
     def mission_params(self) -> dict[str, Any]:
         return {}
 
-    def placement(self, base: Any, facility: str, where: tuple[int, ...]) -> str | None:
+    def placement(self, base: Any, facility: str, where: tuple[int, ...], moving: str = "",
+                  site: int = 0) -> str | None:
         return f"{self.title} has no base"
+
+    def footprint(self, base: Any, order: Order) -> frozenset[tuple[int, int, int]]:
+        return frozenset()
+
+    def moves(self, base: Any, site: int = 0) -> tuple[Offer, ...]:
+        return ()
 
 
 class Standard(Baseless):

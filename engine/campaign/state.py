@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from engine.campaign.seam import Outcome, Timer
+from engine.campaign.seam import UNCHANGED, Outcome, Timer
 from engine.core.dice import Roll
 
 MONTH = 30  # days: a 30-day month keeps the calendar plain
@@ -159,7 +159,8 @@ def apply(c: Campaign, e: Event) -> Campaign:
         timers = tuple(r for r in c.timers if r.timer.key not in gone)
         timers += tuple(Running(t, c.day + t.days) for t in o.timers)
         dead = c.dead + tuple(n for n in o.dead if n not in c.dead)
-        return attrs.evolve(c, records=tuple(o.records), base=o.base, funding=c.funding + o.funding, timers=timers,
+        base = c.base if o.base is UNCHANGED else o.base
+        return attrs.evolve(c, records=tuple(o.records), base=base, funding=c.funding + o.funding, timers=timers,
                             dead=dead, begun=c.begun or e.cause == "begin")
     if isinstance(e, Offered):
         return attrs.evolve(c, offers=c.offers + (e.posting,), serial=c.serial + 1)

@@ -58,8 +58,10 @@ class CampaignScreen(Sized):
     def refresh_view(self) -> None:
         book, s = self.book, self.book.state
         flying = f" · mission {s.flying.offer.id} under way" if s.flying else ""
+        sites = book.downtime.sites(s.base)
+        bases = f" · {len(sites)} bases" if len(sites) > 1 else ""
         self.query_one("#camp-head", Static).update(
-            f"CAMPAIGN {book.name} · {book.title} · day {s.day} · funding {s.funding}{flying}")
+            f"CAMPAIGN {book.name} · {book.title} · day {s.day} · funding {s.funding}{bases}{flying}")
         calendar = self.query_one("#camp-calendar", Static)
         width = calendar.content_region.width or 38
         events = [cut(f"day {day:<4} {what}", width) for day, what in d.upcoming(s, 5)]  # a line each

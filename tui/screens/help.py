@@ -35,10 +35,12 @@ INTRO = {
                  "flies it on the battle screen; the debrief then lists every change with its roll. {camp_orders}: "
                  "the ruleset's orders (train, gamble...); {camp_base} the base, where facilities are built. "
                  "Ironman: every decision is saved at once, with no undo."),
-    "basemap": ("The base, a layer at a time. {base_next} picks the facility to build, the arrow keys move its "
-                "footprint and {base_rotate} turns it (never mirrored); {base_higher} {base_deeper} change layer. "
-                "The footprint shows + where it fits and x where it is refused, with the reason below; "
-                "{base_place} orders it built. Lower-case letters are still being built."),
+    "basemap": ("The base, a layer at a time, its squares named by column letter and row number (E5). "
+                "{base_next} picks the facility to build, the arrow keys move its footprint and {base_rotate} "
+                "turns it (never mirrored); {base_higher} {base_deeper} change layer. {base_mode} switches to moving "
+                "a facility that stands (its man-days again, no funding) and back; {base_site} goes to the next "
+                "base once there are two. The footprint shows + where it fits and x where it is refused, with the "
+                "reason below; {base_place} orders it built or moved. Lower-case letters are still being built."),
     "summary": "The mission is over; its seed is revealed, so `xenotac audit LOG` can re-derive every die.",
     "viewer": ("A mission log replayed: step by record or by turn, or {jump} to go to a turn (#N: a record). "
                "{view_squad} and {view_aliens} show the map as the squad or the aliens saw it then; {view_full} "

@@ -3,7 +3,12 @@
 Every layer is a `site`-square grid (campaign.toml); layer 0 is the Surface, deeper layers are dug as
 Excavations. A facility stands at its rotated shape's top-left square (rotation: quarter turns clockwise, never
 mirrored); an Elevator spans its layer and the one below, a Missile Silo six. Every limit is content
-(facilities.toml): `limit`/`count`, `layer`, `adjacent`, `touches`, `apart`, `area`.
+(facilities.toml): `limit`/`count`, `layer`, `adjacent`, `touches`, `apart`, `area`, each counted per base.
+
+The campaign may found more bases (15: "New base"): every facility belongs to one `site` (0 is the first base), each
+site its own grid of layers; the staff are the organisation's, shared by every base. A square is named for the
+player as the base screen labels it: its column letter and row number on the site ("E5": x 4, y 4), the Surface's
+own top-left square in the starting base.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ import math
 
 import attrs
 
-from engine.campaign.seam import Plot
+from engine.campaign.seam import COLUMNS, Plot, square
+from engine.core.records import added
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.campaign import Cost, build_hours, cost
 
@@ -34,6 +40,7 @@ class Placed:
     rotation: int = 0
     work: int = 0
     engineers: int = 0
+    site: int = added(0)  # which base: 0 the first, 1 the first one founded after it...
 
     @property
     def building(self) -> bool:
@@ -58,7 +65,22 @@ class Base:
         return next((p for p in self.placed if p.key == key), None)
 
     def built(self, facility: str) -> list[Placed]:
+        """Every finished one, in any base (a course may be taken at any base's facility)."""
         return [p for p in self.placed if p.facility == facility and not p.building]
+
+    @property
+    def sites(self) -> int:
+        """How many bases: the first, and one for each founded since."""
+        return 1 + max((p.site for p in self.placed), default=0)
+
+    def at(self, site: int) -> "Base":
+        """The base `site` alone: its facilities, the shared staff (what a placement in it is checked against)."""
+        return attrs.evolve(self, placed=tuple(p for p in self.placed if p.site == site))
+
+
+def spot(layer: int, x: int, y: int) -> str:
+    """A square and its layer, for the player: "E5 on the Surface", "F6 on layer 1"."""
+    return f"{square(x, y)} on {'the Surface' if layer == 0 else f'layer {layer}'}"
 
 
 def shape(book: Book, facility: str, rotation: int) -> frozenset[tuple[int, int]]:
@@ -98,9 +120,10 @@ def _around(c: Cell) -> set[Cell]:
     return {(c[0], c[1] + dx, c[2] + dy) for dx, dy in SIDES}
 
 
-def placement(book: Book, base: Base, facility: str, where: tuple[int, ...], moving: str = "") -> str | None:
-    """Why `facility` may not stand at `where` = (layer, x, y[, rotation]), or None. `moving`: the key of the
-    facility being moved there (it does not count against itself, nor against its limit)."""
+def placement(book: Book, base: Base, facility: str, where: tuple[int, ...], moving: str = "",
+              site: int = 0) -> str | None:
+    """Why `facility` may not stand at `where` = (layer, x, y[, rotation]) in base `site`, or None. `moving`: the
+    key of the facility being moved there (it does not count against itself, nor against its limit)."""
     fac = book.facilities.get(facility)
     if fac is None:
         return f"no facility {facility!r}"
@@ -110,7 +133,9 @@ def placement(book: Book, base: Base, facility: str, where: tuple[int, ...], mov
     rotation = where[3] if len(where) == 4 else 0
     if not 0 <= rotation <= 3:
         return f"rotation {rotation}: 0 to 3 quarter turns (a facility is never mirrored)"
-    others = [p for p in base.placed if p.key != moving]
+    if not 0 <= site < base.sites:
+        return f"no base {site + 1}: the campaign has {base.sites}"
+    others = [p for p in base.placed if p.key != moving and p.site == site]
     if fac.limit == "exactly" and not moving:
         have = sum(1 for p in others if p.facility == facility)
         if have >= fac.count:
@@ -125,7 +150,8 @@ def placement(book: Book, base: Base, facility: str, where: tuple[int, ...], mov
     mine = cells(book, facility, layer, x, y, rotation)
     outside = sorted(c for c in mine if not (0 <= c[1] < camp.site and 0 <= c[2] < camp.site))
     if outside:
-        return f"out of bounds: ({outside[0][1]},{outside[0][2]}) is off the {camp.site}×{camp.site} site"
+        return (f"out of bounds: the footprint leaves the {camp.site}×{camp.site} site (columns A-"
+                f"{COLUMNS[camp.site - 1]}, rows 1-{camp.site})")
     if fac.area:
         return _area(book, facility, mine, others)
     for p in others:
@@ -134,15 +160,15 @@ def placement(book: Book, base: Base, facility: str, where: tuple[int, ...], mov
         shared = mine & cells_of(book, p)
         if shared and not _stacked(book, facility, layer, x, y, p):
             c = min(shared)
-            return f"overlap: ({c[1]},{c[2]}) on layer {c[0]} is the {_name(book, p.facility)}'s"
+            return f"overlap: {spot(*c)} is the {_name(book, p.facility)}'s"
     top = {c for c in mine if c[0] == layer}
     for c in sorted(top):
         area = next((p for p in others if book.facilities[p.facility].area and c in cells_of(book, p)), None)
         if area is None:
             ground = "the Surface" if layer == 0 else "every Excavation"
-            return f"not on built ground: ({c[1]},{c[2]}) on layer {layer} is outside {ground}"
+            return f"not on built ground: {spot(*c)} is outside {ground}"
         if area.building:
-            return f"the {_name(book, area.facility)} at ({c[1]},{c[2]}) on layer {layer} is still being built"
+            return f"the {_name(book, area.facility)} at {spot(*c)} is still being built"
     if fac.adjacent:
         near = {c for p in others if p.facility == fac.adjacent for c in cells_of(book, p)}
         if not any(_around(c) & near for c in top):
@@ -168,7 +194,7 @@ def _area(book: Book, facility: str, mine: frozenset[Cell], others: list[Placed]
                 continue
             theirs = cells_of(book, p)
             if mine & theirs or any(_around(c) & theirs for c in mine):
-                return (f"touches the {fac.name} at ({p.x},{p.y}) on layer {layer}: "
+                return (f"touches the {fac.name} at {spot(layer, p.x, p.y)}: "
                         f"{fac.name}s may not overlap or touch")
     if fac.touches:
         reach = {c for p in others if p.facility == fac.touches and not p.building for c in cells_of(book, p)}
@@ -185,12 +211,13 @@ def days(book: Book, man_days: int, engineers: int) -> int:
     return math.ceil(hours / 24) if isinstance(hours, int) else 0
 
 
-def price(book: Book, base: Base, facility: str, where: tuple[int, ...]) -> Cost:
+def price(book: Book, base: Base, facility: str, where: tuple[int, ...], site: int = 0) -> Cost:
     """What building there costs: an Excavation by its layer, a Missile Silo more over unexcavated ground."""
     layer, x, y = where[:3]
     rotation = where[3] if len(where) == 4 else 0
     below = {c for c in cells(book, facility, layer, x, y, rotation) if c[0] > layer}
-    dug = {c for p in base.placed if book.facilities[p.facility].area and p.layer > 0 for c in cells_of(book, p)}
+    dug = {c for p in base.placed if book.facilities[p.facility].area and p.layer > 0 and p.site == site
+           for c in cells_of(book, p)}
     return cost(book, facility, layer=layer, excavated=below <= dug)
 
 
@@ -202,13 +229,14 @@ def free_engineers(base: Base) -> int:
     return base.staff_of("engineer") - busy_engineers(base)
 
 
-def build(book: Book, base: Base, facility: str, where: tuple[int, ...], engineers: int) -> tuple[Base, Placed]:
+def build(book: Book, base: Base, facility: str, where: tuple[int, ...], engineers: int,
+          site: int = 0) -> tuple[Base, Placed]:
     """Start building (placement already checked): the new facility is on the plan, its work to do."""
     layer, x, y = where[:3]
     serial = base.serial + 1
-    man = price(book, base, facility, where).man_days
+    man = price(book, base, facility, where, site).man_days
     p = Placed(key=f"{facility}.{serial}", facility=facility, layer=layer, x=x, y=y,
-               rotation=where[3] if len(where) == 4 else 0, work=man, engineers=engineers)
+               rotation=where[3] if len(where) == 4 else 0, work=man, engineers=engineers, site=site)
     return attrs.evolve(base, placed=base.placed + (p,), serial=serial), p
 
 
@@ -224,6 +252,44 @@ def move(book: Book, base: Base, key: str, where: tuple[int, ...], engineers: in
 def finish(base: Base, key: str) -> Base:
     return attrs.evolve(base, placed=tuple(attrs.evolve(p, work=0, engineers=0) if p.key == key else p
                                            for p in base.placed))
+
+
+def finish_site(base: Base, site: int) -> Base:
+    """A new base's work done: every facility of it stands."""
+    return attrs.evolve(base, placed=tuple(attrs.evolve(p, work=0, engineers=0) if p.site == site else p
+                                           for p in base.placed))
+
+
+def new_base_spots(book: Book) -> list:
+    """Where a new base's parts stand (15: Surface, Elevator, Excavation, Command Center, Runway, Radar Tower,
+    one Hangar): where the starting base has the first of each (campaign.toml `start`)."""
+    out = []
+    for fid in book.campaign.new_base:
+        found = next((s for s in book.campaign.start if s.facility == fid), None)
+        if found is None:
+            raise ValueError(f"campaign.toml: the new base's {fid} has no place in the starting base to copy")
+        out.append(found)
+    return sorted(out, key=lambda s: book.campaign.start.index(s))  # ground first, as the start lays it
+
+
+def found(book: Book, base: Base, engineers: int) -> tuple[Base, int]:
+    """A new base on the plan (the price already paid): its parts placed by the same rule as an order, each with
+    its own man-days of work (they add up to the flat 320), the engineers on its Surface. Returns its site."""
+    site = base.sites
+    work = attrs.evolve(base, placed=())  # the new site alone, each part finished so the next may stand on it
+    for s in new_base_spots(book):
+        where = (s.layer, s.x, s.y, s.rotation)
+        why = placement(book, work, s.facility, where)
+        if why is not None:
+            raise ValueError(f"campaign.toml: the new base's {s.facility}: {why}")
+        work, p = build(book, work, s.facility, where, 0)
+        work = finish(work, p.key)
+    placed = []
+    for i, p in enumerate(work.placed):
+        fid = p.facility
+        placed.append(attrs.evolve(p, key=f"{fid}.{base.serial + i + 1}", site=site,
+                                   work=book.facilities[fid].man_days, engineers=engineers if i == 0 else 0))
+    return attrs.evolve(base, placed=base.placed + tuple(placed), serial=base.serial + len(placed)), site
 
 
 def lay_out(book: Book, spots, staff: dict[str, int]) -> tuple[Base, list[str]]:
@@ -250,26 +316,29 @@ def lay_out(book: Book, spots, staff: dict[str, int]) -> tuple[Base, list[str]]:
     return base, out
 
 
-def plots(book: Book, base: Base) -> tuple[Plot, ...]:
-    """Layer 0 and every layer the base reaches: "." open floor, " " not built ground, a letter per facility
+def plots(book: Book, base: Base, site: int = 0) -> tuple[Plot, ...]:
+    """Layer 0 and every layer base `site` reaches: "." open floor, " " not built ground, a letter per facility
     (lower case while it is built or moved), "," ground still being dug."""
-    site = book.campaign.site
+    base = base.at(site)
+    size = book.campaign.site
     letters = {p.key: LETTERS[i % len(LETTERS)]
                for i, p in enumerate(q for q in base.placed if not book.facilities[q.facility].area)}
     deepest = max((c[0] for p in base.placed for c in cells_of(book, p)), default=0)
     out = []
     for layer in range(deepest + 1):
-        grid = [[" "] * site for _ in range(site)]
+        grid = [[" "] * size for _ in range(size)]
         legend: dict[str, str] = {}
         for p in base.placed:
             fac = book.facilities[p.facility]
             ch = letters.get(p.key, "," if p.building else ".")
+            crew = f", {p.engineers} engineers" if p.engineers else ""  # a new base's parts: its Surface's crew
+            here = any(c[0] == layer for c in cells_of(book, p))
             if fac.area:
-                if p.building:
-                    legend[","] = f"{fac.name} (digging: {p.work} man-days, {p.engineers} engineers)"
+                if p.building and here:
+                    legend[","] = f"{fac.name} ({'digging' if layer else 'building'}: {p.work} man-days{crew})"
             else:
                 ch = ch.lower() if p.building else ch
-                state = f" (building: {p.work} man-days, {p.engineers} engineers)" if p.building else ""
+                state = f" (building: {p.work} man-days{crew})" if p.building else ""
                 legend.setdefault(ch, fac.name + state)
             for c in cells_of(book, p):
                 if c[0] == layer and (not fac.area or grid[c[2]][c[1]] == " "):

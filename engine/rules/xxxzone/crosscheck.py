@@ -101,7 +101,7 @@ def check(own: Tables, shared: Tables) -> list[str]:
 
 def _start(own: Tables, cid: str, camp) -> list[str]:
     """The starting base, placed spot by spot with the placement rule a build order uses."""
-    from engine.rules.xxxzone.basework import lay_out
+    from engine.rules.xxxzone.basework import Base, found, lay_out
     from engine.rules.xxxzone.book import Book
 
     unknown = [f"campaign.toml: [{cid}].start[{i}].facility: unknown facility {s.facility!r}"
@@ -112,7 +112,14 @@ def _start(own: Tables, cid: str, camp) -> list[str]:
         return unknown
     book = Book.of({**own, "campaign": {"standard": camp}})
     _, problems = lay_out(book, camp.start, camp.start_staff)
-    return [f"campaign.toml: [{cid}].start{p if p.startswith('[') else ': ' + p}" for p in problems]
+    out = [f"campaign.toml: [{cid}].start{p if p.startswith('[') else ': ' + p}" for p in problems]
+    if any(fid not in own["facilities"] for fid in camp.new_base):  # said above
+        return out
+    try:  # a new base is laid out as the start lays its first Surface, Elevator, Excavation... (15)
+        found(book, Base(), 1)
+    except (ValueError, KeyError) as exc:
+        out.append(f"campaign.toml: [{cid}].new_base: {str(exc).removeprefix('campaign.toml: ')}")
+    return out
 
 
 def _attributes(where: str, a: Attributes) -> list[str]:

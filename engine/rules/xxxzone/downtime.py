@@ -1,8 +1,10 @@
 """xxxzone between missions (8.2, 13, 14, 15) through the campaign's `Downtime` seam: wounds kept and healed,
-training at the base's facilities, Luck by gambling, monthly Funding, building and moving facilities, hiring.
+training at the base's facilities, Luck by gambling, monthly Funding, hiring, recruits; building, moving and new
+bases are in baseorders.py.
 
 Timer keys: "heal:NAME:N" (a kept wound), "train:NAME" (its course), "gamble:NAME" (its binge),
-"build:KEY" (a facility built or moved). The records are the roster's `Recruit`s; the base a `basework.Base`.
+"build:KEY" (a facility built or moved), "found:SITE" (a new base). The records are the roster's `Recruit`s; the
+base a `basework.Base` (every base of the campaign).
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from engine.campaign.seam import NAMES, Offer, Order, Outcome, Plot, Timer
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.rules.xxxzone import basework as bw
+from engine.rules.xxxzone import baseorders as bo
+from engine.rules.xxxzone.baseorders import article, days_text
 from engine.rules.xxxzone.battle import Combatant
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.campaign import gamble, heal_days
@@ -53,7 +57,7 @@ class XxxzoneDowntime:
         counts = {t: sum(1 for w in serious if w.tier == t) for t in SERIOUS}
         told = ", ".join(f"{n} {self._tier(t)}{'s' if n > 1 else ''}" for t, n in counts.items() if n)
         left = [busy[w.key] for w in serious if isinstance(busy, Mapping) and w.key in busy]
-        when = f", {_days(max(left))} left" if left else ""  # before the wounds: a narrow list cuts the end off
+        when = f", {days_text(max(left))} left" if left else ""  # before the wounds: a narrow list cuts the end off
         return f"{r.name} is convalescing{when}: {told} to heal"
 
     def deploy_refusal(self, record: Recruit, base, busy: Mapping[str, int]) -> str | None:
@@ -168,9 +172,11 @@ class XxxzoneDowntime:
                 return Outcome(records=records, base=base, notes=(f"{timer.label}: no such facility any more",))
             name = self.book.facilities[p.facility].name
             return Outcome(records=records, base=bw.finish(base, rest),
-                           notes=(f"The {name} at ({p.x},{p.y}) on layer {p.layer} is ready",))
+                           notes=(f"The {name} at {bw.spot(p.layer, p.x, p.y)} is ready",))
         if kind == "heal":
             return self._healed(records, base, timer)
+        if kind == "found":
+            return bo.founded(self.book, records, base, int(rest))
         who = next((i for i, r in enumerate(records) if r.name == rest and not r.dead), None)
         if who is None:
             return Outcome(records=records, base=base, notes=(f"{timer.label}: nobody to finish it",))
@@ -230,47 +236,13 @@ class XxxzoneDowntime:
             return tuple(out)
         for role in self.book.campaign.housing:
             if funding >= self.book.campaign.hire_cost and self._housing(base, role) is None:
-                out.append(Offer(Order("hire", what=role), f"Hire a {role_name(role)} "
+                out.append(Offer(Order("hire", what=role), f"Hire {article(role_name(role))} "
                                                            f"({self.book.campaign.hire_cost}F)",
                                  self.book.campaign.hire_cost))
-        if bw.free_engineers(base) < 1:
-            return tuple(out)
-        for fid, fac in self.book.facilities.items():
-            for where in self._spots(base, fid):
-                if bw.placement(self.book, base, fid, where) is not None:
-                    continue
-                price = bw.price(self.book, base, fid, where)
-                if price.funding <= funding:
-                    free = bw.free_engineers(base)
-                    days = bw.days(self.book, price.man_days, free)
-                    out.append(Offer(Order("build", what=fid, where=where),
-                                     f"Build {_a(fac.name)} at ({where[1]},{where[2]}) on layer {where[0]}, turned "
-                                     f"{where[3]} ({price.funding}F, {price.man_days} man-days by {free} "
-                                     f"engineers: {_days(days)})", price.funding))
-        return tuple(out)
-
-    def _spots(self, base, fid: str):
-        """Origins worth trying: around built ground, and around Elevators for an Excavation; each distinct
-        rotation once."""
-        book = self.book
-        turns = {}
-        for rot in range(4):
-            turns.setdefault(bw.shape(book, fid, rot), rot)
-        target = book.facilities[fid]
-        ground: set[bw.Cell] = set()
-        for p in base.placed:  # a facility stands in an area; an area touches what it must (an Elevator)
-            if (p.facility == target.touches) if target.area else book.facilities[p.facility].area:
-                ground |= bw.cells_of(book, p)
-        reach = max(len(target.shape), len(target.shape[0]))
-        seen = set()
-        for layer, x, y in sorted(ground):
-            for dx in range(-reach, 2):
-                for dy in range(-reach, 2):
-                    for rot in turns.values():
-                        where = (layer, x + dx, y + dy, rot)
-                        if where not in seen:
-                            seen.add(where)
-                            yield where
+        more = bo.offers(self.book, base, funding)
+        if more and more[0].order.kind == "found":  # rich: the campaign AI founds a second base before anything else
+            return tuple(more[:1] + out + more[1:])
+        return tuple(out + more)
 
     def _unfit(self, r: Recruit, busy: Mapping[str, int]) -> str | None:
         if r.dead:
@@ -356,66 +328,49 @@ class XxxzoneDowntime:
             if funding < camp.hire_cost:
                 return Rejected("funding", f"hiring costs {camp.hire_cost}F; the base has {funding}F")
             return Outcome(records=records, base=base.with_staff(order.what, base.staff_of(order.what) + 1),
-                           funding=-camp.hire_cost, notes=(f"Hired a {role_name(order.what)} ({camp.hire_cost}F)",))
+                           funding=-camp.hire_cost, notes=(f"Hired {article(role_name(order.what))} ({camp.hire_cost}F)",))
         if order.kind == "recruit":
             return self._recruit(records, base, funding, order, dice)
         if order.kind in ("build", "move"):
-            return self._build(records, base, funding, order)
+            return bo.build(self.book, records, base, funding, order)
+        if order.kind == "found":
+            return bo.found(self.book, records, base, funding, order)
         return Rejected("unknown_order", f"xxxzone has no {order.kind!r} order: train, gamble, hire, recruit, "
-                                         f"build or move")
-
-    def _build(self, records: tuple, base, funding: int, order: Order) -> Outcome | Rejected:
-        book = self.book
-        moving = order.what if order.kind == "move" else ""
-        if moving:
-            p = base.get(moving)
-            if p is None:
-                return Rejected("unknown_facility", f"no facility {moving!r} in the base")
-            fid = p.facility
-            if book.facilities[fid].area or book.facilities[fid].layers == 2:
-                return Rejected("fixed", f"an {book.facilities[fid].name} cannot be moved: it holds the base together")
-            if p.building:
-                return Rejected("building", f"the {book.facilities[fid].name} is still being built")
-        else:
-            fid = order.what
-        why = bw.placement(book, base, fid, order.where[:4], moving=moving)
-        if why is not None:
-            return Rejected("placement", why)
-        free = bw.free_engineers(base)
-        engineers = order.where[4] if len(order.where) > 4 else free
-        if free < 1 or not 1 <= engineers <= free:
-            return Rejected("engineers", f"{free} of the base's {base.staff_of('engineer')} engineers are free")
-        price = bw.price(book, base, fid, order.where[:4])
-        if moving:
-            after, placed = bw.move(book, base, moving, order.where[:4], engineers)
-            spend, man = 0, book.facilities[fid].man_days
-        else:
-            if funding < price.funding:
-                return Rejected("funding", f"{_a(book.facilities[fid].name)} costs {price.funding}F; "
-                                           f"the base has {funding}F")
-            after, placed = bw.build(book, base, fid, order.where[:4], engineers)
-            spend, man = price.funding, placed.work
-        days = bw.days(book, man, engineers)
-        hours = -(-24 * man // engineers)
-        name = book.facilities[fid].name
-        verb = "Moving" if moving else "Building"
-        note = (f"{verb} the {name} at ({placed.x},{placed.y}) on layer {placed.layer}: {man} man-days by "
-                f"{engineers} engineers = {hours} hours, ready in {_days(days)}" + (f" ({spend}F)" if spend else ""))
-        return Outcome(records=records, base=after, funding=-spend,
-                       timers=(Timer(days, f"build:{placed.key}", f"The {name} is ready"),), notes=(note,))
+                                         f"build, move or found")
 
     # -- the base screen ------------------------------------------------------------------------------
 
-    def plots(self, base) -> tuple[Plot, ...]:
-        return () if base is None else bw.plots(self.book, base)
+    def plots(self, base, site: int = 0) -> tuple[Plot, ...]:
+        return () if base is None else bw.plots(self.book, base, site)
+
+    def sites(self, base) -> tuple[str, ...]:
+        return () if base is None else tuple(bo.site_name(i) for i in range(base.sites))
 
     def mission_params(self) -> dict:
         return {}  # nothing of its campaign goes into a mission's header
 
-    def placement(self, base, facility: str, where: tuple[int, ...]) -> str | None:
+    def placement(self, base, facility: str, where: tuple[int, ...], moving: str = "",
+                  site: int = 0) -> str | None:
         if base is None:
             return "the campaign has no base yet"
-        return bw.placement(self.book, base, facility, where)
+        if moving:
+            if (refused := bo.movable(self.book, base, moving)) is not None:
+                return refused.reason
+            p = base.get(moving)
+            facility, site = p.facility, p.site  # it moves within its own base, as itself
+        return bw.placement(self.book, base, facility, where, moving=moving, site=site)
+
+    def footprint(self, base, order: Order) -> frozenset[tuple[int, int, int]]:
+        fid = order.what
+        if order.kind == "move":
+            fid = p.facility if base is not None and (p := base.get(order.what)) is not None else ""
+        if order.kind not in ("build", "move") or fid not in self.book.facilities or len(order.where) < 3:
+            return frozenset()
+        w = order.where
+        return bw.cells(self.book, fid, w[0], w[1], w[2], w[3] if len(w) > 3 else 0)
+
+    def moves(self, base, site: int = 0) -> tuple[Offer, ...]:
+        return () if base is None else bo.moves(self.book, base, site)
 
 
 def _free_name(records: tuple) -> str:
@@ -426,11 +381,3 @@ def _free_name(records: tuple) -> str:
             if (name := n if k == 1 else f"{n} {k}") not in taken:
                 return name
     raise AssertionError("unreachable")
-
-
-def _days(n: int) -> str:
-    return f"{n} day{'' if n == 1 else 's'}"
-
-
-def _a(name: str) -> str:
-    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"

@@ -14,7 +14,7 @@ from engine.core.events import Event, MissionEnded, Noted, PhaseStarted, SideSta
 from engine.core.geometry import NEIGHBOURS
 from engine.core.model import State
 from engine.core.reducer import fold
-from engine.rules.xxxzone import actions, battle, forces, kit, panic, pins, seen, smoke, status, units
+from engine.rules.xxxzone import actions, battle, forces, kit, panic, pins, seen, smoke, status, strangers, units
 from engine.rules.xxxzone.units import changed, unit_of
 
 
@@ -37,6 +37,7 @@ def start(rs, state: State, dice: Dice) -> Rejected | list[Event]:
                                                                                         minor=kept)))
         race = "Human" if t.character or book.enemies[t.enemy].human else book.enemies[t.enemy].name
         events.append(UnitSpawned(unit=unit_of(book, c, m.template, m.glyph, race)))
+    events += strangers.arrivals(book, fold(state, events), dice)
     events.append(PhaseStarted(phase=1))
     return events + begin_side(rs, fold(state, events), missions.PLAYER, dice)
 
