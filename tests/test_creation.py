@@ -291,6 +291,18 @@ def test_a_created_character_takes_the_first_squad_place(content, ruleset):
         assert unit.record.held == ("plasma_rifle",)
 
 
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_a_squad_sent_alone_is_the_characters_sent_and_the_vip(content, ruleset):
+    """A campaign's squad is the one it sent: the places it leaves stay empty (`squad_only` in the header)."""
+    ch = made(content, ruleset)[0]
+    full = Game.new(content, ruleset, "vip", seed_from_int(2), None, squad=[ch])
+    alone = Game.new(content, ruleset, "vip", seed_from_int(2), None, squad=[ch], alone=True)
+    mine = [u.id for u in alone.state.units.values() if u.side == "xcom"]
+    assert sorted(mine) == ["roster_anna", "vip"]
+    assert len([u for u in full.state.units.values() if u.side == "xcom"]) > 2
+    assert alone.header["mission"]["squad_only"] is True and "squad_only" not in full.header["mission"]
+
+
 def test_a_varan_deploys_holding_the_weapon_picked(content):
     vera = made(content, "neo-troops", "Vera", held="pistol")[0]
     game = Game.new(content, "neo-troops", "eliminate", seed_from_int(2), None, squad=[vera])

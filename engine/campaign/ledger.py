@@ -210,7 +210,7 @@ class Ledger:
         link = {"name": self.name, "record": flight.record, "hash": self.hashes.get(flight.record, "")}
         public = number if self.header["seed_public"] is not False else None
         return Game.new(self.content, self.ruleset_id, flight.offer.mission, seed_from_int(number), path,
-                        squad=self.characters(flight.squad) or None, public=public, campaign=link,
+                        squad=self.characters(flight.squad) or None, public=public, campaign=link, alone=True,
                         **self.downtime.mission_params())
 
     def land(self, game) -> list[Event] | Rejected:

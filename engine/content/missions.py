@@ -304,13 +304,16 @@ def squad_places(content: Content, ruleset_id: str, mission_id: str) -> list[str
 
 
 def with_forces(content: Content, ruleset_id: str, mission_id: str, placed: Mapping[str, str],
-                tables: Mapping[str, Mapping[str, object]]) -> Content:
+                tables: Mapping[str, Mapping[str, object]], alone: bool = False) -> Content:
     """The content of one mission whose forces.toml squad has new templates in some places (`placed`: the place's
-    template -> the new one) and the ruleset's tables with `tables` added (kind -> id -> row)."""
+    template -> the new one) and the ruleset's tables with `tables` added (kind -> id -> row). `alone`: the other
+    squad places roster characters could take are left out (Creation.deploy)."""
+    empty = set(squad_places(content, ruleset_id, mission_id)) - set(placed) if alone else set()
     own = dict(content.rules[ruleset_id])
     for kind, rows in tables.items():
         own[kind] = {**own.get(kind, {}), **rows}
     base = base_id(mission_id)
     forces = own["forces"][base]
-    own["forces"] = {**own["forces"], base: attrs.evolve(forces, squad=[placed.get(t, t) for t in forces.squad])}
+    own["forces"] = {**own["forces"], base: attrs.evolve(forces, squad=[placed.get(t, t) for t in forces.squad
+                                                                           if t not in empty])}
     return attrs.evolve(content, rules={**content.rules, ruleset_id: own})

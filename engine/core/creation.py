@@ -129,8 +129,10 @@ class Creation(Protocol):
     def places(self, mission_id: str) -> int:
         """How many roster characters a mission of this ruleset deploys (0: none)."""
 
-    def deploy(self, mission_id: str, records: list[Any]) -> Content:
-        """The content of one mission with these records in its first squad places, in order."""
+    def deploy(self, mission_id: str, records: list[Any], alone: bool = False) -> Content:
+        """The content of one mission with these records in its first squad places, in order. `alone`: the
+        squad places they do not take are left empty (a campaign's squad is the one it sent), not kept for the
+        mission's own characters; places an objective names (the VIP) stay."""
 
     def improve(self, record: Any, dice: Dice) -> tuple[Any, Roll] | str:
         """A between-missions roll (xcom-trpg 7.1: psi initiation), or why it cannot be made."""

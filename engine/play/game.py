@@ -53,17 +53,20 @@ def map_seed(seed: bytes) -> int:
 def make_header(content: Content, ruleset_id: str, mission_id: str, seed: bytes, casual: bool,
                 max_phases: int | None = None, squad: list[roster.Character] | None = None,
                 public: int | None = None, campaign: dict[str, Any] | None = None,
-                extra_turns: int = 0) -> dict[str, Any]:
+                extra_turns: int = 0, alone: bool = False) -> dict[str, Any]:
     """`public`: the number a reproducible seed was made from (`--seed N`); the header says so, so a
     mission anyone could foresee never passes for a secret one. None: a secret seed. `campaign`: the campaign
     and its record that launched the mission ({"name", "record", "hash"}: engine.campaign.ledger). `extra_turns`:
-    phases the squad may go on after its main objectives (written only when > 0: older headers stay as they were)."""
+    phases the squad may go on after its main objectives (written only when > 0: older headers stay as they were).
+    `alone`: the squad is the roster characters only (`squad_only`, written only when true)."""
     if public is not None and seed != seed_from_int(public):
         raise ValueError(f"the seed is not the one public seed {public} makes")
     limit = max_phases if max_phases is not None else content.missions[mission_id].max_phases
     params = {"id": mission_id, "map_seed": map_seed(seed), "casual": casual, "max_phases": limit}
     if squad:  # roster characters: the header holds all a replay needs of them
         params["squad"] = roster.to_header(squad)
+        if alone:
+            params["squad_only"] = True
     if extra_turns:
         params["extra_turns"] = extra_turns
     header = {"kind": "header", "format": log.FORMAT, "version": log.VERSION, "ruleset": ruleset_id,
@@ -78,7 +81,7 @@ def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
     """The ruleset and the state before the first command, from the header alone."""
     params = header["mission"]
     squad = roster.from_header(content, header["ruleset"], params.get("squad"))
-    content = roster.with_squad(content, header["ruleset"], params["id"], squad)
+    content = roster.with_squad(content, header["ruleset"], params["id"], squad, params.get("squad_only") is True)
     mission = content.missions[params["id"]]
     plain = make(header["ruleset"], content, None)
     deployed = plain.roster(params["id"]) or []
@@ -160,13 +163,13 @@ class Game:
     def new(cls, content: Content, ruleset_id: str, mission_id: str, seed: bytes, path: Path | None,
             casual: bool = False, max_phases: int | None = None,
             squad: list[roster.Character] | None = None, public: int | None = None,
-            campaign: dict[str, Any] | None = None, extra_turns: int = 0) -> "Game":
+            campaign: dict[str, Any] | None = None, extra_turns: int = 0, alone: bool = False) -> "Game":
         """A fresh mission; with `path` None it lives in memory only (tests, benchmarks). `squad`:
         roster characters deployed in the first squad places (the ruleset's `Creation.deploy`). `public`: the
         number of a reproducible seed (`--seed N`), written in the header; None for a secret seed. `extra_turns`:
-        phases after the main objectives (xcom-trpg 4.8), 0 for none."""
+        phases after the main objectives (xcom-trpg 4.8), 0 for none. `alone`: `squad` is the whole squad."""
         header = make_header(content, ruleset_id, mission_id, seed, casual, max_phases, squad, public, campaign,
-                             extra_turns)
+                             extra_turns, alone)
         writer = log.Writer.create(path, header, seed) if path is not None else None  # lock, seed, header
         game = cls(content, header, seed, writer)
         if writer is not None:

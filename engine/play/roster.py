@@ -268,11 +268,13 @@ def deploying(content: Content, ruleset_id: str, mission_id: str, characters: li
     return own[:creation(content, ruleset_id).places(mission_id)]
 
 
-def with_squad(content: Content, ruleset_id: str, mission_id: str, characters: list[Character]) -> Content:
-    """The content of one mission with roster characters in the first squad places, in roster order."""
+def with_squad(content: Content, ruleset_id: str, mission_id: str, characters: list[Character],
+               alone: bool = False) -> Content:
+    """The content of one mission with roster characters in the first squad places, in roster order; `alone`:
+    and nobody else in the places they leave (a campaign's squad)."""
     if not characters:
         return content
-    return creation(content, ruleset_id).deploy(mission_id, [c.record for c in characters])
+    return creation(content, ruleset_id).deploy(mission_id, [c.record for c in characters], alone)
 
 
 def to_header(characters: list[Character]) -> list[dict[str, Any]]:

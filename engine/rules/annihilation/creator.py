@@ -198,7 +198,7 @@ class AnnihilationCreation:
     def places(self, mission_id: str) -> int:
         return len(missions.squad_places(self.content, ID, mission_id))
 
-    def deploy(self, mission_id: str, records: list[Recruit]):
+    def deploy(self, mission_id: str, records: list[Recruit], alone: bool = False):
         units, placed = {}, {}
         for record, place in zip(records, missions.squad_places(self.content, ID, mission_id)):
             kept = Kept(skills=dict(record.skills), rank=record.rank, missions=record.missions, kills=record.kills,
@@ -206,7 +206,7 @@ class AnnihilationCreation:
             units[_tid(record.name)] = attrs.evolve(self.units[place], name=record.name, race=RACE,
                                                     stats=dict(record.stats), skills={}, kept=kept)
             placed[place] = _tid(record.name)
-        return missions.with_forces(self.content, ID, mission_id, placed, {"units": units})
+        return missions.with_forces(self.content, ID, mission_id, placed, {"units": units}, alone)
 
     def train(self, record: Recruit, numbers: dict[str, int]) -> Recruit | str:
         """A-4.1, A-4.2: skill levels bought after creation with the slots the rolled Education gives and the

@@ -122,7 +122,7 @@ class NeoCreation:
     def places(self, mission_id: str) -> int:
         return len(missions.squad_places(self.content, ID, mission_id))
 
-    def deploy(self, mission_id: str, records: list[Recruit]):
+    def deploy(self, mission_id: str, records: list[Recruit], alone: bool = False):
         rows, placed = {}, {}
         for record, place in zip(records, missions.squad_places(self.content, ID, mission_id)):
             tid = f"roster_{_id(record.name)}"
@@ -134,7 +134,7 @@ class NeoCreation:
             rows[tid] = attrs.evolve(base, name=record.name, glyph=slot.glyph, behaviour=slot.behaviour,
                                      weapons=weapons)
             placed[place] = tid
-        return missions.with_forces(self.content, ID, mission_id, placed, {"characters": rows})
+        return missions.with_forces(self.content, ID, mission_id, placed, {"characters": rows}, alone)
 
     def improve(self, record: Recruit, dice: Dice):
         return f"{record.name}: a varan has no roll between missions"

@@ -145,7 +145,7 @@ class XcomCreation:
     def places(self, mission_id: str) -> int:
         return len(self.slots(mission_id))
 
-    def deploy(self, mission_id: str, records: list[c.Recruit]) -> Content:
+    def deploy(self, mission_id: str, records: list[c.Recruit], alone: bool = False) -> Content:
         content = self.content
         if not records:
             return content
@@ -159,6 +159,8 @@ class XcomCreation:
                                       items=dict(base.items), magazines=base.magazines, glyph=base.glyph, ai=base.ai,
                                       hp=ch.hp, psi_awakened=ch.psi_awakened)
             squad[squad.index(slot)] = tid
+        if alone:  # the slots nobody took stay empty
+            squad = [t for t in squad if t not in self.slots(mission_id)[len(records):]]
         table = dict(content.missions)
         table[mission_id] = attrs.evolve(mission, squad=squad)
         missions = Missions(table, content.missions.difficulties) if isinstance(content.missions, Missions) else table

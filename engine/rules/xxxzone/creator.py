@@ -174,7 +174,7 @@ class XxxzoneCreation:
                          drawn=guns[0] if guns else "", abilities=list(record.abilities), kit=list(kit),
                          minor_wounds=sum(1 for w in record.wounds if w.tier == "minor" and not w.ignored))
 
-    def deploy(self, mission_id: str, records: list[Recruit]):
+    def deploy(self, mission_id: str, records: list[Recruit], alone: bool = False):
         places = missions.squad_places(self.content, ID, mission_id)
         characters, members, placed = {}, {}, {}
         for record, place in zip(records, places):
@@ -183,7 +183,7 @@ class XxxzoneCreation:
             members[tid] = attrs.evolve(self.book.roster[place], character=tid, enemy="", name="")
             placed[place] = tid
         return missions.with_forces(self.content, ID, mission_id, placed,
-                                    {"characters": characters, "roster": members})
+                                    {"characters": characters, "roster": members}, alone)
 
     def improve(self, record: Recruit, dice: Dice):
         return f"{record.name}: an xxxzone operative has no roll between missions here (its training is not played)"
