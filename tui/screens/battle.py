@@ -68,7 +68,7 @@ class BattleScreen(Board):
 
     def info(self) -> list:
         if self.mode == "aliens":
-            return ["Aliens are moving…", "Any key skips the wait."]
+            return [f"{self.session.chronicle.sides.name('aliens')} are moving…", "Any key skips the wait."]
         cost = walking.cost(self.session, self.unit, self._route()) if self.mode == "move" else None
         return readout.cell_info(self.session, self.cursor, self.unit if self.mode == "move" else None,
                                  self.path() if self.mode == "move" else (), self.key_hint, self.level, cost)
