@@ -89,3 +89,11 @@ def test_a_window_is_climbed_through_at_a_hard_agility_test(content):
     no = movement.walk(Dice.scripted([4, 4, 1]), anna, "move", [(0, 0), (1, 0), (2, 0)], rs.tables,
                        obstacles=frozenset({(1, 0)}), hard=frozenset({(1, 0)}))
     assert no.stopped and no.path == ((0, 0),)
+
+
+def test_the_throw_preview_says_what_comes_down(content):
+    rs, state, command = _staged(content, True)
+    preview = rs.preview_throw(state, "brute", "grenade", command.cell)
+    assert [(r.label, r.text) for r in preview.lines][-1] == ("Falls", " 1, a die round each ")
+    rs, state, command = _staged(content, False)
+    assert all(r.label != "Falls" for r in rs.preview_throw(state, "brute", "grenade", command.cell).lines)

@@ -105,5 +105,8 @@ def preview(rs, state: State, thrower: str, item: str, cell: Pos) -> ThrowPrevie
                                        f"unsaved {float(1 - through.get(0, 0)) * 100:.0f}% ")))
     lines = (Row("Lands", " where aimed: no roll (N-3.5) "),
              Row("Blast", f" 3×3 · a die each{' (2, the lower: past long range)' if far else ''} "))
+    fall = falling.falls(rs, state, shooting.blast_cells(cell, w))
+    if fall:  # what comes down throws its own die at everyone round it (N-3.5)
+        lines += (Row("Falls", f" {len(fall)}, a die round each "),)  # 30 columns
     return ThrowPreview(p_land=1.0, lines=lines, hits=tuple(hits))
 
