@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Wait
 from engine.map import levels
 from engine.map.grid import Pos
+from engine.log.story import turn_name
 from tui import keys, scene
 from tui.alien_turn import AlienTurn
 from tui.screens import allowed, readout, walking
@@ -339,7 +340,7 @@ class BattleScreen(Board):
 
     def _start_aliens(self) -> None:
         self.mode = "aliens"
-        self.say("Alien turn — any key skips the wait")
+        self.say(f"{turn_name('aliens', self.session.chronicle.sides)} — any key skips the wait")  # "Goon turn"
         self.update_view()
         self.aliens.start()
 
