@@ -42,12 +42,18 @@ def test_the_game_refuses_a_blow_out_of_reach_and_a_bad_scenario_is_located(tmp_
     assert code != 0 and "[units.goon].template: unknown template 'gooon' (characters.toml)" in err
 
 
+def _refused(tmp_path, capsys, doc: str, old: str, new: str) -> dict:
+    """The refusal of a documented scenario with one line changed."""
+    changed = tmp_path / doc
+    changed.write_text((DOCS / doc).read_text().replace(old, new))
+    code, out, _ = run(["resolve", str(changed), "--json"], capsys)
+    assert code == 1
+    return json.loads(out)["rejected"]
+
+
 def test_an_unnoticed_cloaked_varan_cannot_be_struck_at(tmp_path, capsys):
-    hidden = tmp_path / "hidden.toml"
-    hidden.write_text((DOCS / "melee.toml").read_text().replace("at = [4, 3]", "at = [4, 3]\nnoticed = false"))
-    code, out, _ = run(["resolve", str(hidden), "--json"], capsys)
-    assert code == 1 and json.loads(out)["rejected"] == {"code": "not_seen",
-                                                         "reason": "Armoured goon has not noticed Anna"}
+    assert _refused(tmp_path, capsys, "melee.toml", "at = [4, 3]", "at = [4, 3]\nnoticed = false") == {
+        "code": "not_seen", "reason": "Armoured goon has not noticed Anna"}
 
 
 def test_trials_average_what_the_blow_takes(capsys):
@@ -112,11 +118,8 @@ def test_a_shot_at_the_cell_of_an_unnoticed_attacker_is_at_av_6(capsys):
 
 
 def test_a_shot_at_a_cell_where_the_target_is_seen_is_refused_as_in_play(tmp_path, capsys):
-    seen = tmp_path / "seen.toml"
-    seen.write_text((DOCS / "fire-at.toml").read_text().replace("noticed = false", "noticed = true"))
-    code, out, _ = run(["resolve", str(seen), "--json"], capsys)
-    assert code == 1 and json.loads(out)["rejected"] == {"code": "seen_there",
-                                                         "reason": "Anna stands there in sight: aim at it"}
+    assert _refused(tmp_path, capsys, "fire-at.toml", "noticed = false", "noticed = true") == {
+        "code": "seen_there", "reason": "Anna stands there in sight: aim at it"}
 
 
 def test_a_search_tests_each_unnoticed_varan_at_its_own_tn(capsys):

@@ -39,16 +39,6 @@ class Schema:
     between: tuple[str, ...] = ()
 
 
-@attrs.frozen(kw_only=True)
-class Side:
-    """One table of a ruleset's optional `sides.toml` (any ruleset may declare it in its Schema under that name):
-    what its messages call a side (`[xcom] name = "Varans"`), and the word before "turn" ("": the name). A ruleset
-    without the file keeps the shared names (engine.log.story.SIDE_NAMES)."""
-
-    name: str
-    turn: str = ""
-
-
 def of(content, ruleset_id: str) -> SimpleNamespace:
     """A ruleset's tables of a loaded bundle as attributes by kind: `of(content, "xxxzone").weapons["smg"]`."""
     return SimpleNamespace(**content.rules.get(ruleset_id, {}))

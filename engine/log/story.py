@@ -44,8 +44,8 @@ SHARED = Sides()
 
 
 def sides_of(content, ruleset_id: str | None) -> Sides:
-    """The side names of a ruleset in a loaded bundle: its own `sides.toml` (engine.content.tables.Side) over the
-    shared ones."""
+    """The side names of a ruleset in a loaded bundle: its own `sides.toml` over the shared ones. Any ruleset may
+    declare that file in its Schema, with a model of its own holding `name` and `turn` (neo-troops' `schema.Side`)."""
     own = content.rules.get(ruleset_id or "", {}).get("sides", {}) if content is not None else {}
     if not own:
         return SHARED

@@ -14,13 +14,22 @@ import attrs
 from engine.content.formula import Formula, FormulaError
 from engine.content.missions import check_forces
 from engine.content.models import Forces
-from engine.content.tables import Schema, Side, Tables
+from engine.content.tables import Schema, Tables
 
 # What a face of a critical table does (§18); a face may instead name another table of criticals.toml to roll on.
 Effect = Literal["component", "extra_damage", "out", "cloak", "mapping", "accessory", "weapon", "save", "head",
                  "severe", "incapacitated", "killed"]
 EFFECTS = frozenset(Effect.__args__)  # type: ignore[attr-defined]
 ItemKind = Literal["accessory", "external", "ammo"]
+
+
+@attrs.frozen(kw_only=True)
+class Side:
+    """sides.toml: what the readers call a side (engine.log.story.sides_of reads `name` and `turn` of any ruleset's
+    `sides` tables), and the word before "turn" ("": the name)."""
+
+    name: str
+    turn: str = ""
 
 
 @attrs.frozen(kw_only=True)
