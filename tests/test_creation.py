@@ -225,7 +225,7 @@ def test_neo_troops_picks_a_varan_type_and_the_weapon_it_holds(content):
     assert dict(form.choices[1].options) == {"plasma_rifle": "Plasma rifle", "pistol": "Pistol"}
     assert rules.check(Draft(picks={"type": "varan", "held": "rocket"})) == [
         "'rocket': a Cybervaran carries plasma_rifle, pistol"]
-    assert rules.check(Draft(picks={"type": "goon"})) == ["unknown varan type 'goon'; one of varan"]
+    assert rules.check(Draft(picks={"type": "goon"})) == ["unknown varan type 'goon'; one of varan, lancer"]
     ch, rolls = made(content, "neo-troops", "Vera", held="pistol")
     assert rolls == () and ch.record == rules.record(name="Vera", type="varan", held="pistol")
 

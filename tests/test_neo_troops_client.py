@@ -166,7 +166,7 @@ def test_the_top_bar_keeps_80_columns_and_the_count_in_sight_whole(content, tmp_
     state = session.state
     asked = "Kira may strike as Attack hound 2 runs past the corner of the old barn"
     fake = SimpleNamespace(state=state, content=session.content, game=session.game, players_turn=True,
-                           ready=lambda: [], squad=lambda: [],
+                           ready=lambda: [], squad=lambda: [], chronicle=session.chronicle, side="xcom",
                            ruleset=SimpleNamespace(turn=lambda s: Turn(side="xcom", units=(), label=asked)))
     line = top_line(fake, 3, 80)
     assert len(line) <= 80 and line.endswith(" · in sight 3") and "Kira may strike as" in line and "…" in line

@@ -255,7 +255,7 @@ def test_the_client_draws_the_varan_and_walks_it(content, tmp_path):
     assert panel[:6] == [f"[{unit.glyph}] {unit.name} Acc1 Fig1 Per1", "HP       3/3  ████████",
                          "AV       5 · save 4+", "Shot ≤10 m  move 20 m", "▶Rifle 40+1 · Pistol 12",
                          "Bio-scanner, Grapple launcher"]
-    assert f"Initiative 1/30: {unit.name}" in first  # 6 varans, 15 goons, 6 armoured, 3 hounds
+    assert f"Initiative 1/31: {unit.name}" in first  # 6 varans, 16 goons, 6 armoured, 3 hounds
     assert unit.glyph.isdigit()  # the squad told apart on the map, as xcom-trpg's is
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1])
     assert moved.record.spent_m == (2 if 0 in step else 3)

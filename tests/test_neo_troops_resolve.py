@@ -42,12 +42,18 @@ def test_the_game_refuses_a_blow_out_of_reach_and_a_bad_scenario_is_located(tmp_
     assert code != 0 and "[units.goon].template: unknown template 'gooon' (characters.toml)" in err
 
 
+def _refused(tmp_path, capsys, doc: str, old: str, new: str) -> dict:
+    """The refusal of a documented scenario with one line changed."""
+    changed = tmp_path / doc
+    changed.write_text((DOCS / doc).read_text().replace(old, new))
+    code, out, _ = run(["resolve", str(changed), "--json"], capsys)
+    assert code == 1
+    return json.loads(out)["rejected"]
+
+
 def test_an_unnoticed_cloaked_varan_cannot_be_struck_at(tmp_path, capsys):
-    hidden = tmp_path / "hidden.toml"
-    hidden.write_text((DOCS / "melee.toml").read_text().replace("at = [4, 3]", "at = [4, 3]\nnoticed = false"))
-    code, out, _ = run(["resolve", str(hidden), "--json"], capsys)
-    assert code == 1 and json.loads(out)["rejected"] == {"code": "not_seen",
-                                                         "reason": "Armoured goon has not noticed Anna"}
+    assert _refused(tmp_path, capsys, "melee.toml", "at = [4, 3]", "at = [4, 3]\nnoticed = false") == {
+        "code": "not_seen", "reason": "Armoured goon has not noticed Anna"}
 
 
 def test_trials_average_what_the_blow_takes(capsys):
@@ -97,3 +103,38 @@ def test_a_hound_sweeps_two_alike_goons_in_one_throw(capsys):
     assert code == 0
     assert "melee sweep n=2+1 fighter=3: 3d6 [6 4 1] keep 6,4 vs goon AV 4: 1 hit, other AV 4: 1 hit" in out
     assert "Goon (goon): HP 0/1, dead" in out and "Goon (other): HP 0/1, dead" in out
+
+
+def test_a_shot_at_the_cell_of_an_unnoticed_attacker_is_at_av_6(capsys):
+    code, out, err = run(["resolve", str(DOCS / "fire-at.toml"), "--dice", "6,2,5,3,4,1"], capsys)
+    assert (code, err) == (0, "")
+    # N-3.3 / N-4.4: one die (no "still", no dodge: the goons know nothing of her) against AV 6; the plasma rifle's
+    # −1 makes her 4+ save need 5; the 2 fails: HP 3 → 2, external 5 (no 6), varan critical 3 → suit 4 → a weapon
+    assert "snap at 4,8 n=1: 1d6 [6] vs AV 6: hit" in out
+    assert "save 4+ needs 5: 1d6=2 ✗" in out and "external 1d6=5>=6 ✗" in out
+    assert "critical varan 1d6=3 → suit" in out and "critical suit 1d6=4 → weapon" in out
+    assert "Armoured goon fires snap shot (Plasma rifle) at 4,8, unseen (AV 6): hit if anyone is there" in out
+    assert "Anna: HP 2/3 (plasma_rifle destroyed)" in out
+
+
+def test_a_shot_at_a_cell_where_the_target_is_seen_is_refused_as_in_play(tmp_path, capsys):
+    assert _refused(tmp_path, capsys, "fire-at.toml", "noticed = false", "noticed = true") == {
+        "code": "seen_there", "reason": "Anna stands there in sight: aim at it"}
+
+
+def test_a_search_tests_each_unnoticed_varan_at_its_own_tn(capsys):
+    code, out, err = run(["resolve", str(DOCS / "search.toml"), "--dice", "4,2,5,3"], capsys)
+    assert (code, err) == (0, "")
+    # N-4.3: 1 + Perception 1 = 2 dice each; Anna kept still (TN 6, Search only), Kira walked (TN 5)
+    assert "perception of anna n=1+1 perception=2: 2d6 [4 2] best 4 vs TN 6 ✗" in out
+    assert "perception of kira n=1+1 perception=2: 2d6 [5 3] best 5 vs TN 5 ✓" in out
+    assert "Goon searches: notices Kira" in out
+
+
+def test_search_trials_report_how_often_each_is_noticed(capsys):
+    code, out, _ = run(["resolve", str(DOCS / "search.toml"), "--trials", "600", "--json"], capsys)
+    assert code == 0
+    got = json.loads(out)["units"]
+    # a 6 on 2d6: 11/36 ≈ 0.31; a 5 or 6: 20/36 ≈ 0.56
+    assert 0.24 < got["anna"]["outcomes"]["noticed"]["yes"] < 0.38
+    assert 0.48 < got["kira"]["outcomes"]["noticed"]["yes"] < 0.64

@@ -17,7 +17,7 @@ from engine.core.events import UnitChanged
 from engine.core.model import State, Unit, replace
 from engine.core.reducer import fold
 from engine.core.ruleset import Ruleset
-from engine.log.story import describe, tile_lines
+from engine.log.story import describe, sides_of, tile_lines
 from engine.log.view import Eyes, everything, hidden_line, look
 from tui import told
 
@@ -59,6 +59,7 @@ class Chronicle:
         self.messages: list[str] = []
         self.journal: list[str] = []  # both, in order, for the full log
         self.names: dict[str, str] = {}
+        self.sides = sides_of(ruleset.content, ruleset.id)  # what the messages call the sides
         self.last_seen: dict[str, Pos] = {}  # hostile id -> where the squad last saw it
         self.explored = np.zeros((initial.grid.height, initial.grid.width), dtype=bool)
         self.visible = np.zeros_like(self.explored)
@@ -230,4 +231,4 @@ class Chronicle:
         if event.get("kind") == "spawned":
             unit = event["unit"]
             return f"{unit['name']} deploys with {unit['hp']} HP" if unit["side"] == self.side else None
-        return describe(event, self.names)
+        return describe(event, self.names, self.sides)

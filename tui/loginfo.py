@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.log import writer as log
-from engine.log.story import SIDE_NAMES, verdict
+from engine.log.story import sides_of, verdict
 
 
 def progress(path: Path) -> dict[str, Any]:
@@ -53,8 +53,9 @@ def line(content, path: Path) -> str:
     except (log.LogError, OSError, KeyError, TypeError, ValueError) as exc:
         return f"cannot read: {exc}"
     text = title(content, p)
+    sides = sides_of(content, p["ruleset"])
     if p["winner"]:
-        text += f" · {verdict(p['winner'], '').rstrip(' —')}"
+        text += f" · {verdict(p['winner'], '', sides).rstrip(' —')}"
     elif p["side"]:
-        text += f" · {SIDE_NAMES.get(p['side'], p['side'])} to play"
+        text += f" · {sides.name(p['side'])} to play"
     return text + (f" · phase {p['phase']}" if p["phase"] else "")

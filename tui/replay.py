@@ -12,7 +12,7 @@ from typing import Any
 
 from engine.content.missions import PLAYER
 from engine.core.model import State
-from engine.log.story import SIDE_NAMES, record_lines
+from engine.log.story import record_lines, sides_of
 from engine.log.view import Eyes, Told, ended, everything, hidden_line
 from engine.play.timeline import Timeline
 from tui.chronicle import CRIT, roll_line
@@ -30,6 +30,7 @@ def names_in(state: State) -> dict[str, str]:
 class Replay:
     def __init__(self, timeline: Timeline) -> None:
         self.timeline = timeline
+        self.sides = sides_of(timeline.content, timeline.ruleset.id)  # what its messages call the sides
         records = timeline.records
         # the chain can blame a line it already read (changed, found by the next one's hash): stop before it
         limit = timeline.broken.line if timeline.broken and timeline.broken.line else max(records) + 1
@@ -132,7 +133,7 @@ class Replay:
         kind = command.get("kind", "?").replace("_", " ")
         who = names.get(command.get("unit", ""), command.get("unit"))
         if "side" in command:
-            who = SIDE_NAMES.get(command["side"], command["side"])
+            who = self.sides.name(command["side"])
         text = f"{who}: {kind}" if who else kind
         if command.get("target"):
             text += f" → {names.get(command['target'], command['target'])}"
@@ -147,7 +148,7 @@ class Replay:
         before = self.timeline.state_at(record["base"]) if record.get("kind") == "command" else None
         told = self.told(n)
         lines = record_lines(told.events, names, self.timeline.content.terrain,
-                             before.grid.tile if before else lambda _pos: None)
+                             before.grid.tile if before else lambda _pos: None, self.sides)
         return lines + ([hidden_line(told.hidden)] if told.hidden else [])
 
     def roll_log(self, n: int, names: dict[str, str]) -> tuple[list[str], int]:

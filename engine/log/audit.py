@@ -12,6 +12,7 @@ import attrs
 from engine.log import writer as log
 from engine.log import reading, skim
 from engine.log.chain import collector_paused
+from engine.log.story import SHARED, Sides
 from engine.log.view import View, everything, hidden_line
 
 GOD = "god"
@@ -103,7 +104,8 @@ def luck_of(roll: dict[str, Any]) -> int | None:
     return roll["total"] // faces[0] if faces[0] else None
 
 
-def render(path: Path, record: int | None = None, unit: str | None = None, view: View | None = None) -> Iterator[str]:
+def render(path: Path, record: int | None = None, unit: str | None = None, view: View | None = None,
+           named: Sides = SHARED) -> Iterator[str]:
     lines, names, sides, note = read(path, view)
     header = log.read_header(path)
     if record is not None:
@@ -137,7 +139,7 @@ def render(path: Path, record: int | None = None, unit: str | None = None, view:
         if hidden:
             yield f"  {hidden_line(hidden)}"
     yield ""
-    yield from _statistics(tallies, _audited(path))
+    yield from _statistics(tallies, _audited(path), named)
 
 
 DIE = re.compile(r"^(\d*)d(\d+)$")  # "1d100", "4d6": a roll of plain dice, each face one die
@@ -166,7 +168,7 @@ def _count(t: Tally, r: dict[str, Any]) -> None:
             t.luck_expected += sum(1 for f in range(1, 101) if luck * f >= 100) / 100
 
 
-def _statistics(tallies: dict[str, Tally], dice: tuple[int, ...] = (100,)) -> Iterator[str]:
+def _statistics(tallies: dict[str, Tally], dice: tuple[int, ...] = (100,), named: Sides = SHARED) -> Iterator[str]:
     """Per side, the count and mean of each die the ruleset audits; with d100, its crits and luck checks (3.2)."""
     yield "Dice statistics (rolls on the final branch)"
     head = "".join(f" {f'd{n}':>6} {'mean':>6}" for n in dice)
@@ -184,10 +186,10 @@ def _statistics(tallies: dict[str, Tally], dice: tuple[int, ...] = (100,)) -> It
                 luck = (f"{t.luck_passed}/{t.luck_checks} {100 * t.luck_passed / t.luck_checks:.1f}% "
                         f"({100 * t.luck_expected / t.luck_checks:.1f}%)")
             row += f" {t.crit_plus:>6} {t.crit_minus:>6}   {luck}"
-        yield f"  {side:<8}{row}"
+        yield f"  {named.label(side):<8}{row}"
 
 
-def stats(path: Path) -> Iterator[str]:
+def stats(path: Path, named: Sides = SHARED) -> Iterator[str]:
     """`audit --stats`: per side, the distribution of each die the ruleset names (`audit_dice`: d100 for xcom-trpg,
     d6 for a pool ruleset) with a χ² test, and luck checks against their odds."""
     skimmed = skim.rolls(path)  # the common case, read only as far as the rolls
@@ -205,19 +207,19 @@ def stats(path: Path) -> Iterator[str]:
             for r in rolls:
                 _count(tallies.setdefault(sides.get(r["actor"], GOD), Tally()), r)
     audited = _audited(path)
-    yield from _statistics(tallies, audited)
+    yield from _statistics(tallies, audited, named)
     for sides_of_die in audited:
         for side in sorted(tallies):
             faces = tallies[side].faces.get(sides_of_die, [])
             if faces:
                 yield ""
-                yield from _distribution(side, sides_of_die, faces)
+                yield from _distribution(named.label(side), sides_of_die, faces)
     pools = {side: t for side, t in sorted(tallies.items()) if t.pooled}
     if pools:
         yield ""
         yield "Kept versus rolled (pools of several dice; a pool keeps its best, or the lower of two at zero dice)"
         for side, t in pools.items():
-            yield (f"  {side:<8} rolled {len(t.pooled):>5} mean {sum(t.pooled) / len(t.pooled):.2f} · "
+            yield (f"  {named.label(side):<8} rolled {len(t.pooled):>5} mean {sum(t.pooled) / len(t.pooled):.2f} · "
                    f"kept {len(t.kept):>5} mean {sum(t.kept) / len(t.kept) if t.kept else 0.0:.2f} · "
                    f"discarded {len(t.pooled) - len(t.kept)}")
 

@@ -5,28 +5,68 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Mapping
 
+import attrs
 from engine.core.geometry import Pos
 from engine.log import reading
 from engine.log.view import View, hidden_line
 from engine.map.terrain import Terrain
 
-SIDE_NAMES = {"xcom": "X-COM", "aliens": "Aliens", "draw": "Nobody"}
+SIDE_NAMES = {"xcom": "X-COM", "aliens": "Aliens", "civilians": "Civilians", "draw": "Nobody"}  # a ruleset may rename
+TURN_WORDS = {"aliens": "Alien"}
+ALIENS = "aliens"
 
 
-def turn_name(side: str) -> str:
+@attrs.frozen
+class Sides:
+    """What the messages call each side under one ruleset: the shared names, or its `sides.toml` (neo-troops' squad
+    are the Varans, their enemies the Goons)."""
+
+    names: Mapping[str, str] = SIDE_NAMES
+    turns: Mapping[str, str] = TURN_WORDS
+    own: bool = False  # the ruleset names its sides: the readers that showed side ids (audit rows, deployments) too
+
+    def name(self, side: str) -> str:
+        return self.names.get(side, side)
+
+    def label(self, side: str) -> str:
+        """A side where the readers showed its id (`xcom`): the ruleset's own name for it, if it has one."""
+        return self.name(side) if self.own else side
+
+    def foes(self, side: str) -> str:
+        """What the top bar calls the side's enemies: `hostiles`, or the ruleset's own name for them."""
+        return self.name(ALIENS if side != ALIENS else "xcom") if self.own else "hostiles"
+
+    def turn(self, side: str) -> str:
+        return self.turns.get(side, self.name(side))
+
+
+SHARED = Sides()
+
+
+def sides_of(content, ruleset_id: str | None) -> Sides:
+    """The side names of a ruleset in a loaded bundle: its own `sides.toml` over the shared ones. Any ruleset may
+    declare that file in its Schema, with a model of its own holding `name` and `turn` (neo-troops' `schema.Side`)."""
+    own = content.rules.get(ruleset_id or "", {}).get("sides", {}) if content is not None else {}
+    if not own:
+        return SHARED
+    return Sides(names={**SIDE_NAMES, **{k: v.name for k, v in own.items()}},
+                 turns={**TURN_WORDS, **{k: v.turn or v.name for k, v in own.items()}}, own=True)
+
+
+def turn_name(side: str, sides: Sides = SHARED) -> str:
     """ "X-COM turn", "Alien turn": whose turn it is, in words."""
-    return f"{ {'aliens': 'Alien'}.get(side, SIDE_NAMES.get(side, side))} turn"
+    return f"{sides.turn(side)} turn"
 
 
-def verdict(winner: str, reason: str) -> str:
+def verdict(winner: str, reason: str, sides: Sides = SHARED) -> str:
     """The end in words, grammar and all: "X-COM wins", "Aliens win", "a draw" (a phase limit's verdict)."""
     if winner == "draw":
         return f"a draw, nobody wins — {reason}"
-    name = SIDE_NAMES.get(winner, winner)
+    name = sides.name(winner)
     return f"{name} {'win' if name.endswith('s') else 'wins'} — {reason}"
 
 
-def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
+def describe(event: Mapping[str, Any], names: Mapping[str, str], sides: Sides = SHARED) -> str | None:
     """One line for an event in its JSON form, or None for bookkeeping. Tile changes are told a record at a
     time, by `tile_lines`, which knows what each cell was."""
     kind = event.get("kind")
@@ -36,10 +76,10 @@ def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
     if kind == "phase":
         return f"── PHASE {event['phase']} ──"
     if kind == "side":
-        return turn_name(event["side"])
+        return turn_name(event["side"], sides)
     if kind == "spawned":
         unit = event["unit"]
-        return f"{unit['name']} ({unit['side']}) deploys with {unit['hp']} HP"
+        return f"{unit['name']} ({sides.label(unit['side'])}) deploys with {unit['hp']} HP"
     if kind == "moved":
         if event.get("out_of_sight"):  # engine.log.view: a move seen to leave the side's sight
             return f"{who} moves out of sight"
@@ -50,7 +90,7 @@ def describe(event: Mapping[str, Any], names: Mapping[str, str]) -> str | None:
     if kind == "resolved":
         return event["text"]
     if kind == "ended":
-        return f"MISSION OVER: {verdict(event['winner'], event['reason'])}"
+        return f"MISSION OVER: {verdict(event['winner'], event['reason'], sides)}"
     if kind == "changed":
         changes = event["changes"]
         if "status" in changes and changes["status"] != "active":
@@ -122,7 +162,7 @@ def _where(drift: str, cells: list[Pos]) -> str:
 
 
 def record_lines(events: list[Mapping[str, Any]], names: Mapping[str, str], terrain: Mapping[str, Terrain] | None,
-                 before: Callable[[Pos], str | None]) -> list[str]:
+                 before: Callable[[Pos], str | None], sides: Sides = SHARED) -> list[str]:
     """A record's story: a line per event that tells something, its tile changes together where the first is."""
     tiles = tile_lines(terrain, before, [e for e in events if e.get("kind") == "tile"])
     out = []
@@ -131,14 +171,14 @@ def record_lines(events: list[Mapping[str, Any]], names: Mapping[str, str], terr
             out += tiles
             tiles = []
         else:
-            text = describe(event, names)
+            text = describe(event, names, sides)
             if text:
                 out.append(text)
     return out
 
 
 def story(path: Path, terrain: Mapping[str, Terrain] | None = None,
-          ground: Callable[[Pos], str] | None = None, view: View | None = None) -> Iterator[str]:
+          ground: Callable[[Pos], str] | None = None, view: View | None = None, sides: Sides = SHARED) -> Iterator[str]:
     """Every event as a sentence; a damaged log stops at the damage, with a note. `ground` is the map's own
     tile per cell, so tile changes are told as what happened; without it they say what a cell became. With a
     `view`, only what its side saw, and for each record how many rolls were made out of its sight."""
@@ -158,7 +198,7 @@ def story(path: Path, terrain: Mapping[str, Terrain] | None = None,
         told = view.feed(n, record) if view is not None else None
         tiles = changed.get(record.get("base", n - 1), {})
         for line in record_lines(told.events if told else events, names, terrain,
-                                 lambda p: tiles.get(p) or (ground(p) if ground else None)):
+                                 lambda p: tiles.get(p) or (ground(p) if ground else None), sides):
             yield f"line {n}: {line}"
         if told and told.hidden:
             yield f"line {n}: {hidden_line(told.hidden)}"

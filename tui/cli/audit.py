@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from tui.cli.common import BadInput, load_content, log_ruleset, player_view, positive, print_lines, readable
+from tui.cli.common import BadInput, load_content, log_ruleset, log_sides, player_view, positive, print_lines, readable
 
 
 def add_parser(sub) -> None:
@@ -36,8 +36,9 @@ def run(args: argparse.Namespace) -> int:
         if timeline.broken:  # the record is explained; the damage after it is still said, as by every audit
             lines = [*lines, f"warning: {timeline.broken}; the records after it are not read"]
     elif args.stats:
-        lines = audit.stats(path)
+        lines = audit.stats(path, log_sides(load_content(args.content, log_ruleset(path)), path))
     else:
-        lines = audit.render(path, args.record, args.unit, player_view(load_content(args.content, log_ruleset(path)), path))
+        content = load_content(args.content, log_ruleset(path))
+        lines = audit.render(path, args.record, args.unit, player_view(content, path), log_sides(content, path))
     print_lines(lines)
     return 0

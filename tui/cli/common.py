@@ -151,6 +151,13 @@ def log_ruleset(path: Path) -> list[str] | None:
     return [named] if isinstance(named, str) else None
 
 
+def log_sides(content, path: Path):
+    """What the messages call the sides of the log's ruleset (engine.log.story.Sides)."""
+    from engine.log.story import sides_of
+
+    return sides_of(content, (log_ruleset(path) or [None])[0])
+
+
 def readable(path: Path) -> None:
     if path.is_dir():
         raise BadInput(f"{path}: is a directory, not a log")

@@ -6,7 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from tui.cli.common import load_content, log_ruleset, player_view, positive, print_lines, readable
+from tui.cli.common import load_content, log_ruleset, log_sides, player_view, positive, print_lines, readable
 
 
 def add_parser(sub) -> None:
@@ -31,7 +31,8 @@ def run(args: argparse.Namespace) -> int:
     if args.story:
         from engine.log.story import story
 
-        print_lines(story(path, content.terrain, _ground(content, path), player_view(content, path)))
+        print_lines(story(path, content.terrain, _ground(content, path), player_view(content, path),
+                          log_sides(content, path)))
         return 0
     if not args.verify:
         from tui import launch

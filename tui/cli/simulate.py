@@ -111,7 +111,9 @@ def cmd_simulate_trials(args: argparse.Namespace) -> int:
         print(json.dumps({"ruleset": args.ruleset, "trials": args.trials, "seed": 1 if args.seed is None else args.seed,
                           "confidence": 0.95, "results": rows}, indent=2))
         return 0
-    for line in _trials_table(rows):
+    from engine.log.story import sides_of
+
+    for line in _trials_table(rows, sides_of(content, args.ruleset)):
         print(line)
     return 0
 
@@ -136,7 +138,7 @@ class _Progress:
         self.stream.write(f"{end}{self.total} missions in {seconds:.1f} s\n")
 
 
-def _trials_table(rows: list[dict]) -> list[str]:
+def _trials_table(rows: list[dict], names) -> list[str]:
     """One row per mission and level; each figure with its 95% interval in brackets."""
     sides = []
     for r in rows:
@@ -145,8 +147,8 @@ def _trials_table(rows: list[dict]) -> list[str]:
     def mean(v: dict) -> str:
         return f"{v['mean']:.1f} [{v['low']:.1f}–{v['high']:.1f}]"
 
-    head = f"{'mission':<10} {'difficulty':<11} {'trials':>6}  {'X-COM wins':<17} {'draws':>5}  {'phases':<18}"
-    head += "".join(f" {s + ' lost':<16}" for s in sides)
+    head = f"{'mission':<10} {'difficulty':<11} {'trials':>6}  {names.name('xcom') + ' wins':<17} {'draws':>5}  "
+    head += f"{'phases':<18}" + "".join(f" {names.label(s) + ' lost':<16}" for s in sides)  # the ruleset's names
     out = [head]
     for r in rows:
         w = r["win_rate"]

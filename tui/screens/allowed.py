@@ -48,7 +48,7 @@ def refusal(screen: BattleScreen, action: str) -> str | None:
     """Why a battle key does nothing now, or None when it works (after the checks every board makes)."""
     session = screen.session
     if screen.mode == "aliens":
-        return "The aliens are moving: any key skips the wait"
+        return f"{session.chronicle.sides.name('aliens')} are moving: any key skips the wait"
     if screen.mode == "over":
         return "The mission is over"
     unit = screen.unit

@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Wait
 from engine.map import levels
 from engine.map.grid import Pos
+from engine.log.story import turn_name
 from tui import keys, scene
 from tui.alien_turn import AlienTurn
 from tui.screens import allowed, readout, walking
@@ -68,7 +69,7 @@ class BattleScreen(Board):
 
     def info(self) -> list:
         if self.mode == "aliens":
-            return ["Aliens are moving…", "Any key skips the wait."]
+            return [f"{self.session.chronicle.sides.name('aliens')} are moving…", "Any key skips the wait."]
         cost = walking.cost(self.session, self.unit, self._route()) if self.mode == "move" else None
         return readout.cell_info(self.session, self.cursor, self.unit if self.mode == "move" else None,
                                  self.path() if self.mode == "move" else (), self.key_hint, self.level, cost)
@@ -339,7 +340,7 @@ class BattleScreen(Board):
 
     def _start_aliens(self) -> None:
         self.mode = "aliens"
-        self.say("Alien turn — any key skips the wait")
+        self.say(f"{turn_name('aliens', self.session.chronicle.sides)} — any key skips the wait")  # "Goon turn"
         self.update_view()
         self.aliens.start()
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import attrs
 
-from engine.log.story import SIDE_NAMES
 from tui.replay import Replay
 
 MAX_TYPED = 12
@@ -64,4 +63,4 @@ class JumpBox:
         if not 1 <= value <= len(self.replay.turns):
             return Jump(problem=f"There is no turn {value}: this log has turns 1-{len(self.replay.turns)}")
         turn = self.replay.turns[value - 1]
-        return Jump(n=turn.n, said=f"Turn {value}: phase {turn.phase}, {SIDE_NAMES.get(turn.side, turn.side)}")
+        return Jump(n=turn.n, said=f"Turn {value}: phase {turn.phase}, {self.replay.sides.name(turn.side)}")

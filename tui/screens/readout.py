@@ -24,14 +24,16 @@ def top_line(session: Session, hostiles_seen: int, width: int = 80, level: int =
     state = session.state
     mission = session.content.missions[state.mission].name
     limit = session.game.header["mission"]["max_phases"]
-    turn = session.ruleset.turn(state).label or turn_name(state.side)  # "Initiative 3/8: Anna" in a slot ruleset
+    sides = session.chronicle.sides  # the ruleset's names: "Aliens in sight", neo-troops' "Goons in sight"
+    turn = session.ruleset.turn(state).label or turn_name(state.side, sides)  # "Initiative 3/8: Anna" in a slot ruleset
+    foes = sides.foes(session.side)
     ready = f" · {len(session.ready())}/{sum(u.conscious for u in session.squad())} ready" if session.players_turn \
         else ""
-    line = f"{mission} · Phase {state.phase}/{limit} · {turn}{ready} · hostiles in sight {hostiles_seen}"
+    line = f"{mission} · Phase {state.phase}/{limit} · {turn}{ready} · {foes} in sight {hostiles_seen}"
     if state.grid.storeys:
         line = f"Level {level}/{state.grid.levels - 1} · " + line
     if len(line) > width:
-        line = line.replace(" · hostiles in sight ", " · in sight ")
+        line = line.replace(f" · {foes} in sight ", " · in sight ")
     if len(line) > width and state.grid.storeys:
         line = line.replace("Level ", "L", 1)
     if len(line) > width and ready:  # a long turn label (a slot and who is next) before the count of the ready

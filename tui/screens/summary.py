@@ -14,7 +14,7 @@ from engine.log import audit
 from engine.log import writer as log
 from engine.content.models import Content
 from engine.log.reading import seed_note
-from engine.log.story import SIDE_NAMES, verdict
+from engine.log.story import sides_of, verdict
 from tui import keys
 from tui.screens.base import Sized
 from tui.session import read_chronicle
@@ -33,7 +33,8 @@ def summary_lines(path: Path, content: Content) -> list[str]:
     chron = read_chronicle(content, path)
     state = chron.state
     header = log.read_header(path)
-    out = [f"MISSION OVER — {verdict(state.winner, state.ended or '')}" if state.winner else "MISSION NOT FINISHED",
+    sides = sides_of(content, state.ruleset)
+    out = [f"MISSION OVER — {verdict(state.winner, state.ended or '', sides)}" if state.winner else "MISSION NOT FINISHED",
            f"{content.missions[state.mission].name}: {state.ended or ''} · {state.phase} phases", ""]
     for side in state.sides if state.winner else [chron.side]:  # until the end, only what the squad knows
         units = state.side_units(side)
@@ -43,7 +44,7 @@ def summary_lines(path: Path, content: Content) -> list[str]:
         kills = sum(u.status == "dead" for u in enemies)
         stunned = sum(u.status == "unconscious" for u in enemies)
         done = f"kills {kills}, knocked out {stunned} · " if state.winner else ""
-        out.append(f"{SIDE_NAMES.get(side, side):<7} {done}lost {len(dead)} dead, "
+        out.append(f"{sides.name(side):<7} {done}lost {len(dead)} dead, "
                    f"{len(out_cold)} unconscious · {len(units) - len(dead) - len(out_cold)} standing")
         if dead or out_cold:
             names = ", ".join([f"{u.name} †" for u in dead] + [f"{u.name} (KO)" for u in out_cold])
@@ -52,11 +53,11 @@ def summary_lines(path: Path, content: Content) -> list[str]:
     for side in others:  # those who take no turn (civilians): their losses, counted as nobody's kills
         units = state.side_units(side)
         dead = sum(u.status == "dead" for u in units)
-        out.append(f"{SIDE_NAMES.get(side, side.capitalize()):<7} lost {dead} dead · {len(units) - dead} standing")
+        out.append(f"{sides.name(side):<7} lost {dead} dead · {len(units) - dead} standing")
     if not state.winner:
         out.append("The hostiles' losses stay in the fog of war until the mission ends")
     out.append("")
-    stats = list(audit.render(path))  # its statistics count every die, seen or not
+    stats = list(audit.render(path, named=sides))  # its statistics count every die, seen or not
     start = next((i for i, line in enumerate(stats) if line.startswith("Dice statistics")), len(stats))
     out += stats[start:]
     out += ["", f"Log:   {shown_path(path)}", f"Audit: xenotac audit {shown_path(path)}"]

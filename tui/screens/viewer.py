@@ -15,7 +15,6 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from engine.map.grid import Pos
 from engine.core.model import State
-from engine.log.story import SIDE_NAMES
 from engine.log.view import hidden_line
 from engine.play.timeline import Timeline
 from tui import fog, keys, scene
@@ -30,7 +29,6 @@ from tui.widgets.panels import StatusLine, TopBar
 from tui.widgets.rolllog import RollLog
 
 FULL = "full"
-VIEW_WORDS = {"xcom": "X-COM's fog", "aliens": "Aliens' fog", FULL: "full map"}
 NAVIGATION = {"step", "turn", "ends", "dice"}
 FILL_AT_ONCE = 1500  # commands: a mission this long gets its fog pass before the first frame (~0.2 s)
 STORY_LINES = 7  # of a record's story in the side panel: a start record deploys a dozen units
@@ -132,11 +130,18 @@ class Viewer(Sized):
         self.query_one(RollLog).show(texts or [Text("No dice rolled this turn so far", style="dim")], focus)
         self.refresh_bindings()
 
+    def _view_words(self, view: str) -> str:
+        """ "X-COM's fog", "Varans' fog", "full map": whose sight the map shows."""
+        if view == FULL:
+            return "full map"
+        name = self.replay.sides.name(view)
+        return f"{name}' fog" if name.endswith("s") else f"{name}'s fog"
+
     def _top(self, state: State) -> str:
         turn = f"turn {self.replay.turn_index(self.n) + 1}/{len(self.replay.turns)}" if self.replay.turns else "turn -"
-        side = SIDE_NAMES.get(state.side, state.side or "-")
+        side = self.replay.sides.name(state.side) if state.side else "-"
         undone = " (undone)" if self.replay.undone(self.n) else ""
-        view = VIEW_WORDS[self.view] + (" (memory loading)" if self.partial else "")
+        view = self._view_words(self.view) + (" (memory loading)" if self.partial else "")
         level = f" · level {self.level}" if state.grid.storeys else ""
         return f"Record {self.n}/{self.replay.last}{undone} · {turn}: phase {state.phase}, {side} · {view}{level}"
 
@@ -348,7 +353,7 @@ class Viewer(Sized):
             return
         self.view = view
         self.update_view()
-        self.say(f"Showing the {VIEW_WORDS[view]}" + ("" if view == FULL else ": what that side had seen by now"))
+        self.say(f"Showing the {self._view_words(view)}" + ("" if view == FULL else ": what that side had seen by now"))
 
     def action_level(self, by: int) -> None:
         why = self._why("level", (by,))

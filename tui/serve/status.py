@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.log import writer as log
-from engine.log.story import SIDE_NAMES
+from engine.log.story import sides_of
 from tui.loginfo import progress, title  # shared with the Replays menu
 
 
@@ -72,11 +72,12 @@ def describe(content, path: Path) -> str:
     except (log.LogError, OSError, KeyError, TypeError, ValueError) as exc:
         return f"{path.name}: {exc}"
     text = title(content, p)
+    sides = sides_of(content, p["ruleset"])
     if p["finished"] or p["winner"]:
-        return f"{text} · over: {SIDE_NAMES.get(p['winner'], p['winner'])} won" if p["winner"] != "draw" \
+        return f"{text} · over: {sides.name(p['winner'])} won" if p["winner"] != "draw" \
             else f"{text} · over: a draw"
     if p["phase"]:
         text += f" · phase {p['phase']}"
         if p["side"]:
-            text += f", {SIDE_NAMES.get(p['side'], p['side'])} turn"
+            text += f", {sides.turn(p['side'])} turn"
     return text

@@ -1,5 +1,5 @@
 """`xenotac resolve` for neo-troops: one action described in a scenario file (a snap shot, spray fire, covering
-fire, a grenade or a melee blow), staged on an open grass field with the cover tiles it names, the actor's slot
+fire, a grenade, a melee blow, a shot at a cell where nobody is seen, or a Search), staged on an open grass field with the cover tiles it names, the actor's slot
 up, and put to `decide` as the game's own command, so its refusals are the game's, with the same code and reason.
 
     ruleset = "neo-troops"
@@ -36,6 +36,7 @@ class ScUnit:
     at: list[int]
     moved: bool = False  # its latest action was a move (N-8.2); for the actor: it has walked 2 m this action
     noticed: bool = True  # a cloaked varan: every enemy has noticed it (false: it stays unseen, N-4.3)
+    attacked: bool = False  # its latest action was an attack (N-4.3: TN 3 to notice; N-4.4: its cell is known)
     held: str = ""  # the weapon in hand, if not its first
     accuracy: int | None = None  # a skill level other than its type's
     fighter: int | None = None
@@ -50,9 +51,9 @@ class ScCover:
 
 @attrs.frozen(kw_only=True)
 class ScAction:
-    type: Literal["shoot", "melee", "cover", "throw"] = "shoot"
+    type: Literal["shoot", "melee", "cover", "throw", "fire_at", "search"] = "shoot"
     actor: str
-    target: str  # for covering fire and a throw: the unit whose cell is aimed at
+    target: str = ""  # for covering fire, a throw and fire_at: the unit whose cell is aimed at; none for a search
     item: str = "grenade"  # what a throw throws
     mode: Literal["snap", "spray"] = "snap"
     also: list[str] = attrs.field(factory=list)  # spray fire's or a melee's further targets, in declared order
@@ -79,7 +80,7 @@ def check(rs, sc: Scenario) -> list[str]:
     out += [f"cover[{i}].tile: unknown terrain {c.tile!r}" for i, c in enumerate(sc.cover)
             if c.tile not in rs.content.terrain]
     out += [f"cover[{i}].at: expected two cells 0 to {FIELD - 1}" for i, c in enumerate(sc.cover) if not _cell(c.at)]
-    for key in ("actor", "target"):
+    for key in ("actor",) if sc.action.type == "search" else ("actor", "target"):
         if getattr(sc.action, key) not in sc.units:
             out.append(f"[action].{key}: no unit {getattr(sc.action, key)!r} in [units]")
     out += [f"[action].also[{i}]: no unit {uid!r} in [units]" for i, uid in enumerate(sc.action.also)
@@ -99,6 +100,8 @@ def units(rs, sc: Scenario) -> dict[str, Unit]:
         skills = {k: v for k, v in (("accuracy", u.accuracy), ("fighter", u.fighter)) if v is not None}
         t = build(uid, u.side, u.template, rs.tables, severe_wounds=u.severe_wounds, moved=u.moved,
                   spent_m=2 if u.moved and acting else 0, **skills)
+        if u.attacked:
+            t = attrs.evolve(t, attacked=True)
         if u.held:
             t = attrs.evolve(t, held=(u.held,))
         name = rs.characters[u.template].name
@@ -111,7 +114,7 @@ def units(rs, sc: Scenario) -> dict[str, Unit]:
 
 def stage(rs, units_: dict[str, Unit], action: ScAction, cover=(), hidden=frozenset()) -> State:
     """An open field just large enough, the actor's slot up and the rest after it; every cloaked unit the scenario
-    does not hide noticed by each enemy."""
+    does not hide noticed by each enemy, and a hidden one that attacked known to be in its cell (N-4.4)."""
     w = max(max(u.pos[0] for u in units_.values()), max((c.at[0] for c in cover), default=0)) + 3
     h = max(max(u.pos[1] for u in units_.values()), max((c.at[1] for c in cover), default=0)) + 3
     tiles = {(c.at[0], c.at[1]): c.tile for c in cover}
@@ -119,7 +122,9 @@ def stage(rs, units_: dict[str, Unit], action: ScAction, cover=(), hidden=frozen
     slots = (action.actor, *(uid for uid in units_ if uid != action.actor and units_[uid].side in battle.SIDES))
     noticed = tuple(sorted((o, t) for o in units_ for t in units_ if units_[t].record.cloaked and t not in hidden
                            and units_[o].side != units_[t].side))
-    b = battle.Battle(order=order.Order(slots=slots, later=slots), noticed=noticed)
+    known = tuple(sorted({(o.side, t.id, t.pos) for o in units_.values() for t in units_.values()
+                          if t.id in hidden and t.record.attacked and o.side != t.side and o.side in battle.SIDES}))
+    b = battle.Battle(order=order.Order(slots=slots, later=slots), noticed=noticed, known=known)
     return State(ruleset=rs.id, mission="resolve", grid=grid, units=dict(units_), phase=1,
                  side=units_[action.actor].side, sides=missions.SIDES, record=b)
 
@@ -133,6 +138,10 @@ def command(action: ScAction, state: State) -> Command:
         return Throw(unit=action.actor, item=action.item, cell=state.units[action.target].pos)
     if action.type == "cover":
         return Act(unit=action.actor, action="cover", cell=state.units[action.target].pos)
+    if action.type == "fire_at":  # the play's `d` key at a cell where the side sees nobody (N-3.3, N-4.4)
+        return Act(unit=action.actor, action="fire_at", cell=state.units[action.target].pos, option=action.mode)
+    if action.type == "search":
+        return Act(unit=action.actor, action="search")
     if action.also:
         return Act(unit=action.actor, action="spray", targets=(action.target, *action.also))
     return Shoot(unit=action.actor, target=action.target, mode=action.mode)
@@ -173,11 +182,16 @@ def _hurt(t) -> list[str]:
 
 
 def tally(action: ScAction, verdict: Verdict) -> dict[str, dict[str, int | str]]:
-    """`--trials`' categories per enemy of the actor: the hits that reached it (the saved ones and the unsaved, each
+    """`--trials`' categories per enemy of the actor (after a Search: whether it was noticed): the hits that reached it (the saved ones and the unsaved, each
     of which costs 1 HP, N-17.1; none reach the dead), the criticals rolled (N-17.3) and its state after."""
     out: dict[str, dict[str, int | str]] = {}
     for uid, before in verdict.before.items():
         if uid == action.actor or before.side == verdict.before[action.actor].side:
+            continue
+        if action.type == "search":  # a Search hurts nobody: whether its perception test noticed each (N-4.3)
+            tests = [r for r in verdict.rolls if r.purpose == f"perception of {uid}"]
+            out[uid] = {"noticed": "yes" if any(r.formula.endswith("✓") for r in tests) else
+                        "no" if tests else "no test"}
             continue
         b, a = before.record, verdict.after[uid].record
         saves = [r for r in verdict.rolls if r.actor == uid and r.purpose == "save"]

@@ -24,6 +24,15 @@ ItemKind = Literal["accessory", "external", "ammo"]
 
 
 @attrs.frozen(kw_only=True)
+class Side:
+    """sides.toml: what the readers call a side (engine.log.story.sides_of reads `name` and `turn` of any ruleset's
+    `sides` tables), and the word before "turn" ("": the name)."""
+
+    name: str
+    turn: str = ""
+
+
+@attrs.frozen(kw_only=True)
 class Difficulty:
     """N-1.2: a named target number."""
 
@@ -156,6 +165,7 @@ class Settings:
     # `hard_obstacles`), costing double metres like a difficult cell
     obstacles: list[str] = attrs.field(factory=lambda: ["fence", "crate", "log", "hedge", "railing", "car", "wreck"])
     hard_obstacles: list[str] = attrs.field(factory=lambda: ["car", "wreck"])
+    falling: bool = False  # N-3.5: a blast brings down the walls and trees in it, and each attacks round it (falling.py)
     big_penalty: int = 1  # N-5.2 ¹: agility and melee defence only
     combined_kg: float = 20.0  # N-14.1
     spray_spread: int = 2  # N-10.3: cells between declared targets
@@ -188,10 +198,10 @@ class Campaign:
 FILES = {"settings.toml": Settings, "difficulties.toml": Difficulty, "cover.toml": Cover,
          "sighting.toml": Sighting, "weapons.toml": Weapon, "armour.toml": Armour, "items.toml": Item,
          "characters.toml": Character, "criticals.toml": Criticals, "forces.toml": Forces,
-         "campaign.toml": Campaign, "hardship.toml": Hardship}
+         "campaign.toml": Campaign, "hardship.toml": Hardship, "sides.toml": Side}
 FORMULA_NAMES = {"repair_actions": frozenset(), "throw_reach": frozenset({"long_range"})}
 DIFFICULTY_FIELDS = ("agility", "agility_hard", "observer_ran")
-LATER = ("hardship.toml",)  # added after the first release: a bundle from before has none
+LATER = ("hardship.toml", "sides.toml")  # added after the first release: a bundle from before has none
 
 
 def check(own: Tables, shared: Tables) -> list[str]:
@@ -254,6 +264,8 @@ def check(own: Tables, shared: Tables) -> list[str]:
         for key, st in own["settings"].items():
             out += [f"settings.toml: [{key}].{f}: unknown terrain {tile!r}" for f in ("obstacles", "hard_obstacles")
                     for tile in getattr(st, f) if tile not in shared["terrain"]]
+    out += [f"sides.toml: [{key}]: expected a side 'xcom', 'aliens' or 'civilians'" for key in own.get("sides", {})
+            if key not in ("xcom", "aliens", "civilians")]
     for key, st in own["settings"].items():
         out += [f"settings.toml: [{key}].ambush: {mid!r}: expected the side 'xcom' or 'aliens', got {side!r}"
                 for mid, side in st.ambush.items() if side not in ("xcom", "aliens")]

@@ -14,7 +14,7 @@ from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.ruleset import Row, ThrowPreview
-from engine.rules.neo_troops import actions, battle, damage, ground, loadout, odds, shooting
+from engine.rules.neo_troops import actions, battle, damage, falling, ground, loadout, odds, shooting
 from engine.rules.neo_troops.movement import range_cells
 from engine.rules.neo_troops.unit import Trooper
 
@@ -71,12 +71,18 @@ def throw(rs, state: State, unit: Unit, item: str, cell: Pos, dice: Dice) -> Rej
         said += [f"{u.name}: {e}" for h in hits for e in h.effects]
     text = (f"{unit.name} throws a {w.name.lower()} at {cell[0]},{cell[1]}: {struck} of {len(inside)} hit"
             + (f" ({'; '.join(said)})" if said else ""))
+    fall = falling.collapse(rs, state, unit.id, shooting.blast_cells(cell, w), records, dice)  # N-3.5
+    records = fall.records
+    near = {u.id for u in inside}  # the blast's in its order (as before falls), then those only a fall reached
+    hurt = [u for u in inside if u.id != unit.id and records[u.id] != u.record] + [
+        u for u in state.units.values() if u.id not in near and u.id != unit.id and u.id in records
+        and records[u.id] != u.record]
     events: list[Event] = [
         Resolved(actor=unit.id, action="throw", cell=cell, weapon=item,
                  rolls=(*(a.roll for a in attacks), *hit_rolls), outcome=f"{struck} hit", text=text),
+        *fall.events,
         UnitChanged(unit=unit.id, changes=actions.frame_changes(unit, records[unit.id]), cause="throws"),
-        *[UnitChanged(unit=u.id, changes=actions.frame_changes(u, records[u.id]), cause="blast")
-          for u in inside if u.id != unit.id and records[u.id] != u.record]]
+        *[UnitChanged(unit=u.id, changes=actions.frame_changes(u, records[u.id]), cause="blast") for u in hurt]]
     return events + battle.end_slot(rs, state, events, dice)
 
 
@@ -99,5 +105,8 @@ def preview(rs, state: State, thrower: str, item: str, cell: Pos) -> ThrowPrevie
                                        f"unsaved {float(1 - through.get(0, 0)) * 100:.0f}% ")))
     lines = (Row("Lands", " where aimed: no roll (N-3.5) "),
              Row("Blast", f" 3×3 · a die each{' (2, the lower: past long range)' if far else ''} "))
+    fall = falling.falls(rs, state, shooting.blast_cells(cell, w))
+    if fall:  # what comes down throws its own die at everyone round it (N-3.5)
+        lines += (Row("Falls", f" {len(fall)}, a die round each "),)  # 30 columns
     return ThrowPreview(p_land=1.0, lines=lines, hits=tuple(hits))
 
