@@ -4,7 +4,6 @@ names (engine.log.story.SIDE_NAMES)."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
