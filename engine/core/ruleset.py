@@ -137,6 +137,10 @@ class Ruleset(Protocol):
         """Upkeep the AI does by the ruleset's rules, or None: at stage "first", what must come before any shot (a
         reload when the magazine cannot fire); at "idle", when it has no shot (break a grip, top up a magazine)."""
 
+    def ai_rest(self, state: State, unit: Unit, in_sight: list[Unit]) -> Command | None:
+        """What the AI does before it ends a unit's turn with TU left (annihilation: kneel next to cover for
+        opportunity fire), or None to end it as it stands."""
+
     def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
         """The firing modes of what the unit wields, the default first; [] when it has nothing to fire."""
 
@@ -202,6 +206,9 @@ class Plain:
 
     def heard(self, state: State, side: str) -> tuple[Pos, ...]:
         return ()  # its units hear nothing they do not see
+
+    def ai_rest(self, state: State, unit: Unit, in_sight: list[Unit]) -> Command | None:
+        return None  # a unit ends its turn as it stands
 
     def downtime(self) -> Downtime:
         from engine.campaign.seam import Standard
