@@ -174,7 +174,8 @@ class Ai(Ground):
         walk = max(0, budget.moves_left - budget.reserve)  # what its walks leave is kept for the enemy's turn
         if p.melee:
             return shot[0] if shot else self._advance(state, unit, k, p, walk, budget.dash_moves)
-        grenade = grenades.choose(self.ruleset, self.side, state, unit, k, p, shot)
+        grenade = grenades.choose(self.ruleset, self.side, state, unit, k, p, shot) \
+            or grenades.launch(self.ruleset, self.side, state, unit, k, p)
         if grenade is not None:
             return grenade
         if shot is not None:
@@ -210,6 +211,8 @@ class Ai(Ground):
             if not missions.hostile(self.side, target.side) or (target.side == missions.CIVILIANS and not p.melee
                                                                  and any(t.side != missions.CIVILIANS for t in k.targets)):
                 continue  # shoot the armed first; the civilians can wait
+            if not grenades.spares(self.side, state, k, self.ruleset.shot_blast(state, unit, target.pos)):
+                continue  # a blast round would take in its own side
             for mode in (m.id for m in self.ruleset.shot_modes(state, unit) if m.usable):
                 preview = self.ruleset.preview_shot(state, unit.id, target.id, mode)
                 if isinstance(preview, Rejected):

@@ -11,7 +11,7 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.ruleset import (Plain, Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable,
                                  ThrowPreview, Turn, Walk)
-from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
+from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, hits, medical, melee
 from engine.rules.annihilation import heights, kneeling, moves, sensor, stalking
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
@@ -189,6 +189,13 @@ class Queries(Plain):
     def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
         radius = self.book.explosives[item].radius if item in self.book.explosives else 0
         return tuple(c for c in cells(self.book, cell, radius) if state.grid.inside(c))
+
+    def shot_blast(self, state: State, unit: Unit, cell: Pos) -> tuple[Pos, ...]:
+        g = gun(unit.record) if unit.record is not None else None
+        rnd = hits.round_of(self.book, g.id, g.loaded) if g is not None and g.rounds else None
+        if rnd is None or isinstance(rnd, Rejected) or rnd.radius < 0:
+            return ()
+        return tuple(c for c in cells(self.book, cell, rnd.radius) if state.grid.inside(c))
 
     def name(self, thing: str) -> str:
         if thing.startswith("clip:"):
