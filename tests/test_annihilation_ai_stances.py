@@ -10,10 +10,9 @@ import pytest
 
 from engine.ai.planner import Ai
 from engine.core.commands import Act, EndTurn, Move, Wait
-from engine.core.dice import Dice, seed_from_int
+from engine.core.dice import Dice
 from engine.core.reducer import fold
 from engine.map.grid import Grid
-from engine.play.game import Game
 from engine.rules.annihilation import fire
 from engine.rules.annihilation.soldier import gun, stamp
 
@@ -21,10 +20,8 @@ SIZE = 60
 
 
 @pytest.fixture
-def game(content, tmp_path):
-    g = Game.new(content, "annihilation", "eliminate", seed_from_int(4), tmp_path / "g.jsonl")
-    yield g
-    g.close()
+def game(annihilation_game):
+    return annihilation_game
 
 
 def _aliens_phase(game, places, crate=None, tu=None, fired=()):
