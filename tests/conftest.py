@@ -42,3 +42,14 @@ def contact(content, contact_log, tmp_path):
     copy.write_bytes(contact_log.read_bytes())
     shutil.copy(str(contact_log) + ".seed", str(copy) + ".seed")  # with its mode: resume wants 0600
     return Session.resume(content, copy)
+
+
+@pytest.fixture
+def annihilation_game(content, tmp_path):
+    """An annihilation eliminate mission, public seed 4, its log in the test's folder; each test's own."""
+    from engine.core.dice import seed_from_int
+    from engine.play.game import Game
+
+    g = Game.new(content, "annihilation", "eliminate", seed_from_int(4), tmp_path / "g.jsonl")
+    yield g
+    g.close()

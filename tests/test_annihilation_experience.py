@@ -226,26 +226,28 @@ def test_hardened_scales_an_aliens_stats_rounding_down(content):
     assert hardened(None, stats) == stats
 
 
-@pytest.mark.parametrize("level, sectoids, leaders", [("easy", 4, 1), ("normal", 5, 1), ("veteran", 6, 1),
-                                                      ("impossible", 8, 2)])
+@pytest.mark.parametrize("level, sectoids, leaders", [("easy", 2, 1), ("normal", 3, 1), ("veteran", 3, 1),
+                                                      ("impossible", 5, 2)])
 def test_a_level_sets_the_alien_numbers_their_stats_and_the_tus_they_keep_back(content, level, sectoids, leaders):
     from engine.rules.annihilation.fire import shot_tu
 
     mission = "eliminate" if level == "normal" else f"eliminate@{level}"
     game = Game.new(content, ID, mission, seed_from_int(2), None)
     aliens = game.state.side_units("aliens")
-    # 5 Sectoids and a leader at 75/100/115/150%, halves up, at least one of a kind
+    # 3 Sectoids and a leader at 75/100/115/150%, halves up, at least one of a kind
     assert sum(u.template == "sectoid" for u in aliens) == sectoids
     assert sum(u.template == "sectoid_leader" for u in aliens) == leaders
     leader = next(u for u in aliens if u.template == "sectoid_leader")
     pct = {"easy": 90, "normal": 100, "veteran": 105, "impossible": 110}[level]
     f = leader.record.fighter
     assert f.character.stats.health == 60 * pct // 100  # the race's Health 60, grown with the level
-    reserve = {"easy": 0, "normal": 0, "veteran": 10, "impossible": 20}[level] * f.tu_turn // 100
     cheapest = min(shot_tu(game.ruleset.book, f, "plasma_rifle", m)
                    for m in game.ruleset.book.weapons["plasma_rifle"].modes)
+    snap = shot_tu(game.ruleset.book, f, "plasma_rifle", "snap")  # its profile's reserve (units.toml)
+    reserve = max(snap, {"easy": 0, "normal": 0, "veteran": 10, "impossible": 20}[level] * f.tu_turn // 100)
     budget = game.ruleset.budget(attrs.evolve(game.state, side="aliens"), leader)
     assert budget.step == max(0, min(f.tu_left, f.energy) - cheapest - reserve)  # kept back for reaction fire
+    assert budget.reserve == reserve
 
 
 def test_the_unit_panel_names_a_soldiers_rank_above_rookie(content):

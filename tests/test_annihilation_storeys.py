@@ -238,7 +238,7 @@ def test_the_ai_takes_the_stairs_it_can_pay_for_by_the_previews_search(game):
                                                  levels.path(grid, (*start, 0), (*stair, 1), [], walk)]
     after = fold(state, rs.decide(state, move, Dice.scripted([99] * 40)))
     assert after.units["sectoid_1"].z == 1
-    assert not isinstance(rs.ai_special(after, after.units["sectoid_4"], [], False), Move)  # one at a time
+    assert not isinstance(rs.ai_special(after, after.units["sectoid_3"], [], False), Move)  # one at a time
     up = after.units["sectoid_1"]
     down = rs.ai_special(after, up, [after.units["anton"]], False)  # an enemy known, no shot: down to the fight
     assert isinstance(down, Move) and down.path == (stair,) and down.levels == (0,)

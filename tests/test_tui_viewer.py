@@ -503,7 +503,7 @@ def test_the_viewers_squad_view_keeps_tiles_changed_out_of_sight_as_seen(content
     cell is explored, out of sight, and holds the tile the squad saw there, never one it could not see."""
     from tui.fog import Fog
 
-    timeline = Timeline(content, Path(__file__).parent / "golden" / "logs" / "eliminate.jsonl")
+    timeline = Timeline(content, Path(__file__).parent / "golden" / "logs" / "terror.jsonl")
     fog = Fog(timeline)
     fog.fill()
     found = 0

@@ -2,7 +2,7 @@
 
 What the AI decides must follow from the log alone: a resumed mission has to continue exactly as an
 uninterrupted one. Its memory (hostiles last seen, cells explored and when, the cell each unit walks to,
-ambushes held, this turn's skips and mark, the hunt's leads and searched cells) is written into every
+ambushes held, this turn's skips, rests and mark, the hunt's leads and searched cells) is written into every
 checkpoint; a resume restores it and replays the AI's decisions over the few records after the checkpoint (`engine.play.minds`).
 """
 
@@ -29,6 +29,7 @@ class Memory:
     looked: np.ndarray | None = attrs.field(eq=False)  # phase each cell was last seen in; -1 never
     leads: dict[str, tuple[tuple[int, int], int]] = attrs.field(factory=dict)  # engine.ai.hunting
     searched: np.ndarray | None = attrs.field(default=None, eq=False)  # phase each cell was searched in; -1 never
+    rested: frozenset[str] = frozenset()  # this turn's units that did the ruleset's ai_rest
 
 
 def snapshot(ai: "Ai") -> dict[str, Any]:
@@ -46,13 +47,15 @@ def snapshot(ai: "Ai") -> dict[str, Any]:
 
 
 def _hunt(ai: "Ai") -> dict[str, Any]:
-    """The hunt's leads and searched cells (engine.ai.hunting), left out while it has none: an AI that never
-    hunted writes its memory as before."""
+    """The hunt's leads and searched cells (engine.ai.hunting) and this turn's rests (`Ruleset.ai_rest`), each left
+    out while it has none: an AI that never hunted nor rested writes its memory as before."""
     out: dict[str, Any] = {}
     if ai.leads:
         out["leads"] = [[uid, x, y, phase] for uid, ((x, y), phase) in sorted(ai.leads.items())]
     if ai.searched is not None:
         out["searched"] = {"shape": list(ai.searched.shape), "runs": _runs(ai.searched)}
+    if ai._rested:  # noqa: SLF001 - left out while empty, as older checkpoints are
+        out["rested"] = sorted(ai._rested)  # noqa: SLF001
     return out
 
 
@@ -71,16 +74,17 @@ def decode(data: Any) -> Memory:
         looked = None if data["looked"] is None else _unruns(data["looked"])
         leads = {_str(u): ((_int(x), _int(y)), _int(p)) for u, x, y, p in data.get("leads", [])}
         searched = _unruns(data["searched"]) if "searched" in data else None
+        rested = frozenset(_str(u) for u in data.get("rested", []))
     except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise ValueError(f"malformed AI memory ({exc!r})") from None
-    return Memory(memory, armed, skip, explore, held, turn, mark, looked, leads, searched)
+    return Memory(memory, armed, skip, explore, held, turn, mark, looked, leads, searched, rested)
 
 
 def apply(ai: "Ai", m: Memory) -> None:
     ai.memory = dict(m.memory)
     ai._armed, ai._skip = set(m.armed), set(m.skip)  # noqa: SLF001
     ai._explore, ai._held = dict(m.explore), dict(m.held)  # noqa: SLF001
-    ai._turn, ai._mark = m.turn, m.mark  # noqa: SLF001
+    ai._turn, ai._mark, ai._rested = m.turn, m.mark, set(m.rested)  # noqa: SLF001
     ai.leads = dict(m.leads)
     ai.searched = None if m.searched is None else m.searched.astype(np.int32)
     if m.looked is not None:

@@ -49,6 +49,7 @@ class Ai(Ground):
         self._friends: set[Pos] = set()  # where its side stands, as it last planned (a walk cut short stops off them)
         self._explore: dict[str, Pos] = {}  # unit id -> unseen cell it is walking to
         self._held: dict[str, int] = {}  # unit id -> turns spent waiting in ambush
+        self._rested: set[str] = set()  # units that did what the ruleset does before ending their turn (ai_rest)
         self._turn: tuple[int, str] | None = None
         self._mark: str | None = None  # the commander's target this turn
         self._fields: dict = {}
@@ -98,7 +99,7 @@ class Ai(Ground):
 
     def next_command(self, state: State) -> Command:
         if self._turn != (state.phase, state.side):
-            self._turn, self._skip, self._mark = (state.phase, state.side), set(), None
+            self._turn, self._skip, self._mark, self._rested = (state.phase, state.side), set(), None, set()
             self._fields, self._retry = {}, None
         if self._retry is not None:
             retry, self._retry = self._retry, None
@@ -120,7 +121,12 @@ class Ai(Ground):
             budget = self.ruleset.budget(state, unit)
             if not budget.can_act or unit.id in self._skip or not turn.allows(unit.id):
                 continue
-            command = self._plan(state, unit, k)
+            command = self._plan(state, unit, k) if unit.id not in self._rested else None
+            if command is None or isinstance(command, Wait):  # its turn ends: first what the ruleset does then
+                rest = None if unit.id in self._rested else self.ruleset.ai_rest(state, unit, list(k.targets))
+                if rest is not None:
+                    self._rested.add(unit.id)
+                    return rest
             if command is not None:
                 return command
             self._skip.add(unit.id)
@@ -165,9 +171,11 @@ class Ai(Ground):
             back = self._fall_back(state, unit, k, p, budget.moves_left)
             if back is not None:
                 return back
+        walk = max(0, budget.moves_left - budget.reserve)  # what its walks leave is kept for the enemy's turn
         if p.melee:
-            return shot[0] if shot else self._advance(state, unit, k, p, budget.moves_left, budget.dash_moves)
-        grenade = grenades.choose(self.ruleset, self.side, state, unit, k, p, shot)
+            return shot[0] if shot else self._advance(state, unit, k, p, walk, budget.dash_moves)
+        grenade = grenades.choose(self.ruleset, self.side, state, unit, k, p, shot) \
+            or grenades.launch(self.ruleset, self.side, state, unit, k, p)
         if grenade is not None:
             return grenade
         if shot is not None:
@@ -191,7 +199,7 @@ class Ai(Ground):
         if p.hold and k.threats and self._held.get(unit.id, 0) < HOLD_TURNS and self._covered(state, unit, k, p):
             self._held[unit.id] = self._held.get(unit.id, 0) + 1
             return Wait(unit=unit.id)
-        return self._advance(state, unit, k, p, budget.moves_left, budget.dash_moves)
+        return self._advance(state, unit, k, p, walk, budget.dash_moves)
 
     # -- shooting and throwing ---------------------------------------------------------------
 
@@ -203,6 +211,8 @@ class Ai(Ground):
             if not missions.hostile(self.side, target.side) or (target.side == missions.CIVILIANS and not p.melee
                                                                  and any(t.side != missions.CIVILIANS for t in k.targets)):
                 continue  # shoot the armed first; the civilians can wait
+            if not grenades.spares(self.side, state, k, self.ruleset.shot_blast(state, unit, target.pos)):
+                continue  # a blast round would take in its own side
             for mode in (m.id for m in self.ruleset.shot_modes(state, unit) if m.usable):
                 preview = self.ruleset.preview_shot(state, unit.id, target.id, mode)
                 if isinstance(preview, Rejected):

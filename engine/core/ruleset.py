@@ -41,6 +41,7 @@ class Ruleset(Protocol):
     setup: Setup | None  # None outside a mission (the roster, `resolve`)
     sight_range: int  # cells a unit sees at most, for the AI's sense of near and far
     storeys: int  # how many storeys its maps stack (1: one level, as generated; engine.map.storeys)
+    climates: tuple[str, ...]  # the climates its outdoor maps are drawn in (engine.map.climate); (): as generated
     audit_dice: tuple[int, ...]  # die sizes `audit --stats` tabulates with a χ² test (d100; d6 for a pool ruleset)
     schema: Schema | None  # class attribute: its own tables in `content/<id>/` (engine.content.tables), or None
     scenario: type | None  # class attribute: the attrs model of its `resolve` scenario file, or None (no resolve)
@@ -83,6 +84,10 @@ class Ruleset(Protocol):
 
     def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
         """The cells an explosive landing on `cell` reaches (xcom-trpg: that cell; annihilation: a diamond)."""
+
+    def shot_blast(self, state: State, unit: Unit, cell: Pos) -> tuple[Pos, ...]:
+        """The cells a blast round of the weapon the unit holds reaches when it goes off on `cell` (annihilation: a
+        grenade launcher's grenade, a rocket); () for a weapon whose shots do not blast."""
 
     def throwables(self, state: State, unit: Unit) -> list[Throwable]:
         """What the unit could throw now, labelled and counted from the ruleset's own record, first the one to
@@ -137,6 +142,10 @@ class Ruleset(Protocol):
         """Upkeep the AI does by the ruleset's rules, or None: at stage "first", what must come before any shot (a
         reload when the magazine cannot fire); at "idle", when it has no shot (break a grip, top up a magazine)."""
 
+    def ai_rest(self, state: State, unit: Unit, in_sight: list[Unit]) -> Command | None:
+        """What the AI does before it ends a unit's turn with TU left (annihilation: kneel next to cover for
+        opportunity fire), or None to end it as it stands."""
+
     def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
         """The firing modes of what the unit wields, the default first; [] when it has nothing to fire."""
 
@@ -190,6 +199,7 @@ class Plain:
 
     title: str
     sight_range: int
+    climates: tuple[str, ...] = ()  # every map as its generator makes it
 
     def preview_cell_shot(self, state: State, shooter: str, cell: Pos, mode: str) -> CellShot | Rejected:
         return Rejected(NO_CELL_SHOTS, f"{self.title} fires only at a target in sight")
@@ -202,6 +212,12 @@ class Plain:
 
     def heard(self, state: State, side: str) -> tuple[Pos, ...]:
         return ()  # its units hear nothing they do not see
+
+    def ai_rest(self, state: State, unit: Unit, in_sight: list[Unit]) -> Command | None:
+        return None  # a unit ends its turn as it stands
+
+    def shot_blast(self, state: State, unit: Unit, cell: Pos) -> tuple[Pos, ...]:
+        return ()  # its shots hit what they hit, no blast
 
     def downtime(self) -> Downtime:
         from engine.campaign.seam import Standard

@@ -203,6 +203,8 @@ class Budget:
     dash_label: str = ""  # its name in the ruleset's words ("combo", "cautious"); "": the ruleset has none
     dash_spare: bool = False  # the AI may plan that move: what it costs beyond the budget is in hand (xcom: stamina)
     step: int = 0  # what the next move action walks and still leaves the rest of the budget (xcom: one sector)
+    reserve: int = 0  # what the AI's walks leave unspent, for the enemy's turn (annihilation: reaction fire, by the
+    #                   unit's profile); already out of `step`
     walk: Walk = Walk()
     # The second kind of move's own prices when they are not `walk`'s in proportion (xxxzone: a swim square costs
     # the same moving quickly or cautiously): a path fits that move when it costs no more than `moves_left` by

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from engine.map import storeys
+from engine.map import climate, storeys
 from engine.map.common import Battlefield
 from engine.map.gen import GENERATORS
 from engine.map.grid import Grid
@@ -20,14 +20,15 @@ FIELDS_KEPT = 8
 
 
 def battlefield(generator: str, width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
-                counts: Mapping[str, int], levels: int) -> Battlefield:
-    """The generator's map with `levels` storeys, made once per process for each map seed. A map's cells never
-    change (a grid with other tiles is a new grid), so one made earlier of the same terrain is the very map the
-    generator would make again."""
-    key = (generator, width, height, seed, tuple(sorted(counts.items())), levels, id(terrain))
+                counts: Mapping[str, int], levels: int, climates: tuple[str, ...] = ()) -> Battlefield:
+    """The generator's map in the climate its seed draws of `climates` (engine.map.climate; none: as generated) with
+    `levels` storeys, made once per process for each map seed. A map's cells never change (a grid with other tiles
+    is a new grid), so one made earlier of the same terrain is the very map the generator would make again."""
+    key = (generator, width, height, seed, tuple(sorted(counts.items())), levels, tuple(climates), id(terrain))
     kept = _FIELDS.get(key)
     if kept is None or kept[0] is not terrain:
         field = GENERATORS[generator](width, height, seed, terrain, counts)
+        field = climate.repaint(field, generator, seed, climates, terrain)
         if levels > 1:  # the ruleset's maps stack storeys over the generated ground
             field = storeys.stack(field, seed, levels)
         if len(_FIELDS) >= FIELDS_KEPT:

@@ -43,6 +43,7 @@ class Template:
     skills: dict[str, str] = attrs.field(factory=dict)  # skills.toml id -> levels.toml id, above the baseline
     stats: dict[str, int] = attrs.field(factory=dict)  # pre-made: all fourteen of
     behaviour: str = "default"  # behaviour.toml
+    reserve: str = ""  # its AI profile: a firing mode (modes.toml) whose TU its walks keep for opportunity fire
     harness: bool = False  # the strap, gyro and pad system, fitted before the mission; weight 0
     sights: list[str] = attrs.field(factory=list)  # items.toml sights fitted to the weapon, at most two
     kept: Kept | None = None  # a roster character's skills, rank and carried uses (creator.deploy)
@@ -101,6 +102,8 @@ def check(t: Tables, shared: Tables) -> list[str]:
         out += [f"units.toml: [{key}].items: unknown item {i!r}" for i in u.items if i not in t["items"]]
         out += [f"units.toml: [{key}].skills: unknown skill {k!r} or level {v!r}" for k, v in u.skills.items()
                 if k not in t["skills"] or v not in t["levels"]]
+        if u.reserve and u.reserve not in t["modes"]:
+            out.append(f"units.toml: [{key}].reserve: unknown firing mode {u.reserve!r}")
         if u.stats and sorted(u.stats) != sorted(s.STATS):
             out.append(f"units.toml: [{key}].stats: expected all of {', '.join(s.STATS)}")
     for key, g in t["ground"].items():

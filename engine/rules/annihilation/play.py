@@ -48,6 +48,7 @@ class Annihilation(queries.Queries):
             self.book = Book.of({k: v for k, v in tables.items() if k not in OWN})
             self.sight_range = self.book.settings.vision_range
             self.storeys = self.book.settings.storeys
+            self.climates = tuple(self.book.settings.climates)
         else:  # a bundle without `annihilation/` (an older one): nothing to play, no mission listed
             self.book = None
         self._walks: dict = {}

@@ -12,7 +12,7 @@ from engine.core.model import State, Unit
 from engine.core.ruleset import (Plain, Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable,
                                  ThrowPreview, Turn, Walk)
 from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
-from engine.rules.annihilation import heights, hits, moves, sensor, sights, stalking
+from engine.rules.annihilation import heights, hits, kneeling, moves, sensor, sights, stalking
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
@@ -57,11 +57,26 @@ class Queries(Plain):
         shot = min((fire.shot_tu(self.book, f, g.id, m) for m in self.book.weapons[g.id].modes), default=0) \
             if g is not None and g.rounds else 0
         step = moves_left - shot if shot and shot <= f.tu_left else moves_left
-        if unit.side == missions.ALIENS and self.hardship is not None:  # the level's reserve for opportunity fire
-            step -= f.tu_turn * self.hardship.reserve_percent // 100
+        reserve = self._reserve(unit)
         label = f"TU {f.tu_left}/{f.tu_turn}" + ("" if mine or unit.side != state.side else " · done")
         return Budget(label=label, can_act=mine and f.tu_left >= self.book.costs["walk"].tu, moves_left=moves_left,
-                      step=max(0, min(step, moves_left)), walk=self.walk(state, unit))
+                      step=max(0, min(step - reserve, moves_left)), reserve=min(reserve, moves_left),
+                      walk=self.walk(state, unit))
+
+    def _reserve(self, unit: Unit) -> int:
+        """The TU a unit's AI walks keep for opportunity fire in the enemy's phase (A-14.9): its profile's firing mode
+        (units.toml `reserve`) with the weapon it holds, or the level's share of its allowance for an alien
+        (difficulty.toml `reserve_percent`), whichever is more."""
+        f = unit.record.fighter
+        level = f.tu_turn * self.hardship.reserve_percent // 100 \
+            if unit.side == missions.ALIENS and self.hardship is not None else 0
+        t = self.units.get(unit.template)
+        g = gun(unit.record)
+        if t is None or not t.reserve or g is None or not g.rounds:
+            return level
+        modes = self.book.weapons[g.id].modes
+        mode = t.reserve if t.reserve in modes else min(modes, key=lambda m: fire.shot_tu(self.book, f, g.id, m))
+        return max(level, fire.shot_tu(self.book, f, g.id, mode))
 
     def modes_of(self, weapon: str) -> list[str]:
         modes = self.book.weapons[weapon].modes
@@ -191,6 +206,13 @@ class Queries(Plain):
     def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
         radius = self.book.explosives[item].radius if item in self.book.explosives else 0
         return tuple(c for c in cells(self.book, cell, radius) if state.grid.inside(c))
+
+    def shot_blast(self, state: State, unit: Unit, cell: Pos) -> tuple[Pos, ...]:
+        g = gun(unit.record) if unit.record is not None else None
+        rnd = hits.round_of(self.book, g.id, g.loaded) if g is not None and g.rounds else None
+        if rnd is None or isinstance(rnd, Rejected) or rnd.radius < 0:
+            return ()
+        return tuple(c for c in cells(self.book, cell, rnd.radius) if state.grid.inside(c))
 
     def name(self, thing: str) -> str:
         if thing.startswith("clip:"):
@@ -335,7 +357,7 @@ class Queries(Plain):
         """With no shot, an enemy it knows of next to it is struck (A-14.10), the likeliest blow on the weakest first;
         else a kit on its belt wakes a friend next to it or closes a bleeding wound (section 20); with nobody in
         sight, it closes on where its enemies fired from (stalking.py).
-        Kneeling gives no to-hit bonus under this ruleset (A-10.2, kneel_bonus 0): the AI never pays for it."""
+        Kneeling is ai_rest's and ai_chore's (kneeling.py)."""
         if has_shot or not self._mine(state, unit):
             return None
         perch = heights.perch(self, state, unit, in_sight)  # up to a firing position or a lookout, down to hunt
@@ -353,9 +375,16 @@ class Queries(Plain):
             return dose
         return stalking.stalk(self, state, unit)  # shot at from out of sight: close in, a snap's TUs kept
 
+    def ai_rest(self, state: State, unit: Unit, in_sight: list[Unit]) -> Command | None:
+        """Kneel next to cover before ending the phase, for the kneel bonus on opportunity fire (kneeling.py)."""
+        return kneeling.rest(self, state, unit, in_sight) if self._mine(state, unit) else None
+
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
-        """An empty weapon is reloaded before anything ("first"); a half-empty one when nothing is in sight
-        ("idle"), if the unit can pay for it."""
+        """An empty weapon is reloaded before anything ("first"), and a unit kneeling with no shot from there stands
+        up (kneeling.py); a half-empty one when nothing is in sight ("idle"), if the unit can pay for it."""
+        up = kneeling.rise(self, state, unit, in_sight) if stage == "first" and self._mine(state, unit) else None
+        if up is not None:
+            return up
         g = gun(unit.record)
         if g is None or not loads(self.book, unit.record, g):
             return None

@@ -12,6 +12,7 @@ import attrs
 
 from engine.content.formula import Formula, FormulaError, names_in
 from engine.content.tables import Schema, Tables
+from engine.map.climate import CLIMATES, TEMPERATE
 
 Size = Literal["A", "B", "C", "D", "E", "F", "G", "H", "I", "J"]
 SIZES = "ABCDEFGHIJ"
@@ -28,6 +29,9 @@ STATS = ("time_units", "stamina", "health", "bravery", "reactions", "accuracy", 
 def boxes(size: str) -> int:
     """A-12.1: a size letter's boxes are its position in the alphabet."""
     return SIZES.index(size) + 1
+
+
+KNOWN_CLIMATES = (TEMPERATE, *CLIMATES)  # engine.map.climate
 
 
 @attrs.frozen(kw_only=True)
@@ -77,6 +81,8 @@ class Settings:
     multi_level_blasts: bool
     height_adds_to_range: int
     storeys: int = 1  # A-7.1: levels stacked on a map (ground, upper floor, roof); 1 = one level (older bundles)
+    climates: list[str] = attrs.field(factory=list)  # section 9: the climates of its outdoor maps (engine.map.climate),
+    #                                                 drawn by the map seed; none (older bundles): as generated
     fall_damage: int = 10  # per level fallen, on the under armour (docs/rules-notes.md: the source has no fall rule)
     kneel_bonus: int
     crawl_multiplier: int
@@ -352,6 +358,9 @@ def _check_body(t: Tables, die: int) -> list[str]:
 
 def check(t: Tables, _shared: Tables) -> list[str]:
     out = _check_settings(t)
+    for s in t["settings"].values():
+        out += [f"settings.toml: climates: unknown climate {c!r} (one of {', '.join(KNOWN_CLIMATES)})"
+                for c in s.climates if c not in KNOWN_CLIMATES]
     if "standard" in t["settings"]:
         out += _check_body(t, t["settings"]["standard"].hit_location_die)
     orders = sorted(lv.order for lv in t["levels"].values())
