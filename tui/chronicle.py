@@ -63,6 +63,7 @@ class Chronicle:
         self.last_seen: dict[str, Pos] = {}  # hostile id -> where the squad last saw it
         self.explored = np.zeros((initial.grid.height, initial.grid.width), dtype=bool)
         self.visible = np.zeros_like(self.explored)
+        self.spotted: frozenset[str] = frozenset()  # the living other units the side sees now (Ruleset.spotted)
         self.levels = initial.grid.levels
         self.explored_levels = np.zeros((self.levels, *self.explored.shape), dtype=bool)  # the fog of each storey
         self.visible_levels = np.zeros_like(self.explored_levels)
@@ -211,7 +212,8 @@ class Chronicle:
         self.journal.append(text)
 
     def _look(self, state: State) -> None:
-        self.visible, _spotted = look(self.eyes, state, self.side, self.explored, self.last_seen)
+        self.visible, spotted = look(self.eyes, state, self.side, self.explored, self.last_seen)
+        self.spotted = frozenset(u.id for u in spotted)
         if self.levels > 1:
             self.visible_levels = self.ruleset.sight_levels(state, self.side)
             self.explored_levels |= self.visible_levels

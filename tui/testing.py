@@ -17,9 +17,8 @@ def new_session(content: Content, folder: Path, seed: int = 1, mission: str = "e
 
 
 def hostiles_in_sight(session: Session) -> list:
-    seen = session.chronicle.visible
-    return [u for u in session.state.units.values()
-            if u.side != session.side and u.status == "active" and seen[u.pos[1], u.pos[0]]]
+    seen = session.chronicle.spotted
+    return [u for u in session.state.units.values() if u.side != session.side and u.status == "active" and u.id in seen]
 
 
 def advance_to_contact(session: Session, max_phases: int = 15) -> bool:

@@ -360,8 +360,7 @@ class BattleScreen(Board):
     def _alien_step(self) -> None:
         """The view follows the hostile that just acted, if the squad sees it."""
         unit = self.session.state.units.get(self.session.chronicle.last_actor or "")
-        seen = self.session.chronicle.visible
-        if unit is not None and unit.side != self.session.side and seen[unit.pos[1], unit.pos[0]]:
+        if unit is not None and unit.side != self.session.side and unit.id in self.session.chronicle.spotted:
             self.cursor = unit.pos
         self.update_view()
 

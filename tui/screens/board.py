@@ -298,9 +298,9 @@ class Board(Sized):
     # -- what the squad sees ---------------------------------------------------------------------
 
     def visible_hostiles(self) -> list[Unit]:
-        seen = self.session.chronicle.visible
+        seen = self.session.chronicle.spotted  # not every unit in a seen cell: a storey above, a cloak
         units = [u for u in self.session.state.units.values()
-                 if missions.hostile(self.session.side, u.side) and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
+                 if missions.hostile(self.session.side, u.side) and u.status != "dead" and u.id in seen]
         return sorted(units, key=lambda u: (u.pos[1], u.pos[0], u.id))  # the bar reads like the map
 
 

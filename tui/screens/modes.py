@@ -286,9 +286,9 @@ class ThrowScreen(Hostiles, Board):
         if not yes:
             self.say("Not thrown: pick another cell")
             return
-        seen = self.session.chronicle.visible
+        seen = self.session.chronicle.spotted
         declared = next((u.id for u in self.session.state.units_at(self.cursor)
-                         if u.side != self.session.side and seen[u.pos[1], u.pos[0]]), None)
+                         if u.side != self.session.side and u.id in seen), None)
         self.dismiss(Throw(unit=self.selected or "", item=self.item, cell=self.cursor, target=declared))
 
     def action_cancel(self) -> None:

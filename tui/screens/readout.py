@@ -63,7 +63,7 @@ def cell_info(session: Session, cursor: Pos, unit: Unit | None, path: tuple[Pos,
         lines += list(dict.fromkeys(f"{m.glyph} {m.label}" for m in session.ruleset.marks(state, session.side)
                                     if m.pos == cursor and m.z == (level if storeys else 0)))
     for other in state.units_at(cursor, level if storeys else None):
-        if other.side == session.side or visible[y, x]:
+        if other.side == session.side or other.id in chron.spotted:  # a cloak in a seen cell stays unseen
             lines.append(f"{other.glyph} {other.name}: {health(session, other)}")
     for uid, pos in chron.last_seen.items():
         if pos == cursor and not chron.visible[y, x]:
@@ -166,7 +166,7 @@ def throw_info(session: Session, unit: Unit | None, item: str | None, cursor: Po
 
 def in_view(session: Session, unit: Unit) -> bool:
     """A unit the player may be told of: their own, or one their side sees now."""
-    return unit.side == session.side or bool(session.chronicle.visible[unit.pos[1], unit.pos[0]])
+    return unit.side == session.side or unit.id in session.chronicle.spotted
 
 
 def own_in_blast(session: Session, unit: Unit, item: str, cell: Pos) -> list[Unit]:

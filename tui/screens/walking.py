@@ -22,9 +22,8 @@ def path(session: Session, unit: Unit | None, cursor: Pos) -> tuple[Pos, ...]:
     walk = session.ruleset.budget(state, unit).walk  # the path the ruleset prices cheapest
     if not session.chronicle.explored[y, x] or not state.grid.passable(walk)[y, x]:
         return ()
-    seen = session.chronicle.visible
-    hostiles = [u.pos for u in state.units.values()
-                if u.side != session.side and u.status != "dead" and seen[u.pos[1], u.pos[0]]]
+    seen = session.chronicle.spotted
+    hostiles = [u.pos for u in state.units.values() if u.side != session.side and u.id in seen]
     return tuple(state.grid.path(unit.pos, cursor, hostiles, walk))
 
 
