@@ -345,3 +345,25 @@ def test_cli_simulate_plays_a_month_that_verifies_and_trials_report_intervals(tm
     assert report[0] == "neo-troops: 2 campaigns of 1 month, seeds 1-2"
     assert report[1].startswith("  squad survival") and "[" in report[1] and report[2].startswith("  missions won")
     assert report[3].startswith("  funding, month 1") and report[-1].startswith("95% intervals")
+
+
+def test_the_simulated_policy_waits_for_a_fit_squad_and_lets_a_thin_one_lapse(content, tmp_path, monkeypatch):
+    """`campaign simulate` flies a mission once all its places can be filled; short of that it waits while the
+    offer stays open past the next stop, and at its last chance flies with two thirds of the places or lets it go."""
+    from engine.campaign import simulate
+
+    book = Ledger.new(content, tmp_path / "wait", "wait", RULESET, seed_from_int(5), 5, [])
+    names = [r.name for r in book.state.living()]
+    assert len(names) == 8 and book.rules.places("eliminate") == 6
+    unfit: set[str] = set()
+    monkeypatch.setattr(book.downtime, "deploy_refusal",
+                        lambda r, base, busy: f"{r.name} is hurt" if r.name in unfit else None)
+    soon = d.next_day(book.state)
+    open_long, last_chance = Posting("m9", "eliminate", 0, soon + 1), Posting("m9", "eliminate", 0, soon)
+    assert simulate.squad(book, open_long) == tuple(names[:6])  # all eight fit: the first six
+    unfit.update(names[:4])  # four of eight can go, so four of six places
+    assert simulate.squad(book, open_long) is None  # wait: the offer is still open after the next stop
+    assert simulate.squad(book, last_chance) == tuple(names[4:])  # 4 of 6 is two thirds: fly
+    unfit.add(names[4])
+    assert simulate.squad(book, last_chance) is None  # 3 of 6: let it lapse
+    book.close()

@@ -479,6 +479,18 @@ def test_a_stealth_missions_pace_wants_a_quiet_approach_not_an_early_attack(cont
     assert pace([outcome(11)])["first_attack"] == {"median": 11, "goal": 3, "met": False}  # a fight's goal
 
 
+def test_a_mission_left_by_an_exit_is_judged_by_a_stealth_missions_pace(content):
+    """infiltrate's goals come from its objectives' kind (`escape`), not from its file, so its old logs still verify."""
+    from engine.content.models import Pace
+    from engine.play.balance import STEALTH, goals
+
+    assert goals(content.missions["infiltrate"]) == STEALTH == Pace(first_attack=0, quiet_until=6, end=20)
+    assert goals(content.missions["infiltrate@veteran"]) == STEALTH
+    assert goals(content.missions["crash"]) == goals(content.missions["terror"]) == Pace()
+    own = attrs.evolve(content.missions["infiltrate"], pace=Pace(end=25))
+    assert goals(own) == Pace(end=25)  # a mission file's own table wins
+
+
 def test_trials_are_the_same_in_one_process_or_two(content):
     from engine.play.balance import run_trials
 

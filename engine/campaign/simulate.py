@@ -4,8 +4,10 @@ The base policy, at each stop of the calendar, is plain on purpose (for balance 
   1. spend: of the ruleset's offers (`Downtime.offers`), in their order, give the first one whose cost the funding
      covers; again, up to ORDERS a day, skipping an order the ruleset refuses;
   2. fly every mission on offer, in the order offered, with the first living characters nobody refuses (roster
-     order, up to the mission's places); a mission that fewer than half its places can fly is left to its
-     deadline (a squad of one or two is thrown away, and nobody comes back to heal);
+     order, up to the mission's places) once every place can be filled; while some cannot (the wounded heal, the
+     gamblers come home), wait, as the offer's deadline allows: at the last stop before the deadline fly it if at
+     least two thirds of its places can go (QUORUM), else let it lapse (a thin squad dies, and nobody comes back to
+     heal);
   3. advance time to the next event.
 It stops at the first event on or after the last day of the months asked for.
 """
@@ -19,13 +21,14 @@ import attrs
 
 from engine.campaign import decide as d
 from engine.campaign.ledger import Ledger
-from engine.campaign.state import MONTH
+from engine.campaign.state import MONTH, Posting
 from engine.core.commands import Rejected
 
 ORDERS = 5  # orders a day at most: a ruleset that keeps offering something affordable cannot stall the calendar
 # Student's t at 97.5% for 1-30 degrees of freedom (a 95% two-sided interval); past 30, Cornish-Fisher's expansion
 T975 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
         2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042)
+QUORUM = (2, 3)  # at its last chance a mission is flown with at least this share of its places filled
 
 
 @attrs.frozen
@@ -39,16 +42,19 @@ class Summary:
     funding: tuple[int, ...]  # at the end of each month (before the next month's income)
 
 
-def squad(book: Ledger, mission: str) -> tuple[str, ...] | None:
-    """The first living characters the ruleset does not refuse, up to the mission's places; None: too few can go."""
-    places = book.rules.places(mission)
+def squad(book: Ledger, posting: Posting) -> tuple[str, ...] | None:
+    """The first living characters the ruleset does not refuse, up to the mission's places; None: wait (too few
+    can go today, and the offer stays open past the next stop) or let it lapse (too few at its last chance)."""
+    places = book.rules.places(posting.mission)
     if not places or not book.state.records:
         return ()
     names = [r.name for r in book.state.living()
              if book.downtime.deploy_refusal(r, book.state.base, book.state.busy) is None]
-    if 2 * len(names) < places:
-        return None
-    return tuple(names[:places])
+    if len(names) >= places:
+        return tuple(names[:places])
+    last = d.next_day(book.state) >= posting.deadline  # advancing would miss it
+    share, whole = QUORUM
+    return tuple(names) if last and whole * len(names) >= share * places else None
 
 
 def spend(book: Ledger) -> int:
@@ -92,7 +98,7 @@ def play(book: Ledger, months: int, on_mission: Callable[[Ledger], None] | None 
     while book.state.day < end:
         spend(book)
         for posting in book.state.offers:
-            names = squad(book, posting.mission)
+            names = squad(book, posting)
             if names is None or isinstance(book.submit(d.Deploy(posting.id, names)), Rejected):
                 continue
             fly(book, on_mission)

@@ -1,7 +1,7 @@
 """`simulate --trials N`: N seeded AI-against-AI missions per mission and difficulty, in memory,
 reported as win rate, mean phases and casualties per side, each with a 95% confidence interval, and the
 pace: the median phase of the first attack and of the end, and the share of phase-limit draws, against
-the goals of the mission's kind (its `pace` table; a fight's by default, models.Pace).
+the goals of the mission's kind (`goals`: its own `pace` table, else KIND_PACE by its objectives, else a fight's).
 
 Trial i of every mission and level plays seed `seed + i`, so levels are compared on the same dice
 seeds. Missions run in worker processes when asked (each loads the content itself; only ids and
@@ -17,7 +17,7 @@ from typing import Any, Callable, Iterable
 import attrs
 
 from engine.content import missions
-from engine.content.models import Content, Pace
+from engine.content.models import Content, Mission, Pace
 from engine.core.commands import Rejected
 from engine.core.dice import seed_from_int
 from engine.core.events import Event, Resolved
@@ -25,6 +25,10 @@ from engine.core.model import State
 
 Z95 = 1.959964
 ATTACKS = ("shoot", "throw")  # the interactions that count as an attack roll
+# Goals by an objective's kind, kept here, not in the mission files: every byte of a mission file is in its logs'
+# content hash, so a `pace` table added to infiltrate.toml would stop its old logs verifying.
+STEALTH = Pace(first_attack=0, quiet_until=6, end=20)  # slip in unseen, leave: few attacks and none early
+KIND_PACE = {"escape": STEALTH}
 
 
 @attrs.frozen
@@ -95,6 +99,14 @@ def pace(outcomes: list[Outcome], goals: Pace = Pace()) -> dict[str, Any]:
     return {"first_attack": attack,
             "end": {"median": end, "goal": goals.end, "met": end <= goals.end},
             "timeouts": {"share": share, "goal": goals.timeouts, "met": share <= goals.timeouts}}
+
+
+def goals(mission: Mission) -> Pace:
+    """A mission's pace goals: its file's `pace` table if it has one, else its objectives' kind's (a mission to
+    leave by an exit is a stealth mission), else a fight's."""
+    if mission.pace != Pace():
+        return mission.pace
+    return next((KIND_PACE[o.kind] for o in mission.objectives.values() if o.kind in KIND_PACE), Pace())
 
 
 def wilson(hits: int, n: int) -> tuple[float, float]:
@@ -168,5 +180,5 @@ def run_trials(content: Content, ruleset: str, mission_ids: list[str], levels: l
         sides = [missions.PLAYER, missions.ALIENS] + ([missions.CIVILIANS] if content.missions[m].civilians else [])
         for level in levels:
             rows.append(tally([o for o in done if o.mission == m and o.level == level], sides,
-                              content.missions[m].pace))
+                              goals(content.missions[m])))
     return rows

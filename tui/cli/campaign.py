@@ -246,7 +246,8 @@ def _trials(args: argparse.Namespace, rulesets: list[str]) -> int:
         print(f"  squad survival  {100 * alive['mean']:.0f}% [{100 * alive['low']:.0f}–{100 * alive['high']:.0f}%] "
               f"alive at the end, mean of {alive['trials']} campaigns ({sum(r.recruits for r in results)} characters)")
         print(f"  missions won    {100 * won / max(1, flown):.0f}% [{100 * wlow:.0f}–{100 * whigh:.0f}%] of {flown} "
-              f"flown; {_mean(mean_interval([float(r.won) for r in results]))} per campaign")
+              f"flown; {_mean(mean_interval([float(r.won) for r in results]))} per campaign; "
+              f"{sum(r.missed for r in results)} left to lapse")
         for m in range(args.months):
             values = [float(r.funding[m]) for r in results if len(r.funding) > m]
             print(f"  funding, month {m + 1:<2} {_mean(mean_interval(values))}")

@@ -6,9 +6,11 @@ from __future__ import annotations
 import attrs
 
 from engine.content import missions
+from engine.content.models import Difficulty, scaled
 from engine.content.tables import Tables
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.character import Operative, enemy, pregen
+from engine.rules.xxxzone.schema import ATTRIBUTES
 
 
 def check(own: Tables, shared: Tables) -> list[str]:
@@ -69,8 +71,20 @@ def looks(book: Book, template: str) -> tuple[str, str, str]:
     return m.name or source.name, m.glyph, note
 
 
-def roster(book: Book, mission_id: str) -> list[missions.Member] | None:
+def roster(book: Book, mission_id: str, level: Difficulty | None = None) -> list[missions.Member] | None:
+    """Who deploys; at a difficulty `level` (settings `level_forces`) its `enemies_percent` scales the aliens."""
     forces = book.forces.get(missions.base_id(mission_id))
     if forces is None:
         return None
+    if level is not None:
+        forces = attrs.evolve(forces, enemies={k: scaled(n, level.enemies_percent) for k, n in forces.enemies.items()})
     return missions.members(forces, lambda t: looks(book, t))
+
+
+def toughened(op: Operative, level: Difficulty | None) -> Operative:
+    """An alien at a difficulty level: its `alien_stats` added to the attributes they name (0-10)."""
+    if level is None or not level.alien_stats:
+        return op
+    now = op.attributes.as_dict()
+    changed = {k: max(0, min(10, now[k] + v)) for k, v in level.alien_stats.items() if k in ATTRIBUTES}
+    return attrs.evolve(op, attributes=attrs.evolve(op.attributes, **changed))

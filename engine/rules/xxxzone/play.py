@@ -236,7 +236,12 @@ class XxxZone(Plain):
         return thing.replace("_", " ").capitalize()
 
     def roster(self, mission_id: str) -> list[missions.Member] | None:
-        return forces.roster(self.book, mission_id)
+        return forces.roster(self.book, mission_id, self.level(mission_id))
+
+    def level(self, mission_id: str):
+        """The mission's difficulty level where it changes the aliens (`level_forces`; older content: None)."""
+        mission = self.content.missions.get(mission_id) if self.book.settings.level_forces else None
+        return missions.difficulty(self.content, mission) if mission is not None else None
 
     def behaviour(self, unit: Unit) -> str:
         m = self.book.roster.get(unit.template)

@@ -110,6 +110,7 @@ class Settings:
     status_breaks: bool = False  # 4: becoming Stunned, Unconscious or Disoriented breaks a continuing action
     panic_reacts: bool = False  # 10, 6.8: a panicking civilian's run draws hostile overwatch and spot checks
     strangers: bool = False  # 13: "Thank you, Stranger!" brings a local to the battle (strangers.py)
+    level_forces: bool = False  # difficulty.toml scales forces.toml's aliens and adds its alien_stats to them
     smoke_radius: int
     smoke_concealed: int
     smoke_hidden: int

@@ -24,7 +24,9 @@ def start(rs, state: State, dice: Dice) -> Rejected | list[Event]:
         return Rejected("no_forces", f"xxxzone has no forces for the mission {rs.setup.mission_id!r} (forces.toml)")
     book = rs.book
     events: list[Event] = []
-    placed = [(m, cell, forces.operative(book, m.template, m.uid, m.name))
+    level = rs.level(rs.setup.mission_id)
+    placed = [(m, cell, forces.toughened(forces.operative(book, m.template, m.uid, m.name),
+                                         level if m.side == missions.ALIENS else None))
               for m, cell in field.placements(members, rs.setup.mission, rs.setup.spawns)]
     inspired = {m.side for m, _, op in placed if "inspire_allies" in op.abilities}
     for m, cell, op in placed:
