@@ -13,6 +13,8 @@ from engine.core import ruleset
 from engine.core.commands import Act, Move, Shoot
 from engine.core.dice import Dice
 from engine.core.reducer import fold
+from engine.rules.xxxzone import shooting
+from engine.rules.xxxzone.battle import Aim
 from tests.test_xxxzone_field import record, stage
 
 RIFLE = "zhetan_plasma_rifle:shoot"
@@ -320,3 +322,28 @@ def test_a_failed_wake_up_is_not_kept_for_inspire_under_older_content(rs):
     johnny = record(events, "johnny")
     assert johnny.condition.unconscious and johnny.condition.will_failed == ()
     assert inspire(old, fold(state, events), []).code == "nobody_to_inspire"
+
+
+def test_the_ai_aims_when_its_ap_pay_one_shot_but_not_two(rs):
+    """Aim before the shot when the AP left allow one shot and the aim (2 AP) but not two shots; never when two
+    shots fit, nor twice on the same turn (ai.special)."""
+    state = stage(rs, {"zhetan": ("zhetan", "aliens", (5, 5)), "johnny": ("johnny", "xcom", (5, 12))}, side="aliens")
+    z = state.units["zhetan"]
+    mode = next(m for m in rs.shot_modes(state, z) if m.usable)
+    weapon, mode_id = shooting.mode_of(rs.book, z.record, mode.id)
+    cost = rs.book.weapons[weapon].modes[mode_id].ap
+
+    def with_ap(ap, aim=None):
+        turn = attrs.evolve(z.record.turn, ap=ap, gun=0)
+        unit = attrs.evolve(z, record=attrs.evolve(z.record, turn=turn, aim=aim))
+        return attrs.evolve(state, units={**state.units, "zhetan": unit}), unit
+
+    seen = [state.units["johnny"]]
+    got_state, unit = with_ap(cost + 2)
+    assert rs.ai_special(got_state, unit, seen, True) == Act(unit="zhetan", action="aim", target="johnny")
+    got_state, unit = with_ap(2 * cost)  # two shots are worth more than one aimed one
+    assert rs.ai_special(got_state, unit, seen, True) is None
+    got_state, unit = with_ap(cost + 1)  # no AP for the aim and the shot
+    assert rs.ai_special(got_state, unit, seen, True) is None
+    got_state, unit = with_ap(cost + 2, aim=Aim(target="johnny"))  # aimed already: now the shot
+    assert rs.ai_special(got_state, unit, seen, True) is None
