@@ -5,7 +5,7 @@ and compares the bytes. A unit record changes in a field or two a command, and t
 on as the very same object (records.evolve, attrs.evolve): an annihilation soldier's character sheet, its kit.
 So each record, nested record and tuple is written once and its text reused while it lives, looked up by
 identity. `events_text` is equal, byte for byte, to `codec.canonical([codec.dump_event(e) for e in events])`
-(tests/test_canon.py holds them equal on every fixture and on every ruleset's logs); whatever it does not know
+(tests/test_canon.py holds them equal on every ruleset's missions); whatever it does not know
 for certain (a float, a dict keyed by other than text, a value of another class than its field declares, an
 event of a rarer kind) it hands to the codec itself, and each class's first few values are held to the codec.
 """
@@ -27,8 +27,8 @@ from engine.core.records import JSON, Patch, later_fields
 CHECKED = 3  # values of each class whose text is compared with the codec's before it is trusted
 _LIMIT = 20_000  # texts kept by identity (a few thousand commands' worth); then forgotten at once: memory stays flat
 _KEPT: dict[int, tuple[Any, str]] = {}  # id(value) -> (the value, kept alive so its id is not reused; its text)
-_PLANS: dict[type, Any] = {}  # class -> ((name, declared type, default or _ALWAYS), ...) and each name's place;
-# None: the codec writes it
+_PLANS: dict[type, Any] = {}  # class -> ((name, its JSON key, declared attrs class, default or _ALWAYS), ...) and
+# each name's place; None: the codec writes it
 _SEEN: dict[type, int] = {}  # class -> values compared with the codec so far
 _ALWAYS = object()  # a field cattrs always writes (not an `added` one, left out at its default)
 
@@ -84,8 +84,6 @@ def _change(value: Any) -> str:
 
 def _record(rec: Any) -> str:
     """`codec.dump_record`: the tag, then the fields."""
-    if rec is None:
-        return "null"
     body = _value(rec)
     tag = encode_basestring(rec.record_kind)
     return f'{{"kind":{tag}}}' if body == "{}" else f'{{"kind":{tag},{body[1:]}'

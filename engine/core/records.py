@@ -150,6 +150,8 @@ def _one(name: str, value: Any, later: dict[str, Any]) -> str:
     """A field as the record's repr writes it; "" for a `lean` record's added field at its default."""
     if name in later and value == later[name]:
         return ""
+    if type(value) in _PLAIN_VALUES:
+        return f"{name}={value!r}"
     return f"{name}={_nested(value)}"
 
 
