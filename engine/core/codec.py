@@ -163,12 +163,17 @@ def _plain(value: Any) -> Any:
     if hasattr(type(value), "record_kind"):
         return dump_record(value)
     if type(value) is Patch:
-        cls = lookup(value.kind)  # a patch that would read back as a whole record (`_record_change`) is refused
-        if _whole(cls, value.fields) and not set(later_fields(cls)) <= value.fields.keys():
-            raise CodecError(f"a patch of {value.kind!r} sets every field it had before its added ones: "
-                             "log the whole record")
+        check_patch(value)
         return {"kind": value.kind, **{k: _conv.unstructure(v) for k, v in value.fields.items()}}
     return value
+
+
+def check_patch(patch: Patch) -> None:
+    """A patch that would read back as a whole record (`_record_change`) is refused."""
+    cls = lookup(patch.kind)
+    if _whole(cls, patch.fields) and not set(later_fields(cls)) <= patch.fields.keys():
+        raise CodecError(f"a patch of {patch.kind!r} sets every field it had before its added ones: "
+                         "log the whole record")
 
 
 def dump_roll(roll: Roll) -> dict[str, Any]:

@@ -101,11 +101,15 @@ def evolve(rec: Any, changes: dict[str, Any]) -> Any:
     kept = fields.pop(SHOWN, None)  # the old record's field reprs hold for the fields not changed (`shown`)
     if kept is not None:
         fields[SHOWN] = (kept, set(changes)) if type(kept) is list else (kept[0], kept[1] | changes.keys())
+    kept = fields.pop(JSON, None)  # and so do their canonical JSON texts (engine.core.canon)
+    if kept is not None:
+        fields[JSON] = (kept, set(changes)) if type(kept) is list else (kept[0], kept[1] | changes.keys())
     return new
 
 
 _PLAIN: dict[type, frozenset[str]] = {}  # class -> its field names when `evolve` may copy it; empty: it may not
 SHOWN = "_shown"  # beside a record's fields, never one: "name=repr" per field, or (an older one's, names changed)
+JSON = "_json"  # the same for the canonical JSON of each field (engine.core.canon)
 _REPR: dict[type, tuple | None] = {}  # class -> how attrs (or `lean`) writes its repr
 
 
@@ -146,7 +150,37 @@ def _one(name: str, value: Any, later: dict[str, Any]) -> str:
     """A field as the record's repr writes it; "" for a `lean` record's added field at its default."""
     if name in later and value == later[name]:
         return ""
-    return f"{name}={value!r}"
+    if type(value) in _PLAIN_VALUES:
+        return f"{name}={value!r}"
+    return f"{name}={_nested(value)}"
+
+
+def _nested(value: Any) -> str:
+    """`repr(value)`; a nested record's, attrs value's (an annihilation soldier's character sheet) or tuple's kept
+    by identity, since most fields of a changed record are the very objects the record before held."""
+    kind = type(value)
+    if kind in _PLAIN_VALUES:
+        return repr(value)
+    known = _ATTRS.get(kind)
+    if known is None:
+        known = _ATTRS[kind] = attrs.has(kind)
+    if not known and kind is not tuple:
+        return repr(value)
+    if known and hasattr(kind, "record_kind") and _REPR.get(kind, False) is not None and hasattr(value, "__dict__"):
+        return shown(value)  # its own changed fields only
+    kept = _REPRS.get(id(value))
+    if kept is not None and kept[0] is value:
+        return kept[1]
+    text = repr(value)
+    if len(_REPRS) >= 20_000:  # a few thousand commands' worth: then forgotten at once, memory stays flat
+        _REPRS.clear()
+    _REPRS[id(value)] = (value, text)
+    return text
+
+
+_PLAIN_VALUES = frozenset((int, str, bool, type(None)))
+_ATTRS: dict[type, bool] = {}  # class -> attrs.has(class)
+_REPRS: dict[int, tuple[Any, str]] = {}  # id(value) -> (the value, kept alive so its id is not reused; its repr)
 
 
 def _repr_of(cls: type) -> tuple[str, tuple[str, ...], dict[str, int], dict[str, Any]] | None:

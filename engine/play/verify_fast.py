@@ -26,7 +26,7 @@ from typing import Any, Iterator
 
 from engine.ai import memory
 from engine.content.models import Content
-from engine.core import codec
+from engine.core import canon, codec
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Faces, commitment, seed_from_int
 from engine.core.model import State
@@ -249,7 +249,7 @@ class Job:
         events, state = self._decide(base, command)
         tail = b',"prev":"%s"}' % prev.encode()
         ai = b',"ai":true' if raw.endswith(b',"ai":true' + tail) else b""
-        line = b"".join((raw[:cut], b',"events":', codec.canonical([codec.dump_event(e) for e in events]).encode(),
+        line = b"".join((raw[:cut], b',"events":', canon.events_text(events).encode(),
                          b',"state":"', codec.state_hash(state).encode(), b'"', ai, tail))
         if line != raw:
             return False  # written another way: parsed and held to the full pass's rules instead

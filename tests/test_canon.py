@@ -1,0 +1,99 @@
+"""engine/core/canon.py writes recomputed events byte for byte as the codec does (`codec.canonical` of
+`codec.dump_event`), however the records were made, and hands what it does not know to the codec."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+
+from engine.core import canon, codec, records
+from engine.core.events import UnitChanged
+from engine.core.records import Patch
+from engine.core.ruleset import available
+from engine.play import verify, verify_fast
+from engine.play.catalog import missions_for
+from engine.core.dice import seed_from_int
+from engine.play.simulate import run
+
+FIXTURES = Path(__file__).parent / "fixtures" / "logs"
+
+
+def codec_text(events) -> str:
+    return codec.canonical([codec.dump_event(e) for e in events])
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_every_recomputed_event_of_a_mission_is_written_as_the_codec_writes_it(content, ruleset, tmp_path,
+                                                                                monkeypatch):
+    if not missions_for(content, ruleset):
+        pytest.skip(f"{ruleset} has no mission to play")
+    mission = sorted(missions_for(content, ruleset))[0]
+    path = tmp_path / "ai.jsonl"
+    run(content, ruleset, mission, seed_from_int(3), path, max_phases=6).close()
+    seen: list[int] = []
+    decide = verify_fast.Job._decide
+
+    def held(self, base, command):
+        events, state = decide(self, base, command)
+        assert canon.events_text(events) == codec_text(events)
+        seen.append(len(events))
+        return events, state
+
+    monkeypatch.setattr(verify_fast.Job, "_decide", held)
+    assert verify.verify(content, path).failure is None
+    assert len(seen) > 20 and sum(seen) > len(seen)
+
+
+@attrs.frozen(kw_only=True)
+class Inner:
+    a: int
+    b: tuple[str, ...] = ()
+
+
+@records.record("test-canon.thing")
+@records.lean
+@attrs.frozen(kw_only=True, slots=False)
+class Thing:
+    name: str
+    inner: Inner
+    weight: float = 1.5
+    tags: dict[str, Any] = attrs.Factory(dict)
+    late: int = records.added(0)
+
+
+def changed(value) -> UnitChanged:
+    return UnitChanged(unit="u", changes={"record": value}, cause="test")
+
+
+def test_a_record_made_from_another_is_written_as_new():
+    first = Thing(name="é\n\"x\"", inner=Inner(a=1, b=("p", "q")), tags={"k": [1, None, True]})
+    later = records.evolve(first, {"late": 3})
+    latest = records.evolve(later, {"inner": attrs.evolve(first.inner, a=2), "late": 0})
+    for rec in (first, later, latest, later, first):  # the kept texts are the same whichever is written first
+        assert canon.event_text(changed(rec)) == codec.canonical(codec.dump_event(changed(rec)))
+    assert '"late"' not in canon.event_text(changed(latest))  # an `added` field at its default is left out
+
+
+def test_a_patch_is_written_and_refused_as_the_codec_does():
+    patch = Patch("test-canon.thing", {"late": 2, "inner": Inner(a=5)})
+    assert canon.event_text(changed(patch)) == codec.canonical(codec.dump_event(changed(patch)))
+    whole = Patch("test-canon.thing", {"name": "n", "inner": Inner(a=1), "weight": 2.0, "tags": {}})
+    with pytest.raises(codec.CodecError, match="log the whole record"):
+        canon.event_text(changed(whole))
+
+
+@attrs.frozen(kw_only=True)
+class Wider(Inner):
+    c: int = 7
+
+
+def test_what_it_does_not_know_goes_to_the_codec():
+    odd = [Thing(name="n", inner=Inner(a=1), tags={1: "a"}),  # a key that is not text
+           Thing(name="n", inner=Inner(a=1), weight=float("inf")),  # no finite number
+           Thing(name="n", inner=Wider(a=1))]  # cattrs writes it as the class declared: without `c`
+    for rec in odd:
+        assert canon.event_text(changed(rec)) == codec.canonical(codec.dump_event(changed(rec)))
+    assert '"c"' not in canon.event_text(changed(odd[-1]))
