@@ -20,7 +20,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import Inventory, Option, Row, Stowed
-from engine.rules.annihilation import combat, harness, inventory
+from engine.rules.annihilation import combat, floor, harness, inventory
 from engine.rules.annihilation.combat import paid_answered
 from engine.rules.annihilation.inventory import HANDS, Carried
 from engine.rules.annihilation.moves import Price
@@ -186,7 +186,8 @@ def screen(rs: Annihilation, state: State, unit: Unit) -> Inventory:
                                               f"{_short(load.tu, f.tu_left)})",
                                     Act(unit=unit.id, action="load", option=str(n)), note=load.text))
         things.append(Stowed(label=_label(rs, c), place=WORDS[c.place], size=c.size, moves=tuple(moves)))
-    return Inventory(lines=lines, items=tuple(things) + (_harness(rs, unit, mine),))
+    ground = floor.rows(rs, state, unit, mine, _label, _short)  # settings `ground_items`: the square's ground
+    return Inventory(lines=lines, items=tuple(things) + ground + (_harness(rs, unit, mine),))
 
 
 def _harness(rs: Annihilation, unit: Unit, mine: bool) -> Stowed:
