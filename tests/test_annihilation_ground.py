@@ -14,7 +14,7 @@ from engine.core.reducer import fold
 from engine.play.game import Game
 from engine.rules.annihilation import floor
 from engine.rules.annihilation.board import Dropped, field_of
-from test_annihilation_inventory_play import _do, _quiet
+from test_annihilation_inventory_play import _do, _quiet, inventory_keys
 
 ID = "annihilation"
 RIFLE = "mk2v_assault_rifle"
@@ -117,32 +117,10 @@ def test_without_the_setting_the_floor_travels_with_the_unit_as_in_older_content
 
 def test_the_client_inventory_screen_lists_the_ground_and_picks_up_from_it_at_80x24(content, tmp_path):
     """`I`, ⏎ on the rifle, ↑↑ to `→ Floor`, ⏎: it is put down; `I` again lists it under Ground, ⏎ ⏎ picks it up."""
-    import asyncio
     import json
 
-    from client_walk import players_turn
-    from tui.app import XenotacApp
-    from tui.session import Session
-    from tui.textshot import screen_text
-
-    session = Session.new(content, ID, "eliminate", seed_from_int(4), tmp_path / "walk.jsonl")
-    app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
-
-    async def main():
-        async with app.run_test(size=(80, 24)) as pilot:
-            await players_turn(pilot, app, session)
-            await pilot.press("I", "enter", "up", "up", "enter")
-            await pilot.pause()
-            await pilot.press("I", "down", "down", "down")
-            listed = screen_text(app)
-            await pilot.press("enter")
-            picking = screen_text(app)
-            await pilot.press("enter")
-            await pilot.pause()
-            return listed, picking
-
-    listed, picking = asyncio.run(main())
-    session.close()
+    drop = ("enter", "up", "up", "enter", "I", "down", "down", "down")
+    session, listed, picking = inventory_keys(content, tmp_path, drop, ("enter",))
     assert "▶ Ground   Mk. IIV Assault Rifle 20/20 (D)" in listed
     assert "▶ Pick up (8 TU)" in picking and "A-12.5: floor → hand, into the right hand" in picking
     lines = [json.loads(line) for line in session.path.read_text().splitlines()]
