@@ -2,7 +2,8 @@
 
 - `Act("stow", option="<n>:<place>")` moves the n-th thing carried to a place at A-12.5's cost (between two places
   that are not hands: through a free hand, both moves paid); `floor` drops it (hand → floor 2), and a thing on the
-  floor is picked up to a hand (floor → hand 8). Floor items are the unit's own square's and do not count in ENC.
+  floor is picked up to a hand (floor → hand 8). Floor items are the unit's own square's and do not count in ENC;
+  with settings `ground_items` they leave the kit for the square's ground (floor.py), listed here as Ground.
 - `Act("unload", option="<n>")`: a clip-fed weapon in a hand gives its clip to the other, free hand (8 TU, two
   hands, A-12.6); `Reload` loads (A-12.5), and `Act("load", option="<n>")` loads the n-th thing carried (a clip, a
   cannon's shell clip of another type, a rocket: unloading first, A-16.2).
