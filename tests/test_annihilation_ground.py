@@ -42,7 +42,7 @@ def test_a_rifle_put_on_the_floor_stays_there_and_another_soldier_picks_it_up_at
     anton, julia = state.units["anton"].pos, state.units["julia"].pos
     events, state = _do(rs, state, Act(unit="anton", action="stow", option="0:floor"))  # hand → floor, 2 TU
     assert [e.cause for e in events if isinstance(e, (UnitChanged, Noted))][-3:] == [
-        "handling its kit", "puts it on the ground", "on the ground: Mk. IIV Assault Rifle"]
+        "handling its kit", "leaves it on the ground", "on the ground: Mk. IIV Assault Rifle"]
     assert _tu(state, "anton") == 53 - 2 and all(c.id != RIFLE for c in state.units["anton"].record.kit)
     rifle = state.record.ground[0]
     assert (rifle.cell, rifle.z, rifle.item.id, rifle.item.place, rifle.item.rounds) == (anton, 0, RIFLE, "floor", 20)

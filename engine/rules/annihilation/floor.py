@@ -58,7 +58,7 @@ def settle(rs: Annihilation, state: State, events: list[Event]) -> list[Event]:
             continue
         keep = tuple(c for c in u.record.kit if not _falls(c, dead))
         out.append(UnitChanged(unit=uid, changes=changes(u, attrs.evolve(u.record, kit=keep)),
-                               cause="its kit falls to the ground (dead)" if dead else "puts it on the ground"))
+                               cause="its kit falls to the ground (dead)" if dead else "leaves it on the ground"))
         laid += [Dropped(u.pos, u.z, attrs.evolve(c, place="floor", gripped=())) for c in down]
     if not laid:
         return out
