@@ -112,7 +112,8 @@ def test_a_primed_grenade_lies_where_it_lands_and_goes_off_at_its_sides_phase_en
     assert told.action == "blast" and told.text.startswith("Hand Grenade goes off at")
     assert "Sectoid 1 80 → 80 on under" in told.text  # the centre square takes it on the under armour
     hit = next(e for e in events if getattr(e, "cause", "") == "blast" and e.unit == "sectoid_1")
-    assert state.record == Field(lying=()) and hit.changes["record"].fighter.health == hp - 80
+    assert state.record.lying == () and hit.changes["record"].fighter.health == hp - 80
+    assert {d.cell for d in state.record.ground} == {state.units["sectoid_1"].pos}  # the dead Sectoid's kit lies there
 
 
 def test_a_primed_grenade_kept_in_hand_goes_off_in_its_holders_square(game):

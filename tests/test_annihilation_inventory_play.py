@@ -223,15 +223,16 @@ def test_a_cannon_on_the_harness_reloads_its_shell_clips_from_the_belt(content):
     cannon = after.kit[[c.id for c in after.kit].index("mk5_ac")]
     assert (cannon.place, cannon.gripped, cannon.loaded, cannon.rounds) == (
         "both_straps", ("right_hand", "left_hand"), "mk5_ac_ap", 20)  # back on the harness, gripped
-    assert [(c.id, c.place, c.rounds) for c in after.kit if c.id.startswith("mk5_ac_")] == [
-        ("mk5_ac_he", "belt", 20), ("mk5_ac_ap", "floor", 5)]
+    assert [(c.id, c.place, c.rounds) for c in after.kit if c.id.startswith("mk5_ac_")] == [("mk5_ac_he", "belt", 20)]
+    assert [(d.cell, d.item.id, d.item.rounds) for d in same.record.ground] == [(anton.pos, "mk5_ac_ap", 5)]
     assert after.fighter.tu_left == tu - 19
     events, other = _do(rs, state, he["Load into the Mk. 5 AC (27 TU)"])
     assert next(e.text for e in events if isinstance(e, Resolved)) == (
         "Anton reloads the Mk. 5 AC (27 TU): 20 of Mk. 5 AC HE")
     after = other.units["anton"].record
     assert [(c.id, c.place, c.loaded, c.rounds) for c in after.kit if c.id.startswith("mk5_ac")] == [
-        ("mk5_ac_ap", "belt", None, 20), ("mk5_ac_ap", "floor", None, 5), ("mk5_ac", "both_straps", "mk5_ac_he", 20)]
+        ("mk5_ac_ap", "belt", None, 20), ("mk5_ac", "both_straps", "mk5_ac_he", 20)]
+    assert [(d.item.id, d.item.rounds) for d in other.record.ground] == [("mk5_ac_ap", 5)]  # on Anton's square
     assert after.fighter.tu_left == tu - 27
     assert rs.decide(same, Act(unit="anton", action="load"), Dice.scripted([])) == Rejected(
         "full", "The Mk. 5 AC is full (20/20)")  # full: it changes to HE only if the HE clip is chosen

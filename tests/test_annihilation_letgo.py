@@ -34,7 +34,9 @@ def test_a_unit_knocked_out_drops_its_weapon_to_its_square(content):
     assert [(e.unit, e.cause) for e in let] == [("sectoid_1", "lets go of what it held (unconscious)")]
     after = fold(state, events).units["sectoid_1"]
     assert after.record.fighter.status == "unconscious" and gun(after.record) is None
-    assert [c.place for c in after.record.kit if c.id == "plasma_pistol"] == ["floor"]
+    assert all(c.id != "plasma_pistol" for c in after.record.kit)
+    ground = fold(state, events).record.ground  # settings `ground_items`: it lies on the Sectoid's square
+    assert [(d.cell, d.item.id, d.item.place) for d in ground] == [(after.pos, "plasma_pistol", "floor")]
 
 
 def test_a_lost_arm_lets_go_and_older_content_keeps_the_weapon_in_hand(content):

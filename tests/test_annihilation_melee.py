@@ -121,9 +121,10 @@ def test_observers_fire_before_the_strike_and_can_cancel_it(game):
     events = game.ruleset.decide(state, Act(unit="anton", action="melee", target="sectoid_1"), dice)
     told = [e for e in events if isinstance(e, Resolved)]
     assert [e.action for e in told] == ["reaction fire"] and "reacts to Anton striking" in told[0].text
-    assert events[-3].cause == "attack cancelled: put down by opportunity fire"
-    assert events[-3].changes["record"].fighter.tu_left == 0
-    assert events[-2].cause == "lets go of what it held (unconscious)"
+    assert events[-5].cause == "attack cancelled: put down by opportunity fire"
+    assert events[-5].changes["record"].fighter.tu_left == 0
+    assert events[-4].cause == "lets go of what it held (unconscious)"
+    assert [e.cause for e in events[-3:-1]] == ["leaves it on the ground", "on the ground: Mk. IIV Assault Rifle"]
     assert events[-1].cause.startswith("uses (A-6.1): wounded")  # no attack made: only its wounds are uses
 
 

@@ -41,7 +41,8 @@ def price(rs: Annihilation, unit: Unit, cmd: Act) -> Rejected | Price:
     if cmd.action == "shut_down":
         return Price(rs.book.cost("shut_down", f.tu_turn), 0, "shut_down")
     return Rejected("unknown_action", f"annihilation has no {cmd.action!r} action; it has stance, open, close, "
-                                      "shut_down, melee, treat, prime, lay, sense, stow, unload, load, grip, harness")
+                                      "shut_down, melee, treat, prime, lay, sense, stow, unload, load, grip, pick_up, "
+                                      "harness")
 
 
 def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rejected | list[Event]:
@@ -65,6 +66,10 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
             return combat.reload(rs, state, unit, Reload(unit=unit.id), dice, pick[1] if pick else None)
         handler = {"stow": stowing.stow, "unload": stowing.unload, "grip": stowing.grip}[cmd.action]
         return handler(rs, state, unit, cmd, dice)
+    if cmd.action == "pick_up":
+        from engine.rules.annihilation import floor
+
+        return floor.pick_up(rs, state, unit, cmd, dice)
     if cmd.action == "harness":
         from engine.rules.annihilation import harness
 

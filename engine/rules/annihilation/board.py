@@ -1,7 +1,8 @@
 """The battle record on `State.record` (annihilation.field): what lies on the map besides units and tiles — primed
-explosives (A-17.7), clouds of smoke and burning squares (A-17.8, A-17.9) and the motion sensor's blips (A-13.3).
+explosives (A-17.7), clouds of smoke and burning squares (A-17.8, A-17.9), the motion sensor's blips (A-13.3) and
+the things put down on the ground (A-12.2, settings `ground_items`: floor.py).
 
-`clouds` and `blips` came after `lying`: they drop out of the log and the state hash while empty (records.added);
+`clouds`, `blips` and `ground` came after `lying`: they drop out of the log and the state hash while empty (records.added);
 so does the storey `z` of a cloud or an explosive while it is the ground's."""
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import attrs
 from engine.core.geometry import Pos
 from engine.core.model import State
 from engine.core.records import added, lean, record
+from engine.rules.annihilation.inventory import Carried
 
 
 @lean
@@ -52,6 +54,17 @@ class Blip:
     z: int = added(0)
 
 
+@lean
+@attrs.frozen
+class Dropped:
+    """A thing lying on the ground apart from any unit: its square, its storey, and the thing as it was carried
+    (a weapon with its rounds), its place "floor"."""
+
+    cell: Pos
+    z: int
+    item: Carried
+
+
 @record("annihilation.field")
 @lean
 @attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
@@ -59,6 +72,7 @@ class Field:
     lying: tuple[Lying, ...] = ()
     clouds: tuple[Cloud, ...] = added(())
     blips: tuple[Blip, ...] = added(())
+    ground: tuple[Dropped, ...] = added(())
 
 
 def field_of(state: State) -> Field:

@@ -19,7 +19,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, MissionEnded, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import actor, closed, register
-from engine.rules.annihilation import acts, clouds, combat, falls, hazards, letgo, practice, queries, referee, turns
+from engine.rules.annihilation import acts, clouds, combat, falls, floor, hazards, letgo, practice, queries, referee, turns
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
 
@@ -76,6 +76,7 @@ class Annihilation(queries.Queries):
             return events
         events = events + falls.settle(self, state, events, dice)  # nobody is left standing on open air
         events = events + letgo.settle(self, state, events)  # hands that can hold no more let go
+        events = events + floor.settle(self, state, events)  # what is on the floor lies on the map
         if not self.book.settings.uses_counted:
             return events + turns.verdict(self, state, events)
         events = events + practice.counted(self, state, command, events)

@@ -12,7 +12,7 @@ from engine.core.model import State, Unit
 from engine.core.ruleset import (Plain, Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable,
                                  ThrowPreview, Turn, Walk)
 from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
-from engine.rules.annihilation import heights, hits, kneeling, moves, sensor, sights, stalking
+from engine.rules.annihilation import floor, heights, hits, kneeling, moves, sensor, sights, stalking
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
@@ -351,6 +351,7 @@ class Queries(Plain):
                                 f"{self.name(g.item)}, primed: {when}", z=g.z))
         out += [Mark(b.cell, "◊", "#60ff60", "Motion sensor: something moved here", z=b.z) for b in f.blips
                 if b.side == side]
+        out += floor.marks(self, state, sight)  # things on the ground (settings `ground_items`)
         return tuple(out)
 
     def ai_special(self, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Command | None:

@@ -2,7 +2,8 @@
 
 - `Act("stow", option="<n>:<place>")` moves the n-th thing carried to a place at A-12.5's cost (between two places
   that are not hands: through a free hand, both moves paid); `floor` drops it (hand → floor 2), and a thing on the
-  floor is picked up to a hand (floor → hand 8). Floor items are the unit's own square's and do not count in ENC.
+  floor is picked up to a hand (floor → hand 8). Floor items are the unit's own square's and do not count in ENC;
+  with settings `ground_items` they leave the kit for the square's ground (floor.py), listed here as Ground.
 - `Act("unload", option="<n>")`: a clip-fed weapon in a hand gives its clip to the other, free hand (8 TU, two
   hands, A-12.6); `Reload` loads (A-12.5), and `Act("load", option="<n>")` loads the n-th thing carried (a clip, a
   cannon's shell clip of another type, a rocket: unloading first, A-16.2).
@@ -20,7 +21,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import Inventory, Option, Row, Stowed
-from engine.rules.annihilation import combat, harness, inventory
+from engine.rules.annihilation import combat, floor, harness, inventory
 from engine.rules.annihilation.combat import paid_answered
 from engine.rules.annihilation.inventory import HANDS, Carried
 from engine.rules.annihilation.moves import Price
@@ -186,7 +187,8 @@ def screen(rs: Annihilation, state: State, unit: Unit) -> Inventory:
                                               f"{_short(load.tu, f.tu_left)})",
                                     Act(unit=unit.id, action="load", option=str(n)), note=load.text))
         things.append(Stowed(label=_label(rs, c), place=WORDS[c.place], size=c.size, moves=tuple(moves)))
-    return Inventory(lines=lines, items=tuple(things) + (_harness(rs, unit, mine),))
+    ground = floor.rows(rs, state, unit, mine, _label, _short)  # settings `ground_items`: the square's ground
+    return Inventory(lines=lines, items=tuple(things) + ground + (_harness(rs, unit, mine),))
 
 
 def _harness(rs: Annihilation, unit: Unit, mine: bool) -> Stowed:
