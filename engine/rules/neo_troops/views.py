@@ -9,8 +9,8 @@ from engine.content import missions
 from engine.core.commands import Act, Reload, Rejected
 from engine.core.model import State, Unit
 from engine.core.ruleset import Budget, Hunt, Mode, Option, Row, Sheet, ShotPreview, Walk
-from engine.rules.neo_troops import actions, battle, fight, interrupt, loadout, movement, odds, panel, pools, shooting
-from engine.rules.neo_troops import aid, arms, brawl, ground, hunt, mend, spray
+from engine.rules.neo_troops import actions, battle, fight, interrupt, loadout, movement, odds, panel, pools
+from engine.rules.neo_troops import aid, arms, brawl, ground, hunt, mend, spray, watch
 from engine.rules.neo_troops.unit import Trooper
 
 def walk(rs, state: State) -> Walk:
@@ -166,8 +166,8 @@ def ai_chore(rs, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> 
 
 def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: bool) -> Act | None:
     """An interrupt's question answered (strike when the blow is worth it); else first aid; a free weapon switch;
-    a melee blow at an adjacent hostile when it is likelier to wound than the best shot; a spray at a cluster;
-    covering fire where two or more hostiles it sees stand within one 3 × 3 area. With no shot: a repair or rest
+    a melee blow at an adjacent hostile when it is likelier to wound than the best shot; at a cluster, a spray or
+    covering fire, whichever is worth more hits (watch.py). With no shot: a repair or rest
     when nothing is in sight, else a delay to act after an enemy whose slot comes next (then `ai_hunt`)."""
     asked = rs.turn(state)
     if asked.choices:
@@ -182,24 +182,21 @@ def ai_special(rs, state: State, unit: Unit, in_sight: list[Unit], has_shot: boo
     if blows and _p_wound(blows[0]) >= _best_shot(rs, state, unit, blows[0].defender):
         shared = _best_shared(rs, state, unit, blows)  # several attacks: shared when that wounds more
         return shared or Act(unit=unit.id, action="melee", target=blows[0].defender.id)
-    clusters = spray.groups(rs, state, unit)  # a spray at a cluster spreads its dice, one per target first
-    if clusters:
-        return Act(unit=unit.id, action="spray", targets=max(clusters, key=len))
-    for option in options(rs, state, unit):
-        if option.command.action != "cover":
-            continue
-        cells = shooting.area_cells(option.command.cell, rs.settings.area_radius)
-        near = [u for u in in_sight if u.conscious and u.pos in cells and missions.hostile(unit.side, u.side)
-                and u.side != missions.CIVILIANS]
-        if len(near) >= 2:
-            return option.command
+    volley = watch.ai_cluster(rs, state, unit)  # a spray at a cluster, or covering fire round it when worth more
+    if volley is not None:
+        return volley
     if has_shot:
         return None
     return mend.ai_mend(rs, state, unit, in_sight) or _ai_delay(rs, state, unit, in_sight)
 
 
 def ai_hunt(rs, state: State, unit: Unit, clues) -> Hunt | None:
-    """When its enemies wear cloaks: fire at a cell, Search or close on a lead (hunt.py); after a delay (above)."""
+    """A unit that waits for the enemy lays covering fire over the way a hostile known to be near must come
+    (watch.py); else, when its enemies wear cloaks: fire at a cell, Search or close on a lead (hunt.py); after a
+    delay (above)."""
+    watching = watch.ai_approach(rs, state, unit, clues)
+    if watching is not None:
+        return Hunt(watching)
     return hunt.ai_hunt(rs, state, unit, clues) if _hunted(rs, state, unit) else None
 
 
