@@ -44,6 +44,7 @@ def test_the_starters_are_section_12s_ten_operatives_and_valid_records(content, 
     assert (johnny.star, johnny.armour, johnny.codename, johnny.drawn) == ("luck", "type3", "Hot Stuff", "assault_rifle")
     assert johnny.abilities == ("explosives_expert", "run_and_gun", "sneak_attack")
     assert johnny.attributes.agility == 7 and johnny.attributes.luck == 10
+    assert creation.describe(starters[1]) == ("Operative", "S4 P5 E3 C4 I2 A10 L6  AP 14 Acc 110")  # Action Boy
 
 
 @pytest.mark.parametrize("cid", sorted(TABLE))

@@ -178,7 +178,7 @@ class XxxzoneCreation:
         stats = " ".join(f"{SHORT[a]} {values[a]}" if wide else f"{SHORT[a][:1]}{values[a]}" for a in ATTRIBUTES)
         row = self._row(record)
         op = Operative(id="recruit", name=row.name, attributes=row.attributes, star=row.star, armour=row.armour,
-                       kit=tuple(row.kit), drawn=row.drawn)
+                       abilities=tuple(row.abilities), kit=tuple(row.kit), drawn=row.drawn)  # Action Boy's AP
         d = derive(op, self.book)
         return "Operative", f"{stats}  AP {d.action_points} Acc {d.accuracy}"
 
