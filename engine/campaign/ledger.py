@@ -112,6 +112,9 @@ class Ledger:
     def new(cls, content: Content, folder: Path | None, name: str, ruleset_id: str, seed: bytes,
             public: int | None, records: list[Character]) -> "Ledger":
         check_name(name)
+        if not records:  # the ruleset's default squad pool, if it names one; else recruits (`Begin`)
+            creation = make(ruleset_id, content, None).creation()
+            records = [Character(ruleset_id, r) for r in (creation.starters() if creation else ())]
         header = make_header(content, name, ruleset_id, seed, public, records)
         if folder is not None:
             if folder.exists() and any(folder.iterdir()):

@@ -126,6 +126,10 @@ class Creation(Protocol):
     def made(self, record: Any) -> str:
         """The roll that made it, as a player writes it ("hp (7-1)*10+4=64")."""
 
+    def starters(self) -> tuple[Any, ...]:
+        """The records of the ruleset's default squad pool, which a new campaign with no roster characters of the
+        ruleset begins with (xxxzone: section 12's operatives); () when it begins with recruits `create` makes."""
+
     def places(self, mission_id: str) -> int:
         """How many roster characters a mission of this ruleset deploys (0: none)."""
 

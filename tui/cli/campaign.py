@@ -13,7 +13,8 @@ from tui.saves import saves_dir
 def add_parser(sub) -> None:
     camp = sub.add_parser("campaign", help="a campaign: missions, a calendar and a squad that remembers")
     csub = camp.add_subparsers(dest="campaign_cmd", required=True, metavar="new|resume|list|verify|advance|simulate")
-    new = csub.add_parser("new", help="start a campaign (the roster's characters of the ruleset, or recruits)")
+    new = csub.add_parser("new", help="start a campaign (the roster's characters of the ruleset, else its "
+                                       "pre-generated squad, else recruits)")
     new.add_argument("--ruleset", default="xcom-trpg")
     new.add_argument("--seed", type=seed, help="a public seed: anyone can foresee the campaign's dice")
     new.add_argument("--name", help="the campaign's name (default: RULESET-N)")
@@ -103,7 +104,8 @@ def cmd_new(args: argparse.Namespace) -> int:
     book = ledger.Ledger.new(content, folder, name, args.ruleset, key, public, characters)
     book.close()
     print(f"campaign {name}: {folder}")
-    print(f"{len(book.state.records)} characters ({'from the roster' if characters else 'recruited'}), "
+    made = "from the roster" if characters else "pre-generated" if book.header["records"] else "recruited"
+    print(f"{len(book.state.records)} characters ({made}), "
           f"the first mission offered on day {book.state.next_offer}")
     print(f"play it with `xenotac campaign resume {name}`")
     return 0

@@ -22,7 +22,8 @@ def choose(app) -> None:
 
 
 def _open(app, picked: tuple[str, str] | None) -> None:
-    """A new campaign (a secret seed; the roster's characters of its ruleset, or recruits) or one carried on."""
+    """A new campaign (a secret seed; the roster's characters of its ruleset, else the ruleset's pre-generated
+    squad, else recruits) or one carried on."""
     from engine.campaign.codec import CodecError
     from engine.log import writer as log
     from engine.play import roster

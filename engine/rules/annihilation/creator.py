@@ -195,6 +195,9 @@ class AnnihilationCreation:
     def made(self, record: Recruit) -> str:
         return record.rolled
 
+    def starters(self) -> tuple:
+        return ()  # a new campaign begins with recruits made by the creation rules
+
     def places(self, mission_id: str) -> int:
         return len(missions.squad_places(self.content, ID, mission_id))
 

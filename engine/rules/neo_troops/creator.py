@@ -119,6 +119,9 @@ class NeoCreation:
     def made(self, record: Recruit) -> str:
         return f"a {self.characters[record.type].name}, its numbers from characters.toml"
 
+    def starters(self) -> tuple:
+        return ()  # a new campaign begins with recruits made by the creation rules
+
     def places(self, mission_id: str) -> int:
         return len(missions.squad_places(self.content, ID, mission_id))
 

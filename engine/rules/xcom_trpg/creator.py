@@ -142,6 +142,9 @@ class XcomCreation:
         kept = {o.unit for o in mission.objectives.values() if o.unit}
         return [t for t in mission.squad if t not in kept]
 
+    def starters(self) -> tuple:
+        return ()  # a new campaign begins with recruits made by the creation rules
+
     def places(self, mission_id: str) -> int:
         return len(self.slots(mission_id))
 

@@ -12,6 +12,7 @@ from engine.content import missions
 from engine.core.commands import Rejected
 from engine.core.creation import Choice, Draft, Form, Number, unchanged
 from engine.core.dice import Dice
+from engine.core.records import added, lean
 from engine.core.ruleset import Row
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.character import SHORT, Operative, derive
@@ -32,11 +33,13 @@ class Kept:
     spared: bool = False  # a Severe wound Improved Toughness spared: no penalty, heals normally
 
 
+@lean  # a section 12 operative's own numbers came later: left out of the dump while at their default
 @attrs.frozen(kw_only=True)
 class Recruit:
     """What the roster keeps of an xxxzone operative: its rolled attributes and the rolls, written out, and
     what the campaign made of it since (abilities trained, wounds kept, the course it is on, death). The later
-    fields have defaults, so a roster.toml from before the campaign still loads."""
+    fields have defaults, so a roster.toml from before the campaign still loads; a section 12 operative (`starters`)
+    also keeps its starred attribute, armour, codename and drawn gun, a made one the starting kit's."""
 
     name: str
     attributes: Attributes
@@ -48,6 +51,10 @@ class Recruit:
     course: str = ""  # the attribute or ability it is training, while its "train:" timer runs
     serial: int = 0  # the last wound key number given
     dead: bool = False
+    star: str = added("")  # the attribute printed with `*` (+1 effective)
+    armour: str = added("")  # "": the starting kit's (11.5)
+    codename: str = added("")
+    drawn: str = added("")  # "": the first gun of its kit
 
 
 class XxxzoneCreation:
@@ -134,6 +141,13 @@ class XxxzoneCreation:
         made = Recruit(name=op.name, attributes=op.attributes, rolled=text, kit=op.kit, gender=op.gender)
         return made, tuple(rolls)
 
+    def starters(self) -> tuple[Recruit, ...]:
+        """The ten operatives of section 12 (characters.toml), the default squad pool a new campaign begins with;
+        recruits made later are 14.1's."""
+        return tuple(Recruit(name=c.name, attributes=c.attributes, rolled="pre-generated (section 12)",
+                             kit=tuple(c.kit), abilities=tuple(c.abilities), star=c.star, armour=c.armour,
+                             codename=c.codename, drawn=c.drawn) for c in self.book.characters.values())
+
     def _most(self, attribute: str, rolled: int) -> int:
         """The highest value a kept operative may have: rolled, or raised by training (14.2) or gambling (14.3)."""
         if attribute == "luck":
@@ -143,8 +157,18 @@ class XxxzoneCreation:
     def validate(self, record: Recruit) -> list[str]:
         roll = self.book.settings.generation_roll
         low, high = roll.evaluate({}, lambda sides: 1)[0], roll.evaluate({}, lambda sides: sides)[0]
-        out = [f".attributes.{a}: {v} is outside {low} to {self._most(a, high)}"
-               for a, v in record.attributes.as_dict().items() if not low <= v <= self._most(a, high)]
+        out: list[str] = []
+        printed = next((s.attributes.as_dict() for s in self.starters() if s.name == record.name), None)
+        for a, v in record.attributes.as_dict().items():
+            least, most = low, self._most(a, high)
+            if printed is not None:  # a section 12 operative: its printed numbers, 0 to 10
+                least, most = 0, max(most, printed[a])
+            if not least <= v <= most:
+                out.append(f".attributes.{a}: {v} is outside {least} to {most}")
+        if record.star and record.star not in ATTRIBUTES:
+            out.append(f".star: {record.star!r} is not an attribute")
+        if record.armour and record.armour not in self.book.armour:
+            out.append(f".armour: unknown armour {record.armour!r}")
         out += [f".kit: unknown item {e.item!r}" for e in record.kit
                 if e.item not in self.book.weapons and e.item not in self.book.items]
         return out
@@ -153,8 +177,8 @@ class XxxzoneCreation:
         values = record.attributes.as_dict()
         stats = " ".join(f"{SHORT[a]} {values[a]}" if wide else f"{SHORT[a][:1]}{values[a]}" for a in ATTRIBUTES)
         row = self._row(record)
-        op = Operative(id="recruit", name=row.name, attributes=row.attributes, armour=row.armour,
-                       kit=tuple(row.kit), drawn=row.drawn)
+        op = Operative(id="recruit", name=row.name, attributes=row.attributes, star=row.star, armour=row.armour,
+                       abilities=tuple(row.abilities), kit=tuple(row.kit), drawn=row.drawn)  # Action Boy's AP
         d = derive(op, self.book)
         return "Operative", f"{stats}  AP {d.action_points} Acc {d.accuracy}"
 
@@ -165,13 +189,15 @@ class XxxzoneCreation:
         return len(missions.squad_places(self.content, ID, mission_id))
 
     def _row(self, record: Recruit) -> Character:
-        """The operative as a characters.toml row: its attributes, the starting armour, its kit, the first gun
-        drawn."""
+        """The operative as a characters.toml row: its attributes, its armour (the starting kit's unless section 12
+        gives one), its kit, its drawn gun (else the first)."""
         start = self.book.kits["starting"]
         kit = record.kit or tuple(start.items)
         guns = [e.item for e in kit if e.item in self.book.weapons]
-        return Character(name=record.name, attributes=record.attributes, armour=start.armour,
-                         drawn=guns[0] if guns else "", abilities=list(record.abilities), kit=list(kit),
+        return Character(name=record.name, codename=record.codename, attributes=record.attributes,
+                         star=record.star, armour=record.armour or start.armour,
+                         drawn=record.drawn or (guns[0] if guns else ""), abilities=list(record.abilities),
+                         kit=list(kit),
                          minor_wounds=sum(1 for w in record.wounds if w.tier == "minor" and not w.ignored))
 
     def deploy(self, mission_id: str, records: list[Recruit], alone: bool = False):

@@ -42,8 +42,8 @@ class XxxzoneDowntime:
     # -- the operatives -------------------------------------------------------------------------------
 
     def op(self, r: Recruit) -> Operative:
-        return Operative(id=_id(r.name), name=r.name, attributes=r.attributes, gender=r.gender,
-                         abilities=tuple(r.abilities), armour=self.book.kits["starting"].armour, kit=r.kit)
+        return Operative(id=_id(r.name), name=r.name, attributes=r.attributes, gender=r.gender, star=r.star,
+                         abilities=tuple(r.abilities), armour=r.armour or self.book.kits["starting"].armour, kit=r.kit)
 
     def _tier(self, tier: str) -> str:
         return self.book.wounds[tier].name
