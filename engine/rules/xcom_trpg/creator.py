@@ -163,7 +163,8 @@ class XcomCreation:
                                       hp=ch.hp, psi_awakened=ch.psi_awakened)
             squad[squad.index(slot)] = tid
         if alone:  # the slots nobody took stay empty
-            squad = [t for t in squad if t not in self.slots(mission_id)[len(records):]]
+            empty = set(self.slots(mission_id)[len(records):])
+            squad = [t for t in squad if t not in empty]
         table = dict(content.missions)
         table[mission_id] = attrs.evolve(mission, squad=squad)
         missions = Missions(table, content.missions.difficulties) if isinstance(content.missions, Missions) else table
