@@ -51,3 +51,24 @@ def test_a_lost_arm_lets_go_and_older_content_keeps_the_weapon_in_hand(content):
     assert out[0].changes["record"].kit[0].place == "floor"  # the rifle was in both hands
     rs.book = attrs.evolve(rs.book, settings=attrs.evolve(rs.book.settings, drops_held=False))
     assert letgo.settle(rs, state, touch) == []
+
+
+def test_bled_unconscious_at_its_phase_start_it_lets_go(content):
+    """Section 22 with A-19.4 and A-19.10: the Sectoid, Health 5 and 7 open torso wounds, bleeds to −2 when the
+    aliens' phase starts, falls unconscious and, in the same command, drops its plasma pistol to its square."""
+    from engine.core.commands import EndTurn
+    from engine.rules.annihilation.wounds import Part
+
+    rs, state, _events = _knocked_out(content)
+    s = state.units["sectoid_1"]
+    f = attrs.evolve(s.record.fighter.with_part("torso", Part(7, 7)), health=5)
+    state = attrs.evolve(state, units={**state.units, "sectoid_1": attrs.evolve(s, record=attrs.evolve(
+        s.record, fighter=f))})
+    events = rs.decide(state, EndTurn(side=state.side), Dice.scripted([]))
+    assert isinstance(events, list), events
+    mine = [e.cause for e in events if isinstance(e, UnitChanged) and e.unit == "sectoid_1"]
+    assert mine[0].startswith("start of phase (bleeding: Health −7 → -2") and "faints" in mine[0]
+    assert "lets go of what it held (unconscious)" in mine
+    after = fold(state, events)
+    assert gun(after.units["sectoid_1"].record) is None
+    assert [(d.cell, d.item.id) for d in after.record.ground] == [(after.units["sectoid_1"].pos, "plasma_pistol")]
