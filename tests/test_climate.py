@@ -86,3 +86,43 @@ def test_the_climates_ground_costs_section_9s_terrain_modifiers_to_walk_into(con
             assert walk.cost((4, 4), [(4, 3)]) == 4 + modifier and walk.cost((4, 4), [(5, 3)]) == 6 + modifier
     finally:
         game.close()
+
+
+def test_without_colour_each_climates_ground_has_its_own_glyph_and_colour_keeps_the_old(content, tmp_path):
+    """NO_COLOR (the app's `no_color`): sand, snow and their deep patches are not grass's `.` or a road's `:`; any
+    two tiles still sharing a glyph play alike, in the shared terrain and in annihilation's ground (section 9.1)."""
+    import asyncio
+
+    from tui import scene
+    from tui.app import XenotacApp
+    from tui.session import Session
+
+    mono, colour = scene.Palette(content, mono=True), scene.Palette(content)
+    ground = content.rules["annihilation"]["ground"]
+    seen: dict[str, str] = {}
+    for tile, t in content.terrain.items():
+        other = seen.setdefault(mono.glyph(tile, t), tile)
+        o = content.terrain[other]
+        assert (t.walkable, t.transparent, t.move_cost, t.cover, ground.get(tile)) == (
+            o.walkable, o.transparent, o.move_cost, o.cover, ground.get(other)), (tile, other)
+    seed = _seed_for("winter")
+    cold = climate.repaint(GENERATORS["farmland"](40, 40, seed, content.terrain, {"xcom": 6, "aliens": 6}),
+                           "farmland", seed, DRAWN, content.terrain).grid
+    for palette, want in ((mono, {"snow": "°", "drift": "±"}), (colour, {"snow": ".", "drift": ":"})):
+        glyphs, _fg, _bg = palette.tables(cold.tile_ids, cold.terrain)
+        drawn = {cold.tile((x, y)): chr(glyphs[cold.tiles[y, x]]) for y in range(40) for x in range(40)}
+        assert {k: drawn[k] for k in want} == want
+    for no_color in (True, False):  # the battle screen reads it from the app (Textual takes NO_COLOR out of the env)
+        got = []
+
+        async def main():
+            session = Session.new(content, "annihilation", "defend", seed_from_int(1), tmp_path / f"{no_color}.jsonl")
+            app = XenotacApp(content, tmp_path, session=session, alien_delay=0)
+            app.no_color = no_color
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause()
+                got.append(app.screen.palette.mono)
+            session.close()
+
+        asyncio.run(main())
+        assert got == [no_color]

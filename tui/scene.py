@@ -60,23 +60,35 @@ class Overlay:
     area: np.ndarray | None = attrs.field(default=None, eq=False)  # throw range, [y, x]
 
 
-class Palette:
-    """Per-tile lookup tables: index arrays turn the grid into glyphs and colours in one step."""
+# Without colour (NO_COLOR) the ground a climate repaints (engine.map.climate) would read as the ground it replaced:
+# sand and snow as grass's `.`, their deep patches as a road's `:`; each gets a glyph of its own (the look cursor
+# names the tile either way), and a log is not a fence one jumps. Tiles that play alike (walls and bulkheads, doors
+# and hatches) keep their shared glyph.
+MONO_GLYPHS = {"sand": "`", "dune": "∩", "snow": "°", "drift": "±", "scorch": "'", "log": "≃"}
 
-    def __init__(self, content: Content) -> None:
+
+class Palette:
+    """Per-tile lookup tables: index arrays turn the grid into glyphs and colours in one step. `mono`: drawn without
+    colour (the app's `no_color`), where `MONO_GLYPHS` tell apart the tiles only their colour told apart."""
+
+    def __init__(self, content: Content, mono: bool = False) -> None:
         self.content = content
-        self._cache: dict[tuple[str, ...], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.mono = mono
+        self._cache: dict[tuple[tuple[str, ...], bool], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+    def glyph(self, tile: str, terrain: Terrain) -> str:
+        return MONO_GLYPHS.get(tile, terrain.glyph) if self.mono else terrain.glyph
 
     def tables(self, tile_ids: tuple[str, ...], own: Mapping[str, Terrain] | None = None
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """`own`: the grid's terrain, for the tiles content has not (a storey's open air and roofs)."""
-        hit = self._cache.get(tile_ids)
+        hit = self._cache.get((tile_ids, self.mono))
         if hit is None:
             terrain = [self.content.terrain[t] if t in self.content.terrain else own[t] for t in tile_ids]
-            hit = (np.array([ord(t.glyph) for t in terrain], dtype=np.int32),
+            hit = (np.array([ord(self.glyph(i, t)) for i, t in zip(tile_ids, terrain)], dtype=np.int32),
                    np.array([rgb(t.color) for t in terrain], dtype=np.uint8),
                    np.array([rgb(t.background) for t in terrain], dtype=np.uint8))
-            self._cache[tile_ids] = hit
+            self._cache[(tile_ids, self.mono)] = hit
         return hit
 
 

@@ -86,6 +86,7 @@ class Board(Sized):
         self.update_view()
 
     def on_mount(self) -> None:  # Textual runs every class's handler: Sized's too, and the mode's own
+        self.palette.mono = self.app.no_color  # Textual took NO_COLOR out of the environment and keeps it here
         self.lay_out(self.app.size.width, self.app.size.height)
 
     def on_resize(self, event: events.Resize) -> None:

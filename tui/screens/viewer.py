@@ -67,6 +67,7 @@ class Viewer(Sized):
         yield from super().compose()
 
     def on_mount(self) -> None:
+        self.palette.mono = self.app.no_color  # Textual took NO_COLOR out of the environment and keeps it here
         self.lay_out(self.app.size.width, self.app.size.height)
         self.update_view()
         name = self.timeline.path.name
