@@ -39,14 +39,14 @@ def _session(content, tmp_path, sights=()) -> Staged:
     return session
 
 
-def _shots(content, session, presses):
+def _shots(content, session, presses, mode="snap"):
     app = XenotacApp(content, session.path.parent, session=session, alien_delay=0)
     shots = []
 
     async def main():
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            app.push_screen(TargetScreen(session, "anton", ["sectoid_1"], "snap"))
+            app.push_screen(TargetScreen(session, "anton", ["sectoid_1"], mode))
             await pilot.pause()
             shots.append(screen_text(app))
             for key in presses:
@@ -70,6 +70,24 @@ def test_every_mode_at_once_with_its_tu_left_and_the_side_hit(content, tmp_path)
     assert "Acc 58×60% 34 + skill 5 − range 1×6" in first  # the marked mode's formula
     assert "[1] Anton" in first and "TU 53/53" in first and "Armour" not in first  # the sheet gave way
     assert "▸Aimed   62% ×1 42 TU → 11" in aimed and " Snap    33%" in aimed and "Acc 58×110% 63" in aimed
+
+
+def test_a_mode_the_soldier_cannot_pay_for_still_shows_every_modes_odds(content, tmp_path):
+    """Gap 6: with 30 TU the aimed shot (42) is refused, in the status line as `decide` words it, and the panel
+    keeps the table, the aimed row marked with what is left; `m` goes on to burst, which 30 TU pay for."""
+    session = _session(content, tmp_path)
+    anton = session.staged.units["anton"]
+    f = attrs.evolve(anton.record.fighter, tu_left=30)
+    session.staged = attrs.evolve(session.staged, units={**session.staged.units, "anton": attrs.evolve(
+        anton, record=attrs.evolve(anton.record, fighter=f))})
+    refused, burst = _shots(content, session, ["m"], mode="aimed")
+    assert "✗ The aimed shot costs 42 TU; Anton has 30 left" in refused
+    for row in ("▸Aimed   62% ×1 42 TU → ✗ 30 left", " Snap    33% ×1 13 TU → 17", " Burst   19% ×3 18 TU → 12",
+                " Auto    13% ×7 23 TU → 7", "Acc 58×110% 63", "Side  front AV 0: 35 → 35, D 6"):
+        assert row in refused, row
+    assert "▸Burst   19% ×3 18 TU → 12" in burst and " Aimed   62% ×1 42 TU → ✗ 30 left" in burst
+    rs = session.ruleset  # the AI's question is unchanged: the shot it cannot take is refused
+    assert rs.preview_shot(session.staged, "anton", "sectoid_1", "aimed").code == "no_tu"
 
 
 def test_the_sights_are_a_mode_the_panel_reckons_with(content, tmp_path):

@@ -66,6 +66,10 @@ class Ruleset(Protocol):
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         """Chance to hit, expected damage and the conditions, without rolling."""
 
+    def shot_panel(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+        """The targeting panel's odds: `preview_shot`'s, but where the shooter cannot pay for `mode` now, the odds
+        of every mode anyway (the chosen one marked as unpaid); other refusals as `preview_shot` gives them."""
+
     def preview_cell_shot(self, state: State, shooter: str, cell: Pos, mode: str) -> CellShot | Rejected:
         """Firing `mode` at `cell` where the side sees nobody, with its odds; or why not. A ruleset without such
         shots refuses every cell with the code NO_CELL_SHOTS (the client then hides the key)."""
@@ -200,6 +204,9 @@ class Plain:
     title: str
     sight_range: int
     climates: tuple[str, ...] = ()  # every map as its generator makes it
+
+    def shot_panel(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+        return self.preview_shot(state, shooter, target, mode)  # a ruleset whose panel shows one mode at a time
 
     def preview_cell_shot(self, state: State, shooter: str, cell: Pos, mode: str) -> CellShot | Rejected:
         return Rejected(NO_CELL_SHOTS, f"{self.title} fires only at a target in sight")

@@ -104,7 +104,7 @@ def shot_info(session: Session, unit: Unit | None, target: Unit | None, index: i
         return ["No target"]
     lines = [f"{unit.name} → {target.glyph} {target.name} ({index + 1}/{count})",
              f"{health(session, target)} · {_mode_words(session, unit, fire_mode)}"]
-    return lines + _odds(session.ruleset.preview_shot(session.state, unit.id, target.id, fire_mode))
+    return lines + _odds(session.ruleset.shot_panel(session.state, unit.id, target.id, fire_mode))
 
 
 def cell_shot_info(session: Session, unit: Unit | None, cell: Pos, fire_mode: str) -> list[str]:

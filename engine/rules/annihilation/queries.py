@@ -109,7 +109,17 @@ class Queries(Plain):
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         """The targeting panel (issue 12): every mode of the weapon at once, at the sights the chosen mode uses,
         each with its chance per round, its rounds, its TU (the turn to face included) and the TU left after; the
-        chosen one's formula; the armour side the shot hits and a hit's damage through it."""
+        chosen one's formula; the armour side the shot hits and a hit's damage through it. A shot that cannot be
+        taken now is the Rejected `decide` would give it (the AI's question)."""
+        return self._shot_table(state, shooter, target, mode, unpaid=False)
+
+    def shot_panel(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
+        """The panel's table even when the chosen mode's TUs are short (gap 6): the other modes are still worth
+        reading, and the chosen row says what is left."""
+        return self._shot_table(state, shooter, target, mode, unpaid=True)
+
+    def _shot_table(self, state: State, shooter: str, target: str, mode: str, *,
+                    unpaid: bool) -> ShotPreview | Rejected:
         from engine.rules.annihilation.combat import check_shot
 
         a, b = state.units.get(shooter), state.units.get(target)
@@ -117,7 +127,7 @@ class Queries(Plain):
             return Rejected("no_target", "No target there")
         mode = self.mode_id(a, mode)
         checked = check_shot(self, state, a, target, mode)
-        if isinstance(checked, Rejected):
+        if isinstance(checked, Rejected) and not (unpaid and checked.code == "no_tu"):
             return checked
         g = gun(a.record)
         plain, used = sights.split(mode)
