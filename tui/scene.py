@@ -116,11 +116,12 @@ class Frame:
 
 def draw(palette: Palette, state: State, side: str, visible: np.ndarray, explored: np.ndarray,
          last_seen: dict[str, Pos], overlay: Overlay, remembered: dict[Pos, str] | None = None,
-         marks: tuple[Mark, ...] = (), level: int = 0, spotted: frozenset[str] = frozenset()) -> Frame:
+         marks: tuple[Mark, ...] = (), level: int = 0, spotted: frozenset[str] | None = None) -> Frame:
     """`remembered`: cells out of sight whose tile changed since the side last saw them, with the tile it saw;
     `marks`: what the ruleset shows the side over the tiles (smoke, fire, its own primed charges, blips), each on
     its storey. `level`: the storey drawn (`visible` and `explored` are that storey's); the squad on the others,
-    and the hostiles it has `spotted` there, are marked where they stand."""
+    and the hostiles it has `spotted` there, are marked where they stand. `spotted` (Ruleset.spotted): on a seen
+    cell only these other units are drawn (one in smoke nobody made out stays hidden); None: every one."""
     grid = state.grid.level(level)
     frame = Frame(grid.width, grid.height)
     ch, fg, bg = frame.console.ch, frame.console.fg, frame.console.bg
@@ -142,8 +143,8 @@ def draw(palette: Palette, state: State, side: str, visible: np.ndarray, explore
             if m.background and visible[y, x]:
                 bg[y, x] = rgb(m.background)
     if state.grid.storeys:
-        _others(frame, state, side, level, spotted)
-    _units(frame, state, side, visible, last_seen, overlay.selected, level)
+        _others(frame, state, side, level, spotted or frozenset())
+    _units(frame, state, side, visible, last_seen, overlay.selected, level, spotted)
     _overlay(frame, overlay, visible)
     return frame
 
@@ -160,9 +161,10 @@ def _others(frame: Frame, state: State, side: str, level: int, spotted: frozense
 
 
 def _units(frame: Frame, state: State, side: str, visible: np.ndarray, last_seen: dict[str, Pos],
-           selected: str | None, level: int = 0) -> None:
+           selected: str | None, level: int = 0, spotted: frozenset[str] | None = None) -> None:
     ch, fg, bg, at = frame.console.ch, frame.console.fg, frame.console.bg, frame.attrs
-    here = {uid for uid, u in state.units.items() if u.z == level}
+    here = {uid for uid, u in state.units.items() if u.z == level
+            and (spotted is None or u.side == side or uid in spotted or u.status == "dead")}
     last_seen = {uid: p for uid, p in last_seen.items() if uid not in state.units or uid in here}
     shown = {u.pos for u in state.units.values() if u.status != "dead" and u.id in here
              and (u.side == side or visible[u.pos[1], u.pos[0]])}

@@ -172,7 +172,8 @@ class Board(Sized):
                                    self.session.ruleset.spotted(state, self.session.side))
             else:
                 frame = scene.draw(self.palette, state, self.session.side, chron.visible, chron.explored,
-                                   chron.last_seen, self.overlay(), chron.remembered, marks)
+                                   chron.last_seen, self.overlay(), chron.remembered, marks,
+                                   spotted=self.session.ruleset.spotted(state, self.session.side))
             map_view.show(frame.window(*self.origin, width, height))
         unit, ruleset = self.unit, self.session.ruleset
         card = Card(unit, ruleset.sheet(state, unit), ruleset.budget(state, unit)) if unit else None

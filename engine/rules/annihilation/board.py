@@ -2,7 +2,7 @@
 explosives (A-17.7), clouds of smoke and burning squares (A-17.8, A-17.9), the motion sensor's blips (A-13.3) and
 the things put down on the ground (A-12.2, settings `ground_items`: floor.py).
 
-`clouds`, `blips` and `ground` came after `lying`: they drop out of the log and the state hash while empty (records.added);
+`clouds`, `blips`, `ground` and `sightings` came after `lying`: they drop out of the log and the state hash while empty (records.added);
 so does the storey `z` of a cloud or an explosive while it is the ground's."""
 
 from __future__ import annotations
@@ -65,6 +65,16 @@ class Dropped:
     item: Carried
 
 
+@attrs.frozen
+class Sighting:
+    """A-7.6 (optional, settings `spotting_roll`: spotting.py): `watcher` rolled to spot the enemy `target` standing
+    in smoke, and `seen` says whether it did; it holds while the target stays in smoke in the watcher's sight."""
+
+    watcher: str
+    target: str
+    seen: bool
+
+
 @record("annihilation.field")
 @lean
 @attrs.frozen(kw_only=True, slots=False)  # a __dict__: records.evolve copies it in one step
@@ -73,6 +83,7 @@ class Field:
     clouds: tuple[Cloud, ...] = added(())
     blips: tuple[Blip, ...] = added(())
     ground: tuple[Dropped, ...] = added(())
+    sightings: tuple[Sighting, ...] = added(())
 
 
 def field_of(state: State) -> Field:

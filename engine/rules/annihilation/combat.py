@@ -17,7 +17,8 @@ from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.rules.annihilation import actions, clouds, fire, hits, sights
+from engine.rules.annihilation import actions, clouds, fire, hits, sights, spotting
+from engine.rules.annihilation.board import field_of
 from engine.rules.annihilation.blast import cells, spaces_from
 from engine.rules.annihilation.fighter import Fighter
 from engine.rules.annihilation.inventory import HANDS, Carried, harnessed
@@ -47,11 +48,16 @@ def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighte
     seen = watchers(rs, state, mover, at)
     if not seen:
         return actor, []
+    out: list[Event] = []
+    if spotting.hidden(rs, state, mover):  # A-7.6 optional: in smoke, only a side that spots it can react
+        kept = list(field_of(state).sightings)
+        rolls, words = spotting.look(rs, state, dice, seen, mover, kept)
+        out += spotting.noted(state, kept, rolls, words)
+        seen = [u for u in seen if spotting.seen(rs, state, u.side, mover, kept)]
     by_id = {u.id: u for u in seen}
     facing = {u.id: facing_towards(u.pos, at) for u in seen}
     answers = fire.reactions(rs.book, actor, [(u.id, records.evolve(fighter_of(u), {"facing": facing[u.id]}),
                                                gun(u.record).id, gun(u.record).rounds) for u in seen])
-    out: list[Event] = []
     for answer in answers:
         if not answer.fires or actor.status != "awake":
             continue
@@ -148,6 +154,8 @@ def check_shot(rs: Annihilation, state: State, unit: Unit, target_id: str, mode:
         return Rejected("no_target", "No target there")
     if not clouds.sees(rs, state, unit.pos, target.pos, unit.z, target.z):
         return Rejected("no_line_of_sight", f"{unit.name} cannot see {target.name}")
+    if not spotting.seen(rs, state, unit.side, target):  # A-7.6 optional
+        return Rejected("not_spotted", f"{target.name} is in the smoke and nobody of {unit.name}'s side made it out")
     plain, used = sights.split(mode)
     if plain not in w.modes:
         return Rejected("no_mode", f"The {w.name} has no {plain} mode: it fires {', '.join(rs.modes_of(g.id))}")

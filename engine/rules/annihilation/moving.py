@@ -12,7 +12,7 @@ from engine.content import field
 from engine.core import records
 from engine.core.commands import Move, Rejected
 from engine.core.dice import Dice
-from engine.core.events import Event, Moved, TileChanged, UnitChanged
+from engine.core.events import Event, Moved, Noted, TileChanged, UnitChanged
 from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
@@ -138,8 +138,9 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
         if shots:
             told += shots
             f = hurt
-            now = fold(now, shots + [UnitChanged(unit=unit.id, changes={"record": records.evolve(
-                unit.record, {"fighter": f})}, cause="shot at")])
+            fired = any(not isinstance(e, Noted) for e in shots)  # not only a spotting roll (A-7.6, spotting.py)
+            now = fold(now, shots + ([UnitChanged(unit=unit.id, changes={"record": records.evolve(
+                unit.record, {"fighter": f})}, cause="shot at")] if fired else []))
             if f.status != "awake":  # put down: the rest of the walk does not happen
                 cause = f"walks, and is put down by opportunity fire at {cell[0]},{cell[1]}"
                 break

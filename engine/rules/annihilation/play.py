@@ -19,7 +19,8 @@ from engine.core.dice import Dice
 from engine.core.events import Event, MissionEnded, UnitChanged
 from engine.core.model import State, Unit
 from engine.core.ruleset import actor, closed, register
-from engine.rules.annihilation import acts, clouds, combat, falls, floor, hazards, letgo, practice, queries, referee, turns
+from engine.rules.annihilation import (acts, clouds, combat, falls, floor, hazards, letgo, practice, queries, referee,
+                                      spotting, turns)
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
 
@@ -77,6 +78,7 @@ class Annihilation(queries.Queries):
         events = events + falls.settle(self, state, events, dice)  # nobody is left standing on open air
         events = events + letgo.settle(self, state, events)  # hands that can hold no more let go
         events = events + floor.settle(self, state, events)  # what is on the floor lies on the map
+        events = events + spotting.settle(self, state, events, dice)  # optional: who makes out the smoke
         if not self.book.settings.uses_counted:
             return events + turns.verdict(self, state, events)
         events = events + practice.counted(self, state, command, events)

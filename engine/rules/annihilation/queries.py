@@ -12,7 +12,7 @@ from engine.core.model import State, Unit
 from engine.core.ruleset import (Plain, Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable,
                                  ThrowPreview, Turn, Walk)
 from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
-from engine.rules.annihilation import floor, heights, hits, kneeling, moves, sensor, sights, stalking
+from engine.rules.annihilation import floor, heights, hits, kneeling, moves, sensor, sights, spotting, stalking
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
@@ -35,7 +35,7 @@ class Queries(Plain):
     def spotted(self, state: State, side: str) -> frozenset[str]:
         seen = self.sight_levels(state, side)
         return frozenset(u.id for u in state.units.values() if u.side != side and u.z < len(seen)
-                         and seen[u.z, u.pos[1], u.pos[0]])
+                         and seen[u.z, u.pos[1], u.pos[0]] and spotting.seen(self, state, side, u))
 
     def _mine(self, state: State, unit: Unit) -> bool:
         return (state.winner is None and unit.side == state.side and unit.conscious and unit.record is not None

@@ -97,6 +97,7 @@ class Settings:
     bleeding_fells: bool = False  # section 22 step 4: bled to Health ≤ 0 (or under its Stun), a unit falls unconscious
     drops_held: bool = False  # an unconscious unit's hands, a lost arm's hand, let go (letgo.py)
     ground_items: bool = False  # what is put on the floor lies on the map for anyone to pick up (floor.py)
+    spotting_roll: bool = False  # Optional: an enemy in smoke is seen only on d100 <= Sns (spotting.py)
     fire_damage: int
     fire_turns: int
     priming_delay_max: int
