@@ -12,7 +12,8 @@ from engine.core.model import State, Unit
 from engine.core.ruleset import (Plain, Budget, Mark, Mode, Option, Row, Sheet, ShotPreview, Throwable,
                                  ThrowPreview, Turn, Walk)
 from engine.rules.annihilation import actions, attacks, board, clouds, fire, fuses, ground, hazards, medical, melee
-from engine.rules.annihilation import floor, heights, hits, kneeling, moves, sensor, sights, spotting, stalking
+from engine.rules.annihilation import floor, heights, hits, kneeling, moves, scavenge, sensor, sights, spotting
+from engine.rules.annihilation import stalking
 from engine.rules.annihilation import sheet as _sheet
 from engine.rules.annihilation.acts import STANCE_WORDS, throw_price
 from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_from
@@ -392,17 +393,15 @@ class Queries(Plain):
 
     def ai_chore(self, state: State, unit: Unit, in_sight: list[Unit], stage: str) -> Command | None:
         """An empty weapon is reloaded before anything ("first"), and a unit kneeling with no shot from there stands
-        up (kneeling.py); a half-empty one when nothing is in sight ("idle"), if the unit can pay for it."""
+        up (kneeling.py); a half-empty one when nothing is in sight ("idle"), if the unit can pay for it. Then what
+        lies on the ground: a weapon for the unarmed, a grenade for any (scavenge.py)."""
         up = kneeling.rise(self, state, unit, in_sight) if stage == "first" and self._mine(state, unit) else None
         if up is not None:
             return up
         g = gun(unit.record)
-        if g is None or not loads(self.book, unit.record, g):
-            return None
-        w = self.book.weapons[g.id]
-        need = combat.reload_price(self, unit)
-        if isinstance(need, Rejected) or need.tu > unit.record.fighter.tu_left:
-            return None
-        if (stage == "first" and g.rounds == 0) or (stage == "idle" and not in_sight and g.rounds < w.capacity // 2):
+        need = combat.reload_price(self, unit) if g is not None and loads(self.book, unit.record, g) else None
+        if need is not None and not isinstance(need, Rejected) and need.tu <= unit.record.fighter.tu_left and (
+                (stage == "first" and g.rounds == 0) or (stage == "idle" and not in_sight
+                                                         and g.rounds < self.book.weapons[g.id].capacity // 2)):
             return Reload(unit=unit.id)
-        return None
+        return scavenge.grab(self, state, unit, stage) if self._mine(state, unit) else None  # what lies on the ground
