@@ -147,3 +147,25 @@ def test_an_older_roster_without_the_campaign_fields_loads_with_them_at_their_de
     assert roster.load(path, content) == [hurt] and "hurt = 12" in path.read_text(encoding="utf-8")
     assert any("hurt: -1 is negative" in m for m in roster.validate(
         content, [roster.Character(ID, attrs.evolve(kurt.record, hurt=-1))]))
+
+
+def test_a_won_mission_recovers_what_lies_on_the_ground_and_says_so_in_the_debrief(mission):
+    """A-12.2 at the mission's end (campaign.toml `recovers`): the ground and the kit of the aliens left down,
+    counted by kind, in the debrief's notes, as the campaign has no stores; nothing for a mission lost."""
+    from engine.rules.annihilation.board import Dropped, field_of
+    from engine.rules.annihilation.inventory import Carried
+
+    dt, records, end, _ = mission
+    s = end.units["sectoid_1"]
+    down = attrs.evolve(s, record=attrs.evolve(s.record, fighter=attrs.evolve(s.record.fighter, status="unconscious")))
+    lying = (Dropped((1, 1), 0, Carried("plasma_pistol", "B", "floor", rounds=26)),
+             Dropped((2, 1), 0, Carried("old_alien_grenade", "A", "floor")))
+    swept = attrs.evolve(end, units={**end.units, s.id: down}, record=attrs.evolve(field_of(end), ground=lying))
+    out = dt.debrief(records, None, swept, ("Kurt", "Ed"), True, Dice.scripted([]))
+    assert [c.id for c in down.record.kit] == ["plasma_pistol", "clip:plasma_pistol"]  # counted with the ground's
+    assert out.notes[-1] == "Recovered from the field (no stores in this campaign: listed here): 2 × Plasma Pistol, " \
+                            "Old Alien Grenade, Plasma Pistol clip"
+    lost = dt.debrief(records, None, swept, ("Kurt", "Ed"), False, Dice.scripted([]))
+    assert not any(n.startswith("Recovered") for n in lost.notes)
+    dt.rules = attrs.evolve(dt.rules, recovers=False)  # a bundle without the key: nothing recovered, as before
+    assert dt.debrief(records, None, swept, ("Kurt", "Ed"), True, Dice.scripted([])).notes == out.notes[:-1]

@@ -184,6 +184,8 @@ class Campaign:
     unfit_wounds: int = 4  # or this many wounds taken
     healed_only: bool = False  # every soldier still healing stays home (X-COM's hospital); False (a bundle
     # without it): only the unfit above, the others fighting at full Health
+    recovers: bool = False  # what lies on the ground of a won mission, and the kit of the aliens left
+    # down, is recovered and named in the debrief (the campaign has no stores); False (a bundle without it): nothing
 
 
 # a bundle without them (an older one) plays every level with the aliens as rolled, and has no campaign

@@ -1,7 +1,8 @@
 """annihilation between missions (the campaign seam, engine/campaign/seam.py): A-5 ranks and A-6.1 experience
 after each mission, through the one path the roster uses (practice.debrief in the mission, creator.debrief after
 it); wounds kept on the record and healed in days of rest (Interpretation: content/annihilation/campaign.toml,
-docs/rules-notes.md); the dead kept, never deployed. No base, no funding, no orders."""
+docs/rules-notes.md); the dead kept, never deployed; what a won mission leaves on the ground recovered (campaign.toml
+`recovers`), and, as there are no stores, named in the debrief. No base, no funding, no orders."""
 
 from __future__ import annotations
 
@@ -15,7 +16,9 @@ from engine.core.dice import Dice
 from engine.rules.annihilation.character import baseline
 from engine.rules.annihilation.creator import SHORT, AnnihilationCreation, Recruit, _id, _tid
 from engine.rules.annihilation.deploy_schema import Campaign
-from engine.rules.annihilation.soldier import Soldier
+from engine.content import missions
+from engine.rules.annihilation.board import field_of
+from engine.rules.annihilation.soldier import Soldier, name_of
 
 ID = "annihilation"
 
@@ -83,8 +86,24 @@ class AnnihilationDowntime(Baseless):
                     timers.append(timer)
                     notes.append(f"{now.name}: {timer.label.removeprefix(now.name + ' ')}")
             out.append(now)
+        if won and self.rules.recovers:
+            notes += self._recovered(state)
         return Outcome(records=tuple(out), rolls=tuple(rolls), notes=tuple(notes), timers=tuple(timers),
                        cancel=tuple(cancel), dead=tuple(dead))
+
+    def _recovered(self, state: Any) -> list[str]:
+        """A-12.2 at a won mission's end: everything on the ground, and the kit of the aliens left unconscious
+        (a dead one's lies on the ground already), counted by kind. There are no stores to put it in: the note
+        is the record."""
+        things = [d.item.id for d in field_of(state).ground]
+        things += [c.id for u in sorted(state.units.values(), key=lambda u: u.id)
+                   if u.side == missions.ALIENS and isinstance(u.record, Soldier) and u.status != "dead"
+                   and u.record.fighter.status == "unconscious" for c in u.record.kit]
+        if not things:
+            return []
+        counted = {name_of(self.book, t): things.count(t) for t in things}
+        words = ", ".join(f"{n} × {name}" if n > 1 else name for name, n in counted.items())
+        return [f"Recovered from the field (no stores in this campaign: listed here): {words}"]
 
     def _changes(self, was: Recruit, now: Recruit) -> list[str]:
         """The stats, skills and rank a mission changed, in words."""

@@ -20,7 +20,7 @@ from engine.rules.annihilation.blast import cells, falloff, side_hit, spaces_fro
 from engine.rules.annihilation import combat
 from engine.rules.annihilation.combat import shot_cost
 from engine.rules.annihilation.inventory import harnessed
-from engine.rules.annihilation.soldier import fighter_of, grenades, gun, loads, shooters
+from engine.rules.annihilation.soldier import fighter_of, grenades, gun, loads, name_of, shooters
 from engine.rules.annihilation.space import between, facing_towards, range_distance
 
 DEFAULT_MODES = ("snap", "aimed", "burst", "auto")  # the order the modes are offered in, the default first
@@ -226,12 +226,7 @@ class Queries(Plain):
         return tuple(c for c in cells(self.book, cell, rnd.radius) if state.grid.inside(c))
 
     def name(self, thing: str) -> str:
-        if thing.startswith("clip:"):
-            return f"{self.name(thing[5:])} clip"
-        for table in (self.book.weapons, self.book.explosives, self.book.items, self.book.armour, self.book.ammo):
-            if thing in table:
-                return table[thing].name
-        return thing.replace("_", " ").capitalize()
+        return name_of(self.book, thing)
 
     def sheet(self, state: State, unit: Unit) -> Sheet:
         s = unit.record

@@ -58,6 +58,16 @@ def shooters(state: State, side: str) -> tuple[Pos, ...]:
                          and u.record.fired[0] >= since}))
 
 
+def name_of(book: Book, thing: str) -> str:
+    """The display name of a weapon, explosive, item, armour, round or clip id ("Plasma Pistol clip")."""
+    if thing.startswith("clip:"):
+        return f"{name_of(book, thing[5:])} clip"
+    for table in (book.weapons, book.explosives, book.items, book.armour, book.ammo):
+        if thing in table:
+            return table[thing].name
+    return thing.replace("_", " ").capitalize()
+
+
 def gun(s: Soldier) -> Carried | None:
     """The weapon in its hands, if any."""
     return next((c for c in s.kit if hands_holding(c) and not c.id.startswith("clip:")), None)
