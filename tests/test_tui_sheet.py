@@ -60,6 +60,9 @@ class Made:
         return preview if not hasattr(preview, "lines") else evolved(
             preview, lines=(Row("Hits", "2d6 keep 1: 58%"), Row("Saves", "armour 4+: 50%")))
 
+    def shot_panel(self, state, shooter, target, mode):
+        return self.preview_shot(state, shooter, target, mode)  # its panel is its preview, as Plain's is
+
     def throwables(self, state, unit) -> list:
         return []
 
