@@ -22,7 +22,7 @@ from engine.core.reducer import fold
 from engine.core.walk import Walk
 from engine.map import hexes
 from engine.map.grid import Grid
-from engine.play import simulate
+from engine.play import preview, simulate
 from engine.play.game import Game
 from engine.play.verify import verify
 from engine.rules.annihilation import space
@@ -69,6 +69,14 @@ def _field(game, places, facings=(), tu=(), rows=None, side="xcom"):
 def test_the_hex_mod_reads_every_map_as_hexes(game):
     assert game.ruleset.hexes and game.state.grid.hexes and all(s.hexes for s in game.state.grid.storeys)
     assert game.ruleset.book.settings.grid == "hex" and game.ruleset.book.settings.scatter_die == 6
+
+
+@pytest.mark.parametrize("mission, seed", [("vip", 6), ("crash", 1), ("terror", 2)])
+def test_every_spawn_on_a_hex_map_can_be_reached_six_ways(hex_content, mission, seed):
+    """vip seed 6 shuts two alien spawns in, read 6-way: they move to the nearest cells the squad can reach."""
+    d = preview.describe(hex_content, "annihilation", mission, seed)
+    assert d["hexes"] and d["problems"] == []
+    assert preview.text(hex_content, d)[2].startswith(" ") and " hexes" in preview.text(hex_content, d)[0]
 
 
 def test_steps_and_neighbours_on_the_map_agree_with_the_rules_hex_distance(content):
