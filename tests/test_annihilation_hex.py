@@ -89,7 +89,8 @@ def test_steps_and_neighbours_on_the_map_agree_with_the_rules_hex_distance(conte
                 == 1}
         assert set(grid.neighbours(p)) == ring and len(ring) == 6
     assert grid.neighbours((4, 4))[0] == (4, 3) and grid.neighbours((4, 5))[0] == (5, 4)  # north-east
-    assert grid.step((4, 4), 1, -1) == (4, 3) and grid.step((4, 5), 1, -1) == (5, 4) and grid.step((4, 5), -1, 0) == (3, 5)
+    assert grid.step((4, 4), 1, -1) == (4, 3) and grid.step((4, 5), 1, -1) == (5, 4)
+    assert grid.step((4, 5), -1, 0) == (3, 5) and grid.step((4, 5), 0, -1) == (4, 4)
 
 
 def test_paths_go_hex_by_hex_at_one_price_a_step(content):

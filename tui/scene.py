@@ -225,7 +225,8 @@ def laid_out(grid: Grid, frame: Frame) -> Frame:
     blank = frame.console.rgb.copy()
     blank["ch"] = ord(" ")
     for parity in (0, 1):
-        rows, cols, after = slice(parity, None, 2), slice(parity, parity + 2 * w, 2), slice(parity + 1, parity + 2 * w, 2)
+        rows, end = slice(parity, None, 2), parity + 2 * w
+        cols, after = slice(parity, end, 2), slice(parity + 1, end, 2)
         out.console.rgb[rows, cols] = frame.console.rgb[rows]
         out.console.rgb[rows, after] = blank[rows]
         out.attrs[rows, cols] = frame.attrs[rows]

@@ -272,8 +272,8 @@ def watches(mission: Mission) -> set[str]:
 
 def uses(content: Content, mission: Mission, zones: Zones, state: State, unit: Unit) -> list[tuple[str, Pos]]:
     """What the unit could `Act` on from where it stands, the objective first: ("shut_down" | "open" |
-    "close", cell) for its own cell and those round it (eight squares, six hexes), on the unit's own storey (the objectives lie on the
-    ground)."""
+    "close", cell) for its own cell and those round it (eight squares, six hexes), on the unit's own storey (the
+    objectives lie on the ground)."""
     found = []
     targets = {c: o for o in objectives(mission).values() if o.kind == "shut_down" for c in zones.get(o.zone, ())}
     grid = state.grid.level(unit.z)

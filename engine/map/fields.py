@@ -26,7 +26,8 @@ def battlefield(generator: str, width: int, height: int, seed: int, terrain: Map
                 ) -> Battlefield:
     """The generator's map in the climate its seed draws of `climates` (engine.map.climate; none: as generated) with
     `levels` storeys, read as hexes when `hexes` (the square generators' cells as odd-r hexes), made once per
-    process for each map seed. A map's cells never change (a grid with other tiles is a new grid), so one made earlier of the same terrain is the very map the generator would make again."""
+    process for each map seed. A map's cells never change (a grid with other tiles is a new grid), so one made
+    earlier of the same terrain is the very map the generator would make again."""
     key = (generator, width, height, seed, tuple(sorted(counts.items())), levels, tuple(climates), hexes, id(terrain))
     kept = _FIELDS.get(key)
     if kept is None or kept[0] is not terrain:

@@ -76,6 +76,7 @@ def scatter(book: Book, dice: Dice, actor: str, target: Pos, spaces: int,
     hexed = st.grid == "hex"  # six ways on hexes, each step from the row it is on
     way_index = (way - 1) * (6 if hexed else len(NEIGHBOURS)) // st.scatter_die
     dx, dy = NEIGHBOURS[way_index] if not hexed else (0, 0)
+    named = hexes.NAMES[way_index] if hexed else _DIRECTION[(way - 1) * 8 // st.scatter_die]
     cell = target
     for _ in range(far):
         nxt = hexes.neighbours(cell)[way_index] if hexed else (cell[0] + dx, cell[1] + dy)
@@ -83,7 +84,7 @@ def scatter(book: Book, dice: Dice, actor: str, target: Pos, spaces: int,
             break
         cell = nxt
     rolls = [Roll(actor=actor, purpose="scatter direction", expr=f"1d{st.scatter_die}", faces=(way,),
-                  formula=f"d{st.scatter_die} {way} → {hexes.NAMES[way_index] if hexed else _DIRECTION[(way - 1) * 8 // st.scatter_die]}", total=way,
+                  formula=f"d{st.scatter_die} {way} → {named}", total=way,
                   index=i1),
              Roll(actor=actor, purpose="scatter distance", expr=f"1d{sides}", faces=(far,),
                   formula=f"d{sides} {far} spaces", total=far, index=i2)]

@@ -52,7 +52,8 @@ def plan(rs: Annihilation, state: State, unit: Unit, target_id: str | None) -> R
         return Rejected("not_now", "An unconscious character cannot attack")
     strike = attacks.physical(rs.book, f, unit.pos, target.pos)
     if isinstance(strike, Rejected):
-        return Rejected(strike.code, f"{strike.reason}: {target.name} is {between(rs.book.settings.grid, unit.pos, target.pos)} "
+        spaces = between(rs.book.settings.grid, unit.pos, target.pos)
+        return Rejected(strike.code, f"{strike.reason}: {target.name} is {spaces} "
                                      "spaces away")
     turn = turn_price(rs.book, unit.facing, facing_towards(unit.pos, target.pos, rs.book.settings.grid)).tu
     tu = action_price(rs.book, f, "physical_attack").tu
