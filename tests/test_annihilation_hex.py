@@ -206,3 +206,14 @@ def test_a_simulated_hex_mission_ends_walks_hex_steps_and_verifies(hex_content, 
     assert moves and shots
     report = verify(hex_content, path)
     assert report.failure is None, str(report.failure)
+
+
+def test_a_miss_scatters_one_of_six_ways_hex_by_hex(game):
+    """A-14.11 on hexes: the mod's d6 picks the way (1 = NE, clockwise), each space a step from the row it is on."""
+    from engine.rules.annihilation import attacks
+
+    book = game.ruleset.book
+    cell, rolls = attacks.scatter(book, Dice.scripted([1, 2]), "anton", (4, 4), 4)  # NE, 2 spaces
+    assert cell == (5, 2) and rolls[0].formula == "d6 1 → NE" and rolls[1].formula == "d2 2 spaces"
+    cell, rolls = attacks.scatter(book, Dice.scripted([5, 1]), "anton", (4, 4), 4)
+    assert cell == (3, 4) and rolls[0].formula == "d6 5 → W"
