@@ -12,6 +12,7 @@ from engine.content import loader, tables
 from engine.core import codec
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
+from engine.map import hexes as hexmap
 from engine.rules.annihilation import character as ch, experience, fire, healing, hits, moves, phase, sheet, space
 from engine.rules.annihilation import wounds
 from engine.rules.annihilation.armour import ArmourState
@@ -288,14 +289,19 @@ def test_a_skill_improves_by_use_and_climbs_a_level_at_its_chance(book):
 
 
 def test_the_hex_variant_measures_and_sides_on_hexes(book):
+    """Map cells read as odd-r hexes (engine.map.hexes): pointy-topped, odd rows half a hex east."""
     hexes = with_settings(book, grid="hex")
-    assert space.between("hex", (0, 0), (3, -1)) == 3 and space.between("square", (0, 0), (3, -1)) == 3
-    assert space.between("hex", (0, 0), (2, 2)) == 4 and space.between("square", (0, 0), (2, 2)) == 3
-    north = 0  # flat-topped hexes: N, NE, SE, S, SW, NW
-    assert [space.side_on("hex", north, (0, 0), d) for d in space.HEX_NEIGHBOURS] == [
+    assert space.between("hex", (0, 0), (3, 0)) == 3 and space.between("square", (0, 0), (3, 0)) == 3
+    assert space.between("hex", (0, 0), (2, 1)) == 3 and space.between("square", (0, 0), (2, 1)) == 2
+    assert space.between("hex", (0, 0), (3, -1)) == 4 and space.between("hex", (1, 1), (3, -1)) == 3
+    east, north_east = 1, 0  # the six facings: NE, E, SE, SW, W, NW
+    around = hexmap.neighbours((0, 0))
+    assert [space.side_on("hex", east, (0, 0), d) for d in around] == ["front"] * 3 + ["rear"] * 3
+    assert [space.side_on("hex", north_east, (0, 0), d) for d in around] == [
         "front", "front", "rear", "rear", "rear", "front"]
-    assert space.side_on("hex", north, (0, 0), (2, -1)) == "right" and space.side_on("hex", north, (0, 0),
-                                                                                        (-2, 1)) == "left"
+    assert space.side_on("hex", east, (0, 0), (0, -2)) == "left" and space.side_on("hex", east, (0, 0),
+                                                                                     (0, 2)) == "right"
+    assert [space.facing_towards((0, 0), d, "hex") for d in around] == list(range(6))
     assert hits.sensed(hexes, (0, 0), [("a", (20, 0), True), ("b", (20, 1), True)]) == ["a"]
 
 

@@ -17,7 +17,8 @@ from typing import Mapping
 
 from engine.content.models import Content
 from engine.map.terrain import Terrain
-from engine.map.grid import Pos
+from engine.map import hexes as hexmap
+from engine.map.grid import Grid, Pos
 from engine.content.missions import hostile
 from engine.core.model import State
 from engine.core.ruleset import Mark
@@ -214,9 +215,48 @@ def _overlay(frame: Frame, overlay: Overlay, visible: np.ndarray) -> None:
         at[y, x] |= REVERSE
 
 
-def cells_within(shape: tuple[int, int], centre: Pos, radius: int) -> np.ndarray:
-    """Chebyshev disc, [y, x]."""
+def on_screen(grid: Grid, p: Pos) -> Pos:
+    """Where cell p is drawn: itself on squares; on hexes two columns a cell, odd rows one column further east
+    (engine.map.hexes' odd-r layout)."""
+    return (2 * p[0] + (p[1] & 1), p[1]) if grid.hexes else p
+
+
+def world(grid: Grid) -> tuple[int, int]:
+    """The drawn map's size in columns and rows."""
+    return (2 * grid.width + 1, grid.height) if grid.hexes else (grid.width, grid.height)
+
+
+def laid_out(grid: Grid, frame: Frame) -> Frame:
+    """The frame as the map is drawn: on hexes each cell's glyph, then a blank of its shade (so a path, the range
+    and the cursor read two columns wide), every odd row shifted a column east."""
+    if not grid.hexes:
+        return frame
+    h, w = frame.attrs.shape
+    out = Frame(2 * w + 1, h)
+    out.console.rgb["ch"] = ord(" ")
+    out.console.rgb["fg"] = BLACK
+    out.console.rgb["bg"] = BLACK
+    blank = frame.console.rgb.copy()
+    blank["ch"] = ord(" ")
+    for parity in (0, 1):
+        rows, end = slice(parity, None, 2), parity + 2 * w
+        cols, after = slice(parity, end, 2), slice(parity + 1, end, 2)
+        out.console.rgb[rows, cols] = frame.console.rgb[rows]
+        out.console.rgb[rows, after] = blank[rows]
+        out.attrs[rows, cols] = frame.attrs[rows]
+        out.attrs[rows, after] = frame.attrs[rows] & np.uint8(0xFF ^ (BOLD | ITALIC))
+    return out
+
+
+def cells_within(shape: tuple[int, int], centre: Pos, radius: int, hexes: bool = False) -> np.ndarray:
+    """Chebyshev disc, [y, x]; on hexes the hexagon."""
     h, w = shape
+    if hexes:
+        out = np.zeros(shape, dtype=bool)
+        for x, y in hexmap.hexagon(centre, radius):
+            if 0 <= x < w and 0 <= y < h:
+                out[y, x] = True
+        return out
     ys, xs = np.ogrid[:h, :w]
     return (np.abs(xs - centre[0]) <= radius) & (np.abs(ys - centre[1]) <= radius)
 

@@ -12,7 +12,7 @@ from engine.core.commands import Move
 from engine.core.model import State, Unit
 from engine.core.ruleset import Walk
 from engine.map import levels
-from engine.map.grid import Grid, Pos, distance
+from engine.map.grid import Grid, Pos
 
 
 class Ground:
@@ -60,13 +60,13 @@ class Ground:
         grid = self._grid(state, unit)
         w = self._walk(state, unit)
         steps = grid.distances(unit.pos, blocked, w)
-        near = min(distance(unit.pos, t) for t in k.threats)
+        near = min(grid.steps(unit.pos, t) for t in k.threats)
         best: tuple[float, Pos] | None = None
         ys, xs = np.nonzero((steps <= moves) & (steps > 0))
         for x, y in sorted(zip(xs.tolist(), ys.tolist())):
             if not self._open(state, unit, (x, y), blocked):
                 continue
-            gain = min(distance((x, y), t) for t in k.threats) - near
+            gain = min(grid.steps((x, y), t) for t in k.threats) - near
             score = 3 * gain + position_score(grid, (x, y), attrs.evolve(p, advance=0, flank=0, distance=0), k, 0)
             if gain > 0 and (best is None or score > best[0]):
                 best = (score, (x, y))

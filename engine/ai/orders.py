@@ -11,7 +11,7 @@ from typing import Callable
 from engine.content import missions
 from engine.core.commands import Act, Command
 from engine.content.models import Behaviour, Mission, Objective
-from engine.map.grid import Pos, distance
+from engine.map.grid import Pos
 from engine.core.model import State, Unit
 
 
@@ -102,7 +102,7 @@ class Orders:
             if self.engineer(state, o) != unit.id:
                 continue
             for cell in self.zones.get(o.zone, ()):
-                if distance(unit.pos, cell) <= 1 and state.grid.tile(cell) != o.done_tile:
+                if state.grid.steps(unit.pos, cell) <= 1 and state.grid.tile(cell) != o.done_tile:
                     return self.work(state, unit, cell)
         return None
 

@@ -17,7 +17,7 @@ from engine.ai.ground import Ground, affordable
 from engine.ai.orders import Orders
 from engine.core.commands import Combo, Command, EndTurn, Move, Rejected, Shoot, Wait
 from engine.content.models import Behaviour
-from engine.map.grid import Pos, distance
+from engine.map.grid import Pos
 from engine.core.model import State, Unit
 from engine.core.ruleset import Ruleset
 from engine.log.view import look
@@ -192,7 +192,7 @@ class Ai(Ground):
             step = self._step_and_shoot(state, unit, k, p, budget.step, budget.dash_moves)
             if step is not None:
                 return step
-        near = k.threats and min(distance(unit.pos, t) for t in k.threats) <= k.vision // 2
+        near = k.threats and min(state.grid.steps(unit.pos, t) for t in k.threats) <= k.vision // 2
         escort = any(u.conscious and u.id != unit.id for u in state.side_units(self.side))
         if p.objective and near and escort and self._covered(state, unit, k, p):
             return Wait(unit=unit.id)  # the VIP lets the escort deal with what is close (alone, it must go on)
@@ -292,8 +292,8 @@ class Ai(Ground):
             progress = here - int(field[y, x])
             score = position_score(grid, (x, y), p, k, progress, friends=friends, advance=self.aggression)
             score += unseen((x, y))
-            if escort is not None and not k.threats and distance((x, y), escort) > 4:
-                score -= 2 * (distance((x, y), escort) - 4)
+            if escort is not None and not k.threats and grid.steps((x, y), escort) > 4:
+                score -= 2 * (grid.steps((x, y), escort) - 4)
             if best is None or score > best[0]:
                 best = (score, (x, y))
             if progress > 0 and (onward is None or score > onward[0]):

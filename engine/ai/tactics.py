@@ -12,7 +12,8 @@ import numpy as np
 import tcod.path
 
 from engine.content.models import COVER_LEVEL, Behaviour
-from engine.map.grid import Grid, Pos, distance
+from engine.map import hexes as hexmap
+from engine.map.grid import Grid, Pos
 from engine.core.model import Unit
 from engine.core.ruleset import ShotPreview
 
@@ -36,7 +37,7 @@ class Knowledge:
 
 def sees(grid: Grid, a: Pos, b: Pos, radius: int) -> bool:
     """Line of sight both ways (the shadowcast is symmetric), from a's cached field of view."""
-    return distance(a, b) <= radius and bool(grid.fov(a, radius)[b[1], b[0]])
+    return grid.steps(a, b) <= radius and bool(grid.fov(a, radius)[b[1], b[0]])
 
 
 def safety(grid: Grid, cell: Pos, threats: Iterable[Pos], radius: int) -> tuple[int, int]:
@@ -71,11 +72,11 @@ def position_score(grid: Grid, cell: Pos, p: Behaviour, k: Knowledge, progress: 
     score = p.advance * advance * progress + p.cover * cover - p.exposure * exposed
     score += p.flank * flanked(grid, cell, k.targets, k.vision)
     if k.threats:
-        near = min(distance(cell, t) for t in k.threats)
+        near = min(grid.steps(cell, t) for t in k.threats)
         if p.distance and near < p.distance:
             score -= (p.cover + 1) * (p.distance - near)
         if p.rear:
-            front = min((min(distance(f, t) for t in k.threats) for f in friends), default=near)
+            front = min((min(grid.steps(f, t) for t in k.threats) for f in friends), default=near)
             if near < front + 2:
                 score -= 3 * (front + 2 - near)
     return score
@@ -106,6 +107,14 @@ def goal_field(grid: Grid, goals: Iterable[Pos], blocked: Iterable[Pos]) -> np.n
         cost[y, x] = 1  # the hostiles we walk towards stand on the goals
     for x, y in goals:
         cost[y, x] = 1
+    if grid.hexes:  # six steps a cell (engine.map.hexes)
+        graph = tcod.path.CustomGraph(cost.shape)
+        hexmap.add_edges(graph, cost)
+        pf = tcod.path.Pathfinder(graph)
+        for x, y in goals:
+            pf.add_root((y, x))
+        pf.resolve()
+        return np.minimum(pf.distance, UNREACHABLE)
     dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
     for x, y in goals:
         dist[y, x] = 0

@@ -13,7 +13,7 @@ import attrs
 
 from engine.content.models import Content, Difficulty, Forces, Mission, Objective
 from engine.content.strict import did_you_mean
-from engine.map.grid import Pos, distance
+from engine.map.grid import Pos
 from engine.core.model import State, Unit
 
 PLAYER, ALIENS, CIVILIANS = "xcom", "aliens", "civilians"
@@ -164,7 +164,7 @@ def _status(content: Content, oid: str, o: Objective, zones: Zones, state: State
         out = [u for u in vips if u.conscious and u.pos in cells]
         if out:
             return Status(oid, o, "done", "out", f"{out[0].name} reached the extraction point")
-        steps = min((distance(u.pos, c) for u in vips if u.status != "dead" for c in cells), default=0)
+        steps = min((state.grid.steps(u.pos, c) for u in vips if u.status != "dead" for c in cells), default=0)
         return Status(oid, o, "open", f"{steps} cells to go")
     if o.kind == "hold":
         inside = [u for u in state.units.values() if u.conscious and u.pos in cells]
@@ -272,24 +272,22 @@ def watches(mission: Mission) -> set[str]:
 
 def uses(content: Content, mission: Mission, zones: Zones, state: State, unit: Unit) -> list[tuple[str, Pos]]:
     """What the unit could `Act` on from where it stands, the objective first: ("shut_down" | "open" |
-    "close", cell) for its own cell and the eight round it, on the unit's own storey (the objectives lie on the
-    ground)."""
+    "close", cell) for its own cell and those round it (eight squares, six hexes), on the unit's own storey (the
+    objectives lie on the ground)."""
     found = []
     targets = {c: o for o in objectives(mission).values() if o.kind == "shut_down" for c in zones.get(o.zone, ())}
     grid = state.grid.level(unit.z)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            cell = (unit.pos[0] + dx, unit.pos[1] + dy)
-            if not grid.inside(cell):
-                continue
-            tile_id = grid.tile(cell)
-            tile = grid.terrain[tile_id]  # a storey's own tiles (ladder, roof, air) are the grid's
-            if cell in targets and tile_id != targets[cell].done_tile and unit.side == PLAYER and not unit.z:
-                found.append((0, "shut_down", cell))
-            if tile.opens_to:
-                found.append((1, "open", cell))
-            if tile.closes_to and not state.units_at(cell, unit.z):
-                found.append((1, "close", cell))
+    for cell in (unit.pos, *grid.neighbours(unit.pos)):  # sorted below: the order they are found in is not kept
+        if not grid.inside(cell):
+            continue
+        tile_id = grid.tile(cell)
+        tile = grid.terrain[tile_id]  # a storey's own tiles (ladder, roof, air) are the grid's
+        if cell in targets and tile_id != targets[cell].done_tile and unit.side == PLAYER and not unit.z:
+            found.append((0, "shut_down", cell))
+        if tile.opens_to:
+            found.append((1, "open", cell))
+        if tile.closes_to and not state.units_at(cell, unit.z):
+            found.append((1, "close", cell))
     return [(action, cell) for _rank, action, cell in sorted(found)]
 
 

@@ -42,6 +42,7 @@ class Ruleset(Protocol):
     sight_range: int  # cells a unit sees at most, for the AI's sense of near and far
     storeys: int  # how many storeys its maps stack (1: one level, as generated; engine.map.storeys)
     climates: tuple[str, ...]  # the climates its outdoor maps are drawn in (engine.map.climate); (): as generated
+    hexes: bool  # its maps are read as hexes (engine.map.hexes: steps, sight, paths); False: squares
     audit_dice: tuple[int, ...]  # die sizes `audit --stats` tabulates with a χ² test (d100; d6 for a pool ruleset)
     schema: Schema | None  # class attribute: its own tables in `content/<id>/` (engine.content.tables), or None
     scenario: type | None  # class attribute: the attrs model of its `resolve` scenario file, or None (no resolve)
@@ -204,6 +205,7 @@ class Plain:
     title: str
     sight_range: int
     climates: tuple[str, ...] = ()  # every map as its generator makes it
+    hexes: bool = False  # squares
 
     def shot_panel(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         return self.preview_shot(state, shooter, target, mode)  # a ruleset whose panel shows one mode at a time

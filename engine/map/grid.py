@@ -1,4 +1,7 @@
-"""The battle map: content tiles in numpy arrays indexed [y, x], with FOV, LOS and paths from tcod."""
+"""The battle map: content tiles in numpy arrays indexed [y, x], with FOV, LOS and paths from tcod.
+
+A hex map (`hexes`, a ruleset's choice: `Ruleset.hexes`) is the same array read as "odd-r" offset hexes
+(engine.map.hexes): its steps, distances, sight and paths are the hexes' own, everything else is shared."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import tcod.path
 
 from engine.core.geometry import NEIGHBOURS, ORTHOGONAL, Pos, distance  # noqa: F401 - the map's vocabulary
 from engine.core.ruleset import Walk
+from engine.map import hexes as hexmap
 from engine.map.terrain import COVER_LEVEL, Terrain
 
 @attrs.frozen(eq=False)
@@ -28,6 +32,7 @@ class Grid:
     origin: "Grid | None" = attrs.field(default=None, kw_only=True)  # the map as generated, before any change
     # The storeys above this one, each a grid of the same size (engine.map.levels); () on a map of one level.
     storeys: tuple["Grid", ...] = attrs.field(default=(), kw_only=True)
+    hexes: bool = attrs.field(default=False, kw_only=True)  # read as odd-r hexes (engine.map.hexes), not squares
     _fov_cache: dict = attrs.field(init=False, factory=dict)  # (origin, radius) -> seen cells
     _sight_cache: dict = attrs.field(init=False, factory=dict)  # (origin, radius) -> seen cells as bytes, row-major
     _union_cache: dict = attrs.field(init=False, factory=dict)  # (origins, radius) -> cells any of them sees
@@ -73,14 +78,34 @@ class Grid:
         above = [{p[:2]: t for p, t in changes.items() if len(p) == 3 and p[2] == z} for z in range(1, self.levels)]
         storeys = tuple(g.with_tiles(c) for g, c in zip(self.storeys, above))
         if not here:
-            return Grid(self.tile_ids, self.tiles, terrain=self.terrain, origin=self.origin or self, storeys=storeys)
+            return Grid(self.tile_ids, self.tiles, terrain=self.terrain, origin=self.origin or self, storeys=storeys,
+                        hexes=self.hexes)
         ids = tuple(sorted(set(self.tile_ids) | set(here.values())))
         index = {t: i for i, t in enumerate(ids)}
         remap = np.array([index[t] for t in self.tile_ids], dtype=np.int16)
         tiles = remap[self.tiles]
         for (x, y), t in here.items():
             tiles[y, x] = index[t]
-        return Grid(ids, tiles, terrain=self.terrain, origin=self.origin or self, storeys=storeys)
+        return Grid(ids, tiles, terrain=self.terrain, origin=self.origin or self, storeys=storeys, hexes=self.hexes)
+
+    def as_hexes(self) -> "Grid":
+        """The same cells (and storeys) read as hexes."""
+        return Grid(self.tile_ids, self.tiles, terrain=self.terrain, origin=self.origin and self.origin.as_hexes(),
+                    storeys=tuple(s.as_hexes() for s in self.storeys), hexes=True)
+
+    def neighbours(self, p: Pos) -> tuple[Pos, ...]:
+        """The cells one step from p (8 squares or 6 hexes), inside the map or not."""
+        if self.hexes:
+            return hexmap.neighbours(p)
+        return tuple((p[0] + dx, p[1] + dy) for dx, dy in NEIGHBOURS)
+
+    def steps(self, a: Pos, b: Pos) -> int:
+        """How many steps apart two cells are (Chebyshev on squares, hex distance on hexes)."""
+        return hexmap.distance(a, b) if self.hexes else distance(a, b)
+
+    def step(self, p: Pos, dx: int, dy: int) -> Pos:
+        """The cell a keypad direction leads to from p (on hexes: engine.map.hexes.step)."""
+        return hexmap.step(p, dx, dy) if self.hexes else (p[0] + dx, p[1] + dy)
 
     @property
     def levels(self) -> int:
@@ -101,8 +126,11 @@ class Grid:
         if seen is None:
             if len(self._fov_cache) > 4096:
                 self._fov_cache.clear()
-            seen = tcod.map.compute_fov(self.transparent, (origin[1], origin[0]), radius=radius,
-                                        light_walls=True, algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
+            if self.hexes:
+                seen = hexmap.fov(self.transparent, origin, radius)
+            else:
+                seen = tcod.map.compute_fov(self.transparent, (origin[1], origin[0]), radius=radius,
+                                            light_walls=True, algorithm=tcod.constants.FOV_SYMMETRIC_SHADOWCAST)
             seen.setflags(write=False)
             self._fov_cache[key] = seen
         return seen
@@ -144,7 +172,10 @@ class Grid:
         return self.cover_source(target, shooter)[0]
 
     def cover_source(self, target: Pos, shooter: Pos) -> tuple[int, Pos | None]:
-        """That cover level and the cell that gives it (None when there is no cover)."""
+        """That cover level and the cell that gives it (None when there is no cover). On hexes: the neighbours
+        within 30° of the shooter's direction (60° each)."""
+        if self.hexes:
+            return self._hex_cover(target, shooter)
         vx, vy = shooter[0] - target[0], shooter[1] - target[1]
         best, where = 0, None
         for dx, dy in ORTHOGONAL:
@@ -153,6 +184,19 @@ class Grid:
             if along <= 0 or along < across:
                 continue
             n = (target[0] + dx, target[1] + dy)
+            if self.inside(n) and int(self.cover[n[1], n[0]]) > best:
+                best, where = int(self.cover[n[1], n[0]]), n
+        return best, where
+
+    def _hex_cover(self, target: Pos, shooter: Pos) -> tuple[int, Pos | None]:
+        (tx, ty), (sx, sy) = hexmap.centre(target), hexmap.centre(shooter)
+        vx, vy = sx - tx, sy - ty
+        best, where = 0, None
+        for n in hexmap.neighbours(target):
+            nx, ny = hexmap.centre(n)
+            along, across = (nx - tx) * vx + (ny - ty) * vy, abs((nx - tx) * vy - (ny - ty) * vx)
+            if along <= 0 or across > along * _TAN_30 + 1e-9:
+                continue
             if self.inside(n) and int(self.cover[n[1], n[0]]) > best:
                 best, where = int(self.cover[n[1], n[0]]), n
         return best, where
@@ -192,7 +236,7 @@ class Grid:
         walk = walk or _PLAIN
         blocked = list(blocked)
         pf, cost = self._pathfinder(start, walk, blocked)
-        if not walk.by_edges:
+        if not walk.by_edges and not self.hexes:
             steps = self.distances(start, blocked, walk)
         else:
             pf.resolve()
@@ -216,7 +260,9 @@ class Grid:
         """What the cheapest walk from start to every cell costs (Chebyshev moves without a walk, else the walk's
         price as in `paths_within`); huge where unreachable."""
         walk = walk or _PLAIN
-        if walk.by_edges:
+        if self.hexes and not walk.by_edges:  # counted in steps, as on squares
+            walk = attrs.evolve(walk, price=(self.cost > 0).astype(np.int16) if walk.price is None else walk.price)
+        if walk.by_edges or self.hexes:
             pf, _cost = self._pathfinder(start, walk, list(blocked))
             pf.resolve()
             return np.minimum(pf.distance, tcod.path.maxarray((1,), dtype=np.int32)[0]).astype(np.int32)
@@ -230,7 +276,14 @@ class Grid:
 
     def _pathfinder(self, start: Pos, walk: Walk, blocked: list[Pos]) -> tuple[tcod.path.Pathfinder, np.ndarray]:
         """A search rooted at start, and the cost of entering each cell (0: closed) it uses for side steps."""
-        if not walk.by_edges:  # multiplicative: tcod's simple graph, as fast as it gets
+        if self.hexes:  # six steps, each at the side step's price (A-7.3: no diagonals on hexes)
+            cost = walk.edges(self.cost > 0)[0] if walk.by_edges else \
+                np.array(self.cost if walk.price is None else walk.price, dtype=np.int16)
+            for x, y in blocked:
+                cost[y, x] = 0
+            graph = tcod.path.CustomGraph(cost.shape)
+            hexmap.add_edges(graph, cost, 1 if walk.by_edges else walk.cardinal)
+        elif not walk.by_edges:  # multiplicative: tcod's simple graph, as fast as it gets
             cost = np.array(self.cost if walk.price is None else walk.price, dtype=np.int16)
             for x, y in blocked:
                 cost[y, x] = 0
@@ -270,5 +323,6 @@ def _walk_back(cell: int, width: int, parent: list[int], known: dict[int, tuple[
 
 
 _PLAIN = Walk()
+_TAN_30 = 3 ** -0.5
 _SIDE = np.array([[0, 1, 0], [1, 0, 1], [0, 1, 0]], dtype=np.int8)
 _CORNER = np.array([[1, 0, 1], [0, 0, 0], [1, 0, 1]], dtype=np.int8)

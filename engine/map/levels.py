@@ -16,6 +16,7 @@ import tcod.path
 
 from engine.core.geometry import NEIGHBOURS, ORTHOGONAL, Pos
 from engine.core.ruleset import Walk
+from engine.map import hexes
 from engine.map.grid import Grid
 
 Place = tuple[int, int, int]  # (x, y, z)
@@ -92,18 +93,29 @@ def jumps(grid: Grid, over: np.ndarray, tu: int, flying: bool = False
         if flying:
             down[z] = np.where(air[z], z, down[z])
     out = []
-    for dx, dy in ORTHOGONAL:
+    for k in range(6 if grid.hexes else 4):
         for drop in range(levels):
             cost = np.zeros((levels, h, w), dtype=np.int32)
+            span = None
             for z in range(drop, levels):
                 for my, mx in zip(*(v.tolist() for v in np.nonzero(over[z]))):
-                    fx, fy, tx, ty = mx - dx, my - dy, mx + dx, my + dy
+                    (fx, fy), (tx, ty) = _across(grid, (mx, my), k)
+                    span = (ty - fy, tx - fx)  # the same for every window of this way, on squares and hexes
                     if 0 <= fx < w and 0 <= fy < h and 0 <= tx < w and 0 <= ty < h and stand[z, fy, fx] \
                             and down[z, ty, tx] == z - drop:
                         cost[z - drop, ty, tx] = tu
             if cost.any():
-                out.append(((-drop, 2 * dy, 2 * dx), cost))
+                out.append(((-drop, *span), cost))
     return tuple(out)
+
+
+def _across(grid: Grid, middle: Pos, way: int) -> tuple[Pos, Pos]:
+    """The cells on either side of `middle` along way `way` (of 4 on squares, 6 on hexes), from and to."""
+    if grid.hexes:
+        near = hexes.neighbours(middle)
+        return near[(way + 3) % 6], near[way]
+    dx, dy = ORTHOGONAL[way]
+    return (middle[0] - dx, middle[1] - dy), (middle[0] + dx, middle[1] + dy)
 
 
 def sky(grid: Grid, low: int, high: int) -> np.ndarray:
@@ -175,7 +187,9 @@ def _search(grid: Grid, start: Place, walk: Walk, blocked: Iterable[Place]) -> t
             for a in arrays:
                 a[z, y, x] = 0
     graph = tcod.path.CustomGraph((levels, h, w))
-    for dx, dy in NEIGHBOURS:
+    if grid.hexes:  # six steps at the side step's price (A-7.3)
+        hexes.add_edges(graph, side)
+    for dx, dy in () if grid.hexes else NEIGHBOURS:
         graph.add_edge((0, dy, dx), 1, cost=corner if dx and dy else side)
     graph.add_edge((1, 0, 0), 1, cost=up)
     graph.add_edge((-1, 0, 0), 1, cost=down)

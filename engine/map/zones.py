@@ -8,7 +8,7 @@ from typing import Mapping
 import numpy as np
 
 from engine.map.terrain import Terrain
-from engine.map.common import Battlefield, Canvas, MapRng, cells_of, connect, nearest, reachable, scatter
+from engine.map.common import UNREACHABLE, Battlefield, Canvas, MapRng, cells_of, connect, nearest, reachable, scatter
 from engine.map.grid import NEIGHBOURS, Grid, Pos
 
 COMMON_ZONES = ("xcom", "aliens", "civilians", "extraction", "hold")
@@ -91,7 +91,7 @@ def problems(field: Battlefield, terrain: Mapping[str, Terrain]) -> list[str]:
     squad = zones.get("xcom", ())
     if not squad:
         return ["the squad has nowhere to deploy"]
-    ok = reachable(grid.walkable, squad[0])
+    ok = grid.distances(squad[0]) < UNREACHABLE if grid.hexes else reachable(grid.walkable, squad[0])  # 6-way
     for side in ("xcom", "aliens"):
         cells = zones.get(side, ())
         if len(set(cells)) != len(cells):
@@ -105,7 +105,7 @@ def problems(field: Battlefield, terrain: Mapping[str, Terrain]) -> list[str]:
                     out.append(f"{name}: {x},{y} cannot be reached from the squad")
             elif name in ("xcom", "aliens", "civilians"):
                 out.append(f"{name}: {x},{y} is a {grid.tile((x, y))}, nobody can stand there")
-            elif not any(grid.inside((x + dx, y + dy)) and ok[y + dy, x + dx] for dx, dy in NEIGHBOURS):
+            elif not any(grid.inside(n) and ok[n[1], n[0]] for n in grid.neighbours((x, y))):
                 out.append(f"{name}: nobody can get next to {x},{y}")
         if not cells and name != "civilians":
             out.append(f"{name}: the zone is empty")

@@ -87,7 +87,7 @@ def build(content: Content, header: dict[str, Any]) -> tuple[Ruleset, State]:
     deployed = plain.roster(params["id"]) or []
     counts = {side: sum(m.side == side for m in deployed) for side in (missions.PLAYER, missions.ALIENS)}
     field = battlefield(mission.generator, mission.width, mission.height, params["map_seed"], content.terrain, counts,
-                        plain.storeys, plain.climates)
+                        plain.storeys, plain.climates, plain.hexes)
     setup = Setup(mission_id=params["id"], mission=mission, spawns=field.spawns, max_phases=params["max_phases"],
                   extra_turns=params.get("extra_turns", 0))
     ruleset = make(header["ruleset"], content, setup)

@@ -37,7 +37,7 @@ def describe(content: Content, ruleset: str, mission_id: str, seed: int) -> dict
             "legend": {t: {"name": content.terrain[t].name, "glyph": content.terrain[t].glyph,
                            "color": content.terrain[t].color} for t in grid.tile_ids},
             "units": units, "zones": {k: [list(c) for c in v] for k, v in sorted(zones.items())},
-            "problems": found}
+            "problems": found, **({"hexes": True} if grid.hexes else {})}
 
 
 def text(content: Content, d: dict[str, Any]) -> list[str]:
@@ -48,7 +48,10 @@ def text(content: Content, d: dict[str, Any]) -> list[str]:
         rows[y][x] = u["glyph"]
     head = (f"{d['name']} ({d['mission']}) · seed {d['seed']} · map seed {d['map_seed']} · "
             f"{d['generator']} {d['width']}×{d['height']}")
-    out = [head, *("".join(r) for r in rows)]
+    if d.get("hexes"):  # odd-r hexes as the client draws them: two columns a hex, odd rows a column further east
+        out = [head + " hexes", *((" " if y % 2 else "") + " ".join(r) for y, r in enumerate(rows))]
+    else:
+        out = [head, *("".join(r) for r in rows)]
     kinds: dict[str, str] = {}
     for u in d["units"]:
         kinds.setdefault(u["glyph"], u["name"].rsplit(" ", 1)[0] if u["side"] != missions.PLAYER else u["name"])

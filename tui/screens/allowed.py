@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from engine.content import missions
 from engine.core.model import Unit
 from engine.core.ruleset import Option, Throwable
-from engine.map.grid import NEIGHBOURS, Pos
+from engine.map.grid import Pos
 from tui.screens import walking
 from tui.screens.board import no_cell_shots
 from tui.session import Session
@@ -37,7 +37,7 @@ def throwables(session: Session, unit: Unit | None) -> list[Throwable]:
 def locked(screen: BattleScreen, unit: Unit) -> str:
     """A locked door next to the unit opens only by the ruleset's own action (a picked lock), if it has one."""
     grid, terrain = screen.session.state.grid, screen.session.content.terrain
-    cell = next((c for c in ((unit.pos[0] + dx, unit.pos[1] + dy) for dx, dy in NEIGHBOURS)
+    cell = next((c for c in grid.neighbours(unit.pos)
                  if grid.inside(c) and terrain[grid.tile(c)].unlocks_to), None)
     if cell is None:
         return ""

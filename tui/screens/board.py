@@ -163,7 +163,8 @@ class Board(Sized):
         width, height = map_view.size.width, map_view.size.height
         self._follow()
         if width and height:
-            self.origin = scene.follow(self.origin, self.cursor, (width, height), (state.grid.width, state.grid.height))
+            self.origin = scene.follow(self.origin, scene.on_screen(state.grid, self.cursor), (width, height),
+                                       scene.world(state.grid))
             marks = self.session.ruleset.marks(state, self.session.side)
             if state.grid.storeys:
                 frame = scene.draw(self.palette, state, self.session.side, chron.visible_levels[self.level],
@@ -174,7 +175,7 @@ class Board(Sized):
                 frame = scene.draw(self.palette, state, self.session.side, chron.visible, chron.explored,
                                    chron.last_seen, self.overlay(), chron.remembered, marks,
                                    spotted=self.session.ruleset.spotted(state, self.session.side))
-            map_view.show(frame.window(*self.origin, width, height))
+            map_view.show(scene.laid_out(state.grid, frame).window(*self.origin, width, height))
         unit, ruleset = self.unit, self.session.ruleset
         card = Card(unit, ruleset.sheet(state, unit), ruleset.budget(state, unit)) if unit else None
         info, goals = self.info(), self._objectives()
@@ -263,8 +264,9 @@ class Board(Sized):
         """Scroll the map so `cell` is in the middle of the view (as far as the map's edges allow)."""
         view = self.query_one(MapView).size
         grid = self.session.state.grid
-        wanted = (cell[0] - view.width // 2, cell[1] - view.height // 2)
-        self.origin = scene.follow(wanted, cell, (view.width, view.height), (grid.width, grid.height))
+        at = scene.on_screen(grid, cell)
+        wanted = (at[0] - view.width // 2, at[1] - view.height // 2)
+        self.origin = scene.follow(wanted, at, (view.width, view.height), scene.world(grid))
 
     def action_spotted(self) -> None:
         """The cursor, and the view, to the next hostile in sight (the in-sight bar marks it)."""
@@ -278,8 +280,8 @@ class Board(Sized):
 
     def action_cursor(self, dx: int, dy: int) -> None:
         grid = self.session.state.grid
-        x, y = self.cursor
-        self.cursor = (min(max(x + dx, 0), grid.width - 1), min(max(y + dy, 0), grid.height - 1))
+        x, y = grid.step(self.cursor, dx, dy)  # on hexes a neighbour hex (engine.map.hexes.step)
+        self.cursor = (min(max(x, 0), grid.width - 1), min(max(y, 0), grid.height - 1))
         self.update_view()
 
     def action_full_log(self) -> None:

@@ -47,6 +47,9 @@ INTRO = {
                "the full map once the mission has ended. {pan_north} {pan_west} {pan_south} {pan_east} pan the "
                "view. {next_roll} picks a roll of the record on show, {explain} shows why it fell as it did."),
 }
+HEX_CURSOR = ("On hexes (every odd row drawn half a hex east): {west} {east} west and east, {north_west} "
+              "{north_east} {south_west} {south_east} the four slanted sides, {north} {south} the hex above or below "
+              "in the same column (north-east or north-west of it by row).")
 MODE_WORDS = {"move": "moving", "target": "targeting", "cell": "firing at a cell", "throw": "throwing",
               "look": "looking", "aliens": "the alien turn (any key skips the wait)", "over": "the mission is over"}
 
@@ -80,6 +83,9 @@ class Help(ModalScreen[None]):
         moves = [k for k in table if k.id in keys.MOVES]
         if moves:
             lines.append("cursor " + " ".join("/".join(self._names(k, keymap)) for k in moves))
+            session = getattr(under, "session", None)
+            if session is not None and session.state.grid.hexes:
+                lines += textwrap.wrap(keys.fill(keymap, HEX_CURSOR, self.table), 70)
         cells = []
         hidden = under.hidden_keys() if hasattr(under, "hidden_keys") else ()
         for k in table:

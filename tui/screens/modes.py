@@ -234,7 +234,8 @@ class ThrowScreen(Hostiles, Board):
 
     def overlay(self) -> scene.Overlay:
         state = self.session.state
-        area = scene.cells_within((state.grid.height, state.grid.width), self.unit.pos, self._reach())
+        area = scene.cells_within((state.grid.height, state.grid.width), self.unit.pos, self._reach(),
+                                  state.grid.hexes)
         return scene.Overlay(cursor=self.cursor, selected=self.selected, area=area, target=self.cursor)
 
     def info(self) -> list:

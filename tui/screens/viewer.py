@@ -209,12 +209,12 @@ class Viewer(Sized):
             target = tuple(command["cell"])
         path = tuple(tuple(p) for p in command.get("path", ()) if visible[p[1], p[0]])
         overlay = scene.Overlay(selected=actor if shown(actor) else None, target=target, path=path, reach=len(path))
-        view, world = (width, height), (state.grid.width, state.grid.height)
+        view, world = (width, height), scene.world(state.grid)
         # the target, then the selected roll's unit: that one always ends up in view
         focuses = [p for p in (target, shown(actor)) if p is not None] or [self._home(state, side)]
         for focus in focuses if not self.panned else ():
             if focus is not None:
-                self.origin = scene.follow(self.origin, focus, view, world)
+                self.origin = scene.follow(self.origin, scene.on_screen(state.grid, focus), view, world)
         marks = self.timeline.ruleset.marks(state, side) if side in state.sides else ()
         if state.grid.storeys:  # the storey on show, its own fog; the units on the others marked
             seen, explored = sight.level(self.level)
@@ -224,7 +224,7 @@ class Viewer(Sized):
         else:
             frame = scene.draw(self.palette, state, side, visible, sight.explored, sight.last_seen, overlay,
                                sight.remembered, marks)
-        map_view.show(frame.window(*self.origin, width, height))
+        map_view.show(scene.laid_out(state.grid, frame).window(*self.origin, width, height))
 
     @staticmethod
     def _home(state: State, side: str) -> Pos | None:
@@ -317,12 +317,12 @@ class Viewer(Sized):
 
     def action_pan(self, dx: int, dy: int) -> None:
         """Shift+arrows (or HJKL) move the view a quarter of itself over the map; the next record brings it back."""
-        view, grid = self.query_one(MapView).size, self.state.grid
-        if view.width >= grid.width and view.height >= grid.height:
+        view, (width, height) = self.query_one(MapView).size, scene.world(self.state.grid)
+        if view.width >= width and view.height >= height:
             self.say("✗ The whole map is in view")
             return
-        x = min(max(self.origin[0] + dx * max(1, view.width // 4), 0), max(0, grid.width - view.width))
-        y = min(max(self.origin[1] + dy * max(1, view.height // 4), 0), max(0, grid.height - view.height))
+        x = min(max(self.origin[0] + dx * max(1, view.width // 4), 0), max(0, width - view.width))
+        y = min(max(self.origin[1] + dy * max(1, view.height // 4), 0), max(0, height - view.height))
         self.origin, self.panned = (x, y), True
         self.update_view()
         self.say(f"View from {x},{y} · the next record brings it back")

@@ -114,7 +114,9 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
 
 
 def face(rs: Annihilation, state: State, unit: Unit, cmd: Face, dice: Dice) -> Rejected | list[Event]:
-    """A-9.4: 1 TU a 45° step turned in place, the short way round."""
+    """A-9.4: 1 TU a 45° step turned in place, the short way round (A-9.3: a 60° step on hexes)."""
+    if rs.book.settings.grid == "hex" and not 0 <= cmd.facing < 6:
+        return Rejected("bad_facing", "A facing on hexes is 0 (north-east) to 5, clockwise")
     if not 0 <= cmd.facing < 8:
         return Rejected("bad_facing", "A facing is 0 (north) to 7, clockwise")
     cost = moves.turn_price(rs.book, unit.facing, cmd.facing)

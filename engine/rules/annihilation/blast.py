@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Literal
 
 from engine.core.geometry import Pos
+from engine.map import hexes
 from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.space import Grid, Side, blast_distance, diamond, hex_distance, hexagon, side_on
+from engine.rules.annihilation.space import Grid, Side, blast_distance, diamond, side_on
 
 Delivery = Literal["grenade", "missile"]  # A-17.4: mines and charges are "grenade"; shells and rockets "missile"
 
@@ -19,14 +20,14 @@ def falloff(damage: int, spaces: int, radius: int) -> int:
 
 
 def cells(book: Book, centre: Pos, radius: int) -> tuple[Pos, ...]:
-    """A-17.1, A-17.3: the diamond on squares, the hexagon on hexes."""
-    return hexagon(centre, radius) if book.settings.grid == "hex" else diamond(centre, radius)
+    """A-17.1, A-17.3: the diamond on squares, the hexagon on hexes (map cells)."""
+    return hexes.hexagon(centre, radius) if book.settings.grid == "hex" else diamond(centre, radius)
 
 
 def spaces_from(book: Book, centre: Pos, cell: Pos, dz: int = 0) -> int:
     """A-7.5: the blast distance on this grid (|dz| only with multi-level blasts)."""
     if book.settings.grid == "hex":
-        return hex_distance(centre, cell) + (abs(dz) if book.settings.multi_level_blasts else 0)
+        return hexes.distance(centre, cell) + (abs(dz) if book.settings.multi_level_blasts else 0)
     return blast_distance(centre, cell, dz, book.settings.multi_level_blasts)
 
 

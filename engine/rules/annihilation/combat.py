@@ -55,7 +55,7 @@ def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighte
         out += spotting.noted(state, kept, rolls, words)
         seen = [u for u in seen if spotting.seen(rs, state, u.side, mover, kept)]
     by_id = {u.id: u for u in seen}
-    facing = {u.id: facing_towards(u.pos, at) for u in seen}
+    facing = {u.id: facing_towards(u.pos, at, rs.book.settings.grid) for u in seen}
     answers = fire.reactions(rs.book, actor, [(u.id, records.evolve(fighter_of(u), {"facing": facing[u.id]}),
                                                gun(u.record).id, gun(u.record).rounds) for u in seen])
     for answer in answers:
@@ -139,7 +139,7 @@ def blast(rs: Annihilation, state: State, dice: Dice, actor: str, centre: Pos, r
 def shot_cost(rs: Annihilation, unit: Unit, target: Unit, mode: str) -> tuple[int, int]:
     """(TU to turn to the target, TU of the shot): A-9.4, A-8.2 and the sights the mode id names (A-14.7)."""
     g = gun(unit.record)
-    turn = turn_price(rs.book, unit.facing, facing_towards(unit.pos, target.pos)).tu
+    turn = turn_price(rs.book, unit.facing, facing_towards(unit.pos, target.pos, rs.book.settings.grid)).tu
     mode, used = sights.split(mode)
     return turn, fire.shot_tu(rs.book, fighter_of(unit), g.id, mode, used)
 
@@ -178,7 +178,7 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
     if isinstance(target, Rejected):
         return target
     turn, tu = shot_cost(rs, unit, target, mode)
-    towards = facing_towards(unit.pos, target.pos)
+    towards = facing_towards(unit.pos, target.pos, rs.book.settings.grid)
     f = records.evolve(fighter_of(unit), {"facing": towards, "tu_left": unit.record.fighter.tu_left - turn})
     hurt, pre, down = answered(rs, state, dice, unit, records.evolve(f, {"tu_left": f.tu_left - tu}), "taking aim",
                                "shot cancelled: put down by opportunity fire", spent=True)

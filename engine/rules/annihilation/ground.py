@@ -9,6 +9,7 @@ import numpy as np
 from engine.core.geometry import Pos
 from engine.core.ruleset import Walk
 from engine.map import levels
+from engine.map import hexes
 from engine.map.grid import Grid
 from engine.rules.annihilation.book import Book
 
@@ -92,7 +93,7 @@ def step_kind(ground: dict, grid: Grid, here: tuple[int, int, int], there: tuple
     if not (0 <= z < grid.levels and 0 <= z0 < grid.levels and grid.inside((x, y))):
         return None
     dx, dy = x - x0, y - y0
-    if z == z0 and max(abs(dx), abs(dy)) == 1:
+    if z == z0 and grid.steps((x0, y0), (x, y)) == 1:
         return "fly" if flying and bool(levels.open_air(grid, z)[y, x]) else "walk"
     if (dx, dy) == (0, 0) and abs(z - z0) == 1:
         low, way = min(z, z0), "up" if z > z0 else "down"
@@ -102,8 +103,9 @@ def step_kind(ground: dict, grid: Grid, here: tuple[int, int, int], there: tuple
         if ladders[low, y, x]:
             return f"climb_{way}"
         return f"hover_{way}" if flying and bool(levels.open_air(grid, low + 1)[y, x]) else None
-    if {abs(dx), abs(dy)} == {0, 2} and z <= z0:
-        middle = (x0 + dx // 2, y0 + dy // 2)
+    middle = hexes.across((x0, y0), (x, y)) if grid.hexes else \
+        (x0 + dx // 2, y0 + dy // 2) if {abs(dx), abs(dy)} == {0, 2} else None
+    if middle is not None and z <= z0:
         if jumpable(ground, grid)[z0, middle[1], middle[0]] and levels.lands(grid, (x, y, z0), flying) == z:
             return "jump"
     return None

@@ -6,11 +6,12 @@ import attrs
 
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
-from engine.core.geometry import Pos, distance
+from engine.core.geometry import Pos
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.character import is_medic
 from engine.rules.annihilation.fighter import Fighter, Part, stamina_effective
 from engine.rules.annihilation.moves import Price, pay
+from engine.rules.annihilation.space import steps
 
 
 @attrs.frozen
@@ -48,7 +49,7 @@ def treat(book: Book, dice: Dice, healer: Fighter, kit: Kit, dose: str, *, patie
     """A-13.2, A-20.2: one dose on the healer (no `patient`) or on a unit in an adjacent square."""
     if healer.status != "awake":
         return Rejected("not_now", "An unconscious character treats nobody")
-    if patient is not None and distance(at, patient_at) > 1:
+    if patient is not None and steps(book.settings.grid, at, patient_at) > 1:
         return Rejected("too_far", "A dose reaches the user's square and the eight around it")
     if patient is not None and patient.status == "dead":
         return Rejected("dead", "No dose helps the dead")

@@ -54,10 +54,12 @@ def rise(rs: Annihilation, state: State, unit: Unit, in_sight: list[Unit]) -> Ac
 
 
 def _covered(state: State, unit: Unit) -> bool:
-    """A square next to the unit (orthogonally, on its storey) gives cover: a wall, a fence, a crate, a tree."""
+    """A square next to the unit (orthogonally, on its storey; any of the six on hexes) gives cover: a wall, a
+    fence, a crate, a tree."""
     g = state.grid.level(unit.z)
     x, y = unit.pos
-    return any(g.inside((x + dx, y + dy)) and int(g.cover[y + dy, x + dx]) > 0 for dx, dy in ORTHOGONAL)
+    near = g.neighbours(unit.pos) if g.hexes else [(x + dx, y + dy) for dx, dy in ORTHOGONAL]
+    return any(g.inside(n) and int(g.cover[n[1], n[0]]) > 0 for n in near)
 
 
 def _cheapest_shot(rs: Annihilation, unit: Unit) -> int | None:

@@ -19,7 +19,7 @@ from engine.rules.annihilation import healing
 from engine.rules.annihilation.combat import react
 from engine.rules.annihilation.inventory import Carried
 from engine.rules.annihilation.soldier import Soldier, changes, fighter_of
-from engine.rules.annihilation.space import range_distance
+from engine.rules.annihilation.space import between
 
 if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
@@ -59,7 +59,7 @@ def plan(rs: Annihilation, state: State, unit: Unit, cmd: Act) -> Rejected | Pla
         return Rejected("hostile", f"{patient.name} is an enemy")
     if patient.status == "dead":
         return Rejected("dead", "No dose helps the dead")
-    if range_distance(unit.pos, patient.pos) > 1:
+    if between(rs.book.settings.grid, unit.pos, patient.pos) > 1:
         return Rejected("too_far", f"A dose reaches {unit.name}'s square and the eight around it")
     f = patient.record.fighter
     if dose == "bandage" and (part not in rs.book.body or f.part(part).open < 1):
@@ -117,7 +117,7 @@ def options(rs: Annihilation, state: State, unit: Unit) -> list[tuple[str, Act]]
         return []
     near = sorted((u for u in state.units.values() if u.id != unit.id and u.record is not None
                    and u.status != "dead" and not missions.hostile(unit.side, u.side)
-                   and range_distance(unit.pos, u.pos) <= 1), key=lambda u: u.id)
+                   and between(rs.book.settings.grid, unit.pos, u.pos) <= 1), key=lambda u: u.id)
     out = []
     for patient in [unit, *near]:
         f = patient.record.fighter

@@ -19,7 +19,7 @@ from engine.rules.annihilation import actions, attacks
 from engine.rules.annihilation.combat import answered
 from engine.rules.annihilation.moves import action_price, turn_price
 from engine.rules.annihilation.soldier import changes, fighter_of
-from engine.rules.annihilation.space import facing_towards, range_distance
+from engine.rules.annihilation.space import between, facing_towards
 
 if TYPE_CHECKING:
     from engine.rules.annihilation.play import Annihilation
@@ -52,9 +52,10 @@ def plan(rs: Annihilation, state: State, unit: Unit, target_id: str | None) -> R
         return Rejected("not_now", "An unconscious character cannot attack")
     strike = attacks.physical(rs.book, f, unit.pos, target.pos)
     if isinstance(strike, Rejected):
-        return Rejected(strike.code, f"{strike.reason}: {target.name} is {range_distance(unit.pos, target.pos)} "
+        spaces = between(rs.book.settings.grid, unit.pos, target.pos)
+        return Rejected(strike.code, f"{strike.reason}: {target.name} is {spaces} "
                                      "spaces away")
-    turn = turn_price(rs.book, unit.facing, facing_towards(unit.pos, target.pos)).tu
+    turn = turn_price(rs.book, unit.facing, facing_towards(unit.pos, target.pos, rs.book.settings.grid)).tu
     tu = action_price(rs.book, f, "physical_attack").tu
     if turn + tu > f.tu_left:
         return Rejected("no_tu", f"A physical attack costs {tu} TU" + (f" and {turn} to turn" if turn else "")
@@ -66,7 +67,7 @@ def melee(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> R
     p = plan(rs, state, unit, cmd.target)
     if isinstance(p, Rejected):
         return p
-    towards = facing_towards(unit.pos, p.target.pos)
+    towards = facing_towards(unit.pos, p.target.pos, rs.book.settings.grid)
     f = attrs.evolve(fighter_of(unit), facing=towards, tu_left=unit.record.fighter.tu_left - p.turn)
     hurt, pre, down = answered(rs, state, dice, unit, attrs.evolve(f, tu_left=f.tu_left - p.tu), "striking",
                                "attack cancelled: put down by opportunity fire", spent=True)
@@ -95,7 +96,7 @@ def melee(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> R
 def targets(rs: Annihilation, state: State, unit: Unit) -> list[Plan]:
     """The strikes the unit could make now, at the enemies it sees next to it."""
     near = [u for u in state.units.values() if u.status != "dead" and missions.hostile(unit.side, u.side)
-            and range_distance(unit.pos, u.pos) <= rs.book.settings.physical_reach]
+            and between(rs.book.settings.grid, unit.pos, u.pos) <= rs.book.settings.physical_reach]
     found = [plan(rs, state, unit, u.id) for u in sorted(near, key=lambda u: u.id)]
     return [p for p in found if not isinstance(p, Rejected)]
 

@@ -17,7 +17,6 @@ from engine.core.geometry import Pos
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
 from engine.map import levels
-from engine.map.grid import distance
 from engine.map.levels import Place
 from engine.rules.annihilation import falls, ground, moves
 from engine.rules.annihilation.combat import react
@@ -50,7 +49,7 @@ def _problem(rs: Annihilation, state: State, unit: Unit, path: tuple[Place, ...]
             if z != here[2]:
                 return Rejected("no_way_up", f"No stairs, ladder or jump joins {_where(here[:2], here[2])} and "
                                              f"{_where(cell, z)}" + ("" if flying else " (hovering needs flying armour)"))
-            if distance(here[:2], cell) != 1:
+            if grid.steps(here[:2], cell) != 1:
                 return Rejected("not_adjacent", f"{cell[0]},{cell[1]} is not next to {here[0]},{here[1]} (a jump "
                                                 f"goes through a window or over a fence to the square beyond it)")
         if not levels.holds(grid, place, flying):  # never into a wall, never onto empty air unless flying
@@ -74,7 +73,7 @@ def steps_of(rs: Annihilation, state: State, start: Place, path: tuple[Place, ..
         terrain, door = terrain_at(rs.ground, level, cell)
         door = door and bool(level.terrain[level.tile(cell)].opens_to)
         kind = ground.step_kind(rs.ground, state.grid, here, place, flying) or "walk"
-        side = kind in ("walk", "fly") and here[0] != cell[0] and here[1] != cell[1]
+        side = kind in ("walk", "fly") and here[0] != cell[0] and here[1] != cell[1] and not state.grid.hexes
         out.append((moves.Step(kind, side, terrain), door))
         here = place
     return out
@@ -113,7 +112,8 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
         if isinstance(paid, Rejected):  # wounds on the way took the Energy or the legs: it stops where it is
             cause = f"walks, then stops: {paid.reason}"
             break
-        f = records.evolve(paid[0], {"facing": facing_towards(here, cell) if here != cell else f.facing})
+        towards = facing_towards(here, cell, rs.book.settings.grid) if here != cell else f.facing
+        f = records.evolve(paid[0], {"facing": towards})
         new: list[Event] = []
         if door:  # section 11: 4 TU to open it, on the way in
             f = records.evolve(f, {"tu_left": f.tu_left - door_tu})

@@ -50,6 +50,7 @@ class Annihilation(queries.Queries):
             self.sight_range = self.book.settings.vision_range
             self.storeys = self.book.settings.storeys
             self.climates = tuple(self.book.settings.climates)
+            self.hexes = self.book.settings.grid == "hex"  # the shared map read as hexes
         else:  # a bundle without `annihilation/` (an older one): nothing to play, no mission listed
             self.book = None
         self._walks: dict = {}

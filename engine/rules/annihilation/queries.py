@@ -21,7 +21,7 @@ from engine.rules.annihilation import combat
 from engine.rules.annihilation.combat import shot_cost
 from engine.rules.annihilation.inventory import harnessed
 from engine.rules.annihilation.soldier import fighter_of, grenades, gun, loads, name_of, shooters
-from engine.rules.annihilation.space import between, facing_towards, range_distance
+from engine.rules.annihilation.space import between, facing_towards
 
 DEFAULT_MODES = ("snap", "aimed", "burst", "auto")  # the order the modes are offered in, the default first
 
@@ -134,7 +134,7 @@ class Queries(Plain):
         plain, used = sights.split(mode)
         turn, tu = shot_cost(self, a, b, mode)
         f = attrs.evolve(fighter_of(a), tu_left=a.record.fighter.tu_left - turn,
-                         facing=facing_towards(a.pos, b.pos))
+                         facing=facing_towards(a.pos, b.pos, self.book.settings.grid))
         table = actions.preview(self.book, f, g, fighter_of(b), a.pos, b.pos, dz=b.z - a.z, sights=used,
                                 harness=harnessed(g, a.record.harness), every=True)
         odds = next((o for o in table if o.mode == plain), None)
@@ -205,14 +205,14 @@ class Queries(Plain):
         for c in cells(self.book, cell, e.radius):
             for u in state.units_at(c, unit.z):
                 amount = falloff(e.damage, spaces_from(self.book, cell, c), e.radius)
-                side = side_hit(cell, c, u.facing, "grenade")
+                side = side_hit(cell, c, u.facing, "grenade", grid=self.book.settings.grid)
                 struck.append((u.id, Row(u.name, f" {amount} on {side} (AV {u.record.fighter.armour.av}) ")))
         lines = (Row("Lands", f" {odds.chance}% ({odds.text}) "), Row("TU", f" {cost.tu} ({cost.text}) "),
                  Row("Scatter", f" else d8 way, d{1 + spaces // 4} spaces "))
         return ThrowPreview(p_land=p, lines=lines, hits=tuple(struck))
 
     def distance(self, a: Pos, b: Pos) -> int:
-        return range_distance(a, b)
+        return between(self.book.settings.grid, a, b)
 
     def blast(self, state: State, item: str, cell: Pos) -> tuple[Pos, ...]:
         radius = self.book.explosives[item].radius if item in self.book.explosives else 0

@@ -197,9 +197,9 @@ def stage(rs: Annihilation, units: dict[str, Unit], a: Action) -> State:
     placed = {}
     for uid, u in units.items():
         if uid == a.actor:
-            pos, facing = actor_at, facing_towards(actor_at, target_at)
+            pos, facing = actor_at, facing_towards(actor_at, target_at, rs.book.settings.grid)
         elif uid == a.target:  # with x east, y south: the shooter is on its right when it faces 90° left
-            towards = facing_towards(target_at, actor_at)
+            towards = facing_towards(target_at, actor_at, rs.book.settings.grid)
             turn = TURNS["rear" if a.from_behind else a.side or "front"]
             pos, facing = target_at, (towards + turn) % 8
         else:

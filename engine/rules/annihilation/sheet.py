@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from engine.core.ruleset import Row
 from engine.rules.annihilation.armour import SIDES
+from engine.map import hexes
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.fighter import Fighter, stamina_effective
 
 _FACING = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
+
+
+def facing_name(book: Book, facing: int) -> str:
+    """N, NE... on squares; the six of engine.map.hexes on hexes."""
+    return hexes.NAMES[facing % 6] if book.settings.grid == "hex" else _FACING[facing % 8]
 
 
 def rows(book: Book, f: Fighter) -> tuple[Row, ...]:
@@ -20,7 +26,7 @@ def rows(book: Book, f: Fighter) -> tuple[Row, ...]:
            Row("TU", f" {f.tu_left}/{f.tu_turn} ", f.tu_left, f.tu_turn),
            Row("Energy", f" {f.energy}/{stm} ", f.energy, stm),
            Row("Stun", f" {f.stun} ", alert="stunned" if f.stun and f.stun >= f.health else ""),
-           Row("Stance", f" {f.stance}, facing {_FACING[f.facing % 8]} ")]
+           Row("Stance", f" {f.stance}, facing {facing_name(book, f.facing)} ")]
     wounded = [(k, p) for k, p in f.wounds if p.total]
     for key, part in wounded:
         lost = " lost" if key in f.lost else ""

@@ -171,6 +171,8 @@ def muster(book: Book, dice: Dice, t: Template, m: missions.Member, cell: Pos,
         character = attrs.evolve(character, stats=Stats(**hardened(level, character.stats.env())))
     kit = kit_of(book, t)
     facing = field.FACING.get(m.side, 0)
+    if book.settings.grid == "hex":  # the square facing's nearest of the six, clockwise (north: north-east)
+        facing = facing * 6 // 8
     first = Soldier(fighter=deploy(book, character, 0, facing), kit=kit, harness=t.harness)
     fighter = deploy(book, character, enc(book, first), facing)
     s = attrs.evolve(first, fighter=fighter)

@@ -1,7 +1,9 @@
 """Geometry of section 7: range distance, blast distance and diamonds, facing and the side an attack hits.
 
 Squares use the kernel's (x, y) with y pointing south and facings indexed as engine.core.geometry.NEIGHBOURS
-(0 = N, clockwise). The hex variant (A-7.3) uses axial coordinates (q, r).
+(0 = N, clockwise). The hex variant (A-7.3) plays on the shared map read as offset hexes (engine.map.hexes: every
+odd row half a hex east, six facings clockwise from north-east); `hex_distance` and `hexagon` are the axial (q, r)
+arithmetic, the functions taking a `Grid` take map cells.
 """
 
 from __future__ import annotations
@@ -10,11 +12,10 @@ import math
 from typing import Literal
 
 from engine.core.geometry import NEIGHBOURS, Pos
+from engine.map import hexes
 
 Side = Literal["front", "left", "right", "rear", "under"]
 Grid = Literal["square", "hex"]
-# Flat-topped hexes in axial (q, r): N, NE, SE, S, SW, NW.
-HEX_NEIGHBOURS: tuple[Pos, ...] = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 
 
 def range_distance(a: Pos, b: Pos, dz: int = 0, per_level: int = 1) -> int:
@@ -26,6 +27,13 @@ def range_distance(a: Pos, b: Pos, dz: int = 0, per_level: int = 1) -> int:
 def blast_distance(a: Pos, b: Pos, dz: int = 0, multi_level: bool = False) -> int:
     """A-7.5: Manhattan distance (diamond blasts); `|dz|` is added only with multi-level blasts."""
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) + (abs(dz) if multi_level else 0)
+
+
+def steps(grid: Grid, a: Pos, b: Pos) -> int:
+    """How many steps apart two map cells are: 8-way on squares (adjacent = 1), 6-way on hexes."""
+    if grid == "hex":
+        return hexes.distance(a, b)
+    return max(abs(a[0] - b[0]), abs(a[1] - b[1]))
 
 
 def hex_distance(a: Pos, b: Pos) -> int:
@@ -49,23 +57,20 @@ def hexagon(centre: Pos, radius: int) -> tuple[Pos, ...]:
 
 
 def between(grid: Grid, a: Pos, b: Pos, dz: int = 0, per_level: int = 1) -> int:
-    """The range distance on either grid (A-7.4)."""
+    """The range distance on either grid (A-7.4), between map cells."""
     if grid == "hex":
-        return hex_distance(a, b) + per_level * abs(dz)
+        return hexes.distance(a, b) + per_level * abs(dz)
     return range_distance(a, b, dz, per_level)
 
 
-def _hex_xy(p: Pos) -> tuple[float, float]:
-    return 1.5 * p[0], math.sqrt(3) * (p[1] + p[0] / 2)
-
-
 def side_on(grid: Grid, facing: int, target: Pos, origin: Pos) -> Side:
-    """A-7.7 on either grid: on hexes the facing is one of six (HEX_NEIGHBOURS) and the same angles decide."""
+    """A-7.7 on either grid: on hexes the facing is one of six (engine.map.hexes) and the same angles decide,
+    between the cells' centres as drawn."""
     if grid == "square":
         return hit_side(facing, target, origin)
-    fx, fy = _hex_xy(HEX_NEIGHBOURS[facing])
-    tx, ty = _hex_xy(target)
-    ox, oy = _hex_xy(origin)
+    tx, ty = hexes.centre(target)
+    fx, fy = (a - b for a, b in zip(hexes.centre(hexes.neighbours(target)[facing]), (tx, ty)))
+    ox, oy = hexes.centre(origin)
     return _side(fx, fy, ox - tx, oy - ty)
 
 
@@ -95,7 +100,9 @@ def turn_steps(facing: int, towards: int, directions: int = 8) -> int:
     return min(d, directions - d)
 
 
-def facing_towards(a: Pos, b: Pos) -> int:
-    """The square facing (0 = N, clockwise) nearest the direction from a to b."""
+def facing_towards(a: Pos, b: Pos, grid: Grid = "square") -> int:
+    """The facing nearest the direction from a to b: on squares 0 = N, clockwise; on hexes engine.map.hexes'."""
+    if grid == "hex":
+        return hexes.facing_towards(a, b)
     angle = math.degrees(math.atan2(b[0] - a[0], -(b[1] - a[1]))) % 360
     return int((angle + 22.5) // 45) % 8

@@ -111,7 +111,8 @@ def plan(rs, units: dict[str, Unit], a) -> ShotPlan | None:
     if isinstance(rnd, Rejected) or rnd.radius >= 0:
         return None
     turn, tu = combat.shot_cost(rs, unit, target, mode)
-    f = attrs.evolve(fighter_of(unit), facing=facing_towards(unit.pos, target.pos), tu_left=unit.record.fighter.tu_left - turn)
+    f = attrs.evolve(fighter_of(unit), facing=facing_towards(unit.pos, target.pos, rs.book.settings.grid),
+                     tu_left=unit.record.fighter.tu_left - turn)
     try:  # opportunity fire: a shot that draws no die was answered by no one
         _, pre = combat.react(rs, state, Dice.scripted([]), unit, attrs.evolve(f, tu_left=f.tu_left - tu), unit.pos,
                               "taking aim")
