@@ -119,9 +119,25 @@ def spend(turn: TurnAp, cost: int, kind: Kind, abilities: frozenset[str], hand: 
         take = min(left, getattr(turn, pool))
         changes[pool] = getattr(turn, pool) - take
         left -= take
-    turn = records.evolve(turn, {"ap": turn.ap - left, "continuing": None, "walked": turn.walked or kind == "move",
-                                 **changes})
-    return recycle(turn, left, kind, abilities, hand)
+    changes.update(ap=turn.ap - left, continuing=None, walked=turn.walked or kind == "move")
+    if kind == "move":  # a step, paid at every square: its pools in the same copy of the record
+        return records.evolve(turn, _moved(turn, changes, left, abilities))
+    return recycle(records.evolve(turn, changes), left, kind, abilities, hand)
+
+
+def _moved(turn: TurnAp, changes: dict, normal: int, abilities: frozenset[str]) -> dict:
+    """`changes` plus what `recycle` makes of `normal` AP spent moving (the same numbers, one evolve)."""
+    moved = turn.moved + normal
+    changes["moved"] = moved
+    if "run_and_gun" in abilities:
+        grant = moved // 2 - turn.run_and_gun
+        changes["gun"] = changes.get("gun", turn.gun) + grant
+        changes["run_and_gun"] = turn.run_and_gun + grant
+    if "quick_draw" in abilities:
+        changes["draw"] = changes.get("draw", turn.draw) + normal
+    if "action_reload" in abilities:
+        changes["reload"] = changes.get("reload", turn.reload) + normal
+    return changes
 
 
 def recycle(turn: TurnAp, normal: int, kind: Kind, abilities: frozenset[str], hand: Hand) -> TurnAp:

@@ -115,14 +115,13 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Di
     bad = path_problem(rs, state, unit, path)
     if bad is not None:
         return bad
+    if not _watched(state, unit):
+        return _unwatched(rs, state, unit, path, how, per, swim, abilities)
     events: list[Event] = []
     now, segment = state, []
     for cell in path:
         mover = now.units[unit.id]
-        turn = actions.spend(mover.record.turn, swim if wet(rs, state, cell) else per, "move", abilities)
-        rec = records.evolve(battle.after_move(mover.record, cell, how == "quickly"), {"turn": turn})
-        if wet(rs, state, cell) and rec.condition.on_fire and rs.book.settings.swim_douses:
-            rec = attrs.evolve(rec, condition=attrs.evolve(rec.condition, on_fire=0))
+        rec = _step(rs, state, mover.record, cell, how, swim if wet(rs, state, cell) else per, abilities)
         now = fold(now, [Moved(unit=unit.id, path=(cell,), facing=facing_index(rec.facing, mover.facing)),
                          changed(rs.book, mover, rec, "moves " + how)])
         segment.append(cell)
@@ -138,6 +137,33 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Di
                 events += _walked(rs, fold(state, events) if events else state, unit.id, tuple(segment), rec, how)
             break
     return events
+
+
+def _step(rs, state: State, rec, cell: Pos, how: str, cost: int, abilities: frozenset[str]):
+    """The mover's record one square on: its AP paid, facing and Aim as the step leaves them, a fire put out
+    by the water where the settings say so."""
+    turn = actions.spend(rec.turn, cost, "move", abilities)
+    rec = records.evolve(battle.after_move(rec, cell, how == "quickly"), {"turn": turn})
+    if rec.condition.on_fire and rs.book.settings.swim_douses and wet(rs, state, cell):
+        rec = attrs.evolve(rec, condition=attrs.evolve(rec.condition, on_fire=0))
+    return rec
+
+
+def _watched(state: State, mover: Unit) -> bool:
+    """Whether anyone could fire on the mover from overwatch: a conscious hostile with a watch set. Nothing
+    else changes during a walk nobody shoots at, so it is asked once, before the first square."""
+    return any(u.record is not None and u.record.watch is not None and u.conscious
+               and missions.hostile(u.side, mover.side) for u in state.units.values())
+
+
+def _unwatched(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, per: int, swim: int,
+               abilities: frozenset[str]) -> list[Event]:
+    """The walk with no overwatch to trigger: the same squares paid one by one, written as one stretch, without
+    the state after each square (only a reaction shot reads it)."""
+    rec = unit.record
+    for cell in path:
+        rec = _step(rs, state, rec, cell, how, swim if wet(rs, state, cell) else per, abilities)
+    return _walked(rs, state, unit.id, path, rec, how)
 
 
 def _walked(rs, before: State, uid: str, path: tuple[Pos, ...], rec, how: str) -> list[Event]:

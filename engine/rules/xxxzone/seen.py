@@ -39,6 +39,7 @@ class _Lines(threading.local):
     cells: frozenset = frozenset()
     at: dict  # unit id -> the square its lines were drawn from
     seers: dict  # unit id -> the ids of the units whose squares see it (whatever their side and status)
+    pairs: dict  # (from, to) -> whether the line is open: units walk back and forth over the same squares
 
 
 _LINES = _Lines()
@@ -53,8 +54,17 @@ def sightlines(book: Book, state: State) -> dict[str, set[str]]:
     """Unit id -> the ids of every other unit whose square sees it. Read-only for the caller."""
     lines, cells, units = _LINES, smoke.smoky(state), state.units
     if lines.grid is not state.grid or lines.book is not book or lines.cells != cells:
-        lines.grid, lines.book, lines.cells, lines.at, lines.seers = state.grid, book, cells, {}, {}
-    at, seers = lines.at, lines.seers
+        lines.grid, lines.book, lines.cells, lines.at, lines.seers, lines.pairs = state.grid, book, cells, {}, {}, {}
+    at, seers, pairs = lines.at, lines.seers, lines.pairs
+    if len(pairs) > 1 << 16:
+        pairs.clear()
+
+    def line(a, b) -> bool:
+        got = pairs.get((a, b))
+        if got is None:
+            got = pairs[(a, b)] = _line(book, state, a, b, cells)
+        return got
+
     for uid in [uid for uid in at if uid not in units]:
         del at[uid], seers[uid]
         for ids in seers.values():
@@ -65,13 +75,13 @@ def sightlines(book: Book, state: State) -> dict[str, set[str]]:
         for m in moved:
             at[m.id] = m.pos
         for m in moved:  # who sees it now, from where each stands
-            seers[m.id] = {o.id for o in units.values() if o.id != m.id and _line(book, state, o.pos, m.pos, cells)}
+            seers[m.id] = {o.id for o in units.values() if o.id != m.id and line(o.pos, m.pos)}
         for o in units.values():  # and whom it sees now
             if o.id in ids:
                 continue
             got = seers[o.id]
             for m in moved:
-                if _line(book, state, m.pos, o.pos, cells):
+                if line(m.pos, o.pos):
                     got.add(m.id)
                 else:
                     got.discard(m.id)
