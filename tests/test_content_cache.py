@@ -32,3 +32,18 @@ def test_other_content_is_not_cached_and_off_means_off(tmp_path, monkeypatch):
     monkeypatch.setenv("XENOTAC_CACHE", str(tmp_path / "c"))
     cache.put(b"\1" * 32, {"when": float("nan")})  # not plain data: not kept
     assert not (tmp_path / "c").exists() or not list((tmp_path / "c").glob("*.json"))
+
+
+def test_the_quick_converter_gives_what_the_detailed_one_gives(monkeypatch):
+    quick = loader.load()
+    detailed = strict.make_converter()
+    monkeypatch.setattr(strict, "_plain", detailed)
+    assert loader.load() == quick  # every ruleset's tables and missions, field for field
+
+
+def test_a_mistake_is_still_located_through_the_quick_converter():
+    from engine.content import models
+
+    messages: list[str] = []
+    assert strict.structure("terrain.toml", {"mud": {"glyph": 7}}, models.Terrain, messages) == {}
+    assert any(m.startswith("terrain.toml: [mud].glyph: expected string") for m in messages), messages

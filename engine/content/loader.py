@@ -308,7 +308,7 @@ def load_scenario(path: Path | str) -> Any:
                else f"unknown ruleset {rid!r}{strict.did_you_mean(rid, known)}")
         raise ContentError([f"{name}: ruleset: {why}"])
     try:
-        return strict.converter.structure(doc, model)
+        return strict.structure_one(doc, model)
     except Exception as exc:  # noqa: BLE001
         found: list[str] = []
         strict.walk(exc, "", found, tables=("units",))

@@ -94,8 +94,10 @@ def _shape_checked(kind: type, label: str, factory):
     return make
 
 
-def make_converter() -> cattrs.Converter:
-    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=True)
+def make_converter(detailed: bool = True) -> cattrs.Converter:
+    """`detailed`: failures carry the notes `walk` locates them by; without, cattrs generates about half the code, so
+    the first use of each model (a start-up's whole content load) is quicker and the values are the same."""
+    conv = cattrs.Converter(forbid_extra_keys=True, detailed_validation=detailed)
     conv.register_structure_hook(int, _strict(int, "integer"))
     conv.register_structure_hook(float, _strict(float, "number"))
     conv.register_structure_hook(str, _strict(str, "string"))
@@ -111,7 +113,19 @@ def make_converter() -> cattrs.Converter:
     return conv
 
 
-converter = make_converter()
+_plain = make_converter(detailed=False)
+_detailed: list[cattrs.Converter] = []  # made when something fails: only its errors say where
+
+
+def structure_one(value: Any, model: type) -> Any:
+    """`value` as a `model`, or the detailed converter's exception, with the notes `walk` reads: content that loads
+    never pays for generating the detailed code."""
+    try:
+        return _plain.structure(value, model)
+    except Exception:  # noqa: BLE001 - structured again below, to say where
+        if not _detailed:
+            _detailed.append(make_converter())
+        return _detailed[0].structure(value, model)
 
 
 def walk(exc: BaseException, path: str, out: list[str], tables: tuple[str, ...] = ()) -> None:
@@ -201,7 +215,7 @@ def structure(name: str, doc: dict[str, Any], model: type, messages: list[str]) 
             messages.append(f"{name}: [{key}]: expected a table, got {show(value)}")
             continue
         try:
-            parsed[key] = converter.structure(value, model)
+            parsed[key] = structure_one(value, model)
         except Exception as exc:  # noqa: BLE001 - every failure becomes located messages
             found: list[str] = []
             walk(exc, f"[{key}]", found)
