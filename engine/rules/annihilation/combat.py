@@ -15,7 +15,7 @@ from engine.core.commands import Rejected, Reload, Shoot
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, UnitChanged
 from engine.core.geometry import Pos
-from engine.core.model import State, Unit
+from engine.core.model import State, Unit, memo
 from engine.core.reducer import fold
 from engine.rules.annihilation import actions, clouds, fire, hits, sights, spotting
 from engine.rules.annihilation.board import field_of
@@ -37,8 +37,13 @@ def _swap(kit: tuple[Carried, ...], old: Carried, new: Carried | None) -> tuple[
 
 def watchers(rs: Annihilation, state: State, mover: Unit, cell: Pos) -> list[Unit]:
     """A-14.9 step 1: the conscious enemies holding a weapon that see `cell` (on the mover's storey)."""
-    return [u for u in state.units.values() if missions.hostile(u.side, mover.side) and u.conscious
-            and u.id != mover.id and gun(u.record) is not None and clouds.sees(rs, state, u.pos, cell, u.z, mover.z)]
+    return [u for u in state.units.values() if memo(u, watchers, _armed) and missions.hostile(u.side, mover.side)
+            and u.id != mover.id and clouds.sees(rs, state, u.pos, cell, u.z, mover.z)]
+
+
+def _armed(unit: Unit) -> bool:
+    """Conscious with a weapon in hand: asked of every unit at every step of every walk, once per unit value."""
+    return unit.conscious and unit.record is not None and gun(unit.record) is not None
 
 
 def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighter, at: Pos,

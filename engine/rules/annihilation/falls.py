@@ -43,6 +43,21 @@ def airborne(rs: Annihilation, unit: Unit) -> bool:
     return f.status == "awake" and moves.flies(rs.book, f)
 
 
+def _held(rs: Annihilation, grid, unit: Unit) -> bool:
+    """Whether the unit stays where it is on this grid: asked after every command of every unit, so the units
+    found held are kept for the grid (most units and the map come through a command untouched)."""
+    kept = rs._held
+    if kept.get("grid") is not grid:
+        kept.clear()
+        kept["grid"] = grid
+    if kept.get(unit.id) is unit:
+        return True
+    held = unit.record is None or levels.standing(grid, (*unit.pos, unit.z)) or airborne(rs, unit)
+    if held:
+        kept[unit.id] = unit
+    return held
+
+
 def settle(rs: Annihilation, state: State, events: list[Event], dice: Dice) -> list[Event]:
     """After a command: every unit it left on open air that cannot stay there falls, in unit order."""
     if not state.grid.storeys:
@@ -51,9 +66,9 @@ def settle(rs: Annihilation, state: State, events: list[Event], dice: Dice) -> l
     grid = now.grid
     out: list[Event] = []
     for unit in now.units.values():
-        place = (*unit.pos, unit.z)
-        if unit.record is None or levels.standing(grid, place) or airborne(rs, unit):
+        if _held(rs, grid, unit):
             continue
+        place = (*unit.pos, unit.z)
         ground = levels.landing(grid, place)
         if ground is None or ground == unit.z:
             continue

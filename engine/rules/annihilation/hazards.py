@@ -44,7 +44,8 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
     cut = next((i for i, c in enumerate(path) if trips(rs, state, c, zs[i] if i < len(zs) else unit.z)), None)
     if cut is not None:
         path, zs = path[:cut + 1], zs[:cut + 1] if cmd.levels else ()
-    events = moving.move(rs, state, unit, attrs.evolve(cmd, path=path, levels=zs if cmd.levels else ()), dice)
+        cmd = attrs.evolve(cmd, path=path, levels=zs if cmd.levels else ())
+    events = moving.move(rs, state, unit, cmd, dice)
     if isinstance(events, Rejected):
         return events
     events = sensor.mark_walk(state, unit, events)

@@ -20,6 +20,7 @@ from engine.core.commands import Command, EndTurn, Move
 from engine.core.dice import Dice
 from engine.core.events import Event, MissionEnded, Moved, Noted, Resolved, TileChanged, UnitChanged, UnitSpawned
 from engine.core.model import State, Unit
+from engine.core import records
 from engine.core.records import Patch
 from engine.core.reducer import fold
 from engine.rules.annihilation import clouds, experience
@@ -68,8 +69,9 @@ def counted(rs: Annihilation, state: State, command: Command, events: list[Event
         tally = unit.record.tally
         for event, skill in count.uses.get(uid, []):
             tally = experience.count(rs.book, tally, event, skill)
-        tally = attrs.evolve(tally, hits=tally.hits + count.hits.get(uid, 0),
-                             downed=tally.downed + count.downed.get(uid, 0))
+        hits, downed = count.hits.get(uid, 0), count.downed.get(uid, 0)
+        if hits or downed:
+            tally = records.evolve(tally, {"hits": tally.hits + hits, "downed": tally.downed + downed})
         words = _words(count, uid)
         if isinstance(command, Move) and uid == command.unit:
             tally = _march(tally, state, state.units[uid], unit)
@@ -123,7 +125,10 @@ def _actions(rs: Annihilation, state: State, after: State, events: list[Event], 
 def _wounds(state: State, after: State, count: _Count) -> None:
     """Brv: each wound a squad unit took this command."""
     for uid, now in after.units.items():
-        if _squad(after, uid) and uid in state.units and isinstance(state.units[uid].record, Soldier):
+        was = state.units.get(uid)
+        if now is was:  # untouched by the command (the fold keeps it): no new wound
+            continue
+        if _squad(after, uid) and was is not None and isinstance(was.record, Soldier):
             for _ in range(_wound_total(now) - _wound_total(state.units[uid])):
                 count.use(uid, "wounded")
 
@@ -173,7 +178,7 @@ def _march(tally: Tally, state: State, before: Unit, now: Unit) -> Tally:
     if not spent:
         return tally
     so_far = tally.marched if tally.march_phase == state.phase else 0
-    return attrs.evolve(tally, marched=so_far + spent, march_phase=state.phase)
+    return records.evolve(tally, {"marched": so_far + spent, "march_phase": state.phase})
 
 
 def _words(count: _Count, uid: str) -> list[str]:

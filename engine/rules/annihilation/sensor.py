@@ -17,7 +17,7 @@ from engine.core import records
 from engine.core.commands import Act, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Noted, Resolved, UnitChanged
-from engine.core.model import State, Unit
+from engine.core.model import State, Unit, memo
 from engine.rules.annihilation import hits
 from engine.rules.annihilation.board import Blip, field_of
 from engine.rules.annihilation.combat import paid_answered
@@ -33,8 +33,11 @@ SENSOR = "motion_sensor"
 
 
 def in_play(state: State) -> bool:
-    return any(c.id == SENSOR and c.place != "floor" for u in state.units.values() if u.record is not None
-               for c in u.record.kit)
+    return any(memo(u, in_play, _carries) for u in state.units.values())  # every walk asks: once per unit value
+
+
+def _carries(unit: Unit) -> bool:
+    return unit.record is not None and any(c.id == SENSOR and c.place != "floor" for c in unit.record.kit)
 
 
 def mark_walk(state: State, unit: Unit, events: list[Event]) -> list[Event]:
@@ -47,7 +50,7 @@ def mark_walk(state: State, unit: Unit, events: list[Event]) -> list[Event]:
         return events
     e = events[at]
     rec = records.evolve(e.changes["record"], {"moved": stamp(state, unit.side)})
-    return events[:at] + [attrs.evolve(e, changes={**e.changes, "record": rec})] + events[at + 1:]
+    return events[:at] + [UnitChanged(unit=e.unit, changes={**e.changes, "record": rec}, cause=e.cause, rolls=e.rolls)] + events[at + 1:]
 
 
 def forget(state: State, side: str) -> list[Event]:

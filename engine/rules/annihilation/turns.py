@@ -84,8 +84,6 @@ def end_turn(rs: Annihilation, state: State, side: str, dice: Dice) -> Rejected 
 
 
 def verdict(rs: Annihilation, state: State, events: list[Event]) -> list[Event]:
-    """The shared objectives, read from the state after the command."""
-    if any(isinstance(e, MissionEnded) for e in events):
-        return []
-    found = missions.verdict(rs.content, rs.setup.mission, rs.setup.spawns, fold(state, events))
-    return [MissionEnded(winner=found[0], reason=found[1])] if found else []
+    """The shared objectives, read from the state after the command (skipped when the events touch nothing they
+    read and the state before had no verdict)."""
+    return missions.ending(rs.content, rs.setup, state, events)
