@@ -1,13 +1,15 @@
-"""The canonical JSON text of events, built from pieces kept per immutable value: what verify compares.
+"""The canonical JSON text of events, built from pieces kept per immutable value: the one writer of event text.
 
-`replay --verify` writes every event it recomputes as the log writes it (`codec.canonical` of `codec.dump_event`)
-and compares the bytes. A unit record changes in a field or two a command, and the fold hands every other field
-on as the very same object (records.evolve, attrs.evolve): an annihilation soldier's character sheet, its kit.
-So each record, nested record and tuple is written once and its text reused while it lives, looked up by
-identity. `events_text` is equal, byte for byte, to `codec.canonical([codec.dump_event(e) for e in events])`
-(tests/test_canon.py holds them equal on every ruleset's missions); whatever it does not know
-for certain (a float, a dict keyed by other than text, a value of another class than its field declares, an
-event of a rarer kind) it hands to the codec itself, and each class's first few values are held to the codec.
+The game writes each command's events with it (log.CommandRecord) and `replay --verify` writes every event it
+recomputes with it and compares the bytes, so the log and its check cannot disagree. A unit record changes in a
+field or two a command, and the fold hands every other field on as the very same object (records.evolve,
+attrs.evolve): an annihilation soldier's character sheet, its kit. So each record, nested record and tuple is
+written once and its text reused while it lives, looked up by identity. `events_text` is equal, byte for byte,
+to `codec.canonical([codec.dump_event(e) for e in events])`, the text every log before it was written with
+(tests/test_canon.py holds them equal on every ruleset's missions, and the golden logs verify); whatever it does
+not know for certain (a float, a dict keyed by other than text, a value of another class than its field
+declares, an event of a rarer kind) it hands to the codec itself, and each class's first few values are held
+to the codec.
 """
 
 from __future__ import annotations

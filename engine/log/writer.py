@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from engine.core import files
 from engine.core.codec import canonical
@@ -29,6 +29,25 @@ GENESIS = "0" * 64
 
 def line_hash(raw: bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
+
+
+class CommandRecord(NamedTuple):
+    """A command record with its command and events already canonical JSON text. Event text has one writer,
+    engine.core.canon: the game writes its lines with it and verify recomputes them with it, so the two cannot
+    disagree."""
+
+    base: int
+    command: bytes  # canonical JSON of the dumped command
+    events: bytes  # canon.events_text of the events
+    state: str  # codec.state_hash after them
+    ai: bool
+
+    def line(self, n: int, prev: str) -> bytes:
+        """Byte for byte `canonical({"n": n, "kind": "command", "base": ..., "command": ..., "events": ...,
+        "state": ..., "ai": true (only when true), "prev": prev})`."""
+        return b'{"n":%d,"kind":"command","base":%d,"command":%s,"events":%s,"state":"%s"%s,"prev":"%s"}' % (
+            n, self.base, self.command, self.events, self.state.encode(), b',"ai":true' if self.ai else b"",
+            prev.encode())
 
 
 class Writer:
@@ -69,17 +88,18 @@ class Writer:
     def fd(self) -> int:
         return self._lock.fd
 
-    def append(self, record: dict[str, Any]) -> tuple[int, int]:
+    def append(self, record: dict[str, Any] | CommandRecord) -> tuple[int, int]:
         """Writes the record as line `n`; returns (n, byte offset of the line)."""
-        full = {"n": self.next_line, **record, "prev": self.last_hash}
-        raw = canonical(full).encode()
+        n = self.next_line
+        raw = record.line(n, self.last_hash) if type(record) is CommandRecord else \
+            canonical({"n": n, **record, "prev": self.last_hash}).encode()
         offset = self.offset
         files.write_all(self._lock.fd, raw + b"\n")  # O_APPEND: one write, at the end
         os.fsync(self._lock.fd)
         self.offset += len(raw) + 1
         self.last_hash = line_hash(raw)
         self.next_line += 1
-        return full["n"], offset
+        return n, offset
 
     def close(self) -> None:
         self._lock.release()

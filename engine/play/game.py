@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from engine.core import codec
+from engine.core import canon, codec
 from engine.content import missions
 from engine.log import reading
 from engine.log import writer as log
@@ -301,13 +301,11 @@ class Game:
         new = fold(state, events)
         if new.dice != dice.counters:
             raise AssertionError("a die was rolled that no event records")
-        record = {"kind": "command", "base": self.history[-1].n, "command": codec.dump_command(command),
-                  "events": [codec.dump_event(e) for e in events], "state": codec.state_hash(new)}
-        if by_ai:
-            record["ai"] = True
+        dumped = codec.dump_command(command)
         if self.writer is not None:  # only a log is resumed: an AI made later retraces what it missed
-            self.minds.record(state, record["command"], by_ai)
-        n, offset = self._write(record)
+            self.minds.record(state, dumped, by_ai)
+        n, offset = self._write(log.CommandRecord(self.history[-1].n, codec.canonical(dumped).encode(),
+                                                  canon.events_text(events).encode(), codec.state_hash(new), by_ai))
         self.history.append(Entry(n, new, any(e.rolls for e in events), offset))
         if new.winner is not None and not self.revealed:
             self._reveal()
@@ -361,7 +359,7 @@ class Game:
         except log.LogError as exc:  # the log itself is whole; only the proof of its end is missing
             self.notes.append(str(exc))
 
-    def _write(self, record: dict[str, Any]) -> tuple[int, int]:
+    def _write(self, record: dict[str, Any] | log.CommandRecord) -> tuple[int, int]:
         self._since_checkpoint += 1
         if self.writer is None:  # an in-memory game (tests, benchmarks)
             self._memory_n += 1

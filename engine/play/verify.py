@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from engine.ai import memory
-from engine.core import codec
+from engine.core import canon, codec
 from engine.log import writer as log
 from engine.log.chain import Failure, chain
 from engine.core.commands import Rejected
@@ -279,10 +279,9 @@ def _command(ruleset, faces: Faces, states: dict[int, State], n: int, record: di
     events = ruleset.decide(base, command, dice)
     if isinstance(events, Rejected):
         return Failure(n, f"the command is not legal here: {events}")
-    expected = [codec.dump_event(e) for e in events]
     found = record.get("events")
-    if codec.canonical(expected) != codec.canonical(found):  # not ==: 0, 0.0 and false differ in a log
-        return Failure(n, _first_difference(expected, found))
+    if canon.events_text(events) != codec.canonical(found):  # as the game writes them; not ==: 0, 0.0 and false
+        return Failure(n, _first_difference([codec.dump_event(e) for e in events], found))  # differ in a log
     state = fold(base, events)
     if record.get("state") != codec.state_hash(state):
         return Failure(n, f"state hash: expected {codec.state_hash(state)}, found {record.get('state')}")
