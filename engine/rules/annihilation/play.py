@@ -162,6 +162,9 @@ class Annihilation(queries.Queries):
 
         return AnnihilationCreation(self.content)
 
+    def loadout(self):
+        return self.creation().outfitter
+
     def downtime(self):
         from engine.rules.annihilation.downtime import AnnihilationDowntime
 
