@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # annotations only: the core never needs the content room at 
     from engine.content.tables import Schema
     from engine.campaign.seam import Downtime
     from engine.core.creation import Creation
+    from engine.core.loadout import Outfitter
     from engine.content.scenario import UnitReport, Verdict
 
 
@@ -164,6 +165,10 @@ class Ruleset(Protocol):
         """How a player makes a character of this ruleset for the roster (engine.core.creation), and how roster
         characters deploy into its missions; None when it has no character creation."""
 
+    def loadout(self) -> Outfitter | None:
+        """What a player chooses for each roster character before a mission of this ruleset (engine.core.loadout),
+        or None when it offers no choice (the client skips the loadout step)."""
+
     def shaken(self, unit: Unit, below: float) -> bool:
         """Whether the unit's nerve is under `below` (the AI's retreat line; xcom-trpg: morale); False for a
         ruleset without morale."""
@@ -227,6 +232,9 @@ class Plain:
 
     def shot_blast(self, state: State, unit: Unit, cell: Pos) -> tuple[Pos, ...]:
         return ()  # its shots hit what they hit, no blast
+
+    def loadout(self) -> Outfitter | None:
+        return None  # a roster character deploys with its squad place's kit
 
     def downtime(self) -> Downtime:
         from engine.campaign.seam import Standard

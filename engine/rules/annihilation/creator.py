@@ -20,6 +20,7 @@ from engine.rules.annihilation.character import (Character, Stats, baseline, buy
                                                   skill_slots, spent_slots)
 from engine.rules.annihilation.deploy_schema import Kept
 from engine.rules.annihilation.experience import Veteran, promote
+from engine.rules.annihilation.outfit import AnnihilationOutfitter, Outfit
 from engine.rules.annihilation.schema import STATS
 from engine.rules.annihilation.soldier import Soldier
 
@@ -55,6 +56,7 @@ class Recruit:
     limbs: int = added(0)
     heals: int = added(0)
     dead: bool = added(False)
+    outfit: Outfit | None = added(None)  # the kit chosen before a mission (outfit.py); None: the squad place's
 
 
 def _id(name: str) -> str:
@@ -75,6 +77,7 @@ class AnnihilationCreation:
         self.book = Book.of({k: v for k, v in tables.items()
                              if k not in ("units", "forces", "ground", "difficulty", "campaign")})
         self.order = sorted(self.book.levels, key=lambda k: self.book.levels[k].order)
+        self.outfitter = AnnihilationOutfitter(content, self.book)
 
     def _range(self) -> tuple[int, int]:
         f = self.book.settings.stat_roll
@@ -180,7 +183,7 @@ class AnnihilationCreation:
         out += [f".{k}: {str(v)[:12]} is negative" for k, v in
                 (("hurt", record.hurt), ("wounds", record.wounds), ("limbs", record.limbs), ("heals", record.heals))
                 if v < 0]
-        return out
+        return out + (self.outfitter.problems(record.outfit) if record.outfit else [])
 
     def describe(self, record: Recruit, wide: bool = False) -> tuple[str, str]:
         shown = ("time_units", "health", "reactions", "accuracy", "education")
@@ -206,8 +209,9 @@ class AnnihilationCreation:
         for record, place in zip(records, missions.squad_places(self.content, ID, mission_id)):
             kept = Kept(skills=dict(record.skills), rank=record.rank, missions=record.missions, kills=record.kills,
                         uses=dict(record.uses), skill_uses=dict(record.skill_uses))
-            units[_tid(record.name)] = attrs.evolve(self.units[place], name=record.name, race=RACE,
-                                                    stats=dict(record.stats), skills={}, kept=kept)
+            kit = self.outfitter.fitted(self.units[place], record.outfit)
+            units[_tid(record.name)] = attrs.evolve(kit, name=record.name, race=RACE, stats=dict(record.stats),
+                                                    skills={}, kept=kept)
             placed[place] = _tid(record.name)
         return missions.with_forces(self.content, ID, mission_id, placed, {"units": units}, alone)
 

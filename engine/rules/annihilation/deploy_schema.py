@@ -40,6 +40,7 @@ class Template:
     spares: dict[str, int] = attrs.field(factory=dict)  # ammo.toml round -> how many full spare loads on the belt
     grenades: dict[str, int] = attrs.field(factory=dict)  # explosives.toml id -> how many, on the belt
     items: dict[str, int] = attrs.field(factory=dict)  # items.toml id -> how many, on the belt (a kit full)
+    backpack: dict[str, int] = attrs.field(factory=dict)  # explosives.toml or items.toml id -> how many, in the backpack
     skills: dict[str, str] = attrs.field(factory=dict)  # skills.toml id -> levels.toml id, above the baseline
     stats: dict[str, int] = attrs.field(factory=dict)  # pre-made: all fourteen of
     behaviour: str = "default"  # behaviour.toml
@@ -100,6 +101,8 @@ def check(t: Tables, shared: Tables) -> list[str]:
         out += _ammo(t, key, u) + _spares(t, key, u) + _sights(t, key, u)
         out += [f"units.toml: [{key}].grenades: unknown explosive {g!r}" for g in u.grenades if g not in t["explosives"]]
         out += [f"units.toml: [{key}].items: unknown item {i!r}" for i in u.items if i not in t["items"]]
+        out += [f"units.toml: [{key}].backpack: unknown explosive or item {i!r}" for i in u.backpack
+                if i not in t["items"] and i not in t["explosives"]]
         out += [f"units.toml: [{key}].skills: unknown skill {k!r} or level {v!r}" for k, v in u.skills.items()
                 if k not in t["skills"] or v not in t["levels"]]
         if u.reserve and u.reserve not in t["modes"]:

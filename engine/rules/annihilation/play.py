@@ -166,6 +166,9 @@ class Annihilation(queries.Queries):
 
         return AnnihilationCreation(self.content)
 
+    def loadout(self):
+        return self.creation().outfitter
+
     def downtime(self):
         from engine.rules.annihilation.downtime import AnnihilationDowntime
 

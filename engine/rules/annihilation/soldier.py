@@ -138,6 +138,9 @@ def kit_of(book: Book, t: Template) -> tuple[Carried, ...]:
         out += [Carried(g, book.explosives[g].size, "belt") for _ in range(n)]
     for i, n in sorted(t.items.items()):
         out += [Carried(i, book.items[i].size, "belt", doses=tuple(book.items[i].doses.items())) for _ in range(n)]
+    for i, n in sorted(t.backpack.items()):  # a chosen outfit's things too big for the belt (outfit.fitted)
+        thing = book.explosives.get(i) or book.items[i]
+        out += [Carried(i, thing.size, "backpack", doses=tuple(getattr(thing, "doses", {}).items())) for _ in range(n)]
     return tuple(out)
 
 
