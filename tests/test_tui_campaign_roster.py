@@ -35,7 +35,9 @@ def book(content, tmp_path):
     while not book.state.offers:
         book.submit(d.Advance())
     course = Running(Timer(18, "train:Ash", COURSE, "Ash"), book.state.day + 18)
-    book.state = attrs.evolve(book.state, timers=book.state.timers + (course,))
+    ash = attrs.evolve(book.state.records[0], course="perception")
+    book.state = attrs.evolve(book.state, timers=book.state.timers + (course,),
+                              records=(ash,) + book.state.records[1:])
     yield book
     book.close()
 
@@ -116,8 +118,8 @@ def test_the_squad_pick_leaves_a_busy_operative_out_and_asks_before_deploying_th
     seen = run_app(app, steps)
     assert "Ash" not in seen["chosen"] and "Bishop" in seen["chosen"]  # the busy one is not pre-ticked
     assert "[ ] Ash" in seen["pick"] and "[x] Bishop" in seen["pick"]
-    assert "⚠ Ash is busy (below): going may break it off" in seen["ticked"]
-    assert "Ash: · Ash's course in Perception ends" in seen["ticked"]  # the note whole, under the rows
-    assert "Ash is busy" in seen["asked"] and "enter again to deploy" in seen["asked"]
+    assert "⚠ going breaks off Ash's course in Per, 18 days left" in seen["ticked"]  # Downtime.deploy_caveat
+    assert "Ash: ⚠ going breaks off Ash's course in Per, 18 days left" in seen["ticked"]  # whole, under the rows
+    assert "Ash: going breaks off the ⚠ above" in seen["asked"] and "enter again to deploy" in seen["asked"]
     assert seen["still"] == "SquadPick" and seen["then"] == "BattleScreen"
     assert "Ash" in book.state.flying.squad

@@ -92,18 +92,16 @@ def test_a_new_base_under_way_is_no_ground_and_its_limits_are_its_own(dt, founde
         "Base 2: nothing is being built there",)
 
 
-def test_the_ai_founds_a_second_base_only_when_rich(dt, start, founded):
-    def kinds(base, funding):
-        return [o.order.kind for o in dt.offers((), base, funding, NONE) if o.order.kind in ("build", "found")]
+def test_the_ai_founds_a_second_base_when_it_can_pay_never_a_third(dt, start, founded):
+    def ai(base, funding):
+        return [o.order.kind for o in dt.offers((), base, funding, NONE) if o.ai and o.order.kind != "recruit"]
 
-    assert kinds(start, 9).count("found") == 0
-    poor = kinds(start, 10)
-    assert poor[-1] == "found" and poor[0] == "build"
-    assert kinds(start, 20)[0] == "found"
-    assert dt.offers((), start, 20, NONE)[0].order.kind == "found"  # before the recruit, the binges and the hires
-    assert dt.offers((), start, 19, NONE)[0].order.kind == "recruit"
+    assert "found" not in ai(start, 9)
+    assert ai(start, 10)[:4] == ["build", "build", "build", "found"]  # the three training facilities first
+    assert dt.offers((), start, 10, NONE)[0].order.kind == "recruit"  # nobody on the roster: a squad first
+    assert dt.offers((), start, 10, NONE)[1].order.what == "firing_range"  # Per first
     ready = dt.due((), founded.base, Timer(64, "found:1", ""), Dice.scripted([])).base
-    assert kinds(ready, 40)[-1] == "found" and kinds(ready, 40)[0] == "build"  # a third base: never first
+    assert "found" not in ai(ready, 40)  # a third base: a player's choice only
     assert {o.order.site for o in dt.offers((), ready, 10, NONE) if o.order.kind == "build"} == {0, 1}
 
 
@@ -182,19 +180,25 @@ def test_a_campaign_founds_base_2_builds_in_it_and_verifies(tmp_path):
     assert report.failure is None, report.failure
 
 
-def test_campaign_simulates_founding_when_rich():
-    """`campaign simulate`'s policy takes the first offer it can pay: with 20F and one base, the new base."""
+def test_campaign_simulates_founding_once_the_training_facilities_stand():
+    """`campaign simulate`'s policy gives the first offer the AI may give that it can pay: the Firing Range, and
+    once the engineers are free again (the Gym and Class Room built too), with 10F, the new base."""
     import attrs
 
+    from engine.campaign import decide as d
     from engine.campaign.ledger import Ledger
     from engine.campaign.simulate import spend
     from engine.core.dice import seed_from_int
 
     book = Ledger.new(loader.load(), None, "rich", "xxxzone", seed_from_int(6), 6, [])
-    book.state = attrs.evolve(book.state, funding=20)
     spend(book)
+    assert any("Building the Firing Range" in line for line in book.story) and book.state.base.sites == 1
+    while not any(line.startswith("order: Founding Base 2") for line in book.story) and book.state.day < 40:
+        book.state = attrs.evolve(book.state, offers=())  # no missions: only the base
+        book.submit(d.Advance())
+        spend(book)
     assert book.state.base.sites == 2 and "found:1" in book.state.busy
-    assert any(line.startswith("order: Founding Base 2") for line in book.story)
+    assert {p.facility for p in book.state.base.placed} >= {"firing_range", "training_gym", "class_room"}
 
 
 def test_a_new_base_needs_its_parts_in_the_starting_base(dt):

@@ -294,3 +294,12 @@ def test_unhealed_minor_wounds_go_into_battle_and_come_back_once(content, dt, be
         c, condition=attrs.evolve(c.condition, wounds=Wounds(minor=3))))})
     out = dt.debrief((r,), begun.base, after, ("Anna",), True, Dice.scripted([5]))
     assert [(t.days, t.key) for t in out.timers] == [(5, "heal:Anna:4")]
+
+
+def test_the_squad_pick_is_told_a_mission_breaks_a_course_off(dt, begun):
+    """14.2: training needs uninterrupted days; the caveat names the course and the days left."""
+    training = attrs.evolve(recruit(), course="perception")
+    assert dt.deploy_caveat(training, begun.base, {"train:Sable": 6}) == \
+        "going breaks off Sable's course in Per, 6 days left"
+    assert dt.deploy_caveat(recruit(), begun.base, {}) is None
+    assert dt.deploy_refusal(training, begun.base, {"train:Sable": 6}) is None  # warned, never refused

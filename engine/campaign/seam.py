@@ -44,6 +44,8 @@ class Offer:
     order: Order
     label: str            # "Train Sable's Per 5→6 at the Firing Range (18 days)"
     cost: int = 0         # funding it takes now
+    ai: bool = True       # the campaign AI's policy may give it (False: a player's choice only, e.g. a tenth
+                          # Storage Room); a ruleset puts the offers it would give first first
 
 
 class Unchanged:
@@ -113,6 +115,11 @@ class Downtime(Protocol):
         or None. `busy` = keys of the timers still running, each with its days left (a character in a course
         may deploy; that breaks the course)."""
 
+    def deploy_caveat(self, record: Any, base: Any, busy: Mapping[str, int]) -> str | None:
+        """What deploying this character now would break off ("going breaks off Sable's course in Per 5→6, 6 days
+        left"), or None: the squad pick shows it and asks to confirm; the campaign AI sends those without one
+        first."""
+
     def debrief(self, records: tuple[Any, ...], base: Any, state: Any, deployed: tuple[str, ...],
                 won: bool, dice: Dice) -> Outcome:
         """After a mission: `state` is the mission's final kernel State, `deployed` the names who went.
@@ -174,6 +181,9 @@ class Baseless:
 
     def refuse_order(self, order: Order) -> str:
         return f"{self.title} has no orders between missions yet"
+
+    def deploy_caveat(self, record: Any, base: Any, busy: Mapping[str, int]) -> str | None:
+        return None  # nothing runs that a mission would break off
 
     def month(self, records: tuple[Any, ...], base: Any, dice: Dice) -> Outcome:
         return Outcome(records=tuple(records), base=base)

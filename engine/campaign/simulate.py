@@ -1,10 +1,12 @@
 """`xenotac campaign simulate`: a whole campaign played headless, the AI on both sides of every battle.
 
 The base policy, at each stop of the calendar, is plain on purpose (for balance and for tests):
-  1. spend: of the ruleset's offers (`Downtime.offers`), in their order, give the first one whose cost the funding
-     covers; again, up to ORDERS a day, skipping an order the ruleset refuses;
-  2. fly every mission on offer, in the order offered, with the first living characters nobody refuses (roster
-     order, up to the mission's places) once every place can be filled; while some cannot (the wounded heal, the
+  1. spend: of the ruleset's offers (`Downtime.offers`) the AI may give (`Offer.ai`: the ruleset's own policy,
+     its best first), in their order, give the first one whose cost the funding covers; again, up to ORDERS a day,
+     skipping an order the ruleset refuses;
+  2. fly every mission on offer, in the order offered, with the first living characters nobody refuses, those
+     whose going breaks nothing off (`Downtime.deploy_caveat`: a course) before the others, each in roster order,
+     up to the mission's places, once every place can be filled; while some cannot (the wounded heal, the
      gamblers come home), wait, as the offer's deadline allows: at the last stop before the deadline fly it if at
      least two thirds of its places can go (QUORUM), else let it lapse (a thin squad dies, and nobody comes back to
      heal);
@@ -43,13 +45,17 @@ class Summary:
 
 
 def squad(book: Ledger, posting: Posting) -> tuple[str, ...] | None:
-    """The first living characters the ruleset does not refuse, up to the mission's places; None: wait (too few
-    can go today, and the offer stays open past the next stop) or let it lapse (too few at its last chance)."""
+    """The first living characters the ruleset does not refuse, those whose going breaks nothing off first, up to
+    the mission's places; None: wait (too few can go today, and the offer stays open past the next stop) or let it
+    lapse (too few at its last chance). The squad is named in roster order."""
     places = book.rules.places(posting.mission)
-    if not places or not book.state.records:
+    s = book.state
+    if not places or not s.records:
         return ()
-    names = [r.name for r in book.state.living()
-             if book.downtime.deploy_refusal(r, book.state.base, book.state.busy) is None]
+    free = [r for r in s.living() if book.downtime.deploy_refusal(r, s.base, s.busy) is None]
+    free.sort(key=lambda r: book.downtime.deploy_caveat(r, s.base, s.busy) is not None)  # stable: roster order
+    going = {r.name for r in free[:places]}
+    names = [r.name for r in s.living() if r.name in going]
     if len(names) >= places:
         return tuple(names[:places])
     last = d.next_day(book.state) >= posting.deadline  # advancing would miss it
@@ -63,7 +69,7 @@ def spend(book: Ledger) -> int:
     while given < ORDERS:
         s = book.state
         offers = [o for o in book.downtime.offers(s.records, s.base, s.funding, s.busy)
-                  if o.cost <= s.funding and o.order not in skipped]
+                  if o.ai and o.cost <= s.funding and o.order not in skipped]
         if not offers:
             break
         if isinstance(book.submit(d.Give(offers[0].order)), Rejected):

@@ -1,5 +1,6 @@
 """The campaign's squad pick: who flies a mission on offer. Refused characters are marked with the reason; one
-with a timer of their own running is left out at first and asked about; a long note is shown whole under the rows."""
+whose going would break something off (`Downtime.deploy_caveat`: a course) is marked with it, left out at first and
+asked about; one with another timer running is marked with it; a long note is shown whole under the rows."""
 
 from __future__ import annotations
 
@@ -22,9 +23,9 @@ DETAIL = 2  # lines under the rows for the highlighted character's whole note (a
 
 class SquadPick(ModalScreen[tuple[str, ...] | None]):
     """Who flies: the living characters, each in or out, the refused ones marked with the reason; returns the names
-    in roster order, or None. The first free ones are in at first; one with a timer of their own still running (a
-    training course, a wound healing that does not keep them home) is marked with it and left out: ticked, the
-    pick says what it is, and deploying them asks again, since going may break it off (xxxzone's course)."""
+    in roster order, or None. The first free ones are in at first; one the ruleset says going would break something
+    off for (xxxzone's course) is marked with it and left out: ticked, the pick says so, and deploying them asks
+    again. Another timer of their own (a wound healing that does not keep them home) is shown, never asked about."""
 
     BINDINGS = keys.bindings("squad_pick")
 
@@ -38,10 +39,12 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
         self.people = list(s.living())
         self.refused = {r.name: book.downtime.deploy_refusal(r, s.base, s.busy) for r in self.people}
         self.busy = busy_with(s)
-        ready = [r.name for r in self.people if not self.refused[r.name] and r.name not in self.busy]
+        self.caveats = {r.name: why for r in self.people
+                        if (why := book.downtime.deploy_caveat(r, s.base, s.busy)) is not None}
+        ready = [r.name for r in self.people if not self.refused[r.name] and r.name not in self.caveats]
         self.chosen = set(ready[:self.places])
         self.index = 0
-        self.warned: tuple[str, ...] = ()  # the busy ones the last Enter warned about: Enter again deploys them
+        self.warned: tuple[str, ...] = ()  # the ones the last Enter warned about: Enter again deploys them
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
@@ -51,7 +54,11 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
 
     def _note(self, name: str) -> str:
         why = self.refused[name]
-        return f"✗ {why}" if why else (f"· {self.busy[name]}" if name in self.busy else "")
+        if why:
+            return f"✗ {why}"
+        if name in self.caveats:
+            return f"⚠ {self.caveats[name]}"
+        return f"· {self.busy[name]}" if name in self.busy else ""
 
     def _body(self) -> Text:
         """The rows that fit (PICK_ROWS, scrolled with the cursor), each cut at the box's edge, then the highlighted
@@ -99,8 +106,8 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
             return
         else:
             self.chosen.add(name)
-            if name in self.busy:
-                self._update(f"⚠ {name} is busy (below): going may break it off")
+            if name in self.caveats:
+                self._update(f"⚠ {self.caveats[name]}")
                 return
         self._update()
 
@@ -110,11 +117,10 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
         if why:
             self._update(f"✗ {why}")
             return
-        busy = tuple(n for n in names if n in self.busy)
+        busy = tuple(n for n in names if n in self.caveats)
         if busy and busy != self.warned:
             self.warned = busy
-            self._update(f"⚠ {', '.join(busy)} {'is' if len(busy) == 1 else 'are'} busy: going may break it "
-                         "off; enter again to deploy")
+            self._update(f"⚠ {', '.join(busy)}: going breaks off the ⚠ above; enter again to deploy")
             return
         self.dismiss(names)
 

@@ -15,18 +15,13 @@ from engine.rules.xxxzone import basework as bw
 from engine.rules.xxxzone.book import Book
 from engine.rules.xxxzone.campaign import new_base
 
-RICH = 2  # the campaign AI founds a base first once funding is this many times its price (see `offers`)
-
-
 def site_name(site: int) -> str:
     return f"Base {site + 1}"
 
 
 def offers(book: Book, base: bw.Base, funding: int) -> list[Offer]:
-    """A new base, and every fitting placement of each facility on built ground in every base. The new base comes
-    first once the funding is RICH times its price and the campaign has one base (the downtime then puts it before
-    every other order: the campaign AI takes the first offer it can pay, so it founds a second base when rich, never
-    a third), else after the placements."""
+    """Every fitting placement of each facility on built ground in every base, then a new base (policy.py says
+    which of them the campaign AI gives)."""
     free = bw.free_engineers(base)
     if free < 1:
         return []
@@ -38,9 +33,7 @@ def offers(book: Book, base: bw.Base, funding: int) -> list[Offer]:
         days = bw.days(book, flat.man_days, free)
         label = (f"Found {site_name(base.sites)}, a new base ({flat.funding}F, {flat.man_days} man-days by {free} "
                  f"engineers: {days_text(days)})")
-        offer = Offer(Order("found"), label, flat.funding)
-        rich = funding >= RICH * flat.funding and base.sites == 1
-        out = [offer] + out if rich else out + [offer]
+        out.append(Offer(Order("found"), label, flat.funding))
     return out
 
 
@@ -189,4 +182,4 @@ def days_text(n: int) -> str:
 
 
 def article(name: str) -> str:
-    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"
+    return f"{'an' if name[:1].upper() in 'AEIOU' else 'a'} {name}"  # "an engineer", "an Armoury"

@@ -19,6 +19,7 @@ from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.rules.xxxzone import basework as bw
 from engine.rules.xxxzone import baseorders as bo
+from engine.rules.xxxzone import policy
 from engine.rules.xxxzone.baseorders import article, days_text
 from engine.rules.xxxzone.battle import Combatant
 from engine.rules.xxxzone.book import Book
@@ -38,6 +39,8 @@ class XxxzoneDowntime:
         self.book = Book.of(content.rules[ID])
         self.training = Training(self.book, self.op)
         self.creation = XxxzoneCreation(content)
+        # the most places of a mission: the squad the campaign AI keeps ready to fly (policy.py)
+        self.squad = max((self.creation.places(m) for m in content.missions), default=0)
 
     # -- the operatives -------------------------------------------------------------------------------
 
@@ -68,6 +71,14 @@ class XxxzoneDowntime:
         if f"gamble:{record.name}" in busy:
             return f"{record.name} is away on a gambling binge"
         return None
+
+    def deploy_caveat(self, record: Recruit, base, busy: Mapping[str, int]) -> str | None:
+        """14.2: training needs uninterrupted days, so a mission breaks a course off (the debrief says so)."""
+        if not record.course or record.dead:
+            return None
+        left = busy.get(f"train:{record.name}")
+        when = f", {days_text(left)} left" if left else ""
+        return f"going breaks off {record.name}'s course in {self._course(record.course)}{when}"
 
     # -- a new campaign, a month ------------------------------------------------------------------------
 
@@ -217,7 +228,7 @@ class XxxzoneDowntime:
         and every fitting placement of each facility on built ground (moves are ordered from the base screen)."""
         out: list[Offer] = []
         if base is not None and funding >= self.book.campaign.recruit_cost and self._barracks(records, base) is None:
-            name = _free_name(records)  # first: the campaign AI takes the first offer, and a squad needs its people
+            name = _free_name(records)
             out.append(Offer(Order("recruit", name), f"Recruit a new operative: {name} "
                                                          f"({self.book.campaign.recruit_cost}F)",
                              self.book.campaign.recruit_cost))
@@ -233,16 +244,14 @@ class XxxzoneDowntime:
                                                            f"({self.book.campaign.gamble_cost}F)",
                                  self.book.campaign.gamble_cost))
         if base is None:
-            return tuple(out)
+            return policy.advise(self.book, self.squad, records, base, out, lambda r: self._unfit(r, busy))
         for role in self.book.campaign.housing:
             if funding >= self.book.campaign.hire_cost and self._housing(base, role) is None:
                 out.append(Offer(Order("hire", what=role), f"Hire {article(role_name(role))} "
                                                            f"({self.book.campaign.hire_cost}F)",
                                  self.book.campaign.hire_cost))
-        more = bo.offers(self.book, base, funding)
-        if more and more[0].order.kind == "found":  # rich: the campaign AI founds a second base before anything else
-            return tuple(more[:1] + out + more[1:])
-        return tuple(out + more)
+        out += bo.offers(self.book, base, funding)
+        return policy.advise(self.book, self.squad, records, base, out, lambda r: self._unfit(r, busy))
 
     def _unfit(self, r: Recruit, busy: Mapping[str, int]) -> str | None:
         if r.dead:
