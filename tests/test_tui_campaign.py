@@ -22,12 +22,14 @@ def run_app(app, steps):
     return asyncio.run(go())
 
 
-async def until(pilot, app, name: str) -> None:
-    """Pause until the screen `name` is up (a loaded machine may take more than one refresh)."""
-    for _ in range(50):
-        if type(app.screen).__name__ == name:
+async def until(pilot, app, name: str, text: str = "") -> None:
+    """Pause until the screen `name` is up and, given `text`, drawn with it: a loaded machine may take many
+    refreshes (a pushed screen is current before its first paint), so wait long, and say which never came."""
+    for _ in range(600):
+        if type(app.screen).__name__ == name and text in screen_text(app):
             return
         await pilot.pause(0.05)
+    raise AssertionError(f"{name} showing {text!r} never came up; the screen is {type(app.screen).__name__}")
 
 
 def test_a_campaign_from_the_title_menu_advances_deploys_fights_and_debriefs(content, tmp_path):
@@ -40,14 +42,14 @@ def test_a_campaign_from_the_title_menu_advances_deploys_fights_and_debriefs(con
         for _ in range(picks.index(("new", "xcom-trpg"))):
             await pilot.press("down")
         await pilot.press("enter")
-        await until(pilot, app, "CampaignScreen")
+        await until(pilot, app, "CampaignScreen", "CAMPAIGN")
         seen["campaign"] = screen_text(app)
         book = app.screen.book
         while not book.state.offers:
             await pilot.press("space")
         seen["offer"] = screen_text(app)
         await pilot.press("d")
-        await until(pilot, app, "SquadPick")
+        await until(pilot, app, "SquadPick", "Squad for")
         seen["pick"] = screen_text(app)
         await pilot.press("enter")
         await until(pilot, app, "BattleScreen")
@@ -56,14 +58,13 @@ def test_a_campaign_from_the_title_menu_advances_deploys_fights_and_debriefs(con
         play_out(session.game)
         session.catch_up()
         app.screen._finish()
-        await until(pilot, app, "DebriefScreen")
+        await until(pilot, app, "DebriefScreen", "DEBRIEF")
         seen["debrief"] = screen_text(app)
         await pilot.press("enter")
         await until(pilot, app, "CampaignScreen")
         seen["after"] = type(app.screen).__name__
         await pilot.press("L")
-        await until(pilot, app, "DebriefScreen")
-        await pilot.pause()
+        await until(pilot, app, "DebriefScreen", "CAMPAIGN LOG")
         seen["log"] = screen_text(app)
         return seen, book
 
