@@ -1,5 +1,5 @@
 """The hex variant played (A-7.3, A-9.3, A-17.3, TV-A9): the shared map read as odd-r hexes (engine.map.hexes) by the
-`mods/hex` content mod. Steps, distances, paths and sight on the map agree with the rules' hex distance; a scripted
+`content/mods/hex` content mod. Steps, distances, paths and sight on the map agree with the rules' hex distance; a scripted
 mission walks, turns, shoots and throws on hexes; the AI moves by hex steps and shoots; a whole simulated mission
 ends and verifies."""
 
@@ -27,7 +27,7 @@ from engine.play.game import Game
 from engine.play.verify import verify
 from engine.rules.annihilation import space
 
-HEX_MOD = Path(__file__).resolve().parents[1] / "mods" / "hex"
+HEX_MOD = Path(__file__).resolve().parents[1] / "content" / "mods" / "hex"
 SIZE = 30
 
 

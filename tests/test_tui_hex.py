@@ -1,4 +1,4 @@
-"""The battle screen on a hex map (annihilation's hex mod, mods/hex): each hex two columns wide, odd rows a column
+"""The battle screen on a hex map (annihilation's hex mod, content/mods/hex): each hex two columns wide, odd rows a column
 further east, the cursor moving by hex with the keypad keys the help lists, and the path preview hex by hex."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from tui.app import XenotacApp
 from tui.session import Session
 from tui.textshot import screen_text
 
-HEX_MOD = Path(__file__).resolve().parents[1] / "mods" / "hex"
+HEX_MOD = Path(__file__).resolve().parents[1] / "content" / "mods" / "hex"
 
 
 def test_laid_out_hexes_are_two_columns_wide_and_odd_rows_shifted(content):
