@@ -31,7 +31,7 @@ def test_a_winter_or_desert_farm_plays_out_and_its_log_verifies(content, tmp_pat
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("mission", ["eliminate", "crash", "defend", "terror", "vip"])
+@pytest.mark.parametrize("mission", ["eliminate", "crash", "defend", "terror", "vip", "infiltrate"])
 def test_the_squad_both_wins_and_loses_over_eight_seeds(content, mission):
     winners = {balance.play(content, ID, mission, "normal", seed, None).winner for seed in range(1, 9)}
     assert {"xcom", "aliens"} <= winners, winners

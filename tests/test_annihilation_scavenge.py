@@ -77,3 +77,17 @@ def test_an_armed_alien_with_no_shot_goes_for_a_grenade_it_sees(content):
     assert rs.ai_chore(state, armed, [], "first") is None  # a reload or nothing before a shot: not a detour
     walk = rs.ai_chore(state, armed, [], "idle")
     assert isinstance(walk, Move) and walk.path[-1] == col[2]
+
+
+def test_an_alien_holding_only_a_grenade_it_picked_up_has_nothing_to_reload(content):
+    from engine.rules.annihilation.inventory import Carried
+    from engine.rules.annihilation.soldier import loads
+
+    rs, state, col = _alien_phase(content)
+    s = state.units["sectoid_1"]
+    held = attrs.evolve(s, record=attrs.evolve(s.record, kit=s.record.kit + (
+        Carried("hand_grenade", "A", "left_hand"),)))
+    assert gun(held.record).id == "hand_grenade" and loads(rs.book, held.record, gun(held.record)) == []
+    state = attrs.evolve(state, units={**state.units, "sectoid_1": held})
+    walk = rs.ai_chore(state, held, [], "first")  # before: KeyError 'hand_grenade' (infiltrate, seed 9)
+    assert isinstance(walk, Move) and walk.path[-1] == col[3]  # no reload: it goes for its pistol

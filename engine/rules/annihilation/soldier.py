@@ -83,7 +83,9 @@ def loads(book: Book, s: Soldier, g: Carried) -> list[Carried]:
     """What it carries off the floor that loads the weapon `g`: its clips (A-15.4), the rounds of section 16 made
     for it (a cannon's shell clip, a rocket), or unprimed size-A grenades for a launcher (A-15.9); the type
     already loaded first (no unloading, A-16.2), then one already in a hand (the one to load)."""
-    w = book.weapons[g.id]
+    w = book.weapons.get(g.id)
+    if w is None:  # a grenade or a kit picked up in an empty hand (scavenge.py) is no weapon to load
+        return []
     if w.feed == "clip":
         found = clips_for(s, g.id)
     elif w.feed == "ammo":
