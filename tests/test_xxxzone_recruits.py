@@ -73,7 +73,10 @@ def test_the_recruit_offer_comes_first_with_the_next_free_name(dt, begun):
     assert offers[0].order == Order("recruit", "Cole")
     assert not any(o.order.kind == "recruit" for o in dt.offers(rs, begun.base, 1, NONE))
     every = tuple(recruit(n) for n in NAMES) + (recruit("Ash 2"),)
-    assert dt.offers(every, begun.base, 2, NONE)[0].order == Order("recruit", "Bishop 2")
+    offers = dt.offers(every, begun.base, 2, NONE)
+    (late,) = [o for o in offers if o.order.kind == "recruit"]
+    assert late.order == Order("recruit", "Bishop 2")
+    assert not late.ai and offers[0] != late  # a full roster: the campaign AI's policy recruits no more
 
 
 def test_a_recruit_is_kept_folded_saved_and_verified(content, tmp_path):
