@@ -15,6 +15,12 @@ from engine.core.reducer import fold
 from engine.map.grid import Grid
 from engine.rules.annihilation import fire
 from engine.rules.annihilation.soldier import gun, stamp
+from engine.content import tables as content_tables
+from engine.content import loader as content_loader
+from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.schema import SCHEMA
+
+BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
 
 SIZE = 60
 
@@ -57,7 +63,7 @@ def _kneeling(rs, bonus=20):
 
 
 def _snap(rs, unit):
-    return fire.shot_tu(rs.book, unit.record.fighter, gun(unit.record).id, "snap")
+    return fire.shot_tu(rs.book, unit.record.fighter, gun(unit.record, BOOK).id, "snap")
 
 
 def test_a_leader_whose_profile_reserves_a_snap_keeps_its_tu_and_a_plain_sectoid_keeps_none(game):

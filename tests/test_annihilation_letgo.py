@@ -13,6 +13,12 @@ from engine.play.game import Game
 from engine.rules.annihilation import letgo
 from engine.rules.annihilation.soldier import gun
 from test_annihilation_play import _face_off
+from engine.content import tables as content_tables
+from engine.content import loader as content_loader
+from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.schema import SCHEMA
+
+BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
 
 
 def _knocked_out(content):
@@ -33,7 +39,7 @@ def test_a_unit_knocked_out_drops_its_weapon_to_its_square(content):
     let = [e for e in events if isinstance(e, UnitChanged) and e.cause.startswith("lets go")]
     assert [(e.unit, e.cause) for e in let] == [("sectoid_1", "lets go of what it held (unconscious)")]
     after = fold(state, events).units["sectoid_1"]
-    assert after.record.fighter.status == "unconscious" and gun(after.record) is None
+    assert after.record.fighter.status == "unconscious" and gun(after.record, BOOK) is None
     assert all(c.id != "plasma_pistol" for c in after.record.kit)
     ground = fold(state, events).record.ground  # settings `ground_items`: it lies on the Sectoid's square
     assert [(d.cell, d.item.id, d.item.place) for d in ground] == [(after.pos, "plasma_pistol", "floor")]
@@ -70,5 +76,5 @@ def test_bled_unconscious_at_its_phase_start_it_lets_go(content):
     assert mine[0].startswith("start of phase (bleeding: Health −7 → -2") and "faints" in mine[0]
     assert "lets go of what it held (unconscious)" in mine
     after = fold(state, events)
-    assert gun(after.units["sectoid_1"].record) is None
+    assert gun(after.units["sectoid_1"].record, BOOK) is None
     assert [(d.cell, d.item.id) for d in after.record.ground] == [(after.units["sectoid_1"].pos, "plasma_pistol")]

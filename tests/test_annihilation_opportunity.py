@@ -15,6 +15,12 @@ from engine.rules.annihilation.fighter import Fighter, deploy
 from engine.rules.annihilation.inventory import Carried
 from engine.rules.annihilation.schema import STATS
 from engine.rules.annihilation.soldier import Soldier, gun
+from engine.content import tables as content_tables
+from engine.content import loader as content_loader
+from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.schema import SCHEMA
+
+BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
 
 RIFLE = Carried("mk2v_assault_rifle", "D", "both_hands", "clip:mk2v_assault_rifle", 20)
 
@@ -80,7 +86,7 @@ def test_tv_a23_the_watcher_fires_on_three_steps_then_runs_dry(game):
     assert shots == [(1, 1, "reaction 48 > 27"), (1, 1, "reaction 33 > 22"), (1, 1, "reaction 19 > 16"),
                      (0, 0, None)]
     obs = state.units["obs"].record
-    assert (obs.fighter.tu_left, gun(obs).rounds) == (4, 17)
+    assert (obs.fighter.tu_left, gun(obs, BOOK).rounds) == (4, 17)
 
 
 def test_watchers_fire_fastest_first_and_stop_when_the_actor_falls(game):

@@ -19,6 +19,12 @@ from engine.play import simulate
 from engine.play.game import Game
 from engine.play.verify import verify
 from engine.rules.annihilation.soldier import clips_for, gun
+from engine.content import tables as content_tables
+from engine.content import loader as content_loader
+from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.schema import SCHEMA
+
+BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
 
 ID = "annihilation"
 SEEDS = {"eliminate": 3, "crash": 3, "defend": 4, "terror": 3, "vip": 3}
@@ -76,7 +82,7 @@ def test_the_squad_deploys_pre_made_and_the_sectoids_roll_their_stats(game):
     assert f.character.stats.time_units == 56 and f.health == 48 and anton.hp == 48
     # rifle D 4 + two clips A 2 + grenade A 1 + light body armour 4 = 11 boxes, relief 44/5 = 8
     assert f.tu_turn == 56 - 3 and f.tu_left == 53
-    held = gun(anton.record)
+    held = gun(anton.record, BOOK)
     assert held.id == "mk2v_assault_rifle" and held.rounds == 20 and len(clips_for(anton.record, held.id)) == 2
     s = sectoid.record.fighter
     assert s.health == 60 and s.armour.av == 0 and s.character.skill("plasma") == 30  # Skilled
@@ -194,7 +200,7 @@ def test_a_shot_writes_the_to_hit_formula_and_pays_its_tu(game):
     first = shot.rolls[0]
     assert first.expr == "1d100" and "to-hit 33 (Acc 58×60% 34 + skill 5 − range 1×6 6)" in first.formula
     changed = next(e for e in events if getattr(e, "unit", None) == "anton" and hasattr(e, "changes"))
-    assert changed.changes["record"].fighter.tu_left == 40 and gun(changed.changes["record"]).rounds == 19
+    assert changed.changes["record"].fighter.tu_left == 40 and gun(changed.changes["record"], BOOK).rounds == 19
     hurt = next(e for e in events if getattr(e, "unit", None) == "sectoid_1" and hasattr(e, "changes"))
     assert hurt.changes["hp"] == 60 - 35  # no armour: all 35 through
     wounds = shot.rolls[2]

@@ -11,8 +11,16 @@ from engine.core.dice import Dice, seed_from_int
 from engine.core.reducer import fold
 from engine.play.game import Game
 from engine.rules.annihilation.board import Dropped, field_of
+from engine.rules.annihilation import combat
+from engine.rules.annihilation.inventory import Carried
 from engine.rules.annihilation.soldier import gun
 from test_annihilation_play import _face_off
+from engine.content import tables as content_tables
+from engine.content import loader as content_loader
+from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.schema import SCHEMA
+
+BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
 
 
 def _alien_phase(content, gap=3, tu=None):
@@ -27,7 +35,7 @@ def _alien_phase(content, gap=3, tu=None):
                 u.record, fighter=attrs.evolve(u.record.fighter, tu_left=0)))})
     state = fold(state, rs.decide(state, EndTurn(side=state.side), Dice.scripted([])))
     s = state.units["sectoid_1"]
-    pistol = gun(s.record)
+    pistol = gun(s.record, BOOK)
     f = s.record.fighter if tu is None else attrs.evolve(s.record.fighter, tu_left=tu)
     state = attrs.evolve(state, units={**state.units, "sectoid_1": attrs.evolve(s, record=attrs.evolve(
         s.record, fighter=f, kit=tuple(c for c in s.record.kit if c is not pistol)))})
@@ -38,7 +46,7 @@ def _alien_phase(content, gap=3, tu=None):
 def test_an_alien_that_let_go_of_its_weapon_walks_to_it_and_picks_it_up(content):
     rs, state, col = _alien_phase(content)
     s = state.units["sectoid_1"]
-    assert state.side == "aliens" and gun(s.record) is None
+    assert state.side == "aliens" and gun(s.record, BOOK) is None
     walk = rs.ai_chore(state, s, [], "first")
     assert isinstance(walk, Move) and walk.path[-1] == col[3]
     state = fold(state, rs.decide(state, walk, Dice.scripted([])))
@@ -47,7 +55,7 @@ def test_an_alien_that_let_go_of_its_weapon_walks_to_it_and_picks_it_up(content)
     assert pick == Act(unit="sectoid_1", action="pick_up", option="0")
     events = rs.decide(state, pick, Dice.scripted([]))
     after = fold(state, events)
-    assert gun(after.units["sectoid_1"].record).id == "plasma_pistol" and field_of(after).ground == ()
+    assert gun(after.units["sectoid_1"].record, BOOK).id == "plasma_pistol" and field_of(after).ground == ()
     assert after.units["sectoid_1"].record.fighter.tu_left == s.record.fighter.tu_left - 8  # floor → hand
     assert rs.ai_chore(after, after.units["sectoid_1"], [], "first") is None  # armed again: nothing more to get
 
@@ -80,14 +88,25 @@ def test_an_armed_alien_with_no_shot_goes_for_a_grenade_it_sees(content):
 
 
 def test_an_alien_holding_only_a_grenade_it_picked_up_has_nothing_to_reload(content):
-    from engine.rules.annihilation.inventory import Carried
     from engine.rules.annihilation.soldier import loads
 
     rs, state, col = _alien_phase(content)
     s = state.units["sectoid_1"]
     held = attrs.evolve(s, record=attrs.evolve(s.record, kit=s.record.kit + (
         Carried("hand_grenade", "A", "left_hand"),)))
-    assert gun(held.record).id == "hand_grenade" and loads(rs.book, held.record, gun(held.record)) == []
+    assert gun(held.record, BOOK) is None  # a grenade held is no weapon: nothing looks it up among the weapons
+    assert loads(rs.book, held.record, held.record.kit[-1]) == []
     state = attrs.evolve(state, units={**state.units, "sectoid_1": held})
     walk = rs.ai_chore(state, held, [], "first")  # before: KeyError 'hand_grenade' (infiltrate, seed 9)
     assert isinstance(walk, Move) and walk.path[-1] == col[3]  # no reload: it goes for its pistol
+
+
+def test_a_unit_holding_only_a_grenade_is_no_reaction_shooter(content):
+    """Before, a Sectoid that had picked up a grenade was a watcher whose 'gun' was the grenade: opportunity fire
+    looked it up among the weapons (KeyError 'hand_grenade', crash mission, seed 10)."""
+    rs, state, _col = _alien_phase(content)
+    s = state.units["sectoid_1"]
+    kit = tuple(c for c in s.record.kit if c.id not in BOOK.weapons) + (Carried("hand_grenade", "A", "left_hand"),)
+    held = attrs.evolve(s, record=attrs.evolve(s.record, kit=kit))
+    armed = next(u for u in state.units.values() if u.conscious and gun(u.record, BOOK) is not None)
+    assert gun(held.record, BOOK) is None and not combat._armed(rs, held) and combat._armed(rs, armed)

@@ -17,6 +17,12 @@ from engine.rules.annihilation import deploy_schema, sights
 from engine.rules.annihilation.soldier import gun
 from test_annihilation_play import _face_off
 from tui.cli import main
+from engine.content import tables as content_tables
+from engine.content import loader as content_loader
+from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.schema import SCHEMA
+
+BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
 
 SCENE = Path(__file__).resolve().parent.parent / "docs" / "scenarios" / "annihilation" / "sights.toml"
 
@@ -78,7 +84,7 @@ def game(content):
 
 def _fitted(state, uid, *names):
     u = state.units[uid]
-    kit = tuple(attrs.evolve(c, sights=names) if c is gun(u.record) else c for c in u.record.kit)
+    kit = tuple(attrs.evolve(c, sights=names) if c is gun(u.record, BOOK) else c for c in u.record.kit)
     return attrs.evolve(state, units={**state.units, uid: attrs.evolve(u, record=attrs.evolve(u.record, kit=kit))})
 
 
@@ -86,9 +92,9 @@ def test_the_squads_fitted_sights_are_offered_as_modes(content):
     g = Game.new(content, "annihilation", "vip", seed_from_int(4), None)  # Zmey deploys on the escort mission
     state, rs = g.state, g.ruleset
     g.close()
-    assert gun(state.units["stephen"].record).sights == ("laser_sight",)  # units.toml `sights`
-    assert gun(state.units["zmey"].record).sights == ("laser_sight", "telescopic_sight")
-    assert gun(state.units["anton"].record).sights == ()
+    assert gun(state.units["stephen"].record, BOOK).sights == ("laser_sight",)  # units.toml `sights`
+    assert gun(state.units["zmey"].record, BOOK).sights == ("laser_sight", "telescopic_sight")
+    assert gun(state.units["anton"].record, BOOK).sights == ()
     ids = [m.id for m in rs.shot_modes(state, state.units["zmey"])]
     assert ids[:4] == ["snap", "aimed", "burst", "auto"]  # the plain ones first: snap stays the default
     assert ids[4:] == [sights.joined(m, n) for n in (1, 2) for m in ("snap", "aimed", "burst", "auto")]

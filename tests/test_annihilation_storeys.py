@@ -15,6 +15,12 @@ from engine.core.reducer import fold
 from engine.map import levels
 from engine.play.game import Game
 from engine.rules.annihilation.space import range_distance
+from engine.content import tables as content_tables
+from engine.content import loader as content_loader
+from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.schema import SCHEMA
+
+BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
 
 ID = "annihilation"
 
@@ -180,8 +186,8 @@ def test_a_sectoid_below_reacts_to_a_step_on_the_roof_and_says_why(game):
 
     f = attrs.evolve(full, facing=facing_towards(below, step))
     anton = fold(state, events[:1]).units["anton"].record.fighter
-    odds = {o.mode: o for o in actions.preview(rs.book, f, gun(s.record), anton, below, step, dz=2)}["snap"]
-    flat = {o.mode: o for o in actions.preview(rs.book, f, gun(s.record), anton, below, step)}["snap"]
+    odds = {o.mode: o for o in actions.preview(rs.book, f, gun(s.record, BOOK), anton, below, step, dz=2)}["snap"]
+    flat = {o.mode: o for o in actions.preview(rs.book, f, gun(s.record, BOOK), anton, below, step)}["snap"]
     assert f"to-hit {odds.chance} ({odds.text})" in shot.rolls[0].formula  # the range counts the two levels
     assert odds.chance < flat.chance
 

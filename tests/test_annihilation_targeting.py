@@ -16,6 +16,12 @@ from tui.app import XenotacApp
 from tui.screens.modes import TargetScreen
 from tui.session import Session
 from tui.textshot import screen_text
+from engine.content import tables as content_tables
+from engine.content import loader as content_loader
+from engine.rules.annihilation.book import Book
+from engine.rules.annihilation.schema import SCHEMA
+
+BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
 
 
 class Staged(Session):
@@ -32,7 +38,7 @@ def _session(content, tmp_path, sights=()) -> Staged:
     session = Session.new(content, "annihilation", "eliminate", seed_from_int(4), tmp_path / "t.jsonl")
     state, _col = _face_off(session.game, sectoid_tu=0)
     anton = state.units["anton"]
-    kit = tuple(attrs.evolve(c, sights=sights) if c is gun(anton.record) else c for c in anton.record.kit)
+    kit = tuple(attrs.evolve(c, sights=sights) if c is gun(anton.record, BOOK) else c for c in anton.record.kit)
     session.__class__ = Staged
     session.staged = attrs.evolve(state, units={**state.units, "anton": attrs.evolve(
         anton, record=attrs.evolve(anton.record, kit=kit))})

@@ -37,13 +37,14 @@ def _swap(kit: tuple[Carried, ...], old: Carried, new: Carried | None) -> tuple[
 
 def watchers(rs: Annihilation, state: State, mover: Unit, cell: Pos) -> list[Unit]:
     """A-14.9 step 1: the conscious enemies holding a weapon that see `cell` (on the mover's storey)."""
-    return [u for u in state.units.values() if memo(u, watchers, _armed) and missions.hostile(u.side, mover.side)
+    return [u for u in state.units.values() if memo(u, watchers, lambda v: _armed(rs, v)) and missions.hostile(u.side, mover.side)
             and u.id != mover.id and clouds.sees(rs, state, u.pos, cell, u.z, mover.z)]
 
 
-def _armed(unit: Unit) -> bool:
-    """Conscious with a weapon in hand: asked of every unit at every step of every walk, once per unit value."""
-    return unit.conscious and unit.record is not None and gun(unit.record) is not None
+def _armed(rs: Annihilation, unit: Unit) -> bool:
+    """Conscious with a weapon in hand: asked of every unit at every step of every walk, once per unit value (a
+    game has one book, so the answer kept on the unit holds)."""
+    return unit.conscious and unit.record is not None and gun(unit.record, rs.book) is not None
 
 
 def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighter, at: Pos,
@@ -62,12 +63,12 @@ def react(rs: Annihilation, state: State, dice: Dice, mover: Unit, actor: Fighte
     by_id = {u.id: u for u in seen}
     facing = {u.id: facing_towards(u.pos, at, rs.book.settings.grid) for u in seen}
     answers = fire.reactions(rs.book, actor, [(u.id, records.evolve(fighter_of(u), {"facing": facing[u.id]}),
-                                               gun(u.record).id, gun(u.record).rounds) for u in seen])
+                                               gun(u.record, rs.book).id, gun(u.record, rs.book).rounds) for u in seen])
     for answer in answers:
         if not answer.fires or actor.status != "awake":
             continue
         u = by_id[answer.observer]
-        g = gun(u.record)
+        g = gun(u.record, rs.book)
         shot = actions.shoot(rs.book, dice, attrs.evolve(fighter_of(u), facing=facing[u.id]), g, actor, u.pos, at,
                              "snap", dz=mover.z - u.z, harness=harnessed(g, u.record.harness))
         if isinstance(shot, Rejected):
@@ -143,7 +144,7 @@ def blast(rs: Annihilation, state: State, dice: Dice, actor: str, centre: Pos, r
 
 def shot_cost(rs: Annihilation, unit: Unit, target: Unit, mode: str) -> tuple[int, int]:
     """(TU to turn to the target, TU of the shot): A-9.4, A-8.2 and the sights the mode id names (A-14.7)."""
-    g = gun(unit.record)
+    g = gun(unit.record, rs.book)
     turn = turn_price(rs.book, unit.facing, facing_towards(unit.pos, target.pos, rs.book.settings.grid)).tu
     mode, used = sights.split(mode)
     return turn, fire.shot_tu(rs.book, fighter_of(unit), g.id, mode, used)
@@ -151,7 +152,7 @@ def shot_cost(rs: Annihilation, unit: Unit, target: Unit, mode: str) -> tuple[in
 
 def check_shot(rs: Annihilation, state: State, unit: Unit, target_id: str, mode: str) -> Rejected | Unit:
     target = state.units.get(target_id)
-    g = gun(unit.record)
+    g = gun(unit.record, rs.book)
     if g is None:
         return Rejected("unarmed", f"{unit.name} holds no weapon")
     w = rs.book.weapons[g.id]
@@ -192,7 +193,7 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
     f = records.evolve(hurt, {"tu_left": f.tu_left})
     now = fold(state, pre) if pre else state
     target = now.units[target.id]
-    g = gun(unit.record)
+    g = gun(unit.record, rs.book)
     plain, used = sights.split(mode)
     out = actions.shoot(rs.book, dice, f, g, fighter_of(target), unit.pos, target.pos, plain, sights=used,
                         dz=target.z - unit.z, harness=harnessed(g, unit.record.harness))
@@ -221,7 +222,7 @@ def shoot(rs: Annihilation, state: State, unit: Unit, cmd: Shoot, dice: Dice) ->
 def _load(rs: Annihilation, unit: Unit, pick: Carried | None) -> Rejected | tuple[Carried, Carried]:
     """The weapon in its hands and what goes in (`pick`, or the first of soldier.loads), or why nothing can."""
     s: Soldier = unit.record
-    g = gun(s)
+    g = gun(s, rs.book)
     if g is None:
         return Rejected("unarmed", f"{unit.name} holds no weapon")
     w = rs.book.weapons[g.id]

@@ -63,7 +63,7 @@ def _covered(state: State, unit: Unit) -> bool:
 
 
 def _cheapest_shot(rs: Annihilation, unit: Unit) -> int | None:
-    g = gun(unit.record)
+    g = gun(unit.record, rs.book)
     if g is None or not g.rounds:
         return None
     return min((fire.shot_tu(rs.book, unit.record.fighter, g.id, m) for m in rs.book.weapons[g.id].modes),

@@ -54,7 +54,7 @@ class Queries(Plain):
         can_walk = f.stance == "standing" or (f.stance == "prone" and any(self.book.body[p].part == "leg"
                                                                           for p in f.lost))
         moves_left = min(f.tu_left, f.energy) if mine and can_walk else 0
-        g = gun(unit.record)
+        g = gun(unit.record, self.book)
         shot = min((fire.shot_tu(self.book, f, g.id, m) for m in self.book.weapons[g.id].modes), default=0) \
             if g is not None and g.rounds else 0
         step = moves_left - shot if shot and shot <= f.tu_left else moves_left
@@ -72,7 +72,7 @@ class Queries(Plain):
         level = f.tu_turn * self.hardship.reserve_percent // 100 \
             if unit.side == missions.ALIENS and self.hardship is not None else 0
         t = self.units.get(unit.template)
-        g = gun(unit.record)
+        g = gun(unit.record, self.book)
         if t is None or not t.reserve or g is None or not g.rounds:
             return level
         modes = self.book.weapons[g.id].modes
@@ -85,7 +85,7 @@ class Queries(Plain):
 
     def mode_id(self, unit: Unit, mode: str) -> str:
         """The kernel's default mode ("single") is the weapon's first."""
-        g = gun(unit.record)
+        g = gun(unit.record, self.book)
         if g is None or mode in self.book.weapons[g.id].modes:
             return mode
         return self.modes_of(g.id)[0] if mode == "single" else mode
@@ -93,7 +93,7 @@ class Queries(Plain):
     def shot_modes(self, state: State, unit: Unit) -> list[Mode]:
         """The weapon's modes, then each again with one sight and with both where its fitted sights help
         (A-14.7: "aimed+sight", "aimed+sights"); the plain modes first, the default the first of them."""
-        g = gun(unit.record)
+        g = gun(unit.record, self.book)
         if g is None:
             return []
         f = unit.record.fighter
@@ -130,7 +130,7 @@ class Queries(Plain):
         checked = check_shot(self, state, a, target, mode)
         if isinstance(checked, Rejected) and not (unpaid and checked.code == "no_tu"):
             return checked
-        g = gun(a.record)
+        g = gun(a.record, self.book)
         plain, used = sights.split(mode)
         turn, tu = shot_cost(self, a, b, mode)
         f = attrs.evolve(fighter_of(a), tu_left=a.record.fighter.tu_left - turn,
@@ -219,7 +219,7 @@ class Queries(Plain):
         return tuple(c for c in cells(self.book, cell, radius) if state.grid.inside(c))
 
     def shot_blast(self, state: State, unit: Unit, cell: Pos) -> tuple[Pos, ...]:
-        g = gun(unit.record) if unit.record is not None else None
+        g = gun(unit.record, self.book) if unit.record is not None else None
         rnd = hits.round_of(self.book, g.id, g.loaded) if g is not None and g.rounds else None
         if rnd is None or isinstance(rnd, Rejected) or rnd.radius < 0:
             return ()
@@ -231,7 +231,7 @@ class Queries(Plain):
     def sheet(self, state: State, unit: Unit) -> Sheet:
         s = unit.record
         f = s.fighter
-        g = gun(s)
+        g = gun(s, self.book)
         kit = []
         if g is not None:
             w = self.book.weapons[g.id]
@@ -393,7 +393,7 @@ class Queries(Plain):
         up = kneeling.rise(self, state, unit, in_sight) if stage == "first" and self._mine(state, unit) else None
         if up is not None:
             return up
-        g = gun(unit.record)
+        g = gun(unit.record, self.book)
         need = combat.reload_price(self, unit) if g is not None and loads(self.book, unit.record, g) else None
         if need is not None and not isinstance(need, Rejected) and need.tu <= unit.record.fighter.tu_left and (
                 (stage == "first" and g.rounds == 0) or (stage == "idle" and not in_sight

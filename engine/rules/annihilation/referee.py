@@ -150,7 +150,7 @@ def _made(rs: Annihilation, unit: Unit, su: ScenarioUnit) -> Unit:
 
 def _sighted(rs: Annihilation, unit: Unit, used: int) -> Unit:
     """The shooter's weapon with at least `used` sights fitted (the scenario says it has them: A-14.7)."""
-    g = gun(unit.record)
+    g = gun(unit.record, rs.book)
     if g is None or len(g.sights) >= used:
         return unit
     kinds = tuple(k for k, item in rs.book.items.items() if item.sight)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 def armed(rs: Annihilation, unit: Unit) -> bool:
     """It holds a weapon with rounds in it, or one it carries the rounds for."""
-    g = gun(unit.record)
+    g = gun(unit.record, rs.book)
     return g is not None and g.id in rs.book.weapons and (g.rounds > 0 or bool(loads(rs.book, unit.record, g)))
 
 

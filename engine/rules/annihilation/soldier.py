@@ -68,8 +68,14 @@ def name_of(book: Book, thing: str) -> str:
     return thing.replace("_", " ").capitalize()
 
 
-def gun(s: Soldier) -> Carried | None:
-    """The weapon in its hands, if any."""
+def gun(s: Soldier, book: Book) -> Carried | None:
+    """The weapon in its hands, if any: not a clip, a grenade or a kit held alone (a picked-up grenade, a medi-kit
+    brought out), which every caller would have looked up among the weapons."""
+    return next((c for c in s.kit if hands_holding(c) and c.id in book.weapons), None)
+
+
+def _held(s: Soldier) -> Carried | None:
+    """The first thing held in its hands but a clip: the kernel's mirror leaves it out, as it always has."""
     return next((c for c in s.kit if hands_holding(c) and not c.id.startswith("clip:")), None)
 
 
@@ -106,7 +112,7 @@ def grenades(s: Soldier, book: Book) -> list[Carried]:
 def carried(s: Soldier) -> dict[str, int]:
     """The kernel's mirror of the kit (`Unit.items`): how many of each thing off the floor, but clips and the gun."""
     out: dict[str, int] = {}
-    held = gun(s)
+    held = _held(s)
     for c in s.kit:
         if c.place != "floor" and c is not held and not c.id.startswith("clip:"):
             out[c.id] = out.get(c.id, 0) + 1

@@ -173,13 +173,13 @@ def screen(rs: Annihilation, state: State, unit: Unit) -> Inventory:
             tu = rs.book.costs["unload"].tu
             moves.append(Option("Weapon", f"Unload ({tu} TU{_short(tu, f.tu_left)})",
                                 Act(unit=unit.id, action="unload", option=str(n)), note="A-12.6: two hands"))
-        if mine and c is gun(s):
+        if mine and c is gun(s, rs.book):
             load = combat.reload_price(rs, unit)
             if not isinstance(load, Rejected):
                 what = "a clip" if rs.book.weapons[c.id].feed == "clip" else rs.name(loads(rs.book, s, c)[0].id)
                 moves.append(Option("Weapon", f"Load {what} ({load.tu} TU{_short(load.tu, f.tu_left)})",
                                     Act(unit=unit.id, action="load"), note=load.text))
-        g = gun(s) if mine else None
+        g = gun(s, rs.book) if mine else None
         if g is not None and c is not g and c in loads(rs.book, s, g):  # this round in particular
             load = combat.reload_price(rs, unit, c)
             if not isinstance(load, Rejected):

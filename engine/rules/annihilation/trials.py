@@ -106,7 +106,7 @@ def plan(rs, units: dict[str, Unit], a) -> ShotPlan | None:
     target = combat.check_shot(rs, state, unit, a.target, mode)
     if isinstance(target, Rejected):
         return None
-    book, g = rs.book, gun(unit.record)
+    book, g = rs.book, gun(unit.record, rs.book)
     rnd = hits.round_of(book, g.id, g.loaded)
     if isinstance(rnd, Rejected) or rnd.radius >= 0:
         return None
