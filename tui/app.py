@@ -169,23 +169,48 @@ class XenotacApp(App[str]):
             self.push_screen(screen)
 
     def start_mission(self, ruleset: str, mission: str, seed: int | None) -> str | None:
-        """Starts a new mission from the menu; a problem comes back as one line. `seed` None: a secret
-        seed of 32 random bytes, in a log whose name says nothing of it; a number: a public seed anyone
-        can reproduce (the header says so)."""
-        from engine.core.dice import seed_from_int
+        """Starts a new mission from the menu; a problem comes back as one line. A ruleset with a loadout
+        (`Ruleset.loadout()`) has the roster soldiers outfitted first, on the loadout screen; Esc there starts
+        nothing. `seed` None: a secret seed of 32 random bytes, in a log whose name says nothing of it; a number:
+        a public seed anyone can reproduce (the header says so)."""
+        from engine.core.ruleset import make
         from engine.log import writer as log
         from tui import squad
+        from tui.screens.loadout import Loadout
+
+        try:
+            chars = squad.squad_for(self.content, self.saves, ruleset, mission, log.LogError)
+        except (log.LogError, OSError) as exc:
+            return str(exc)
+        outfitter = make(ruleset, self.content, None).loadout() if chars else None
+        if outfitter is None:
+            return self._launch(ruleset, mission, seed, chars)
+        self.push_screen(Loadout(outfitter, mission, chars), lambda done: self._outfitted(ruleset, mission, seed, done))
+        return None
+
+    def _outfitted(self, ruleset: str, mission: str, seed: int | None, chars: list | None) -> None:
+        """The loadout screen's answer: None, back to the form unchanged; else the mission, a problem starting it on
+        the form's status line."""
+        from tui.widgets.panels import StatusLine
+
+        problem = None if chars is None else self._launch(ruleset, mission, seed, chars)
+        if problem:
+            for line in self.screen.query(StatusLine):
+                line.message = f"✗ {problem}"
+
+    def _launch(self, ruleset: str, mission: str, seed: int | None, chars: list) -> str | None:
+        from engine.core.dice import seed_from_int
+        from engine.log import writer as log
         from tui.session import Session
 
         try:
-            squad = squad.squad_for(self.content, self.saves, ruleset, mission, log.LogError)
             if seed is None:
                 secret, tag = secrets.token_bytes(32), stamp()
             else:
                 secret, tag = seed_from_int(seed), f"seed{seed}"
             path = log_path(self.saves, mission, tag)
             session = Session.new(self.content, ruleset, mission, secret, path, casual=self.casual,
-                                  squad=squad, public=seed)
+                                  squad=chars, public=seed)
         except (log.LogError, OSError) as exc:
             return str(exc)
         self.battle(session)
