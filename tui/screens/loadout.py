@@ -15,12 +15,14 @@ from engine.core.creation import Character
 from engine.core.loadout import Outfitter, Pick
 from tui import keys
 from tui.screens.base import Sized
+from tui.screens.squadpick import cut
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
 
 ROWS = 13  # list rows at once at 80x24: the title, the summary's lines, the status line and the key bar take the rest
 COUNT = (("-", "one fewer"), ("+", "one more"))  # a count line's two choices
 SQUAD, LINES, OPTIONS = range(3)  # the columns, left to right
+WIDTHS = (16, 30, 26)  # each column's text at 80 wide (loadout-* in xenotac.tcss, less the marks): longer is cut
 
 
 class Loadout(Sized):
@@ -47,6 +49,7 @@ class Loadout(Sized):
 
     def on_mount(self) -> None:
         super().on_mount()
+        self.cursor[OPTIONS] = self._current(self._pick())
         self._show()
 
     # -- what is highlighted ---------------------------------------------------------------------------
@@ -81,7 +84,7 @@ class Loadout(Sized):
             here = i == at
             mark = "▶" if here and column == self.column else ("›" if here else " ")
             tick = "•" if i == marked else " "
-            out.append(Text(f"{mark}{tick}{row}", style="reverse" if here and column == self.column else
+            out.append(Text(f"{mark}{tick}{cut(row, WIDTHS[column])}", style="reverse" if here and column == self.column else
                             ("bold" if here else "")))
         if len(rows) > ROWS:
             out.append(Text(f" {top + 1}-{top + len(out)} of {len(rows)}", style="dim"))
@@ -145,7 +148,8 @@ class Loadout(Sized):
         picks = self._picks()  # a new weapon may bring or take away the clips line
         self.cursor[LINES] = min(self.cursor[LINES], len(picks) - 1)
         self.cursor[OPTIONS] = min(self.cursor[OPTIONS], len(self._options(picks[self.cursor[LINES]])) - 1)
-        self._show(f"{got.name}: {pick.label} set")
+        now = next((p.value for p in picks if p.id == pick.id), "")
+        self._show(f"{got.name}: {pick.label} {now}".rstrip())
         self.refresh_bindings()
 
     def action_accept(self) -> None:
