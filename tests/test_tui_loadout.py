@@ -101,3 +101,34 @@ def test_a_ruleset_without_a_loadout_goes_straight_to_battle_with_its_roster_sol
         return type(app.screen).__name__, app.sessions[-1].game.header["mission"]["squad"][0]["name"]
 
     assert asyncio.run(_run(app, steps)) == ("BattleScreen", "Anna")
+
+
+def test_play_from_the_command_line_outfits_first_and_esc_starts_no_mission(content, tmp_path):
+    from engine.core.dice import seed_from_int
+    from tui.session import Session
+
+    made = []
+
+    def start(chars):
+        made.append(Session.new(content, ID, "crash", seed_from_int(7), tmp_path / "crash.jsonl", squad=chars))
+        return made[-1]
+
+    loadout = (make(ID, content, None).loadout(), "crash", [kurt(content)], start)
+    app = XenotacApp(content, tmp_path, alien_delay=0, loadout=loadout)
+
+    async def steps(pilot):
+        first = type(app.screen).__name__
+        await pilot.press("right", "down", "down", "down", "plus", "enter")  # one more spare clip
+        await pilot.pause()
+        return first, type(app.screen).__name__
+
+    assert asyncio.run(_run(app, steps)) == ("Loadout", "BattleScreen")
+    assert made[0].game.header["mission"]["squad"][0]["outfit"]["clips"] == 2 + 1
+    gone = XenotacApp(content, tmp_path, alien_delay=0, loadout=loadout)
+
+    async def leave(pilot):
+        await pilot.press("escape")
+        await pilot.pause()
+        return gone.return_value
+
+    assert asyncio.run(_run(gone, leave)) == "No mission started: the loadout was left with esc" and len(made) == 1

@@ -54,9 +54,11 @@ class XenotacApp(App[str]):
                  session: Session | Callable[[], Session] | None = None, casual: bool = False,
                  alien_delay: float | None = None,
                  replay: Timeline | None = None, whole: Callable[[], Content] | None = None,
-                 campaign=None) -> None:
+                 campaign=None, loadout=None) -> None:
         """`content` may be a function that loads it: then it is loaded on first use, or by `warm_up`. `whole`: how
-        to load every ruleset's content when `content` holds one ruleset's (`play`, `resume`) and a menu opens."""
+        to load every ruleset's content when `content` holds one ruleset's (`play`, `resume`) and a menu opens.
+        `loadout`: (outfitter, mission, roster squad, a function making the session of an outfitted squad), when
+        `play` has its soldiers outfitted first."""
         super().__init__()
         self._content, self._load = (None, content) if callable(content) else (content, None)
         self._whole = whole
@@ -67,6 +69,7 @@ class XenotacApp(App[str]):
         self.start_error: Exception | None = None
         self.first_replay = replay
         self.first_campaign = campaign  # an engine.campaign.ledger.Ledger: `campaign resume` opens its screen
+        self.first_loadout = loadout
         self.alien_delay = alien_delay
         self.sessions: list[Session] = []
         if keymap:
@@ -120,6 +123,11 @@ class XenotacApp(App[str]):
 
             self.sessions.append(self.first_campaign)  # closed with the sessions when the app ends
             self.push_screen(CampaignScreen(self.first_campaign))
+        elif self.first_loadout is not None:
+            from tui.screens.loadout import Loadout
+
+            outfitter, mission, squad, start = self.first_loadout
+            self.push_screen(Loadout(outfitter, mission, squad), lambda chars: self._play_outfitted(start, chars))
         elif self.first_replay is not None:
             from tui.screens.viewer import Viewer
 
@@ -139,6 +147,21 @@ class XenotacApp(App[str]):
                 self._summary(session.path)
             else:
                 self.battle(session)
+
+    def _play_outfitted(self, start, chars) -> None:
+        """`play`'s loadout answered: Esc ends the client, as no mission began; else the mission, a problem
+        starting it one line printed as the client ends."""
+        from engine.log import writer as log
+
+        if chars is None:
+            self.exit("No mission started: the loadout was left with esc")
+            return
+        try:
+            session = start(chars)
+        except (log.LogError, OSError) as exc:
+            self.exit(str(exc), 2)
+            return
+        self.battle(session)
 
     @property
     def first_session(self) -> Session | None:
