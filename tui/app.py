@@ -54,9 +54,11 @@ class XenotacApp(App[str]):
                  session: Session | Callable[[], Session] | None = None, casual: bool = False,
                  alien_delay: float | None = None,
                  replay: Timeline | None = None, whole: Callable[[], Content] | None = None,
-                 campaign=None) -> None:
+                 campaign=None, loadout=None) -> None:
         """`content` may be a function that loads it: then it is loaded on first use, or by `warm_up`. `whole`: how
-        to load every ruleset's content when `content` holds one ruleset's (`play`, `resume`) and a menu opens."""
+        to load every ruleset's content when `content` holds one ruleset's (`play`, `resume`) and a menu opens.
+        `loadout`: (outfitter, mission, roster squad, a function making the session of an outfitted squad), when
+        `play` has its soldiers outfitted first."""
         super().__init__()
         self._content, self._load = (None, content) if callable(content) else (content, None)
         self._whole = whole
@@ -67,6 +69,7 @@ class XenotacApp(App[str]):
         self.start_error: Exception | None = None
         self.first_replay = replay
         self.first_campaign = campaign  # an engine.campaign.ledger.Ledger: `campaign resume` opens its screen
+        self.first_loadout = loadout
         self.alien_delay = alien_delay
         self.sessions: list[Session] = []
         if keymap:
@@ -120,6 +123,11 @@ class XenotacApp(App[str]):
 
             self.sessions.append(self.first_campaign)  # closed with the sessions when the app ends
             self.push_screen(CampaignScreen(self.first_campaign))
+        elif self.first_loadout is not None:
+            from tui.screens.loadout import Loadout
+
+            outfitter, mission, squad, start = self.first_loadout
+            self.push_screen(Loadout(outfitter, mission, squad), lambda chars: self._play_outfitted(start, chars))
         elif self.first_replay is not None:
             from tui.screens.viewer import Viewer
 
@@ -139,6 +147,21 @@ class XenotacApp(App[str]):
                 self._summary(session.path)
             else:
                 self.battle(session)
+
+    def _play_outfitted(self, start, chars) -> None:
+        """`play`'s loadout answered: Esc ends the client, as no mission began; else the mission, a problem
+        starting it one line printed as the client ends."""
+        from engine.log import writer as log
+
+        if chars is None:
+            self.exit("No mission started: the loadout was left with esc")
+            return
+        try:
+            session = start(chars)
+        except (log.LogError, OSError) as exc:
+            self.exit(str(exc), 2)
+            return
+        self.battle(session)
 
     @property
     def first_session(self) -> Session | None:
@@ -169,23 +192,48 @@ class XenotacApp(App[str]):
             self.push_screen(screen)
 
     def start_mission(self, ruleset: str, mission: str, seed: int | None) -> str | None:
-        """Starts a new mission from the menu; a problem comes back as one line. `seed` None: a secret
-        seed of 32 random bytes, in a log whose name says nothing of it; a number: a public seed anyone
-        can reproduce (the header says so)."""
-        from engine.core.dice import seed_from_int
+        """Starts a new mission from the menu; a problem comes back as one line. A ruleset with a loadout
+        (`Ruleset.loadout()`) has the roster soldiers outfitted first, on the loadout screen; Esc there starts
+        nothing. `seed` None: a secret seed of 32 random bytes, in a log whose name says nothing of it; a number:
+        a public seed anyone can reproduce (the header says so)."""
+        from engine.core.ruleset import make
         from engine.log import writer as log
         from tui import squad
+        from tui.screens.loadout import Loadout
+
+        try:
+            chars = squad.squad_for(self.content, self.saves, ruleset, mission, log.LogError)
+        except (log.LogError, OSError) as exc:
+            return str(exc)
+        outfitter = make(ruleset, self.content, None).loadout() if chars else None
+        if outfitter is None:
+            return self._launch(ruleset, mission, seed, chars)
+        self.push_screen(Loadout(outfitter, mission, chars), lambda done: self._outfitted(ruleset, mission, seed, done))
+        return None
+
+    def _outfitted(self, ruleset: str, mission: str, seed: int | None, chars: list | None) -> None:
+        """The loadout screen's answer: None, back to the form unchanged; else the mission, a problem starting it on
+        the form's status line."""
+        from tui.widgets.panels import StatusLine
+
+        problem = None if chars is None else self._launch(ruleset, mission, seed, chars)
+        if problem:
+            for line in self.screen.query(StatusLine):
+                line.message = f"✗ {problem}"
+
+    def _launch(self, ruleset: str, mission: str, seed: int | None, chars: list) -> str | None:
+        from engine.core.dice import seed_from_int
+        from engine.log import writer as log
         from tui.session import Session
 
         try:
-            squad = squad.squad_for(self.content, self.saves, ruleset, mission, log.LogError)
             if seed is None:
                 secret, tag = secrets.token_bytes(32), stamp()
             else:
                 secret, tag = seed_from_int(seed), f"seed{seed}"
             path = log_path(self.saves, mission, tag)
             session = Session.new(self.content, ruleset, mission, secret, path, casual=self.casual,
-                                  squad=squad, public=seed)
+                                  squad=chars, public=seed)
         except (log.LogError, OSError) as exc:
             return str(exc)
         self.battle(session)

@@ -211,6 +211,19 @@ SQUAD_PICK: tuple[Key, ...] = (
     Key("back", "escape,backspace", "back", "cancel"),
 )
 
+LOADOUT: tuple[Key, ...] = (  # the loadout before a mission: soldier, line, option, left to right
+    Key("loadout_up", "up,k", "move(-1)", "up", show=False),  # the footer's first piece says ←↑↓→
+    Key("loadout_down", "down,j", "move(1)", "down", show=False),
+    Key("loadout_right", "right,l,tab", "column(1)", "next column", show=False),
+    Key("loadout_left", "left,h,shift+tab", "column(-1)", "prev column", show=False),
+    Key("loadout_set", "space,x", "set", "choose"),
+    Key("loadout_more", "plus", "count(1)", "one more"),
+    Key("loadout_fewer", "minus", "count(-1)", "one fewer"),
+    Key("loadout_accept", "enter", "accept", "start mission"),
+    Key("back", "escape,backspace", "back", "back, unchanged"),
+    Key("help", "question_mark", "help", "help"),
+)
+
 BASEMAP: tuple[Key, ...] = (  # the base screen: a facility's footprint moved over a layer of the base
     Key("base_north", "up,k", "shift(0,-1)", "up", show=False),
     Key("base_south", "down,j", "shift(0,1)", "down", show=False),
@@ -232,7 +245,7 @@ TABLES = {"battle": BATTLE, "title": TITLE, "form": FORM, "list": LIST, "summary
           "close": CLOSE, "confirm": CONFIRM, "viewer": VIEWER, "dispute": DISPUTE, "menu": MENU,
           "inventory": INVENTORY,
           "roster": ROSTER, "creation": CREATION, "campaign": CAMPAIGN, "squad_pick": SQUAD_PICK,
-          "basemap": BASEMAP}
+          "loadout": LOADOUT, "basemap": BASEMAP}
 CONFUSED = {"ctrl+i": "Tab", "ctrl+h": "Backspace", "ctrl+m": "Enter", "ctrl+j": "Enter",
             "ctrl+left_square_bracket": "Esc"}
 _NAMED = {k.value for k in Keys} | {"enter", "tab", "escape", "backspace", "space"}

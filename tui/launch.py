@@ -70,7 +70,9 @@ def run(args: argparse.Namespace) -> int:
         from tui.cli.common import mission_at, secret
         from tui.saves import log_path, stamp
         from tui.session import Session
+    loadout = None
     if args.cmd == "play":
+        from engine.core.ruleset import make as ruleset_of
         from tui.cli.common import check_playable
 
         check_playable(content, args.ruleset)
@@ -81,15 +83,24 @@ def run(args: argparse.Namespace) -> int:
         squad = [] if args.no_roster else squad.squad_for(content, saves, args.ruleset, mission, BadInput)
         saves.mkdir(parents=True, exist_ok=True)
         path = _out_path(args.out, BadInput) if args.out else log_path(saves, mission, tag)
-        made = aside(lambda: Session.new(content, args.ruleset, mission, seed, path, casual=args.casual, squad=squad,
-                                         public=public))
+
+        def start(chars):
+            return Session.new(content, args.ruleset, mission, seed, path, casual=args.casual, squad=chars,
+                               public=public)
+
+        outfitter = ruleset_of(args.ruleset, content, None).loadout() if squad else None
+        if outfitter is None:
+            made = aside(lambda: start(squad))
+        else:  # the roster soldiers are outfitted on the loadout screen first; the log starts after it
+            loadout = (outfitter, mission, squad, start)
     from tui.app import XenotacApp  # Textual's app and its start-up run while a new log's first records go to disk
 
     session = made  # waited for as the app mounts: Textual starts meanwhile
     if args.cmd == "resume":
         session = Session.resume(content, resumed, recover=args.recover)
     app = XenotacApp(content, saves, keymap, session=session, casual=bool(getattr(args, "casual", False)),
-                     whole=(lambda: load_content(args.content)) if args.cmd in ("play", "resume") else None)
+                     whole=(lambda: load_content(args.content)) if args.cmd in ("play", "resume") else None,
+                     loadout=loadout)
     message = app.run()
     if app.start_error is not None:
         raise app.start_error

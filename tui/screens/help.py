@@ -35,6 +35,12 @@ INTRO = {
                  "flies it on the battle screen; the debrief then lists every change with its roll. {camp_orders}: "
                  "the ruleset's orders (train, gamble...); {camp_base} the base, where facilities are built. "
                  "Ironman: every decision is saved at once, with no undo."),
+    "loadout": ("The roster soldiers who deploy, left; the highlighted one's loadout lines (armour, weapon, sights, "
+                "spare clips, explosives and items), middle; that line's options, right (• the one worn). "
+                "{loadout_left} {loadout_right} change column, {loadout_up} {loadout_down} the row; {loadout_set} on "
+                "an option chooses it, {loadout_more} {loadout_fewer} change a count. What the kit amounts to (hands, "
+                "belt, encumbrance, TU a turn) is shown below, and a refused choice says why. {loadout_accept} "
+                "starts the mission with this kit; {back} goes back with nothing changed."),
     "basemap": ("The base, a layer at a time, its squares named by column letter and row number (E5). "
                 "{base_next} picks the facility to build, the arrow keys move its footprint and {base_rotate} "
                 "turns it (never mirrored); {base_higher} {base_deeper} change layer. {base_mode} switches to moving "
