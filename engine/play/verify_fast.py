@@ -74,15 +74,15 @@ class Walk:
 
 def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: int = 1):
     """A Report when the log is proven good, else None (the full pass then explains)."""
-    from engine.play.verify import Report, conclude
+    from engine.play.verify import Report, conclude, ends
 
     try:
         found = _verify(content, path, seed_file, jobs)
         if found is None:
             return None
         records, source = found
-        raws = [raw for _n, _off, raw in log.read_lines(path)]  # its end and line 1, as the seed file names them
-        report = conclude(path, log.read_header(path), seed_file, Report(records, None, source), raws)
+        lines = ends(raw for _n, _off, raw in log.read_lines(path))  # its end and line 1, as the seed file names them
+        report = conclude(path, log.read_header(path), seed_file, Report(records, None, source), lines)
     except Exception:  # noqa: BLE001 - whatever went wrong, the full pass finds it and says what
         return None
     return report if report.failure is None else None
