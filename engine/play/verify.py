@@ -300,7 +300,7 @@ def _command(ruleset, faces: Faces, states: dict[int, State], n: int, record: di
     if isinstance(events, Rejected):
         return Failure(n, f"the command is not legal here: {events}")
     found = record.get("events")
-    if canon.events_text(events) != codec.canonical(found):  # as the game writes them; not ==: 0, 0.0 and false
+    if canon.events_text(events, base) != codec.canonical(found):  # as the game writes them; not ==: 0, 0.0 and false
         return Failure(n, _first_difference([codec.dump_event(e) for e in events], found))  # differ in a log
     state = fold(base, events)
     if record.get("state") != codec.state_hash(state):

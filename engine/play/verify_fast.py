@@ -248,7 +248,7 @@ class Job:
             return False
         events, state = self._decide(base, command)
         ai = raw.endswith(b',"ai":true,"prev":"%s"}' % prev.encode())
-        line = log.CommandRecord(base_n, raw[len(head):cut], canon.events_text(events).encode(),
+        line = log.CommandRecord(base_n, raw[len(head):cut], canon.events_text(events, base).encode(),
                                  codec.state_hash(state), ai).line(n, prev)  # as the game writes it
         if line != raw:
             return False  # written another way: parsed and held to the full pass's rules instead
@@ -260,7 +260,7 @@ class Job:
         if record.get("base") != base_n or walk.states[base_n].winner is not None or record.get("ai", True) is not True:
             raise Unsure  # a command after the end, or an AI mark that is not `true`: the full pass names it
         events, state = self._decide(walk.states[base_n], record.get("command"))
-        if canon.events_text(events) != codec.canonical(record.get("events")) \
+        if canon.events_text(events, walk.states[base_n]) != codec.canonical(record.get("events")) \
                 or record.get("state") != codec.state_hash(state):
             raise Unsure  # the full pass's rules, for a line written another way: it names the difference
         walk.push(n, any(e.rolls for e in events), offset, state)
