@@ -39,16 +39,21 @@ class _Unknown(Exception):
     """A value this module does not write for certain: the codec writes the whole event."""
 
 
-def events_text(events) -> str:
-    """`codec.canonical([codec.dump_event(e) for e in events])`, from kept pieces."""
-    return "[" + ",".join(map(event_text, events)) + "]"
+def events_text(events, base: Any = None) -> str:
+    """`codec.canonical([codec.dump_event(e) for e in events])`, from kept pieces. `base`, the state the events
+    were decided from, lends a changed unit's record as it was: a record made by attrs.evolve (no kept texts of its
+    own) takes the text of every field that is the very object the old one holds."""
+    return "[" + ",".join(event_text(e, base) for e in events) + "]"
 
 
-def event_text(event: Any) -> str:
+def event_text(event: Any, base: Any = None) -> str:
     kind = event.kind
     try:
         if kind == "changed":
-            changes = ",".join(f"{encode_basestring(k)}:{_change(v)}" for k, v in event.changes.items())
+            unit = base.units.get(event.unit) if base is not None else None
+            old = unit.record if unit is not None else None
+            changes = ",".join(f"{encode_basestring(k)}:{_change(v, old if k == 'record' else None)}"
+                               for k, v in event.changes.items())
             return (f'{{"kind":"changed","unit":{encode_basestring(event.unit)},"changes":{{{changes}}},'
                     f'"cause":{encode_basestring(event.cause)},"rolls":{_rolls(event.rolls)}}}')
         if kind == "moved":
@@ -68,13 +73,13 @@ def _rolls(rolls: tuple) -> str:
     return codec.canonical([codec.dump_roll(r) for r in rolls]) if rolls else "[]"
 
 
-def _change(value: Any) -> str:
+def _change(value: Any, prev: Any = None) -> str:
     """A unit change as `codec._plain` writes it: a whole record with its tag, a patch by the codec (it also
     refuses a patch that would read back as a whole record), a tuple as a list, a plain value as it is."""
     if type(value) in _LEAVES:
         return _scalar(value)
     if hasattr(type(value), "record_kind"):
-        return _record(value)
+        return _record(value, prev)
     if type(value) is tuple:
         return "[" + ",".join(map(_change, value)) + "]"
     if type(value) is Patch:
@@ -84,9 +89,9 @@ def _change(value: Any) -> str:
     return codec.canonical(codec._plain(value))
 
 
-def _record(rec: Any) -> str:
+def _record(rec: Any, prev: Any = None) -> str:
     """`codec.dump_record`: the tag, then the fields."""
-    body = _value(rec)
+    body = _value(rec, prev)
     tag = encode_basestring(rec.record_kind)
     return f'{{"kind":{tag}}}' if body == "{}" else f'{{"kind":{tag},{body[1:]}'
 
@@ -100,8 +105,9 @@ _LEAVES = {str: encode_basestring, int: int.__repr__, bool: lambda v: "true" if 
 _ATTRS: dict[type, bool] = {}  # class -> attrs.has(class)
 
 
-def _value(value: Any) -> str:
-    """A field's value as cattrs unstructures it and the canonical encoder writes it."""
+def _value(value: Any, prev: Any = None) -> str:
+    """A field's value as cattrs unstructures it and the canonical encoder writes it; `prev`, the value it
+    replaces, if known (`_object`)."""
     kind = type(value)
     write = _LEAVES.get(kind)
     if write is not None:
@@ -119,7 +125,7 @@ def _value(value: Any) -> str:
     if known is None:
         known = _ATTRS[kind] = attrs.has(kind)
     if known:
-        return _object(value)
+        return _object(value, prev)
     if kind is dict:
         if not all(type(k) is str for k in value):
             raise _Unknown
@@ -131,10 +137,11 @@ def _value(value: Any) -> str:
     raise _Unknown  # a set, an enum, an infinity...: not written here
 
 
-def _object(obj: Any) -> str:
+def _object(obj: Any, prev: Any = None) -> str:
     """An attrs value as cattrs writes it: a record made by records.evolve from one already written takes the
-    older one's text for every field it did not change (records.JSON); a value without a __dict__ is kept by
-    identity."""
+    older one's text for every field it did not change (records.JSON), one made otherwise the text of every field
+    that is the very object `prev` (the value it replaces, already written) holds; a value without a __dict__ is
+    kept by identity."""
     own = getattr(obj, "__dict__", None)
     if own is None:
         kept = _KEPT.get(id(obj))
@@ -151,7 +158,12 @@ def _object(obj: Any) -> str:
     if plan is None:
         raise _Unknown
     entries, at = plan
-    if own is None or kept is None:
+    before = prev.__dict__.get(JSON) if own is not None and kept is None and type(prev) is cls else None
+    if type(before) is list:
+        olds = prev.__dict__
+        parts = [text if own[entry[0]] is olds[entry[0]] else _field(obj, entry, olds[entry[0]])
+                 for entry, text in zip(entries, before)]
+    elif own is None or kept is None:
         parts = [_field(obj, entry) for entry in entries]
     else:
         parts = list(kept[0])
@@ -175,7 +187,7 @@ def _object(obj: Any) -> str:
     return text
 
 
-def _field(obj: Any, entry: tuple) -> str:
+def _field(obj: Any, entry: tuple, prev: Any = None) -> str:
     name, key, declared, default = entry
     value = getattr(obj, name)
     write = _LEAVES.get(type(value))
@@ -185,7 +197,7 @@ def _field(obj: Any, entry: tuple) -> str:
         return ""
     if declared is not None and type(value) is not declared and attrs.has(type(value)):
         raise _Unknown  # cattrs would write it as the declared class
-    return key + _value(value)
+    return key + _value(value, prev)
 
 
 def _plan(cls: type) -> tuple | None:

@@ -338,7 +338,8 @@ def _unit_digest(unit: Unit) -> bytes:
     if inherited is not None:
         parts = list(inherited[0])
         for name in inherited[1]:
-            parts[_FIELD_AT[name]] = repr(getattr(unit, name)) if name != "record" else record_repr(unit.record)
+            parts[_FIELD_AT[name]] = repr(getattr(unit, name)) if name != "record" else record_repr(unit.record,
+                                                                                                   inherited[2])
     else:
         parts = [repr(v) for v in _unit_values(unit)[:-1]]
         parts.append(record_repr(unit.record))  # the record last: the repr of its changed fields only (records.shown)
@@ -371,10 +372,23 @@ def state_hash(state: State) -> str:
             text = f"{text[:-1]}, {record_repr(state.record)})"  # repr(rest + (record,)), the record as records.shown
         h = hashlib.sha256(text.encode())
         _REST = (key, held, h.copy())
-    digests = []
-    for unit in state.units.values():  # model.memo, inlined: it runs for every unit of every record
-        kept = unit.__dict__.get(MEMO)
-        digest = kept.get(_unit_digest) if kept is not None else None
-        digests.append(digest if digest is not None else memo(unit, _unit_digest, _unit_digest))
+    global _UNITS
+    units = list(state.units.values())
+    last, last_digests = _UNITS  # one read, as above
+    if len(units) == len(last):  # a unit the state before held as the very same object has the same digest
+        digests = [d if u is v else _digest(u) for u, v, d in zip(units, last, last_digests)]
+    else:
+        digests = [_digest(u) for u in units]
+    _UNITS = (units, digests)
     h.update(b"".join(digests))
     return h.hexdigest()[:16]
+
+
+_UNITS: tuple[list, list] = ([], [])  # the units last hashed, in turn order, and their digests: a record changes
+# a unit or two of dozens, and the fold hands the others on as the same objects
+
+
+def _digest(unit: Unit) -> bytes:
+    kept = unit.__dict__.get(MEMO)  # model.memo, inlined
+    digest = kept.get(_unit_digest) if kept is not None else None
+    return digest if digest is not None else memo(unit, _unit_digest, _unit_digest)

@@ -86,8 +86,12 @@ def replace(unit: Unit, changes: dict[str, object]) -> Unit:
         fields[name] = changes[name]
     if type(fields["record"]) is Patch:  # some of the record's fields: onto the record the unit has
         fields["record"] = fields["record"].onto(unit.record)
-    if kept is not None and PARTS in kept:  # ...but the repr of the fields that stayed is (codec.state_hash)
-        fields[MEMO] = {INHERITED: (kept[PARTS], changed)}
+    if kept is not None:  # ...but the repr of the fields that stayed is (codec.state_hash), and the record it
+        if PARTS in kept:  # was made of, whose fields' reprs a new record may share by identity (records.shown)
+            fields[MEMO] = {INHERITED: (kept[PARTS], changed, unit.record)}
+        elif INHERITED in kept:  # changed twice in one fold, never hashed between: from the last one hashed
+            parts, before, rec = kept[INHERITED]
+            fields[MEMO] = {INHERITED: (parts, [*before, *changed], rec)}
     return new
 
 

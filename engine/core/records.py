@@ -113,10 +113,12 @@ JSON = "_json"  # the same for the canonical JSON of each field (engine.core.can
 _REPR: dict[type, tuple | None] = {}  # class -> how attrs (or `lean`) writes its repr
 
 
-def shown(rec: Any) -> str:
+def shown(rec: Any, prev: Any = None) -> str:
     """`repr(rec)`, which the state hash is made of, writing only the fields changed since the record it was
-    made from (`evolve`): a 60-field record changes two or three of them a command. Any value that is not a
-    plain record is simply repr'd."""
+    made from (`evolve`): a 60-field record changes two or three of them a command. A record made otherwise
+    (attrs.evolve, a constructor) takes the text of each field that is the very object `prev` (the record it
+    replaces) holds: an unchanged field is handed on as the same object, and an immutable value writes the same
+    text. Any value that is not a plain record is simply repr'd."""
     how = _REPR.get(type(rec), False)
     if how is False:
         how = _REPR[type(rec)] = _repr_of(type(rec))
@@ -127,7 +129,13 @@ def shown(rec: Any) -> str:
     kept = fields.get(SHOWN)
     if type(kept) is not list:
         if kept is None:
-            kept = [_one(name, fields[name], later) for name in names]
+            before = prev.__dict__ if type(prev) is type(rec) else None
+            old = before.get(SHOWN) if before is not None else None
+            if type(old) is list:
+                kept = [text if fields[name] is before[name] else _one(name, fields[name], later, before[name])
+                        for name, text in zip(names, old)]
+            else:
+                kept = [_one(name, fields[name], later) for name in names]
         else:
             old, changed = kept
             kept = list(old)
@@ -146,16 +154,16 @@ def shown(rec: Any) -> str:
 _CHECKED: dict[type, tuple] = {}
 
 
-def _one(name: str, value: Any, later: dict[str, Any]) -> str:
+def _one(name: str, value: Any, later: dict[str, Any], prev: Any = None) -> str:
     """A field as the record's repr writes it; "" for a `lean` record's added field at its default."""
     if name in later and value == later[name]:
         return ""
     if type(value) in _PLAIN_VALUES:
         return f"{name}={value!r}"
-    return f"{name}={_nested(value)}"
+    return f"{name}={_nested(value, prev)}"
 
 
-def _nested(value: Any) -> str:
+def _nested(value: Any, prev: Any = None) -> str:
     """`repr(value)`; a nested record's, attrs value's (an annihilation soldier's character sheet) or tuple's kept
     by identity, since most fields of a changed record are the very objects the record before held."""
     kind = type(value)
@@ -167,7 +175,7 @@ def _nested(value: Any) -> str:
     if not known and kind is not tuple:
         return repr(value)
     if known and hasattr(kind, "record_kind") and _REPR.get(kind, False) is not None and hasattr(value, "__dict__"):
-        return shown(value)  # its own changed fields only
+        return shown(value, prev)  # its own changed fields only
     kept = _REPRS.get(id(value))
     if kept is not None and kept[0] is value:
         return kept[1]

@@ -70,38 +70,58 @@ def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: in
         failure = replay_failure
     if failure is not None:
         return Report(len(lines), failure, source)
-    return conclude(path, header, seed_file, Report(len(lines), None, source), [raw for _n, raw, _r in lines])
+    return conclude(path, header, seed_file, Report(len(lines), None, source), ends(raw for _n, raw, _r in lines))
+
+
+@attrs.frozen
+class Ends:
+    """What `conclude` reads of a log's lines: the first and the last, how many, and the line the mission ended on
+    (0 if none did). Made in one pass over the lines, keeping none of them: memory stays flat."""
+
+    first: bytes
+    last: bytes
+    count: int
+    ended: int
+
+
+def ends(raws) -> Ends:
+    first = last = b""
+    count = ended = 0
+    for count, raw in enumerate(raws, start=1):
+        if count == 1:
+            first = raw
+        last = raw
+        if not ended and _ends_mission(raw, count):
+            ended = count
+    return Ends(first, last, count, ended)
+
+
+def _ends_mission(raw: bytes, n: int) -> bool:
+    """Whether line n is the command that ended the mission (in a verified log none is undone: an undo after the
+    end is refused)."""
+    return b'"kind":"ended"' in raw and raw.startswith(b'{"n":%d,"kind":"command"' % n) and any(
+        e.get("kind") == "ended" for e in log.parse(raw, n).get("events", []))
 
 
 def conclude(path: Path, header: dict[str, Any], seed_file: Path | None, report: Report,
-              raws: list[bytes]) -> Report:
+              lines: Ends) -> Report:
     """A log whose records verify, held to what the seed file says of line 1 and of its end, and said plainly:
     unfinished, or of a public seed. Both passes end here (verify_fast too), so they report alike."""
-    companion, problem = _companion(path, seed_file, raws[0])
+    companion, problem = _companion(path, seed_file, lines.first)
     if problem:
         return Report(0, problem)
     if companion is not None and companion.end is not None:
-        failure = _ending(raws, companion.end)
+        failure = _ending(lines, companion.end)
         if failure:
             return Report(report.records, failure, report.seed_source)
     unfinished = ""
-    if b'"kind":"reveal"' not in raws[-1][:40]:  # a verified log's reveal can only be its last line
-        ended = _ended_on(raws)
+    if b'"kind":"reveal"' not in lines.last[:40]:  # a verified log's reveal can only be its last line
+        ended = lines.ended
         unfinished = (f"unfinished: the mission ended on line {ended}, but the seed was never revealed "
                       "(resuming it writes the reveal)" if ended else
-                      f"unfinished: the mission has not ended; the log stops at line {len(raws)}")
+                      f"unfinished: the mission has not ended; the log stops at line {lines.count}")
     note = seed_note(header) if "seed_public" in header and header["seed_public"] is not False else ""
     return attrs.evolve(report, unfinished=unfinished, seed_note=note)
-
-
-def _ended_on(raws: list[bytes]) -> int:
-    """The line of the command that ended the mission, 0 if none did (in a verified log none is undone:
-    an undo after the end is refused)."""
-    for n, raw in enumerate(raws, start=1):
-        if b'"kind":"ended"' in raw and raw.startswith(b'{"n":%d,"kind":"command"' % n):
-            if any(e.get("kind") == "ended" for e in log.parse(raw, n).get("events", [])):
-                return n
-    return 0
 
 
 def _companion(path: Path, seed_file: Path | None, first: bytes) -> tuple[log.Companion | None, Failure | None]:
@@ -126,16 +146,16 @@ def _companion(path: Path, seed_file: Path | None, first: bytes) -> tuple[log.Co
     return attrs.evolve(found[0][1], end=end), None
 
 
-def _ending(raws: list[bytes], end: tuple[int, str]) -> Failure | None:
+def _ending(lines: Ends, end: tuple[int, str]) -> Failure | None:
     """The seed file names the line the mission ended on: the log must stop there, with that very line."""
     last, digest = end
-    have = len(raws)
+    have = lines.count
     if have < last:
         return Failure(have + 1, f"the log was cut short: the mission ended on line {last} (the seed file says so), "
                                  f"but the log stops at line {have}, its last good line")
     if have > last:
         return Failure(last + 1, f"records after the mission's last line {last} (the seed file says so)")
-    if log.line_hash(raws[-1]) != digest:
+    if log.line_hash(lines.last) != digest:
         return Failure(last, "this is not the line the mission ended on (the seed file holds another hash)")
     return None
 
@@ -280,7 +300,7 @@ def _command(ruleset, faces: Faces, states: dict[int, State], n: int, record: di
     if isinstance(events, Rejected):
         return Failure(n, f"the command is not legal here: {events}")
     found = record.get("events")
-    if canon.events_text(events) != codec.canonical(found):  # as the game writes them; not ==: 0, 0.0 and false
+    if canon.events_text(events, base) != codec.canonical(found):  # as the game writes them; not ==: 0, 0.0 and false
         return Failure(n, _first_difference([codec.dump_event(e) for e in events], found))  # differ in a log
     state = fold(base, events)
     if record.get("state") != codec.state_hash(state):

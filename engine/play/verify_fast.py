@@ -74,15 +74,15 @@ class Walk:
 
 def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: int = 1):
     """A Report when the log is proven good, else None (the full pass then explains)."""
-    from engine.play.verify import Report, conclude
+    from engine.play.verify import Report, conclude, ends
 
     try:
         found = _verify(content, path, seed_file, jobs)
         if found is None:
             return None
         records, source = found
-        raws = [raw for _n, _off, raw in log.read_lines(path)]  # its end and line 1, as the seed file names them
-        report = conclude(path, log.read_header(path), seed_file, Report(records, None, source), raws)
+        lines = ends(raw for _n, _off, raw in log.read_lines(path))  # its end and line 1, as the seed file names them
+        report = conclude(path, log.read_header(path), seed_file, Report(records, None, source), lines)
     except Exception:  # noqa: BLE001 - whatever went wrong, the full pass finds it and says what
         return None
     return report if report.failure is None else None
@@ -248,7 +248,7 @@ class Job:
             return False
         events, state = self._decide(base, command)
         ai = raw.endswith(b',"ai":true,"prev":"%s"}' % prev.encode())
-        line = log.CommandRecord(base_n, raw[len(head):cut], canon.events_text(events).encode(),
+        line = log.CommandRecord(base_n, raw[len(head):cut], canon.events_text(events, base).encode(),
                                  codec.state_hash(state), ai).line(n, prev)  # as the game writes it
         if line != raw:
             return False  # written another way: parsed and held to the full pass's rules instead
@@ -260,7 +260,7 @@ class Job:
         if record.get("base") != base_n or walk.states[base_n].winner is not None or record.get("ai", True) is not True:
             raise Unsure  # a command after the end, or an AI mark that is not `true`: the full pass names it
         events, state = self._decide(walk.states[base_n], record.get("command"))
-        if canon.events_text(events) != codec.canonical(record.get("events")) \
+        if canon.events_text(events, walk.states[base_n]) != codec.canonical(record.get("events")) \
                 or record.get("state") != codec.state_hash(state):
             raise Unsure  # the full pass's rules, for a line written another way: it names the difference
         walk.push(n, any(e.rolls for e in events), offset, state)
