@@ -367,3 +367,10 @@ def test_the_simulated_policy_waits_for_a_fit_squad_and_lets_a_thin_one_lapse(co
     unfit.add(names[4])
     assert simulate.squad(book, last_chance) is None  # 3 of 6: let it lapse
     book.close()
+
+
+def test_the_calendar_counts_one_event_due_many_times_the_same_day_on_one_line():
+    wounds = tuple(Running(Timer(1, f"heal:bruce:{i}", "Bruce's Minor Wound heals", "Bruce"), 7) for i in range(4))
+    c = Campaign("plain", day=6, timers=(*wounds, Running(Timer(1, "heal:ash:0", "Ash's Minor Wound heals", "Ash"), 7)))
+    assert d.upcoming(c) == [(7, "Ash's Minor Wound heals"), (7, "4× Bruce's Minor Wound heals"),
+                             (30, "first of the month: funding")]

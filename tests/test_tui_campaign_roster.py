@@ -120,6 +120,7 @@ def test_the_squad_pick_leaves_a_busy_operative_out_and_asks_before_deploying_th
     assert "[ ] Ash" in seen["pick"] and "[x] Bishop" in seen["pick"]
     assert "⚠ going breaks off Ash's course in Per, 18 days left" in seen["ticked"]  # Downtime.deploy_caveat
     assert "Ash: ⚠ going breaks off Ash's course in Per, 18 days left" in seen["ticked"]  # whole, under the rows
-    assert "Ash: going breaks off the ⚠ above" in seen["asked"] and "enter again to deploy" in seen["asked"]
+    asked = " ".join(line.split("┃")[1].strip() for line in seen["asked"].splitlines() if line.count("┃") == 2)
+    assert "⚠ going breaks off Ash's course in Per, 18 days left: enter again to deploy" in asked
     assert seen["still"] == "SquadPick" and seen["then"] == "BattleScreen"
     assert "Ash" in book.state.flying.squad

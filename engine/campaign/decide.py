@@ -87,13 +87,17 @@ def next_day(c: Campaign) -> int:
 
 
 def upcoming(c: Campaign, most: int = 6) -> list[tuple[int, str]]:
-    """(day, what) of the next events, soonest first, for the calendar."""
+    """(day, what) of the next events, soonest first, for the calendar; the same event due the same day several
+    times (one soldier's ten Minor Wounds healing) is one line with its count, so it does not fill the calendar."""
     out = [((c.day // MONTH + 1) * MONTH, "first of the month: funding")]
     out += [(p.deadline, f"offer {p.id} ({p.mission}) expires") for p in c.offers]
     out += [(r.due, r.timer.label) for r in c.timers]
     if c.next_offer > c.day:
         out.append((c.next_offer, "a mission will be offered"))
-    return sorted(out)[:most]
+    counts: dict[tuple[int, str], int] = {}
+    for event in sorted(out):
+        counts[event] = counts.get(event, 0) + 1
+    return [(day, what if n == 1 else f"{n}× {what}") for (day, what), n in counts.items()][:most]
 
 
 def decide(c: Campaign, command: Command, rules: Rules, dice: Dice, n: int = 0,

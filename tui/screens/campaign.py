@@ -235,6 +235,7 @@ class CampaignScreen(Sized):
         lines = told(events)
         self.notes = []
         self.refresh_view()
+        self.say(f"Day {self.book.state.day}: back from the mission · L shows its debrief again")
         self.app.push_screen(DebriefScreen(lines))
 
     def action_news(self) -> None:

@@ -14,7 +14,8 @@ from textual.widgets import Static
 from tui import keys
 
 T = TypeVar("T")
-ROWS = 16  # entries shown at once inside a 24-line terminal
+ROWS = 16  # lines of entries shown at once inside a 24-line terminal
+WIDTH = 60  # the characters of a line inside #menu-box (64 wide, less border and padding)
 
 
 class Picker(ModalScreen[T]):
@@ -36,9 +37,9 @@ class Picker(ModalScreen[T]):
                          id="menu-keys")
 
     def _body(self) -> Text:
-        first = max(0, min(self.index - ROWS // 2, len(self.entries) - ROWS))
+        first, last = window([lines(label) for label, _value in self.entries], self.index)
         rows = [Text(("▶ " if i == self.index else "  ") + label, style="bold" if i == self.index else "")
-                for i, (label, _value) in enumerate(self.entries[first:first + ROWS], start=first)]
+                for i, (label, _value) in enumerate(self.entries[first:last], start=first)]
         return Text("\n").join(rows)
 
     def action_move(self, step: int) -> None:
@@ -50,3 +51,24 @@ class Picker(ModalScreen[T]):
 
     def action_back(self) -> None:
         self.dismiss(None)
+
+
+def lines(label: str) -> int:
+    """The lines an entry takes once wrapped (a long order wraps, so counting entries would overflow the box)."""
+    return max(1, -(-(len(label) + 2) // WIDTH))
+
+
+def window(heights: list[int], index: int) -> tuple[int, int]:
+    """The entries [first, last) to show: `index` among them, about centred, within ROWS lines."""
+    first, last, used = index, index + 1, heights[index] if heights else 0
+    grew = True
+    while grew:
+        grew = False
+        for side in ("up", "down") if index - first <= last - index else ("down", "up"):
+            if side == "up" and first > 0 and used + heights[first - 1] <= ROWS:
+                first, used, grew = first - 1, used + heights[first - 1], True
+                break
+            if side == "down" and last < len(heights) and used + heights[last] <= ROWS:
+                last, used, grew = last + 1, used + heights[last], True
+                break
+    return first, last

@@ -120,7 +120,9 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
         busy = tuple(n for n in names if n in self.caveats)
         if busy and busy != self.warned:
             self.warned = busy
-            self._update(f"⚠ {', '.join(busy)}: going breaks off the ⚠ above; enter again to deploy")
+            said = (self.caveats[busy[0]] if len(busy) == 1
+                    else f"going breaks off what {', '.join(busy)} are doing (each ⚠ above)")
+            self._update(f"⚠ {said}: enter again to deploy")
             return
         self.dismiss(names)
 
