@@ -372,20 +372,8 @@ def state_hash(state: State) -> str:
             text = f"{text[:-1]}, {record_repr(state.record)})"  # repr(rest + (record,)), the record as records.shown
         h = hashlib.sha256(text.encode())
         _REST = (key, held, h.copy())
-    global _UNITS
-    units = list(state.units.values())
-    last, last_digests = _UNITS  # one read, as above
-    if len(units) == len(last):  # a unit the state before held as the very same object has the same digest
-        digests = [d if u is v else _digest(u) for u, v, d in zip(units, last, last_digests)]
-    else:
-        digests = [_digest(u) for u in units]
-    _UNITS = (units, digests)
-    h.update(b"".join(digests))
+    h.update(b"".join(_digest(u) for u in state.units.values()))
     return h.hexdigest()[:16]
-
-
-_UNITS: tuple[list, list] = ([], [])  # the units last hashed, in turn order, and their digests: a record changes
-# a unit or two of dozens, and the fold hands the others on as the same objects
 
 
 def _digest(unit: Unit) -> bytes:
