@@ -13,12 +13,7 @@ from engine.play.game import Game
 from engine.rules.annihilation import letgo
 from engine.rules.annihilation.soldier import gun
 from test_annihilation_play import _face_off
-from engine.content import tables as content_tables
-from engine.content import loader as content_loader
-from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.schema import SCHEMA
-
-BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
+from annihilation_book import BOOK
 
 
 def _knocked_out(content):

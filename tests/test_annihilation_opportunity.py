@@ -15,12 +15,7 @@ from engine.rules.annihilation.fighter import Fighter, deploy
 from engine.rules.annihilation.inventory import Carried
 from engine.rules.annihilation.schema import STATS
 from engine.rules.annihilation.soldier import Soldier, gun
-from engine.content import tables as content_tables
-from engine.content import loader as content_loader
-from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.schema import SCHEMA
-
-BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
+from annihilation_book import BOOK
 
 RIFLE = Carried("mk2v_assault_rifle", "D", "both_hands", "clip:mk2v_assault_rifle", 20)
 

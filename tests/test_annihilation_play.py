@@ -19,12 +19,7 @@ from engine.play import simulate
 from engine.play.game import Game
 from engine.play.verify import verify
 from engine.rules.annihilation.soldier import clips_for, gun
-from engine.content import tables as content_tables
-from engine.content import loader as content_loader
-from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.schema import SCHEMA
-
-BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
+from annihilation_book import BOOK
 
 ID = "annihilation"
 SEEDS = {"eliminate": 3, "crash": 3, "defend": 4, "terror": 3, "vip": 3}

@@ -15,12 +15,7 @@ from engine.rules.annihilation import combat
 from engine.rules.annihilation.inventory import Carried
 from engine.rules.annihilation.soldier import gun
 from test_annihilation_play import _face_off
-from engine.content import tables as content_tables
-from engine.content import loader as content_loader
-from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.schema import SCHEMA
-
-BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
+from annihilation_book import BOOK
 
 
 def _alien_phase(content, gap=3, tu=None):

@@ -15,12 +15,7 @@ from engine.core.reducer import fold
 from engine.map import levels
 from engine.play.game import Game
 from engine.rules.annihilation.space import range_distance
-from engine.content import tables as content_tables
-from engine.content import loader as content_loader
-from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.schema import SCHEMA
-
-BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
+from annihilation_book import BOOK
 
 ID = "annihilation"
 

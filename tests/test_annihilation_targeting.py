@@ -16,12 +16,7 @@ from tui.app import XenotacApp
 from tui.screens.modes import TargetScreen
 from tui.session import Session
 from tui.textshot import screen_text
-from engine.content import tables as content_tables
-from engine.content import loader as content_loader
-from engine.rules.annihilation.book import Book
-from engine.rules.annihilation.schema import SCHEMA
-
-BOOK = Book.of(content_tables.load_folder(content_loader.default_dir(), "annihilation", SCHEMA))  # what `gun` knows for a weapon
+from annihilation_book import BOOK
 
 
 class Staged(Session):
