@@ -4,6 +4,8 @@ carried and gain what a won mission recovers; a campaign log without kits still 
 
 from __future__ import annotations
 
+import asyncio
+
 import attrs
 import pytest
 
@@ -16,7 +18,9 @@ from engine.core.dice import Dice, seed_from_int
 from engine.log import writer as log
 from engine.play.simulate import play_out
 from engine.rules.annihilation.outfit import Outfit, Stores
+from tui.app import XenotacApp
 from tui.cli import main
+from tui.textshot import screen_text
 
 ID = "annihilation"
 
@@ -149,6 +153,40 @@ def test_content_check_names_a_stock_id_that_is_no_kit(tmp_path):
         loader.load(root)
     assert got.value.messages == ["annihilation/campaign.toml: [standard.stock].m_71: no armour, weapon, item or "
                                   "explosive of that id"]
+
+
+def test_squad_pick_then_loadout_then_deploy_in_a_campaign(content, tmp_path):
+    book = Ledger.new(content, folder_of(tmp_path, "tui"), "tui", ID, seed_from_int(3), 3, [])
+    posting, names = _offered(book)
+    assert len(book.state.offers) == 1
+    app = XenotacApp(content, tmp_path, alien_delay=0, campaign=book)
+
+    async def steps(pilot):
+        from tests.test_tui_campaign import until
+
+        await until(pilot, app, "CampaignScreen", "CAMPAIGN")
+        await pilot.press("d")
+        await until(pilot, app, "SquadPick", "Squad for")
+        await pilot.press("enter")
+        await until(pilot, app, "Loadout", "Loadout for")
+        first = screen_text(app)
+        armour = [k for k, _label in app.screen._pick().options]  # noqa: SLF001 - where Kevlar Fatigues is
+        step = armour.index("kevlar_fatigues") - app.screen.cursor[2]
+        await pilot.press("right", "right", *["down" if step > 0 else "up"] * abs(step), "space", "enter")
+        await until(pilot, app, "BattleScreen")
+        return first, app.screen.session.game
+
+    first, game = asyncio.run(_run(app, steps))
+    assert "Armour: Light Body Armor" in first and "(of " in first
+    assert book.state.records[0].outfit.armour == "kevlar_fatigues"
+    assert game.header["mission"]["squad"][0]["outfit"]["armour"] == "kevlar_fatigues"
+    book.close()
+
+
+async def _run(app, steps):
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        return await steps(pilot)
 
 
 @pytest.mark.slow
