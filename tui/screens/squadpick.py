@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import textwrap
 
+import attrs
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -142,3 +143,25 @@ def busy_with(s) -> dict[str, str]:
         if r.timer.who and r.timer.who not in out and r.timer.who not in s.dead:
             out[r.timer.who] = f"{r.timer.label} (day {r.due})"
     return out
+
+
+def loadout_for(book: Ledger, offer: str, names: tuple[str, ...]):
+    """The loadout screen for the squad picked, each one in their last kit cut down to what the stores hold
+    (decide.stocked); None for a ruleset without a loadout (the squad deploys as it stands)."""
+    from tui.screens.loadout import Loadout
+
+    o, s = book.outfitter, book.state
+    posting = s.offer(offer)
+    if o is None or posting is None or not names:
+        return None
+    kits = d.stocked(s, offer, names, book.rules)
+    squad = []
+    for place, ch in enumerate(book.characters(names)):
+        worn = o.wearing(posting.mission, place, ch.record, kits[place]) if kits else ch.record
+        squad.append(attrs.evolve(ch, record=ch.record if isinstance(worn, str) else worn))
+    return Loadout(o, posting.mission, squad, o.stores(s.base))
+
+
+def kits_of(book: Ledger, squad) -> tuple:
+    """Each outfitted character's kit, in squad order: what the `Deploy` records."""
+    return tuple(book.outfitter.kit_of(c.record) for c in squad)
