@@ -46,6 +46,7 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
         self.chosen = set(ready[:self.places])
         self.index = 0
         self.warned: tuple[str, ...] = ()  # the ones the last Enter warned about: Enter again deploys them
+        self.then = "loadout" if book.outfitter is not None else "deploy"  # what Enter leads to
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
@@ -83,7 +84,7 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
     def _update(self, message: str = "") -> None:
         self.query_one("#menu-body", Static).update(self._body())
         self.query_one("#menu-keys", Static).update(message or f"{len(self.chosen)} picked · space in/out · "
-                                                               "enter deploy · esc cancel")
+                                                               f"enter {self.then} · esc cancel")
 
     def on_mount(self) -> None:
         self._update()
@@ -123,7 +124,8 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
             self.warned = busy
             said = (self.caveats[busy[0]] if len(busy) == 1
                     else f"going breaks off what {', '.join(busy)} are doing (each ⚠ above)")
-            self._update(f"⚠ {said}: enter again to deploy")
+            self._update(f"⚠ {said}: enter again "
+                         + ("for the loadout" if self.then == "loadout" else "to deploy"))
             return
         self.dismiss(names)
 
