@@ -1,4 +1,4 @@
-"""A crashed alien ship: an octagonal hull in a scorched field, bulkheads dividing it into rooms
+"""A crashed alien ship: an octagonal hull (a hexagon on hexes) in a scorched field, bulkheads dividing it into rooms
 round a core, hatches between them, a breach torn in the hull, consoles, and the power source at
 the heart of the core. Debris lies along the furrow the crash ploughed."""
 
@@ -8,6 +8,7 @@ from typing import Mapping
 
 import numpy as np
 
+from engine.map import hexbuild, hexes as hexmap
 from engine.map.terrain import Terrain
 from engine.map.common import SPAWN_DEPTH, Battlefield, Canvas, MapRng, cells_of, landing, nearest
 from engine.map.zones import aliens_in, finish, paint_extraction, spread_civilians
@@ -16,9 +17,9 @@ CORE = 2  # cells from the power source to the core's bulkhead
 
 
 def generate(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
-             counts: Mapping[str, int]) -> Battlefield:
+             counts: Mapping[str, int], hexes: bool = False) -> Battlefield:
     rng = MapRng(seed)
-    cv = Canvas(width, height, "grass", terrain)
+    cv = Canvas(width, height, "grass", terrain, hexes)
     cv.free[height - SPAWN_DEPTH - 1:, :] = False
     extraction = paint_extraction(cv, rng)
     ground = rng.noise(height, width, smooth=2)
@@ -30,8 +31,11 @@ def generate(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
     ys, xs = np.ogrid[:height, :width]
     dx, dy = np.abs(xs - cx), np.abs(ys - cy)
     cut = min(a, b) // 2
-    outer = (dx <= a) & (dy <= b) & (dx + dy <= a + b - cut)
-    inner = (dx <= a - 1) & (dy <= b - 1) & (dx + dy <= a + b - cut - 1)
+    if hexes:  # a hexagon: its diagonal hull runs along the hex diagonals, with no leaks
+        outer, inner = hexbuild.mask((height, width), (cx - a, cy - b, cx + a, cy + b))
+    else:
+        outer = (dx <= a) & (dy <= b) & (dx + dy <= a + b - cut)
+        inner = (dx <= a - 1) & (dy <= b - 1) & (dx + dy <= a + b - cut - 1)
     near = (dx <= a + 3) & (dy <= b + 3) & ~outer
     cv.paint(near & (ground > 0.35), "scorch")
     cv.paint(near & (ground <= 0.35), "grass")
@@ -109,12 +113,27 @@ def _breach(cv: Canvas, rng: MapRng, cx: int, cy: int, a: int, b: int) -> None:
     cv.put(cx, y, "hatch")
     side = rng.pick([-1, 1])
     by = cy + rng.between(-b // 2, b // 2)
-    x = cx
-    while cv.inside(x, by) and cv.at(x, by) != "hull":
-        x += side
-    for cell in ((x, by - 1), (x, by), (x, by + 1), (x + side, by)):
+    x = _hull(cv, cx, by, side)
+    if cv.hexes:  # not where a bulkhead meets the hull: a torn hex beside it would be a doorway with no door
+        rows = sorted(range(cy - b + 2, cy + b - 1), key=lambda y: (abs(y - by), y))
+        by = next((y for y in rows if not _by_bulkhead(cv, (_hull(cv, cx, y, side), y))), by)
+        x = _hull(cv, cx, by, side)
+    torn = hexmap.neighbours((x, by)) if cv.hexes else ((x, by - 1), (x, by + 1), (x + side, by))
+    for cell in ((x, by), *torn):
         if cv.inside(*cell) and cv.at(*cell) == "hull":
             cv.put(*cell, "wreckage")
+
+
+def _by_bulkhead(cv: Canvas, cell) -> bool:
+    return any(cv.inside(*c) and cv.at(*c) == "bulkhead" for c in hexmap.hexagon(cell, 2))
+
+
+def _hull(cv: Canvas, cx: int, y: int, side: int) -> int:
+    """The first hull cell from the middle of row y towards `side`."""
+    x = cx
+    while cv.inside(x, y) and cv.at(x, y) != "hull":
+        x += side
+    return x
 
 
 def _furrow(cv: Canvas, rng: MapRng, cx: int, cy: int, a: int) -> None:

@@ -13,6 +13,7 @@ import numpy as np
 
 from engine.map.common import Battlefield, Canvas, MapRng, cells_of, nearest, scatter
 from engine.map.grid import Pos
+from engine.map import hexes as hexmap
 from engine.map.terrain import Terrain
 from engine.map.zones import finish, spread_civilians
 
@@ -20,9 +21,9 @@ OFFICE = (5, 4)  # the office's inside, width and height
 
 
 def generate(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
-             counts: Mapping[str, int]) -> Battlefield:
+             counts: Mapping[str, int], hexes: bool = False) -> Battlefield:
     rng = MapRng(seed)
-    cv = Canvas(width, height, "grass", terrain)
+    cv = Canvas(width, height, "grass", terrain, hexes)
     exit_cells = _exit(cv, rng, counts.get("xcom", 0))
     bw, bh = min(max(14, width * 45 // 100), 40), min(max(10, height * 32 // 100), 24)
     x0 = max(1, min(width - bw - 1, width // 2 - bw // 2 + rng.between(-2, 2)))
@@ -91,10 +92,13 @@ def _office(cv: Canvas, rng: MapRng, x0: int, x1: int, y1: int, west: bool) -> t
     inner_x = ix1 + 1 if west else ix0 - 1  # the wall between office and hall
     cv.fill(inner_x, iy0 - 1, inner_x, y1, "wall")
     cv.fill(ix0, iy0 - 1, ix1, iy0 - 1, "wall")
-    cv.put(inner_x, rng.between(iy0, iy1), "door")
+    door = (inner_x, rng.between(iy0, iy1))
+    cv.put(*door, "door")
     locked = (rng.between(ix0 + 1, ix1 - 1), y1)
     cv.put(*locked, "door_locked")
     terminal = (rng.between(ix0, ix1), iy0)
+    if cv.hexes:  # never in the door's way: on hexes it can shut the door's one hex across
+        terminal = (rng.pick([x for x in range(ix0, ix1 + 1) if hexmap.distance((x, iy0), door) > 1]), iy0)
     cv.put(*terminal, "terminal")
     return (ix0, iy0, ix1, iy1), locked, terminal
 
