@@ -21,6 +21,7 @@ from engine.map.grid import NEIGHBOURS, Grid, Pos
 SPAWN_DEPTH = 4  # rows at the map's south (squad) and north (hostiles) edges
 UNREACHABLE = 10**6
 BREAK_COST = 40  # carving prefers a long walk round to breaking one wall
+DUG_DOORS = {"wall": "door", "window": "door", "bulkhead": "hatch"}  # on hexes a gap in a wall is a door
 
 
 class MapRng:
@@ -214,7 +215,9 @@ def _connect_hexes(cv: Canvas, walk: np.ndarray, anchor: Pos, cells: list[Pos], 
         gy, gx = np.unravel_index(int(np.argmin(dist)), dist.shape)
         for py, px in pf.path_to((int(gy), int(gx))).tolist():
             if not walk[py, px]:
-                broken = cv.terrain[cv.at(px, py)].destroyed
+                broken = DUG_DOORS.get(cv.at(px, py)) or cv.terrain[cv.at(px, py)].destroyed
+                if broken not in cv.terrain:  # content without the door: what a blast leaves
+                    broken = cv.terrain[cv.at(px, py)].destroyed
                 cv.put(px, py, broken if broken and cv.terrain[broken].walkable else ground)
                 walk[py, px] = True
         seen = reachable(walk, anchor, True)

@@ -10,10 +10,10 @@ from typing import Mapping
 
 import numpy as np
 
-from engine.map import climate, storeys
+from engine.map import climate, hexes as hexmap, storeys
 from engine.map.common import Battlefield, Canvas, cells_of, connect
 from engine.map.gen import GENERATORS
-from engine.map.grid import Grid
+from engine.map.grid import Grid, Pos
 from engine.map.terrain import Terrain
 
 
@@ -45,6 +45,8 @@ def battlefield(generator: str, width: int, height: int, seed: int, terrain: Map
     return Battlefield(_fresh(field.grid), dict(field.spawns))
 
 
+SOLID = frozenset({"wall", "window", "hull", "bulkhead", "door_locked", "terminal", "terminal_hacked", "console",
+                   "power_source", "power_source_off", "air"})  # what a door never opens onto
 OPENINGS = ("door", "door_open", "hatch", "hatch_open", "stairs", "ladder")  # each must lead somewhere walkable
 
 
@@ -63,13 +65,23 @@ def _dig(field: Battlefield) -> Battlefield:
             near = [c for c in cv.around(x, y) if walk[c[1], c[0]]]
             targets += [(x, y)] if walk[y, x] else near[:1]  # an objective you stand next to
     for x, y in cells_of(cv.mask(*OPENINGS)):
-        targets += [(x, y)] + [c for c in cv.around(x, y) if walk[c[1], c[0]]]
+        targets += [(x, y)] + [c for c in cv.around(x, y) if walk[c[1], c[0]]] + _across(cv, walk, (x, y))
     common = np.bincount(grid.tiles[walk], minlength=len(grid.tile_ids))  # what a broken hex becomes, failing all else
     connect(cv, field.spawns["xcom"][0], targets, grid.tile_ids[int(np.argmax(common))])
     if np.array_equal(cv.tiles, grid.tiles):
         return field
     ground = Grid(tuple(cv.ids), cv.tiles, terrain=grid.terrain, storeys=grid.storeys, hexes=True)
     return Battlefield(ground, field.spawns)
+
+
+def _across(cv: Canvas, walk: np.ndarray, door: Pos) -> list[Pos]:
+    """The two hexes straight across a door that it best opens onto (what stands in one, a hedge or a crate, is
+    broken): the pair with the most walkable hexes and no wall, none if every pair has a wall."""
+    near = hexmap.neighbours(door)
+    pairs = [(near[k], near[k + 3]) for k in range(3)
+             if all(cv.inside(*c) and cv.at(*c) not in SOLID for c in (near[k], near[k + 3]))]
+    best = max(pairs, key=lambda p: sum(bool(walk[c[1], c[0]]) for c in p), default=())
+    return list(best)
 
 
 def _fresh(grid: Grid) -> Grid:

@@ -37,7 +37,8 @@ def _apart(cv: Canvas, box: tuple[int, int, int, int], walls: set) -> tuple[int,
     """The box narrowed by a hex at a side where its middle row's end would come within two hexes of another
     building's wall: a one-hex alley between two buildings would read as a doorway without a door."""
     x0, y0, x1, y1 = box
-    ym = y0 + (y1 - y0) // 2
+    rows = outline(*box)
+    ym = (min(rows) + max(rows)) // 2
     near = [(x, y) for y in range(ym - 1, ym + 2) for x in range(x0 - 2, x1 + 3) if cv.inside(x, y)]
     close = {x for x, y in near if not x0 <= x <= x1 and cv.at(x, y) in walls}
     return x0 + any(x < x0 for x in close), y0, x1 - any(x > x1 for x in close), y1
@@ -63,13 +64,13 @@ def _ring(rows: dict[int, tuple[int, int]]) -> list[Pos]:
     return out + [(x, y) for y in range(top + 1, bottom) for x in rows[y]]
 
 
-def _openings(cells: set[Pos], is_floor: Callable[[Pos], bool], inside: Callable[[Pos], bool],
+def _openings(cells: set[Pos], is_floor: Callable[[Pos], bool], outside: Callable[[Pos], bool],
               ring: list[Pos]) -> list[Pos]:
-    """Ring cells a door can go in: the building's floor on one side, open ground (on the map) straight across."""
+    """Ring cells a door can go in: the building's floor on one side, open ground straight across (`outside`)."""
     out = []
     for c in ring:
         near = hexes.neighbours(c)
-        if any(is_floor(near[k]) and inside(near[(k + 3) % 6]) and near[(k + 3) % 6] not in cells
+        if any(is_floor(near[k]) and outside(near[(k + 3) % 6]) and near[(k + 3) % 6] not in cells
                for k in range(6)):
             out.append(c)
     return out
@@ -111,8 +112,9 @@ def building(cv: Canvas, rng: MapRng, box: tuple[int, int, int, int], style, win
         if below:
             cv.put(rng.pick(below), top + 2, style.stairs)
     ring = _ring(rows)
+    walkable = cv.lut("walkable")
     openings = _openings(cells, lambda c: cv.inside(*c) and int(cv.tiles[c[1], c[0]]) == floor,
-                         lambda c: cv.inside(*c), ring)
+                         lambda c: cv.inside(*c) and bool(walkable[cv.tiles[c[1], c[0]]]), ring)
     out: list[Pos] = []
     sides: set[str] = set()
     for cell in rng.shuffled(openings):

@@ -88,7 +88,9 @@ def _rooms(cv: Canvas, rng: MapRng, cx: int, cy: int, a: int, b: int) -> None:
             cv.put(*cell, "bulkhead")
         spokes.append(spoke)
     for spoke in spokes:
-        if len(spoke) >= 2:
+        if cv.hexes and len(spoke) >= 3:  # off both ends: there a hex across the hatch can be the wall it meets
+            cv.put(*spoke[rng.between(1, len(spoke) - 2)], "hatch")
+        elif len(spoke) >= 2:
             cv.put(*spoke[rng.between(0, len(spoke) - 2)], "hatch")
     for _ in range(rng.between(4, 8)):  # consoles against the walls
         x, y = rng.between(cx - a + 2, cx + a - 2), rng.between(cy - b + 2, cy + b - 2)
