@@ -47,7 +47,8 @@ def battlefield(generator: str, width: int, height: int, seed: int, terrain: Map
 
 SOLID = frozenset({"wall", "window", "hull", "bulkhead", "door_locked", "terminal", "terminal_hacked", "console",
                    "power_source", "power_source_off", "air"})  # what a door never opens onto
-OPENINGS = ("door", "door_open", "hatch", "hatch_open", "stairs", "ladder")  # each must lead somewhere walkable
+DOORS = ("door", "door_open", "hatch", "hatch_open")
+OPENINGS = (*DOORS, "stairs", "ladder")  # each must lead somewhere walkable
 
 
 def _dig(field: Battlefield) -> Battlefield:
@@ -65,7 +66,9 @@ def _dig(field: Battlefield) -> Battlefield:
             near = [c for c in cv.around(x, y) if walk[c[1], c[0]]]
             targets += [(x, y)] if walk[y, x] else near[:1]  # an objective you stand next to
     for x, y in cells_of(cv.mask(*OPENINGS)):
-        targets += [(x, y)] + [c for c in cv.around(x, y) if walk[c[1], c[0]]] + _across(cv, walk, (x, y))
+        targets += [(x, y)] + [c for c in cv.around(x, y) if walk[c[1], c[0]]]
+    for x, y in cells_of(cv.mask(*DOORS)):
+        targets += _across(cv, walk, (x, y))
     common = np.bincount(grid.tiles[walk], minlength=len(grid.tile_ids))  # what a broken hex becomes, failing all else
     connect(cv, field.spawns["xcom"][0], targets, grid.tile_ids[int(np.argmax(common))])
     if np.array_equal(cv.tiles, grid.tiles):
