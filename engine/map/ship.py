@@ -81,9 +81,12 @@ def _rooms(cv: Canvas, rng: MapRng, cx: int, cy: int, a: int, b: int) -> None:
                   cy + (k + 1) * sy + (1 if sy == 0 else 0) * rng.pick([-2, 2]))
         spoke = []
         x, y = ox, oy
+        # on hexes a spoke north or south runs out along a hex diagonal, away from the middle, not in a zigzag
+        way = None if not (cv.hexes and sy) else {(-1, -1): 5, (1, -1): 0, (-1, 1): 3, (1, 1): 2}[
+            (1 if ox > cx else -1, sy)]
         while cv.inside(x, y) and int(cv.tiles[y, x]) == floor:
             spoke.append((x, y))
-            x, y = x + sx, y + sy
+            x, y = (x + sx, y + sy) if way is None else hexmap.neighbours((x, y))[way]
         for cell in spoke:
             cv.put(*cell, "bulkhead")
         spokes.append(spoke)
