@@ -73,7 +73,7 @@ def test_the_hex_mod_reads_every_map_as_hexes(game):
 
 @pytest.mark.parametrize("mission, seed", [("vip", 6), ("crash", 1), ("terror", 2)])
 def test_every_spawn_on_a_hex_map_can_be_reached_six_ways(hex_content, mission, seed):
-    """vip seed 6 shuts two alien spawns in, read 6-way: they move to the nearest cells the squad can reach."""
+    """Every spawn and objective is reached over the six hex steps (the map dug through where it was shut)."""
     d = preview.describe(hex_content, "annihilation", mission, seed)
     assert d["hexes"] and d["problems"] == []
     assert preview.text(hex_content, d)[2].startswith(" ") and " hexes" in preview.text(hex_content, d)[0]

@@ -15,11 +15,13 @@ import tcod.path
 
 from engine.map.terrain import Terrain
 from engine.core.dice import Faces
-from engine.map.grid import Grid, Pos
+from engine.map import hexes as hexmap
+from engine.map.grid import NEIGHBOURS, Grid, Pos
 
 SPAWN_DEPTH = 4  # rows at the map's south (squad) and north (hostiles) edges
 UNREACHABLE = 10**6
 BREAK_COST = 40  # carving prefers a long walk round to breaking one wall
+DUG_DOORS = {"wall": "door", "window": "door", "bulkhead": "hatch"}  # on hexes a gap in a wall is a door
 
 
 class MapRng:
@@ -75,13 +77,23 @@ class Battlefield:
 class Canvas:
     """Tile ids painted into an int16 [y, x] array, plus a mask of cells no structure has used yet."""
 
-    def __init__(self, width: int, height: int, fill: str, terrain: Mapping[str, Terrain]) -> None:
+    def __init__(self, width: int, height: int, fill: str, terrain: Mapping[str, Terrain], hexes: bool = False) -> None:
         self.width, self.height = width, height
+        self.hexes = hexes  # drawn and joined as odd-r hexes (engine.map.hexes, engine.map.hexbuild)
         self.terrain = terrain
         self.ids: list[str] = [fill]
         self._index = {fill: 0}
         self.tiles = np.zeros((height, width), dtype=np.int16)
         self.free = np.ones((height, width), dtype=bool)
+
+    @classmethod
+    def of(cls, grid: Grid) -> "Canvas":
+        """A canvas holding a finished grid's ground, to break a way through it."""
+        cv = cls(grid.width, grid.height, grid.tile_ids[0], grid.terrain, grid.hexes)
+        for tile in grid.tile_ids[1:]:
+            cv.code(tile)
+        cv.tiles = grid.tiles.copy()
+        return cv
 
     def code(self, tile: str) -> int:
         if tile not in self._index:
@@ -131,8 +143,15 @@ class Canvas:
     def grid(self) -> Grid:
         return Grid(tuple(self.ids), self.tiles.copy(), terrain=self.terrain)
 
+    def around(self, x: int, y: int) -> list[Pos]:
+        """The cells one step away on the map: eight squares, or six hexes."""
+        near = hexmap.neighbours((x, y)) if self.hexes else [(x + dx, y + dy) for dx, dy in NEIGHBOURS]
+        return [c for c in near if self.inside(*c)]
 
-def reachable(walkable: np.ndarray, start: Pos) -> np.ndarray:
+
+def reachable(walkable: np.ndarray, start: Pos, hexes: bool = False) -> np.ndarray:
+    if hexes:
+        return _hex_search(walkable.astype(np.int32), start).distance < UNREACHABLE
     cost = walkable.astype(np.int8)
     dist = tcod.path.maxarray(cost.shape, dtype=np.int32)
     dist[start[1], start[0]] = 0
@@ -147,6 +166,8 @@ def connect(cv: Canvas, anchor: Pos, cells: Iterable[Pos], ground: str) -> None:
     are walked round."""
     cells = list(cells)
     walk = cv.walkable()
+    if cv.hexes:
+        return _connect_hexes(cv, walk, anchor, cells, ground)
     seen = reachable(walk, anchor)
     if all(seen[y, x] for x, y in cells):
         return
@@ -167,6 +188,39 @@ def connect(cv: Canvas, anchor: Pos, cells: Iterable[Pos], ground: str) -> None:
                 walk[py, px] = True
                 cost[py, px] = 1
         seen = reachable(walk, anchor)
+
+
+def _hex_search(cost: np.ndarray, root: Pos) -> tcod.path.Pathfinder:
+    graph = tcod.path.CustomGraph(cost.shape)
+    hexmap.add_edges(graph, cost)
+    pf = tcod.path.Pathfinder(graph)
+    pf.add_root((root[1], root[0]))
+    pf.resolve()
+    return pf
+
+
+def _connect_hexes(cv: Canvas, walk: np.ndarray, anchor: Pos, cells: list[Pos], ground: str) -> None:
+    """`connect` over the six hex steps: from each cell cut off, the cheapest way back to what the anchor reaches
+    (searched from the cell, so one search each), breaking what blocks it."""
+    seen = reachable(walk, anchor, True)
+    hard = np.array([not t.destructible and not t.walkable for t in (cv.terrain[i] for i in cv.ids)])[cv.tiles]
+    for x, y in cells:
+        if seen[y, x]:
+            continue
+        cost = np.where(walk, 1, np.where(hard, 0, BREAK_COST)).astype(np.int32)
+        pf = _hex_search(cost, (x, y))
+        dist = np.where(seen, pf.distance, UNREACHABLE)
+        if int(dist.min()) >= UNREACHABLE:
+            continue  # sealed in by indestructible tiles: the generator's checks report it
+        gy, gx = np.unravel_index(int(np.argmin(dist)), dist.shape)
+        for py, px in pf.path_to((int(gy), int(gx))).tolist():
+            if not walk[py, px]:
+                broken = DUG_DOORS.get(cv.at(px, py)) or cv.terrain[cv.at(px, py)].destroyed
+                if broken not in cv.terrain:  # content without the door: what a blast leaves
+                    broken = cv.terrain[cv.at(px, py)].destroyed
+                cv.put(px, py, broken if broken and cv.terrain[broken].walkable else ground)
+                walk[py, px] = True
+        seen = reachable(walk, anchor, True)
 
 
 def landing(walkable: np.ndarray, rng: MapRng, count: int) -> list[Pos]:

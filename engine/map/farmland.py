@@ -16,9 +16,9 @@ HOUSE = Style(window="window", loft="loft", railing="railing", stairs="stairs", 
 
 
 def generate(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
-             counts: Mapping[str, int]) -> Battlefield:
+             counts: Mapping[str, int], hexes: bool = False) -> Battlefield:
     rng = MapRng(seed)
-    cv = Canvas(width, height, "grass", terrain)
+    cv = Canvas(width, height, "grass", terrain, hexes)
     cv.free[height - SPAWN_DEPTH - 1:, :] = False  # the squad's landing strip
     extraction = paint_extraction(cv, rng)
     yard = _farmyard(cv, rng)

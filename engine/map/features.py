@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import attrs
 
+from engine.map import hexbuild
 from engine.map.common import Canvas, MapRng
 from engine.map.grid import ORTHOGONAL, Pos
 
@@ -36,15 +37,22 @@ class Building:
     rooms: list[tuple[int, int, int, int]] = attrs.Factory(list)
     doors: list[Pos] = attrs.Factory(list)
     upstairs: list[Pos] = attrs.Factory(list)
+    cells: list[Pos] = attrs.Factory(list)  # its rooms' floor on hexes, where rooms are no rectangles
 
     def inside(self) -> list[Pos]:
+        if self.cells:
+            return list(self.cells)
         return [(x, y) for x0, y0, x1, y1 in self.rooms for y in range(y0, y1 + 1) for x in range(x0, x1 + 1)]
 
 
 def building(cv: Canvas, rng: MapRng, x0: int, y0: int, x1: int, y1: int, style: Style, *,
              windows: int = 30, doors: int = 2, storey: bool = False) -> Building:
     """Outer walls, rooms split by inner walls with a door each, doors out, windows, and (if asked
-    and there is room) an upper floor along the north wall, behind a railing, up a stair."""
+    and there is room) an upper floor along the north wall, behind a railing, up a stair. On hexes: a hexagon
+    (engine.map.hexbuild)."""
+    if cv.hexes:
+        rooms, out, upstairs = hexbuild.building(cv, rng, (x0, y0, x1, y1), style, windows, doors, storey)
+        return Building(x0, y0, x1, y1, doors=out, upstairs=upstairs, cells=[c for room in rooms for c in room])
     inner_wall = style.inner_wall or style.wall
     inner_door = style.inner_door or style.door
     cv.fill(x0, y0, x1, y1, style.wall)

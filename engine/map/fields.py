@@ -11,9 +11,9 @@ from typing import Mapping
 import numpy as np
 
 from engine.map import climate, hexes as hexmap, storeys
-from engine.map.common import UNREACHABLE, Battlefield
+from engine.map.common import Battlefield, Canvas, cells_of, connect
 from engine.map.gen import GENERATORS
-from engine.map.grid import Grid
+from engine.map.grid import Grid, Pos
 from engine.map.terrain import Terrain
 
 
@@ -31,12 +31,13 @@ def battlefield(generator: str, width: int, height: int, seed: int, terrain: Map
     key = (generator, width, height, seed, tuple(sorted(counts.items())), levels, tuple(climates), hexes, id(terrain))
     kept = _FIELDS.get(key)
     if kept is None or kept[0] is not terrain:
-        field = GENERATORS[generator](width, height, seed, terrain, counts)
+        extra = {"hexes": True} if hexes else {}  # buildings drawn for hexes (engine.map.hexbuild)
+        field = GENERATORS[generator](width, height, seed, terrain, counts, **extra)
         field = climate.repaint(field, generator, seed, climates, terrain)
         if levels > 1:  # the ruleset's maps stack storeys over the generated ground
-            field = storeys.stack(field, seed, levels)
+            field = storeys.stack(field, seed, levels, hexes)
         if hexes:
-            field = _hex_spawns(Battlefield(field.grid.as_hexes(), field.spawns))
+            field = _dig(Battlefield(field.grid.as_hexes(), field.spawns))
         if len(_FIELDS) >= FIELDS_KEPT:
             del _FIELDS[next(iter(_FIELDS))]
         kept = _FIELDS[key] = (terrain, field)
@@ -44,29 +45,46 @@ def battlefield(generator: str, width: int, height: int, seed: int, terrain: Map
     return Battlefield(_fresh(field.grid), dict(field.spawns))
 
 
-SPAWNS = ("xcom", "aliens", "civilians")  # the zones units deploy in
+SOLID = frozenset({"wall", "window", "hull", "bulkhead", "door_locked", "terminal", "terminal_hacked", "console",
+                   "power_source", "power_source_off", "air"})  # what a door never opens onto
+DOORS = ("door", "door_open", "hatch", "hatch_open")
+OPENINGS = (*DOORS, "stairs", "ladder")  # each must lead somewhere walkable
 
 
-def _hex_spawns(field: Battlefield) -> Battlefield:
-    """The generators join a map's cells 8-way; read as hexes (6-way) a spawn can be shut in. Each one the squad's
-    landing cannot reach on hexes moves to the nearest free cell it can reach (the same for the same map)."""
+def _dig(field: Battlefield) -> Battlefield:
+    """The generators join a map's cells 8-way; read as hexes (6-way) a zone, a door or a stair can be shut in. The
+    fewest blocking hexes between each and the squad's landing are broken, as `connect` does on a canvas: every
+    spawn and objective, both sides of every door and the foot of every stair can then be walked to."""
     grid = field.grid
-    reach = grid.distances(field.spawns["xcom"][0]) < UNREACHABLE if field.spawns.get("xcom") else None
-    if reach is None or all(reach[y, x] for side in SPAWNS for x, y in field.spawns.get(side, ())):
+    if not field.spawns.get("xcom"):
         return field
-    used = {c for side in SPAWNS for c in field.spawns.get(side, ())}
-    ys, xs = np.nonzero(reach)
-    free = sorted(zip(xs.tolist(), ys.tolist()))
-    spawns = dict(field.spawns)
-    for side in SPAWNS:
-        cells = list(spawns.get(side, ()))
-        for i, (x, y) in enumerate(cells):
-            if not reach[y, x]:
-                cells[i] = min((c for c in free if c not in used), key=lambda c: (hexmap.distance(c, (x, y)), c))
-                used.add(cells[i])
-        if side in spawns:
-            spawns[side] = tuple(cells)
-    return Battlefield(grid, spawns)
+    cv = Canvas.of(grid)
+    walk = cv.walkable()
+    targets = []
+    for cells in field.spawns.values():
+        for x, y in cells:
+            near = [c for c in cv.around(x, y) if walk[c[1], c[0]]]
+            targets += [(x, y)] if walk[y, x] else near[:1]  # an objective you stand next to
+    for x, y in cells_of(cv.mask(*OPENINGS)):
+        targets += [(x, y)] + [c for c in cv.around(x, y) if walk[c[1], c[0]]]
+    for x, y in cells_of(cv.mask(*DOORS)):
+        targets += _across(cv, walk, (x, y))
+    common = np.bincount(grid.tiles[walk], minlength=len(grid.tile_ids))  # what a broken hex becomes, failing all else
+    connect(cv, field.spawns["xcom"][0], targets, grid.tile_ids[int(np.argmax(common))])
+    if np.array_equal(cv.tiles, grid.tiles):
+        return field
+    ground = Grid(tuple(cv.ids), cv.tiles, terrain=grid.terrain, storeys=grid.storeys, hexes=True)
+    return Battlefield(ground, field.spawns)
+
+
+def _across(cv: Canvas, walk: np.ndarray, door: Pos) -> list[Pos]:
+    """The two hexes straight across a door that it best opens onto (what stands in one, a hedge or a crate, is
+    broken): the pair with the most walkable hexes and no wall, none if every pair has a wall."""
+    near = hexmap.neighbours(door)
+    pairs = [(near[k], near[k + 3]) for k in range(3)
+             if all(cv.inside(*c) and cv.at(*c) not in SOLID for c in (near[k], near[k + 3]))]
+    best = max(pairs, key=lambda p: sum(bool(walk[c[1], c[0]]) for c in p), default=())
+    return list(best)
 
 
 def _fresh(grid: Grid) -> Grid:

@@ -18,9 +18,9 @@ TREES, BRUSH = 0.60, 0.50  # noise above these is wood, then undergrowth
 
 
 def generate(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
-             counts: Mapping[str, int]) -> Battlefield:
+             counts: Mapping[str, int], hexes: bool = False) -> Battlefield:
     rng = MapRng(seed)
-    cv = Canvas(width, height, "grass", terrain)
+    cv = Canvas(width, height, "grass", terrain, hexes)
     wood = rng.noise(height, width, smooth=2)
     cv.paint(wood > TREES, "tree")
     cv.paint((wood > BRUSH) & (wood <= TREES), "brush")

@@ -14,14 +14,14 @@ from typing import Callable, Mapping
 import numpy as np
 
 from engine.map.terrain import Terrain
-from engine.map import farmland, forest, ship, urban, warehouse
+from engine.map import farmland, forest, hexbuild, ship, urban, warehouse
 from engine.map.common import SPAWN_DEPTH, Battlefield, MapRng
 from engine.map.grid import NEIGHBOURS, Grid, Pos
 from engine.map.zones import COMMON_ZONES, add_zones
 
 
 def open_ground(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
-                counts: Mapping[str, int]) -> Battlefield:
+                counts: Mapping[str, int], hexes: bool = False) -> Battlefield:
     """Farmland: grass, a dirt road, walled buildings with doors, fences, crates and trees."""
     rng = MapRng(seed)
     rows = [["grass"] * width for _ in range(height)]
@@ -36,7 +36,7 @@ def open_ground(width: int, height: int, seed: int, terrain: Mapping[str, Terrai
     _road(rows, rng, width, height)
     area = width * height / 1600  # densities are tuned on 40x40 and scale with the area
     for _ in range(rng.between(3, 5) * max(1, round(area))):
-        _building(rows, free, rng, put)
+        _building(rows, free, rng, put, hexes)
     for _ in range(round(rng.between(5, 8) * area)):
         _fence(rows, free, rng, put)
     for _ in range(round(rng.between(14, 20) * area)):
@@ -68,7 +68,7 @@ def _claim(free: np.ndarray, x0: int, y0: int, x1: int, y1: int) -> bool:
     return True
 
 
-def _building(rows, free, rng: MapRng, put: Callable[[int, int, str], None]) -> None:
+def _building(rows, free, rng: MapRng, put: Callable[[int, int, str], None], hexes: bool = False) -> None:
     h, w = free.shape
     for _ in range(20):
         bw, bh = rng.between(6, 11), rng.between(5, 8)
@@ -76,6 +76,9 @@ def _building(rows, free, rng: MapRng, put: Callable[[int, int, str], None]) -> 
         x1, y1 = x0 + bw - 1, y0 + bh - 1
         if not _claim(free, x0, y0, x1, y1):
             continue
+        if hexes:
+            hexbuild.shed(rng, (x0, y0, x1, y1), put, lambda c: 0 <= c[0] < w and 0 <= c[1] < h)
+            return
         for y in range(y0, y1 + 1):
             for x in range(x0, x1 + 1):
                 edge = x in (x0, x1) or y in (y0, y1)
@@ -172,10 +175,10 @@ def _carve(grid: Grid, start: Pos, goal: Pos, terrain: Mapping[str, Terrain]) ->
 
 
 def open_ground_zones(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
-                      counts: Mapping[str, int]) -> Battlefield:
+                      counts: Mapping[str, int], hexes: bool = False) -> Battlefield:
     """`open_ground` with the common zones added on their own draws: the tiles and spawns stay as they were."""
-    field = open_ground(width, height, seed, terrain, counts)
-    return add_zones(field, MapRng(seed ^ 0x5EED), terrain)
+    field = open_ground(width, height, seed, terrain, counts, hexes)
+    return add_zones(field, MapRng(seed ^ 0x5EED), terrain, hexes)
 
 
 GENERATORS: dict[str, Callable[..., Battlefield]] = {

@@ -1,4 +1,4 @@
-"""A crashed alien ship: an octagonal hull in a scorched field, bulkheads dividing it into rooms
+"""A crashed alien ship: an octagonal hull (a hexagon on hexes) in a scorched field, bulkheads dividing it into rooms
 round a core, hatches between them, a breach torn in the hull, consoles, and the power source at
 the heart of the core. Debris lies along the furrow the crash ploughed."""
 
@@ -8,6 +8,7 @@ from typing import Mapping
 
 import numpy as np
 
+from engine.map import hexbuild, hexes as hexmap
 from engine.map.terrain import Terrain
 from engine.map.common import SPAWN_DEPTH, Battlefield, Canvas, MapRng, cells_of, landing, nearest
 from engine.map.zones import aliens_in, finish, paint_extraction, spread_civilians
@@ -16,9 +17,9 @@ CORE = 2  # cells from the power source to the core's bulkhead
 
 
 def generate(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
-             counts: Mapping[str, int]) -> Battlefield:
+             counts: Mapping[str, int], hexes: bool = False) -> Battlefield:
     rng = MapRng(seed)
-    cv = Canvas(width, height, "grass", terrain)
+    cv = Canvas(width, height, "grass", terrain, hexes)
     cv.free[height - SPAWN_DEPTH - 1:, :] = False
     extraction = paint_extraction(cv, rng)
     ground = rng.noise(height, width, smooth=2)
@@ -30,8 +31,11 @@ def generate(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
     ys, xs = np.ogrid[:height, :width]
     dx, dy = np.abs(xs - cx), np.abs(ys - cy)
     cut = min(a, b) // 2
-    outer = (dx <= a) & (dy <= b) & (dx + dy <= a + b - cut)
-    inner = (dx <= a - 1) & (dy <= b - 1) & (dx + dy <= a + b - cut - 1)
+    if hexes:  # a hexagon: its diagonal hull runs along the hex diagonals, with no leaks
+        outer, inner = hexbuild.mask((height, width), (cx - a, cy - b, cx + a, cy + b))
+    else:
+        outer = (dx <= a) & (dy <= b) & (dx + dy <= a + b - cut)
+        inner = (dx <= a - 1) & (dy <= b - 1) & (dx + dy <= a + b - cut - 1)
     near = (dx <= a + 3) & (dy <= b + 3) & ~outer
     cv.paint(near & (ground > 0.35), "scorch")
     cv.paint(near & (ground <= 0.35), "grass")
@@ -77,14 +81,19 @@ def _rooms(cv: Canvas, rng: MapRng, cx: int, cy: int, a: int, b: int) -> None:
                   cy + (k + 1) * sy + (1 if sy == 0 else 0) * rng.pick([-2, 2]))
         spoke = []
         x, y = ox, oy
+        # on hexes a spoke north or south runs out along a hex diagonal, away from the middle, not in a zigzag
+        way = None if not (cv.hexes and sy) else {(-1, -1): 5, (1, -1): 0, (-1, 1): 3, (1, 1): 2}[
+            (1 if ox > cx else -1, sy)]
         while cv.inside(x, y) and int(cv.tiles[y, x]) == floor:
             spoke.append((x, y))
-            x, y = x + sx, y + sy
+            x, y = (x + sx, y + sy) if way is None else hexmap.neighbours((x, y))[way]
         for cell in spoke:
             cv.put(*cell, "bulkhead")
         spokes.append(spoke)
     for spoke in spokes:
-        if len(spoke) >= 2:
+        if cv.hexes and len(spoke) >= 3:  # off both ends: there a hex across the hatch can be the wall it meets
+            cv.put(*spoke[rng.between(1, len(spoke) - 2)], "hatch")
+        elif len(spoke) >= 2:
             cv.put(*spoke[rng.between(0, len(spoke) - 2)], "hatch")
     for _ in range(rng.between(4, 8)):  # consoles against the walls
         x, y = rng.between(cx - a + 2, cx + a - 2), rng.between(cy - b + 2, cy + b - 2)
@@ -109,12 +118,27 @@ def _breach(cv: Canvas, rng: MapRng, cx: int, cy: int, a: int, b: int) -> None:
     cv.put(cx, y, "hatch")
     side = rng.pick([-1, 1])
     by = cy + rng.between(-b // 2, b // 2)
-    x = cx
-    while cv.inside(x, by) and cv.at(x, by) != "hull":
-        x += side
-    for cell in ((x, by - 1), (x, by), (x, by + 1), (x + side, by)):
+    x = _hull(cv, cx, by, side)
+    if cv.hexes:  # not where a bulkhead meets the hull: a torn hex beside it would be a doorway with no door
+        rows = sorted(range(cy - b + 2, cy + b - 1), key=lambda y: (abs(y - by), y))
+        by = next((y for y in rows if not _by_bulkhead(cv, (_hull(cv, cx, y, side), y))), by)
+        x = _hull(cv, cx, by, side)
+    torn = hexmap.neighbours((x, by)) if cv.hexes else ((x, by - 1), (x, by + 1), (x + side, by))
+    for cell in ((x, by), *torn):
         if cv.inside(*cell) and cv.at(*cell) == "hull":
             cv.put(*cell, "wreckage")
+
+
+def _by_bulkhead(cv: Canvas, cell) -> bool:
+    return any(cv.inside(*c) and cv.at(*c) == "bulkhead" for c in hexmap.hexagon(cell, 2))
+
+
+def _hull(cv: Canvas, cx: int, y: int, side: int) -> int:
+    """The first hull cell from the middle of row y towards `side`."""
+    x = cx
+    while cv.inside(x, y) and cv.at(x, y) != "hull":
+        x += side
+    return x
 
 
 def _furrow(cv: Canvas, rng: MapRng, cx: int, cy: int, a: int) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import attrs
 import numpy as np
 
+from engine.map import hexes
 from engine.map.common import Battlefield, MapRng
 from engine.map.grid import NEIGHBOURS, ORTHOGONAL, Grid, Pos
 from engine.map.levels import AIR, LADDER, ROOF, STAIRS
@@ -29,15 +30,16 @@ MIN_ROOM = 12  # squares: a shed gets no upper floor
 BUILDINGS = 2  # at most, the biggest first
 
 
-def stack(field: Battlefield, seed: int, levels: int) -> Battlefield:
-    """The field with `levels` storeys (ground, upper floor, roof) over its biggest buildings."""
+def stack(field: Battlefield, seed: int, levels: int, hexes: bool = False) -> Battlefield:
+    """The field with `levels` storeys (ground, upper floor, roof) over its biggest buildings (`hexes`: read as
+    hexes, whose buildings are hexagons: engine.map.hexbuild)."""
     ground = field.grid
     rng = MapRng(seed ^ 0x5354)
     terrain = {**ground.terrain, **TILES}
     tiles = [[[ground.tile((x, y)) for x in range(ground.width)] for y in range(ground.height)]]
     tiles += [[[AIR] * ground.width for _ in range(ground.height)] for _ in range(levels - 1)]
     for room in _buildings(ground)[:BUILDINGS]:
-        _raise(tiles, ground, room, rng, levels)
+        _raise(tiles, ground, room, rng, levels, hexes)
     base = Grid.from_ids(tiles[0], terrain)
     storeys = tuple(Grid.from_ids(t, terrain) for t in tiles[1:])
     return attrs.evolve(field, grid=attrs.evolve(base, storeys=storeys))
@@ -82,11 +84,24 @@ def _filled(footprint: set[Pos], ground: Grid) -> set[Pos]:
     return out
 
 
-def _raise(tiles: list, ground: Grid, region: list[Pos], rng: MapRng, levels: int) -> None:
+def _filled_hexes(footprint: set[Pos], ground: Grid) -> set[Pos]:
+    """`_filled` on hexes: a hex with four or more of its six neighbours in joins it."""
+    out, grown = set(footprint), True
+    while grown:
+        grown = False
+        near = {n for c in out for n in hexes.neighbours(c)} - out
+        for c in sorted(near):
+            if ground.inside(c) and sum(n in out for n in hexes.neighbours(c)) >= 4:
+                out.add(c)
+                grown = True
+    return out
+
+
+def _raise(tiles: list, ground: Grid, region: list[Pos], rng: MapRng, levels: int, hexed: bool = False) -> None:
     inside = set(region)
     shell = {(x + dx, y + dy) for x, y in region for dx, dy in NEIGHBOURS
              if ground.inside((x + dx, y + dy)) and ground.tile((x + dx, y + dy)) in WALLS} - inside
-    footprint = _filled(inside | shell, ground)
+    footprint = (_filled_hexes if hexed else _filled)(inside | shell, ground)
     outer = {c for c in footprint if any((c[0] + dx, c[1] + dy) not in footprint for dx, dy in NEIGHBOURS)}
     floor = "ship_floor" if any(ground.tile(c) == "ship_floor" for c in region) else "loft"
     for x, y in footprint:

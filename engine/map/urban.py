@@ -15,9 +15,9 @@ ROAD = 3  # road width between blocks, pavement included on each side
 
 
 def generate(width: int, height: int, seed: int, terrain: Mapping[str, Terrain],
-             counts: Mapping[str, int]) -> Battlefield:
+             counts: Mapping[str, int], hexes: bool = False) -> Battlefield:
     rng = MapRng(seed)
-    cv = Canvas(width, height, "road", terrain)
+    cv = Canvas(width, height, "road", terrain, hexes)
     columns = _cuts(rng, width)
     rows = _cuts(rng, height - SPAWN_DEPTH - 1)
     extraction = paint_extraction(cv, rng, "landing_zone")

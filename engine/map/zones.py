@@ -9,7 +9,7 @@ import numpy as np
 
 from engine.map.terrain import Terrain
 from engine.map.common import UNREACHABLE, Battlefield, Canvas, MapRng, cells_of, connect, nearest, reachable, scatter
-from engine.map.grid import NEIGHBOURS, Grid, Pos
+from engine.map.grid import Grid, Pos
 
 COMMON_ZONES = ("xcom", "aliens", "civilians", "extraction", "hold")
 CIVILIAN_SLOTS = 16  # the most civilians a mission can place
@@ -26,7 +26,7 @@ def finish(cv: Canvas, zones: dict[str, list[Pos]], ground: str) -> Battlefield:
             if walk[y, x]:
                 targets.append((x, y))
             else:  # an objective you stand next to
-                around = [(x + dx, y + dy) for dx, dy in NEIGHBOURS if cv.inside(x + dx, y + dy)]
+                around = cv.around(x, y)
                 targets.append(next((c for c in around if walk[c[1], c[0]]), around[0]))
     connect(cv, anchor, targets, ground)
     return Battlefield(cv.grid(), {k: tuple(v) for k, v in zones.items()})
@@ -60,13 +60,13 @@ def aliens_in(candidates: list[Pos], rng: MapRng, count: int, avoid: list[Pos], 
     return scatter(far if len(far) >= count else candidates, rng, count, apart=2)
 
 
-def add_zones(field: Battlefield, rng: MapRng, terrain: Mapping[str, Terrain]) -> Battlefield:
+def add_zones(field: Battlefield, rng: MapRng, terrain: Mapping[str, Terrain], hexes: bool = False) -> Battlefield:
     """The common zones for a map whose tiles must not change (open_ground): only cells the squad
     can already reach are used."""
     grid = Grid(field.grid.tile_ids, field.grid.tiles.copy(), terrain=field.grid.terrain)  # this is the map as made
     zones = dict(field.spawns)
     anchor = zones["xcom"][0] if zones.get("xcom") else (grid.width // 2, grid.height - 1)
-    ok = reachable(grid.walkable, anchor)
+    ok = reachable(grid.walkable, anchor, hexes)
     h, w = ok.shape
     floor = ok & (grid.tiles == (grid.tile_ids.index("floor") if "floor" in grid.tile_ids else -1))
     middle = np.zeros_like(ok)
