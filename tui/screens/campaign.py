@@ -17,7 +17,7 @@ from engine.campaign.story import told
 from engine.core.commands import Rejected
 from tui import keys
 from tui.screens.base import Sized
-from tui.screens.squadpick import DETAIL, SquadPick, busy_with, cut
+from tui.screens.squadpick import DETAIL, SquadPick, about, busy_with, cut
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
 
@@ -87,7 +87,7 @@ class CampaignScreen(Sized):
         if r.name in s.dead:
             return "† dead"
         why = self.book.downtime.deploy_refusal(r, s.base, s.busy)
-        return f"✗ {why}" if why else busy_with(s).get(r.name, "")
+        return f"✗ {about(r.name, why)}" if why else about(r.name, busy_with(s).get(r.name, ""))
 
     def _roster(self) -> Text:
         """The heading, the rows that fit (scrolled to keep the cursor in sight, ▶ on it) and, under them, the
