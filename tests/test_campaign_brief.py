@@ -111,3 +111,18 @@ def test_the_calendar_at_80x24_shows_the_offer_and_the_next_one_behind_many_woun
     assert f"day {offer.deadline:<4} offer {offer.id} ({offer.mission}) expires" in text
     assert f"day {book.state.next_offer:<4} a mission will be offered" in text
     assert f"until day {offer.deadline}" in text and f"{who}'s wound 0 heals" in text
+
+
+def test_campaign_advance_tells_in_brief_and_every_roll_with_rolls(tmp_path, capsys):
+    from tui.cli import main
+
+    saves = ["--saves", str(tmp_path)]
+    for name in ("one", "two"):  # the same seed: the same first day
+        assert main(saves + ["campaign", "new", "--seed", "4", "--name", name]) == 0
+    capsys.readouterr()
+    assert main(saves + ["campaign", "advance", "one"]) == 0
+    brief = capsys.readouterr().out
+    assert "mission m1 offered" in brief and "  campaign: " not in brief
+    assert main(saves + ["campaign", "advance", "two", "--rolls"]) == 0
+    whole = capsys.readouterr().out
+    assert whole.startswith(brief.splitlines()[0]) and "  campaign: mission offered 1d6" in whole  # its dice
