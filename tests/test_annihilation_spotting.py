@@ -96,3 +96,20 @@ def test_the_map_does_not_draw_an_enemy_in_smoke_nobody_made_out(content):
     for spotted, drawn in ((rs.spotted(state, "xcom"), False), (None, True)):
         frame = scene.draw(scene.Palette(content), state, "xcom", every, every, {}, scene.Overlay(), spotted=spotted)
         assert (chr(frame.console.ch[y, x]) == state.units["sectoid_1"].glyph) is drawn
+
+
+def test_senses_count_the_unit_whose_own_roll_spotted_the_enemy_in_smoke(content):
+    """A-6.1 Sns, "the first on its side to spot an enemy": with the spotting roll on, a line of sight is not a
+    sighting. Anton turns and fails his roll; Julia, beside him, makes hers: the use is Julia's, not the actor's."""
+    from engine.rules.annihilation import clouds
+
+    rs, state = _smoked(content)
+    anton, sectoid = state.units["anton"], state.units["sectoid_1"]
+    beside = next(c for c in state.grid.neighbours(anton.pos) if state.grid.walkable[c[1], c[0]]
+                  and not state.units_at(c) and clouds.sees(rs, state, c, sectoid.pos, 0, 0))
+    state = attrs.evolve(state, units={**state.units, "julia": attrs.evolve(state.units["julia"], pos=beside, z=0)})
+    events = rs.decide(state, Face(unit="anton", facing=1), Dice.scripted([99, 1]))
+    (note,) = [e for e in events if isinstance(e, Noted)]
+    assert note.cause == "Anton does not make out Sectoid 1 in the smoke; Julia spots Sectoid 1 in the smoke"
+    uses = {e.unit: e.cause for e in events if getattr(e, "cause", "").startswith("uses (A-6.1)")}
+    assert "first to spot" in uses.get("julia", "") and "first to spot" not in uses.get("anton", "")

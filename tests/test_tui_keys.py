@@ -29,6 +29,7 @@ def test_the_issues_keys_are_bound_in_battle():
     assert "f" in bound["fire"] and "t" in bound["throw"] and "r" in bound["reload"] and "c" in bound["combo"]
     assert "e" in bound["end_turn"] and "q" in bound["quit"] and "question_mark" in bound["help"]
     assert "L" in bound["full_log"] and "tab" in bound["next_soldier"] and "shift+tab" in bound["prev_soldier"]
+    assert bound["turn_left"] == ["left_square_bracket"] and bound["turn_right"] == ["right_square_bracket"]
     for move, vi in zip(keys.MOVES, "kjhlyubn"):
         assert vi in bound[move] and len(bound[move]) == 3  # arrow or vi key, and the numpad
 

@@ -66,6 +66,8 @@ def test_light_flying_armor_chosen_on_the_screen_is_in_the_missions_header(conte
     assert "HELP — loadout" in helped and "start mission" in helped and "back, unchanged" in helped
     assert now == "BattleScreen"
     assert header["mission"]["squad"][0]["outfit"]["armour"] == "light_flying_armor"
+    kept = roster.load(tmp_path / roster.FILE, content)  # the last kit is where the next loadout starts
+    assert kept[0].record.outfit.armour == "light_flying_armor"
 
 
 def test_a_refusal_is_shown_and_esc_starts_nothing(content, tmp_path):

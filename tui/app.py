@@ -156,6 +156,9 @@ class XenotacApp(App[str]):
         if chars is None:
             self.exit("No mission started: the loadout was left with esc")
             return
+        from tui import squad
+
+        squad.keep_kits(self.content, self.saves, chars)  # a roster it cannot write is said at the mission's end
         try:
             session = start(chars)
         except (log.LogError, OSError) as exc:
@@ -214,8 +217,11 @@ class XenotacApp(App[str]):
     def _outfitted(self, ruleset: str, mission: str, seed: int | None, chars: list | None) -> None:
         """The loadout screen's answer: None, back to the form unchanged; else the mission, a problem starting it on
         the form's status line."""
+        from tui import squad
         from tui.widgets.panels import StatusLine
 
+        if chars is not None:
+            squad.keep_kits(self.content, self.saves, chars)  # a roster it cannot write is said at the mission's end
         problem = None if chars is None else self._launch(ruleset, mission, seed, chars)
         if problem:
             for line in self.screen.query(StatusLine):

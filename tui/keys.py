@@ -51,6 +51,8 @@ BATTLE: tuple[Key, ...] = (
     Key("end_turn", "e", "end_turn", "end turn"),
     Key("undo", "U", "undo", "undo"),
     Key("look", "x", "look", "look"),
+    Key("turn_left", "left_square_bracket", "turn(-1)", "turn left"),  # in place, one facing step
+    Key("turn_right", "right_square_bracket", "turn(1)", "turn right"),
     Key("level_up", "greater_than_sign", "level(1)", "level up", show=False),  # the top bar names the level
     Key("level_down", "less_than_sign", "level(-1)", "level down", show=False),
     Key("next_target", "tab", "cycle_target(1)", "next target"),
@@ -70,8 +72,8 @@ BATTLE: tuple[Key, ...] = (
 _ALWAYS = ("full_log", "help", "quit")
 BATTLE_MODES: dict[str, tuple[str, ...]] = {
     "move": (*MOVES, "move", "next_soldier", "prev_soldier", "soldiers", "spotted", "fire", "fire_cell", "throw",
-             "reload", "operate", "actions", "inventory", "combo", "wait", "end_turn", "undo", "look", "level_up",
-             "level_down", "cancel", *_ALWAYS),
+             "reload", "operate", "actions", "inventory", "combo", "wait", "end_turn", "undo", "look", "turn_left",
+             "turn_right", "level_up", "level_down", "cancel", *_ALWAYS),
     "target": ("next_target", "prev_target", "fire_mode", "confirm_fire", "cancel", *_ALWAYS),
     "cell": (*MOVES, "next_target", "prev_target", "fire_mode", "confirm_fire", "cancel", *_ALWAYS),
     "throw": (*MOVES, "next_target", "prev_target", "spotted", "throw_item", "confirm_throw", "cancel", *_ALWAYS),

@@ -26,6 +26,21 @@ def squad_for(content: Content, saves: Path, ruleset: str, mission: str, bad) ->
     return roster.deploying(content, ruleset, mission, read(content, path_of(saves), bad, only=ruleset))
 
 
+def keep_kits(content: Content, saves: Path, chars: list[roster.Character]) -> str | None:
+    """The loadout's answer written back to roster.toml, so each soldier's last kit is where the next loadout
+    starts; a problem in one line (the mission goes on: the log holds the kit)."""
+    try:
+        path = path_of(saves)
+        before = roster.load(path, content)
+        chosen = {(c.ruleset, roster.key(c.name)): c for c in chars}
+        after = [chosen.get((c.ruleset, roster.key(c.name)), c) for c in before]
+        if after != before:
+            roster.save(path, after)
+    except roster.RosterError as exc:
+        return f"Roster not updated with the kit: {exc}"
+    return None
+
+
 def debrief(content: Content, saves: Path, header: dict, state: State) -> list[str]:
     """After a mission that deployed roster characters: the roster as their ruleset keeps them (annihilation: improved
     by use, promoted, the dead gone), saved; the lines that say so, for the summary."""

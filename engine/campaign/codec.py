@@ -1,11 +1,13 @@
 """Campaign commands and events to JSON and back. The ruleset's records and base are frozen attrs values; they go
 through the strict converter (forbid extra keys), structured as the ruleset's own classes: the record class of its
-`Creation`, and the class of the base its `Downtime.begin` makes."""
+`Creation`, the class of the base its `Downtime.begin` makes, and the class of a kit its loadout's `Outfitter`
+chooses (a `Deploy`'s kits)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import attrs
 import cattrs
 import cattrs.gen
 
@@ -28,9 +30,10 @@ class CodecError(ValueError):
 
 
 class Codec:
-    def __init__(self, record: type | None, base: type | None) -> None:
+    def __init__(self, record: type | None, base: type | None, kit: type | None = None) -> None:
         self.record = record
         self.base = base
+        self.kit = kit
         self.conv = make_converter()
         # a field added later (`engine.core.records.added`: an Order's site, a facility's) is left out while it
         # holds its default, so an older campaign log's events are dumped again byte for byte
@@ -90,6 +93,9 @@ class Codec:
         if isinstance(thing, s.Recruited):
             return {"kind": kind, "records": self.dump_records(thing.records),
                     "rolls": [self.conv.unstructure(r) for r in thing.rolls]}
+        if isinstance(thing, d.Deploy):  # without kits, the bytes a deployment always had
+            kits = {"kits": [None if k is None else self.conv.unstructure(k) for k in thing.kits]} if thing.kits else {}
+            return {"kind": kind, "offer": thing.offer, "names": list(thing.names), **kits}
         return {"kind": kind, **self.conv.unstructure(thing)}
 
     def load_command(self, data: Any) -> d.Command:
@@ -113,6 +119,11 @@ class Codec:
                 raise CodecError("recruits without their records and rolls")
             return s.Recruited(self.load_records(body["records"]),
                                self._structure(body["rolls"], tuple[Roll, ...], "a roll"))
+        if cls is d.Deploy and "kits" in body:
+            if self.kit is None:
+                raise CodecError("kits for a ruleset without a loadout")
+            kits = self._structure(body.pop("kits"), tuple[self.kit | None, ...], "a kit")
+            return attrs.evolve(self._structure(body, cls, "the deploy command"), kits=kits)
         return self._structure(body, cls, f"the {data['kind']} {what}")
 
 

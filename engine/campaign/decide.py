@@ -19,6 +19,8 @@ from engine.campaign.state import (MONTH, Applied, Campaign, Dawn, Event, Flight
                                    Posting, Recruited, Scheduled, fold)
 from engine.core.commands import Rejected
 from engine.core.dice import Dice, Roll
+from engine.core.loadout import left_for, shortfall
+from engine.core.records import added
 
 ACTOR = "campaign"
 
@@ -42,8 +44,13 @@ class Give:
 
 @attrs.frozen
 class Deploy:
+    """Who flies, and each one's kit in squad order (the ruleset's Outfitter's `kit`; None: as they stand). A
+    campaign with stores, or a deployment with kits, writes the kits out onto the records before the launch, so
+    the mission deploys them and the next one starts from them; without either it is what it always was."""
+
     offer: str
     names: tuple[str, ...]
+    kits: tuple[Any, ...] = added(())
 
 
 @attrs.frozen
@@ -66,6 +73,7 @@ class Rules:
     missions: tuple[str, ...]
     places: Callable[[str], int]  # squad places of a mission (0: it deploys its own soldiers)
     recruit: Callable[[int, Dice], tuple[tuple[Any, ...], tuple[Roll, ...]]] | None = None
+    outfitter: Any = None  # the ruleset's loadout (engine.core.loadout.Outfitter), None without one
 
 
 def roll(dice: Dice, sides: int, purpose: str, plus: int = 0) -> tuple[int, Roll]:
@@ -192,13 +200,62 @@ def deploy_refusal(c: Campaign, command: Deploy, rules: Rules) -> str | None:
     return None
 
 
+def kitted(c: Campaign, command: Deploy, rules: Rules) -> tuple[Any, ...] | str | None:
+    """The deployed records wearing their kits, or why not; None when the deployment keeps the records as they
+    are (no kits, no stores: a campaign log from before kits decides as it did)."""
+    o = rules.outfitter
+    posting = c.offer(command.offer)
+    assert posting is not None
+    if o is None:
+        return f"{posting.mission} has no loadout to choose" if command.kits else None
+    held = o.stores(c.base)
+    if not command.kits and held is None:
+        return None
+    if command.kits and len(command.kits) != len(command.names):
+        return f"{len(command.kits)} kits for {len(command.names)} soldiers"
+    by_name = {r.name: r for r in c.records}
+    out = []
+    for place, name in enumerate(command.names):
+        got = o.wearing(posting.mission, place, by_name[name], command.kits[place] if command.kits else None)
+        if isinstance(got, str):
+            return got
+        out.append(got)
+    if held is not None:
+        return shortfall(held, [o.needs(posting.mission, i, r) for i, r in enumerate(out)], o.name) or tuple(out)
+    return tuple(out)
+
+
+def stocked(c: Campaign, offer: str, names: tuple[str, ...], rules: Rules) -> tuple[Any, ...]:
+    """Each one's kit as they stand, cut down in squad order to what the stores have left (the campaign AI's
+    kits, and where the loadout starts); () without a loadout or stores."""
+    o = rules.outfitter
+    posting = c.offer(offer)
+    held = o.stores(c.base) if o is not None else None
+    if held is None or posting is None:
+        return ()
+    by_name = {r.name: r for r in c.records}
+    kits, taken = [], []
+    for place, name in enumerate(names):
+        r = o.within(posting.mission, place, by_name[name], left_for(held, taken))
+        kits.append(o.kit_of(r))
+        taken.append(o.needs(posting.mission, place, r))
+    return tuple(kits)
+
+
 def _deploy(c: Campaign, command: Deploy, rules: Rules, n: int) -> list[Event] | Rejected:
     why = deploy_refusal(c, command, rules)
+    kits = None if why else kitted(c, command, rules)
+    if isinstance(kits, str):
+        why = kits
     if why:
         return Rejected("cannot_deploy", why[0].upper() + why[1:])
     posting = c.offer(command.offer)
     assert posting is not None
-    return [Launched(Flight(posting, tuple(command.names), f"{posting.id}-{posting.mission}.jsonl", n))]
+    events: list[Event] = []
+    if kits is not None:
+        worn = {r.name: r for r in kits}
+        events.append(Applied("deploy", Outcome(records=tuple(worn.get(r.name, r) for r in c.records))))
+    return events + [Launched(Flight(posting, tuple(command.names), f"{posting.id}-{posting.mission}.jsonl", n))]
 
 
 def _debrief(c: Campaign, command: Debrief, rules: Rules, dice: Dice, final: Any) -> list[Event] | Rejected:

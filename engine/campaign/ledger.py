@@ -85,10 +85,12 @@ class Ledger:
         self.title = plain.title
         self.creation = plain.creation()
         self.downtime = plain.downtime()
+        self.outfitter = plain.loadout()
         self.rules = d.Rules(self.downtime, tuple(catalog.missions_for(content, self.ruleset_id)),
                              lambda m: self.creation.places(m) if self.creation else 0,
-                             self._recruit if self.creation else None)
-        self.codec = Codec(self.creation.record if self.creation else None, None)
+                             self._recruit if self.creation else None, self.outfitter)
+        self.codec = Codec(self.creation.record if self.creation else None, None,
+                           self.outfitter.kit if self.outfitter else None)
         try:
             records = self.codec.load_records(header["records"])
         except CodecError as exc:

@@ -6,7 +6,8 @@ The base policy, at each stop of the calendar, is plain on purpose (for balance 
      skipping an order the ruleset refuses;
   2. fly every mission on offer, in the order offered, with the first living characters nobody refuses, those
      whose going breaks nothing off (`Downtime.deploy_caveat`: a course) before the others, each in roster order,
-     up to the mission's places, once every place can be filled; while some cannot (the wounded heal, the
+     up to the mission's places, once every place can be filled, each in their last kit cut down to what the
+     stores hold (`decide.stocked`: as the loadout starts); while some cannot (the wounded heal, the
      gamblers come home), wait, as the offer's deadline allows: at the last stop before the deadline fly it if at
      least two thirds of its places can go (QUORUM), else let it lapse (a thin squad dies, and nobody comes back to
      heal);
@@ -105,7 +106,10 @@ def play(book: Ledger, months: int, on_mission: Callable[[Ledger], None] | None 
         spend(book)
         for posting in book.state.offers:
             names = squad(book, posting)
-            if names is None or isinstance(book.submit(d.Deploy(posting.id, names)), Rejected):
+            if names is None:
+                continue
+            kits = d.stocked(book.state, posting.id, names, book.rules)  # each one's last kit, within the stores
+            if isinstance(book.submit(d.Deploy(posting.id, names, kits)), Rejected):
                 continue
             fly(book, on_mission)
         before = book.state

@@ -7,6 +7,7 @@ Pos = tuple[int, int]  # (x, y)
 # Orthogonal neighbours; diagonal steps are allowed for movement (Chebyshev distance, xcom-trpg 1.3).
 ORTHOGONAL: tuple[Pos, ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 NEIGHBOURS: tuple[Pos, ...] = ((0, -1), (1, -1), (1, 0), (1, 1), (0, 1), (-1, 1), (-1, 0), (-1, -1))
+COMPASS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")  # NEIGHBOURS' names: a facing index in words
 
 
 def distance(a: Pos, b: Pos) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from textual import events
 from textual.reactive import reactive
 
-from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Wait
+from engine.core.commands import Act, Combo, Command, EndTurn, Face, Move, Rejected, Reload, Wait
 from engine.map import levels
 from engine.map.grid import Pos
 from engine.log.story import turn_name
@@ -143,6 +143,13 @@ class BattleScreen(Board):
 
     def action_wait(self) -> None:
         self._do(Wait(unit=self.selected or ""))
+
+    def action_turn(self, step: int) -> None:
+        """Turn in place one facing step clockwise (1) or back (-1): eight ways on squares, six on hexes. The
+        ruleset prices it or refuses it (one without facing says so)."""
+        unit = self.unit
+        ways = 6 if self.session.state.grid.hexes else 8
+        self._do(Face(unit=unit.id, facing=(unit.facing + step) % ways))
 
     def action_operate(self) -> None:
         """Open or close a door next to the soldier, or work on the objective: the one under the

@@ -30,6 +30,7 @@ from tui.widgets.panels import (Card, InfoPanel, InSight, LogTail, Objectives, S
                                 card_lines, objective_lines)
 
 ALWAYS = ("help", "quit", "full_log")  # every mode has them, and they always work
+TURNS = ("turn_left", "turn_right")  # turning in place, one facing step each way
 SIDE = (31, 60)  # the side panel's least and most width: the map takes the rest, up to the whole map
 SIDE_FRAME = 2  # the side panel's border and padding (xenotac.tcss #side): its lines have 2 columns less
 LOGS = 5  # the logs' least height (a border and four lines); taller terminals give them what the map cannot use
@@ -79,7 +80,7 @@ class Board(Sized):
             yield LogTail("Rolls", id="rolls")
             yield LogTail("Messages", id="messages")
         yield StatusLine(id="status")
-        yield KeyBar(id="keys", words=self.key_words)
+        yield KeyBar(id="keys", words=self.footer_words)
         yield from super().compose()
 
     def on_map_view_resized(self, _message: MapView.Resized) -> None:
@@ -251,6 +252,10 @@ class Board(Sized):
         unit = self.unit or next(iter(self.session.squad()), None)
         label = self.session.ruleset.budget(self.session.state, unit).dash_label if unit is not None else ""
         return label or "no second move"
+
+    def footer_words(self, key_id: str, words: str) -> str:
+        """The footer's word for a key: the two turn keys share one piece ("[/]:turn"); the help names each."""
+        return "turn" if key_id in TURNS else self.key_words(key_id, words)
 
     def key_hint(self, binding_id: str, most: int = 1) -> str:
         """The key that does `binding_id`, as the footer shows it: every hint follows a remapped key."""

@@ -17,7 +17,7 @@ from engine.campaign.story import told
 from engine.core.commands import Rejected
 from tui import keys
 from tui.screens.base import Sized
-from tui.screens.squadpick import DETAIL, SquadPick, about, busy_with, cut
+from tui.screens.squadpick import DETAIL, SquadPick, about, busy_with, cut, kits_of, loadout_for
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
 
@@ -189,12 +189,21 @@ class CampaignScreen(Sized):
     def _pick_squad(self, offer: str | None) -> None:
         if offer is None:
             return
-        self.app.push_screen(SquadPick(self.book, offer), lambda names: self._deploy(offer, names))
+        self.app.push_screen(SquadPick(self.book, offer), lambda names: self._outfit(offer, names))
 
-    def _deploy(self, offer: str, names: tuple[str, ...] | None) -> None:
+    def _outfit(self, offer: str, names: tuple[str, ...] | None) -> None:
+        """After the squad pick, the loadout of a ruleset with one; Esc there deploys nobody."""
         if names is None:
             return
-        events = self.book.submit(d.Deploy(offer, names))
+        screen = loadout_for(self.book, offer, names)
+        if screen is None:
+            self._deploy(offer, names)
+        else:
+            self.app.push_screen(screen, lambda squad: squad is not None and self._deploy(offer, names, kits_of(
+                self.book, squad)))
+
+    def _deploy(self, offer: str, names: tuple[str, ...], kits: tuple = ()) -> None:
+        events = self.book.submit(d.Deploy(offer, names, kits))
         if isinstance(events, Rejected):
             self.say(f"✗ {events.reason}")
             return

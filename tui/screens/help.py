@@ -72,7 +72,7 @@ class Help(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="help-box"):
-            yield Static(self._text(), id="help-text")
+            yield Static(self._text(), id="help-text", markup=False)  # keys such as "[/]" are no markup
 
     def _text(self) -> str:
         keymap = self.app._keymap  # noqa: SLF001 - the keymap Textual applies
@@ -94,13 +94,12 @@ class Help(ModalScreen[None]):
                 lines += textwrap.wrap(keys.fill(keymap, HEX_CURSOR, self.table), 70)
         cells = []
         hidden = under.hidden_keys() if hasattr(under, "hidden_keys") else ()
-        for k in table:
-            if k.id in keys.MOVES or k.id in hidden:
-                continue
+        for group in _grouped([k for k in table if k.id not in keys.MOVES and k.id not in hidden], self.table):
             mark = " "
-            if under is not None and under.check_action(*keys.action_of(k)):
+            if under is not None and any(under.check_action(*keys.action_of(k)) for k in group):
                 mark = "•"
-            cells.append(f"{mark} {'/'.join(self._names(k, keymap)):<13} {self.words(k.id, k.words)}")
+            names = "/".join(n for k in group for n in self._names(k, keymap))
+            cells.append(f"{mark} {names:<13} {_joined([self.words(k.id, k.words) for k in group])}")
         half = -(-len(cells) // 2)
         for left, right in itertools.zip_longest(cells[:half], cells[half:], fillvalue=""):
             lines.append(f"{left:<37} {right}".rstrip())
@@ -115,3 +114,21 @@ class Help(ModalScreen[None]):
     def action_back(self) -> None:
         self.dismiss(None)
 
+
+def _grouped(table: list[keys.Key], name: str) -> list[list[keys.Key]]:
+    """The battle's keys one cell an action (a step each way: next/prev soldier, turn left/right, level up/down),
+    so its help fits 80×24; every other table a cell a key."""
+    if name != "battle":
+        return [[k] for k in table]
+    groups: dict[str, list[keys.Key]] = {}
+    for k in table:
+        groups.setdefault(keys.action_of(k)[0], []).append(k)
+    return list(groups.values())
+
+
+def _joined(words: list[str]) -> str:
+    """ "turn left", "turn right" -> "turn left/right"; "next", "prev" -> "next/prev"."""
+    heads = {w.split(" ", 1)[0] for w in words}
+    if len(words) > 1 and len(heads) == 1 and all(" " in w for w in words):
+        return f"{heads.pop()} " + "/".join(w.split(" ", 1)[1] for w in words)
+    return "/".join(words)

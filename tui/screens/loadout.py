@@ -1,7 +1,9 @@
 """The loadout before a mission: the roster soldiers who deploy, each one's loadout lines (armour, weapon, sights,
 clips, what rides on the belt) and the options of the line picked, with what the kit amounts to and the last
 refusal shown as it changes. Every change goes to the ruleset's `Outfitter` (engine.core.loadout); the screen
-returns the outfitted characters, or None to go back without changes."""
+returns the outfitted characters, or None to go back without changes. In a campaign with stores (`held`) each
+soldier is offered what the stores hold less what the others take, and a squad the stores cannot fit together is
+not accepted."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from textual.containers import Horizontal
 from textual.widgets import Static
 
 from engine.core.creation import Character
-from engine.core.loadout import Outfitter, Pick
+from engine.core.loadout import Held, Outfitter, Pick, left_for, shortfall
 from tui import keys
 from tui.screens.base import Sized
 from tui.screens.squadpick import cut
@@ -28,11 +30,12 @@ WIDTHS = (16, 30, 26)  # each column's text at 80 wide (loadout-* in xenotac.tcs
 class Loadout(Sized):
     BINDINGS = keys.bindings("loadout")
 
-    def __init__(self, outfitter: Outfitter, mission: str, squad: list[Character]) -> None:
+    def __init__(self, outfitter: Outfitter, mission: str, squad: list[Character], held: Held | None = None) -> None:
         super().__init__()
         self.outfitter = outfitter
         self.mission = mission
         self.squad = list(squad)
+        self.held = held
         self.column = SQUAD
         self.cursor = [0, 0, 0]  # the highlighted row of each column
 
@@ -54,8 +57,16 @@ class Loadout(Sized):
 
     # -- what is highlighted ---------------------------------------------------------------------------
 
+    def _left(self, place: int) -> dict[str, int] | None:
+        """What the stores have left for the soldier in `place` once the others' kits are issued."""
+        if self.held is None:
+            return None
+        return left_for(self.held, [self.outfitter.needs(self.mission, i, c.record)
+                                    for i, c in enumerate(self.squad) if i != place])
+
     def _picks(self) -> tuple[Pick, ...]:
-        return self.outfitter.picks(self.mission, self.cursor[SQUAD], self.squad[self.cursor[SQUAD]].record)
+        place = self.cursor[SQUAD]
+        return self.outfitter.picks(self.mission, place, self.squad[place].record, self._left(place))
 
     def _pick(self) -> Pick:
         return self._picks()[self.cursor[LINES]]
@@ -140,7 +151,7 @@ class Loadout(Sized):
 
     def _choose(self, pick: Pick, option: str) -> None:
         place = self.cursor[SQUAD]
-        got = self.outfitter.choose(self.mission, place, self.squad[place].record, pick.id, option)
+        got = self.outfitter.choose(self.mission, place, self.squad[place].record, pick.id, option, self._left(place))
         if isinstance(got, str):
             self._show(f"✗ {got}")
             return
@@ -153,6 +164,12 @@ class Loadout(Sized):
         self.refresh_bindings()
 
     def action_accept(self) -> None:
+        if self.held is not None:
+            why = shortfall(self.held, [self.outfitter.needs(self.mission, i, c.record)
+                                        for i, c in enumerate(self.squad)], self.outfitter.name)
+            if why:
+                self._show(f"✗ {why[0].upper()}{why[1:]}")
+                return
         self.dismiss(self.squad)
 
     def action_back(self) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import textwrap
 
+import attrs
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
@@ -45,6 +46,7 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
         self.chosen = set(ready[:self.places])
         self.index = 0
         self.warned: tuple[str, ...] = ()  # the ones the last Enter warned about: Enter again deploys them
+        self.then = "loadout" if book.outfitter is not None else "deploy"  # what Enter leads to
 
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
@@ -82,7 +84,7 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
     def _update(self, message: str = "") -> None:
         self.query_one("#menu-body", Static).update(self._body())
         self.query_one("#menu-keys", Static).update(message or f"{len(self.chosen)} picked · space in/out · "
-                                                               "enter deploy · esc cancel")
+                                                               f"enter {self.then} · esc cancel")
 
     def on_mount(self) -> None:
         self._update()
@@ -122,7 +124,8 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
             self.warned = busy
             said = (self.caveats[busy[0]] if len(busy) == 1
                     else f"going breaks off what {', '.join(busy)} are doing (each ⚠ above)")
-            self._update(f"⚠ {said}: enter again to deploy")
+            self._update(f"⚠ {said}: enter again "
+                         + ("for the loadout" if self.then == "loadout" else "to deploy"))
             return
         self.dismiss(names)
 
@@ -151,3 +154,25 @@ def busy_with(s) -> dict[str, str]:
         if r.timer.who and r.timer.who not in out and r.timer.who not in s.dead:
             out[r.timer.who] = f"{r.timer.label} (day {r.due})"
     return out
+
+
+def loadout_for(book: Ledger, offer: str, names: tuple[str, ...]):
+    """The loadout screen for the squad picked, each one in their last kit cut down to what the stores hold
+    (decide.stocked); None for a ruleset without a loadout (the squad deploys as it stands)."""
+    from tui.screens.loadout import Loadout
+
+    o, s = book.outfitter, book.state
+    posting = s.offer(offer)
+    if o is None or posting is None or not names:
+        return None
+    kits = d.stocked(s, offer, names, book.rules)
+    squad = []
+    for place, ch in enumerate(book.characters(names)):
+        worn = o.wearing(posting.mission, place, ch.record, kits[place]) if kits else ch.record
+        squad.append(attrs.evolve(ch, record=ch.record if isinstance(worn, str) else worn))
+    return Loadout(o, posting.mission, squad, o.stores(s.base))
+
+
+def kits_of(book: Ledger, squad) -> tuple:
+    """Each outfitted character's kit, in squad order: what the `Deploy` records."""
+    return tuple(book.outfitter.kit_of(c.record) for c in squad)

@@ -10,8 +10,8 @@ panel).
 
 On the map: deploy_schema (units, forces and ground tables), soldier (the unit record and deployment), ground
 (priced walks), turns (phases, section 22, the verdict), moving (steps and opportunity fire), combat (shots,
-reloads, blasts), acts (stances, doors, the power source, throws), queries (what the client and the AI ask), play
-(the registered class).
+reloads, blasts), acts (stances, doors, the power source, throws), queries (what the client and the AI ask; by topic
+shot_queries, throw_queries, unit_queries, ai_queries), play (the registered class).
 """
 
 from engine.rules.annihilation.play import Annihilation  # noqa: F401 - registers "annihilation"

@@ -17,7 +17,8 @@ from engine.map.grid import distance
 from engine.rules.annihilation import actions, clouds, combat, fuses, hits, medical, melee, moves
 from engine.rules.annihilation.combat import answered, blast, paid_answered
 from engine.rules.annihilation.fighter import Fighter
-from engine.rules.annihilation.moves import Price, pay
+from engine.rules.annihilation.moves import Price
+from engine.rules.annihilation.sheet import facing_name
 from engine.rules.annihilation.soldier import changes, fighter_of, grenades
 
 if TYPE_CHECKING:
@@ -114,7 +115,8 @@ def act(rs: Annihilation, state: State, unit: Unit, cmd: Act, dice: Dice) -> Rej
 
 
 def face(rs: Annihilation, state: State, unit: Unit, cmd: Face, dice: Dice) -> Rejected | list[Event]:
-    """A-9.4: 1 TU a 45° step turned in place, the short way round (A-9.3: a 60° step on hexes)."""
+    """A-9.4: 1 TU a 45° step turned in place, the short way round (A-9.3: a 60° step on hexes). A turn is an action
+    other than a step, so the observers fire first (A-14.9, as for a change of stance)."""
     if rs.book.settings.grid == "hex" and not 0 <= cmd.facing < 6:
         return Rejected("bad_facing", "A facing on hexes is 0 (north-east) to 5, clockwise")
     if not 0 <= cmd.facing < 8:
@@ -122,12 +124,15 @@ def face(rs: Annihilation, state: State, unit: Unit, cmd: Face, dice: Dice) -> R
     cost = moves.turn_price(rs.book, unit.facing, cmd.facing)
     if cost.tu == 0:
         return Rejected("same_facing", f"{unit.name} already faces that way")
-    f = pay(fighter_of(unit), cost, "turning")
-    if isinstance(f, Rejected):
-        return f
-    f = attrs.evolve(f, facing=cmd.facing)
-    return [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
-                        cause=f"turns ({cost.tu} TU)")]
+    way = facing_name(rs.book, cmd.facing)
+
+    def then(f: Fighter) -> list[Event]:
+        f = attrs.evolve(f, facing=cmd.facing)
+        return [UnitChanged(unit=unit.id, changes=changes(unit, attrs.evolve(unit.record, fighter=f)),
+                            cause=f"turns to face {way} ({cost.tu} TU)")]
+
+    return paid_answered(rs, state, dice, unit, cost, "Turning", "turning",
+                         "turn cancelled: put down by opportunity fire", then)
 
 
 def throw_price(rs: Annihilation, unit: Unit, item: str = "") -> Price:

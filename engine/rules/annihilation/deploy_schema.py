@@ -114,10 +114,25 @@ def check(t: Tables, shared: Tables) -> list[str]:
             out.append(f"ground.toml: [{key}].terrain: unknown terrain {g.terrain!r}")
     if "missions" in shared:
         out += check_forces("forces.toml", t["forces"], shared["missions"], t["units"])
+    out += _stock(t)
     levels = shared.get("known", {}).get("difficulty")
     if levels is not None:
         out += [f"difficulty.toml: [{key}]: no such level in the shared difficulty.toml" for key in t["difficulty"]
                 if key not in levels]
+    return out
+
+
+def _stock(t: Tables) -> list[str]:
+    """A campaign's starting stores name things of the kit tables, each a count of none or more."""
+    out = []
+    kinds = ("armour", "weapons", "items", "explosives")
+    for key, c in t["campaign"].items():
+        for thing, n in (c.stock or {}).items():
+            where = f"campaign.toml: [{key}.stock].{thing}"
+            if not any(thing in t[kind] for kind in kinds):
+                out.append(f"{where}: no armour, weapon, item or explosive of that id")
+            elif n < 0:
+                out.append(f"{where}: {n} is negative")
     return out
 
 
@@ -188,7 +203,10 @@ class Campaign:
     healed_only: bool = False  # every soldier still healing stays home (X-COM's hospital); False (a bundle
     # without it): only the unfit above, the others fighting at full Health
     recovers: bool = False  # A-12.2: what lies on the ground of a won mission, and the kit of the aliens left
-    # down, is recovered and named in the debrief (the campaign has no stores); False (a bundle without it): nothing
+    # down, is recovered and named in the debrief (into the stores, if there are any); False (a bundle without it):
+    # nothing
+    stock: dict[str, int] | None = None  # the stores a campaign begins with: armour.toml, weapons.toml, items.toml
+    # or explosives.toml id -> how many; None (a bundle without it): no stores, every kit on offer
 
 
 # a bundle without them (an older one) plays every level with the aliens as rolled, and has no campaign

@@ -1,8 +1,9 @@
 """annihilation between missions (the campaign seam, engine/campaign/seam.py): A-5 ranks and A-6.1 experience
 after each mission, through the one path the roster uses (practice.debrief in the mission, creator.debrief after
 it); wounds kept on the record and healed in days of rest (Interpretation: content/annihilation/campaign.toml,
-docs/rules-notes.md); the dead kept, never deployed; what a won mission leaves on the ground recovered (campaign.toml
-`recovers`), and, as there are no stores, named in the debrief. No base, no funding, no orders."""
+docs/rules-notes.md); the dead kept, never deployed; the stores (outfit.Stores, the campaign's base: campaign.toml
+`stock`) the kit is issued from, which lose what the dead carried and gain what a won mission leaves on the ground
+(`recovers`; a campaign without stores names it in the debrief). No funding, no orders."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from engine.core.dice import Dice
 from engine.rules.annihilation.character import baseline
 from engine.rules.annihilation.creator import SHORT, AnnihilationCreation, Recruit, _id, _tid
 from engine.rules.annihilation.deploy_schema import Campaign
+from engine.rules.annihilation.outfit import Stores
 from engine.content import missions
 from engine.rules.annihilation.board import field_of
 from engine.rules.annihilation.soldier import Soldier, name_of
@@ -36,7 +38,9 @@ class AnnihilationDowntime(Baseless):
         self.rules = content.rules[ID].get("campaign", {}).get("standard", Campaign())
 
     def begin(self, records: tuple[Any, ...], dice: Dice) -> Outcome:
-        return Outcome(records=tuple(records))
+        if self.rules.stock is None:
+            return Outcome(records=tuple(records))
+        return Outcome(records=tuple(records), base=Stores(dict(sorted(self.rules.stock.items()))))
 
     def unfit(self, r: Recruit) -> bool:
         """Interpretation: too badly wounded to deploy while healing: half Hth lost, 4 wounds, or a limb gone."""
@@ -86,24 +90,47 @@ class AnnihilationDowntime(Baseless):
                     timers.append(timer)
                     notes.append(f"{now.name}: {timer.label.removeprefix(now.name + ' ')}")
             out.append(now)
-        if won and self.rules.recovers:
-            notes += self._recovered(state)
-        return Outcome(records=tuple(out), rolls=tuple(rolls), notes=tuple(notes), timers=tuple(timers),
-                       cancel=tuple(cancel), dead=tuple(dead))
+        things = self._recovered(state) if won and self.rules.recovers else []
+        if not isinstance(base, Stores):
+            notes += [f"Recovered from the field (no stores in this campaign: listed here): {self._words(things)}"
+                      ] if things else []
+            return Outcome(records=tuple(out), rolls=tuple(rolls), notes=tuple(notes), timers=tuple(timers),
+                           cancel=tuple(cancel), dead=tuple(dead))
+        held = dict(base.held)
+        for was in records:
+            if was.name in dead and was.outfit is not None:  # Interpretation: the fallen's kit is lost with them
+                taken = self.creation.outfitter.taken(was.outfit)
+                held = {k: n - taken.get(k, 0) for k, n in held.items()}
+                notes.append(f"Lost with {was.name}: {self._words([k for k, n in taken.items() for _ in range(n)])}")
+        kept = [t for t in things if self._stocked(t)]
+        for thing in kept:
+            held[thing] = held.get(thing, 0) + 1
+        if kept:
+            notes.append(f"Recovered from the field into the stores: {self._words(kept)}")
+        if len(kept) < len(things):
+            notes.append("Recovered, not kept in the stores: "
+                         f"{self._words([t for t in things if not self._stocked(t)])}")
+        stores = Stores({k: n for k, n in sorted(held.items()) if n > 0})
+        return Outcome(records=tuple(out), base=stores, rolls=tuple(rolls), notes=tuple(notes),
+                       timers=tuple(timers), cancel=tuple(cancel), dead=tuple(dead))
+
+    def _stocked(self, thing: str) -> bool:
+        """A thing the stores keep: armour, a weapon, a sight, an item or an explosive (clips and rounds come with
+        their weapon; a body is no kit)."""
+        b = self.book
+        return any(thing in table for table in (b.armour, b.weapons, b.items, b.explosives))
+
+    def _words(self, things: list[str]) -> str:
+        counted = {name_of(self.book, t): things.count(t) for t in things}
+        return ", ".join(f"{n} × {name}" if n > 1 else name for name, n in counted.items())
 
     def _recovered(self, state: Any) -> list[str]:
         """A-12.2 at a won mission's end: everything on the ground, and the kit of the aliens left unconscious
-        (a dead one's lies on the ground already), counted by kind. There are no stores to put it in: the note
-        is the record."""
+        (a dead one's lies on the ground already), by id."""
         things = [d.item.id for d in field_of(state).ground]
-        things += [c.id for u in sorted(state.units.values(), key=lambda u: u.id)
-                   if u.side == missions.ALIENS and isinstance(u.record, Soldier) and u.status != "dead"
-                   and u.record.fighter.status == "unconscious" for c in u.record.kit]
-        if not things:
-            return []
-        counted = {name_of(self.book, t): things.count(t) for t in things}
-        words = ", ".join(f"{n} × {name}" if n > 1 else name for name, n in counted.items())
-        return [f"Recovered from the field (no stores in this campaign: listed here): {words}"]
+        return things + [c.id for u in sorted(state.units.values(), key=lambda u: u.id)
+                         if u.side == missions.ALIENS and isinstance(u.record, Soldier) and u.status != "dead"
+                         and u.record.fighter.status == "unconscious" for c in u.record.kit]
 
     def _changes(self, was: Recruit, now: Recruit, fighter=None) -> list[str]:
         """The stats, skills and rank a mission changed, in words; Stamina's with why (the wounds it took)."""

@@ -2,14 +2,18 @@
 roster recruit's armour (a flying suit too, 9.2), the weapon in its hands, the sights fitted to it, its spare
 clips and what rides on the belt (up to size C) or, bigger, in the backpack. The choice is the recruit's
 `outfit`; deployed, it replaces the kit of the squad place it takes (creator.deploy), and the screen shows the
-encumbrance it gives and the TU it leaves (A-8.1)."""
+encumbrance it gives and the TU it leaves (A-8.1).
+
+In a campaign the kit is issued from the stores (`Stores`, the campaign's base: campaign.toml's `stock`, and what
+won missions recover): armour (but `none`), the weapon, its sights and what is carried each take one of their
+kind; spare clips come with the weapon, uncounted (docs/rules-notes.md)."""
 
 from __future__ import annotations
 
 import attrs
 
 from engine.content import missions
-from engine.core.loadout import Pick
+from engine.core.loadout import Held, Pick
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.character import Stats
 from engine.rules.annihilation.deploy_schema import Template
@@ -32,11 +36,21 @@ class Outfit:
     carried: dict[str, int] = attrs.field(factory=dict)
 
 
+@attrs.frozen
+class Stores:
+    """A campaign's base: what it holds to issue, thing id (armour.toml, weapons.toml, items.toml, explosives.toml)
+    -> how many. Issued kit comes back with the soldier; what a dead soldier carried is lost (downtime.py)."""
+
+    held: dict[str, int] = attrs.field(factory=dict)
+
+
 def _bigger(size: str, than: str) -> bool:
     return SIZES.index(size) > SIZES.index(than)
 
 
 class AnnihilationOutfitter:
+    kit = Outfit
+
     def __init__(self, content, book: Book) -> None:
         self.content = content
         self.book = book
@@ -107,19 +121,32 @@ class AnnihilationOutfitter:
         return (("", "none"), *((k, self.book.items[k].name) for k in found),
                 *((("+".join(found), " and ".join(self.book.items[k].name for k in found)),) if len(found) > 1 else ()))
 
-    def picks(self, mission_id: str, place: int, record) -> tuple[Pick, ...]:
+    def picks(self, mission_id: str, place: int, record, left: Held | None = None) -> tuple[Pick, ...]:
+        """`left`: what the stores have left for this soldier; an option they hold none of is not offered, and a
+        count line says how many there are (the soldier's own kit is on offer whatever the stores hold)."""
         b, t = self.book, self.place(mission_id, place)
         o = self.outfit(mission_id, place, record)
-        names = {"": "unarmed", **{k: b.weapons[k].name for k in self.weapons(t)}}
-        sights = self.sight_options(o.weapon)
-        out = [Pick("armour", "Armour", b.armour[o.armour].name, tuple((k, a.name) for k, a in b.armour.items())),
+
+        def there(k: str, mine: bool = False) -> bool:
+            return left is None or mine or not k or k == "none" or all(left.get(x, 0) > 0 for x in k.split("+"))
+
+        names = {"": "unarmed", **{k: b.weapons[k].name for k in self.weapons(t) if there(k, k == o.weapon)}}
+        sights = tuple((k, s) for k, s in self.sight_options(o.weapon) if there(k, k == "+".join(o.sights)))
+        out = [Pick("armour", "Armour", b.armour[o.armour].name,
+                    tuple((k, a.name) for k, a in b.armour.items() if there(k, k == o.armour))),
                Pick("weapon", "Weapon", names.get(o.weapon, o.weapon), tuple(names.items())),
                Pick("sights", "Sights", dict(sights).get("+".join(o.sights), "none"), sights)]
         w = b.weapons.get(o.weapon)
         if w is not None and w.feed == "clip":
             out.append(Pick("clips", "Spare clips", str(o.clips), count=True))
-        out += [Pick(k, e.name, str(o.carried.get(k, 0)), count=True) for k, e in b.explosives.items()]
-        out += [Pick(k, i.name, str(o.carried.get(k, 0)), count=True) for k, i in b.items.items() if not i.sight]
+        things = [(k, e.name) for k, e in b.explosives.items()]
+        things += [(k, i.name) for k, i in b.items.items() if not i.sight]
+        for k, name in things:
+            have = o.carried.get(k, 0)
+            if left is None:
+                out.append(Pick(k, name, str(have), count=True))
+            elif have or left.get(k, 0) > 0:
+                out.append(Pick(k, f"{name} (of {max(have, left.get(k, 0))})", str(have), count=True))
         return tuple(out)
 
     def _load(self, mission_id: str, place: int, record):
@@ -150,7 +177,14 @@ class AnnihilationOutfitter:
     def _name(self, thing: str) -> str:
         return (self.book.explosives.get(thing) or self.book.items[thing]).name
 
-    def choose(self, mission_id: str, place: int, record, pick: str, option: str):
+    def name(self, thing: str) -> str:
+        b = self.book
+        for table in (b.armour, b.weapons, b.explosives, b.items):
+            if thing in table:
+                return table[thing].name
+        return thing
+
+    def choose(self, mission_id: str, place: int, record, pick: str, option: str, left: Held | None = None):
         t = self.place(mission_id, place)
         o = self.outfit(mission_id, place, record)
         if pick == "armour":
@@ -173,6 +207,11 @@ class AnnihilationOutfitter:
             o = self._count(o, pick, option)
             if isinstance(o, str):
                 return o
+        if left is not None:
+            was = self.taken(self.outfit(mission_id, place, record))
+            over = [k for k, n in self.taken(o).items() if n > was.get(k, 0) and n > left.get(k, 0)]
+            if over:
+                return f"The stores have no more {self.name(over[0])} to issue ({max(0, left.get(over[0], 0))} left)"
         return self._kept(mission_id, place, record, t, o)
 
     def _count(self, o: Outfit, pick: str, option: str) -> Outfit | str:
@@ -198,3 +237,52 @@ class AnnihilationOutfitter:
         if tu <= 0:
             return f"{record.name} could not move under that: ENC {enc} leaves no TU (A-8.1, A-12.7)"
         return attrs.evolve(record, outfit=None if o == self.base(t) else o)
+
+    # -- a campaign's stores ----------------------------------------------------------------------------
+
+    def stores(self, base) -> Held | None:
+        return base.held if isinstance(base, Stores) else None
+
+    def taken(self, o: Outfit) -> dict[str, int]:
+        """What the outfit takes out of the stores: one of the armour (none for `none`), the weapon and each
+        sight, and what is carried; its spare clips come with the weapon."""
+        out = dict(o.carried)
+        for thing in ([o.armour] if o.armour != "none" else []) + ([o.weapon] if o.weapon else []) + o.sights:
+            out[thing] = out.get(thing, 0) + 1
+        return {k: n for k, n in sorted(out.items()) if n}
+
+    def needs(self, mission_id: str, place: int, record) -> dict[str, int]:
+        return self.taken(self.outfit(mission_id, place, record))
+
+    def kit_of(self, record) -> Outfit | None:
+        return record.outfit
+
+    def wearing(self, mission_id: str, place: int, record, kit: Outfit | None):
+        t = self.place(mission_id, place)
+        o = kit if kit is not None else self.outfit(mission_id, place, record)
+        problems = self.problems(o)
+        if problems:
+            return f"{record.name}'s kit: {problems[0].removeprefix('.outfit.')}"
+        if o.weapon and o.weapon not in self.weapons(t):
+            return f"{record.name}'s kit: {self.name(o.weapon)} is not a hand weapon a soldier deploys ready with"
+        *_, (boxes, relief, enc), tu = self._load(mission_id, place, attrs.evolve(record, outfit=o))
+        if tu <= 0:
+            return f"{record.name} could not move under that kit: ENC {enc} leaves no TU (A-8.1, A-12.7)"
+        return attrs.evolve(record, outfit=o)
+
+    def within(self, mission_id: str, place: int, record, left: Held):
+        """The kit cut down to the stores: armour and weapon the stores lack swapped for the first they hold
+        (else none, unarmed), sights they lack taken off, what is carried cut to what is left."""
+        t = self.place(mission_id, place)
+        o = self.outfit(mission_id, place, record)
+        if o.armour != "none" and left.get(o.armour, 0) < 1:
+            o = attrs.evolve(o, armour=next((k for k in self.book.armour if k != "none" and left.get(k, 0) > 0), "none"))
+        if o.weapon and left.get(o.weapon, 0) < 1:
+            w = next((k for k in self.weapons(t) if left.get(k, 0) > 0), "")
+            wanted = self.choose(mission_id, place, attrs.evolve(record, outfit=o), "weapon", w)
+            o = self.outfit(mission_id, place, wanted) if not isinstance(wanted, str) else attrs.evolve(
+                o, weapon="", clips=0, sights=[])
+        sights = [s for s in o.sights if left.get(s, 0) > 0]
+        carried = {k: min(n, max(0, left.get(k, 0))) for k, n in o.carried.items()}
+        o = attrs.evolve(o, sights=sights, carried={k: n for k, n in carried.items() if n})
+        return attrs.evolve(record, outfit=o)

@@ -23,7 +23,7 @@ from engine.core.model import State, Unit
 from engine.core import records
 from engine.core.records import Patch
 from engine.core.reducer import fold
-from engine.rules.annihilation import clouds, experience
+from engine.rules.annihilation import clouds, experience, spotting
 from engine.rules.annihilation.experience import Tally
 from engine.rules.annihilation.soldier import Soldier
 
@@ -139,14 +139,15 @@ def _wound_total(unit: Unit) -> int:
 
 def _spots(rs: Annihilation, state: State, after: State, actor: str | None, count: _Count) -> None:
     """Sns: an enemy the squad did not see before the command and sees after it is spotted first by the actor, if
-    it sees it, else by the first squad unit that does."""
+    it sees it, else by the first squad unit that does; in smoke under the spotting roll, only a unit whose own roll
+    made it out sees it (spotting.made_out)."""
     was = rs.spotted(state, SQUAD) if state.units else frozenset()
     for uid in sorted(rs.spotted(after, SQUAD) - was):
         enemy = after.units[uid]
         if enemy.status == "dead" or not missions.hostile(SQUAD, enemy.side):
             continue
         eyes = [u for u in after.side_units(SQUAD) if u.conscious and isinstance(u.record, Soldier)
-                and clouds.sees(rs, after, u.pos, enemy.pos, u.z, enemy.z)]
+                and clouds.sees(rs, after, u.pos, enemy.pos, u.z, enemy.z) and spotting.made_out(rs, after, u, enemy)]
         first = next((u for u in eyes if u.id == actor), eyes[0] if eyes else None)
         if first is not None:
             count.use(first.id, "first_spot")

@@ -41,6 +41,14 @@ def seen(rs: Annihilation, state: State, side: str, target: Unit, kept: Iterable
     return _spotted(state, field_of(state).sightings if kept is None else kept, side, target.id)
 
 
+def made_out(rs: Annihilation, state: State, watcher: Unit, target: Unit) -> bool:
+    """Whether `watcher` itself makes `target` out, its line of sight apart: always outside smoke or with the rule
+    off, else only by its own roll that spotted it (a friend's roll shows it to the side, not to this unit)."""
+    if not hidden(rs, state, target):
+        return True
+    return any(s.seen and s.watcher == watcher.id and s.target == target.id for s in field_of(state).sightings)
+
+
 def _spotted(state: State, kept: Iterable[Sighting], side: str, target: str) -> bool:
     return any(s.seen and s.target == target and s.watcher in state.units and state.units[s.watcher].side == side
                for s in kept)

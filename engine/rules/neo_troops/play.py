@@ -6,7 +6,7 @@ import attrs
 import numpy as np
 
 from engine.content import field, missions
-from engine.core.commands import Act, Command, EndTurn, Move, Rejected, Reload, Shoot, StartMission, Throw, Wait
+from engine.core.commands import Act, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission, Throw, Wait
 from engine.core.dice import Dice
 from engine.core.events import Event, Noted, PhaseStarted, SideStarted, UnitSpawned
 from engine.core.geometry import Pos
@@ -135,6 +135,9 @@ class NeoTroops(Plain):
             events = actions.act(self, state, up, command.action, command.cell, dice)
         elif isinstance(command, Throw):
             events = throwing.throw(self, state, up, command.item, command.cell, dice)
+        elif isinstance(command, Face):  # N-8: nothing in the rules reads a facing, so there is no turn to take
+            return Rejected("no_facing", "Neo-Troops has no facing: turning in place changes nothing, so it is no "
+                                         "action")
         else:
             return Rejected("unknown_command", f"neo-troops has no {command.kind}: one action per slot")
         return events

@@ -16,6 +16,7 @@ from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Reje
                                   Wait)
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved
+from engine.core.geometry import COMPASS
 from engine.core.model import State, Unit
 from engine.core.ruleset import (Plain, Budget, Mode, Setup, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
                                  actor, closed, register)
@@ -199,7 +200,7 @@ class XcomTrpg(Plain):
         if cmd.facing == unit.facing:
             return Rejected("no_change", f"{unit.name} already faces that way")
         ledger = Ledger(state.units)
-        ledger.set(unit.id, "turns", facing=cmd.facing)
+        ledger.set(unit.id, f"turns to face {COMPASS[cmd.facing]}", facing=cmd.facing)
         return list(ledger.events)
 
     def _wait(self, state: State, cmd: Wait, dice: Dice) -> Rejected | list[Event]:

@@ -15,7 +15,7 @@ import attrs
 
 from engine.content import field, missions
 from engine.core import records
-from engine.core.commands import Act, Rejected
+from engine.core.commands import Act, Face, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, TileChanged
 from engine.core.geometry import NEIGHBOURS
@@ -193,6 +193,13 @@ def _turn(rs, unit: Unit, cmd: Act) -> Rejected | list[Event]:
         return Rejected("already_facing", f"{unit.name} already faces {cmd.option}")
     ev = changed(book, unit, records.evolve(c, {"facing": way}), f"turns to face {cmd.option} (0 AP)")
     return [attrs.evolve(ev, changes={**ev.changes, "facing": facing_index(way, unit.facing)})]
+
+
+def face(rs, unit: Unit, cmd: Face) -> Rejected | list[Event]:
+    """The kernel's turn in place (the client's turn keys) is the Turn action, to the facing of that index."""
+    if not 0 <= cmd.facing < len(WAYS):
+        return Rejected("bad_facing", "A facing is 0 (north) to 7, clockwise")
+    return _turn(rs, unit, Act(unit=unit.id, action="turn", option=WAYS[cmd.facing]))
 
 
 def reload(rs, unit: Unit) -> Rejected | list[Event]:

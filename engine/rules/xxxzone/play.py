@@ -10,7 +10,8 @@ import attrs
 import numpy as np
 
 from engine.content import missions
-from engine.core.commands import Act, Combo, Command, EndTurn, Move, Rejected, Reload, Shoot, StartMission, Throw, Wait
+from engine.core.commands import (Act, Combo, Command, EndTurn, Face, Move, Rejected, Reload, Shoot, StartMission,
+                                  Throw, Wait)
 from engine.core.dice import Dice
 from engine.core.events import Event
 from engine.core.geometry import Pos, distance
@@ -77,8 +78,8 @@ class XxxZone(Plain):
         return events + self._verdict(state, events)
 
     def _command(self, state: State, unit: Unit, command: Command, dice: Dice) -> Rejected | list[Event]:
-        doing = command.action if isinstance(command, Act) else {Shoot: "shoot", Throw: "throw", Reload: "reload"}.get(
-            type(command), "")
+        kinds = {Shoot: "shoot", Throw: "throw", Reload: "reload", Face: "turn"}  # as the Act it stands for
+        doing = command.action if isinstance(command, Act) else kinds.get(type(command), "")
         wet = moving.swimming(self, state, unit, doing)
         if wet is not None:
             return wet
@@ -96,6 +97,8 @@ class XxxZone(Plain):
             return acts.act(self, state, unit, command, dice)
         if isinstance(command, Throw):
             return throwing.throw(self, state, unit, command, dice)
+        if isinstance(command, Face):
+            return acts.face(self, unit, command)
         return Rejected("unknown_command", f"xxxzone has no {command.kind} command")
 
     def _actor(self, state: State, uid: str) -> Unit | Rejected:
