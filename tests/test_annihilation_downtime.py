@@ -74,6 +74,30 @@ def test_the_debrief_keeps_experience_promotes_by_quota_keeps_the_wounds_and_the
     assert out.cancel == () and out.funding == 0 and out.base is UNCHANGED
 
 
+def test_stamina_lost_to_wounds_is_said_with_its_rule_and_any_rise_by_use(content):
+    """Issue 18: Sta 61 → 50 between missions was A-19.7 (every wound rolled in the mission takes 1 Stamina for
+    good, as it is rolled), but the debrief said only "Sta 61 → 50". The note now gives the wounds and the rule, and
+    what A-6.1's improvement rolls added; nothing else changes Stamina."""
+    from engine.rules.annihilation import wounds
+
+    kurt = _recruit(content, "Kurt")
+    game = Game.new(content, ID, "eliminate", seed_from_int(2), None, squad=[roster.Character(ID, kurt)])
+    s = game.state
+    u = s.units["roster_kurt"]
+    stm = u.record.fighter.character.stats.stamina
+    hit = wounds.wounded(game.ruleset.book, u.record.fighter, "left_leg", 4, ())  # the rule the mission's hit uses
+    marched = Tally(stats=attrs.evolve(Tally().stats, stamina=10))  # ten hard marches: one Stamina roll
+    u = attrs.evolve(u, record=attrs.evolve(u.record, fighter=attrs.evolve(hit.fighter, health=15), tally=marched))
+    s = attrs.evolve(s, units={**s.units, u.id: u})
+    dt = make(ID, content, None).downtime()
+    for face, rise in ((1, 0), (100, 1)):  # the improvement roll fails, then passes (d100 100 always does)
+        end = fold(s, practice.debrief(game.ruleset, s, [], Dice.scripted([face])))
+        out = dt.debrief((kurt,), None, end, ("Kurt",), True, Dice.scripted([]))
+        assert out.records[0].stats["stamina"] == stm - 4 + rise
+        by_use = "; +1 by use, A-6.1" if rise else ""
+        assert out.notes[0].startswith(f"Kurt: Sta {stm} → {stm - 4 + rise} (4 wounds × −1, A-19.7{by_use})")
+
+
 def test_the_dead_stay_dead_and_out_of_the_quotas_of_the_next_debrief(mission):
     dt, records, end, _ = mission
     out = dt.debrief(records, None, end, ("Kurt", "Ed"), True, Dice.scripted([]))
@@ -169,3 +193,23 @@ def test_a_won_mission_recovers_what_lies_on_the_ground_and_says_so_in_the_debri
     assert not any(n.startswith("Recovered") for n in lost.notes)
     dt.rules = attrs.evolve(dt.rules, recovers=False)  # a bundle without the key: nothing recovered, as before
     assert dt.debrief(records, None, swept, ("Kurt", "Ed"), True, Dice.scripted([])).notes == out.notes[:-1]
+
+
+@pytest.mark.slow
+def test_a_simulated_campaign_says_why_each_stamina_fell(content):
+    """Issue 18 as it was found (seed 3: Cole's Sta 61 → 50 in the first debrief): every debrief note of a fall in
+    Stamina names A-19.7 and the wounds, and the fall is those wounds, less what A-6.1's rolls gave back."""
+    import re
+
+    from engine.campaign import simulate
+    from engine.campaign.ledger import Ledger
+
+    book = Ledger.new(content, None, "stamina", ID, seed_from_int(3), 3, [])
+    simulate.play(book, 1)
+    falls = [m for line in book.story for m in [re.search(r"(\w+): Sta (\d+) → (\d+)( \(([^)]*)\))?", line)]
+             if m and int(m[3]) < int(m[2])]
+    assert ("Cole", "61", "50") in [m.group(1, 2, 3) for m in falls]
+    for m in falls:
+        why = re.fullmatch(r"(\d+) wounds? × −1, A-19\.7(; \+(\d+) by use, A-6\.1)?", m[5] or "")
+        assert why, m[0]
+        assert int(m[2]) - int(m[3]) == int(why[1]) - int(why[3] or 0)

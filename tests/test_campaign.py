@@ -374,3 +374,16 @@ def test_the_calendar_counts_one_event_due_many_times_the_same_day_on_one_line()
     c = Campaign("plain", day=6, timers=(*wounds, Running(Timer(1, "heal:ash:0", "Ash's Minor Wound heals", "Ash"), 7)))
     assert d.upcoming(c) == [(7, "Ash's Minor Wound heals"), (7, "4× Bruce's Minor Wound heals"),
                              (30, "first of the month: funding")]
+
+
+def test_the_calendar_always_shows_the_offers_deadlines_and_the_next_offer():
+    """Issue 18: eight wounds healing on eight days before them pushed the open offer's deadline and the next offer
+    off the calendar's five lines."""
+    wounds = tuple(Running(Timer(1, f"heal:bruce:{i}", f"Bruce's wound {i} heals", "Bruce"), 7 + i) for i in range(8))
+    c = Campaign("plain", day=6, timers=wounds, offers=(Posting("m3", "crash", 6, 20),), next_offer=22)
+    shown = d.upcoming(c, 5)
+    assert shown == [(7, "Bruce's wound 0 heals"), (8, "Bruce's wound 1 heals"), (9, "Bruce's wound 2 heals"),
+                     (20, "offer m3 (crash) expires"), (22, "a mission will be offered")]
+    assert d.upcoming(attrs.evolve(c, timers=()), 5) == [(20, "offer m3 (crash) expires"),
+                                                          (22, "a mission will be offered"),
+                                                          (30, "first of the month: funding")]

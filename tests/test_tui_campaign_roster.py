@@ -16,7 +16,7 @@ from engine.campaign.state import Running
 from engine.core.creation import Character
 from engine.core.dice import Dice, Faces, seed_from_int
 from tui.app import XenotacApp
-from tui.screens.squadpick import busy_with
+from tui.screens.squadpick import about, busy_with
 from tui.textshot import screen_text
 
 RULESET = "xxxzone"
@@ -82,6 +82,9 @@ def test_a_long_roster_scrolls_with_its_cursor_and_shows_a_long_note_whole(conte
     # Ash's row is cut at the edge (…), its note whole below, wrapped: nothing of it lost
     detail = " ".join(line.strip() for line in first if line.strip() and not line.lstrip().startswith(("▶", "Roster")))
     assert "instructor who never smiles" in detail
+    # the row and the note under it name Ash once (issue 18: "Ash: Ash's course…")
+    roster = first[first.index(heading):]
+    assert "Ash: course in Perception ends" in detail and not any("Ash's course" in line for line in roster)
     last = seen["last"]
     assert "▶Nell" in last and "14 of 14, ↑↓" in last and "▶Ash" not in last
     assert "▶Ash" in seen["again"]
@@ -124,3 +127,12 @@ def test_the_squad_pick_leaves_a_busy_operative_out_and_asks_before_deploying_th
     assert "⚠ going breaks off Ash's course in Per, 18 days left: enter again to deploy" in asked
     assert seen["still"] == "SquadPick" and seen["then"] == "BattleScreen"
     assert "Ash" in book.state.flying.squad
+
+
+def test_a_note_drops_the_name_its_row_already_shows():
+    assert about("Anna", "Anna is convalescing: Health 7/19") == "convalescing: Health 7/19"
+    assert about("Anna", "Anna's Minor Wound heals (day 40)") == "Minor Wound heals (day 40)"
+    assert about("Anna", "Anna heals: Health 7/19") == "heals: Health 7/19"
+    assert about("Anna", "Anna: Per 5 → 6") == "Per 5 → 6"
+    assert about("Ann", "Anna is dead") == "Anna is dead"  # another's name, left whole
+    assert about("Anna", "going breaks off Anna's course") == "going breaks off Anna's course"

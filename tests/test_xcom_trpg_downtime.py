@@ -123,8 +123,8 @@ def test_each_quest_is_judged_on_the_state_the_soldier_ends_in(dt, content, ques
 def test_buying_an_epic_and_every_refusal_of_the_order(dt):
     records = (ANTON, ZED, attrs.evolve(KAI, dead=True))
     assert dt.deploy_refusal(ZED, None, frozenset()) == "Zed is an epic Mech-trooper: buy it first (384 bonuses, 2.4)"
-    assert dt.offers(records, None, 400, frozenset()) == (
-        Offer(Order("buy", "Zed"), "Buy Zed, an epic Mech-trooper (384 bonuses)", 384),)
+    assert dt.offers(records, None, 400, frozenset())[0] == \
+        Offer(Order("buy", "Zed"), "Buy Zed, an epic Mech-trooper (384 bonuses)", 384)  # first: the AI's choice
     assert dt.offers(records, None, 383, frozenset()) == ()
     out = dt.order(records, None, 400, frozenset(), Order("buy", "zed"), Dice.scripted([]))
     assert out.funding == -384 and out.records[1].bought and out.records[0] == ANTON
@@ -164,6 +164,55 @@ def test_converting_a_human_keeps_its_stats_refunds_its_psi_and_keeps_its_hp_die
     assert anton.stats == _stats(9, 6, 7, 7, 5, 8, 0) and sum(anton.stats.values()) == 42
     assert anton.hp == 84 and anton.hp_roll == "hp (7-1)*10+4=64; converted (2.4): hp (9-1)*10+4=84"  # same d10: 4
     assert out.notes == ("Anton bought as an epic Mech-trooper from a Human: 384 bonuses (2.4)",)
+
+
+def test_the_ai_converts_the_first_earthling_into_the_first_epic_it_can_afford(dt):
+    """The policy (docs/rules-notes.md): after any epic made in the roster, each living Earthling in roster order
+    into each of campaign.toml's `converts`, the 6 points and the Psionics refunded placed one at a time on the
+    lowest stat that may take one; none the funding does not cover."""
+    records = (attrs.evolve(KAI, dead=True), ANTON, ZED, JULIA)
+    offers = dt.offers(records, None, 400, frozenset())
+    assert [(o.order.who, o.order.what) for o in offers] == [
+        ("Zed", ""), ("Anton", "mech_trooper"), ("Anton", "gmz"), ("Julia", "mech_trooper"), ("Julia", "gmz")]
+    anton = offers[1]
+    assert anton.order.where == (0, 3, 1, 1, 3, 1, 0) and anton.cost == 384 and anton.ai  # 9 points: all 7s
+    assert anton.label == "Convert Anton into a mech-trooper (agility +3, intelligence +1, bravery +1, " \
+                          "charisma +3, luck +1; 384 bonuses)"
+    made = dt.order(records, None, 400, frozenset(), anton.order, Dice.scripted([]))
+    assert made.records[1].race == "mech_trooper" and made.records[1].stats == _stats(7, 7, 7, 7, 7, 7, 0)
+    assert [o.order.who for o in dt.offers(made.records, None, 400 - 384, frozenset())] == []
+
+
+@pytest.mark.slow
+def test_a_simulated_campaign_buys_an_epic_and_gets_half_its_price_back_when_it_dies(content):
+    """2.4 played by `campaign simulate` (seed 4, found by trying seeds 1-8 for a month each: 4, 5, 7 and 8 show a
+    refund): the AI converts Ash into a mech-trooper with the starting bonuses, and when Ash dies the debrief gives
+    back 50% of 384, 192, in its funding with the episode's other bonuses."""
+    import re
+
+    from engine.campaign import simulate
+    from engine.campaign.ledger import Ledger
+    from engine.campaign.state import Applied
+
+    book = Ledger.new(content, None, "epic", ID, seed_from_int(4), 4, [])
+    applied: list[Applied] = []
+    submit = book.submit
+
+    def kept(command, final=None):
+        events = submit(command, final)
+        applied.extend(e for e in events if isinstance(e, Applied)) if isinstance(events, list) else None
+        return events
+
+    book.submit = kept
+    simulate.play(book, 1)
+    bought = [e for e in applied if e.cause == "order"]
+    assert bought[0].outcome.notes == ("Ash bought as an epic Mech-trooper from a Human: 384 bonuses (2.4)",)
+    assert bought[0].outcome.funding == -384
+    death = next(e.outcome for e in applied if e.cause == "debrief" and any("bonuses back" in n for n in e.outcome.notes))
+    assert "Ash was an epic Mech-trooper: 50% of its 384 bonuses back, 192; it returns to the X-shop (2.4)" in \
+        death.notes and "Ash died in the episode (6.3)" in death.notes
+    others = sum(int(m[1]) for n in death.notes for m in [re.search(r"[:,] \+(\d+) bonuses$", n)] if m)
+    assert death.funding == 192 + others and "Ash" in death.dead
 
 
 def test_no_base_and_no_timers(dt, episode):

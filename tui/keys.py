@@ -120,6 +120,11 @@ CLOSE: tuple[Key, ...] = (
     Key("back", "escape,backspace,q,question_mark,enter", "back", "close"),
 )
 
+DEBRIEF: tuple[Key, ...] = (  # a campaign's debrief and story: in brief first, every note and roll on `r`
+    Key("debrief_whole", "r", "whole", "every roll"),
+    Key("back", "escape,backspace,q,question_mark,enter", "back", "close"),
+)
+
 CONFIRM: tuple[Key, ...] = (
     Key("yes", "y,enter", "answer(True)", "yes"),
     Key("no", "n,escape,backspace", "answer(False)", "no"),
@@ -244,7 +249,7 @@ BASEMAP: tuple[Key, ...] = (  # the base screen: a facility's footprint moved ov
 )
 
 TABLES = {"battle": BATTLE, "title": TITLE, "form": FORM, "list": LIST, "summary": SUMMARY, "reader": READER,
-          "close": CLOSE, "confirm": CONFIRM, "viewer": VIEWER, "dispute": DISPUTE, "menu": MENU,
+          "close": CLOSE, "debrief": DEBRIEF, "confirm": CONFIRM, "viewer": VIEWER, "dispute": DISPUTE, "menu": MENU,
           "inventory": INVENTORY,
           "roster": ROSTER, "creation": CREATION, "campaign": CAMPAIGN, "squad_pick": SQUAD_PICK,
           "loadout": LOADOUT, "basemap": BASEMAP}

@@ -96,16 +96,19 @@ def next_day(c: Campaign) -> int:
 
 def upcoming(c: Campaign, most: int = 6) -> list[tuple[int, str]]:
     """(day, what) of the next events, soonest first, for the calendar; the same event due the same day several
-    times (one soldier's ten Minor Wounds healing) is one line with its count, so it does not fill the calendar."""
+    times (one soldier's ten Minor Wounds healing) is one line with its count, so it does not fill the calendar.
+    The offers' deadlines and the next offer are always among them: many timers due sooner never hide them."""
     out = [((c.day // MONTH + 1) * MONTH, "first of the month: funding")]
-    out += [(p.deadline, f"offer {p.id} ({p.mission}) expires") for p in c.offers]
     out += [(r.due, r.timer.label) for r in c.timers]
+    pinned = [(p.deadline, f"offer {p.id} ({p.mission}) expires") for p in c.offers]
     if c.next_offer > c.day:
-        out.append((c.next_offer, "a mission will be offered"))
+        pinned.append((c.next_offer, "a mission will be offered"))
     counts: dict[tuple[int, str], int] = {}
     for event in sorted(out):
         counts[event] = counts.get(event, 0) + 1
-    return [(day, what if n == 1 else f"{n}× {what}") for (day, what), n in counts.items()][:most]
+    rest = [(day, what if n == 1 else f"{n}× {what}") for (day, what), n in counts.items()]
+    pinned = sorted(pinned)[:most]
+    return sorted(pinned + rest[:most - len(pinned)], key=lambda e: e[0])  # stable: a day's own order kept
 
 
 def decide(c: Campaign, command: Command, rules: Rules, dice: Dice, n: int = 0,

@@ -103,6 +103,7 @@ class Ledger:
         self.next_n = 2
         self.notes: list[str] = []
         self.story: list[str] = []  # every event so far in words, with its rolls (the campaign screen's `L`)
+        self.brief: list[str] = []  # the same in brief (engine.campaign.story): what `L` shows first
 
     @property
     def path(self) -> Path | None:
@@ -158,7 +159,7 @@ class Ledger:
                 if n > 1:
                     events = book.events_of(record, n)
                     book.state = fold(book.state, events)
-                    book.story += told(events)
+                    book.tell(events)
             book.next_n = lines[-1][0] + 1
             book.writer = log.Writer(path, book.hashes[lines[-1][0]], book.next_n, lock)
         except BaseException:
@@ -189,9 +190,13 @@ class Ledger:
             self.hashes[n] = self.writer.last_hash
         self.next_n += 1
         self.state = fold(self.state, events)
-        self.story += told(events)
+        self.tell(events)
         self._save_roster()
         return events
+
+    def tell(self, events: list[Event]) -> None:
+        self.story += told(events)
+        self.brief += told(events, whole=False)
 
     def characters(self, names: tuple[str, ...] | None = None) -> list[Character]:
         by_name = {r.name: r for r in self.state.records}

@@ -26,6 +26,9 @@ def add_parser(sub) -> None:
     verify.add_argument("name")
     advance = csub.add_parser("advance", help="let days go by to the next event, and say what happened")
     advance.add_argument("name")
+    advance.add_argument("--rolls", action="store_true",
+                         help="every note, timer and roll on its own line (default: in brief, a soldier's wounds "
+                              "on one line)")
     sim = csub.add_parser("simulate", help="a whole campaign played by the AI (see engine/campaign/simulate.py)")
     sim.add_argument("--ruleset", action="append", help="the ruleset (repeat with --trials to compare)")
     sim.add_argument("--seed", type=seed, default=1)
@@ -80,7 +83,7 @@ def open_book(args: argparse.Namespace, name: str):
         from engine.campaign.story import told
 
         book.notes.append("the last mission had ended before its debrief was written: debriefed now")
-        book.notes += told(finished)
+        book.notes += told(finished, whole=False)
     for note in book.notes:
         print(f"note: {note}", file=sys.stderr)
     return book
@@ -169,7 +172,7 @@ def cmd_advance(args: argparse.Namespace) -> int:
         book.close()
     if isinstance(events, Rejected):
         raise BadInput(events.reason)
-    for line in told(events):
+    for line in told(events, whole=args.rolls):
         print(line)
     return 0
 

@@ -17,7 +17,7 @@ from engine.campaign.story import told
 from engine.core.commands import Rejected
 from tui import keys
 from tui.screens.base import Sized
-from tui.screens.squadpick import DETAIL, SquadPick, busy_with, cut, kits_of, loadout_for
+from tui.screens.squadpick import DETAIL, SquadPick, about, busy_with, cut, kits_of, loadout_for
 from tui.widgets.keybar import KeyBar
 from tui.widgets.panels import StatusLine
 
@@ -71,7 +71,7 @@ class CampaignScreen(Sized):
         self.query_one("#camp-roster", Static).update(self._roster())
         news = self.query_one("#camp-news", Static)
         wide = news.content_region.width or 78  # a line each, cut: `L` shows them whole
-        news.update(Text("\n".join(cut(line, wide) for line in (self.notes or self.book.story)[-3:])))
+        news.update(Text("\n".join(cut(line, wide) for line in (self.notes or self.book.brief)[-3:])))
 
     def _mission_name(self, mission_id: str) -> str:
         found = self.book.content.missions.get(mission_id)
@@ -87,7 +87,7 @@ class CampaignScreen(Sized):
         if r.name in s.dead:
             return "† dead"
         why = self.book.downtime.deploy_refusal(r, s.base, s.busy)
-        return f"✗ {why}" if why else busy_with(s).get(r.name, "")
+        return f"✗ {about(r.name, why)}" if why else about(r.name, busy_with(s).get(r.name, ""))
 
     def _roster(self) -> Text:
         """The heading, the rows that fit (scrolled to keep the cursor in sight, ▶ on it) and, under them, the
@@ -241,15 +241,15 @@ class CampaignScreen(Sized):
         if events is None or isinstance(events, Rejected):
             self.say(f"✗ the debrief failed: {events}")
             return
-        lines = told(events)
         self.notes = []
         self.refresh_view()
         self.say(f"Day {self.book.state.day}: back from the mission · L shows its debrief again")
-        self.app.push_screen(DebriefScreen(lines))
+        self.app.push_screen(DebriefScreen(told(events, whole=False), whole=told(events)))
 
     def action_news(self) -> None:
-        self.app.push_screen(DebriefScreen(self.book.story[-STORY:] or ["nothing has happened yet"], "CAMPAIGN LOG",
-                                           last=True))
+        empty = ["nothing has happened yet"]
+        self.app.push_screen(DebriefScreen(self.book.brief[-STORY:] or empty, "CAMPAIGN LOG", last=True,
+                                           whole=self.book.story[-STORY:] or empty))
 
     def action_help(self) -> None:
         from tui.screens.help import Help
@@ -268,13 +268,17 @@ class CampaignScreen(Sized):
 
 
 class DebriefScreen(Sized):
-    """What a mission (or the campaign so far) changed, a line each, with every roll."""
+    """What a mission (or the campaign so far) changed, in brief (a soldier's wounds on one line); `r` tells it
+    whole, every note and roll on its own line, and back."""
 
-    BINDINGS = keys.bindings("close")
+    BINDINGS = keys.bindings("debrief")
 
-    def __init__(self, lines: list[str], title: str = "DEBRIEF", last: bool = False) -> None:
+    def __init__(self, lines: list[str], title: str = "DEBRIEF", last: bool = False,
+                 whole: list[str] | None = None) -> None:
         super().__init__()
         self.lines = lines
+        self.whole = whole if whole is not None else lines
+        self.showing_whole = False
         self.title_text = title
         self.last = last  # opened at the end: the story so far, the latest last
 
@@ -284,11 +288,23 @@ class DebriefScreen(Sized):
             self.query_one(VerticalScroll).scroll_end(animate=False)
 
     def compose(self) -> ComposeResult:
-        yield Static(self.title_text, id="camp-head")
+        yield Static(self._title(), id="camp-head")
         with VerticalScroll(id="summary-box"):
-            yield Static(Text("\n".join(self.lines)))
+            yield Static(Text("\n".join(self.lines)), id="debrief-text")
         yield KeyBar()
         yield from super().compose()
+
+    def _title(self) -> str:
+        return f"{self.title_text} · " + ("every note and roll (r: in brief)" if self.showing_whole
+                                          else "in brief (r: every roll)")
+
+    def action_whole(self) -> None:
+        self.showing_whole = not self.showing_whole
+        self.query_one("#camp-head", Static).update(self._title())
+        self.query_one("#debrief-text", Static).update(
+            Text("\n".join(self.whole if self.showing_whole else self.lines)))
+        if self.last:
+            self.query_one(VerticalScroll).scroll_end(animate=False)
 
     def action_back(self) -> None:
         self.dismiss(None)

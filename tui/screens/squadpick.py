@@ -57,10 +57,10 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
     def _note(self, name: str) -> str:
         why = self.refused[name]
         if why:
-            return f"✗ {why}"
+            return f"✗ {about(name, why)}"
         if name in self.caveats:
-            return f"⚠ {self.caveats[name]}"
-        return f"· {self.busy[name]}" if name in self.busy else ""
+            return f"⚠ {about(name, self.caveats[name])}"
+        return f"· {about(name, self.busy[name])}" if name in self.busy else ""
 
     def _body(self) -> Text:
         """The rows that fit (PICK_ROWS, scrolled with the cursor), each cut at the box's edge, then the highlighted
@@ -135,6 +135,15 @@ class SquadPick(ModalScreen[tuple[str, ...] | None]):
 
 def cut(line: str, width: int) -> str:
     return line if len(line) <= width else line[:width - 1] + "…"
+
+
+def about(name: str, note: str) -> str:
+    """A note on a character without the name its row already shows ("Anna is convalescing: …" → "convalescing:
+    …", "Anna's Minor Wound heals" → "Minor Wound heals")."""
+    for lead in (f"{name}'s ", f"{name} is ", f"{name}: ", f"{name} "):
+        if note.startswith(lead):
+            return note.removeprefix(lead)
+    return note
 
 
 def busy_with(s) -> dict[str, str]:

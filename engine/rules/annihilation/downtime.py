@@ -80,8 +80,8 @@ class AnnihilationDowntime(Baseless):
                 notes.append(f"{was.name} died on the mission")
                 continue
             now = after[was.name]
-            notes += self._changes(was, now)
             unit = units.get(_tid(was.name)) if _id(was.name) in went else None
+            notes += self._changes(was, now, unit.record.fighter if unit is not None else None)
             if unit is not None:
                 now, timer = self._wounds(now, unit.record.fighter)
                 if timer is not None:
@@ -132,15 +132,28 @@ class AnnihilationDowntime(Baseless):
                          if u.side == missions.ALIENS and isinstance(u.record, Soldier) and u.status != "dead"
                          and u.record.fighter.status == "unconscious" for c in u.record.kit]
 
-    def _changes(self, was: Recruit, now: Recruit) -> list[str]:
-        """The stats, skills and rank a mission changed, in words."""
-        risen = [f"{SHORT[k]} {v} → {now.stats[k]}" for k, v in was.stats.items() if now.stats[k] != v]
+    def _changes(self, was: Recruit, now: Recruit, fighter=None) -> list[str]:
+        """The stats, skills and rank a mission changed, in words; Stamina's with why (the wounds it took)."""
+        risen = [f"{SHORT[k]} {v} → {now.stats[k]}" + (self._stamina(v, now.stats[k], fighter) if k == "stamina"
+                                                         else "")
+                 for k, v in was.stats.items() if now.stats[k] != v]
         held = was.skills or dict(baseline(self.book))  # an empty record holds the military baseline
         risen += [f"{self.book.skills[k].name} {held.get(k, 0)}% → {now.skills.get(k, 0)}%"
                   for k in self.book.skills if now.skills and held.get(k, 0) != now.skills.get(k, 0)]
         if now.rank != was.rank:
             risen.append(f"{self.book.ranks[was.rank].name} → {self.book.ranks[now.rank].name}")
         return [f"{was.name}: {', '.join(risen)}"] if risen else []
+
+    def _stamina(self, was: int, now: int, fighter) -> str:
+        """Why Stamina changed: A-19.7 takes it permanently, per wound, as each wound is rolled in the mission (the
+        mission log's hit has the roll); A-6.1's improvement rolls may add to it."""
+        wounds = sum(p.total for _, p in fighter.wounds) if fighter is not None else 0
+        lost = self.book.settings.permanent_stamina_per_wound * wounds
+        if not lost:
+            return ""
+        use = now - was + lost
+        each = f"{wounds} wound{'' if wounds == 1 else 's'} × −{self.book.settings.permanent_stamina_per_wound}"
+        return f" ({each}, A-19.7" + (f"; {use:+d} by use, A-6.1)" if use else ")")
 
     def _wounds(self, r: Recruit, fighter) -> tuple[Recruit, Timer | None]:
         """The Health a mission took (it deployed at full Health) and its wounds, healing in days of rest."""

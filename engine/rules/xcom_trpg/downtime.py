@@ -148,11 +148,47 @@ class XcomDowntime(Baseless):
 
     def offers(self, records: tuple[Any, ...], base: Any, funding: int,
                busy: Mapping[str, int]) -> tuple[Offer, ...]:
-        """Buying each epic of the roster not paid for yet (a conversion needs its points placed: see `order`)."""
-        return tuple(Offer(Order("buy", r.name), f"Buy {r.name}, an epic {self.races[r.race].name} "
-                                                 f"({self._price(r.race)} bonuses)", self._price(r.race))
-                     for r in records if not r.dead and self.races[r.race].epic and not r.bought
-                     and self._price(r.race) <= funding)
+        """Buying each epic of the roster not paid for yet, then converting each living Earthling into each epic a
+        human may become (its points placed by `placed`), those the funding covers. The campaign AI gives the first
+        (docs/rules-notes.md): an epic made in the roster, else the first Earthling in roster order (the first the
+        AI deploys) into the first of campaign.toml's `converts`."""
+        bought = tuple(Offer(Order("buy", r.name), f"Buy {r.name}, an epic {self.races[r.race].name} "
+                                                   f"({self._price(r.race)} bonuses)", self._price(r.race))
+                       for r in records if not r.dead and self.races[r.race].epic and not r.bought
+                       and self._price(r.race) <= funding)
+        return bought + self._conversions(records, funding)
+
+    def _conversions(self, records: tuple[Any, ...], funding: int) -> tuple[Offer, ...]:
+        names = c.stat_names(self.content)
+        out = []
+        for r in records:
+            race = self.races[r.race]
+            if r.dead or race.alien or race.epic:
+                continue
+            for into in self.rules.converts:
+                price = self.rules.prices.get(into)
+                where = self.placed(r, into) if price is not None and price <= funding else None
+                if where is None:
+                    continue
+                added = ", ".join(f"{k} +{p}" for k, p in zip(names, where) if p)
+                out.append(Offer(Order("buy", r.name, into, where),
+                                 f"Convert {r.name} into {c.article(self.races[into])} ({added}; {price} bonuses)",
+                                 price))
+        return tuple(out)
+
+    def placed(self, r: Any, into: str) -> tuple[int, ...] | None:
+        """A conversion's points (2.4: campaign.toml's `convert_points` and the Psionics refunded), one at a time on
+        the lowest stat that may take one (the first in rulesets.toml's order on a tie); None if they do not fit."""
+        names = c.stat_names(self.content)
+        stats = {k: 0 if k == "psionics" else r.stats.get(k, 0) for k in names}
+        for _ in range(self.rules.convert_points + r.stats.get("psionics", 0)):
+            room = [k for k in names if c.refusal(self.content, into, k, stats[k] + 1) is None]
+            if not room:
+                return None
+            stats[min(room, key=lambda k: stats[k])] += 1
+        if c.check(self.content, into, stats):
+            return None
+        return tuple(stats[k] - (0 if k == "psionics" else r.stats.get(k, 0)) for k in names)
 
     def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: Mapping[str, int],
               order: Order, dice: Dice) -> Outcome | Rejected:
