@@ -47,6 +47,7 @@ def test_a_campaign_from_the_title_menu_advances_deploys_fights_and_debriefs(con
         book = app.screen.book
         while not book.state.offers:
             await pilot.press("space")
+        await until(pilot, app, "CampaignScreen", "until day")  # the last advance drawn before it is read
         seen["offer"] = screen_text(app)
         await pilot.press("d")
         await until(pilot, app, "SquadPick", "Squad for")
