@@ -20,6 +20,7 @@ from engine.core.events import (Event, MissionEnded, Moved, Noted, PhaseStarted,
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.records import Patch, record
+from engine.core.reducer import fold
 from engine.core.ruleset import Plain, Budget, Mode, Row, Sheet, ShotPreview, Turn, register
 
 ID = "d6-stub"
@@ -126,6 +127,11 @@ class D6Stub(Plain):
             return cost
         return [Moved(unit=unit.id, path=path, facing=unit.facing),
                 UnitChanged(unit=unit.id, changes={"record": SPENT}, cause="walks")]
+
+    def walked(self, state: State, command: Move) -> State | Rejected:
+        events = self._move(state, state.units[command.unit], command.path) if isinstance(command, Move) \
+            else Rejected("unknown_command", "The stub walks by Move")
+        return events if isinstance(events, Rejected) else fold(state, events)
 
     def path_cost(self, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | int:
         if not path or len(path) > STEPS:

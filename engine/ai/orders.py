@@ -95,8 +95,9 @@ class Orders:
         return max(able, key=lambda u: (self.aptitude(u, stats), self.aptitude(u, ("luck",)), u.id)).id
 
     def act(self, state: State, unit: Unit) -> Command | None:
-        """The engineer next to the power source works on it."""
-        if not self.squad:
+        """The engineer next to the power source works on it, from the ground (the objectives lie there: a unit
+        hovering above it would be refused every phase, missions.uses)."""
+        if not self.squad or unit.z:
             return None
         for o in self.of("shut_down"):
             if self.engineer(state, o) != unit.id:

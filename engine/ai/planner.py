@@ -327,10 +327,12 @@ class Ai(Ground):
         for score, path in options[:4]:
             if score <= here + 1:
                 break
-            moved = _moved_copy(state, unit, path[-1])
-            after = self.ruleset.preview_shot(moved, unit.id, shot.target, shot.mode)
+            move = Move(unit=unit.id, path=path)
+            moved = self.ruleset.walked(state, move)  # the walk paid: the shot must still be affordable there
+            after = moved if isinstance(moved, Rejected) else self.ruleset.preview_shot(moved, unit.id, shot.target,
+                                                                                          shot.mode)
             if not isinstance(after, Rejected) and after.p_hit >= min(before.p_hit, 0.9) * 0.8:
-                return Move(unit=unit.id, path=path)
+                return move
         return None
 
     def _step_and_shoot(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, step: int,
@@ -345,27 +347,23 @@ class Ai(Ground):
         ranked = sorted(moves, key=lambda c: (not opens_fire(grid, c, live, k.vision),
                                               -position_score(grid, c, p, k, 0, friends=friends, advance=0),
                                               len(moves[c]), c))
-        best: tuple[float, Pos] | None = None
+        walk = self._walk(state, unit)
+        best: tuple[float, Command] | None = None
         for cell in ranked[:TRIED_CELLS]:
-            shot = self._best_shot(_moved_copy(state, unit, cell), unit, k, p)
+            path = moves[cell]
+            command = Move(unit=unit.id, path=path) if walk.cost(unit.pos, path) <= step else Combo(unit=unit.id,
+                                                                                                     path=path)
+            moved = self.ruleset.walked(state, command)  # what the walk leaves is what the shot may spend
+            shot = None if isinstance(moved, Rejected) else self._best_shot(moved, moved.units[unit.id], k, p)
             if shot is None:
                 continue
             score = shot[1] + 0.5 * position_score(grid, cell, p, k, 0, friends=friends, advance=0)
             if best is None or score > best[0]:  # a tie goes to the shorter walk, tried first
-                best = (score, cell)
-        if best is None:
-            return None
-        path = moves[best[1]]
-        cost = self._walk(state, unit).cost(unit.pos, path)
-        return Move(unit=unit.id, path=path) if cost <= step else Combo(unit=unit.id, path=path)
+                best = (score, command)
+        return best[1] if best is not None else None
 
     def _breaking(self, unit: Unit, p: Behaviour) -> bool:
         morale = p.retreat_morale / self.aggression if p.retreat_morale else 0
         wounded = p.retreat_wounded / self.aggression if p.retreat_wounded else 0
         shaken = self.ruleset.shaken(unit, morale)
         return shaken or 100 * unit.hp < wounded * unit.hp_max
-
-def _moved_copy(state: State, unit: Unit, cell: Pos) -> State:
-    units = dict(state.units)
-    units[unit.id] = attrs.evolve(unit, pos=cell)
-    return attrs.evolve(state, units=units)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from engine.core.commands import Command, Rejected
+from engine.core.commands import Combo, Command, Move, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event
 from engine.core.geometry import Pos
@@ -64,6 +64,11 @@ class Ruleset(Protocol):
 
     def budget(self, state: State, unit: Unit) -> Budget:
         """Turn economy for the unit panel, the footer and the AI."""
+
+    def walked(self, state: State, command: Move | Combo) -> State | Rejected:
+        """The state the command's walk leaves when nothing happens on the way (no reaction fire, no roll, no trap):
+        the unit at its end, facing along its last step, the walk paid by the move's own rule; or the refusal its
+        `decide` would give. The AI previews a shot after a walk from it, with what the walk left to spend."""
 
     def preview_shot(self, state: State, shooter: str, target: str, mode: str) -> ShotPreview | Rejected:
         """Chance to hit, expected damage and the conditions, without rolling."""

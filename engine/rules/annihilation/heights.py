@@ -1,7 +1,8 @@
 """The aliens across storeys (the kernel's planner plans on the storey a unit stands on; going up and down is this):
 with a hostile in sight and no shot, a unit climbs to the upper-floor or roof square that gives its best shot this
 phase, with the TU left to fire; with none up there it comes down the stairs to hunt. With nobody in sight, one unit
-of a side at a time goes up to watch from an upper floor, and a watcher stays up there. Paths and prices are the
+of a side at a time goes up to watch from an upper floor, and a watcher stays up there, unless it is the last of
+its side standing (then it hunts: stalking.py). Paths and prices are the
 preview's (engine.map.levels, the unit's `Walk`); the AI knows only the hostiles its side sees (`in_sight`).
 Deterministic: candidates in a fixed order, ties to the cheaper walk, then the place."""
 
@@ -33,6 +34,8 @@ def perch(rs: Annihilation, state: State, unit: Unit, in_sight: list[Unit]) -> C
         if spot is not None:
             return spot
         return stairs_to(rs, state, unit, 0) if unit.z else None
+    if not any(u.status == "active" and u.id != unit.id for u in state.side_units(unit.side)):
+        return None  # the last one standing watches for nobody: it hunts (stalking.hunt, the planner)
     if unit.z:
         return Wait(unit=unit.id)  # a watcher keeps its perch
     if any(u.z for u in state.side_units(unit.side) if u.status != "dead"):

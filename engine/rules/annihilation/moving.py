@@ -25,6 +25,7 @@ from engine.rules.annihilation.soldier import changes, fighter_of
 from engine.rules.annihilation.space import facing_towards
 
 if TYPE_CHECKING:
+    from engine.rules.annihilation.fighter import Fighter
     from engine.rules.annihilation.play import Annihilation
 
 
@@ -79,26 +80,60 @@ def steps_of(rs: Annihilation, state: State, start: Place, path: tuple[Place, ..
     return out
 
 
-def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> Rejected | list[Event]:
+def _paid(rs: Annihilation, unit: Unit, steps: list[tuple[moves.Step, bool]], flying: bool) -> Fighter | Rejected:
+    """The mover's fighter with the whole path and its doors paid (A-8.3: all of it, or none of it is walked)."""
+    f = fighter_of(unit)
+    total = moves.walk(rs.book, f, [s for s, _ in steps], flyer=flying)
+    if isinstance(total, Rejected):
+        return total
+    doors = sum(door for _, door in steps) * rs.book.costs["open_door"].tu
+    if doors and total[0].tu_left < doors:
+        return Rejected("no_tu", f"The walk and its doors cost {f.tu_left - total[0].tu_left + doors} TU; "
+                                 f"{unit.name} has {f.tu_left} left")
+    return records.evolve(total[0], {"tu_left": total[0].tu_left - doors})
+
+
+def _places(rs: Annihilation, state: State, unit: Unit, cmd: Move) -> tuple[Place, ...] | Rejected:
+    """The move's squares with their storeys, short of a friend on the last, if the map lets it walk them."""
     if cmd.levels and len(cmd.levels) != len(cmd.path):
         return Rejected("bad_levels", f"A move of {len(cmd.path)} squares names {len(cmd.levels)} levels")
     path = tuple((c[0], c[1], z) for c, z in zip(cmd.path, cmd.levels or (unit.z,) * len(cmd.path)))
     while path and any(u.side == unit.side and u.id != unit.id for u in state.units_at(path[-1][:2], path[-1][2])):
         path = path[:-1]  # one unit a square: a walk onto a friend ends on the square before it
-    bad = _problem(rs, state, unit, path)
-    if bad is not None:
-        return bad
+    return _problem(rs, state, unit, path) or path
+
+
+def ahead(rs: Annihilation, state: State, unit: Unit, cmd: Move) -> State | Rejected:
+    """The state `move` leaves when nothing happens on the way (no opportunity fire, no fall, no door): the mover on
+    the last square, facing along the last step, the path paid. The AI plans a shot after a walk from it."""
+    path = _places(rs, state, unit, cmd)
+    if isinstance(path, Rejected):
+        return path
+    flying = moves.flies(rs.book, fighter_of(unit))
+    f = _paid(rs, unit, steps_of(rs, state, (*unit.pos, unit.z), path, flying), flying)
+    if isinstance(f, Rejected):
+        return f
+    here = unit.pos
+    for place in path:  # it turns to each step (A-9.4), not to a climb on the spot
+        if place[:2] != here:
+            f, here = records.evolve(f, {"facing": facing_towards(here, place[:2], rs.book.settings.grid)}), place[:2]
+    cells, zs = levels.split(path)
+    record = records.evolve(unit.record, {"fighter": f})
+    return fold(state, [Moved(unit=unit.id, path=cells, facing=f.facing, levels=zs if state.grid.storeys else ()),
+                        UnitChanged(unit=unit.id, changes=changes(unit, record), cause="plans a walk")])
+
+
+def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> Rejected | list[Event]:
+    path = _places(rs, state, unit, cmd)
+    if isinstance(path, Rejected):
+        return path
     f = fighter_of(unit)
     flying = moves.flies(rs.book, f)
     steps = steps_of(rs, state, (*unit.pos, unit.z), path, flying)
     door_tu = rs.book.costs["open_door"].tu
-    total = moves.walk(rs.book, f, [s for s, _ in steps], flyer=flying)  # A-8.3: the whole path is paid, or none of it
-    if isinstance(total, Rejected):
-        return total
-    doors = sum(door for _, door in steps) * door_tu
-    if doors and total[0].tu_left < doors:
-        return Rejected("no_tu", f"The walk and its doors cost {f.tu_left - total[0].tu_left + doors} TU; "
-                                 f"{unit.name} has {f.tu_left} left")
+    whole = _paid(rs, unit, steps, flying)
+    if isinstance(whole, Rejected):
+        return whole
     # `trace` is the walk as it happens, step by step, for the folds that decide who sees it; the log gets one Moved
     # (a record's moves are read as one by the fog of war), then the doors and the shots in their order, then the
     # mover as it ends up.

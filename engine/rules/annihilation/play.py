@@ -18,9 +18,9 @@ from engine.core.commands import (Act, Command, EndTurn, Face, Move, Rejected, R
 from engine.core.dice import Dice
 from engine.core.events import Event, MissionEnded, UnitChanged
 from engine.core.model import State, Unit
-from engine.core.ruleset import actor, closed, register
-from engine.rules.annihilation import (acts, clouds, combat, falls, floor, hazards, letgo, practice, queries, referee,
-                                      spotting, turns)
+from engine.core.ruleset import Clues, Hunt, actor, closed, register
+from engine.rules.annihilation import (acts, clouds, combat, falls, floor, hazards, letgo, moving, practice, queries,
+                                      referee, spotting, stalking, turns)
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
 
@@ -98,6 +98,15 @@ class Annihilation(queries.Queries):
         if unit.record.done:
             return Rejected("done", f"{unit.name} has ended its phase")
         return unit
+
+    def walked(self, state: State, command: Move) -> State | Rejected:
+        unit = self._actor(state, command.unit)
+        if isinstance(unit, Rejected) or not isinstance(command, Move):
+            return unit if isinstance(unit, Rejected) else Rejected("unknown_command", "annihilation walks by Move")
+        return moving.ahead(self, state, unit, command)
+
+    def ai_hunt(self, state: State, unit: Unit, clues: Clues) -> Hunt | None:
+        return stalking.hunt(self, state, unit, clues) if self._mine(state, unit) else None
 
     def roster(self, mission_id: str) -> list[missions.Member] | None:
         forces = self.forces.get(missions.base_id(mission_id))

@@ -39,28 +39,13 @@ def facing(a: Pos, b: Pos) -> int:
 
 
 def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rejected | list[Event]:
+    bad = _refused(rs, state, unit, path)
+    if bad is not None:
+        return bad
     t: Trooper = unit.record
     spent = t.spent_m
-    walk, run = movement.speeds(t, rs.settings)
-    if t.attacked:
-        return Rejected("acted", f"{unit.name} has fired: the action is over")
-    if t.ran:
-        return Rejected("ran", f"{unit.name} has run this action")
-    if not path:
-        return Rejected("no_path", "Say where to walk")
-    here = unit.pos
+    walk, _ = movement.speeds(t, rs.settings)
     over = ground.obstacles(state.grid, rs.settings)
-    for cell in path:
-        if max(abs(cell[0] - here[0]), abs(cell[1] - here[1])) != 1 or not state.grid.inside(cell) \
-                or not (state.grid.walkable[cell[1], cell[0]] or (cell in over and cell != path[-1])):
-            return Rejected("blocked", f"{cell[0]},{cell[1]} cannot be entered")
-        there = state.units_at(cell)
-        if there and (cell == path[-1] or any(u.side != unit.side for u in there)):  # friends let it through
-            return Rejected("blocked", f"Someone stands at {cell[0]},{cell[1]}")
-        here = cell
-    metres = movement.path_m((unit.pos, *path), rs.settings, ground.rough(state.grid, rs.settings))
-    if spent + metres > run:
-        return Rejected("too_far", f"{spent + metres} m is past {unit.name}'s run of {run} m (move {walk} m)")
     jumps, path, tried = _jumps(rs, state, unit, tuple(path), over, dice)
     if tried:  # it did not get over: the metres to the obstacle are spent, the walk ends before it (N-5.3)
         jumps.append(UnitChanged(unit=unit.id, changes={"record": attrs.evolve(t, spent_m=spent + tried, moved=True)},
@@ -82,6 +67,51 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rej
                   cause="gives a melee chance"),
             UnitChanged(unit=unit.id, changes={}, cause=f"is held up: {who} may strike")]  # told as it is
     return jumps + walked(rs, state, unit, tuple(path), dice)
+
+
+def _refused(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | None:
+    """Why the unit cannot walk the path in its action, or None."""
+    t: Trooper = unit.record
+    walk, run = movement.speeds(t, rs.settings)
+    if t.attacked:
+        return Rejected("acted", f"{unit.name} has fired: the action is over")
+    if t.ran:
+        return Rejected("ran", f"{unit.name} has run this action")
+    if not path:
+        return Rejected("no_path", "Say where to walk")
+    here = unit.pos
+    over = ground.obstacles(state.grid, rs.settings)
+    for cell in path:
+        if max(abs(cell[0] - here[0]), abs(cell[1] - here[1])) != 1 or not state.grid.inside(cell) \
+                or not (state.grid.walkable[cell[1], cell[0]] or (cell in over and cell != path[-1])):
+            return Rejected("blocked", f"{cell[0]},{cell[1]} cannot be entered")
+        there = state.units_at(cell)
+        if there and (cell == path[-1] or any(u.side != unit.side for u in there)):  # friends let it through
+            return Rejected("blocked", f"Someone stands at {cell[0]},{cell[1]}")
+        here = cell
+    metres = movement.path_m((unit.pos, *path), rs.settings, ground.rough(state.grid, rs.settings))
+    if t.spent_m + metres > run:
+        return Rejected("too_far", f"{t.spent_m + metres} m is past {unit.name}'s run of {run} m (move {walk} m)")
+    return None
+
+
+def ahead(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> State | Rejected:
+    """The state `move` leaves when nothing happens on the way (every obstacle got over, no free attack, no covering
+    fire): what the AI plans its attack from."""
+    bad = _refused(rs, state, unit, path)
+    if bad is not None:
+        return bad
+    metres = movement.path_m((unit.pos, *path), rs.settings, ground.rough(state.grid, rs.settings))
+    ran = unit.record.spent_m + metres > movement.speeds(unit.record, rs.settings)[0]
+    done = _walked_record(unit.record, unit.record.spent_m, metres, ran)
+    return fold(state, [Moved(unit=unit.id, path=tuple(path), facing=facing(path[-2] if len(path) > 1 else unit.pos,
+                                                                           path[-1])),
+                        UnitChanged(unit=unit.id, changes={"record": done}, cause="runs" if ran else "moves")])
+
+
+def _walked_record(record: Trooper, spent: int, metres: int, ran: bool) -> Trooper:
+    """The walk's bookkeeping on the record (the mover's as the attacks on the way left it)."""
+    return records.evolve(record, {"spent_m": spent + metres, "ran": record.ran or ran, "moved": record.moved or not ran})
 
 
 def _jumps(rs, state: State, unit: Unit, path: tuple[Pos, ...], over: dict[Pos, bool],
@@ -138,7 +168,7 @@ def walked(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice,
     # the walk's bookkeeping goes on the record as the attacks on the way left it
     hit = next((e.changes["record"] for e in reversed(fired) if isinstance(e, UnitChanged) and "record" in e.changes),
                frame.record)
-    done = records.evolve(hit, {"spent_m": spent + metres, "ran": hit.ran or ran, "moved": hit.moved or not ran})
+    done = _walked_record(hit, spent, metres, ran)
     moved: list[Event] = [Moved(unit=unit.id, path=path, facing=facing(path[-2] if len(path) > 1 else unit.pos,
                                                                        path[-1]))] if path else []
     events: list[Event] = [

@@ -216,6 +216,14 @@ class NeoTroops(Plain):
     def budget(self, state: State, unit: Unit) -> Budget:
         return views.budget(self, state, unit)
 
+    def walked(self, state: State, command: Move) -> State | Rejected:
+        unit = state.units.get(command.unit)
+        if unit is None or not unit.conscious or not self.turn(state).allows(unit.id) or self.turn(state).units is None:
+            return Rejected("not_your_slot", f"It is not {command.unit}'s slot")
+        if not isinstance(command, Move):
+            return Rejected("unknown_command", "neo-troops walks by Move (a walk past the move metres is a Run)")
+        return actions.ahead(self, state, unit, command.path)
+
     def sheet(self, state: State, unit: Unit) -> Sheet:
         return views.sheet(self, state, unit)
 

@@ -18,6 +18,7 @@ from engine.core.dice import Dice
 from engine.core.events import Event, Moved
 from engine.core.geometry import COMPASS
 from engine.core.model import State, Unit
+from engine.core.reducer import fold
 from engine.core.ruleset import (Plain, Budget, Mode, Setup, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
                                  actor, closed, register)
 from engine.log.story import turn_name
@@ -163,6 +164,11 @@ class XcomTrpg(Plain):
         if bad:
             return bad
         return self._walk(unit, cmd.path, actions=soldier(unit).actions - cost, cause="move")
+
+    def walked(self, state: State, command: Move | Combo) -> State | Rejected:
+        # the move's own rule, without decide's hooks (melee on the way, psionic holds): its dice are never rolled
+        events = (self._move if isinstance(command, Move) else self._combo)(state, command, None)
+        return events if isinstance(events, Rejected) else fold(state, events)
 
     def _walk(self, unit: Unit, path: tuple[Pos, ...], *, actions: int, cause: str, **extra: object) -> list[Event]:
         before = path[-2] if len(path) > 1 else unit.pos

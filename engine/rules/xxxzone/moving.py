@@ -93,28 +93,10 @@ def path_problem(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejecte
 
 
 def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Dice) -> Rejected | list[Event]:
-    c = unit.record
-    per = step_cost(rs, unit, how)
-    if isinstance(per, Rejected):
-        return per
-    abilities = frozenset(c.op.abilities)
-    word = "Moving quickly" if how == "quickly" else "Moving cautiously"
-    swum = sum(wet(rs, state, cell) for cell in path)
-    swim = step_cost(rs, unit, "swim") if swum else per
-    if isinstance(swim, Rejected):
-        return swim
-    need = per * (len(path) - swum) + swim * swum
-    have = actions.available(c.turn, "move")
-    if c.turn.ended:
-        return Rejected("turn_over", f"{unit.name} has ended its actions for the turn")
-    if c.turn.rooted:
-        return Rejected("rooted", "Chi Breath Iron Body holds it in place until its next turn")
-    if have < need:
-        each = f"{per} a square" + (f", {swim} a square swum" if swum else "")
-        return Rejected("no_ap", f"{word} {len(path)} squares costs {need} AP ({each}); {unit.name} has {have}")
-    bad = path_problem(rs, state, unit, path)
-    if bad is not None:
-        return bad
+    priced = _priced(rs, state, unit, path, how)
+    if isinstance(priced, Rejected):
+        return priced
+    per, swim, abilities = priced
     if not _watched(state, unit):
         return _unwatched(rs, state, unit, path, how, per, swim, abilities)
     events: list[Event] = []
@@ -137,6 +119,38 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str, dice: Di
                 events += _walked(rs, fold(state, events) if events else state, unit.id, tuple(segment), rec, how)
             break
     return events
+
+
+def ahead(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str) -> State | Rejected:
+    """The state `move` leaves when nobody fires from overwatch on the way: what the AI plans a shot from."""
+    priced = _priced(rs, state, unit, path, how)
+    if isinstance(priced, Rejected):
+        return priced
+    return fold(state, _unwatched(rs, state, unit, path, how, *priced))
+
+
+def _priced(rs, state: State, unit: Unit, path: tuple[Pos, ...], how: str) -> tuple[int, int, frozenset[str]] | Rejected:
+    """What a square costs walking and swimming, and the mover's abilities; or why it cannot walk the path."""
+    c = unit.record
+    per = step_cost(rs, unit, how)
+    if isinstance(per, Rejected):
+        return per
+    abilities = frozenset(c.op.abilities)
+    word = "Moving quickly" if how == "quickly" else "Moving cautiously"
+    swum = sum(wet(rs, state, cell) for cell in path)
+    swim = step_cost(rs, unit, "swim") if swum else per
+    if isinstance(swim, Rejected):
+        return swim
+    need = per * (len(path) - swum) + swim * swum
+    have = actions.available(c.turn, "move")
+    if c.turn.ended:
+        return Rejected("turn_over", f"{unit.name} has ended its actions for the turn")
+    if c.turn.rooted:
+        return Rejected("rooted", "Chi Breath Iron Body holds it in place until its next turn")
+    if have < need:
+        each = f"{per} a square" + (f", {swim} a square swum" if swum else "")
+        return Rejected("no_ap", f"{word} {len(path)} squares costs {need} AP ({each}); {unit.name} has {have}")
+    return path_problem(rs, state, unit, path) or (per, swim, abilities)
 
 
 def _step(rs, state: State, rec, cell: Pos, how: str, cost: int, abilities: frozenset[str]):

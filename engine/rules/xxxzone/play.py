@@ -101,6 +101,12 @@ class XxxZone(Plain):
             return acts.face(self, unit, command)
         return Rejected("unknown_command", f"xxxzone has no {command.kind} command")
 
+    def walked(self, state: State, command: Move | Combo) -> State | Rejected:
+        unit = self._actor(state, command.unit)
+        if isinstance(unit, Rejected):
+            return unit
+        return moving.ahead(self, state, unit, command.path, "quickly" if isinstance(command, Move) else "cautiously")
+
     def _actor(self, state: State, uid: str) -> Unit | Rejected:
         unit = actor(state, uid)
         if isinstance(unit, Rejected):
