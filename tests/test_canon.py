@@ -11,6 +11,7 @@ import pytest
 
 from engine.core import canon, codec, records
 from engine.core.events import UnitChanged
+from engine.core.model import replace, with_fields
 from engine.core.records import Patch
 from engine.core.ruleset import available
 from engine.play import verify, verify_fast
@@ -45,6 +46,38 @@ def test_every_recomputed_event_of_a_mission_is_written_as_the_codec_writes_it(c
     monkeypatch.setattr(verify_fast.Job, "_decide", held)
     assert verify.verify(content, path).failure is None
     assert len(seen) > 20 and sum(seen) > len(seen)
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_every_state_of_a_mission_is_written_as_a_checkpoint_writes_it(content, ruleset, tmp_path, monkeypatch):
+    """canon.state_text, from the texts kept on units and records, is the codec's dump byte for byte, and every
+    checkpoint the game wrote is proved on the quick pass's own reading of it (none parsed whole)."""
+    if not missions_for(content, ruleset):
+        pytest.skip(f"{ruleset} has no mission to play")
+    mission = sorted(missions_for(content, ruleset))[-1]
+    path = tmp_path / "ai.jsonl"
+    run(content, ruleset, mission, seed_from_int(4), path, max_phases=6).close()
+    states: list[Any] = []
+    decide = verify_fast.Job._decide
+
+    def held(self, base, command):
+        events, state = decide(self, base, command)
+        states.append(state)
+        assert canon.state_text(state) == codec.canonical(codec.dump_state(state))
+        return events, state
+
+    def parsed(*_args):
+        raise AssertionError("a checkpoint the game wrote was parsed whole")
+
+    monkeypatch.setattr(verify_fast.Job, "_decide", held)
+    monkeypatch.setattr(verify_fast.Job, "_checkpoint", parsed)
+    assert verify_fast.verify(content, path) is not None
+    assert len(states) > 64 and b'"kind":"checkpoint"' in path.read_bytes()
+    for state in states[::7]:  # again, from the texts now kept, and with a unit lifted off the ground
+        assert canon.state_text(state) == codec.canonical(codec.dump_state(state))
+        uid = next(iter(state.units))
+        lifted = with_fields(state, {"units": {**state.units, uid: replace(state.units[uid], {"z": 1})}})
+        assert canon.state_text(lifted) == codec.canonical(codec.dump_state(lifted))
 
 
 @attrs.frozen(kw_only=True)

@@ -23,7 +23,7 @@ import attrs
 
 from engine.core import codec
 from engine.core.dice import Roll
-from engine.core.model import Unit
+from engine.core.model import Unit, memo
 from engine.core.records import JSON, Patch, later_fields
 
 CHECKED = 3  # values of each class whose text is compared with the codec's before it is trusted
@@ -67,6 +67,25 @@ def event_text(event: Any, base: Any = None) -> str:
     except _Unknown:
         pass
     return codec.canonical(codec.dump_event(event))
+
+
+def state_text(state: Any) -> str:
+    """`codec.canonical(codec.dump_state(state))`, a checkpoint's anchor: each unit's text kept on the unit
+    (model.memo), most of them the very objects the anchor before held, and a changed one's record written from
+    its kept texts as in an event."""
+    head = codec.canonical({"ruleset": state.ruleset, "mission": state.mission})[:-1]
+    units = ",".join([memo(u, _unit, _unit) for u in state.units.values()])
+    return f'{head},"units":[{units}],{codec.canonical(codec._after_units(state))[1:]}'
+
+
+def _unit(unit: Unit) -> str:
+    """`codec._dump_unit`: the kernel's fields, then the record, then the storey off the ground."""
+    try:
+        rec = f',"record":{_record(unit.record)}' if unit.record is not None else ""
+    except _Unknown:
+        return codec.canonical(codec._conv.unstructure(unit))
+    storey = f',"z":{_value(unit.z)}' if unit.z else ""
+    return f"{codec.canonical(codec._unit_plain(unit))[:-1]}{rec}{storey}}}"
 
 
 def _rolls(rolls: tuple) -> str:

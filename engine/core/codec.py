@@ -283,10 +283,12 @@ def load_event(data: Any) -> Event:
 
 def dump_state(state: State) -> dict[str, Any]:
     """Everything but the grid, which is rebuilt from the header and `tiles_changed`."""
+    return {"ruleset": state.ruleset, "mission": state.mission,
+            "units": [_conv.unstructure(u) for u in state.units.values()], **_after_units(state)}
+
+
+def _after_units(state: State) -> dict[str, Any]:
     return {
-        "ruleset": state.ruleset,
-        "mission": state.mission,
-        "units": [_conv.unstructure(u) for u in state.units.values()],
         "phase": state.phase,
         "side": state.side,
         "sides": list(state.sides),

@@ -305,7 +305,7 @@ class Game:
         if self.writer is not None:  # only a log is resumed: an AI made later retraces what it missed
             self.minds.record(state, dumped, by_ai)
         n, offset = self._write(log.CommandRecord(self.history[-1].n, codec.canonical(dumped).encode(),
-                                                  canon.events_text(events).encode(), codec.state_hash(new), by_ai))
+                                                  canon.events_text(events, state).encode(), codec.state_hash(new), by_ai))
         self.history.append(Entry(n, new, any(e.rolls for e in events), offset))
         if new.winner is not None and not self.revealed:
             self._reveal()

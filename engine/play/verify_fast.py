@@ -205,7 +205,7 @@ class Job:
         for n, raw, offset, prev in lines:
             if revealed:
                 raise Unsure  # a reveal before the last line: the full pass reads it as the seed
-            if self._as_written(walk, raw, n, offset, prev):
+            if self._as_written(walk, raw, n, offset, prev) or self._checkpoint_written(walk, raw, n, prev):
                 if n == end:
                     break
                 continue
@@ -253,6 +253,39 @@ class Job:
         if line != raw:
             return False  # written another way: parsed and held to the full pass's rules instead
         walk.push(n, any(e.rolls for e in events), offset, state)
+        return True
+
+    def _checkpoint_written(self, walk: Walk, raw: bytes, n: int, prev: str) -> bool:
+        """A checkpoint line held to the bytes the game writes (Game.checkpoint) without parsing it whole: its head,
+        the anchor's state (canon.state_text: each unit's text kept on the unit) and trail as recomputed, then
+        the AIs' memories parsed alone. False when the line is not of that shape (`_checkpoint` then decides)."""
+        head = b'{"n":%d,"kind":"checkpoint","of":%d,"anchor":{"of":' % (n, walk.branch[-1][0])
+        if not raw.startswith(head):
+            return False
+        cut = raw.find(b',"state":', len(head), len(head) + 24)
+        of = raw[len(head):cut]
+        at = walk.at.get(int(of)) if cut > 0 and of.isdigit() and b"%d" % int(of) == of else None
+        state = walk.states.get(int(of)) if at is not None else None
+        if state is None:
+            return False
+        trail = [[t, offset, rolled] for t, rolled, offset in walk.branch[at + 1:]]
+        body = b'%s,"state":%s},"trail":%s' % (raw[:cut], canon.state_text(state).encode(),
+                                                codec.canonical(trail).encode())
+        end = b',"prev":"%s"}' % prev.encode()
+        if not (raw.startswith(body) and raw.endswith(end)) or len(raw) < len(body) + len(end):
+            return False
+        minds = raw[len(body):len(raw) - len(end)]
+        if minds:  # the AIs' memories must read back, as a resume reads them
+            if not minds.startswith(b',"ai":{'):
+                return False
+            try:
+                found = json.loads(minds[6:])
+                if codec.canonical(found).encode() != minds[6:]:
+                    return False
+                for data in found.values():
+                    memory.decode(data)
+            except (ValueError, RecursionError):
+                return False
         return True
 
     def _command(self, walk: Walk, record: dict[str, Any], n: int, offset: int) -> None:
