@@ -13,7 +13,7 @@ import numpy as np
 
 from engine.core import codec
 from engine.map.grid import Pos
-from engine.core.events import UnitChanged
+from engine.core.events import Event, UnitChanged
 from engine.core.model import State, Unit, replace
 from engine.core.reducer import fold
 from engine.core.ruleset import Ruleset
@@ -88,10 +88,11 @@ class Chronicle:
         for record in records:
             self.feed(record)
 
-    def feed(self, record: dict[str, Any]) -> None:
+    def feed(self, record: dict[str, Any], known: tuple[list[Event], State] | None = None) -> None:
+        """`known`: a command record's events and the state after them, when the caller holds them typed."""
         kind = record.get("kind")
         if kind == "command":
-            self._command(record)
+            self._command(record, known)
         elif kind == "undo":
             while len(self._stack) > 1 and self._stack[-1][0] != record.get("base"):
                 self._stack.pop()
@@ -100,11 +101,14 @@ class Chronicle:
         elif kind == "reveal":
             self._say(f"Seed revealed: {record.get('seed')}")
 
-    def _command(self, record: dict[str, Any]) -> None:
+    def _command(self, record: dict[str, Any], known: tuple[list[Event], State] | None = None) -> None:
         before = self.state
         events = record.get("events", [])
-        loaded = [codec.load_event(e) for e in events]
-        after = fold(before, loaded)
+        if known is not None:
+            loaded, after = known
+        else:
+            loaded = [codec.load_event(e) for e in events]
+            after = fold(before, loaded)
         for event in events:
             if event.get("kind") == "spawned":
                 self.names[event["unit"]["id"]] = event["unit"]["name"]

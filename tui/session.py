@@ -109,15 +109,20 @@ class Session:
         return result
 
     def catch_up(self) -> None:
-        """Feed the chronicle every record written since the last call."""
+        """Feed the chronicle every record written since the last call; the command the game just wrote comes with its
+        events and state as the game holds them, the same as decoding and folding the record (replay --verify holds
+        the log to that), so the chronicle skips that work."""
         with open(self.path, "rb") as f:
             f.seek(self._offset)
             data = f.read()
         end = data.rfind(b"\n") + 1
+        decided, head = self.game.decided, self.game.history[-1]
         for n, raw in enumerate(data[:end].splitlines(), start=1):
             record = log.parse(raw, n)
-            if record.get("kind") != "header":
-                self.chronicle.feed(record)
+            if record.get("kind") == "header":
+                continue
+            mine = decided is not None and record.get("n") == decided[0] == head.n  # the game's own, just written
+            self.chronicle.feed(record, (decided[1], head.state) if mine else None)
         self._offset += end
 
     def close(self) -> None:

@@ -6,6 +6,7 @@ Every mistake becomes one located line, `weapons.toml: [shotgun].damage: expecte
 from __future__ import annotations
 
 import difflib
+import functools
 import hashlib
 import json
 import tomllib
@@ -24,6 +25,7 @@ from engine.content.formula import Formula, FormulaError
 from engine.core import files
 
 
+@functools.cache  # resolving the path costs a system call per folder, and every file read asks it
 def default_dir() -> Path:
     return Path(__file__).resolve().parents[2] / "content"
 

@@ -9,7 +9,7 @@ rulesets maps onto these methods.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 import numpy as np
 
@@ -206,6 +206,22 @@ class Ruleset(Protocol):
 
     def downtime(self) -> Downtime:
         """Its between-mission rules for a campaign (engine.campaign.seam); `Plain` gives the `Standard` ones."""
+
+
+class Later:
+    """A class attribute made when first read, on the class or an instance, and kept from then on: a ruleset's
+    `scenario` model, whose `resolve` module a battle never needs (the first battle frame does not import it)."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, obj: Any, owner: type) -> Any:
+        value = self.make()
+        setattr(owner, self.name, value)
+        return value
 
 
 class Plain:

@@ -10,7 +10,6 @@ side learns of a state, shared by the fog of war, the chronicle and the AI's mem
 
 from __future__ import annotations
 
-import re
 from typing import Any, Callable, Iterable, Mapping
 
 import attrs
@@ -80,6 +79,38 @@ def look(sight: Ruleset | "Eyes", state: State, side: str, explored: np.ndarray,
     return seen, in_sight
 
 
+class Unseen:
+    """Names of units out of sight, replaced in a text by `someone out of sight`: longest first, and never part of a
+    longer word (`Sectoid 1` is not `Sectoid 12`), as `(?<!\\w)name(?!\\w)` would. Matched by hand, only for the names
+    the text holds: a pattern of a mission's seventy names and ids cost more to compile than the rest of telling the
+    record, and one per text more still."""
+
+    def __init__(self, names: Iterable[str]) -> None:
+        self.names = sorted(names, key=len, reverse=True)
+
+    def sub(self, text: str) -> str:
+        present = [n for n in self.names if n in text]
+        if not present:
+            return text
+        out: list[str] = []
+        i = 0
+        while i < len(text):
+            name = next((n for n in present if text.startswith(n, i) and not _word(text, i - 1)
+                         and not _word(text, i + len(n))), None)
+            if name is None:
+                out.append(text[i])
+                i += 1
+            else:
+                out.append(OUT_OF_SIGHT)
+                i += len(name)
+        return "".join(out)
+
+
+def _word(text: str, i: int) -> bool:
+    """Whether text[i] is a word character, as a pattern's `\\w` reads it (none before the start or past the end)."""
+    return 0 <= i < len(text) and (text[i].isalnum() or text[i] == "_")
+
+
 class Eyes:
     """One side's sight of states, asked of the ruleset once per state; and a record told as it saw it."""
 
@@ -122,22 +153,21 @@ class Eyes:
             shown.append(self._unnamed(seen, unseen))
         return Told(tuple(shown), hidden)
 
-    def _unseen_names(self, before: State, after: State) -> re.Pattern[str] | None:
-        """The names of the units the side does not see in the record, as one pattern (longest first, and never
-        the start of a longer name: `Sectoid 1` is not `Sectoid 12`)."""
-        names = sorted({word for u in after.units.values() if self.sees(u.id, before, after) is False
-                        for word in (u.name, u.id)}, key=len, reverse=True)
-        return re.compile("|".join(rf"(?<!\w){re.escape(n)}(?!\w)" for n in names)) if names else None
+    def _unseen_names(self, before: State, after: State) -> Unseen | None:
+        """The names of the units the side does not see in the record."""
+        names = {word for u in after.units.values() if self.sees(u.id, before, after) is False
+                 for word in (u.name, u.id)}
+        return Unseen(names) if names else None
 
     @staticmethod
-    def _unnamed(event: dict[str, Any], unseen: re.Pattern[str] | None,
+    def _unnamed(event: dict[str, Any], unseen: Unseen | None,
                  fields: tuple[str, ...] = ("text", "cause")) -> dict[str, Any]:
         """A seen event (or roll) whose words name a unit out of sight, by name or id (a death that grieves a
         friend, a blast that reached into the dark, an initiative tie among the unseen) names it `someone out
         of sight`."""
         if unseen is None:
             return event
-        words = {k: unseen.sub(OUT_OF_SIGHT, event[k]) for k in fields if isinstance(event.get(k), str)}
+        words = {k: unseen.sub(event[k]) for k in fields if isinstance(event.get(k), str)}
         return {**event, **words} if any(event[k] != v for k, v in words.items()) else event
 
     def sees(self, uid: Any, before: State, after: State) -> bool | None:

@@ -129,6 +129,7 @@ class Game:
         self.companion: log.Companion | None = None  # what the seed file holds, for the seal
         self._since_checkpoint = 0
         self._memory_n = max(e.n for e in self.history) + 1  # record numbers when there is no file
+        self.decided: tuple[int, list[Event]] | None = None  # the last command record written: its n and events
         self.minds = Minds(self)
 
     @property
@@ -307,6 +308,7 @@ class Game:
         n, offset = self._write(log.CommandRecord(self.history[-1].n, codec.canonical(dumped).encode(),
                                                   canon.events_text(events, state).encode(), codec.state_hash(new), by_ai))
         self.history.append(Entry(n, new, any(e.rolls for e in events), offset))
+        self.decided = (n, events)  # what the record holds, typed: its reader in this process need not decode it
         if new.winner is not None and not self.revealed:
             self._reveal()
         elif self._since_checkpoint >= CHECKPOINT_EVERY:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.ai import memory
 from engine.core import codec
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.model import State
 
 if TYPE_CHECKING:
+    from engine.ai import memory
     from engine.ai.planner import Ai
     from engine.play.game import Game
 
@@ -38,6 +38,7 @@ class Minds:
         """The side's AI, made on first use: from the checkpoint's memory, brought up to the last record."""
         ai = self.live.get(side)
         if ai is None:
+            from engine.ai import memory
             from engine.ai.planner import Ai  # when an AI first plays: not before the client's first frame
 
             ai = Ai(self.game.ruleset, side)
@@ -54,6 +55,8 @@ class Minds:
 
     def restore(self, checkpoint: dict[str, Any]) -> None:
         """The memories a checkpoint holds (none in logs older than format 2: those AIs start blank)."""
+        from engine.ai import memory  # a resume's: not before a new game's first frame
+
         minds = checkpoint.get("ai", {})
         if not isinstance(minds, dict):
             raise ValueError("the checkpoint's AI memory is not an object")
@@ -72,6 +75,8 @@ class Minds:
         for side in sorted(set(self.saved) | {turn(state).side for state, _c, by_ai in self.trail if by_ai}):
             self.get(side)
         self.trail = []
+        from engine.ai import memory
+
         return {side: memory.snapshot(ai) for side, ai in sorted(self.live.items())}
 
     def _retrace(self, ai: "Ai", state: State, command: dict[str, Any]) -> bool:

@@ -13,22 +13,33 @@ from __future__ import annotations
 import re
 import tomllib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
-import tomli_w
 
 from engine.content.models import Content
 from engine.core import files
-from engine.core.creation import Character, Creation, Draft
 from engine.core.dice import Dice, Faces, Roll
 from engine.core.model import State
 from engine.core.records import later_fields
 from engine.core.ruleset import make
 
+if TYPE_CHECKING:
+    from engine.core.creation import Character, Creation, Draft
+
 FILE = "roster.toml"
 FIRST = "xcom-trpg"  # the ruleset of a character written before characters named theirs
 NAME = re.compile(r"^[A-Za-z][A-Za-z0-9 '\-]{0,23}$")
+
+
+def __getattr__(name: str) -> Any:
+    """`roster.Character` and the rest of the creation seam, imported when first asked for: a battle without roster
+    characters (the first frame of `xenotac play`) never needs engine.core.creation."""
+    if name in ("Character", "Creation", "Draft"):
+        from engine.core import creation
+
+        return getattr(creation, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class RosterError(ValueError):
@@ -64,6 +75,8 @@ def dice_for(seed: bytes) -> Dice:
 
 def create(content: Content, ruleset_id: str, draft: Draft, dice: Dice) -> tuple[Character, tuple[Roll, ...]]:
     """A new character of the ruleset, its dice drawn once, now; RosterError says why not, in one line."""
+    from engine.core.creation import Character
+
     if not NAME.match(draft.name):
         raise RosterError(f"{draft.name!r}: a name is 1-24 letters, digits, spaces, ' or -, starting with a letter")
     rules = creation(content, ruleset_id)
@@ -102,6 +115,8 @@ def parse_numbers(content: Content, ruleset_id: str, draft: Draft, text: str) ->
 
 def improve(content: Content, ch: Character, dice: Dice) -> tuple[Character, Roll]:
     """The character's between-missions roll (xcom-trpg: the psi initiation); RosterError why not."""
+    from engine.core.creation import Character
+
     done = creation(content, ch.ruleset).improve(ch.record, dice)
     if isinstance(done, str):
         raise RosterError(done)
@@ -114,6 +129,8 @@ def debrief(content: Content, ruleset_id: str, characters: list[Character], stat
     """The roster after a mission of the ruleset that ended in `state`: its characters as that ruleset keeps them
     (`Creation.debrief`: annihilation's improved by use and promoted, its dead gone), in their places; the other
     rulesets' characters as they were."""
+    from engine.core.creation import Character
+
     own = [c.record for c in characters if c.ruleset == ruleset_id]
     records, rolls = creation(content, ruleset_id).debrief(own, state, dice)
     after = {key(r.name): r for r in records}
@@ -125,6 +142,8 @@ def debrief(content: Content, ruleset_id: str, characters: list[Character], stat
 def train(content: Content, ch: Character, text: str) -> Character:
     """The character with numbers of its ruleset's form set after it was made (`skill=level,...`, as `--stats`
     writes them); RosterError why not."""
+    from engine.core.creation import Character
+
     rules = creation(content, ch.ruleset)
     done = rules.train(ch.record, parse_numbers(content, ch.ruleset, rules.draft(), text))
     if isinstance(done, str):
@@ -162,6 +181,8 @@ def structure(content: Content, doc: Any, where: str, ruleset_id: str | None = N
     """Characters from a TOML document or a log header (`ruleset_id`: the header's, for all), strictly: one located
     line on a mistake. `only`: keep that ruleset's characters and leave the others unread (a mission's content may
     hold its own ruleset's tables alone)."""
+    from engine.core.creation import Character
+
     problems: list[str] = []
     out: list[Character] = []
     if not isinstance(doc, dict):
@@ -245,6 +266,8 @@ def _table(ch: Character) -> dict[str, Any]:
 def save(path: Path, characters: list[Character]) -> None:
     """A fresh `roster.toml.tmp` (a stale one, or a link planted there, is removed, never written through),
     renamed over the roster: a crash leaves the old roster, never half a new one."""
+    import tomli_w  # only to write a roster
+
     path.parent.mkdir(parents=True, exist_ok=True)
     text = tomli_w.dumps({"character": [{"ruleset": c.ruleset, **_table(c)} for c in characters]})
     try:

@@ -18,9 +18,9 @@ from engine.core.commands import (Act, Command, EndTurn, Face, Move, Rejected, R
 from engine.core.dice import Dice
 from engine.core.events import Event, MissionEnded, UnitChanged
 from engine.core.model import State, Unit
-from engine.core.ruleset import Clues, Hunt, actor, closed, register
+from engine.core.ruleset import Clues, Hunt, Later, actor, closed, register
 from engine.rules.annihilation import (acts, clouds, combat, falls, floor, hazards, letgo, moving, practice, queries,
-                                      referee, spotting, stalking, turns)
+                                      spotting, stalking, turns)
 from engine.rules.annihilation.book import Book
 from engine.rules.annihilation.deploy_schema import SCHEMA
 
@@ -28,12 +28,19 @@ ID = "annihilation"
 OWN = ("units", "forces", "ground", "difficulty", "campaign")  # the tables deploy_schema adds to the rules' own
 
 
+def _referee():
+    """The `resolve` rules (referee.py), imported when first asked for: a battle never needs them."""
+    from engine.rules.annihilation import referee
+
+    return referee
+
+
 @register(ID)
 class Annihilation(queries.Queries):
     title = "X-COM Annihilation"
     audit_dice = (100, 20, 10, 4)  # to-hit, hit location, stats (7d10 + 10), wounds (1d4 per 10 damage)
     schema = SCHEMA
-    scenario = referee.Scenario  # `resolve`: one shot staged on an open field (referee.py)
+    scenario = Later(lambda: _referee().Scenario)  # `resolve`: one shot staged on an open field (referee.py)
     sight_range = 20  # A-7.6 (settings.toml vision_range)
     storeys = 1  # A-7.1: settings.toml `storeys` once the book is read
 
@@ -151,16 +158,16 @@ class Annihilation(queries.Queries):
     # -- resolve: one described shot, decided as the game decides it (referee.py) ----------------------
 
     def check_scenario(self, sc):
-        return referee.check(self, sc)
+        return _referee().check(self, sc)
 
     def scenario_units(self, sc, setup):
-        return referee.units_of(self, sc, setup)
+        return _referee().units_of(self, sc, setup)
 
     def unit_report(self, before, after):
-        return referee.report(self, before, after)
+        return _referee().report(self, before, after)
 
     def referee(self, units, action, dice):
-        return referee.referee(self, units, action, dice)
+        return _referee().referee(self, units, action, dice)
 
     def trial_plan(self, units, action):
         from engine.rules.annihilation import trials
@@ -168,7 +175,7 @@ class Annihilation(queries.Queries):
         return trials.plan(self, units, action)
 
     def trial_tally(self, action, verdict):
-        return referee.tally(self, action, verdict)
+        return _referee().tally(self, action, verdict)
 
     def creation(self):
         from engine.rules.annihilation.creator import AnnihilationCreation

@@ -13,14 +13,21 @@ from engine.core.geometry import Pos
 from engine.content.models import scaled
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import (Budget, CellShot, Hunt, Mode, Option, Plain, Sheet, ShotPreview, ThrowPreview,
+from engine.core.ruleset import (Later, Budget, CellShot, Hunt, Mode, Option, Plain, Sheet, ShotPreview, ThrowPreview,
                                  Throwable, Turn, answers, register)
-from engine.rules.neo_troops import actions, aid, arms, battle, brawl, cover, fight, interrupt, movement, order, referee
+from engine.rules.neo_troops import actions, aid, arms, battle, brawl, cover, fight, interrupt, movement, order
 from engine.rules.neo_troops import hunt, loadout, mend, shooting, spray, throwing, views
 from engine.rules.neo_troops import unit as units
 from engine.rules.neo_troops.schema import SCHEMA, Settings
 
 ID = "neo-troops"
+
+
+def _referee():
+    """The `resolve` rules (referee.py), imported when first asked for: a battle never needs them."""
+    from engine.rules.neo_troops import referee
+
+    return referee
 
 
 @register(ID)
@@ -30,7 +37,7 @@ class NeoTroops(Plain):
     audit_dice = (6,)
     storeys = 1  # one level: its maps have raised floors, no storeys
     schema = SCHEMA
-    scenario = referee.Scenario  # `resolve`: one action staged on an open field (referee.py)
+    scenario = Later(lambda: _referee().Scenario)  # `resolve`: one action staged on an open field (referee.py)
 
     def __init__(self, content, setup) -> None:
         self.content = content
@@ -326,17 +333,17 @@ class NeoTroops(Plain):
     # -- resolve: one action staged on an open field (referee.py) -------------------------------
 
     def check_scenario(self, scenario) -> list[str]:
-        return referee.check(self, scenario)
+        return _referee().check(self, scenario)
 
     def scenario_units(self, scenario, setup: Dice):
         self.staged = (list(scenario.cover), frozenset(u for u, s in scenario.units.items() if not s.noticed))
-        return referee.units(self, scenario), []
+        return _referee().units(self, scenario), []
 
     def unit_report(self, before: Unit, after: Unit):
-        return referee.report(self, before, after)
+        return _referee().report(self, before, after)
 
     def referee(self, units: dict[str, Unit], action, dice: Dice):
-        return referee.referee(self, units, action, dice, *self.staged)
+        return _referee().referee(self, units, action, dice, *self.staged)
 
     def trial_plan(self, units: dict[str, Unit], action):
         from engine.rules.neo_troops import trials
@@ -344,7 +351,7 @@ class NeoTroops(Plain):
         return trials.plan(self, units, action, *self.staged)
 
     def trial_tally(self, action, verdict):
-        return referee.tally(action, verdict)
+        return _referee().tally(action, verdict)
 
 
 def frame(rs, uid: str, name: str, template: str, side: str, cell: Pos, t: units.Trooper) -> Unit:

@@ -17,9 +17,9 @@ from engine.core.events import Event
 from engine.core.geometry import Pos, distance
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import (Plain, Budget, Clues, Hunt, Mode, Sheet, ShotPreview, Throwable, ThrowPreview, Turn, Walk,
-                                 actor, closed, register)
-from engine.rules.xxxzone import (acts, ai, blasts, feats, forces, marks, moving, referee, seen, shooting, smoke,
+from engine.core.ruleset import (Later, Plain, Budget, Clues, Hunt, Mode, Sheet, ShotPreview, Throwable, ThrowPreview,
+                                 Turn, Walk, actor, closed, register)
+from engine.rules.xxxzone import (acts, ai, blasts, feats, forces, marks, moving, seen, shooting, smoke,
                                    spraying, throwing, turns, units)
 from engine.rules.xxxzone import sheet as panel
 from engine.rules.xxxzone.actions import available
@@ -28,6 +28,13 @@ from engine.rules.xxxzone.schema import SCHEMA
 from engine.rules.xxxzone.units import battle as battle_of
 
 ID = "xxxzone"
+
+
+def _referee():
+    """The `resolve` rules (referee.py), imported when first asked for: a battle never needs them."""
+    from engine.rules.xxxzone import referee
+
+    return referee
 
 
 @register(ID)
@@ -289,20 +296,20 @@ class XxxZone(Plain):
 
     # -- resolve: one shot staged on an open field (referee.py) ---------------------------------
 
-    scenario = referee.Scenario
+    scenario = Later(lambda: _referee().Scenario)
 
     def check_scenario(self, sc) -> list[str]:
-        return referee.check(self, sc)
+        return _referee().check(self, sc)
 
     def scenario_units(self, sc, setup):
         self._cover = list(sc.cover)
-        return referee.units(self, sc), []
+        return _referee().units(self, sc), []
 
     def unit_report(self, before, after):
-        return referee.report(self, before, after)
+        return _referee().report(self, before, after)
 
     def referee(self, units, action, dice):
-        return referee.referee(self, units, action, dice, self._cover)
+        return _referee().referee(self, units, action, dice, self._cover)
 
     def trial_plan(self, units, action):
         from engine.rules.xxxzone import trials
