@@ -197,8 +197,10 @@ def test_a_won_mission_recovers_what_lies_on_the_ground_and_says_so_in_the_debri
 
 @pytest.mark.slow
 def test_a_simulated_campaign_says_why_each_stamina_fell(content):
-    """Issue 18 as it was found (seed 3: Cole's Sta 61 → 50 in the first debrief): every debrief note of a fall in
-    Stamina names A-19.7 and the wounds, and the fall is those wounds, less what A-6.1's rolls gave back."""
+    """Issue 18 as it was found (seed 3: Cole's Sta 61 → 50 in the first debrief, before the AI changed): every
+    debrief note of a fall in Stamina names A-19.7 and the wounds, and the fall is those wounds, less what A-6.1's
+    rolls gave back. The seed's own falls change whenever the AI or the kit does, so the test asks only that some
+    fall happens and that each is explained."""
     import re
 
     from engine.campaign import simulate
@@ -208,7 +210,7 @@ def test_a_simulated_campaign_says_why_each_stamina_fell(content):
     simulate.play(book, 1)
     falls = [m for line in book.story for m in [re.search(r"(\w+): Sta (\d+) → (\d+)( \(([^)]*)\))?", line)]
              if m and int(m[3]) < int(m[2])]
-    assert ("Cole", "61", "50") in [m.group(1, 2, 3) for m in falls]
+    assert falls, "the seed's campaign wounds nobody any more: pick another"
     for m in falls:
         why = re.fullmatch(r"(\d+) wounds? × −1, A-19\.7(; \+(\d+) by use, A-6\.1)?", m[5] or "")
         assert why, m[0]
