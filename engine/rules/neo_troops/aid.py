@@ -34,10 +34,11 @@ def interrupted(state: State, unit: Unit, command: Command) -> list[Event]:
     if b is None:
         return []
     aiding = isinstance(command, Act) and command.action == "first_aid"
-    kept = mend.interrupted(records.evolve(b, {"aids": b.aids if aiding else tuple(a for a in b.aids
-                                                                                   if a.helper != unit.id)}),
-                            unit, command)  # and its repair count and its rest (N-19.2, N-19.4); asked every command
-    return [] if kept == b else [Noted(record=kept, cause="interrupted")]
+    aids = b.aids if aiding else tuple(a for a in b.aids if a.helper != unit.id)
+    repairs, rests = mend.interrupted(b, unit, command)  # and its repair count and its rest (N-19.2, N-19.4)
+    if aids == b.aids and repairs == b.repairs and rests == b.rests:  # asked every command: mostly nothing
+        return []
+    return [Noted(record=records.evolve(b, {"aids": aids, "repairs": repairs, "rests": rests}), cause="interrupted")]
 
 
 def _check(rs, state: State, unit: Unit, patient: Unit | None) -> Rejected | None:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import attrs
 
-from engine.core import records
 from engine.core.commands import Act, Command, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Noted, Resolved, UnitChanged
@@ -115,13 +114,14 @@ def passed_over(rs, b: battle.Battle, unit: Unit) -> list[Event]:
     return rested(rs, b, unit, "lies still")
 
 
-def interrupted(b: battle.Battle, unit: Unit, command: Command) -> battle.Battle:
-    """The helper did anything else: its repair count goes back to 0, and its rest is broken."""
+def interrupted(b: battle.Battle, unit: Unit, command: Command) -> tuple[tuple, tuple]:
+    """The helper did anything else: its repair count goes back to 0, and its rest is broken (the battle
+    record's `repairs` and `rests` after it)."""
     act = command.action if isinstance(command, Act) else ""
     jobs = tuple(attrs.evolve(r, done=0) if r.helper == unit.id and r.done and act != "repair" else r
                  for r in b.repairs)
     rests = b.rests if act == "rest" else tuple(r for r in b.rests if r[0] != unit.id)
-    return records.evolve(b, {"repairs": jobs, "rests": rests})
+    return jobs, rests
 
 
 def options(rs, state: State, unit: Unit) -> list[Option]:

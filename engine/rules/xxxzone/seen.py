@@ -149,6 +149,7 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
     rolls: list[Roll] = []
     seen = []
     lines = sightlines(book, state)
+    present = {u.side for u in state.units.values()}
     for side in state.sides:
         if side == missions.CIVILIANS:
             continue
@@ -156,8 +157,9 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
         now = set()
         awake = [u for u in state.side_units(side) if u.conscious]
         ids = {u.id for u in awake}
+        foes = {s for s in present if not friendly(side, s)}  # asked once per side, not once per unit
         for t in state.units.values():
-            if friendly(side, t.side) or t.status == "dead" or lines[t.id].isdisjoint(ids):  # no eyes on it
+            if t.side not in foes or t.status == "dead" or lines[t.id].isdisjoint(ids):  # no eyes on it
                 continue
             if t.id in known:
                 now.add(t.id)

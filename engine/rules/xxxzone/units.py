@@ -66,10 +66,20 @@ def facing_index(v: Pos, default: int = 0) -> int:
 
 
 def derived(book: Book, c: Combatant, unit: Unit | None = None) -> dict[str, object]:
-    """The Unit fields that follow from the record."""
-    out: dict[str, object] = {"record": c, "status": status(c), "hp": health(c), "items": _counts(c.belt)}
-    if unit is not None:
-        out = {k: v for k, v in out.items() if k == "record" or getattr(unit, k) != v}
+    """The Unit fields that follow from the record; given the unit, only those that change. Every unit's fields
+    were derived from its record (here), so a condition or belt handed on unchanged leaves them as they are."""
+    if unit is None:
+        return {"record": c, "status": status(c), "hp": health(c), "items": _counts(c.belt)}
+    was = unit.record
+    out: dict[str, object] = {"record": c}
+    if not isinstance(was, Combatant) or c.condition is not was.condition:
+        if (now := status(c)) != unit.status:
+            out["status"] = now
+        if (now := health(c)) != unit.hp:
+            out["hp"] = now
+    if not isinstance(was, Combatant) or c.belt is not was.belt:
+        if (now := _counts(c.belt)) != unit.items:
+            out["items"] = now
     return out
 
 
