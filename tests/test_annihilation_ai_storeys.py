@@ -7,7 +7,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from engine.ai import storeys
+from engine.ai import memory, storeys
 from engine.ai.planner import Ai
 from engine.core.commands import EndTurn, Rejected
 from engine.core.dice import Dice, Faces, seed_from_int
@@ -90,3 +90,17 @@ def test_under_a_hovering_floater_she_does_not_step_back_and_forth(game):
     pairs = [tuple(trail[i:i + 2]) for i in range(len(trail) - 1) if trail[i] != trail[i + 1]]
     assert pairs and len(pairs) == len(set(pairs)) and not any((b, a) in pairs for a, b in pairs), trail
     assert any(z == 1 for *_, z in trail), trail  # up the stairs at some point
+
+
+def test_the_storey_of_a_hostile_remembered_is_in_the_checkpoint(game):
+    """A resumed mission must climb as the uninterrupted one: the memory keeps the Floater's storey, and leaves the
+    key out while every hostile it remembers is on the ground (older checkpoints, maps of one storey)."""
+    state = _under_the_floater(game)
+    ai = Ai(game.ruleset, "xcom")
+    ai.observe(state)
+    assert ai.levels == {"floater_1": 1}
+    again = Ai(game.ruleset, "xcom")
+    memory.apply(again, memory.decode(memory.snapshot(ai)))
+    assert again.levels == {"floater_1": 1} and again.memory == ai.memory
+    ai.levels = {}
+    assert "levels" not in memory.snapshot(ai)
