@@ -232,7 +232,7 @@ def test_a_walk_never_goes_through_where_it_remembers_a_hostile_nor_is_cut_short
                   "xcom", {"xcom": set()})
     ai = Ai(rs, "xcom")
     ai.memory = {"zhetan": (8, 4)}  # seen there before it fell behind the wall
-    assert (8, 4) in ai._blocked(state, ai.knowledge(state)) and ai.memory == {"zhetan": (8, 4)}
+    assert (8, 4) in ai._blocked(state, ai.knowledge(state), state.units["sam"]) and ai.memory == {"zhetan": (8, 4)}
     ai.next_command(state)  # it looks, and notes where its side stands
     ai._seen = ai._seen.copy()
     ai._seen[6, 4] = False  # (4, 6): a square it cannot see

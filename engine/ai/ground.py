@@ -18,12 +18,14 @@ from engine.map.grid import Grid, Pos
 class Ground:
     """The walking half of `Ai`: it needs `ruleset`, `side`, `memory` and the exploring memory `Ai.__init__` sets."""
 
-    def _blocked(self, state: State, k: Knowledge) -> list[Pos]:
-        """Cells it knows it cannot enter: anyone not of its side whom it sees, and where it remembers a hostile it
-        no longer sees (a senseless one lies there still; a walk planned through it would be refused every turn)."""
+    def _blocked(self, state: State, k: Knowledge, unit: Unit) -> list[Pos]:
+        """Cells of its storey it knows it cannot enter: anyone not of its side whom it sees there, and where it
+        remembers a hostile it no longer sees (a senseless one lies there still; a walk planned through it would be
+        refused every turn). One above or below it at the same x, y blocks nothing of its storey."""
         seen = [u.pos for u in state.units.values() if u.side != self.side and u.status != "dead"
-                and k.seen[u.pos[1], u.pos[0]]]
-        return seen + [pos for _uid, pos in sorted(self.memory.items()) if pos not in seen]
+                and k.seen[u.pos[1], u.pos[0]] and u.z == unit.z]
+        return seen + [pos for uid, pos in sorted(self.memory.items())
+                       if pos not in seen and self.levels.get(uid, 0) == unit.z]
 
     def _grid(self, state: State, unit: Unit) -> Grid:
         """The storey the unit stands on: it plans its walks and positions there (engine.map.levels); going up and
@@ -56,7 +58,7 @@ class Ground:
 
     def _fall_back(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, moves: int) -> Move | None:
         """Morale broken or badly hurt: the reachable cell farthest from the threats, in cover."""
-        blocked = self._blocked(state, k)
+        blocked = self._blocked(state, k, unit)
         grid = self._grid(state, unit)
         w = self._walk(state, unit)
         steps = grid.distances(unit.pos, blocked, w)

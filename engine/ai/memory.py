@@ -30,6 +30,7 @@ class Memory:
     leads: dict[str, tuple[tuple[int, int], int]] = attrs.field(factory=dict)  # engine.ai.hunting
     searched: np.ndarray | None = attrs.field(default=None, eq=False)  # phase each cell was searched in; -1 never
     rested: frozenset[str] = frozenset()  # this turn's units that did the ruleset's ai_rest
+    levels: dict[str, int] = attrs.field(factory=dict)  # hostile id -> storey last seen on, when not the ground
 
 
 def snapshot(ai: "Ai") -> dict[str, Any]:
@@ -56,6 +57,8 @@ def _hunt(ai: "Ai") -> dict[str, Any]:
         out["searched"] = {"shape": list(ai.searched.shape), "runs": _runs(ai.searched)}
     if ai._rested:  # noqa: SLF001 - left out while empty, as older checkpoints are
         out["rested"] = sorted(ai._rested)  # noqa: SLF001
+    if ai.levels:  # hostiles remembered above the ground (engine.ai.storeys): never on a map of one storey
+        out["levels"] = [[uid, z] for uid, z in sorted(ai.levels.items())]
     return out
 
 
@@ -75,9 +78,10 @@ def decode(data: Any) -> Memory:
         leads = {_str(u): ((_int(x), _int(y)), _int(p)) for u, x, y, p in data.get("leads", [])}
         searched = _unruns(data["searched"]) if "searched" in data else None
         rested = frozenset(_str(u) for u in data.get("rested", []))
+        levels = {_str(u): _int(z) for u, z in data.get("levels", [])}
     except (KeyError, TypeError, IndexError, ValueError) as exc:
         raise ValueError(f"malformed AI memory ({exc!r})") from None
-    return Memory(memory, armed, skip, explore, held, turn, mark, looked, leads, searched, rested)
+    return Memory(memory, armed, skip, explore, held, turn, mark, looked, leads, searched, rested, levels)
 
 
 def apply(ai: "Ai", m: Memory) -> None:
@@ -85,7 +89,7 @@ def apply(ai: "Ai", m: Memory) -> None:
     ai._armed, ai._skip = set(m.armed), set(m.skip)  # noqa: SLF001
     ai._explore, ai._held = dict(m.explore), dict(m.held)  # noqa: SLF001
     ai._turn, ai._mark, ai._rested = m.turn, m.mark, set(m.rested)  # noqa: SLF001
-    ai.leads = dict(m.leads)
+    ai.leads, ai.levels = dict(m.leads), dict(m.levels)
     ai.searched = None if m.searched is None else m.searched.astype(np.int32)
     if m.looked is not None:
         ai._explored = m.looked >= 0  # noqa: SLF001

@@ -12,7 +12,7 @@ import attrs
 import numpy as np
 
 from engine.content import missions
-from engine.ai import grenades, hunting, stealth
+from engine.ai import grenades, hunting, stealth, storeys
 from engine.ai.ground import Ground, affordable
 from engine.ai.orders import Orders
 from engine.core.commands import Combo, Command, EndTurn, Move, Rejected, Shoot, Wait
@@ -43,6 +43,7 @@ class Ai(Ground):
         self.aggression = (level.aggression_percent if level else 100) / 100
         self.misjudge = level.misjudge_percent if level else 0
         self.memory: dict[str, Pos] = {}  # hostile id -> last position seen
+        self.levels: dict[str, int] = {}  # hostile id -> the storey it was last seen on, when not the ground
         self._armed: set[str] = set()  # hostiles seen that fight back (not civilians)
         self._skip: set[str] = set()  # units that got a rejection this turn
         self._retry: Command | None = None  # a refused walk cut short, to give at once (never kept past it)
@@ -72,16 +73,25 @@ class Ai(Ground):
                               lambda u: missions.hostile(self.side, u.side))
         self._looked[seen] = state.phase
         self._armed |= {h.id for h in hostiles if h.side != missions.CIVILIANS}
+        self.levels = {uid: z for uid, z in self.levels.items() if uid in self.memory}
+        self.levels.update({h.id: h.z for h in hostiles if h.z})
+        for h in hostiles:
+            if not h.z:
+                self.levels.pop(h.id, None)
         hunting.note(self, state, before, seen, hostiles)
         return seen, hostiles
 
     def knowledge(self, state: State) -> Knowledge:
         seen, hostiles = self.observe(state)
         in_sight = {h.id for h in hostiles}
-        threats = [h.pos for h in hostiles if h.conscious and h.id in self._armed]
-        threats += [p for uid, p in sorted(self.memory.items()) if uid not in in_sight and uid in self._armed]
-        threats += [p for p in self.ruleset.heard(state, self.side) if p not in threats]  # a shot heard: hunt there
-        return Knowledge(seen, tuple(hostiles), tuple(threats), self.ruleset.sight_range)
+        threats = [(h.pos, h.z) for h in hostiles if h.conscious and h.id in self._armed]
+        threats += [(p, self.levels.get(uid, 0)) for uid, p in sorted(self.memory.items())
+                    if uid not in in_sight and uid in self._armed]
+        cells = [p for p, _z in threats]
+        threats += [(p, None) for p in self.ruleset.heard(state, self.side) if p not in cells]  # heard: hunt there
+        zs = tuple(z for _p, z in threats)
+        return Knowledge(seen, tuple(hostiles), tuple(p for p, _z in threats), self.ruleset.sight_range,
+                         zs if state.grid.storeys else ())  # one storey: every threat on the unit's, as always
 
     def profile(self, unit: Unit) -> Behaviour:
         return self.content.behaviour.get(self.ruleset.behaviour(unit) or "default", DEFAULT)
@@ -167,15 +177,17 @@ class Ai(Ground):
         if hunt is not None:  # neo-troops: fire at a cell, Search, close on where a cloaked varan was last seen
             hunting.hunted(self, state, hunt)
             return hunt.command
+        every, (k, above) = k, storeys.own(k, unit)  # scores and goals on its storey; the others are climbed to
         if self._breaking(unit, p) and k.threats and budget.moves_left > 0:
             back = self._fall_back(state, unit, k, p, budget.moves_left)
             if back is not None:
                 return back
         walk = max(0, budget.moves_left - budget.reserve)  # what its walks leave is kept for the enemy's turn
         if p.melee:
-            return shot[0] if shot else self._advance(state, unit, k, p, walk, budget.dash_moves)
-        grenade = grenades.choose(self.ruleset, self.side, state, unit, k, p, shot) \
-            or grenades.launch(self.ruleset, self.side, state, unit, k, p)
+            return shot[0] if shot else (self._climb(state, unit, k, above, walk)
+                                         or self._advance(state, unit, k, p, walk, budget.dash_moves))
+        grenade = grenades.choose(self.ruleset, self.side, state, unit, every, p, shot) \
+            or grenades.launch(self.ruleset, self.side, state, unit, every, p)
         if grenade is not None:
             return grenade
         if shot is not None:
@@ -188,10 +200,13 @@ class Ai(Ground):
         chore = rs.ai_chore(state, unit, list(k.targets), "idle")  # xcom-trpg: break a grip, top up a magazine
         if chore is not None:
             return chore
-        if budget.moves_left > budget.step and k.live_targets():
-            step = self._step_and_shoot(state, unit, k, p, budget.step, budget.dash_moves)
+        if budget.moves_left > budget.step and every.live_targets():  # a shot at another storey too (the height)
+            step = self._step_and_shoot(state, unit, every, p, budget.step, budget.dash_moves)
             if step is not None:
                 return step
+        climb = self._climb(state, unit, k, above, walk)
+        if climb is not None:
+            return climb
         near = k.threats and min(state.grid.steps(unit.pos, t) for t in k.threats) <= k.vision // 2
         escort = any(u.conscious and u.id != unit.id for u in state.side_units(self.side))
         if p.objective and near and escort and self._covered(state, unit, k, p):
@@ -262,7 +277,7 @@ class Ai(Ground):
         behaviour weighs them."""
         if moves <= 0 and dash <= 0:
             return None
-        blocked = self._blocked(state, k)
+        blocked = self._blocked(state, k, unit)
         goals = self._goals(state, unit, k, p, blocked)
         if not goals:
             return None
@@ -314,7 +329,7 @@ class Ai(Ground):
 
     def _reposition(self, state: State, unit: Unit, k: Knowledge, p: Behaviour, shot: Shoot, step: int) -> Command | None:
         """It has a shot: a better cell one move action away that keeps it, the other action left to fire."""
-        blocked = self._blocked(state, k)
+        blocked = self._blocked(state, k, unit)
         grid = self._grid(state, unit)
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         here = position_score(grid, unit.pos, p, k, 0, friends=friends, advance=0)
@@ -339,7 +354,7 @@ class Ai(Ground):
                         dash: int) -> Command | None:
         """No shot from here: one move action (or a combo, stamina allowing) to a cell it can shoot from. Only the
         cells that score best as positions are tried, since each try previews every shot."""
-        blocked = self._blocked(state, k)
+        blocked = self._blocked(state, k, unit)
         grid = self._grid(state, unit)
         friends = [u.pos for u in state.side_units(self.side) if u.conscious and u.id != unit.id]
         moves = self._moves(state, unit, blocked, step, dash)
@@ -361,6 +376,10 @@ class Ai(Ground):
             if best is None or score > best[0]:  # a tie goes to the shorter walk, tried first
                 best = (score, command)
         return best[1] if best is not None else None
+
+    def _climb(self, state: State, unit: Unit, k: Knowledge, above: list, tu: int) -> Move | None:
+        """Nothing known on its own storey, a hostile on another: the stairs, or the walk, towards it."""
+        return storeys.climb(self, state, unit, above, tu) if above and not k.threats and not k.targets else None
 
     def _breaking(self, unit: Unit, p: Behaviour) -> bool:
         morale = p.retreat_morale / self.aggression if p.retreat_morale else 0

@@ -30,6 +30,7 @@ class Knowledge:
     targets: tuple[Unit, ...]  # hostiles in sight, conscious or not (not dead)
     threats: tuple[Pos, ...]  # where armed hostiles are, or were last seen
     vision: int
+    levels: tuple[int | None, ...] = ()  # each threat's storey, None unknown (a shot heard); () on a map of one storey
 
     def live_targets(self) -> list[Unit]:
         return [t for t in self.targets if t.conscious]
