@@ -128,6 +128,16 @@ def _read_fields(cl: type, conv: cattrs.Converter):
     return hook
 
 
+def _read_mapping(t: Any, conv: cattrs.Converter):
+    """`dict[K, V]` as cattrs' code without detailed validation structures it, without compiling a function."""
+    args = get_args(t)
+    if not args or all(a is Any for a in args):
+        return lambda value, _t: dict(value)
+    kt, vt = args
+    kh, vh = conv.get_structure_hook(kt, cache_result=False), conv.get_structure_hook(vt, cache_result=False)
+    return lambda value, _t: {kh(k, kt): vh(v, vt) for k, v in value.items()}
+
+
 def make_converter(detailed: bool = True) -> cattrs.Converter:
     """`detailed`: failures carry the notes `walk` locates them by; without, cattrs generates about half the code, so
     the first use of each model (a start-up's whole content load) is quicker and the values are the same."""
@@ -141,7 +151,8 @@ def make_converter(detailed: bool = True) -> cattrs.Converter:
     conv.register_structure_hook_factory(
         lambda t: get_origin(t) is list, _shape_checked(list, "an array", list_structure_factory))
     conv.register_structure_hook_factory(
-        lambda t: get_origin(t) is dict, _shape_checked(dict, "a table", mapping_structure_factory))
+        lambda t: get_origin(t) is dict,
+        _shape_checked(dict, "a table", mapping_structure_factory if detailed else _read_mapping))
     model = (lambda t, cv: make_dict_structure_fn(t, cv)) if detailed else _read_fields
     conv.register_structure_hook_factory(attrs.has, _shape_checked(dict, "a table", model))
     return conv
