@@ -112,9 +112,9 @@ def _read_fields(cl: type, conv: cattrs.Converter):
     plan: list[tuple[str, str, Any, Any, bool]] = []
 
     def hook(value: dict, _t: Any) -> Any:
-        if not plan:  # when first used, so a model may name itself
-            plan.extend((a.name, a.alias, find_structure_handler(a, a.type, conv, conv._prefer_attrib_converters),
-                         a.type, a.default is attrs.NOTHING) for a in fields)
+        if not plan:  # when first used, so a model may name itself; whole at once, as two threads may load content
+            plan[:] = [(a.name, a.alias, find_structure_handler(a, a.type, conv, conv._prefer_attrib_converters),
+                        a.type, a.default is attrs.NOTHING) for a in fields]
         extra = value.keys() - keys
         if extra:
             raise ForbiddenExtraKeysError("", cl, set(extra))
