@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from engine.content import cache, loader, strict
 
 
@@ -47,3 +49,17 @@ def test_a_mistake_is_still_located_through_the_quick_converter():
     messages: list[str] = []
     assert strict.structure("terrain.toml", {"mud": {"glyph": 7}}, models.Terrain, messages) == {}
     assert any(m.startswith("terrain.toml: [mud].glyph: expected string") for m in messages), messages
+
+
+def test_the_quick_converter_refuses_an_unknown_or_a_missing_key():
+    from engine.content import models
+
+    good = {"name": "mud", "glyph": ".", "color": "#553311", "walkable": True, "transparent": True}
+    assert strict._plain.structure(good, models.Terrain).cover == "none"
+    for bad in ({**good, "glyf": "."}, {k: v for k, v in good.items() if k != "glyph"}):
+        with pytest.raises(Exception):
+            strict._plain.structure(bad, models.Terrain)  # never a value for what the detailed one refuses
+    messages: list[str] = []
+    strict.structure("terrain.toml", {"mud": {**good, "glyf": "."}, "bog": {k: v for k, v in good.items() if k != "glyph"}}, models.Terrain, messages)
+    assert any("[mud]: unknown key 'glyf' (did you mean 'glyph'?)" in m for m in messages), messages
+    assert any("[bog].glyph: missing required key" in m for m in messages), messages

@@ -19,6 +19,7 @@ import cattrs
 from cattrs.cols import list_structure_factory, mapping_structure_factory
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
 from cattrs.gen import make_dict_structure_fn
+from cattrs.gen._shared import find_structure_handler
 
 from engine.content import cache
 from engine.content.formula import Formula, FormulaError
@@ -96,6 +97,47 @@ def _shape_checked(kind: type, label: str, factory):
     return make
 
 
+def _read_fields(cl: type, conv: cattrs.Converter):
+    """An attrs class's hook that walks its fields as it runs rather than compiling a function for the class: the
+    values and the failures are those of cattrs' code without detailed validation (missing key, unknown key, a
+    field's own hook), and start-up does not compile one function per content model. Generic and annotated fields
+    go to cattrs."""
+    if any(isinstance(a.type, str) for a in attrs.fields(cl)):
+        attrs.resolve_types(cl)
+    fields = [a for a in attrs.fields(cl) if a.init]
+    if getattr(cl, "__parameters__", ()) or any(
+            isinstance(a.type, typing.TypeVar) or get_origin(a.type) is typing.Annotated for a in fields):
+        return make_dict_structure_fn(cl, conv)
+    keys = frozenset(a.name for a in fields)
+    plan: list[tuple[str, str, Any, Any, bool]] = []
+
+    def hook(value: dict, _t: Any) -> Any:
+        if not plan:  # when first used, so a model may name itself; whole at once, as two threads may load content
+            plan[:] = [(a.name, a.alias, find_structure_handler(a, a.type, conv, conv._prefer_attrib_converters),
+                        a.type, a.default is attrs.NOTHING) for a in fields]
+        extra = value.keys() - keys
+        if extra:
+            raise ForbiddenExtraKeysError("", cl, set(extra))
+        args = {}
+        for name, alias, handler, kind, required in plan:
+            if name in value:
+                args[alias] = value[name] if handler is None else handler(value[name], kind)
+            elif required:
+                raise KeyError(name)
+        return cl(**args)
+    return hook
+
+
+def _read_mapping(t: Any, conv: cattrs.Converter):
+    """`dict[K, V]` as cattrs' code without detailed validation structures it, without compiling a function."""
+    args = get_args(t)
+    if not args or all(a is Any for a in args):
+        return lambda value, _t: dict(value)
+    kt, vt = args
+    kh, vh = conv.get_structure_hook(kt, cache_result=False), conv.get_structure_hook(vt, cache_result=False)
+    return lambda value, _t: {kh(k, kt): vh(v, vt) for k, v in value.items()}
+
+
 def make_converter(detailed: bool = True) -> cattrs.Converter:
     """`detailed`: failures carry the notes `walk` locates them by; without, cattrs generates about half the code, so
     the first use of each model (a start-up's whole content load) is quicker and the values are the same."""
@@ -109,9 +151,10 @@ def make_converter(detailed: bool = True) -> cattrs.Converter:
     conv.register_structure_hook_factory(
         lambda t: get_origin(t) is list, _shape_checked(list, "an array", list_structure_factory))
     conv.register_structure_hook_factory(
-        lambda t: get_origin(t) is dict, _shape_checked(dict, "a table", mapping_structure_factory))
-    conv.register_structure_hook_factory(
-        attrs.has, _shape_checked(dict, "a table", lambda t, cv: make_dict_structure_fn(t, cv)))
+        lambda t: get_origin(t) is dict,
+        _shape_checked(dict, "a table", mapping_structure_factory if detailed else _read_mapping))
+    model = (lambda t, cv: make_dict_structure_fn(t, cv)) if detailed else _read_fields
+    conv.register_structure_hook_factory(attrs.has, _shape_checked(dict, "a table", model))
     return conv
 
 
