@@ -148,7 +148,7 @@ class AnnihilationDowntime(Baseless):
         """Why Stamina changed: A-19.7 takes it permanently, per wound, as each wound is rolled in the mission (the
         mission log's hit has the roll); A-6.1's improvement rolls may add to it."""
         wounds = sum(p.total for _, p in fighter.wounds) if fighter is not None else 0
-        lost = self.book.settings.permanent_stamina_per_wound * wounds
+        lost = min(was, self.book.settings.permanent_stamina_per_wound * wounds)  # A-19.7 stops at 0
         if not lost:
             return ""
         use = now - was + lost
