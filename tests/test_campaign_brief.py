@@ -96,6 +96,8 @@ def test_the_debrief_screen_shows_the_brief_and_r_every_roll(content, tmp_path):
     for text in (brief, whole):
         assert len(text.splitlines()) <= 24 and all(len(line) <= 80 for line in text.splitlines())
     assert "DEBRIEF · in brief (r: every roll)" in brief and "Minor Wound ×3 (2–6 days)" in brief
+    assert brief.splitlines()[-1].startswith("r:every roll ")  # the key bar says what `r` shows next
+    assert whole.splitlines()[-1].startswith("r:brief ") and "every roll" not in whole.splitlines()[-1]
     assert "4d8: 14=14 days" not in brief
     assert "every note and roll (r: in brief)" in whole and "4d8: 14=14 days" in whole and "×3" not in whole
     assert again == brief
