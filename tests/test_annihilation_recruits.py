@@ -43,6 +43,8 @@ def test_a_rookie_joins_while_too_few_are_fit_then_not_for_the_days_set(content)
     assert len(out.rolls) == 14 and all(r.expr == "7d10+10" and 17 <= r.total <= 80 for r in out.rolls)
     assert out.notes == (f"Iris joins the squad: {rookie.rolled}",) and rookie.rolled.startswith("7d10+10 each: ")
     assert [(t.key, t.days) for t in out.timers] == [("recruit:iris", 7)]
+    done = dt.due(out.records, None, out.timers[0], Dice.scripted([]))
+    assert done.records == out.records and done.notes == ("a rookie may join again",)
     waiting = {**busy, "recruit:iris": 3}
     assert dt.offers(out.records, None, 0, waiting) == ()
     again = dt.order(out.records, None, 0, waiting, Order("recruit", "Jett"), Dice(Faces(seed_from_int(1))))

@@ -175,6 +175,8 @@ class AnnihilationDowntime(Baseless):
         return r, Timer(days=days, key=heal_key(r), label=label, who=r.name)
 
     def due(self, records: tuple[Any, ...], base: Any, timer: Timer, dice: Dice) -> Outcome:
+        if timer.key.startswith("recruit:"):
+            return Outcome(records=tuple(records), notes=("a rookie may join again",))
         out, notes = [], []
         for r in records:
             if timer.key == heal_key(r) and (r.hurt or r.wounds or r.limbs) and not r.dead:
@@ -188,8 +190,9 @@ class AnnihilationDowntime(Baseless):
         name = self._rookie(records)
         if self._no_recruit(records, base, busy) is not None or name is None:
             return ()
-        return (Offer(Order("recruit", name), f"Recruit a rookie: {name} (7d10+10 each stat; the next one "
-                                              f"{self.rules.recruit_days} days after)"),)
+        days = self.rules.recruit_days
+        return (Offer(Order("recruit", name), f"Recruit a rookie: {name} (7d10+10; the next in "
+                                              f"{days} day{'' if days == 1 else 's'})"),)
 
     def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: Mapping[str, int],
               order: Order, dice: Dice) -> Outcome | Rejected:
