@@ -33,7 +33,7 @@ def _squad(content, fit: int, hurt: int):
 
 def test_a_rookie_joins_while_too_few_are_fit_then_not_for_the_days_set(content):
     dt = make(ID, content, None).downtime()
-    assert (dt.rules.recruit_days, dt.rules.roster_cap, dt.squad) == (7, 12, 6)
+    assert (dt.rules.recruit_days, dt.rules.roster_cap, dt.squad) == (3, 12, 6)
     records, busy = _squad(content, 4, 4)
     offers = dt.offers(records, None, 0, busy)
     assert [o.order for o in offers] == [Order("recruit", "Iris")] and offers[0].ai and offers[0].cost == 0
@@ -42,7 +42,7 @@ def test_a_rookie_joins_while_too_few_are_fit_then_not_for_the_days_set(content)
     assert out.records[:-1] == records and rookie.name == "Iris" and rookie.rank == "rookie"
     assert len(out.rolls) == 14 and all(r.expr == "7d10+10" and 17 <= r.total <= 80 for r in out.rolls)
     assert out.notes == (f"Iris joins the squad: {rookie.rolled}",) and rookie.rolled.startswith("7d10+10 each: ")
-    assert [(t.key, t.days) for t in out.timers] == [("recruit:iris", 7)]
+    assert [(t.key, t.days) for t in out.timers] == [("recruit:iris", 3)]
     done = dt.due(out.records, None, out.timers[0], Dice.scripted([]))
     assert done.records == out.records and done.notes == ("a rookie may join again",)
     waiting = {**busy, "recruit:iris": 3}
