@@ -37,6 +37,7 @@ def test_a_rookie_joins_while_too_few_are_fit_then_not_for_the_days_set(content)
     records, busy = _squad(content, 4, 4)
     offers = dt.offers(records, None, 0, busy)
     assert [o.order for o in offers] == [Order("recruit", "Iris")] and offers[0].ai and offers[0].cost == 0
+    assert offers[0].label == "Recruit a rookie: Iris (7d10+10; the next in 3 days)"  # one line of the menu
     out = dt.order(records, None, 0, busy, offers[0].order, Dice(Faces(seed_from_int(1))))
     rookie = out.records[-1]
     assert out.records[:-1] == records and rookie.name == "Iris" and rookie.rank == "rookie"
@@ -52,6 +53,8 @@ def test_a_rookie_joins_while_too_few_are_fit_then_not_for_the_days_set(content)
     assert [o.order for o in dt.offers(out.records, None, 0, busy)] == [Order("recruit", "Jett")]  # 5 fit of 6
     taken = dt.order(out.records, None, 0, busy, Order("recruit", "iris"), Dice(Faces(seed_from_int(1))))
     assert isinstance(taken, Rejected) and taken.code == "no_name"
+    for bad in ("x" * 25, "Tab\there", "!!"):
+        assert dt.order(out.records, None, 0, busy, Order("recruit", bad), Dice.scripted([])).code == "no_name"
 
 
 def test_no_rookie_with_a_squad_fit_a_full_roster_or_a_bundle_without_the_keys(content):

@@ -191,7 +191,8 @@ class AnnihilationDowntime(Baseless):
         if self._no_recruit(records, base, busy) is not None or name is None:
             return ()
         days = self.rules.recruit_days
-        return (Offer(Order("recruit", name), f"Recruit a rookie: {name} (7d10+10; the next in "
+        roll = self.book.settings.stat_roll.text.replace(" ", "")  # 7d10+10
+        return (Offer(Order("recruit", name), f"Recruit a rookie: {name} ({roll}; the next in "
                                               f"{days} day{'' if days == 1 else 's'})"),)
 
     def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: Mapping[str, int],
@@ -202,8 +203,10 @@ class AnnihilationDowntime(Baseless):
         if why is not None:
             return Rejected("no_recruit", why)
         name = order.who or self._rookie(records)
-        if name is None or not name.strip() or _id(name) in {_id(r.name) for r in records}:
-            return Rejected("no_name", f"a rookie needs a name nobody on the roster has: {name!r}")
+        if name is None or not 0 < len(name) <= 24 or not name.isprintable() or not _id(name) or \
+                _id(name) in {_id(r.name) for r in records}:
+            return Rejected("no_name", f"a rookie needs a name of 1 to 24 printable characters nobody on the roster "
+                                       f"has: {name[:30]!r}")
         made, rolls = self.creation.create(attrs.evolve(self.creation.draft(), name=name), dice)
         timer = Timer(days=self.rules.recruit_days, key=f"recruit:{_id(name)}", label="the next rookie may join")
         return Outcome(records=tuple(records) + (made,), rolls=tuple(rolls),
