@@ -98,6 +98,22 @@ def test_stamina_lost_to_wounds_is_said_with_its_rule_and_any_rise_by_use(conten
         assert out.notes[0].startswith(f"Kurt: Sta {stm} → {stm - 4 + rise} (4 wounds × −1, A-19.7{by_use})")
 
 
+def test_the_permanent_stamina_loss_stops_at_zero(content):
+    """A-19.7 takes 1 Stamina a wound for good; A-8.4 floors Stm_eff (Stm less the torso wounds) at 0, so Stm
+    itself never goes below 0 however many wounds a soldier takes."""
+    from engine.rules.annihilation import wounds
+
+    kurt = _recruit(content, "Kurt")
+    game = Game.new(content, ID, "eliminate", seed_from_int(2), None, squad=[roster.Character(ID, kurt)])
+    f = game.state.units["roster_kurt"].record.fighter
+    stm = f.character.stats.stamina
+    book = game.ruleset.book
+    near = wounds.wounded(book, f, "left_arm", stm - 2, ()).fighter
+    assert near.character.stats.stamina == 2
+    assert wounds.wounded(book, near, "right_leg", 4, ()).fighter.character.stats.stamina == 0
+    assert wounds.wounded(book, f, "right_leg", stm + 30, ()).fighter.character.stats.stamina == 0
+
+
 def test_the_dead_stay_dead_and_out_of_the_quotas_of_the_next_debrief(mission):
     dt, records, end, _ = mission
     out = dt.debrief(records, None, end, ("Kurt", "Ed"), True, Dice.scripted([]))
@@ -151,7 +167,7 @@ def test_no_orders_no_base(mission):
     refused = dt.order(records, None, 0, frozenset(), Order("train", "Kurt", "medic"), Dice.scripted([]))
     assert isinstance(refused, Rejected) and refused.code == "no_orders"
     assert refused.reason.startswith("annihilation has no between-mission orders ('train')")
-    assert dt.offers(records, None, 0, frozenset()) == () and dt.plots(None) == ()
+    assert dt.offers(records, None, 0, frozenset()) == () and dt.plots(None) == ()  # six fit: a squad (no rookie)
     assert dt.placement(None, "lab", (0, 1, 1, 0)) == "annihilation has no base"
     assert dt.begin(records, Dice.scripted([])).records == records
     assert dt.month(records, None, Dice.scripted([])).funding == 0

@@ -59,7 +59,7 @@ def test_wounds_keep_energy_within_stamina_and_the_dead_dead(seed, hits, stm, ph
         assert (f.status == "dead") == dead
         assert 0 <= f.energy <= stamina_effective(BOOK, f)
         assert f.tu_left >= 0 and all(p.open <= p.total for _, p in f.wounds)
-    assert f.character.stats.stamina == stm - wound_count  # every wound, −1 Stamina for good
+    assert f.character.stats.stamina == max(0, stm - wound_count)  # every wound, −1 Stamina for good, down to 0
     for _ in range(phases):
         f, _ = phase.start(BOOK, f, encumbrance=0)
         assert f.tu_left >= 0 and 0 <= f.energy <= stamina_effective(BOOK, f)

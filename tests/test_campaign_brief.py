@@ -42,6 +42,25 @@ def test_a_soldiers_wounds_are_one_line_in_brief_and_every_one_whole():
     assert "Trevor's Minor Wound heals (in 2 days)" in whole and len(whole) == 12  # 6 notes, funding, 5 timers
 
 
+def test_salvage_is_one_line_in_brief_and_a_roll_an_item_whole():
+    """xxxzone's salvage rolls a d100 for every enemy item, a note each: in brief one line, the items counted by
+    verdict; every roll on `r` (the whole telling)."""
+    rolled = [("Muton", "Laser Rifle", 34, "≤", "salvaged"), ("Muton 2", "Laser Rifle", 12, "≤", "salvaged"),
+              ("Muton 2", "Frag Grenade", 88, ">", "lost"), ("Sectoid", "Laser Rifle", 3, "≤", "salvaged"),
+              ("Sectoid", "Pistol", 41, "≤", "salvaged")]
+    notes = [f"Salvage: {who}'s {item}: d100 {face} {sign} 50: {end}" for who, item, face, sign, end in rolled]
+    notes[-1] = notes[-1].replace("50: ", "70 (Loot Drops: Kim): ").replace("41 ≤ 50", "41 ≤ 70")
+    notes += ["Salvage: 4 of 5 enemy items, 4 × 1F = 4F", "Kim: Minor Wound heals in 1 day"]
+    event = Applied("debrief", Outcome(records=(), notes=tuple(notes), funding=4))
+    assert told([event], whole=False) == [
+        "debrief: Salvage: 3 × Laser Rifle, Pistol salvaged; Frag Grenade lost",
+        "debrief: Salvage: 4 of 5 enemy items, 4 × 1F = 4F", "debrief: Kim: Minor Wound heals in 1 day", "funding +4"]
+    whole = told([event])
+    assert whole[:5] == [f"debrief: {n}" for n in notes[:5]] and len(whole) == 8
+    lone = Applied("debrief", Outcome(records=(), notes=(notes[0],)))  # one item: its note as it is
+    assert told([lone], whole=False) == [f"debrief: {notes[0]}"]
+
+
 def test_the_same_healing_told_again_is_counted_once_in_brief():
     healed = [Applied(f"due:heal:Trevor:{i}", Outcome(records=(), notes=("Trevor's Minor Wound has healed",)))
               for i in range(3)]
@@ -77,6 +96,8 @@ def test_the_debrief_screen_shows_the_brief_and_r_every_roll(content, tmp_path):
     for text in (brief, whole):
         assert len(text.splitlines()) <= 24 and all(len(line) <= 80 for line in text.splitlines())
     assert "DEBRIEF · in brief (r: every roll)" in brief and "Minor Wound ×3 (2–6 days)" in brief
+    assert brief.splitlines()[-1].startswith("r:every roll ")  # the key bar says what `r` shows next
+    assert whole.splitlines()[-1].startswith("r:brief ") and "every roll" not in whole.splitlines()[-1]
     assert "4d8: 14=14 days" not in brief
     assert "every note and roll (r: in brief)" in whole and "4d8: 14=14 days" in whole and "×3" not in whole
     assert again == brief

@@ -7,6 +7,8 @@ no rolls. The whole telling stays a key (or `--rolls`) away."""
 
 from __future__ import annotations
 
+import re
+
 from engine.campaign import state as s
 from engine.campaign.seam import Outcome, Timer
 from engine.core.dice import Roll
@@ -30,6 +32,7 @@ def lines(event: s.Event, rolls: bool = True, whole: bool = True) -> list[str]:
         if not whole and event.cause.startswith("due:"):
             cause = "due"  # the timer's key is for the whole telling: briefly, the same healing reads the same
         notes, timers = (o.notes, o.timers) if whole else _grouped(o)
+        notes = notes if whole else _runs(list(notes))
         out = [f"{cause}: {note}" for note in notes] or ([f"{cause}"] if event.cause != "debrief" else [])
         if o.funding:
             out.append(f"funding {o.funding:+d}")
@@ -80,6 +83,39 @@ def _grouped(o: Outcome) -> tuple[list[str], list[Timer]]:
             told.add(who)
     notes += [_summary(who, ts) for who, ts in mine.items() if who not in told and len(ts) > 1]
     return notes, [t for t in o.timers if t.who not in told and len(mine.get(t.who, ())) < 2]
+
+
+# "Salvage: Muton's Laser Rifle: d100 34 ≤ 50: salvaged": a note per rolled thing, its verdict last
+ROLLED = re.compile(r"(?P<head>[^:]+): .+?'s (?P<thing>[^:]+): d\d+ \d+ .*: (?P<end>[\w ]+)")
+
+
+def _runs(notes: list[str]) -> list[str]:
+    """A run of rolled notes under one head (xxxzone's salvage, a roll per enemy item) in brief: one line, the
+    things counted by verdict ("Salvage: 3 × Laser Rifle, Pistol salvaged; Grenade lost"); the rolls stay whole."""
+    out: list[str] = []
+    i = 0
+    while i < len(notes):
+        m = ROLLED.fullmatch(notes[i])
+        j = i + 1
+        while m and j < len(notes) and (n := ROLLED.fullmatch(notes[j])) and n["head"] == m["head"]:
+            j += 1
+        if not m or j - i < 2:
+            out.append(notes[i])
+            i += 1
+            continue
+        ends: dict[str, list[str]] = {}
+        for note in notes[i:j]:
+            n = ROLLED.fullmatch(note)
+            assert n is not None
+            ends.setdefault(n["end"], []).append(n["thing"])
+        out.append(f"{m['head']}: " + "; ".join(f"{_counts(things)} {end}" for end, things in ends.items()))
+        i = j
+    return out
+
+
+def _counts(things: list[str]) -> str:
+    counted = {t: things.count(t) for t in things}
+    return ", ".join(f"{n} × {t}" if n > 1 else t for t, n in counted.items())
 
 
 def _summary(who: str, timers: list[Timer]) -> str:

@@ -291,15 +291,20 @@ class DebriefScreen(Sized):
         yield Static(self._title(), id="camp-head")
         with VerticalScroll(id="summary-box"):
             yield Static(Text("\n".join(self.lines)), id="debrief-text")
-        yield KeyBar()
+        yield KeyBar(words=self._key_words)
         yield from super().compose()
 
     def _title(self) -> str:
         return f"{self.title_text} · " + ("every note and roll (r: in brief)" if self.showing_whole
                                           else "in brief (r: every roll)")
 
+    def _key_words(self, key_id: str, words: str) -> str:
+        """`r` says what it shows next: every roll while in brief, the brief while every roll is shown."""
+        return "brief" if key_id == "debrief_whole" and self.showing_whole else words
+
     def action_whole(self) -> None:
         self.showing_whole = not self.showing_whole
+        self.refresh_bindings()  # the key bar rewords `r`
         self.query_one("#camp-head", Static).update(self._title())
         self.query_one("#debrief-text", Static).update(
             Text("\n".join(self.whole if self.showing_whole else self.lines)))

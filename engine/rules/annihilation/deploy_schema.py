@@ -133,6 +133,8 @@ def _stock(t: Tables) -> list[str]:
                 out.append(f"{where}: no armour, weapon, item or explosive of that id")
             elif n < 0:
                 out.append(f"{where}: {n} is negative")
+        out += [f"campaign.toml: [{key}].{name}: {n} is negative" for name, n in
+                (("recruit_days", c.recruit_days), ("roster_cap", c.roster_cap)) if n < 0]
     return out
 
 
@@ -207,6 +209,9 @@ class Campaign:
     # nothing
     stock: dict[str, int] | None = None  # the stores a campaign begins with: armour.toml, weapons.toml, items.toml
     # or explosives.toml id -> how many; None (a bundle without it): no stores, every kit on offer
+    recruit_days: int = 0  # a rookie may join every this many days while fewer are fit than a squad; 0 (a bundle
+    # without it): nobody joins
+    roster_cap: int = 0  # nor once this many soldiers live
 
 
 # a bundle without them (an older one) plays every level with the aliens as rolled, and has no campaign

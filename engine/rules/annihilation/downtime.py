@@ -3,7 +3,8 @@ after each mission, through the one path the roster uses (practice.debrief in th
 it); wounds kept on the record and healed in days of rest (Interpretation: content/annihilation/campaign.toml,
 docs/rules-notes.md); the dead kept, never deployed; the stores (outfit.Stores, the campaign's base: campaign.toml
 `stock`) the kit is issued from, which lose what the dead carried and gain what a won mission leaves on the ground
-(`recovers`; a campaign without stores names it in the debrief). No funding, no orders."""
+(`recovers`; a campaign without stores names it in the debrief); a rookie who joins while too few are fit for a
+squad (`recruit_days`, `roster_cap`: the one order). No funding."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from typing import Any
 
 import attrs
 
-from engine.campaign.seam import Baseless, Order, Outcome, Timer
+from engine.campaign.seam import NAMES, Baseless, Offer, Order, Outcome, Timer
+from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.rules.annihilation.character import baseline
 from engine.rules.annihilation.creator import SHORT, AnnihilationCreation, Recruit, _id, _tid
@@ -36,6 +38,7 @@ class AnnihilationDowntime(Baseless):
         self.creation = AnnihilationCreation(content)
         self.book = self.creation.book
         self.rules = content.rules[ID].get("campaign", {}).get("standard", Campaign())
+        self.squad = max((self.creation.places(m) for m in content.missions), default=0)  # the largest squad
 
     def begin(self, records: tuple[Any, ...], dice: Dice) -> Outcome:
         if self.rules.stock is None:
@@ -148,7 +151,7 @@ class AnnihilationDowntime(Baseless):
         """Why Stamina changed: A-19.7 takes it permanently, per wound, as each wound is rolled in the mission (the
         mission log's hit has the roll); A-6.1's improvement rolls may add to it."""
         wounds = sum(p.total for _, p in fighter.wounds) if fighter is not None else 0
-        lost = self.book.settings.permanent_stamina_per_wound * wounds
+        lost = min(was, self.book.settings.permanent_stamina_per_wound * wounds)  # A-19.7 stops at 0
         if not lost:
             return ""
         use = now - was + lost
@@ -172,6 +175,8 @@ class AnnihilationDowntime(Baseless):
         return r, Timer(days=days, key=heal_key(r), label=label, who=r.name)
 
     def due(self, records: tuple[Any, ...], base: Any, timer: Timer, dice: Dice) -> Outcome:
+        if timer.key.startswith("recruit:"):
+            return Outcome(records=tuple(records), notes=("a rookie may join again",))
         out, notes = [], []
         for r in records:
             if timer.key == heal_key(r) and (r.hurt or r.wounds or r.limbs) and not r.dead:
@@ -180,6 +185,56 @@ class AnnihilationDowntime(Baseless):
             out.append(r)
         return Outcome(records=tuple(out), notes=tuple(notes))
 
+    def offers(self, records: tuple[Any, ...], base: Any, funding: int,
+               busy: Mapping[str, int]) -> tuple[Offer, ...]:
+        name = self._rookie(records)
+        if self._no_recruit(records, base, busy) is not None or name is None:
+            return ()
+        days = self.rules.recruit_days
+        roll = self.book.settings.stat_roll.text.replace(" ", "")  # A-3.1: 7d10+10
+        return (Offer(Order("recruit", name), f"Recruit a rookie: {name} ({roll}; the next in "
+                                              f"{days} day{'' if days == 1 else 's'})"),)
+
+    def order(self, records: tuple[Any, ...], base: Any, funding: int, busy: Mapping[str, int],
+              order: Order, dice: Dice) -> Outcome | Rejected:
+        if order.kind != "recruit":
+            return Rejected("no_orders", self.refuse_order(order))
+        why = self._no_recruit(records, base, busy)
+        if why is not None:
+            return Rejected("no_recruit", why)
+        name = order.who or self._rookie(records)
+        if name is None or not 0 < len(name) <= 24 or not name.isprintable() or not _id(name) or \
+                _id(name) in {_id(r.name) for r in records}:
+            return Rejected("no_name", f"a rookie needs a name of 1 to 24 printable characters nobody on the roster "
+                                       f"has: {name[:30]!r}")
+        made, rolls = self.creation.create(attrs.evolve(self.creation.draft(), name=name), dice)
+        timer = Timer(days=self.rules.recruit_days, key=f"recruit:{_id(name)}", label="the next rookie may join")
+        return Outcome(records=tuple(records) + (made,), rolls=tuple(rolls),
+                       timers=(timer,), notes=(f"{name} joins the squad: {made.rolled}",))
+
+    def _no_recruit(self, records: tuple[Any, ...], base: Any, busy: Mapping[str, int]) -> str | None:
+        """Why no rookie may join now (Interpretation: the source has no recruiting, and no funding to hire
+        with): none in this campaign, one joined too lately, the roster full, or enough fit for a squad."""
+        if not self.rules.recruit_days:
+            return "this campaign takes no recruits"
+        waiting = [busy[key] if isinstance(busy, Mapping) else 0 for key in busy if key.startswith("recruit:")]
+        if waiting:
+            left = max(waiting)
+            return "the next rookie may join " + (f"in {left} day{'' if left == 1 else 's'}" if left > 0 else "later")
+        living = [r for r in records if not r.dead]
+        if len(living) >= self.rules.roster_cap:
+            return f"the roster is full: {len(living)} of {self.rules.roster_cap} soldiers living"
+        fit = sum(1 for r in living if self.deploy_refusal(r, base, busy) is None)
+        if fit >= self.squad:
+            return f"{fit} soldiers are fit, enough for a squad of {self.squad}"
+        return None
+
+    def _rookie(self, records: tuple[Any, ...]) -> str | None:
+        """The next recruit's name: the first of the campaign's names nobody had, then "Rookie N"."""
+        taken = {_id(r.name) for r in records}
+        names = [*NAMES, *(f"Rookie {n}" for n in range(1, len(records) + 2))]
+        return next((n for n in names if _id(n) not in taken), None)
+
     def refuse_order(self, order: Order) -> str:
-        return (f"annihilation has no between-mission orders ({order.kind!r}): its soldiers "
-                "improve by use in missions (A-6.1); skills are bought with `roster train`")
+        return (f"annihilation has no between-mission orders ({order.kind!r}) but recruiting a rookie: its "
+                "soldiers improve by use in missions (A-6.1); skills are bought with `roster train`")

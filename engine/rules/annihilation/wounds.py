@@ -76,7 +76,8 @@ def wounded(book: Book, f: Fighter, part_id: str, n: int, rolls: tuple[Roll, ...
     part = Part(open=old.open + n, total=old.total + n)
     stats = f.character.stats
     character = attrs.evolve(f.character, stats=attrs.evolve(
-        stats, stamina=stats.stamina - st.permanent_stamina_per_wound * n))  # permanent
+        stats, stamina=max(0, stats.stamina - st.permanent_stamina_per_wound * n)))  # permanent, never
+    # below 0 (A-8.4 floors Stm_eff at 0 and Stm_eff is Stm less the torso wounds: Stm itself is no lower)
     f = attrs.evolve(f.with_part(part_id, part), character=character)
     notes: list[str] = []
     kind = book.body[part_id].part
