@@ -142,7 +142,8 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
     now, here, cause, height = state, unit.pos, "walks", unit.z
     for place, (step, door) in zip(path, steps):
         cell = place[:2]
-        paid = moves.walk(rs.book, f, [step], flyer=flying)
+        # one step through no door: its price is the whole walk's, just paid from the same fighter
+        paid = (whole,) if len(steps) == 1 and not door else moves.walk(rs.book, f, [step], flyer=flying)
         if isinstance(paid, Rejected):  # wounds on the way took the Energy or the legs: it stops where it is
             cause = f"walks, then stops: {paid.reason}"
             break
