@@ -37,8 +37,9 @@ def _swap(kit: tuple[Carried, ...], old: Carried, new: Carried | None) -> tuple[
 
 def watchers(rs: Annihilation, state: State, mover: Unit, cell: Pos) -> list[Unit]:
     """A-14.9 step 1: the conscious enemies holding a weapon that see `cell` (on the mover's storey)."""
-    return [u for u in state.units.values() if memo(u, watchers, lambda v: _armed(rs, v)) and missions.hostile(u.side, mover.side)
-            and u.id != mover.id and clouds.sees(rs, state, u.pos, cell, u.z, mover.z)]
+    armed = lambda v: _armed(rs, v)  # noqa: E731 - one closure a step, not one a unit
+    return [u for u in state.units.values() if missions.hostile(u.side, mover.side) and u.id != mover.id
+            and memo(u, watchers, armed) and clouds.sees(rs, state, u.pos, cell, u.z, mover.z)]
 
 
 def _armed(rs: Annihilation, unit: Unit) -> bool:

@@ -36,12 +36,11 @@ def _where(cell: Pos, z: int) -> str:
     return f"{cell[0]},{cell[1]}" + (f" on level {z}" if z else "")
 
 
-def _problem(rs: Annihilation, state: State, unit: Unit, path: tuple[Place, ...]) -> Rejected | None:
+def _problem(rs: Annihilation, state: State, unit: Unit, path: tuple[Place, ...], flying: bool) -> Rejected | None:
     if not path:
         return Rejected("empty_path", "A move needs at least one square")
     here = (*unit.pos, unit.z)
     grid = state.grid
-    flying = moves.flies(rs.book, fighter_of(unit))
     for place in path:
         cell, z = place[:2], place[2]
         if not grid.inside(cell) or not 0 <= z < grid.levels:
@@ -80,9 +79,9 @@ def steps_of(rs: Annihilation, state: State, start: Place, path: tuple[Place, ..
     return out
 
 
-def _paid(rs: Annihilation, unit: Unit, steps: list[tuple[moves.Step, bool]], flying: bool) -> Fighter | Rejected:
-    """The mover's fighter with the whole path and its doors paid (A-8.3: all of it, or none of it is walked)."""
-    f = fighter_of(unit)
+def _paid(rs: Annihilation, unit: Unit, f: Fighter, steps: list[tuple[moves.Step, bool]],
+          flying: bool) -> Fighter | Rejected:
+    """The mover's fighter `f` with the whole path and its doors paid (A-8.3: all of it, or none of it is walked)."""
     total = moves.walk(rs.book, f, [s for s, _ in steps], flyer=flying)
     if isinstance(total, Rejected):
         return total
@@ -93,24 +92,25 @@ def _paid(rs: Annihilation, unit: Unit, steps: list[tuple[moves.Step, bool]], fl
     return records.evolve(total[0], {"tu_left": total[0].tu_left - doors})
 
 
-def _places(rs: Annihilation, state: State, unit: Unit, cmd: Move) -> tuple[Place, ...] | Rejected:
+def _places(rs: Annihilation, state: State, unit: Unit, cmd: Move, flying: bool) -> tuple[Place, ...] | Rejected:
     """The move's squares with their storeys, short of a friend on the last, if the map lets it walk them."""
     if cmd.levels and len(cmd.levels) != len(cmd.path):
         return Rejected("bad_levels", f"A move of {len(cmd.path)} squares names {len(cmd.levels)} levels")
     path = tuple((c[0], c[1], z) for c, z in zip(cmd.path, cmd.levels or (unit.z,) * len(cmd.path)))
     while path and any(u.side == unit.side and u.id != unit.id for u in state.units_at(path[-1][:2], path[-1][2])):
         path = path[:-1]  # one unit a square: a walk onto a friend ends on the square before it
-    return _problem(rs, state, unit, path) or path
+    return _problem(rs, state, unit, path, flying) or path
 
 
 def ahead(rs: Annihilation, state: State, unit: Unit, cmd: Move) -> State | Rejected:
     """The state `move` leaves when nothing happens on the way (no opportunity fire, no fall, no door): the mover on
     the last square, facing along the last step, the path paid. The AI plans a shot after a walk from it."""
-    path = _places(rs, state, unit, cmd)
+    f = fighter_of(unit)
+    flying = moves.flies(rs.book, f)
+    path = _places(rs, state, unit, cmd, flying)
     if isinstance(path, Rejected):
         return path
-    flying = moves.flies(rs.book, fighter_of(unit))
-    f = _paid(rs, unit, steps_of(rs, state, (*unit.pos, unit.z), path, flying), flying)
+    f = _paid(rs, unit, f, steps_of(rs, state, (*unit.pos, unit.z), path, flying), flying)
     if isinstance(f, Rejected):
         return f
     here = unit.pos
@@ -124,26 +124,26 @@ def ahead(rs: Annihilation, state: State, unit: Unit, cmd: Move) -> State | Reje
 
 
 def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> Rejected | list[Event]:
-    path = _places(rs, state, unit, cmd)
-    if isinstance(path, Rejected):
-        return path
     f = fighter_of(unit)
     flying = moves.flies(rs.book, f)
+    path = _places(rs, state, unit, cmd, flying)
+    if isinstance(path, Rejected):
+        return path
     steps = steps_of(rs, state, (*unit.pos, unit.z), path, flying)
     door_tu = rs.book.costs["open_door"].tu
-    whole = _paid(rs, unit, steps, flying)
+    whole = _paid(rs, unit, f, steps, flying)
     if isinstance(whole, Rejected):
         return whole
-    # `trace` is the walk as it happens, step by step, for the folds that decide who sees it; the log gets one Moved
+    # `now` is the walk as it happens, step by step, for the folds that decide who sees it; the log gets one Moved
     # (a record's moves are read as one by the fog of war), then the doors and the shots in their order, then the
     # mover as it ends up.
-    trace: list[Event] = []
     told: list[Event] = []
     walked: list[Place] = []
     now, here, cause, height = state, unit.pos, "walks", unit.z
     for place, (step, door) in zip(path, steps):
         cell = place[:2]
-        paid = moves.walk(rs.book, f, [step], flyer=flying)
+        # one step through no door: its price is the whole walk's, just paid from the same fighter
+        paid = (whole,) if len(steps) == 1 and not door else moves.walk(rs.book, f, [step], flyer=flying)
         if isinstance(paid, Rejected):  # wounds on the way took the Energy or the legs: it stops where it is
             cause = f"walks, then stops: {paid.reason}"
             break
@@ -179,7 +179,6 @@ def move(rs: Annihilation, state: State, unit: Unit, cmd: Move, dice: Dice) -> R
             if f.status != "awake":  # put down: the rest of the walk does not happen
                 cause = f"walks, and is put down by opportunity fire at {cell[0]},{cell[1]}"
                 break
-    del trace
     cells, zs = levels.split(walked)
     climbed = zs if any(z != unit.z for z in zs) else ()  # a walk on its own storey keeps its bytes
     out: list[Event] = [Moved(unit=unit.id, path=cells, facing=f.facing, levels=climbed)] if walked else []
