@@ -4,7 +4,6 @@ with their kinds, counts and days on the debrief screen and in the campaign's lo
 
 from __future__ import annotations
 
-import asyncio
 
 import attrs
 
@@ -17,6 +16,7 @@ from engine.core.dice import seed_from_int
 from tui.app import XenotacApp
 from tui.screens.campaign import DebriefScreen
 from tui.textshot import screen_text
+from tui.testing import run_app
 
 KINDS = [("Minor Wound", "1d6", 6), ("Minor Wound", "1d6", 2), ("Severe Wound", "4d8", 14), ("Minor Wound", "1d6", 4)]
 
@@ -67,14 +67,6 @@ def test_the_same_healing_told_again_is_counted_once_in_brief():
     assert told(healed, whole=False) == ["due: Trevor's Minor Wound has healed (×3)"]
     assert told(healed)[0] == "due: heal:Trevor:0: Trevor's Minor Wound has healed" and len(told(healed)) == 3
 
-
-def run_app(app, steps):
-    async def go():
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            return await steps(pilot)
-
-    return asyncio.run(go())
 
 
 def test_the_debrief_screen_shows_the_brief_and_r_every_roll(content, tmp_path):

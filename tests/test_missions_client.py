@@ -3,24 +3,15 @@ objectives on the battle screen, doors opened with a key, civilians never offere
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 
 from engine.content import missions
 from engine.rules.xcom_trpg.record import soldier
 from tui.app import XenotacApp
-from tui.testing import new_session
+from tui.testing import new_session, run_app
 from tui.textshot import screen_text
 
-
-def run_app(app, steps, size=(80, 24)):
-    async def go():
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            return await steps(pilot)
-
-    return asyncio.run(go())
 
 
 @pytest.mark.parametrize("mission, position, objective", [

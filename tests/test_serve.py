@@ -7,7 +7,6 @@ The end-to-end sessions over a real SSH connection are in test_serve_ssh.py and 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import subprocess
@@ -25,7 +24,7 @@ from tui.serve import accounts, spawn, status, watchcount  # noqa: E402
 from tui.serve.accounts import Accounts, BadName, Taken, check_name  # noqa: E402
 from tui.serve.command import listen_address  # noqa: E402
 from tui.serve.limits import Window  # noqa: E402
-from tui.testing import new_session  # noqa: E402
+from tui.testing import new_session, run_app  # noqa: E402
 from tui.textshot import screen_text  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -165,14 +164,6 @@ def test_the_game_notes_each_change_of_watchers(tmp_path):
 
 # -- the live viewer in Textual's pilot ---------------------------------------------------------
 
-
-def run_app(app, steps, size=(80, 24)):
-    async def go():
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            return await steps(pilot)
-
-    return asyncio.run(go())
 
 
 def test_the_live_viewer_follows_new_records_and_keeps_the_fog(content, tmp_path):

@@ -3,7 +3,6 @@ overload amount when the option takes one; the chosen command goes through the s
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 from engine.core.commands import Act, Rejected
@@ -11,17 +10,9 @@ from engine.core.events import Resolved
 from engine.rules.xcom_trpg import hooks
 from engine.core.ruleset import Option
 from tui.app import XenotacApp
-from tui.testing import new_session
+from tui.testing import new_session, run_app
 from tui.textshot import screen_text
 
-
-def run_app(app, steps, size=(80, 24)):
-    async def go():
-        async with app.run_test(size=size) as pilot:
-            await pilot.pause()
-            return await steps(pilot)
-
-    return asyncio.run(go())
 
 
 def probe(rs, state, cmd, dice):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 
 from engine.play import roster
 from engine.core.creation import Draft
@@ -12,18 +11,11 @@ from tui.app import XenotacApp
 from tui.screens.creation import Creation
 from tui.screens.roster import RosterScreen
 from tui.textshot import screen_text
+from tui.testing import run_app
 
 ANTON = dict(strength=7, agility=4, intelligence=6, bravery=6, charisma=4, luck=6, psionics=3)
 ORDER = list(ANTON)
 
-
-def run_app(app, steps):
-    async def go():
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            return await steps(pilot)
-
-    return asyncio.run(go())
 
 
 async def allocate(pilot, stats: dict[str, int], start: dict[str, int]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 from engine.core.dice import commitment, seed_from_int
@@ -10,17 +9,9 @@ from engine.log import writer as log
 from engine.play.simulate import play_out
 from tui.app import XenotacApp
 from tui.cli import main
-from tui.testing import new_session
+from tui.testing import new_session, run_app
 from tui.textshot import screen_text
 
-
-def run_app(app, steps):
-    async def go():
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause()
-            return await steps(pilot)
-
-    return asyncio.run(go())
 
 
 def test_title_menu_new_mission_with_an_edited_seed_starts_a_battle(content, tmp_path):

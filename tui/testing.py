@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from engine.core.commands import EndTurn, Move
@@ -42,3 +43,13 @@ def advance_to_contact(session: Session, max_phases: int = 15) -> bool:
         while not session.players_turn and not session.over:
             session.ai_step()
     return bool(hostiles_in_sight(session))
+
+
+def run_app(app, steps, size: tuple[int, int] = (80, 24)):
+    """Run `steps(pilot)` on the app at `size` (80×24, the game's promise) after its first paint; its result."""
+    async def go():
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            return await steps(pilot)
+
+    return asyncio.run(go())
