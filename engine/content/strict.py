@@ -19,7 +19,11 @@ import cattrs
 from cattrs.cols import list_structure_factory, mapping_structure_factory
 from cattrs.errors import ClassValidationError, ForbiddenExtraKeysError, IterableValidationError
 from cattrs.gen import make_dict_structure_fn
-from cattrs.gen._shared import find_structure_handler
+
+try:  # cattrs' own choice of a field's hook; private, so a cattrs that moves it makes the quick reader compile again
+    from cattrs.gen._shared import find_structure_handler
+except ImportError:  # pragma: no cover - depends on the installed cattrs
+    find_structure_handler = None
 
 from engine.content import cache
 from engine.content.formula import Formula, FormulaError
@@ -105,7 +109,7 @@ def _read_fields(cl: type, conv: cattrs.Converter):
     if any(isinstance(a.type, str) for a in attrs.fields(cl)):
         attrs.resolve_types(cl)
     fields = [a for a in attrs.fields(cl) if a.init]
-    if getattr(cl, "__parameters__", ()) or any(
+    if find_structure_handler is None or getattr(cl, "__parameters__", ()) or any(
             isinstance(a.type, typing.TypeVar) or get_origin(a.type) is typing.Annotated for a in fields):
         return make_dict_structure_fn(cl, conv)
     keys = frozenset(a.name for a in fields)
