@@ -98,18 +98,27 @@ def test_segments_in_workers_give_the_same_report(logs, content, monkeypatch, jo
 
 
 
-def test_the_first_segment_is_longer_by_the_trail_a_worker_re_decides(tmp_path, monkeypatch):
-    """A worker re-decides its checkpoint's trail first; the first segment, verified in the calling process,
-    starts from the header: it gets that many more lines, to the nearest checkpoint."""
+def test_segments_start_at_anchors_and_share_the_log_by_bytes(tmp_path, monkeypatch):
+    """A worker starts at a checkpoint's anchor (that checkpoint holds its state) near its share of the bytes
+    (a long line, an AI's walk, is long work); the segment before ends at the last checkpoint before that one,
+    whose anchor the worker may not hold."""
     path = tmp_path / "marks.jsonl"
-    path.write_bytes(b"".join((b'{"n":%d,"kind":"checkpoint"}\n' if n % 50 == 0 else b'{"n":%d}\n') % n
+    pad = {n: b" " * (400 - len(b"%d" % n) if n <= 1000 else 40) for n in range(1, 2001)}  # lines 1-1000: long
+    anchor = {n: (1 if n == 50 else n - 60) for n in range(50, 2001, 50)}  # a trail reaches past the last one
+    path.write_bytes(b"".join((b'{"n":%d,"kind":"checkpoint","of":%d,"anchor":{"of":%d,%s}}\n'
+                               % (n, n - 1, anchor[n], pad[n]) if n in anchor else b'{"n":%d%s}\n' % (n, pad[n]))
                               for n in range(1, 2001)))
     monkeypatch.setattr(verify_fast, "_can_fork", lambda: True)
-    ((line, offset),) = verify_fast._segments(path, 2)
-    assert line == 1050  # (2000 + 64) / 2 = 1032 lines a process: the mark nearest is 1050, not 1000
-    assert path.read_bytes()[offset:].startswith(b'{"n":1050,"kind":"checkpoint"')
-    three = [n for n, _o in verify_fast._segments(path, 3)]
-    assert three == [700, 1350]  # (2000 + 128) / 3 = 709: 700 lines, then 650 + 64, then 650 + 64
+    (start,) = verify_fast._segments(path, 2)
+    assert (start.line, start.covered) == (540, 550)  # half the bytes lies near line 550, not 1000
+    assert path.read_bytes()[start.offset:].startswith(b'{"n":540 ')
+    held = b'{"n":600,"kind":"checkpoint","of":599,"anchor":{"of":540,'  # the checkpoint that holds its state
+    assert path.read_bytes()[start.checkpoint:].startswith(held)
+    three = verify_fast._segments(path, 3)
+    assert [s.line for s in three][1:] == [740] and three[0].line < 540
+    monkeypatch.setattr(verify_fast, "SEGMENT_MIN", path.stat().st_size + 1)
+    assert verify_fast._segments(path, 2) == []  # too short to pay for a worker
+
 
 def test_the_kept_states_stay_within_the_undo_trail():
     walk = verify_fast.Walk([(1, False, 0)], {1: None}, cut=False)  # type: ignore[dict-item]

@@ -19,10 +19,12 @@ import gc
 import hashlib
 import json
 import multiprocessing
+import re
 import threading
+from array import array
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from engine.ai import memory
 from engine.content.models import Content
@@ -35,8 +37,8 @@ from engine.log import writer as log
 from engine.play.game import UNDO_TRAIL, build, check_header
 
 KEEP = 2 * UNDO_TRAIL + 2  # branch entries (and their states) kept behind the head
-SEGMENT_MIN = 2_000  # lines below which a forked worker costs more than it saves
-SPAWN_MIN = 8_000  # the same for a worker started afresh (it imports the engine and builds the map first)
+SEGMENT_MIN = 100_000  # bytes of log below which a forked worker (some 10 ms) costs more than it saves
+SPAWN_MIN = 4_000_000  # the same for a worker started afresh (it imports the engine and builds the map first)
 
 
 class Unsure(Exception):
@@ -149,42 +151,37 @@ class Job:
         self.path = path
         self.casual = bool(header["mission"].get("casual"))
 
-    def run(self, start: tuple[int, int] | None, end: int | None) -> int:
-        """Lines after `start` (a checkpoint's (line, offset); None: from the header) up to line `end`
-        (a checkpoint, itself checked; None: the end of the log). Returns the last line number."""
+    def run(self, start: Start | None, end: int | None) -> int:
+        """Lines after `start` (None: from the header) up to line `end` (None: the end of the log).
+        Returns the last line number."""
         with open(self.path, "rb") as f:
             if start is None:
                 raw = f.readline().rstrip(b"\n")
-                n, walk = 1, Walk([(1, False, 0)], {1: self.initial}, cut=False)
+                n, walk, covered = 1, Walk([(1, False, 0)], {1: self.initial}, cut=False), 0
             else:
-                n, offset = start
-                f.seek(offset)
+                n, covered = start.line, start.covered
+                f.seek(start.offset)
                 raw = f.readline().rstrip(b"\n")
-                walk = self._restore(log.parse(raw, n), n)
-            last = self._lines(_lines(f, raw, n, f.tell() if start is None else start[1] + len(raw) + 1),
-                               walk, end, n)
+                walk = self._restore(start, raw)
+            last = self._lines(_lines(f, raw, n, f.tell()), walk, end, n, covered)
         if end is not None and last != end:
             raise Unsure
         return last
 
-    def _restore(self, checkpoint: dict[str, Any], n: int) -> Walk:
-        """The branch from a checkpoint's anchor: its state, and its trail re-decided from it."""
-        if checkpoint.get("n") != n or checkpoint.get("kind") != "checkpoint":
+    def _restore(self, start: Start, raw: bytes) -> Walk:
+        """The branch from a command line, its state read from the anchor of the checkpoint `start` names and
+        held to the hash on that line. The segment before this one re-decides that line, so its hash, and
+        the state it hashes, are proven there."""
+        checkpoint = log.parse(log.read_at(self.path, start.checkpoint), 0)
+        anchor = checkpoint.get("anchor")
+        record = log.parse(raw, start.line)
+        if not isinstance(anchor, dict) or anchor.get("of") != start.line or record.get("n") != start.line \
+                or record.get("kind") != "command":
             raise Unsure
-        anchor = checkpoint["anchor"]
         state = codec.load_state(anchor["state"], self.initial.grid)
-        walk = Walk([(anchor["of"], False, -1)], {anchor["of"]: state}, cut=anchor["of"] != 1)
-        for t, offset, rolled in checkpoint["trail"]:
-            record = log.parse(log.read_at(self.path, offset), t)
-            if record.get("n") != t or record.get("kind") != "command" or record.get("base") != walk.branch[-1][0]:
-                raise Unsure
-            events, state = self._decide(walk.states[walk.branch[-1][0]], record.get("command"))
-            if codec.state_hash(state) != record.get("state"):
-                raise Unsure
-            walk.push(t, bool(rolled), offset, state)
-        if checkpoint.get("of") != walk.branch[-1][0]:
+        if codec.state_hash(state) != record.get("state"):
             raise Unsure
-        return walk
+        return Walk([(start.line, False, start.offset)], {start.line: state}, cut=True)
 
     def _decide(self, base: State, command: Any):
         events = self.ruleset.decide(base, codec.load_command(command), Dice(self.faces, base.dice))
@@ -200,7 +197,9 @@ class Job:
         return faces
 
     def _lines(self, lines: Iterator[tuple[int, bytes, int, str]], walk: Walk, end: int | None,
-               n: int) -> int:
+               n: int, covered: int) -> int:
+        """Each line held to the rules; a checkpoint up to line `covered` may name an anchor before this
+        segment's start: the segment before checks it."""
         revealed = False
         for n, raw, offset, prev in lines:
             if revealed:
@@ -218,7 +217,9 @@ class Job:
             elif kind == "undo":
                 self._undo(walk, record)
             elif kind == "checkpoint":
-                self._checkpoint(walk, record, raw)
+                anchor = record.get("anchor")
+                if n > covered or not isinstance(anchor, dict) or anchor.get("of") in walk.at:
+                    self._checkpoint(walk, record, raw)
             elif kind == "reveal":
                 if bytes.fromhex(record["seed"]) != self.seed or walk.states[walk.branch[-1][0]].winner is None:
                     raise Unsure  # one reveal, after the mission's end (the full pass names an early one)
@@ -355,28 +356,46 @@ def _lines(f, first: bytes, n: int, offset: int) -> Iterator[tuple[int, bytes, i
 _JOB: Job | None = None  # what a forked worker inherits
 
 
-def _segments(path: Path, jobs: int) -> list[tuple[int, int]]:
-    """(line, offset) of the checkpoints where segments start: about equal shares of the work. A worker first
-    re-decides its checkpoint's trail (up to UNDO_TRAIL commands) and the first segment, here, does not: the
-    first share is that much longer than the others."""
-    marks: list[tuple[int, int]] = []
+class Start(NamedTuple):
+    """Where a worker's segment starts: a command line (and its byte offset) that a later checkpoint anchors
+    (that checkpoint's offset), and the last line the segment before covers (at least this one)."""
+
+    line: int
+    offset: int
+    checkpoint: int
+    covered: int
+
+
+_MARK = re.compile(rb'{"n":(\d+),"kind":"checkpoint","of":\d+,"anchor":{"of":(\d+),')
+
+
+def _segments(path: Path, jobs: int) -> list[Start]:
+    """Where workers start: at about equal shares of the log's bytes (a line's length follows its work: an AI's
+    long walk is a long line), each at a checkpoint's anchor, whose state that checkpoint holds. The segment
+    before ends at the last checkpoint before the anchor's checkpoint (it checks those; the worker may not
+    hold their anchors), or at the anchor itself."""
+    offsets = array("q")
+    marks: list[tuple[int, int, int]] = []  # (checkpoint line, its offset, its anchor's line)
+    every: list[int] = []  # every checkpoint's line
     offset = 0
-    n = 0
     with open(path, "rb") as f:
         for raw in f:
-            n += 1
-            if raw.startswith(b'{"n":%d,"kind":"checkpoint"' % n):
-                marks.append((n, offset))
+            offsets.append(offset)
+            if raw.startswith(b'{"n":%d,"kind":"checkpoint"' % len(offsets)):
+                every.append(len(offsets))
+                found = _MARK.match(raw)
+                if found and 1 < int(found[2]) < int(found[1]):
+                    marks.append((len(offsets), offset, int(found[2])))
             offset += len(raw)
-    if n < (SEGMENT_MIN if _can_fork() else SPAWN_MIN) or not marks:
+    if offset < (SEGMENT_MIN if _can_fork() else SPAWN_MIN) or not marks:
         return []
-    share = (n + (jobs - 1) * UNDO_TRAIL) / jobs  # lines (and trail commands re-decided) per process
-    bounds: list[tuple[int, int]] = []
+    starts: list[Start] = []
     for k in range(1, jobs):
-        best = min(marks, key=lambda m: abs(m[0] - (k * share - (k - 1) * UNDO_TRAIL)))
-        if not bounds or best[0] > bounds[-1][0]:
-            bounds.append(best)
-    return bounds
+        line, at, anchor = min(marks, key=lambda m: abs(offsets[m[2] - 1] - k * offset / jobs))
+        covered = max([n for n in every if anchor < n < line], default=anchor)
+        if not starts or covered > starts[-1].line:
+            starts.append(Start(anchor, offsets[anchor - 1], at, covered))
+    return starts
 
 
 def _can_fork() -> bool:
@@ -386,12 +405,12 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
-def _parallel(job: Job, bounds: list[tuple[int, int]], jobs: int) -> int:
+def _parallel(job: Job, bounds: list[Start], jobs: int) -> int:
     global _JOB
     _JOB = job
     try:
-        starts: list[tuple[int, int] | None] = [None, *bounds]
-        ends: list[int | None] = [b[0] for b in bounds] + [None]
+        starts: list[Start | None] = [None, *bounds]
+        ends: list[int | None] = [b.covered for b in bounds] + [None]
         if _can_fork():
             pool = ProcessPoolExecutor(max_workers=min(jobs, len(starts)) - 1,
                                        mp_context=multiprocessing.get_context("fork"))
@@ -416,7 +435,7 @@ def _start(content: Content, header: dict[str, Any], seed: bytes, path: str) -> 
     _JOB = Job(content, header, seed, ruleset, initial, Path(path))
 
 
-def _segment(start: tuple[int, int], end: int | None) -> int:
+def _segment(start: Start, end: int | None) -> int:
     assert _JOB is not None
     gc.disable()
     return _JOB.run(start, end)
