@@ -218,7 +218,13 @@ def _object(obj: Any, prev: Any = None) -> str:
         parts = [text if own[entry[0]] is olds[entry[0]] else _field(obj, entry, olds[entry[0]])
                  for entry, text in zip(entries, before)]
     elif own is None or kept is None:
-        parts = [_field(obj, entry) for entry in entries]
+        parts = []
+        for entry in entries:  # most fields of a new value are plain and always written: `_field` inlined for them
+            write = _LEAVES.get(type(value := getattr(obj, entry[0])))
+            if write is not None and entry[3] is _ALWAYS:
+                parts.append(entry[1] + write(value))
+            else:
+                parts.append(_field(obj, entry))
     else:
         parts = list(kept[0])
         for name in kept[1]:
