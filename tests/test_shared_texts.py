@@ -47,3 +47,20 @@ def test_a_changed_units_record_is_written_as_the_codec_writes_it_when_the_base_
     assert canon.events_text(events, base) == codec.canonical([codec.dump_event(e) for e in events])
     assert '"name":"y"' in canon.events_text(events, base)
 
+
+
+@attrs.frozen
+class Item:
+    id: str
+    rounds: int = 0
+
+
+def test_a_tuple_of_values_shows_as_its_repr_from_its_items_kept_texts():
+    kit = (Item("rifle", 3), Item("clip"))
+    rec = Outer(inner=Inner(marks=(1,)), tags=("a",))
+    for value in (kit, kit[:1], (kit[0], ("x", kit[1])), kit[::-1]):
+        assert records._nested(value) == repr(value)
+    records.shown(rec)
+    later = records.evolve(rec, {"count": 5})  # made by `evolve` and never shown: lends its texts once shown
+    assert type(later.__dict__[records.SHOWN]) is tuple
+    assert records.shown(attrs.evolve(later, tags=()), later) == repr(attrs.evolve(later, tags=()))

@@ -64,9 +64,41 @@ def event_text(event: Any, base: Any = None) -> str:
         if kind == "noted":
             return (f'{{"kind":"noted","record":{_record(event.record)},"cause":{encode_basestring(event.cause)},'
                     f'"rolls":{_rolls(event.rolls)}}}')
+        return _event(event)
     except _Unknown:
         pass
     return codec.canonical(codec.dump_event(event))
+
+
+def _event(event: Any) -> str:
+    """Any other event as `codec.dump_event` writes it through cattrs: the tag, then each field in order (a
+    spawned unit as `_unit`, a tile's storey left out on the ground); each class's first few held to the codec."""
+    cls = type(event)
+    keys = _EVENTS.get(cls)
+    if keys is None:
+        keys = _EVENTS[cls] = tuple((f.name, f"{encode_basestring(f.name)}:") for f in attrs.fields(cls))
+    elif keys is False:
+        raise _Unknown
+    parts = [f'{{"kind":{encode_basestring(event.kind)}']
+    for name, key in keys:
+        value = getattr(event, name)
+        if name == "rolls":
+            parts.append(key + _rolls(value))
+        elif type(value) is Unit:
+            parts.append(key + memo(value, _unit, _unit))
+        elif not (name == "z" and event.kind == "tile" and not value):
+            parts.append(key + _value(value))
+    text = ",".join(parts) + "}"
+    seen = _SEEN.get(cls, 0)
+    if seen < CHECKED:
+        if text != codec.canonical(codec.dump_event(event)):
+            _EVENTS[cls] = False
+            raise _Unknown
+        _SEEN[cls] = seen + 1
+    return text
+
+
+_EVENTS: dict[type, Any] = {}  # event class -> ((field name, its JSON key), ...) in order; False: the codec writes it
 
 
 def state_text(state: Any) -> str:
@@ -178,12 +210,21 @@ def _object(obj: Any, prev: Any = None) -> str:
         raise _Unknown
     entries, at = plan
     before = prev.__dict__.get(JSON) if own is not None and kept is None and type(prev) is cls else None
+    if type(before) is tuple:  # `prev` made by records.evolve (a patch folded) and not written yet: from its own
+        _object(prev)  # kept texts, first
+        before = prev.__dict__.get(JSON)
     if type(before) is list:
         olds = prev.__dict__
         parts = [text if own[entry[0]] is olds[entry[0]] else _field(obj, entry, olds[entry[0]])
                  for entry, text in zip(entries, before)]
     elif own is None or kept is None:
-        parts = [_field(obj, entry) for entry in entries]
+        parts = []
+        for entry in entries:  # most fields of a new value are plain and always written: `_field` inlined for them
+            write = _LEAVES.get(type(value := getattr(obj, entry[0])))
+            if write is not None and entry[3] is _ALWAYS:
+                parts.append(entry[1] + write(value))
+            else:
+                parts.append(_field(obj, entry))
     else:
         parts = list(kept[0])
         for name in kept[1]:

@@ -374,11 +374,10 @@ def state_hash(state: State) -> str:
             text = f"{text[:-1]}, {record_repr(state.record)})"  # repr(rest + (record,)), the record as records.shown
         h = hashlib.sha256(text.encode())
         _REST = (key, held, h.copy())
-    h.update(b"".join(_digest(u) for u in state.units.values()))
+    digests = []
+    for unit in state.units.values():  # model.memo, inlined: a state hash reads every unit's digest
+        kept = unit.__dict__.get(MEMO)
+        digest = kept.get(_unit_digest) if kept is not None else None
+        digests.append(digest if digest is not None else memo(unit, _unit_digest, _unit_digest))
+    h.update(b"".join(digests))
     return h.hexdigest()[:16]
-
-
-def _digest(unit: Unit) -> bytes:
-    kept = unit.__dict__.get(MEMO)  # model.memo, inlined
-    digest = kept.get(_unit_digest) if kept is not None else None
-    return digest if digest is not None else memo(unit, _unit_digest, _unit_digest)

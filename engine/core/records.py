@@ -42,11 +42,15 @@ def later_fields(cls: type) -> tuple[str, ...]:
 def lean(cls: type) -> type:
     """Give an attrs class with `added` fields attrs' own repr, less those fields while they hold their default:
     the state hash is the repr, so a log written before the fields existed hashes as it did."""
-    fields = attrs.fields(cls)
+    plan = tuple((f.name, bool(f.metadata.get(ADDED)), f.default) for f in attrs.fields(cls))  # read once: a kit
+    # of such records is repr'd for the state hash whenever one of them changes
 
     def __repr__(self) -> str:
-        shown = (f"{f.name}={getattr(self, f.name)!r}" for f in fields
-                 if not (f.metadata.get(ADDED) and getattr(self, f.name) == f.default))
+        shown = []
+        for name, later, default in plan:
+            value = getattr(self, name)
+            if not (later and value == default):
+                shown.append(f"{name}={value!r}")
         return f"{type(self).__qualname__}({', '.join(shown)})"
 
     __repr__.lean = True  # `shown` writes it as attrs would, less those fields at their default
@@ -131,6 +135,9 @@ def shown(rec: Any, prev: Any = None) -> str:
         if kept is None:
             before = prev.__dict__ if type(prev) is type(rec) else None
             old = before.get(SHOWN) if before is not None else None
+            if type(old) is tuple:  # `prev` made by `evolve` and not shown yet: from its own kept texts, first
+                shown(prev)
+                old = before.get(SHOWN)
             if type(old) is list:
                 kept = [text if fields[name] is before[name] else _one(name, fields[name], later, before[name])
                         for name, text in zip(names, old)]
@@ -179,7 +186,10 @@ def _nested(value: Any, prev: Any = None) -> str:
     kept = _REPRS.get(id(value))
     if kept is not None and kept[0] is value:
         return kept[1]
-    text = repr(value)
+    if kind is tuple and value and type(value[0]) not in _PLAIN_VALUES:  # a kit: most items the very ones before
+        text = f"({', '.join([_nested(v) for v in value])}{',' if len(value) == 1 else ''})"
+    else:
+        text = repr(value)
     if len(_REPRS) >= 20_000:  # a few thousand commands' worth: then forgotten at once, memory stays flat
         _REPRS.clear()
     _REPRS[id(value)] = (value, text)
