@@ -61,7 +61,9 @@ class Ledger:
         """A unit's field, or its record's (stamina, morale, the turn's markers, ...)."""
         pending = self._pending.get(uid)
         if field in FIELDS:
-            rec = pending["record"] if pending is not None and "record" in pending else self._base[uid].record
+            rec = pending.get("record") if pending is not None else None
+            if rec is None:
+                rec = self._base[uid].record
             return getattr(rec if rec is not None else EMPTY, field)
         if pending is not None and field in pending:
             return pending[field]
@@ -69,18 +71,31 @@ class Ledger:
 
     def set(self, uid: str, cause: str, **changes: Any) -> None:
         """One event: the unit's fields, and its record's (a patch of the ones that changed)."""
-        changes = {k: v for k, v in changes.items() if self.get(uid, k) != v}
-        if not changes:
+        pending = self._pending.get(uid)
+        base = self._base[uid]
+        rec = pending.get("record") if pending is not None else None
+        if rec is None:
+            rec = base.record
+        now = rec if rec is not None else EMPTY
+        mine: dict[str, Any] = {}  # the record's fields that change, then the unit's (each read once, not by `get`)
+        theirs: dict[str, Any] = {}
+        for k, v in changes.items():
+            if k in FIELDS:
+                if getattr(now, k) != v:
+                    mine[k] = v
+            elif (pending[k] if pending is not None and k in pending else getattr(base, k)) != v:
+                theirs[k] = v
+        if not mine and not theirs:
             return
-        pending = self._pending.setdefault(uid, {})
-        mine = {k: changes.pop(k) for k in [k for k in changes if k in FIELDS]}
+        if pending is None:
+            pending = self._pending[uid] = {}
         if mine:
             patch = Patch(Soldier.record_kind, mine)
-            pending["record"] = patch.onto(pending.get("record", self._base[uid].record))
-            changes["record"] = patch
-        pending.update({k: v for k, v in changes.items() if k != "record"})
+            pending["record"] = patch.onto(rec)
+            theirs["record"] = patch
+        pending.update({k: v for k, v in theirs.items() if k != "record"})
         self._built = None
-        self.events.append(UnitChanged(unit=uid, changes=changes, cause=cause))
+        self.events.append(UnitChanged(unit=uid, changes=theirs, cause=cause))
 
     def morale(self, uid: str, delta: int, cause: str) -> None:
         if self.get(uid, "status") == "dead" or delta == 0:
