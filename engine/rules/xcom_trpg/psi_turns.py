@@ -4,6 +4,8 @@ on a mind controller and ends a revenant."""
 
 from __future__ import annotations
 
+import operator
+
 from typing import TYPE_CHECKING
 
 from engine.core.dice import Dice
@@ -131,7 +133,7 @@ def release(rs: "XcomTrpg", ledger: Ledger, uid: str, cause: str) -> None:
 def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     hurt = touched(events)  # damage is a change of the unit: only these are asked
     watched = [u for uid, u in before.units.items()
-               if uid in hurt and u.record is not None and any(getattr(u.record, k) for k in WATCHED)] if hurt else []
+               if uid in hurt and u.record is not None and any(_watched(u.record))] if hurt else []
     if not watched:
         return []
     now = fold(before, events)
@@ -153,6 +155,7 @@ def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> lis
 
 
 WATCHED = ("psi_sleep", "psi_gather", "psi_meditate", "psi_mc_by", "psi_revenant")
+_watched = operator.attrgetter(*WATCHED)  # all at once: asked of every unit a command changed
 
 
 def _backlash(rs: "XcomTrpg", ledger: Ledger, now: State, target: Unit, lost: int) -> None:
