@@ -29,14 +29,24 @@ class Ledger:
     def __init__(self, units: dict[str, Unit]) -> None:
         self._base = units
         self._pending: dict[str, dict[str, Any]] = {}
+        self._fields: dict[str, dict[str, Any]] = {}  # each unit's record fields changed so far, merged
+        self._stale: set[str] = set()  # units whose changed record is not built yet (`_settle`)
         self._built: dict[str, Unit] | None = None
         self.events: list[UnitChanged] = []
+
+    def _settle(self) -> dict[str, dict[str, Any]]:
+        """The pending changes, each changed record built once from its merged fields, however many changes it
+        had: most are only read field by field (`get`) and never built."""
+        for uid in self._stale:
+            self._pending[uid]["record"] = Patch(Soldier.record_kind, self._fields[uid]).onto(self._base[uid].record)
+        self._stale.clear()
+        return self._pending
 
     @property
     def units(self) -> dict[str, Unit]:
         if self._built is None:  # one copy per touched unit, however many changes it had
             built = dict(self._base)
-            for uid, changes in self._pending.items():
+            for uid, changes in self._settle().items():
                 built[uid] = replace(self._base[uid], changes)
             self._built = built
         return self._built
@@ -48,10 +58,10 @@ class Ledger:
 
     @property
     def changes(self) -> dict[str, dict[str, Any]]:
-        return self._pending
+        return self._settle()
 
     def unit(self, uid: str) -> Unit:
-        pending = self._pending.get(uid)
+        pending = self._settle().get(uid)
         return replace(self._base[uid], pending) if pending else self._base[uid]
 
     def ids(self) -> list[str]:
@@ -59,29 +69,28 @@ class Ledger:
 
     def get(self, uid: str, field: str) -> Any:
         """A unit's field, or its record's (stamina, morale, the turn's markers, ...)."""
-        pending = self._pending.get(uid)
         if field in FIELDS:
-            rec = pending.get("record") if pending is not None else None
-            if rec is None:
-                rec = self._base[uid].record
+            changed = self._fields.get(uid)
+            if changed is not None and field in changed:
+                return changed[field]
+            rec = self._base[uid].record
             return getattr(rec if rec is not None else EMPTY, field)
+        pending = (self._settle() if field == "record" else self._pending).get(uid)
         if pending is not None and field in pending:
             return pending[field]
         return getattr(self._base[uid], field)
 
     def set(self, uid: str, cause: str, **changes: Any) -> None:
         """One event: the unit's fields, and its record's (a patch of the ones that changed)."""
-        pending = self._pending.get(uid)
+        pending = (self._settle() if "record" in changes else self._pending).get(uid)
         base = self._base[uid]
-        rec = pending.get("record") if pending is not None else None
-        if rec is None:
-            rec = base.record
-        now = rec if rec is not None else EMPTY
+        changed = self._fields.get(uid)
+        rec = base.record if base.record is not None else EMPTY
         mine: dict[str, Any] = {}  # the record's fields that change, then the unit's (each read once, not by `get`)
         theirs: dict[str, Any] = {}
         for k, v in changes.items():
             if k in FIELDS:
-                if getattr(now, k) != v:
+                if (changed[k] if changed is not None and k in changed else getattr(rec, k)) != v:
                     mine[k] = v
             elif (pending[k] if pending is not None and k in pending else getattr(base, k)) != v:
                 theirs[k] = v
@@ -90,9 +99,12 @@ class Ledger:
         if pending is None:
             pending = self._pending[uid] = {}
         if mine:
-            patch = Patch(Soldier.record_kind, mine)
-            pending["record"] = patch.onto(rec)
-            theirs["record"] = patch
+            if changed is None:
+                changed = self._fields[uid] = {}
+            changed.update(mine)
+            pending.setdefault("record", None)  # its place among the unit's changes; built when asked
+            self._stale.add(uid)
+            theirs["record"] = Patch(Soldier.record_kind, mine)
         pending.update({k: v for k, v in theirs.items() if k != "record"})
         self._built = None
         self.events.append(UnitChanged(unit=uid, changes=theirs, cause=cause))

@@ -54,8 +54,9 @@ def begin_side(rs: XcomTrpg, state: State, side: str, dice: Dice, ledger: Ledger
         if ledger.get(uid, "status") != "active":
             continue
         actions = 1 if ledger.get(uid, "concussed") else rs.rules.actions_per_turn
+        idle = hooks.turn_start_idle(ledger.get(uid, "record"))  # asked before: a new turn clears nothing it reads
         ledger.set(uid, "new turn", actions=actions, **TURN_CLEARED)
-        if hooks.turn_start_idle(ledger.get(uid, "record")):
+        if idle:
             continue  # no turn-start rule has work on this record (most units, most turns)
         for hook in hooks.TURN_START:
             events += ledger.take() + hook(rs, ledger, uid, dice)
