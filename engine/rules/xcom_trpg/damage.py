@@ -34,12 +34,13 @@ class Ledger:
         self._built: dict[str, Unit] | None = None
         self.events: list[UnitChanged] = []
 
-    def _settle(self) -> dict[str, dict[str, Any]]:
-        """The pending changes, each changed record built once from its merged fields, however many changes it
-        had: most are only read field by field (`get`) and never built."""
-        for uid in self._stale:
-            self._pending[uid]["record"] = Patch(Soldier.record_kind, self._fields[uid]).onto(self._base[uid].record)
-        self._stale.clear()
+    def _settle(self, uid: str | None = None) -> dict[str, dict[str, Any]]:
+        """The pending changes, each changed record (or only `uid`'s) built once from its merged fields, however
+        many changes it had: most are only read field by field (`get`) and never built."""
+        todo = list(self._stale) if uid is None else [uid] if uid in self._stale else []
+        for one in todo:
+            self._pending[one]["record"] = Patch(Soldier.record_kind, self._fields[one]).onto(self._base[one].record)
+            self._stale.discard(one)
         return self._pending
 
     @property
@@ -61,7 +62,7 @@ class Ledger:
         return self._settle()
 
     def unit(self, uid: str) -> Unit:
-        pending = self._settle().get(uid)
+        pending = self._settle(uid).get(uid)
         return replace(self._base[uid], pending) if pending else self._base[uid]
 
     def ids(self) -> list[str]:
@@ -75,14 +76,14 @@ class Ledger:
                 return changed[field]
             rec = self._base[uid].record
             return getattr(rec if rec is not None else EMPTY, field)
-        pending = (self._settle() if field == "record" else self._pending).get(uid)
+        pending = (self._settle(uid) if field == "record" else self._pending).get(uid)
         if pending is not None and field in pending:
             return pending[field]
         return getattr(self._base[uid], field)
 
     def set(self, uid: str, cause: str, **changes: Any) -> None:
         """One event: the unit's fields, and its record's (a patch of the ones that changed)."""
-        pending = (self._settle() if "record" in changes else self._pending).get(uid)
+        pending = (self._settle(uid) if "record" in changes else self._pending).get(uid)
         base = self._base[uid]
         changed = self._fields.get(uid)
         rec = base.record if base.record is not None else EMPTY
