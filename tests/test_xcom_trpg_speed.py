@@ -74,7 +74,13 @@ def test_the_turn_start_passes_over_only_units_its_rules_leave_be(content, monke
 
 @pytest.mark.parametrize("field, value", [("buff_plus", 1), ("buff_minus", 2), ("rest", 1), ("after", {"x": 1}),
                                           ("cha_demand", "retreat"), ("cha_from", "a"), ("cha_away", "a"),
-                                          ("tranq_age", 0), ("psi_sleep", 1), ("psi_cd", {"x": 2})])
+                                          ("tranq_age", 0), ("psi_sleep", 1), ("psi_cd", {"x": 2}),
+                                          ("psi_boost_turns", {"x": 1}), ("psi_gather", 1), ("psi_meditate", 2),
+                                          ("psi_skip", 1), ("psi_order", 1), ("psi_mc_by", 1)])
 def test_a_record_with_turn_start_work_is_not_idle(field, value):
     rec = attrs.evolve(EMPTY, **{field: value})
     assert hooks.turn_start_idle(EMPTY) and hooks.turn_start_idle(None) and not hooks.turn_start_idle(rec)
+
+
+def test_a_psionic_pool_alone_gives_the_turn_start_no_work():
+    assert hooks.turn_start_idle(attrs.evolve(EMPTY, psi_ss=30, psi_ss_max=40, psi_active=1))

@@ -16,7 +16,7 @@ from engine.rules.xcom_trpg import combat, psionics
 from engine.rules.xcom_trpg.checks import per_bravery
 from engine.rules.xcom_trpg.damage import Ledger, fallen, touched
 from engine.rules.xcom_trpg.psi_effects import GATHER_SS, ORDER_NAMES, SIDES, counter, set_counter
-from engine.rules.xcom_trpg.record import EMPTY, Soldier, psi_any, soldier
+from engine.rules.xcom_trpg.record import EMPTY, Soldier, soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -29,7 +29,7 @@ def turn_start(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Eve
     events: list[Event] = []
     rec = ledger.get(uid, "record")  # as the turn begins (the record alone: no copy of the unit)
     c = rec if rec is not None else EMPTY
-    if not psi_any(c):
+    if not ticks(c):
         return events
     if c.psi_cd:
         ledger.set(uid, "psi cooldowns", psi_cd={k: v - 1 for k, v in c.psi_cd.items() if v > 1})
@@ -69,6 +69,16 @@ def turn_start(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Eve
     if c.psi_mc_by:
         events += _controlled_turn(rs, ledger, uid, dice)
     return events
+
+
+_TICKING = operator.attrgetter("psi_cd", "psi_boost_turns", "psi_gather", "psi_meditate", "psi_sleep", "psi_skip",
+                               "psi_order", "psi_mc_by")
+
+
+def ticks(rec: Soldier) -> bool:
+    """Whether `turn_start` has work on the record: each of these fields is one of its rules (a psionic's pool
+    alone has none)."""
+    return any(_TICKING(rec))
 
 
 def _refill(ledger: Ledger, uid: str, amount: int, cause: str) -> int:
