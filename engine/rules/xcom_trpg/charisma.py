@@ -18,9 +18,10 @@ from engine.core.commands import Act, Combo, Command, EndTurn, Face, Move, Rejec
 from engine.content.models import Content
 from engine.rules.xcom_trpg.models import RulesetDef
 from engine.core.dice import Dice, Roll
-from engine.core.events import Event, Resolved
+from engine.core.events import Event, PhaseStarted, Resolved, UnitChanged, UnitSpawned
 from engine.map.grid import distance
 from engine.core.model import State, Unit
+from engine.core.records import Patch
 from engine.core.ruleset import Option
 from engine.core.reducer import fold
 from engine.rules.xcom_trpg import buffs
@@ -226,13 +227,27 @@ def in_earnest(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -
     hits = [e for e in events if isinstance(e, Resolved) and e.action in ATTACKS and e.target]
     if not hits:
         return []
-    now = fold(before, events)
+    now = before if _keeps_earnest(events) else fold(before, events)  # the fold only when it could change the answer
     ledger = Ledger(now.units)
     for e in hits:
         a, t = now.units.get(e.actor), now.units.get(e.target or "")
         if a is not None and t is not None and a.side != t.side and soldier(a).cha_hostile.get(t.id) != now.phase:
             ledger.keyed(a.id, f"attacks {t.name} in earnest", "cha_hostile", {t.id: now.phase})
     return ledger.take()
+
+
+def _keeps_earnest(events: list[Event]) -> bool:
+    """Whether the events leave what `in_earnest` reads as it was: the phase, every unit's side and `cha_hostile`
+    (a shot changes HP, rounds and morale; only a spawn, a new phase or a side or record swap could matter)."""
+    for e in events:
+        kind = type(e)
+        if kind is UnitSpawned or kind is PhaseStarted:
+            return False
+        if kind is UnitChanged:
+            rec = e.changes.get("record")
+            if "side" in e.changes or rec is not None and (type(rec) is not Patch or "cha_hostile" in rec.fields):
+                return False
+    return True
 
 
 def menu(rs: "XcomTrpg", state: State, unit: Unit) -> list[Option]:

@@ -22,6 +22,7 @@ from engine.core.model import State, Unit
 from engine.core.ruleset import Option
 from engine.core.reducer import fold
 from engine.rules.xcom_trpg.combat import status_for
+from engine.rules.xcom_trpg import watch
 from engine.rules.xcom_trpg.damage import Ledger, fallen
 from engine.rules.xcom_trpg.tables import xcom
 from engine.rules.xcom_trpg.record import soldier
@@ -138,8 +139,11 @@ def turn_start(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Eve
 
 def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     """A rest broken by a dodge or damage; an item's after-effect as its user's side ends its turn."""
+    marked = watch.marked(before)
+    if not marked:
+        return []  # nobody rests or feels an after-effect (most commands)
     ended = before.side if any(isinstance(e, (SideStarted, PhaseStarted)) for e in events) else None
-    watched = [u.id for u in before.units.values() if soldier(u).rest or (u.side == ended and soldier(u).after)]
+    watched = [u.id for u, m in marked if m & watch.RESTING or (m & watch.AFTER_EFFECT and u.side == ended)]
     if not watched:
         return []
     now = fold(before, events)

@@ -29,14 +29,25 @@ class Ledger:
     def __init__(self, units: dict[str, Unit]) -> None:
         self._base = units
         self._pending: dict[str, dict[str, Any]] = {}
+        self._fields: dict[str, dict[str, Any]] = {}  # each unit's record fields changed so far, merged
+        self._stale: set[str] = set()  # units whose changed record is not built yet (`_settle`)
         self._built: dict[str, Unit] | None = None
         self.events: list[UnitChanged] = []
+
+    def _settle(self, uid: str | None = None) -> dict[str, dict[str, Any]]:
+        """The pending changes, each changed record (or only `uid`'s) built once from its merged fields, however
+        many changes it had: most are only read field by field (`get`) and never built."""
+        todo = list(self._stale) if uid is None else [uid] if uid in self._stale else []
+        for one in todo:
+            self._pending[one]["record"] = Patch(Soldier.record_kind, self._fields[one]).onto(self._base[one].record)
+            self._stale.discard(one)
+        return self._pending
 
     @property
     def units(self) -> dict[str, Unit]:
         if self._built is None:  # one copy per touched unit, however many changes it had
             built = dict(self._base)
-            for uid, changes in self._pending.items():
+            for uid, changes in self._settle().items():
                 built[uid] = replace(self._base[uid], changes)
             self._built = built
         return self._built
@@ -48,10 +59,10 @@ class Ledger:
 
     @property
     def changes(self) -> dict[str, dict[str, Any]]:
-        return self._pending
+        return self._settle()
 
     def unit(self, uid: str) -> Unit:
-        pending = self._pending.get(uid)
+        pending = self._settle(uid).get(uid)
         return replace(self._base[uid], pending) if pending else self._base[uid]
 
     def ids(self) -> list[str]:
@@ -59,28 +70,45 @@ class Ledger:
 
     def get(self, uid: str, field: str) -> Any:
         """A unit's field, or its record's (stamina, morale, the turn's markers, ...)."""
-        pending = self._pending.get(uid)
         if field in FIELDS:
-            rec = pending["record"] if pending is not None and "record" in pending else self._base[uid].record
+            changed = self._fields.get(uid)
+            if changed is not None and field in changed:
+                return changed[field]
+            rec = self._base[uid].record
             return getattr(rec if rec is not None else EMPTY, field)
+        pending = (self._settle(uid) if field == "record" else self._pending).get(uid)
         if pending is not None and field in pending:
             return pending[field]
         return getattr(self._base[uid], field)
 
     def set(self, uid: str, cause: str, **changes: Any) -> None:
         """One event: the unit's fields, and its record's (a patch of the ones that changed)."""
-        changes = {k: v for k, v in changes.items() if self.get(uid, k) != v}
-        if not changes:
+        pending = (self._settle(uid) if "record" in changes else self._pending).get(uid)
+        base = self._base[uid]
+        changed = self._fields.get(uid)
+        rec = base.record if base.record is not None else EMPTY
+        mine: dict[str, Any] = {}  # the record's fields that change, then the unit's (each read once, not by `get`)
+        theirs: dict[str, Any] = {}
+        for k, v in changes.items():
+            if k in FIELDS:
+                if (changed[k] if changed is not None and k in changed else getattr(rec, k)) != v:
+                    mine[k] = v
+            elif (pending[k] if pending is not None and k in pending else getattr(base, k)) != v:
+                theirs[k] = v
+        if not mine and not theirs:
             return
-        pending = self._pending.setdefault(uid, {})
-        mine = {k: changes.pop(k) for k in [k for k in changes if k in FIELDS]}
+        if pending is None:
+            pending = self._pending[uid] = {}
         if mine:
-            patch = Patch(Soldier.record_kind, mine)
-            pending["record"] = patch.onto(pending.get("record", self._base[uid].record))
-            changes["record"] = patch
-        pending.update({k: v for k, v in changes.items() if k != "record"})
+            if changed is None:
+                changed = self._fields[uid] = {}
+            changed.update(mine)
+            pending.setdefault("record", None)  # its place among the unit's changes; built when asked
+            self._stale.add(uid)
+            theirs["record"] = Patch(Soldier.record_kind, mine)
+        pending.update({k: v for k, v in theirs.items() if k != "record"})
         self._built = None
-        self.events.append(UnitChanged(unit=uid, changes=changes, cause=cause))
+        self.events.append(UnitChanged(unit=uid, changes=theirs, cause=cause))
 
     def morale(self, uid: str, delta: int, cause: str) -> None:
         if self.get(uid, "status") == "dead" or delta == 0:

@@ -54,7 +54,10 @@ def begin_side(rs: XcomTrpg, state: State, side: str, dice: Dice, ledger: Ledger
         if ledger.get(uid, "status") != "active":
             continue
         actions = 1 if ledger.get(uid, "concussed") else rs.rules.actions_per_turn
+        idle = hooks.turn_start_idle(ledger.get(uid, "record"))  # asked before: a new turn clears nothing it reads
         ledger.set(uid, "new turn", actions=actions, **TURN_CLEARED)
+        if idle:
+            continue  # no turn-start rule has work on this record (most units, most turns)
         for hook in hooks.TURN_START:
             events += ledger.take() + hook(rs, ledger, uid, dice)
     events += ledger.take()
@@ -113,10 +116,11 @@ def end_turn(rs: XcomTrpg, state: State, cmd: EndTurn, dice: Dice) -> Rejected |
     i = state.sides.index(state.side)
     if i + 1 < len(state.sides):
         return ledger.take() + rs._begin_side(state, state.sides[i + 1], dice, ledger)
+    races = xcom(rs.content).races
     for unit in state.units.values():
-        gain = xcom(rs.content).races[unit.race].morale_per_phase
+        gain = races[unit.race].morale_per_phase
         if gain and ledger.get(unit.id, "status") == "active":
-            ledger.morale(unit.id, gain, f"{xcom(rs.content).races[unit.race].name} vigour at phase end")
+            ledger.morale(unit.id, gain, f"{races[unit.race].name} vigour at phase end")
     events: list[Event] = ledger.take()
     for hook in hooks.PHASE_END:
         events += hook(rs, ledger, dice) + ledger.take()

@@ -25,6 +25,7 @@ from typing import Any, Callable
 
 from engine.rules.xcom_trpg import (charisma, consumables, episode, field, melee, morale, psi_abilities, psi_menu, psi_referee,
                                     psi_turns, scenery, search, sniper, tokens, tranquilizer)
+from engine.rules.xcom_trpg.record import EMPTY
 
 ACTS: dict[str, Callable[..., Any]] = {
     **{name: field.act for name in field.ACTIONS},  # open, close, shut_down
@@ -70,6 +71,16 @@ TURN_START: tuple[Callable[..., list], ...] = (
     charisma.keep_word,
     tranquilizer.clouded,
 )
+
+
+def turn_start_idle(rec: Any) -> bool:
+    """Whether every rule of TURN_START leaves this record be (each returns at its first test: no buff, no rest or
+    after-effect, no psi state that ticks, no persuasion, no sedative), so the turn's start need not ask them."""
+    if rec is None:
+        rec = EMPTY
+    return not (rec.buff_plus or rec.buff_minus or rec.rest or rec.after or rec.cha_demand or rec.cha_from
+                or rec.cha_away or rec.tranq_age is not None or psi_turns.ticks(rec))
+
 
 PHASE_END: tuple[Callable[..., list], ...] = (
     tranquilizer.sedation,

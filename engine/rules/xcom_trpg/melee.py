@@ -21,11 +21,12 @@ from engine.rules.xcom_trpg.models import RulesetDef
 from engine.core.dice import Dice
 from engine.core.events import Event, Moved, Resolved
 from engine.map.grid import NEIGHBOURS, Pos, distance
-from engine.core.model import MEMO, State, Unit, memo
+from engine.core.model import State, Unit, memo
 from engine.core.ruleset import Option
 from engine.core.reducer import fold
 from engine.rules.xcom_trpg.combat import Hit, Outcome, concussion_taken, crit_floor, effective_stat
 from engine.rules.xcom_trpg.contest import Contest, Side, opposed
+from engine.rules.xcom_trpg import watch
 from engine.rules.xcom_trpg.record import soldier
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits, apply_hits
 
@@ -180,22 +181,9 @@ def _held(unit: Unit) -> bool:
     return bool(soldier(unit).melee_held_by)
 
 
-def _any_held(units) -> bool:
-    """Whether any unit is held, each unit's answer worked out once per unit value (model.memo, inlined:
-    it runs for every unit after every command)."""
-    for u in units:
-        kept = u.__dict__.get(MEMO)
-        held = kept.get(_held) if kept is not None else None
-        if held is None:
-            held = memo(u, _held, _held)
-        if held:
-            return True
-    return False
-
-
 def loose_grips(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     """A grab ends when the grabber falls or they are no longer within reach."""
-    if not _any_held(before.units.values()):
+    if not any(m & watch.HELD for _u, m in watch.marked(before)):
         return []
     now = fold(before, events)
     ledger = Ledger(now.units)

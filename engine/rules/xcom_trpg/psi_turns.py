@@ -4,6 +4,8 @@ on a mind controller and ends a revenant."""
 
 from __future__ import annotations
 
+import operator
+
 from typing import TYPE_CHECKING
 
 from engine.core.dice import Dice
@@ -14,7 +16,7 @@ from engine.rules.xcom_trpg import combat, psionics
 from engine.rules.xcom_trpg.checks import per_bravery
 from engine.rules.xcom_trpg.damage import Ledger, fallen, touched
 from engine.rules.xcom_trpg.psi_effects import GATHER_SS, ORDER_NAMES, SIDES, counter, set_counter
-from engine.rules.xcom_trpg.record import EMPTY, Soldier, psi_any, soldier
+from engine.rules.xcom_trpg.record import EMPTY, Soldier, soldier
 
 if TYPE_CHECKING:
     from engine.rules.xcom_trpg import XcomTrpg
@@ -27,7 +29,7 @@ def turn_start(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Eve
     events: list[Event] = []
     rec = ledger.get(uid, "record")  # as the turn begins (the record alone: no copy of the unit)
     c = rec if rec is not None else EMPTY
-    if not psi_any(c):
+    if not ticks(c):
         return events
     if c.psi_cd:
         ledger.set(uid, "psi cooldowns", psi_cd={k: v - 1 for k, v in c.psi_cd.items() if v > 1})
@@ -67,6 +69,16 @@ def turn_start(rs: "XcomTrpg", ledger: Ledger, uid: str, dice: Dice) -> list[Eve
     if c.psi_mc_by:
         events += _controlled_turn(rs, ledger, uid, dice)
     return events
+
+
+_TICKING = operator.attrgetter("psi_cd", "psi_boost_turns", "psi_gather", "psi_meditate", "psi_sleep", "psi_skip",
+                               "psi_order", "psi_mc_by")
+
+
+def ticks(rec: Soldier) -> bool:
+    """Whether `turn_start` has work on the record: each of these fields is one of its rules (a psionic's pool
+    alone has none)."""
+    return any(_TICKING(rec))
 
 
 def _refill(ledger: Ledger, uid: str, amount: int, cause: str) -> int:
@@ -131,7 +143,7 @@ def release(rs: "XcomTrpg", ledger: Ledger, uid: str, cause: str) -> None:
 def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> list[Event]:
     hurt = touched(events)  # damage is a change of the unit: only these are asked
     watched = [u for uid, u in before.units.items()
-               if uid in hurt and u.record is not None and any(getattr(u.record, k) for k in WATCHED)] if hurt else []
+               if uid in hurt and u.record is not None and any(_watched(u.record))] if hurt else []
     if not watched:
         return []
     now = fold(before, events)
@@ -153,6 +165,7 @@ def after(rs: "XcomTrpg", before: State, events: list[Event], dice: Dice) -> lis
 
 
 WATCHED = ("psi_sleep", "psi_gather", "psi_meditate", "psi_mc_by", "psi_revenant")
+_watched = operator.attrgetter(*WATCHED)  # all at once: asked of every unit a command changed
 
 
 def _backlash(rs: "XcomTrpg", ledger: Ledger, now: State, target: Unit, lost: int) -> None:

@@ -10,8 +10,6 @@ effects list and a scenario file's `trait:`/`sex:` entries.
 
 from __future__ import annotations
 
-import operator
-
 from typing import Any
 
 import attrs
@@ -150,15 +148,6 @@ ONE_OF = {"cha_demand": "cha_demand_", "cha_from": "cha_from:", "cha_away": "cha
 
 
 COUNTED = frozenset(a.name for a in attrs.fields(Soldier)) - set(POOLS) - set(FLAGS) - {"bound"}  # once counters
-
-
-PSI = tuple(a.name for a in attrs.fields(Soldier) if a.name.startswith("psi_"))
-_psi_values = operator.attrgetter(*PSI)  # all at once: this is asked for every unit at every turn start
-
-
-def psi_any(rec: Soldier) -> bool:
-    """Whether any psi state is on the record (the turn-start ticks have work)."""
-    return any(_psi_values(rec))
 
 
 def counted(changes: dict[str, Any]) -> bool:
