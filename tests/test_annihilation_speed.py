@@ -101,3 +101,10 @@ def test_a_kept_formula_value_is_the_formula_evaluated(start):
             env = {"reactions": rct, "tu_left": left, "tu_turn": 54}
             assert rs.book.value("reaction_score", **env) == rs.book.evaluate("reaction_score", env)[0]
             assert rs.book.value("reaction_score", **env) == rs.book.evaluate("reaction_score", env)[0]
+
+
+def test_stats_by_name_are_the_fields_in_their_order(start):
+    _rs, state = start
+    for u in state.units.values():
+        stats = u.record.fighter.character.stats
+        assert list(stats.env().items()) == list(attrs.asdict(stats).items())
