@@ -16,6 +16,9 @@ from engine.core.dice import Dice, Roll
 from engine.rules.annihilation import schema as s
 
 
+_VALUES: dict[tuple, int] = {}  # Book.value's answers: a formula's value is its text's on the same numbers
+
+
 @attrs.frozen(kw_only=True)
 class Book:
     settings: s.Settings
@@ -42,8 +45,15 @@ class Book:
                    **{k: v for k, v in tables.items() if k != "settings"})
 
     def value(self, name: str, **env: int) -> int:
-        """A settings formula without dice, rounded down once."""
-        return self.evaluate(name, env)[0]
+        """A settings formula without dice, rounded down once; kept by the formula's text and the numbers (the
+        same few formulas on the same numbers, every step of every walk)."""
+        key = (getattr(self.settings, name).text, *env.items())
+        found = _VALUES.get(key)
+        if found is None:
+            if len(_VALUES) > 4096:  # bounded: a campaign meets many characters
+                _VALUES.clear()
+            found = _VALUES[key] = self.evaluate(name, env)[0]
+        return found
 
     def evaluate(self, name: str, env: dict[str, int], roll=None) -> tuple[int, str, list[int]]:
         """Value, the formula with numbers filled in, and the faces rolled."""

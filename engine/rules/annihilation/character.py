@@ -6,6 +6,8 @@ interpretation): its level is derived from it, never stored beside it.
 
 from __future__ import annotations
 
+import operator
+
 import attrs
 
 from engine.core.commands import Rejected
@@ -34,9 +36,12 @@ class Stats:
     psychic: int
 
     def env(self) -> dict[str, int]:
-        return attrs.asdict(self)
+        """The stats by name, in A-3.2 order: every formula's numbers (attrs.asdict took longer than the formula)."""
+        return dict(zip(_NAMES, _VALUES(self)))
 
 
+_NAMES = tuple(a.name for a in attrs.fields(Stats))
+_VALUES = operator.attrgetter(*_NAMES)
 ZERO = Stats(**{name: 0 for name in STATS})
 
 

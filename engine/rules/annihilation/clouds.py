@@ -126,6 +126,11 @@ def _smoke(rs: Annihilation, state: State, z: int) -> np.ndarray | None:
     return cache["mask", z]
 
 
+def smoky(state: State, z: int) -> bool:
+    """Whether smoke lies on storey z (`covered` not empty), without gathering its squares."""
+    return any(c.kind == "smoke" and c.z == z and c.cells for c in field_of(state).clouds)
+
+
 def _counts(rs: Annihilation, state: State, origin: Pos, z: int) -> np.ndarray | None:
     """[y, x]: the smoke squares of storey z on the line from `origin` (not counted) to each square (counted); None
     while no smoke lies on that storey."""
@@ -184,8 +189,8 @@ def sees(rs: Annihilation, state: State, a: Pos, b: Pos, za: int = 0, zb: int = 
     Storeys)."""
     if not levels.sees(state.grid, (*a, za), (*b, zb), rs.sight_range):
         return False
-    if za == zb:
-        return bool(seen_from(rs, state, a, za)[b[1], b[0]])
+    if za == zb:  # no smoke on the storey: the field of view just read is the whole answer (asked per pair a step)
+        return not smoky(state, za) or bool(seen_from(rs, state, a, za)[b[1], b[0]])
     if not rs.book.settings.smoke_between_storeys:
         return True
     count = _across(rs, state, a, za, zb)
@@ -210,15 +215,30 @@ def side_sight(rs: Annihilation, state: State, side: str) -> np.ndarray:
     seen = np.zeros((grid.levels, grid.height, grid.width), dtype=bool)
     for unit in eyes:
         if grid.storeys:
-            view = levels.fov(grid, (*unit.pos, unit.z), rs.sight_range).copy()  # kept read-only with the grid
-            view[unit.z] &= seen_from(rs, state, unit.pos, unit.z)
-            for z in range(grid.levels) if rs.book.settings.smoke_between_storeys else ():
-                count = _across(rs, state, unit.pos, unit.z, z) if z != unit.z else None
-                if count is not None:
-                    view[z] &= count <= rs.book.settings.smoke_sight_squares
-            seen |= view
+            seen |= _view(rs, state, unit.pos, unit.z)
         else:
             seen[0] |= seen_from(rs, state, unit.pos)
     seen.setflags(write=False)
     cache[places] = seen
     return seen
+
+
+def _view(rs: Annihilation, state: State, origin: Pos, z: int) -> np.ndarray:
+    """[z, y, x]: what one unit at `origin` on storey z sees of every storey, cut by smoke. Read-only, kept with
+    the clouds: when one eye of a side moves, the others' views are the ones they had."""
+    if not any(c.kind == "smoke" for c in field_of(state).clouds):  # nothing to cut: the map's own sight
+        return levels.fov(state.grid, (*origin, z), rs.sight_range)
+    cache = _cached(rs, state)
+    key = ("view", origin, z)
+    view = cache.get(key)
+    if view is not None:
+        return view
+    view = levels.fov(state.grid, (*origin, z), rs.sight_range).copy()  # kept read-only with the grid
+    view[z] &= seen_from(rs, state, origin, z)
+    for k in range(state.grid.levels) if rs.book.settings.smoke_between_storeys else ():
+        count = _across(rs, state, origin, z, k) if k != z else None
+        if count is not None:
+            view[k] &= count <= rs.book.settings.smoke_sight_squares
+    view.setflags(write=False)
+    cache[key] = view
+    return view

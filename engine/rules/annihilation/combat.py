@@ -38,8 +38,18 @@ def _swap(kit: tuple[Carried, ...], old: Carried, new: Carried | None) -> tuple[
 def watchers(rs: Annihilation, state: State, mover: Unit, cell: Pos) -> list[Unit]:
     """A-14.9 step 1: the conscious enemies holding a weapon that see `cell` (on the mover's storey)."""
     armed = lambda v: _armed(rs, v)  # noqa: E731 - one closure a step, not one a unit
-    return [u for u in state.units.values() if missions.hostile(u.side, mover.side) and u.id != mover.id
-            and memo(u, watchers, armed) and clouds.sees(rs, state, u.pos, cell, u.z, mover.z)]
+    z = mover.z
+    clear = None if clouds.smoky(state, z) else state.grid.level(z)  # no smoke there: a line is the map's own
+    out: list[Unit] = []
+    foes: dict[str, bool] = {}  # hostile() per side: a few sides, many units
+    for u in state.units.values():
+        if u.side not in foes:
+            foes[u.side] = missions.hostile(u.side, mover.side)
+        if foes[u.side] and u.id != mover.id and memo(u, watchers, armed) and (
+                clear.sees(u.pos, cell, rs.sight_range) if clear is not None and u.z == z
+                else clouds.sees(rs, state, u.pos, cell, u.z, z)):
+            out.append(u)
+    return out
 
 
 def _armed(rs: Annihilation, unit: Unit) -> bool:

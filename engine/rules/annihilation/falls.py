@@ -43,15 +43,18 @@ def airborne(rs: Annihilation, unit: Unit) -> bool:
     return f.status == "awake" and moves.flies(rs.book, f)
 
 
-def _held(rs: Annihilation, grid, unit: Unit) -> bool:
-    """Whether the unit stays where it is on this grid: asked after every command of every unit, so the units
-    found held are kept for the grid (most units and the map come through a command untouched)."""
+def _kept(rs: Annihilation, grid) -> dict:
+    """The units found held on this grid (by id: the unit object): asked after every command of every unit, and
+    most units and the map come through a command untouched."""
     kept = rs._held
     if kept.get("grid") is not grid:
         kept.clear()
         kept["grid"] = grid
-    if kept.get(unit.id) is unit:
-        return True
+    return kept
+
+
+def _held(rs: Annihilation, grid, kept: dict, unit: Unit) -> bool:
+    """Whether the unit stays where it is on this grid."""
     held = unit.record is None or levels.standing(grid, (*unit.pos, unit.z)) or airborne(rs, unit)
     if held:
         kept[unit.id] = unit
@@ -65,8 +68,9 @@ def settle(rs: Annihilation, state: State, events: list[Event], dice: Dice) -> l
     now = fold(state, events)
     grid = now.grid
     out: list[Event] = []
+    kept = _kept(rs, grid)
     for unit in now.units.values():
-        if _held(rs, grid, unit):
+        if kept.get(unit.id) is unit or _held(rs, grid, kept, unit):
             continue
         place = (*unit.pos, unit.z)
         ground = levels.landing(grid, place)

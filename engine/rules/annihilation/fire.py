@@ -136,10 +136,10 @@ def reactions(book: Book, actor: Fighter, observers: list[tuple[str, Fighter, st
     TUs fires once if its score beats the actor's (after the actor paid); firers come first, highest score first
     (ties by id). Sights are never used in opportunity fire."""
     mover = reaction_score(book, actor)
+    modes = [m for m, md in book.modes.items() if md.reaction]
     out = []
     for oid, o, weapon, loaded in observers:
         score = reaction_score(book, o)
-        modes = [m for m, md in book.modes.items() if md.reaction]
         usable = weapon is not None and any(m in book.weapons[weapon].modes for m in modes)
         cost = min((shot_tu(book, o, weapon, m) for m in modes if m in book.weapons[weapon].modes), default=0) \
             if usable else 0

@@ -64,6 +64,7 @@ class Annihilation(queries.Queries):
         self._sight: tuple | None = None
         self._haze: dict = {}  # clouds.seen_from's squares seen through smoke, for one map and one set of clouds
         self._held: dict = {}  # falls.settle's units found held up on one grid (by id: the unit object)
+        self._spotted: dict = {}  # queries.spotted's answers on one grid, by what they read
 
     def decide(self, state: State, command: Command, dice: Dice) -> Rejected | list[Event]:
         if isinstance(command, StartMission):

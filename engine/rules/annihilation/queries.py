@@ -27,6 +27,22 @@ class Queries(ShotQueries, ThrowQueries, UnitQueries, AiQueries, Plain):
         return Turn(side=state.side, label=f"{who} phase, turn {state.phase}")
 
     def spotted(self, state: State, side: str) -> frozenset[str]:
+        """The enemies the side sees: asked before and after every command that may bring one into sight
+        (practice.py), so the answers are kept for this grid by all they read: where every unit stands and
+        whether it is up, the clouds, the spotting rolls held."""
+        field = board.field_of(state)
+        key = (side, field.clouds, field.sightings if self.book.settings.spotting_roll else (),
+               tuple([(u.id, u.side, u.status, u.pos, u.z) for u in state.units.values()]))
+        kept = self._spotted
+        if kept.get("grid") is not state.grid or len(kept) > 256:  # bounded: a long mission stands in many places
+            kept.clear()
+            kept["grid"] = state.grid
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = self._spotted_now(state, side)
+        return found
+
+    def _spotted_now(self, state: State, side: str) -> frozenset[str]:
         seen = self.sight_levels(state, side)
         return frozenset(u.id for u in state.units.values() if u.side != side and u.z < len(seen)
                          and seen[u.z, u.pos[1], u.pos[0]] and spotting.seen(self, state, side, u))
