@@ -172,8 +172,7 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
             eyes = spotters(book, state, side, t, awake, lines)
             if not (side == starting or t.id in acted or any(e.id in acted for e in eyes)):
                 continue
-            best = max(eyes, key=lambda e: (chance(book, e, t, state), e.id))
-            p = chance(book, best, t, state)
+            p, _, best = max((chance(book, e, t, state), e.id, e) for e in eyes)  # ids differ: never a unit compared
             sure = sight.sure(p)
             if sure is None:
                 got = sight.spot(dice, book, best.id, t.id, p)
@@ -183,4 +182,5 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
                 now.add(t.id)
         if now:
             seen.append((side, tuple(sorted(now))))
-    return records.evolve(rec, {"seen": tuple(seen)}), rolls
+    seen = tuple(seen)
+    return (rec if seen == rec.seen else records.evolve(rec, {"seen": seen})), rolls  # most commands spot no one new
