@@ -1,5 +1,6 @@
 """xxxzone's sight lines kept between commands (`seen.sightlines`): after every command, and on states it jumps
-between (a unit gone and back, smoke standing, another map), they are the lines drawn afresh for every pair."""
+between (a unit gone and back, a unit changing sides, smoke standing, another map), they are the lines drawn afresh
+for every pair of units of different sides."""
 
 from __future__ import annotations
 
@@ -15,8 +16,19 @@ from engine.rules.xxxzone.units import battle
 
 def _afresh(book, state) -> dict[str, set[str]]:
     cells = smoke.smoky(state)
-    return {t.id: {o.id for o in state.units.values() if o.id != t.id and seen._line(book, state, o.pos, t.pos, cells)}
+    return {t.id: {o.id for o in state.units.values()
+                   if o.side != t.side and seen._line(book, state, o.pos, t.pos, cells)}
             for t in state.units.values()}
+
+
+def _turned(state, uid: str):
+    """The state with that unit gone over to the other side, where it stands."""
+    return attrs.evolve(state, units={i: attrs.evolve(u, side="aliens" if u.side == "xcom" else "xcom") if i == uid
+                                      else u for i, u in state.units.items()})
+
+
+def _smoked(state, cell):
+    return attrs.evolve(state, record=attrs.evolve(battle(state), smoke=((cell, 4, 3, "aliens"),)))
 
 
 def _moves(game: Game, commands: int):
@@ -55,12 +67,15 @@ def test_the_lines_kept_are_the_lines_drawn_afresh(content, tmp_path):
     first, last = states[0], states[-1]
     some = next(iter(last.units))
     fewer = attrs.evolve(last, units={uid: u for uid, u in last.units.items() if uid != some})
-    smoky = attrs.evolve(last, record=attrs.evolve(battle(last), smoke=((last.units[some].pos, 4, 3, "aliens"),)))
-    for state in (first, fewer, last, smoky, fewer, first):  # jumps back and forth, a unit gone and back, smoke
+    cloud = last.units[some].pos
+    pairs = ((_turned(last, uid), _smoked(_turned(last, uid), cloud)) for uid in last.units)
+    turned, smoky = next((t, s) for t, s in pairs if _afresh(book, s) != _afresh(book, t))  # smoke that hides someone
+    # jumps back and forth: a unit gone and back, a unit gone over to the other side, smoke
+    for state in (first, fewer, last, turned, smoky, fewer, first, turned, last):
         lines = seen.sightlines(book, state)
         assert lines == _afresh(book, state)
         assert set(lines) == set(state.units)
-    assert _afresh(book, smoky) != _afresh(book, last)  # the smoke does hide someone: the case is tried
+    assert _afresh(book, turned) != _afresh(book, last)  # the side matters: its own side's lines are not drawn
 
 
 def test_each_thread_keeps_its_own_lines(content, tmp_path):

@@ -37,8 +37,8 @@ class _Lines(threading.local):
     grid: object = None
     book: object = None
     cells: frozenset = frozenset()
-    at: dict  # unit id -> the square its lines were drawn from
-    seers: dict  # unit id -> the ids of the units whose squares see it (whatever their side and status)
+    at: dict  # unit id -> the unit as its lines were last drawn (its square and side)
+    seers: dict  # unit id -> the ids of the other sides' units whose squares see it (whatever their status)
     pairs: dict  # (from, to) -> whether the line is open: units walk back and forth over the same squares
 
 
@@ -51,7 +51,8 @@ def _line(book: Book, state: State, a, b, cells: frozenset) -> bool:
 
 
 def sightlines(book: Book, state: State) -> dict[str, set[str]]:
-    """Unit id -> the ids of every other unit whose square sees it. Read-only for the caller."""
+    """Unit id -> the ids of the other sides' units whose squares see it: a side's eyes are only ever held to
+    another side's units, so the lines between a side's own units are never drawn. Read-only for the caller."""
     lines, cells, units = _LINES, smoke.smoky(state), state.units
     if lines.grid is not state.grid or lines.book is not book or lines.cells != cells:
         lines.grid, lines.book, lines.cells, lines.at, lines.seers, lines.pairs = state.grid, book, cells, {}, {}, {}
@@ -69,19 +70,23 @@ def sightlines(book: Book, state: State) -> dict[str, set[str]]:
         del at[uid], seers[uid]
         for ids in seers.values():
             ids.discard(uid)
-    moved = [u for u in units.values() if at.get(u.id) != u.pos]  # and the units new to the table
+    moved = []  # the units on another square or side since their lines were drawn, and those new to the table
+    for u in units.values():
+        was = at.get(u.id)
+        if was is not u:  # the same unit object: the same square and side (most units, most commands)
+            at[u.id] = u
+            if was is None or was.pos != u.pos or was.side != u.side:
+                moved.append(u)
     if moved:
         ids = {u.id for u in moved}
-        for m in moved:
-            at[m.id] = m.pos
         for m in moved:  # who sees it now, from where each stands
-            seers[m.id] = {o.id for o in units.values() if o.id != m.id and line(o.pos, m.pos)}
+            seers[m.id] = {o.id for o in units.values() if o.side != m.side and line(o.pos, m.pos)}
         for o in units.values():  # and whom it sees now
             if o.id in ids:
                 continue
             got = seers[o.id]
             for m in moved:
-                if line(m.pos, o.pos):
+                if m.side != o.side and line(m.pos, o.pos):
                     got.add(m.id)
                 else:
                     got.discard(m.id)
@@ -167,8 +172,7 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
             eyes = spotters(book, state, side, t, awake, lines)
             if not (side == starting or t.id in acted or any(e.id in acted for e in eyes)):
                 continue
-            best = max(eyes, key=lambda e: (chance(book, e, t, state), e.id))
-            p = chance(book, best, t, state)
+            p, _, best = max((chance(book, e, t, state), e.id, e) for e in eyes)  # ids differ: never a unit compared
             sure = sight.sure(p)
             if sure is None:
                 got = sight.spot(dice, book, best.id, t.id, p)
@@ -178,4 +182,5 @@ def update(dice: Dice, book: Book, state: State, acted: Iterable[str], starting:
                 now.add(t.id)
         if now:
             seen.append((side, tuple(sorted(now))))
-    return records.evolve(rec, {"seen": tuple(seen)}), rolls
+    seen = tuple(seen)
+    return (rec if seen == rec.seen else records.evolve(rec, {"seen": seen})), rolls  # most commands spot no one new

@@ -20,13 +20,18 @@ from engine.rules.xxxzone.wounds import Condition, Vitals, Wounding, fort_check,
 Treatment = Literal["minor", "severe", "mortal", "lethal", "stabilise", "cure"]
 
 
+# A condition that does not change is handed on as the same object, not copied: most units start and end their
+# turns unhurt, and the state hash and the unit's derived fields reuse what they found for an unchanged one.
+
 def new_round(c: Condition) -> Condition:
     """A second failed Minor test counts only within the same round."""
-    return attrs.evolve(c, minor_fails=0)
+    return attrs.evolve(c, minor_fails=0) if c.minor_fails else c
 
 
 def start_turn(c: Condition, max_ap: int) -> tuple[Condition, int]:
     ap = turn_ap(c, max_ap)
+    if c.ap_next == "full" and not c.stunned and all(gone for *_, gone in c.will_failed):
+        return c, ap
     failed = tuple((caused, pen, True) for caused, pen, _ in c.will_failed)  # their AP are gone from this turn
     return attrs.evolve(c, ap_next="full", stunned=max(0, c.stunned - 1), will_failed=failed), ap
 
@@ -34,7 +39,8 @@ def start_turn(c: Condition, max_ap: int) -> tuple[Condition, int]:
 def end_turn(dice: Dice, book: Book, v: Vitals, c: Condition) -> Wounding:
     rolls: list[Roll] = []
     notes: list[str] = []
-    c = attrs.evolve(c, will_failed=())  # "within the past turn": Inspire Allies comes too late after this
+    if c.will_failed:  # "within the past turn": Inspire Allies comes too late after this
+        c = attrs.evolve(c, will_failed=())
 
     def take(tier: str, why: str, poison: bool = False) -> None:
         nonlocal c
@@ -59,7 +65,8 @@ def end_turn(dice: Dice, book: Book, v: Vitals, c: Condition) -> Wounding:
         c = attrs.evolve(c, on_fire=c.on_fire - 1)
         if not c.on_fire:
             notes.append("the fire goes out")
-    c = attrs.evolve(c, disoriented=max(0, c.disoriented - 1))
+    if c.disoriented:
+        c = attrs.evolve(c, disoriented=max(0, c.disoriented - 1))
     if c.dying and not c.dead:
         c = attrs.evolve(c, dying=c.dying - 1, dead=c.dying == 1)
         if c.dead:
