@@ -216,7 +216,7 @@ def aim(rs, state: State, shooter_id: str, target_id: str, mode: str) -> Aim | R
         return Rejected("no_mode", f"neo-troops fires a snap shot or spray fire, not {mode!r}")
     if a.record.ran:
         return Rejected("ran", "A Run allows no shot (N-8.1)")
-    if b.id not in rs.spotted(state, a.side) or not state.grid.sees(a.pos, b.pos, battle.SIGHT):
+    if not battle.spots(state, a.side, b.id) or not state.grid.sees(a.pos, b.pos, battle.SIGHT):
         return Rejected("no_line_of_sight", f"{a.name} does not see {b.name}")
     t: Trooper = a.record
     if not t.held:

@@ -228,6 +228,24 @@ def spotted(state: State, side: str, seen) -> frozenset[str]:
     return frozenset(out)
 
 
+def spots(state: State, side: str, uid: str) -> bool:
+    """`uid in spotted(state, side, sight)`, asked of one unit: its cell is seen when one of the side's conscious
+    units sees it (`Grid.sees` reads the very fields of view the side's sight is the union of), so no union is made
+    and an eye out of the unit's range needs no field of view."""
+    unit = state.units.get(uid)
+    if unit is None or unit.side == side:
+        return False
+    grid, at = state.grid, unit.pos
+    eyes = [o for o in state.units.values() if o.side == side and o.conscious and grid.sees(o.pos, at, SIGHT)]
+    if not eyes:
+        return False
+    if unit.record is not None and unit.record.cloaked and unit.status != "dead":
+        b = battle(state)
+        noticed = set(b.noticed) if b else set()
+        return any((o.id, uid) in noticed for o in eyes)
+    return True
+
+
 def known_cell(state: State, side: str, target: str) -> Pos | None:
     b = battle(state)
     return b.awareness.known_cell(side, target) if b else None

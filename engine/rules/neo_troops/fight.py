@@ -76,10 +76,10 @@ def blow(rs, state: State, a: Unit, d: Unit, share: tuple[int, int] | None = Non
         return Rejected(a.status, f"{a.name} is {a.status}")
     if not adjacent(a, d):
         return Rejected("out_of_reach", f"{d.name} is not next to {a.name}: melee is at an adjacent cell")
-    if d.id not in rs.spotted(state, a.side):  # an unnoticed cloaked varan is not there to strike at
+    if not battle.spots(state, a.side, d.id):  # an unnoticed cloaked varan is not there to strike at
         return Rejected("not_seen", f"{a.name} has not noticed {d.name}")
     w = weapon_of(rs, a.record)
-    surprise = a.id not in rs.spotted(state, d.side)
+    surprise = not battle.spots(state, d.side, a.id)
     wid = held_melee(rs, a.record)
     extra = shooting.weapon_mods(a.record, wid, rs.weapons, rs.settings) if wid else (
         (("switch", a.record.switch_dice),) if a.record.switch_dice else ())
