@@ -1,5 +1,5 @@
 """neo-troops' quicker answers held equal to the plain ones they stand for: one unit's sighting (`battle.spots`)
-against the side's whole sight (`spotted`)."""
+against the side's whole sight (`spotted`), and a path's metres against its steps summed."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from engine.core.dice import seed_from_int
 from engine.play.game import Game
-from engine.rules.neo_troops import battle
+from engine.rules.neo_troops import battle, movement
 
 ID = "neo-troops"
 
@@ -49,3 +49,14 @@ def test_one_units_sighting_is_its_place_in_the_sides_sight(game):
         assert not battle.spots(state, "aliens", "nobody")
     assert asked  # some were seen, some not
 
+
+def test_a_paths_metres_are_its_steps_summed(game):
+    s = game.ruleset.settings
+    path = [(5, 5), (6, 5), (7, 6), (7, 7), (6, 8), (5, 8)]
+    rough = frozenset({(7, 6), (6, 8)})
+    for cut in range(1, len(path) + 1):
+        plain = sum(movement.step_m(a, b, s, b in rough) for a, b in zip(path[:cut], path[1:cut]))
+        assert movement.path_m(path[:cut], s, rough) == plain
+    assert movement.path_m(path, s) == 2 + 3 + 2 + 3 + 2  # nothing rough
+    with pytest.raises(ValueError):
+        movement.path_m([(1, 1), (3, 1)], s)

@@ -81,11 +81,15 @@ def _refused(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | 
         return Rejected("no_path", "Say where to walk")
     here = unit.pos
     over = ground.obstacles(state.grid, rs.settings)
+    living: dict[Pos, list[Unit]] = {}  # state.units_at for every cell of the path, from one pass over the units
+    for u in state.units.values():
+        if u.status != "dead":
+            living.setdefault(u.pos, []).append(u)
     for cell in path:
         if max(abs(cell[0] - here[0]), abs(cell[1] - here[1])) != 1 or not state.grid.inside(cell) \
                 or not (state.grid.walkable[cell[1], cell[0]] or (cell in over and cell != path[-1])):
             return Rejected("blocked", f"{cell[0]},{cell[1]} cannot be entered")
-        there = state.units_at(cell)
+        there = living.get(cell, ())
         if there and (cell == path[-1] or any(u.side != unit.side for u in there)):  # friends let it through
             return Rejected("blocked", f"Someone stands at {cell[0]},{cell[1]}")
         here = cell
@@ -143,8 +147,10 @@ def walked(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice,
 
     walk, _ = movement.speeds(unit.record, rs.settings)
     spent = unit.record.spent_m
-    ran = spent + movement.path_m((unit.pos, *path), rs.settings, ground.rough(state.grid, rs.settings)) > walk
+    rough = ground.rough(state.grid, rs.settings)
     full = (unit.pos, *path)
+    metres = movement.path_m(full, rs.settings, rough)
+    ran = spent + metres > walk
     frame, struck, down = unit, [], None
     for at, striker in sorted(strikes):
         found = fight.blow(rs, state, state.units[striker], replace(frame, {"pos": full[at]}))
@@ -164,7 +170,8 @@ def walked(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice,
     if fell is not None:
         path = path[:fell]
         down = fell
-    metres = movement.path_m((unit.pos, *path), rs.settings, ground.rough(state.grid, rs.settings))
+    if len(path) < len(full) - 1:  # cut short where it went down
+        metres = movement.path_m((unit.pos, *path), rs.settings, rough)
     # the walk's bookkeeping goes on the record as the attacks on the way left it
     hit = next((e.changes["record"] for e in reversed(fired) if isinstance(e, UnitChanged) and "record" in e.changes),
                frame.record)
