@@ -48,7 +48,8 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rej
     over = ground.obstacles(state.grid, rs.settings)
     jumps, path, tried = _jumps(rs, state, unit, tuple(path), over, dice)
     if tried:  # it did not get over: the metres to the obstacle are spent, the walk ends before it (N-5.3)
-        jumps.append(UnitChanged(unit=unit.id, changes={"record": attrs.evolve(t, spent_m=spent + tried, moved=True)},
+        stopped = records.evolve(t, {"spent_m": spent + tried, "moved": True})
+        jumps.append(UnitChanged(unit=unit.id, changes={"record": stopped},
                                  cause="stops before the obstacle"))
     if not path:
         return jumps
@@ -279,7 +280,8 @@ def shoot(rs, state: State, unit: Unit, target_id: str, mode: str, dice: Dice) -
     events: list[Event] = [
         Resolved(actor=unit.id, action="shoot", target=found.target.id, weapon=found.weapon_id, mode=mode,
                  rolls=(attack.roll, *hit_rolls), outcome=outcome, text=text),
-        UnitChanged(unit=unit.id, changes=frame_changes(unit, attrs.evolve(spent, attacked=True)), cause="fires")]
+        UnitChanged(unit=unit.id, changes=frame_changes(unit, records.evolve(spent, {"attacked": True})),
+                    cause="fires")]
     if struck != before:
         events.append(UnitChanged(unit=struck.id, changes=frame_changes(found.target, struck), cause="hit"))
     return events + battle.end_slot(rs, state, events, dice)

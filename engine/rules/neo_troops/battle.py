@@ -86,9 +86,6 @@ class Battle:
     def awareness(self) -> senses.Awareness:
         return senses.Awareness(noticed=frozenset(self.noticed), known=frozenset(self.known))
 
-    def with_awareness(self, aw: senses.Awareness) -> "Battle":
-        return records.evolve(self, {"noticed": tuple(sorted(aw.noticed)), "known": tuple(sorted(aw.known))})
-
 
 def battle(state: State) -> Battle | None:
     return state.record if isinstance(state.record, Battle) else None
@@ -148,8 +145,8 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     # a held action taken leaves the slot that was up where it was; a delay holds the action (N-7.3)
     o = b.order if b.acting else orders.delay(b.order, done.id) if delay else orders.done(b.order, done.id)
     assert not isinstance(o, orders.Rejected)
-    for u in now.units.values():  # the dead leave the order
-        if u.status == "dead":
+    for u in now.units.values():  # the dead leave the order (most left it long ago)
+        if u.status == "dead" and (u.id in o.slots or u.id in o.later):
             o = orders.remove(o, u.id)
     spent = {} if delay else {"record": records.evolve(done.record, {"actions": 0, "searched": found is not None})}
     out: list[Event] = [*inside, *bled, UnitChanged(unit=done.id, changes=spent, cause=cause)]
@@ -169,8 +166,7 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     nxt_id = o.up if o.slots else ""
     same = bool(b.acting) and o.slots and o.up == b.order.up  # back to the slot that was up: it has started
     new = records.evolve(b, {"order": o, "acting": "", "areas": tuple(a for a in b.areas if same or a.firer != nxt_id),
-                             "rests": rests})
-    new = new.with_awareness(aw)
+                             "rests": rests, "noticed": tuple(sorted(aw.noticed)), "known": tuple(sorted(aw.known))})
     out.append(Noted(record=new, cause="next slot", rolls=tuple(rolls)))
     if o.cycle > b.order.cycle:
         if rs.setup is not None and o.cycle > rs.setup.max_phases:  # (`resolve` has no mission, no limit)

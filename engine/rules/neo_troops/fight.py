@@ -8,6 +8,7 @@ from __future__ import annotations
 import attrs
 
 from engine.content import missions
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, UnitChanged
@@ -139,7 +140,7 @@ def attack(rs, state: State, unit: Unit, target: str | None, dice: Dice) -> Reje
     if isinstance(found, Rejected):
         return found
     events, _ = strike(rs, found, dice)
-    events.append(UnitChanged(unit=unit.id, changes={"record": attrs.evolve(t, attacked=True)}, cause="strikes"))
+    events.append(UnitChanged(unit=unit.id, changes={"record": records.evolve(t, {"attacked": True})}, cause="strikes"))
     return events + battle.end_slot(rs, state, events, dice)
 
 
