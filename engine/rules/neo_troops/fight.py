@@ -148,12 +148,13 @@ def targets(rs, state: State, unit: Unit) -> list[Blow]:
     """The blows the unit may strike now, nearest id first."""
     if unit.record.attacked or unit.record.actions < 1:
         return []
+    near = [d for d in state.units.values()
+            if d.conscious and adjacent(unit, d) and missions.hostile(unit.side, d.side)]
     out = []
-    for d in sorted(state.units.values(), key=lambda u: u.id):
-        if d.conscious and adjacent(unit, d) and missions.hostile(unit.side, d.side):
-            found = blow(rs, state, unit, d)
-            if not isinstance(found, Rejected):
-                out.append(found)
+    for d in sorted(near, key=lambda u: u.id):
+        found = blow(rs, state, unit, d)
+        if not isinstance(found, Rejected):
+            out.append(found)
     return out
 
 
