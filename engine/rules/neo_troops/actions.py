@@ -48,7 +48,8 @@ def move(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice) -> Rej
     over = ground.obstacles(state.grid, rs.settings)
     jumps, path, tried = _jumps(rs, state, unit, tuple(path), over, dice)
     if tried:  # it did not get over: the metres to the obstacle are spent, the walk ends before it (N-5.3)
-        jumps.append(UnitChanged(unit=unit.id, changes={"record": attrs.evolve(t, spent_m=spent + tried, moved=True)},
+        stopped = records.evolve(t, {"spent_m": spent + tried, "moved": True})
+        jumps.append(UnitChanged(unit=unit.id, changes={"record": stopped},
                                  cause="stops before the obstacle"))
     if not path:
         return jumps
@@ -81,11 +82,15 @@ def _refused(rs, state: State, unit: Unit, path: tuple[Pos, ...]) -> Rejected | 
         return Rejected("no_path", "Say where to walk")
     here = unit.pos
     over = ground.obstacles(state.grid, rs.settings)
+    living: dict[Pos, list[Unit]] = {}  # state.units_at for every cell of the path, from one pass over the units
+    for u in state.units.values():
+        if u.status != "dead":
+            living.setdefault(u.pos, []).append(u)
     for cell in path:
         if max(abs(cell[0] - here[0]), abs(cell[1] - here[1])) != 1 or not state.grid.inside(cell) \
                 or not (state.grid.walkable[cell[1], cell[0]] or (cell in over and cell != path[-1])):
             return Rejected("blocked", f"{cell[0]},{cell[1]} cannot be entered")
-        there = state.units_at(cell)
+        there = living.get(cell, ())
         if there and (cell == path[-1] or any(u.side != unit.side for u in there)):  # friends let it through
             return Rejected("blocked", f"Someone stands at {cell[0]},{cell[1]}")
         here = cell
@@ -143,8 +148,10 @@ def walked(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice,
 
     walk, _ = movement.speeds(unit.record, rs.settings)
     spent = unit.record.spent_m
-    ran = spent + movement.path_m((unit.pos, *path), rs.settings, ground.rough(state.grid, rs.settings)) > walk
+    rough = ground.rough(state.grid, rs.settings)
     full = (unit.pos, *path)
+    metres = movement.path_m(full, rs.settings, rough)
+    ran = spent + metres > walk
     frame, struck, down = unit, [], None
     for at, striker in sorted(strikes):
         found = fight.blow(rs, state, state.units[striker], replace(frame, {"pos": full[at]}))
@@ -164,7 +171,8 @@ def walked(rs, state: State, unit: Unit, path: tuple[Pos, ...], dice: Dice,
     if fell is not None:
         path = path[:fell]
         down = fell
-    metres = movement.path_m((unit.pos, *path), rs.settings, ground.rough(state.grid, rs.settings))
+    if len(path) < len(full) - 1:  # cut short where it went down
+        metres = movement.path_m((unit.pos, *path), rs.settings, rough)
     # the walk's bookkeeping goes on the record as the attacks on the way left it
     hit = next((e.changes["record"] for e in reversed(fired) if isinstance(e, UnitChanged) and "record" in e.changes),
                frame.record)
@@ -216,7 +224,7 @@ def aim(rs, state: State, shooter_id: str, target_id: str, mode: str) -> Aim | R
         return Rejected("no_mode", f"neo-troops fires a snap shot or spray fire, not {mode!r}")
     if a.record.ran:
         return Rejected("ran", "A Run allows no shot (N-8.1)")
-    if b.id not in rs.spotted(state, a.side) or not state.grid.sees(a.pos, b.pos, battle.SIGHT):
+    if not battle.spots(state, a.side, b.id) or not state.grid.sees(a.pos, b.pos, battle.SIGHT):
         return Rejected("no_line_of_sight", f"{a.name} does not see {b.name}")
     t: Trooper = a.record
     if not t.held:
@@ -272,7 +280,8 @@ def shoot(rs, state: State, unit: Unit, target_id: str, mode: str, dice: Dice) -
     events: list[Event] = [
         Resolved(actor=unit.id, action="shoot", target=found.target.id, weapon=found.weapon_id, mode=mode,
                  rolls=(attack.roll, *hit_rolls), outcome=outcome, text=text),
-        UnitChanged(unit=unit.id, changes=frame_changes(unit, attrs.evolve(spent, attacked=True)), cause="fires")]
+        UnitChanged(unit=unit.id, changes=frame_changes(unit, records.evolve(spent, {"attacked": True})),
+                    cause="fires")]
     if struck != before:
         events.append(UnitChanged(unit=struck.id, changes=frame_changes(found.target, struck), cause="hit"))
     return events + battle.end_slot(rs, state, events, dice)

@@ -86,9 +86,6 @@ class Battle:
     def awareness(self) -> senses.Awareness:
         return senses.Awareness(noticed=frozenset(self.noticed), known=frozenset(self.known))
 
-    def with_awareness(self, aw: senses.Awareness) -> "Battle":
-        return records.evolve(self, {"noticed": tuple(sorted(aw.noticed)), "known": tuple(sorted(aw.known))})
-
 
 def battle(state: State) -> Battle | None:
     return state.record if isinstance(state.record, Battle) else None
@@ -148,8 +145,8 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     # a held action taken leaves the slot that was up where it was; a delay holds the action (N-7.3)
     o = b.order if b.acting else orders.delay(b.order, done.id) if delay else orders.done(b.order, done.id)
     assert not isinstance(o, orders.Rejected)
-    for u in now.units.values():  # the dead leave the order
-        if u.status == "dead":
+    for u in now.units.values():  # the dead leave the order (most left it long ago)
+        if u.status == "dead" and (u.id in o.slots or u.id in o.later):
             o = orders.remove(o, u.id)
     spent = {} if delay else {"record": records.evolve(done.record, {"actions": 0, "searched": found is not None})}
     out: list[Event] = [*inside, *bled, UnitChanged(unit=done.id, changes=spent, cause=cause)]
@@ -169,8 +166,7 @@ def end_slot(rs, state: State, events: list[Event], dice: Dice, cause: str = "en
     nxt_id = o.up if o.slots else ""
     same = bool(b.acting) and o.slots and o.up == b.order.up  # back to the slot that was up: it has started
     new = records.evolve(b, {"order": o, "acting": "", "areas": tuple(a for a in b.areas if same or a.firer != nxt_id),
-                             "rests": rests})
-    new = new.with_awareness(aw)
+                             "rests": rests, "noticed": tuple(sorted(aw.noticed)), "known": tuple(sorted(aw.known))})
     out.append(Noted(record=new, cause="next slot", rolls=tuple(rolls)))
     if o.cycle > b.order.cycle:
         if rs.setup is not None and o.cycle > rs.setup.max_phases:  # (`resolve` has no mission, no limit)
@@ -226,6 +222,24 @@ def spotted(state: State, side: str, seen) -> frozenset[str]:
                 continue
         out.add(u.id)
     return frozenset(out)
+
+
+def spots(state: State, side: str, uid: str) -> bool:
+    """`uid in spotted(state, side, sight)`, asked of one unit: its cell is seen when one of the side's conscious
+    units sees it (`Grid.sees` reads the very fields of view the side's sight is the union of), so no union is made
+    and an eye out of the unit's range needs no field of view."""
+    unit = state.units.get(uid)
+    if unit is None or unit.side == side:
+        return False
+    grid, at = state.grid, unit.pos
+    eyes = [o for o in state.units.values() if o.side == side and o.conscious and grid.sees(o.pos, at, SIGHT)]
+    if not eyes:
+        return False
+    if unit.record is not None and unit.record.cloaked and unit.status != "dead":
+        b = battle(state)
+        noticed = set(b.noticed) if b else set()
+        return any((o.id, uid) in noticed for o in eyes)
+    return True
 
 
 def known_cell(state: State, side: str, target: str) -> Pos | None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import attrs
 
 from engine.content import missions
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Noted, Resolved, UnitChanged
@@ -71,8 +72,8 @@ def cover(rs, state: State, unit: Unit, cell: Pos, dice: Dice) -> Rejected | lis
                  outcome=f"{sum(fire.hits.values())} hits",
                  text=f"{unit.name} lays covering fire round {cell[0]},{cell[1]} ({w.name}): "
                       f"{pools.hits_word(sum(fire.hits.values()))}"),
-        UnitChanged(unit=unit.id, changes=actions.frame_changes(unit, attrs.evolve(loadout.spend(t, wid, w.rof),
-                                                                                    attacked=True)),
+        UnitChanged(unit=unit.id, changes=actions.frame_changes(unit, records.evolve(loadout.spend(t, wid, w.rof),
+                                                                                      {"attacked": True})),
                     cause="covering fire"),
         *[UnitChanged(unit=k, changes=actions.frame_changes(state.units[k], v), cause="hit")
           for k, v in after.items() if v != before[k]],

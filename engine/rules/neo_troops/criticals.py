@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import attrs
 
+from engine.core import records
 from engine.core.dice import Dice, Roll
 from engine.rules.neo_troops import pools
 from engine.rules.neo_troops.schema import EFFECTS, Settings
@@ -35,13 +36,13 @@ def lose_hp(t: Trooper, amount: int = 1) -> tuple[Trooper, str]:
     if t.status == "dead":
         return t, ""
     if t.varan and t.status == "incapacitated":
-        return attrs.evolve(t, hp=0, status="dead"), "killed"
+        return records.evolve(t, {"hp": 0, "status": "dead"}), "killed"
     hp = max(0, t.hp - amount)
     if hp > 0:
-        return attrs.evolve(t, hp=hp), f"HP {t.hp}→{hp}"
+        return records.evolve(t, {"hp": hp}), f"HP {t.hp}→{hp}"
     if t.varan:
-        return attrs.evolve(t, hp=0, status="incapacitated"), f"HP {t.hp}→0, incapacitated"
-    return attrs.evolve(t, hp=0, status="dead"), f"HP {t.hp}→0, dead"
+        return records.evolve(t, {"hp": 0, "status": "incapacitated"}), f"HP {t.hp}→0, incapacitated"
+    return records.evolve(t, {"hp": 0, "status": "dead"}), f"HP {t.hp}→0, dead"
 
 
 def _worse_part(t: Trooper, part: str) -> Trooper:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import attrs
 
 from engine.content import missions
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, UnitChanged
@@ -76,10 +77,10 @@ def blow(rs, state: State, a: Unit, d: Unit, share: tuple[int, int] | None = Non
         return Rejected(a.status, f"{a.name} is {a.status}")
     if not adjacent(a, d):
         return Rejected("out_of_reach", f"{d.name} is not next to {a.name}: melee is at an adjacent cell")
-    if d.id not in rs.spotted(state, a.side):  # an unnoticed cloaked varan is not there to strike at
+    if not battle.spots(state, a.side, d.id):  # an unnoticed cloaked varan is not there to strike at
         return Rejected("not_seen", f"{a.name} has not noticed {d.name}")
     w = weapon_of(rs, a.record)
-    surprise = a.id not in rs.spotted(state, d.side)
+    surprise = not battle.spots(state, d.side, a.id)
     wid = held_melee(rs, a.record)
     extra = shooting.weapon_mods(a.record, wid, rs.weapons, rs.settings) if wid else (
         (("switch", a.record.switch_dice),) if a.record.switch_dice else ())
@@ -139,7 +140,7 @@ def attack(rs, state: State, unit: Unit, target: str | None, dice: Dice) -> Reje
     if isinstance(found, Rejected):
         return found
     events, _ = strike(rs, found, dice)
-    events.append(UnitChanged(unit=unit.id, changes={"record": attrs.evolve(t, attacked=True)}, cause="strikes"))
+    events.append(UnitChanged(unit=unit.id, changes={"record": records.evolve(t, {"attacked": True})}, cause="strikes"))
     return events + battle.end_slot(rs, state, events, dice)
 
 
@@ -147,12 +148,13 @@ def targets(rs, state: State, unit: Unit) -> list[Blow]:
     """The blows the unit may strike now, nearest id first."""
     if unit.record.attacked or unit.record.actions < 1:
         return []
+    near = [d for d in state.units.values()
+            if d.conscious and adjacent(unit, d) and missions.hostile(unit.side, d.side)]
     out = []
-    for d in sorted(state.units.values(), key=lambda u: u.id):
-        if d.conscious and adjacent(unit, d) and missions.hostile(unit.side, d.side):
-            found = blow(rs, state, unit, d)
-            if not isinstance(found, Rejected):
-                out.append(found)
+    for d in sorted(near, key=lambda u: u.id):
+        found = blow(rs, state, unit, d)
+        if not isinstance(found, Rejected):
+            out.append(found)
     return out
 
 

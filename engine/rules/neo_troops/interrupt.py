@@ -43,8 +43,8 @@ def questions(rs, state: State, unit: Unit, path: tuple[Pos, ...], ran: bool) ->
     near = sorted((e for e in state.units.values() if left <= e.pos[0] <= right and top <= e.pos[1] <= bottom
                    and e.side in battle.SIDES and missions.hostile(e.side, unit.side)
                    and any(_near(e.pos, c) for c in full)), key=lambda u: (rank.get(u.id, len(rank)), u.id))
-    seen = {side: rs.spotted(state, side) for side in {e.side for e in near}}  # sight is dear: once a side
-    foes = [order.Foe(id=e.id, pos=e.pos, can_fight=e.conscious, surprised=unit.id not in seen[e.side]) for e in near]
+    seen = {side: battle.spots(state, side, unit.id) for side in {e.side for e in near}}  # once a side
+    foes = [order.Foe(id=e.id, pos=e.pos, can_fight=e.conscious, surprised=not seen[e.side]) for e in near]
     able = [f for f in foes if not isinstance(order.hasten(b.order, f.id), Rejected)]
     hasten = tuple(Question(asker=f, kind="hasten", at=0) for f in order.hasteners(unit.pos, able))
     past = order.run_past((unit.pos, *path), foes, rs.settings) if ran else ()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import attrs
 
+from engine.core import records
 from engine.core.commands import Rejected
 from engine.rules.neo_troops.unit import Trooper
 
@@ -26,7 +27,7 @@ def ready(t: Trooper, weapon: str, weapons: dict, shots: int) -> Rejected | None
 
 
 def spend(t: Trooper, weapon: str, shots: int) -> Trooper:
-    return attrs.evolve(t, shots=tuple((w, n - shots if w == weapon else n) for w, n in t.shots))
+    return records.evolve(t, {"shots": tuple((w, n - shots if w == weapon else n) for w, n in t.shots)})
 
 
 def load(t: Trooper, weapon: str, weapons: dict) -> Trooper | Rejected:

@@ -42,19 +42,28 @@ def step_m(a: Pos, b: Pos, s: Settings, difficult: bool = False) -> int:
 
 
 def path_m(path: Sequence[Pos], s: Settings, difficult: frozenset[Pos] = frozenset()) -> int:
-    """Metres of a path given as its cells from the start (the start costs nothing)."""
-    return sum(step_m(a, b, s, b in difficult) for a, b in zip(path, path[1:]))
+    """Metres of a path given as its cells from the start (the start costs nothing): `step_m` summed, inlined (a
+    move prices its path several times)."""
+    total = 0
+    for a, b in zip(path, path[1:]):
+        dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
+        if max(dx, dy) != 1:
+            raise ValueError(f"{a} to {b} is not one step")
+        cost = s.diagonal_m if dx and dy else s.step_m
+        total += cost * s.difficult_factor if b in difficult else cost
+    return total
 
 
 def speeds(t: Trooper, s: Settings) -> tuple[int, int]:
     """N-6.3: (move, run) metres this action, the load and wound factors multiplied together, rounded down."""
     move, run = 1.0, 1.0
     light_armour = t.save is None or t.save > s.light_armour_save
-    if t.load_fraction >= 1.0:
+    load = t.load_fraction
+    if load >= 1.0:
         move, run = s.max_load_speed, s.max_load_speed
-    elif t.load_fraction >= s.heavy_load:
+    elif load >= s.heavy_load:
         run = s.heavy_run
-    elif t.load_fraction <= s.light_load and light_armour:
+    elif load <= s.light_load and light_armour:
         run = s.light_run
     slow = s.wound_speed ** t.severe_wounds * s.leg_speed ** t.legs_lost
     return int(t.move_m * move * slow), int(t.run_m * run * slow)

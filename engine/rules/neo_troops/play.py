@@ -62,7 +62,8 @@ class NeoTroops(Plain):
         up = battle.up(state)
         if up is None:
             return Rejected("nobody_up", "Nobody may act now")
-        why = answers(self.turn(state), command)
+        turn = self.turn(state)
+        why = answers(turn, command)
         if why is not None:
             return why
         if battle.battle(state).asking is not None:  # one of the interrupt's answers
@@ -83,7 +84,7 @@ class NeoTroops(Plain):
         if uid not in state.units:
             return Rejected("no_unit", f"No unit {uid!r}")
         pre: list[Event] = []
-        if uid != up.id and uid in (self.turn(state).units or ()):  # a held action, taken now (N-7.3)
+        if uid != up.id and uid in (turn.units or ()):  # a held action, taken now (N-7.3)
             b = battle.battle(state)
             o = order.take_held(b.order, uid)
             if isinstance(o, Rejected):
@@ -95,7 +96,7 @@ class NeoTroops(Plain):
         if uid != up.id:
             return Rejected("not_your_slot", f"It is {up.name}'s slot, not {state.units[uid].name}'s")
         reset = aid.interrupted(state, up, command)  # only if the command is accepted
-        events = self._act(fold(state, reset), up, command, dice)
+        events = self._act(fold(state, reset) if reset else state, up, command, dice)
         if isinstance(events, Rejected):
             return events
         events = reset + events

@@ -5,9 +5,8 @@ targets by N-10.4 (`shooting.spray`). One target is the plain `Shoot(mode="spray
 
 from __future__ import annotations
 
-import attrs
-
 from engine.content import missions
+from engine.core import records
 from engine.core.commands import Act, Rejected
 from engine.core.dice import Dice
 from engine.core.events import Event, Resolved, UnitChanged
@@ -63,7 +62,7 @@ def fire(rs, state: State, unit: Unit, ids: tuple[str, ...], dice: Dice) -> Reje
                       f"{pools.hits_word(sum(got.hits.values()))}, "
                       f"{unsaved} unsaved" + (f" ({said})" if said else "")),
         UnitChanged(unit=unit.id, changes=actions.frame_changes(
-            unit, attrs.evolve(spent, attacked=True)), cause="fires"),
+            unit, records.evolve(spent, {"attacked": True})), cause="fires"),
         *[UnitChanged(unit=k, changes=actions.frame_changes(state.units[k], v), cause="hit")
           for k, v in after.items() if v != before[k]]]
     return events + battle.end_slot(rs, state, events, dice)
