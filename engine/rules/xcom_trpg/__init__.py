@@ -6,6 +6,8 @@ its 2 actions in any order the player likes, then the aliens. See docs/rules-not
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from engine.content import field as shared_field
@@ -19,7 +21,7 @@ from engine.core.events import Event, Moved
 from engine.core.geometry import COMPASS
 from engine.core.model import State, Unit
 from engine.core.reducer import fold
-from engine.core.ruleset import (Plain, Budget, Mode, Setup, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
+from engine.core.ruleset import (Plain, Budget, Later, Mode, Setup, Sheet, ShotPreview, Throwable, ThrowPreview, Turn,
                                  actor, closed, register)
 from engine.log.story import turn_name
 from engine.map.grid import Pos, distance
@@ -27,14 +29,22 @@ from engine.map.grid import Pos, distance
 # flow, shooting and explosives are modules of their own, which the class's methods call.
 from engine.rules.xcom_trpg import (ai_special, episode, explosives, flow, hooks, scale, shooting, tables, throw_preview,
                                     tranquilizer)
-from engine.rules.xcom_trpg import scenario as _scenario
 from engine.rules.xcom_trpg import sheet as _sheet  # what the client reads: the unit sheet, odds lines, throwables
 from engine.rules.xcom_trpg.damage import Ledger
-from engine.rules.xcom_trpg.referee import referee
-from engine.rules.xcom_trpg.scenario import Action
 from engine.rules.xcom_trpg.shooting import ShotContext, facing_towards  # noqa: F401 - the rule modules' names
 from engine.rules.xcom_trpg.tables import xcom
 from engine.rules.xcom_trpg.record import soldier
+
+if TYPE_CHECKING:  # `resolve`'s scenario and referee (scenario.py, referee.py) are imported when first asked for
+    from engine.rules.xcom_trpg import scenario as _scenario
+    from engine.rules.xcom_trpg.scenario import Action
+
+
+def _resolve_scenario():
+    """`resolve`'s scenario module, imported when first asked for: a battle never needs it."""
+    from engine.rules.xcom_trpg import scenario
+
+    return scenario
 
 
 AI_COMBO_STAMINA = 2  # the AI plans a combo only with a point of stamina to spare past its price
@@ -46,7 +56,7 @@ class XcomTrpg(Plain):
     audit_dice = (100,)  # every contest is stat×1d100; scatter and HP dice are not worth a table
     storeys = 1  # one level: its maps have raised floors, no storeys
     schema = tables.SCHEMA  # content/xcom-trpg/: its stat system, races, armour, weapons, units, psionics, items
-    scenario = _scenario.Scenario  # `resolve`'s scenario file (README: Scenarios for resolve)
+    scenario = Later(lambda: _resolve_scenario().Scenario)  # `resolve`'s scenario file (README: Scenarios for resolve)
 
     def __init__(self, content: Content, setup: Setup | None) -> None:
         self.content = content
@@ -304,15 +314,17 @@ class XcomTrpg(Plain):
         return None if old == new else f"morale {old} → {new} ({new - old:+d}, {cause})"
 
     def check_scenario(self, sc: _scenario.Scenario) -> list[str]:
-        return _scenario.check(self.content, sc)
+        return _resolve_scenario().check(self.content, sc)
 
     def scenario_units(self, sc: _scenario.Scenario, setup: Dice):
-        return _scenario.make_units(self.content, sc, setup)
+        return _resolve_scenario().make_units(self.content, sc, setup)
 
     def unit_report(self, before: Unit, after: Unit):
-        return _scenario.report(before, after)
+        return _resolve_scenario().report(before, after)
 
     def referee(self, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict | Rejected:
+        from engine.rules.xcom_trpg.referee import referee
+
         return referee(self, units, action, dice)
 
     def trial_plan(self, units: dict[str, Unit], action: Action):

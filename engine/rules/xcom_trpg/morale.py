@@ -24,11 +24,11 @@ from engine.rules.xcom_trpg.combat import effective_stat
 from engine.rules.xcom_trpg.contest import Side, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.content.scenario import Verdict
-from engine.rules.xcom_trpg.scenario import Action
 from engine.rules.xcom_trpg.tables import xcom
 from engine.rules.xcom_trpg.record import soldier
 
 if TYPE_CHECKING:
+    from engine.rules.xcom_trpg.scenario import Action
     from engine.rules.xcom_trpg import XcomTrpg
 
 

@@ -3,17 +3,21 @@ character. Psi abilities themselves are resolved on the play path (arena.py)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.content.models import Content
 from engine.rules.xcom_trpg.models import RulesetDef
 from engine.content.scenario import Verdict
 from engine.rules.xcom_trpg.record import soldier
-from engine.rules.xcom_trpg.scenario import Action
 from engine.core.dice import Dice
 from engine.core.model import Unit
 from engine.rules.xcom_trpg import psionics
 from engine.rules.xcom_trpg.damage import Ledger
 from engine.rules.xcom_trpg.psi_effects import set_counter
 from engine.rules.xcom_trpg.tables import xcom
+
+if TYPE_CHECKING:
+    from engine.rules.xcom_trpg.scenario import Action
 
 
 def initiation(content: Content, rules: RulesetDef, units: dict[str, Unit], action: Action, dice: Dice) -> Verdict:

@@ -26,10 +26,10 @@ from engine.rules.xcom_trpg.contest import Contest, Side, opposed, versus_god
 from engine.rules.xcom_trpg.damage import Ledger, apply_crits
 from engine.content.scenario import Verdict
 from engine.rules.xcom_trpg.record import soldier
-from engine.rules.xcom_trpg.scenario import Action
 from engine.rules.xcom_trpg.tables import xcom
 
 if TYPE_CHECKING:
+    from engine.rules.xcom_trpg.scenario import Action
     from engine.rules.xcom_trpg import XcomTrpg
 
 
