@@ -37,7 +37,7 @@ from engine.log import writer as log
 from engine.play.game import UNDO_TRAIL, build, check_header
 
 KEEP = 2 * UNDO_TRAIL + 2  # branch entries (and their states) kept behind the head
-SEGMENT_MIN = 100_000  # bytes of log below which a forked worker (some 10 ms) costs more than it saves
+SEGMENT_MIN = 2_000_000  # bytes of log below which a forked worker costs more than it saves (measured idle)
 SPAWN_MIN = 4_000_000  # the same for a worker started afresh (it imports the engine and builds the map first)
 
 
