@@ -109,6 +109,7 @@ def test_segments_start_at_anchors_and_share_the_log_by_bytes(tmp_path, monkeypa
                                % (n, n - 1, anchor[n], pad[n]) if n in anchor else b'{"n":%d%s}\n' % (n, pad[n]))
                               for n in range(1, 2001)))
     monkeypatch.setattr(verify_fast, "_can_fork", lambda: True)
+    monkeypatch.setattr(verify_fast, "SEGMENT_MIN", 50)  # a short file, split as a long log is
     (start,) = verify_fast._segments(path, 2)
     assert (start.line, start.covered) == (540, 550)  # half the bytes lies near line 550, not 1000
     assert path.read_bytes()[start.offset:].startswith(b'{"n":540 ')
