@@ -37,8 +37,8 @@ from engine.log import writer as log
 from engine.play.game import UNDO_TRAIL, build, check_header
 
 KEEP = 2 * UNDO_TRAIL + 2  # branch entries (and their states) kept behind the head
-SEGMENT_MIN = 2_000_000  # bytes of log below which a forked worker costs more than it saves (measured idle)
-SPAWN_MIN = 4_000_000  # the same for a worker started afresh (it imports the engine and builds the map first)
+SEGMENT_MIN = 2_000  # lines below which a forked worker costs more than it saves (an AI mission: measured idle)
+SPAWN_MIN = 8_000  # the same for a worker started afresh (it imports the engine and builds the map first)
 
 
 class Unsure(Exception):
@@ -387,7 +387,7 @@ def _segments(path: Path, jobs: int) -> list[Start]:
                 if found and 1 < int(found[2]) < int(found[1]):
                     marks.append((len(offsets), offset, int(found[2])))
             offset += len(raw)
-    if offset < (SEGMENT_MIN if _can_fork() else SPAWN_MIN) or not marks:
+    if len(offsets) < (SEGMENT_MIN if _can_fork() else SPAWN_MIN) or not marks:
         return []
     starts: list[Start] = []
     for k in range(1, jobs):
