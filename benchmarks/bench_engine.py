@@ -117,10 +117,10 @@ def _parse(lines: list[bytes]) -> None:
 
 def _peak_mb(path: Path, jobs: int) -> float:
     """Peak memory of `replay --verify` in a child of its own, as that child measures it."""
-    code = ("import resource, sys; from pathlib import Path; from engine.content import loader; "
+    code = (common.PEAK_KIB + "from pathlib import Path; from engine.content import loader; "
             "from engine.play import verify; "
             f"r = verify.verify(loader.load(), Path({str(path)!r}), jobs={jobs}); assert r.failure is None, r; "
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+            "print(_peak_kib())")
     child = subprocess.run([sys.executable, "-c", code], check=True, capture_output=True, text=True, cwd=ROOT,
                            env=child_env())
     return int(child.stdout.split()[-1]) / 1024
@@ -222,9 +222,9 @@ def simulate_figures(tmp: Path) -> list[Figure]:
     """A whole 40x40 mission, 6 soldiers against 8 aliens, in a child process: its time and peak memory,
     against a child that only starts and loads the content."""
     out = tmp / "sim.jsonl"
-    sim = ("import resource, sys; from tui.cli import main; "
+    sim = (common.PEAK_KIB + "import sys; from tui.cli import main; "
            f"code = main(['simulate', '--seed', '1', '--out', {str(out)!r}]); "
-           "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr); sys.exit(code)")
+           "print(_peak_kib(), file=sys.stderr); sys.exit(code)")
     load = "import engine.content.loader; engine.content.loader.load()"
     peaks = []
 

@@ -74,3 +74,15 @@ def best_of(fn: Callable[[], object], repeat: int = 3) -> float:
         fn()
         best = min(best, time.perf_counter() - t)
     return best
+
+
+# A child's own peak memory in KiB, as that child measures it (print it last). Linux's `ru_maxrss` is no good
+# here: a child forked from the benchmark starts with the benchmark's whole high-water mark and keeps it across
+# exec, so it reported the parent's hundreds of MB. `VmHWM` belongs to the child's own address space.
+PEAK_KIB = ("import resource as _r\n"
+            "def _peak_kib():\n"
+            "    try:\n"
+            "        with open('/proc/self/status') as f:\n"
+            "            return int(next(l for l in f if l.startswith('VmHWM:')).split()[1])\n"
+            "    except (OSError, StopIteration):\n"
+            "        return _r.getrusage(_r.RUSAGE_SELF).ru_maxrss  # no /proc: the best there is\n")
