@@ -15,7 +15,7 @@ from engine.core import codec
 from engine.core.commands import Rejected
 from engine.core.dice import seed_from_int
 from engine.log import writer as log
-from engine.play import verify, verify_fast
+from engine.play import verify, verify_fast, verify_segments
 from engine.play.game import Game
 from engine.play.simulate import run
 
@@ -86,13 +86,13 @@ def test_every_mission_log_is_proven_good_as_the_full_pass_finds_it(logs, conten
 @pytest.mark.parametrize("fork", [True, False])
 def test_segments_in_workers_give_the_same_report(logs, content, monkeypatch, jobs, fork):
     """Forked workers, and workers started afresh (a process with threads is never forked)."""
-    monkeypatch.setattr(verify_fast, "SEGMENT_MIN", 50)  # short logs in segments too
-    monkeypatch.setattr(verify_fast, "SPAWN_MIN", 50)
-    if fork and not verify_fast._can_fork():
+    monkeypatch.setattr(verify_segments, "SEGMENT_MIN", 50)  # short logs in segments too
+    monkeypatch.setattr(verify_segments, "SPAWN_MIN", 50)
+    if fork and not verify_segments._can_fork():
         pytest.skip("this process has other threads: it is never forked")
-    monkeypatch.setattr(verify_fast, "_can_fork", lambda: fork)
+    monkeypatch.setattr(verify_segments, "_can_fork", lambda: fork)
     for path in logs if fork else logs[-3:]:
-        assert verify_fast._segments(path, jobs) or len(lines_of(path)) < 200
+        assert verify_segments.starts(path, jobs) or len(lines_of(path)) < 200
         assert verify_fast.verify(content, path, jobs=jobs) is not None, path  # the workers proved it
         assert verify.verify(content, path, jobs=jobs) == verify.verify(content, path, jobs=1)
 
@@ -108,17 +108,17 @@ def test_segments_start_at_anchors_and_share_the_log_by_bytes(tmp_path, monkeypa
     path.write_bytes(b"".join((b'{"n":%d,"kind":"checkpoint","of":%d,"anchor":{"of":%d,%s}}\n'
                                % (n, n - 1, anchor[n], pad[n]) if n in anchor else b'{"n":%d%s}\n' % (n, pad[n]))
                               for n in range(1, 2001)))
-    monkeypatch.setattr(verify_fast, "_can_fork", lambda: True)
-    monkeypatch.setattr(verify_fast, "SEGMENT_MIN", 50)  # a short file, split as a long log is
-    (start,) = verify_fast._segments(path, 2)
+    monkeypatch.setattr(verify_segments, "_can_fork", lambda: True)
+    monkeypatch.setattr(verify_segments, "SEGMENT_MIN", 50)  # a short file, split as a long log is
+    (start,) = verify_segments.starts(path, 2)
     assert (start.line, start.covered) == (540, 550)  # half the bytes lies near line 550, not 1000
     assert path.read_bytes()[start.offset:].startswith(b'{"n":540 ')
     held = b'{"n":600,"kind":"checkpoint","of":599,"anchor":{"of":540,'  # the checkpoint that holds its state
     assert path.read_bytes()[start.checkpoint:].startswith(held)
-    three = verify_fast._segments(path, 3)
+    three = verify_segments.starts(path, 3)
     assert [s.line for s in three][1:] == [740] and three[0].line < 540
-    monkeypatch.setattr(verify_fast, "SEGMENT_MIN", 2001)
-    assert verify_fast._segments(path, 2) == []  # too short to pay for a worker
+    monkeypatch.setattr(verify_segments, "SEGMENT_MIN", 2001)
+    assert verify_segments.starts(path, 2) == []  # too short to pay for a worker
 
 
 def test_the_kept_states_stay_within_the_undo_trail():
@@ -131,8 +131,8 @@ def test_the_kept_states_stay_within_the_undo_trail():
 
 def test_an_edited_log_is_never_passed_and_is_named_as_before(logs, content, tmp_path, monkeypatch):
     """Edits anywhere — a digit of a command's record, its chain repaired or not — in one job or several."""
-    monkeypatch.setattr(verify_fast, "SEGMENT_MIN", 50)
-    monkeypatch.setattr(verify_fast, "SPAWN_MIN", 10**9)  # forked workers only, if any: fresh ones are slow
+    monkeypatch.setattr(verify_segments, "SEGMENT_MIN", 50)
+    monkeypatch.setattr(verify_segments, "SPAWN_MIN", 10**9)  # forked workers only, if any: fresh ones are slow
     rng = random.Random(7)
     tried = 0
     for path in logs[:4] + logs[-2:]:
@@ -149,8 +149,8 @@ def test_an_edited_log_is_never_passed_and_is_named_as_before(logs, content, tmp
                     changed = rechain(changed, k + 1)
                 bad = write(tmp_path / f"bad-{tried}.jsonl", changed, path)
                 expected = full(content, bad, monkeypatch=monkeypatch)
-                monkeypatch.setattr(verify_fast, "SEGMENT_MIN", 50)
-                monkeypatch.setattr(verify_fast, "SPAWN_MIN", 10**9)
+                monkeypatch.setattr(verify_segments, "SEGMENT_MIN", 50)
+                monkeypatch.setattr(verify_segments, "SPAWN_MIN", 10**9)
                 for jobs in (1, 2):
                     if expected.failure is not None:
                         assert verify_fast.verify(content, bad, jobs=jobs) is None
