@@ -94,11 +94,12 @@ def next_day(c: Campaign) -> int:
     return max(c.day + 1, min(days))
 
 
-def upcoming(c: Campaign, most: int = 6) -> list[tuple[int, str]]:
+def upcoming(c: Campaign, most: int = 6, funded: bool = True) -> list[tuple[int, str]]:
     """(day, what) of the next events, soonest first, for the calendar; the same event due the same day several
     times (one soldier's ten Minor Wounds healing) is one line with its count, so it does not fill the calendar.
-    The offers' deadlines and the next offer are always among them: many timers due sooner never hide them."""
-    out = [((c.day // MONTH + 1) * MONTH, "first of the month: funding")]
+    The offers' deadlines and the next offer are always among them: many timers due sooner never hide them.
+    `funded`: the ruleset's campaign keeps funding (`Downtime.funded`), so the first of the month is an event."""
+    out = [((c.day // MONTH + 1) * MONTH, "first of the month: funding")] if funded else []
     out += [(r.due, r.timer.label) for r in c.timers]
     pinned = [(p.deadline, f"offer {p.id} ({p.mission}) expires") for p in c.offers]
     if c.next_offer > c.day:

@@ -107,6 +107,8 @@ class Plot:
 class Downtime(Protocol):
     """A ruleset's between-mission rules. Every method is pure: same arguments and dice, same Outcome."""
 
+    funded: bool  # whether its campaign keeps funding (xcom-trpg's bonuses, xxxzone's F): shown only then
+
     def begin(self, records: tuple[Any, ...], dice: Dice) -> Outcome:
         """A new campaign: the starting base (or None), starting funding, any first timers."""
 
@@ -178,6 +180,7 @@ class Baseless:
     what its rules lack, with its `title` and, for a refused order, its `refuse_order` words."""
 
     title: str
+    funded = False
 
     def refuse_order(self, order: Order) -> str:
         return f"{self.title} has no orders between missions yet"

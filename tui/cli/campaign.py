@@ -139,7 +139,8 @@ def cmd_list(args: argparse.Namespace) -> int:
             continue
         s = book.state
         flying = f", mission {s.flying.offer.id} under way" if s.flying else ""
-        print(f"{name:<20} {book.ruleset_id:<13} day {s.day:<4} funding {s.funding:<6} "
+        funding = f"funding {s.funding:<6}" if book.downtime.funded else " " * 14
+        print(f"{name:<20} {book.ruleset_id:<13} day {s.day:<4} {funding} "
               f"{len(s.living())}/{len(s.records)} alive, {len(s.flown)} flown{flying}")
         book.close()
     return 0
@@ -213,7 +214,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"campaign {name}: {folder}")
     print(f"day {summary.days}: {summary.flown} missions flown, {summary.won} won, {summary.missed} missed; "
           f"{summary.alive} of {summary.recruits} alive")
-    print("funding at each month's end: " + (", ".join(str(f) for f in summary.funding) or "—"))
+    if book.downtime.funded:
+        print("funding at each month's end: " + (", ".join(str(f) for f in summary.funding) or "—"))
     print(f"verify it with `xenotac campaign verify {name}`")
     return 0
 
@@ -231,7 +233,7 @@ def _trials(args: argparse.Namespace, rulesets: list[str]) -> int:
     content = load_content(args.content, rulesets)
     for rid in rulesets:
         check_playable(content, rid)
-    rows = []
+    rows, funded = [], {}
     with Progress(console=Console(stderr=True), transient=True) as bar:  # the report alone on stdout
         for rid in rulesets:
             task = bar.add_task(f"{rid}: campaigns", total=args.trials)
@@ -239,6 +241,7 @@ def _trials(args: argparse.Namespace, rulesets: list[str]) -> int:
             for i in range(args.trials):
                 book = ledger.Ledger.new(content, None, f"trial-{i}", rid, seed_from_int(args.seed + i), None, [])
                 results.append(simulate.play(book, args.months))
+                funded[rid] = book.downtime.funded
                 bar.advance(task)
             rows.append((rid, results))
     for rid, results in rows:
@@ -253,7 +256,7 @@ def _trials(args: argparse.Namespace, rulesets: list[str]) -> int:
         print(f"  missions won    {100 * won / max(1, flown):.0f}% [{100 * wlow:.0f}–{100 * whigh:.0f}%] of {flown} "
               f"flown; {_mean(mean_interval([float(r.won) for r in results]))} per campaign; "
               f"{sum(r.missed for r in results)} left to lapse")
-        for m in range(args.months):
+        for m in range(args.months if funded[rid] else 0):
             values = [float(r.funding[m]) for r in results if len(r.funding) > m]
             print(f"  funding, month {m + 1:<2} {_mean(mean_interval(values))}")
     print("95% intervals: survival a Student-t over the campaigns (each its share alive), Wilson for missions won, "

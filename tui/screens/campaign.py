@@ -60,11 +60,12 @@ class CampaignScreen(Sized):
         flying = f" · mission {s.flying.offer.id} under way" if s.flying else ""
         sites = book.downtime.sites(s.base)
         bases = f" · {len(sites)} bases" if len(sites) > 1 else ""
+        funding = f" · funding {s.funding}" if book.downtime.funded else ""
         self.query_one("#camp-head", Static).update(
-            f"CAMPAIGN {book.name} · {book.title} · day {s.day} · funding {s.funding}{bases}{flying}")
+            f"CAMPAIGN {book.name} · {book.title} · day {s.day}{funding}{bases}{flying}")
         calendar = self.query_one("#camp-calendar", Static)
         width = calendar.content_region.width or 38
-        events = [cut(f"day {day:<4} {what}", width) for day, what in d.upcoming(s, 5)]  # a line each
+        events = [cut(f"day {day:<4} {what}", width) for day, what in d.upcoming(s, 5, book.downtime.funded)]  # a line each
         calendar.update(Text("\n".join(["Calendar", *events])))
         offers = [f"{p.id:<4} {self._mission_name(p.mission):<18} until day {p.deadline}" for p in s.offers]
         self.query_one("#camp-offers", Static).update(Text("\n".join(["Missions on offer", *(offers or ["none"])])))

@@ -26,6 +26,7 @@ ID = c.ID
 
 class XcomDowntime(Baseless):
     title = "xcom-trpg"
+    funded = True  # its bonuses (2.4)
 
     def __init__(self, content) -> None:
         self.content = content

@@ -34,6 +34,8 @@ SERIOUS = ("severe", "mortal", "lethal")  # 8.2 (Interpretation): any of these u
 
 
 class XxxzoneDowntime:
+    funded = True
+
     def __init__(self, content) -> None:
         self.content = content
         self.book = Book.of(content.rules[ID])
