@@ -4,6 +4,7 @@ battle screen at 80×24, `decide`'s refusals with their codes, reaction fire ins
 from __future__ import annotations
 
 import json
+import re
 
 import attrs
 import pytest
@@ -260,7 +261,8 @@ def test_the_roster_uses_its_own_forces_and_the_vip(content):
 def test_the_client_draws_the_panel_and_a_key_walks(content, tmp_path):
     first, unit, step, moved, session = draw_and_walk(content, ID, tmp_path)
     f = unit.record.fighter
-    assert f"TU {f.tu_left}/{f.tu_turn}" in first and unit.name in first
+    assert re.search(rf"TU +{f.tu_left}/{f.tu_turn} ", first) and unit.name in first
+    assert f"TU {f.tu_left}/{f.tu_turn}  move" not in first and f"Move {f.tu_left} TU" in first  # TU said once
     assert "Energy" in first and "Stamina" not in first
     assert moved.pos == (unit.pos[0] + step[0], unit.pos[1] + step[1])
     cost = 4 if 0 in step else 6

@@ -38,7 +38,8 @@ def test_xxxzone_calls_it_cautious_in_the_panel_the_readout_the_footer_and_the_h
     unit = session.state.units["johnny"]
     budget = session.ruleset.budget(session.state, unit)
     assert (budget.dash_label, budget.dash_moves) == ("cautious", 5)
-    assert "AP 10/10  move 10 AP cautious 5" in battle  # the unit panel
+    assert "AP       10/10 " in battle and "Move 10 AP cautious 5" in battle  # the unit panel: AP said once
+    assert "AP 10/10  move" not in battle
     assert "Path 2/10 AP: ⏎ move, c cautious" in battle  # the path readout
     assert "c:cautious" in battle and "combo" not in battle  # the footer
     assert "• c             cautious" in help_text and "combo" not in help_text

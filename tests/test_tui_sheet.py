@@ -13,7 +13,7 @@ from tui.session import Session
 from tui.testing import advance_to_contact, new_session
 from tui.textshot import screen_text
 from tui.widgets.panels import Card, card_lines
-from tests.xcom_record import counters, evolved, flags
+from tests.xcom_record import evolved
 from engine.rules.xcom_trpg.record import soldier
 
 
@@ -110,3 +110,17 @@ def test_the_targeting_panel_shows_the_damage_after_armour_at_80x24(content, tmp
     damage = next(row for row in preview.lines if row.label == "Damage")
     assert damage.text.startswith(f"{preview.expected_damage:.1f}")
     assert f"Damage {damage.text}" in aiming
+
+
+def test_the_budget_line_leaves_out_what_a_row_above_already_says(content, tmp_path):
+    """annihilation's TU bar and its budget "TU 53/53" printed the TU twice; a row that says something else
+    leaves the label, and the compact card (no rows) keeps it."""
+    session = new_session(content, tmp_path)
+    unit = session.state.units["anton"]
+    budget = Budget(label="TU 43/60 · done", can_act=False, moves_left=43)
+    tu = Sheet(rows=(Row("TU", " 43/60 ", 43, 60), Row("Energy", " 50/60 ", 50, 60)))
+    assert [t.plain for t in card_lines(content, Card(unit, tu, budget))][-1] == "Move 43 · done"
+    other = Sheet(rows=(Row("Energy", " 50/60 ", 50, 60),))
+    assert [t.plain for t in card_lines(content, Card(unit, other, budget))][-1] == "TU 43/60 · done  move 43"
+    assert [t.plain for t in card_lines(content, Card(unit, tu, budget, compact=True))][-1] == \
+        "TU 43/60 · done  move 43"

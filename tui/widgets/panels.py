@@ -58,15 +58,29 @@ def card_lines(content: Content, card: Card | None) -> list[Text]:
     rows += [] if card.compact else [row_text(r) for r in card.sheet.rows]
     unit_word = "" if budget.walk.currency == "cells" else f" {budget.walk.currency}"  # "move 20 m", "move 37 TU"
     dash = f" {budget.dash_label} {budget.dash_moves}" if budget.dash_moves and budget.dash_label else ""
-    moves = f"  move {budget.moves_left}{unit_word}{dash}"  # "move 10 combo 10", "move 6 AP cautious 3"
-    rows.append(Text.assemble((budget.label[0].upper() + budget.label[1:], "bold" if budget.can_act else "dim"),
-                              moves))
+    moves = f"move {budget.moves_left}{unit_word}{dash}"  # "move 10 combo 10", "move 6 AP cautious 3"
+    label = budget.label if card.compact else _unsaid(budget.label, card.sheet.rows)
+    style = "bold" if budget.can_act else "dim"
+    if label == budget.label and label:  # "TU 43/60  move 43 TU"
+        rows.append(Text.assemble((label[0].upper() + label[1:], style), f"  {moves}"))
+    else:  # a row above says the label: "Move 43 TU", "Move 43 TU · done"
+        rows.append(Text.assemble((moves[0].upper() + moves[1:], style), label))
     if card.compact:
         return rows
     rows += [Text(line) for line in card.sheet.kit]
     if card.sheet.effects:  # an empty line would only push the panels below off a 24-row screen
         rows.append(Text(f"Effects: {', '.join(card.sheet.effects)}"))
     return rows
+
+
+def _unsaid(label: str, rows) -> str:
+    """The budget's label less what a sheet row above already says ("TU 43/60" under the TU bar): the rest
+    (" · done"), or the whole label when no row says it."""
+    for r in rows:
+        said = f"{r.label} {r.text.strip()}"
+        if r.text.strip() and label.startswith(said):
+            return label[len(said):]
+    return label
 
 
 MARK = {"done": "✓", "failed": "✗", "open": "·"}
