@@ -133,50 +133,74 @@ def child_env() -> dict[str, str]:
     return env
 
 
-def verify_figures(content) -> list[Figure]:
+def verify_figures() -> list[Figure]:
+    """Each ruleset's verify figures in a process of its own, as `xenotac replay --verify` runs: what earlier
+    figures left in the benchmark's process (a larger heap to fork, caches filled by other rulesets' logs) slowed
+    the figures that came after them (xcom-trpg 10,000 records, --jobs 2: 20,400/s alone, 16,600/s after trials
+    and three other rulesets, 4 December 2026). Both sides of each comparison still run in that one process."""
     out: list[Figure] = []
-    small_n, two_n, mid_n, large_n = sizes()
     for ruleset in available():
-        if "eliminate" not in catalog.missions_for(content, ruleset):
-            out.append(Figure(f"replay --verify ({ruleset})", 0, "records/s", ">= 20000", False,
-                              ": the ruleset has no eliminate mission to play"))
-            continue
-        path = {n: logs.shared(content, ruleset, n, sizes()[-1]) for n in sizes()}
-        big = path[mid_n]
-        lines = big.read_bytes().splitlines()
-        t = interleaved({"verify": lambda: _verify_ok(content, big, JOBS), "json": lambda: _parse(lines),
-                         "one": lambda: _verify_ok(content, big, 1)}, rounds=3)
-        rate = len(lines) / t["verify"]
-        out.append(at_least(f"replay --verify --jobs {JOBS}, {len(lines):,} records ({ruleset})", rate, "records/s",
-                            20_000, reference=f"× json.loads alone ({len(lines) / t['json']:,.0f}/s); --jobs 1: "
-                                              f"{len(lines) / t['one']:,.0f}/s",
-                            ratio=rate / (len(lines) / t["json"])))
-        out.append(at_most(f"replay --verify ÷ json.loads of the same lines ({ruleset})", t["verify"] / t["json"],
-                           "×", 10, reference=f"× with --jobs 1 ({t['one'] / t['json']:.1f}×)",
-                           ratio=t["one"] / t["json"]))
-        real = logs.real(content, ruleset)
-        real_lines = [line for p in real for line in p.read_bytes().splitlines()]
-        t = interleaved({"verify": lambda: [_verify_ok(content, p, JOBS) for p in real],
-                         "json": lambda: _parse(real_lines)}, rounds=rounds(5))
-        rate = len(real_lines) / t["verify"]
-        out.append(at_least(f"replay --verify --jobs {JOBS}, {len(real)} AI missions, {len(real_lines):,} records "
-                            f"({ruleset})", rate, "records/s", 20_000,
-                            reference=f"× json.loads alone ({len(real_lines) / t['json']:,.0f}/s, "
-                                      f"{t['verify'] / len(real) * 1000:.0f} ms a mission)",
-                            ratio=rate / (len(real_lines) / t["json"])))
-        small, large = path[small_n], path[large_n]
-        t = interleaved({"small": lambda: _verify_ok(content, small, 1),  # one core: --jobs would split only
-                         "large": lambda: _verify_ok(content, large, 1)}, rounds=3)  # the large log, not grow it
-        per = (t["large"] / large_n) / (t["small"] / small_n)
-        out.append(at_most(f"replay --verify --jobs 1 time per record, {large_n // 1000}k ÷ {small_n / 1000:g}k "
-                           f"({ruleset})",
-                           per, "×", 1.1, reference=f": {t['small'] / small_n * 1e6:.1f} µs at {small_n:,}, "
-                                                    f"{t['large'] / large_n * 1e6:.1f} µs at {large_n:,}", ratio=per))
-        at2, at10 = _peak_mb(path[two_n], 1), _peak_mb(path[mid_n], 1)
-        out.append(at_most(f"replay --verify peak memory, {mid_n // 1000}k ÷ {two_n / 1000:g}k ({ruleset})",
-                           at10 / at2, "×", 1.3, reference=f": {at2:.0f} MB at {two_n:,}, {at10:.0f} MB at "
-                                                           f"{mid_n:,} (whole process, --jobs 1)", ratio=at10 / at2))
+        out.extend(in_child("verify_figures_of", ruleset))
     return out
+
+
+def verify_figures_of(ruleset: str) -> list[Figure]:
+    content = loader.load()
+    small_n, two_n, mid_n, large_n = sizes()
+    if "eliminate" not in catalog.missions_for(content, ruleset):
+        return [Figure(f"replay --verify ({ruleset})", 0, "records/s", ">= 20000", False,
+                       ": the ruleset has no eliminate mission to play")]
+    out: list[Figure] = []
+    path = {n: logs.shared(content, ruleset, n, sizes()[-1]) for n in sizes()}
+    big = path[mid_n]
+    lines = big.read_bytes().splitlines()
+    t = interleaved({"verify": lambda: _verify_ok(content, big, JOBS), "json": lambda: _parse(lines),
+                     "one": lambda: _verify_ok(content, big, 1)}, rounds=3)
+    rate = len(lines) / t["verify"]
+    out.append(at_least(f"replay --verify --jobs {JOBS}, {len(lines):,} records ({ruleset})", rate, "records/s",
+                        20_000, reference=f"× json.loads alone ({len(lines) / t['json']:,.0f}/s); --jobs 1: "
+                                          f"{len(lines) / t['one']:,.0f}/s",
+                        ratio=rate / (len(lines) / t["json"])))
+    out.append(at_most(f"replay --verify ÷ json.loads of the same lines ({ruleset})", t["verify"] / t["json"],
+                       "×", 10, reference=f"× with --jobs 1 ({t['one'] / t['json']:.1f}×)",
+                       ratio=t["one"] / t["json"]))
+    real = logs.real(content, ruleset)
+    real_lines = [line for p in real for line in p.read_bytes().splitlines()]
+    t = interleaved({"verify": lambda: [_verify_ok(content, p, JOBS) for p in real],
+                     "json": lambda: _parse(real_lines)}, rounds=rounds(5))
+    rate = len(real_lines) / t["verify"]
+    out.append(at_least(f"replay --verify --jobs {JOBS}, {len(real)} AI missions, {len(real_lines):,} records "
+                        f"({ruleset})", rate, "records/s", 20_000,
+                        reference=f"× json.loads alone ({len(real_lines) / t['json']:,.0f}/s, "
+                                  f"{t['verify'] / len(real) * 1000:.0f} ms a mission)",
+                        ratio=rate / (len(real_lines) / t["json"])))
+    small, large = path[small_n], path[large_n]
+    t = interleaved({"small": lambda: _verify_ok(content, small, 1),  # one core: --jobs would split only
+                     "large": lambda: _verify_ok(content, large, 1)}, rounds=3)  # the large log, not grow it
+    per = (t["large"] / large_n) / (t["small"] / small_n)
+    out.append(at_most(f"replay --verify --jobs 1 time per record, {large_n // 1000}k ÷ {small_n / 1000:g}k "
+                       f"({ruleset})",
+                       per, "×", 1.1, reference=f": {t['small'] / small_n * 1e6:.1f} µs at {small_n:,}, "
+                                                f"{t['large'] / large_n * 1e6:.1f} µs at {large_n:,}", ratio=per))
+    at2, at10 = _peak_mb(path[two_n], 1), _peak_mb(path[mid_n], 1)
+    out.append(at_most(f"replay --verify peak memory, {mid_n // 1000}k ÷ {two_n / 1000:g}k ({ruleset})",
+                       at10 / at2, "×", 1.3, reference=f": {at2:.0f} MB at {two_n:,}, {at10:.0f} MB at "
+                                                       f"{mid_n:,} (whole process, --jobs 1)", ratio=at10 / at2))
+    return out
+
+
+def in_child(function: str, *args: str) -> list[Figure]:
+    """The figures `function(*args)` of this module gives, measured in a new interpreter of their own."""
+    code = ("import dataclasses, json, sys\n"
+            "from benchmarks import bench_engine, common\n"
+            f"common.QUICK = {common.QUICK!r}\n"
+            f"figures = bench_engine.{function}(*sys.argv[1:])\n"
+            "print(json.dumps([dataclasses.asdict(f) for f in figures]))\n")
+    child = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=child_env(),
+                           cwd=str(ROOT))
+    if child.returncode != 0:
+        raise RuntimeError(f"{function}{args}: {child.stderr.strip().splitlines()[-1:]}")
+    return [Figure(**f) for f in json.loads(child.stdout.splitlines()[-1])]
 
 
 def undo_after_resume(content, path: Path) -> float:
@@ -248,7 +272,7 @@ def figures() -> list:
     out = trials_figures(content)
     with tempfile.TemporaryDirectory() as d:
         out.extend(simulate_figures(Path(d)))
-    out.extend(verify_figures(content))
+    out.extend(verify_figures())
     mid = sizes()[2]
     small, big = logs.shared(content, "xcom-trpg", 100, mid), logs.shared(content, "xcom-trpg", mid, mid)
     out.extend(resume_and_undo(content, small, big))
