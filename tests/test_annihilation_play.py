@@ -113,6 +113,19 @@ def _free_line(state: State, start, step, n):
     return tuple(out)
 
 
+def test_a_walk_onto_a_friend_is_refused_naming_the_friend(game):
+    """A walk onto a friend ends on the square before it; with only the friend's square, there is none: the
+    refusal says who stands there, not that the walk is empty."""
+    rs, state = game.ruleset, game.state
+    anton = state.units["anton"]
+    friend = next(u for u in state.side_units("xcom") if u.id != anton.id)
+    beside = next(c for c in state.grid.neighbours(anton.pos) if state.grid.walkable[c[1], c[0]] and not
+                  state.units_at(c))
+    state = attrs.evolve(state, units={**state.units, friend.id: attrs.evolve(friend, pos=beside)})
+    got = rs.decide(state, Move(unit="anton", path=(beside,)), None)
+    assert got.code == "blocked" and got.reason == f"{friend.name} stands at {beside[0]},{beside[1]}"
+
+
 def test_decide_refuses_with_codes_and_reasons(game):
     rs, state = game.ruleset, game.state
     anton = state.units["anton"]

@@ -96,10 +96,17 @@ def _places(rs: Annihilation, state: State, unit: Unit, cmd: Move, flying: bool)
     """The move's squares with their storeys, short of a friend on the last, if the map lets it walk them."""
     if cmd.levels and len(cmd.levels) != len(cmd.path):
         return Rejected("bad_levels", f"A move of {len(cmd.path)} squares names {len(cmd.levels)} levels")
-    path = tuple((c[0], c[1], z) for c, z in zip(cmd.path, cmd.levels or (unit.z,) * len(cmd.path)))
-    while path and any(u.side == unit.side and u.id != unit.id for u in state.units_at(path[-1][:2], path[-1][2])):
+    asked = path = tuple((c[0], c[1], z) for c, z in zip(cmd.path, cmd.levels or (unit.z,) * len(cmd.path)))
+    while path and _friend_at(state, unit, path[-1]):
         path = path[:-1]  # one unit a square: a walk onto a friend ends on the square before it
+    if asked and not path:  # a friend on every square: the walk would end where it starts
+        friend = _friend_at(state, unit, asked[0])
+        return Rejected("blocked", f"{friend.name} stands at {_where(asked[0][:2], asked[0][2])}")
     return _problem(rs, state, unit, path, flying) or path
+
+
+def _friend_at(state: State, unit: Unit, place: Place) -> Unit | None:
+    return next((u for u in state.units_at(place[:2], place[2]) if u.side == unit.side and u.id != unit.id), None)
 
 
 def ahead(rs: Annihilation, state: State, unit: Unit, cmd: Move) -> State | Rejected:
