@@ -1,10 +1,12 @@
 """The methods attrs writes for each class, and the hooks cattrs writes, kept compiled between runs.
 
-attrs and cattrs make their functions by compiling generated source: about a third of the time a client spends
+attrs and cattrs make their functions by compiling generated source: about a fifth of the time a client spends
 importing the engine, paid again by every process. This keeps the compiled code (marshal, as a .pyc holds it) in
 the engine's `__pycache__`, keyed by a digest of the source, so a later start loads it instead. Nothing here
 evaluates anything: the libraries still run their own code; they only get it compiled sooner. A cache that is
-missing, damaged, written by another Python, or not writable is simply not used.
+missing, damaged, written by another Python, or not writable is simply not used. `XENOTAC_CACHE=off` turns it off
+with the content cache (engine.content.cache); unlike that one it stays beside the bytecode whatever
+`XENOTAC_CACHE` names, since what it holds runs: it is trusted as the `.pyc` files beside it are.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ def install() -> None:
     """Give attrs and cattrs the caching compile; once per process, before either generates anything."""
     import attr._make
 
-    if getattr(attr._make, "compile", None) is _cached or os.environ.get("XENOTAC_NO_CODECACHE"):
+    if getattr(attr._make, "compile", None) is _cached or os.environ.get("XENOTAC_CACHE") == "off":
         return
     _load()
     attr._make.compile = _cached  # a module global shadows the builtin for that module alone
