@@ -136,8 +136,9 @@ def child_env() -> dict[str, str]:
 def verify_figures() -> list[Figure]:
     """Each ruleset's verify figures in a process of its own, as `xenotac replay --verify` runs: what earlier
     figures left in the benchmark's process (a larger heap to fork, caches filled by other rulesets' logs) slowed
-    the figures that came after them (xcom-trpg 10,000 records, --jobs 2: 20,400/s alone, 16,600/s after trials
-    and three other rulesets, 4 December 2026). Both sides of each comparison still run in that one process."""
+    the figures that came after them (xcom-trpg 10,000 records, --jobs 2, alternated five times: 19,300-19,600/s
+    in a fresh process, 18,500/s with two million more objects alive, 4 December 2026). Both sides of each
+    comparison still run in that one process."""
     out: list[Figure] = []
     for ruleset in available():
         out.extend(in_child("verify_figures_of", ruleset))
