@@ -98,6 +98,21 @@ def test_segments_in_workers_give_the_same_report(logs, content, monkeypatch, jo
 
 
 
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_the_ends_read_on_the_way_are_those_of_a_read_of_the_whole_log(logs, content, monkeypatch, jobs):
+    """Line 1, the last line, how many and the line the mission ended on, as the segments saw them: what
+    `verify.ends` reads line by line, for missions won, lost and left unfinished."""
+    monkeypatch.setattr(verify_segments, "SEGMENT_MIN", 50)
+    monkeypatch.setattr(verify_segments, "SPAWN_MIN", 50)
+    fork = verify_segments._can_fork()  # a test worker with threads starts its workers afresh: slower, fewer logs
+    ended = 0
+    for path in logs if fork or jobs == 1 else logs[-4:]:
+        _records, _source, got = verify_fast._verify(content, path, None, jobs)
+        assert got == verify.ends(raw for _n, _o, raw in log.read_lines(path)), path
+        ended += bool(got.ended)
+    assert 0 < ended < len(logs if fork or jobs == 1 else logs[-4:])  # finished missions and unfinished ones
+
+
 def test_segments_start_at_anchors_and_share_the_log_by_bytes(tmp_path, monkeypatch):
     """A worker starts at a checkpoint's anchor (that checkpoint holds its state) near its share of the bytes
     (a long line, an AI's walk, is long work); the segment before ends at the last checkpoint before that one,

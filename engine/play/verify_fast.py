@@ -19,7 +19,7 @@ import gc
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 from engine.ai import memory
 from engine.content.models import Content
@@ -51,6 +51,13 @@ class Walk:
         self.states = states
         self.at = {n: i for i, (n, _r, _o) in enumerate(entries)}  # record -> its place on the branch
         self.cut = cut
+        self.ended = 0  # the command line the mission ended on, once this walk has seen it
+
+    def decided(self, n: int, events: list, offset: int, state: State) -> None:
+        """A command line proven: on the branch, and the line the mission ended on if it did."""
+        self.push(n, any(e.rolls for e in events), offset, state)
+        if state.winner is not None and not self.ended:
+            self.ended = n
 
     def push(self, n: int, rolled: bool, offset: int, state: State) -> None:
         self.at[n] = len(self.branch)
@@ -71,21 +78,20 @@ class Walk:
 
 def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: int = 1):
     """A Report when the log is proven good, else None (the full pass then explains)."""
-    from engine.play.verify import Report, conclude, ends
+    from engine.play.verify import Report, conclude
 
     try:
         found = _verify(content, path, seed_file, jobs)
         if found is None:
             return None
-        records, source = found
-        lines = ends(raw for _n, _off, raw in log.read_lines(path))  # its end and line 1, as the seed file names them
+        records, source, lines = found  # its end and line 1, as the seed file names them, read on the way
         report = conclude(path, log.read_header(path), seed_file, Report(records, None, source), lines)
     except Exception:  # noqa: BLE001 - whatever went wrong, the full pass finds it and says what
         return None
     return report if report.failure is None else None
 
 
-def _verify(content: Content, path: Path, seed_file: Path | None, jobs: int) -> tuple[int, str] | None:
+def _verify(content: Content, path: Path, seed_file: Path | None, jobs: int) -> tuple[int, str, Any] | None:
     header = log.read_header(path)
     if header.get("version") != log.VERSION:
         return None  # an older format is upcast record by record: the full pass's work
@@ -101,12 +107,22 @@ def _verify(content: Content, path: Path, seed_file: Path | None, jobs: int) -> 
     frozen = gc.isenabled()
     gc.disable()  # the collector would walk every state kept, again and again, for no cycle
     try:
-        if not bounds:
-            return job.run(None, None), source
-        return segments.parallel(job, bounds, jobs), source
+        ran = [job.run(None, None)] if not bounds else segments.parallel(job, bounds, jobs)
     finally:
         if frozen:
             gc.enable()
+    from engine.play.verify import Ends
+
+    ended = min((r.ended for r in ran if r.ended), default=0)  # segments overlap: each may have seen it
+    return ran[-1].last, source, Ends(first, ran[-1].raw, ran[-1].last, ended)
+
+
+class Ran(NamedTuple):
+    """What a segment read: its last line's number and bytes, and the line the mission ended on (0: none)."""
+
+    last: int
+    raw: bytes
+    ended: int
 
 
 def _ends(path: Path) -> tuple[bytes, bytes]:
@@ -146,9 +162,9 @@ class Job:
         self.path = path
         self.casual = bool(header["mission"].get("casual"))
 
-    def run(self, start: Start | None, end: int | None) -> int:
-        """Lines after `start` (None: from the header) up to line `end` (None: the end of the log).
-        Returns the last line number."""
+    def run(self, start: Start | None, end: int | None) -> Ran:
+        """Lines after `start` (None: from the header) up to line `end` (None: the end of the log): the last
+        line's number and bytes, and the line the mission ended on (0: not in these lines)."""
         with open(self.path, "rb") as f:
             if start is None:
                 raw = f.readline().rstrip(b"\n")
@@ -158,10 +174,10 @@ class Job:
                 f.seek(start.offset)
                 raw = f.readline().rstrip(b"\n")
                 walk = self._restore(start, raw)
-            last = self._lines(_lines(f, raw, n, f.tell()), walk, end, n, covered)
+            last, raw = self._lines(_lines(f, raw, n, f.tell()), walk, end, n, raw, covered)
         if end is not None and last != end:
             raise Unsure
-        return last
+        return Ran(last, raw, walk.ended)
 
     def _restore(self, start: Start, raw: bytes) -> Walk:
         """The branch from a command line, its state read from the anchor of the checkpoint `start` names and
@@ -192,7 +208,7 @@ class Job:
         return faces
 
     def _lines(self, lines: Iterator[tuple[int, bytes, int, str]], walk: Walk, end: int | None,
-               n: int, covered: int) -> int:
+               n: int, raw: bytes, covered: int) -> tuple[int, bytes]:
         """Each line held to the rules; a checkpoint up to line `covered` may name an anchor before this
         segment's start: the segment before checks it."""
         revealed = False
@@ -223,7 +239,7 @@ class Job:
                 raise Unsure
             if n == end:
                 break
-        return n
+        return n, raw
 
     def _as_written(self, walk: Walk, raw: bytes, n: int, offset: int, prev: str) -> bool:
         """A command line held to the very bytes the game writes, without parsing the whole line: its head
@@ -248,7 +264,7 @@ class Job:
                                  codec.state_hash(state), ai).line(n, prev)  # as the game writes it
         if line != raw:
             return False  # written another way: parsed and held to the full pass's rules instead
-        walk.push(n, any(e.rolls for e in events), offset, state)
+        walk.decided(n, events, offset, state)
         return True
 
     def _checkpoint_written(self, walk: Walk, raw: bytes, n: int, prev: str) -> bool:
@@ -292,7 +308,7 @@ class Job:
         if canon.events_text(events, walk.states[base_n]) != codec.canonical(record.get("events")) \
                 or record.get("state") != codec.state_hash(state):
             raise Unsure  # the full pass's rules, for a line written another way: it names the difference
-        walk.push(n, any(e.rolls for e in events), offset, state)
+        walk.decided(n, events, offset, state)
 
     def _undo(self, walk: Walk, record: dict[str, Any]) -> None:
         branch = walk.branch

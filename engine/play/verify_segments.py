@@ -19,7 +19,7 @@ from engine.content.models import Content
 from engine.play.game import build
 
 if TYPE_CHECKING:
-    from engine.play.verify_fast import Job
+    from engine.play.verify_fast import Job, Ran
 
 SEGMENT_MIN = 2_000  # lines below which a forked worker costs more than it saves (an AI mission: measured idle)
 SPAWN_MIN = 8_000  # the same for a worker started afresh (it imports the engine and builds the map first)
@@ -76,7 +76,8 @@ def _can_fork() -> bool:
     return "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
 
 
-def parallel(job: Job, bounds: list[Start], jobs: int) -> int:
+def parallel(job: Job, bounds: list[Start], jobs: int) -> list[Ran]:
+    """What each segment read, in the log's order."""
     global _JOB
     _JOB = job
     try:
@@ -92,9 +93,8 @@ def parallel(job: Job, bounds: list[Start], jobs: int) -> int:
                                        initargs=(job.content, job.header, job.seed, str(job.path)))
         with pool:
             futures = [pool.submit(_segment, s, e) for s, e in zip(starts[1:], ends[1:])]
-            job.run(starts[0], ends[0])  # the first segment here, meanwhile
-            lasts = [f.result() for f in futures]
-        return lasts[-1]
+            first = job.run(starts[0], ends[0])  # the first segment here, meanwhile
+            return [first, *(f.result() for f in futures)]
     finally:
         _JOB = None
 
@@ -108,7 +108,7 @@ def _start(content: Content, header: dict[str, Any], seed: bytes, path: str) -> 
     _JOB = Job(content, header, seed, ruleset, initial, Path(path))
 
 
-def _segment(start: Start, end: int | None) -> int:
+def _segment(start: Start, end: int | None) -> Ran:
     assert _JOB is not None
     gc.disable()
     return _JOB.run(start, end)
