@@ -248,8 +248,10 @@ def lookup(tag: object) -> type | None:
     """The class of a tag, loading the rulesets first if needed: a log may be read before any ruleset is."""
     if not isinstance(tag, str):
         return None
-    if tag not in RECORD_TYPES:
+    if tag not in RECORD_TYPES:  # "annihilation.fighter": the annihilation ruleset's, imported for it
         from engine.core import ruleset
 
-        ruleset.available()
+        owner = tag.partition(".")[0]
+        if owner in ruleset.available():
+            ruleset.kind(owner)
     return RECORD_TYPES.get(tag)
