@@ -82,7 +82,9 @@ def test_a_newcomer_registers_plays_and_resumes_with_plain_ssh(host, key):
         term.send("k" + KEYS["enter"])
         assert term.wait_for("Anton moves to"), term.text()
         term.settle()  # the needle can arrive before the rest of its line: read the frame to its end
-        cell = re.search(r"Anton moves to (\d+,\d+)", term.text()).group(1)
+        found = re.search(r"Anton moves to (\d+,\d+)", term.text())
+        assert found, term.text()
+        cell = found.group(1)
         term.send("q")
         assert term.wait_for("Online now", "Resume Eliminate"), term.text()
         term.send("q")

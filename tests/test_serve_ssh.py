@@ -101,7 +101,10 @@ async def start_mission(term) -> str:
     assert await term.wait_for("Phase 1/40", "X-COM turn", "save+quit", timeout=60), term.text()
     term.send("k" + KEYS["enter"])
     assert await term.wait_for("Anton moves to"), term.text()
-    return MOVED.search(term.text()).group(1)
+    await term.settle()  # the needle can arrive before the rest of its line: read the frame to its end
+    found = MOVED.search(term.text())
+    assert found, term.text()
+    return found.group(1)
 
 
 def map_rows(text: str) -> list[str]:
