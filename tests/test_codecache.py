@@ -25,7 +25,6 @@ def cache(tmp_path, monkeypatch):
     """An empty cache of this process's, saved to a file of the test's own."""
     monkeypatch.setattr(codecache, "_FILE", tmp_path / "generated.marshal")
     monkeypatch.setattr(codecache, "_code", {})
-    monkeypatch.setattr(codecache, "_kept", {})
     monkeypatch.setattr(codecache, "_used", set())
     monkeypatch.setattr(codecache, "_new", False)
     monkeypatch.setattr(sys, "dont_write_bytecode", False)
@@ -53,7 +52,7 @@ def test_a_saved_entry_is_found_by_a_later_process_without_compiling(cache, monk
     first = codecache._cached(source, "<attrs generated methods t.A>", "exec")
     codecache._save()
     assert cache.exists()
-    monkeypatch.setattr(codecache, "_code", {})  # as a new process finds it: only what the file holds
+    monkeypatch.setattr(codecache, "_code", {})
     compiled = counting(monkeypatch)
     codecache._load()
     again = codecache._cached(source, "<attrs generated methods t.A>", "exec")
@@ -90,25 +89,12 @@ def test_a_damaged_or_foreign_cache_is_not_used(cache, monkeypatch, damage):
 
     cache.write_bytes(marshal.dumps((b"another python", {b"k": 1})) if damage is None else damage)
     codecache._load()
-    assert codecache._kept == {}
+    assert codecache._code == {}
     codecache._cached("x = 1\n", "<attrs generated methods t.A>", "exec")
     codecache._save()
-    codecache._kept.clear()
+    codecache._code.clear()
     codecache._load()
-    assert len(codecache._kept) == 1  # and it is written anew
-
-
-def test_an_entry_that_is_no_code_is_compiled_anew(cache, monkeypatch):
-    import marshal
-
-    source, name = "x = 1\n", "<attrs generated methods t.A>"
-    codecache._cached(source, name, "exec")
-    (key,) = codecache._code
-    cache.write_bytes(marshal.dumps((codecache._stamp(), {key: marshal.dumps("print('hello')")})))
-    monkeypatch.setattr(codecache, "_code", {})
-    codecache._load()
-    compiled = counting(monkeypatch)
-    assert isinstance(codecache._cached(source, name, "exec"), types.CodeType) and compiled == [name]
+    assert len(codecache._code) == 1  # and it is written anew
 
 
 def test_nothing_is_written_where_bytecode_is_not(cache, monkeypatch):
@@ -129,12 +115,12 @@ def test_an_unwritable_cache_is_skipped_in_silence(tmp_path, cache, monkeypatch)
 
 def test_a_full_cache_keeps_what_its_process_used(cache, monkeypatch):
     monkeypatch.setattr(codecache, "_KEEP", 2)
-    codecache._kept.update({b"old1": b"1", b"old2": b"2", b"old3": b"3"})
+    codecache._code.update({b"old1": 1, b"old2": 2, b"old3": 3})
     codecache._cached("x = 1\n", "<attrs generated methods t.A>", "exec")
     codecache._save()
-    codecache._kept.clear()
+    codecache._code.clear()
     codecache._load()
-    assert len(codecache._kept) == 1
+    assert len(codecache._code) == 1
 
 
 CLASS = """

@@ -19,7 +19,6 @@ import marshal
 import os
 import re
 import sys
-import types
 from pathlib import Path
 from typing import Any
 
@@ -29,10 +28,8 @@ _KEEP = 5000  # entries; past it, a save keeps only what its own process used (o
 # left out of the key, and the kept one serves, as any per-process constant would
 _SALT = re.compile(rb"^([ \t]+)-?\d+,$", re.M)
 
-_FORMAT = b"2"  # each entry marshalled on its own, unmarshalled when asked for (1: the whole table at once)
 _compile = builtins.compile
-_kept: dict[bytes, bytes] = {}  # key -> marshalled code, as read: each entry is unmarshalled only when asked for
-_code: dict[bytes, Any] = {}  # key -> code, this process's
+_code: dict[bytes, Any] = {}
 _used: set[bytes] = set()
 _new = False
 
@@ -54,7 +51,7 @@ def install() -> None:
 def _stamp() -> bytes:
     """What else decides the compiled code: the compiler, and -O. The source is in the key, so a new attrs or
     cattrs that writes other code finds no entry and compiles it."""
-    return importlib.util.MAGIC_NUMBER + bytes([sys.flags.optimize]) + _FORMAT
+    return importlib.util.MAGIC_NUMBER + bytes([sys.flags.optimize])
 
 
 def _cached(source, filename, mode, *args, **kwargs):
@@ -68,24 +65,16 @@ def _cached(source, filename, mode, *args, **kwargs):
     _used.add(key)
     code = _code.get(key)
     if code is None:
-        code = _code[key] = _unmarshal(_kept.get(key)) or _compile(source, filename, mode)
-        _new = _new or key not in _kept
+        code = _code[key] = _compile(source, filename, mode)
+        _new = True
     return code
-
-
-def _unmarshal(blob: Any) -> Any:
-    try:
-        code = marshal.loads(blob) if isinstance(blob, bytes) else None
-    except (EOFError, ValueError, TypeError):
-        return None
-    return code if isinstance(code, types.CodeType) else None
 
 
 def _load() -> None:
     try:
         stamp, table = marshal.loads(_FILE.read_bytes())
         if stamp == _stamp() and isinstance(table, dict):
-            _kept.update(table)
+            _code.update(table)
     except (OSError, EOFError, ValueError, TypeError):
         pass
 
@@ -93,9 +82,7 @@ def _load() -> None:
 def _save() -> None:
     if not _new or sys.dont_write_bytecode:
         return
-    table = {**_kept, **{k: marshal.dumps(c) for k, c in _code.items() if k not in _kept}}
-    if len(table) > _KEEP:
-        table = {k: v for k, v in table.items() if k in _used}
+    table = _code if len(_code) <= _KEEP else {k: v for k, v in _code.items() if k in _used}
     tmp = _FILE.with_name(f"{_FILE.name}.{os.getpid()}.tmp")
     try:
         _FILE.parent.mkdir(exist_ok=True)
