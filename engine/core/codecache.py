@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 _FILE = Path(__file__).parent / "__pycache__" / f"generated.{sys.implementation.cache_tag}.marshal"
-_KEEP = 5000  # entries; past it, a save keeps only what its own process used (old sources pile up as code changes)
+_KEEP = 1000  # entries (a start loads them all: ~3 ms for 560); past it, a save keeps only what its own process used
 # attrs salts each class's __hash__ with hash() of its name, which differs per process (PYTHONHASHSEED): the salt is
 # left out of the key, and the kept one serves, as any per-process constant would
 _SALT = re.compile(rb"^([ \t]+)-?\d+,$", re.M)
