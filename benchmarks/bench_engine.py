@@ -200,7 +200,7 @@ def in_child(function: str, *args: str) -> list[Figure]:
     child = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=child_env(),
                            cwd=str(ROOT))
     if child.returncode != 0:
-        raise RuntimeError(f"{function}{args}: {child.stderr.strip().splitlines()[-1:]}")
+        raise RuntimeError(f"{function}{args}: {(child.stderr.strip().splitlines() or ['no output'])[-1]}")
     return [Figure(**f) for f in json.loads(child.stdout.splitlines()[-1])]
 
 

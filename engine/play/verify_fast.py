@@ -84,14 +84,16 @@ def verify(content: Content, path: Path, seed_file: Path | None = None, jobs: in
         found = _verify(content, path, seed_file, jobs)
         if found is None:
             return None
-        records, source, lines = found  # its end and line 1, as the seed file names them, read on the way
-        report = conclude(path, log.read_header(path), seed_file, Report(records, None, source), lines)
+        source, first, ran = found
+        lines = ends_read(first, ran)  # its end and line 1, as the seed file names them
+        report = conclude(path, log.read_header(path), seed_file, Report(lines.count, None, source), lines)
     except Exception:  # noqa: BLE001 - whatever went wrong, the full pass finds it and says what
         return None
     return report if report.failure is None else None
 
 
-def _verify(content: Content, path: Path, seed_file: Path | None, jobs: int) -> tuple[int, str, Any] | None:
+def _verify(content: Content, path: Path, seed_file: Path | None, jobs: int) -> tuple[str, bytes, list[Ran]] | None:
+    """(where the seed came from, line 1, what each segment read), or None for the full pass."""
     header = log.read_header(path)
     if header.get("version") != log.VERSION:
         return None  # an older format is upcast record by record: the full pass's work
@@ -111,10 +113,15 @@ def _verify(content: Content, path: Path, seed_file: Path | None, jobs: int) -> 
     finally:
         if frozen:
             gc.enable()
+    return source, first, ran
+
+
+def ends_read(first: bytes, ran: list[Ran]):
+    """`verify.Ends` as the segments read it on their way: no second read of the log."""
     from engine.play.verify import Ends
 
     ended = min((r.ended for r in ran if r.ended), default=0)  # segments overlap: each may have seen it
-    return ran[-1].last, source, Ends(first, ran[-1].raw, ran[-1].last, ended)
+    return Ends(first, ran[-1].raw, ran[-1].last, ended)
 
 
 class Ran(NamedTuple):
